@@ -1,0 +1,30 @@
+# parity_add_test(NAME <name> (SOURCES <src...> [LIBS <lib...>] | COMMAND <cmd> <arg...>)
+#                 LABELS <label...> [GPU] [WILL_FAIL] [TIMEOUT <s>] [ARGS <arg...>])
+# The one helper that registers every test of parity with ctest. With SOURCES it builds an
+# executable of that name; with COMMAND it runs an existing target or program. GPU tests are
+# labelled `gpu` and exit 77 when no device is present, which ctest reports as skipped.
+# Every test writes its reproducers under <build>/repros, never into the source tree.
+function(parity_add_test)
+  cmake_parse_arguments(T "GPU;WILL_FAIL" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ARGS;COMMAND" ${ARGN})
+  if(T_SOURCES)
+    add_executable(${T_NAME} ${T_SOURCES})
+    target_link_libraries(${T_NAME} PRIVATE ${T_LIBS})
+    add_test(NAME ${T_NAME} COMMAND ${T_NAME} ${T_ARGS})
+  elseif(T_COMMAND)
+    add_test(NAME ${T_NAME} COMMAND ${T_COMMAND} ${T_ARGS})
+  else()
+    message(FATAL_ERROR "parity_add_test(${T_NAME}): give SOURCES or COMMAND")
+  endif()
+  set(labels ${T_LABELS})
+  if(T_GPU)
+    list(APPEND labels gpu)
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77
+                       ENVIRONMENT "PARITY_REPRO_DIR=${CMAKE_BINARY_DIR}/repros/${T_NAME}")
+  if(T_TIMEOUT)
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  endif()
+  if(T_WILL_FAIL)
+    set_tests_properties(${T_NAME} PROPERTIES WILL_FAIL TRUE)
+  endif()
+endfunction()

@@ -1,0 +1,102 @@
+#include "core/case.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/json_read.hpp"
+
+namespace parity {
+
+using nlohmann::json;
+namespace jr = json_read;
+
+std::int64_t Case::dim(const std::string& name) const {
+  auto it = dims.find(name);
+  if (it == dims.end()) throw InputError("case.dims." + name + ": missing field");
+  return it->second;
+}
+
+Layout Case::layout(const std::string& operand) const {
+  auto it = layouts.find(operand);
+  return it == layouts.end() ? Layout{} : it->second;
+}
+
+double Case::param(const std::string& name, double fallback) const {
+  auto it = params.find(name);
+  return it == params.end() ? fallback : it->second;
+}
+
+std::string Case::summary() const {
+  std::string s = family;
+  for (const auto& [k, v] : dims) s += " " + k + "=" + std::to_string(v);
+  s += " seed=" + std::to_string(seed) + " probe_row=" + std::to_string(probe_row);
+  for (const auto& [k, v] : layouts)
+    if (!v.is_contiguous()) s += " " + k + ":" + v.name();
+  if (!patches.empty()) s += " " + std::to_string(patches.size()) + " patches";
+  return s;
+}
+
+json case_to_json(const Case& c) {
+  json j;
+  j["family"] = c.family;
+  j["seed"] = c.seed;
+  j["dims"] = json::object();
+  for (const auto& [k, v] : c.dims) j["dims"][k] = v;
+  j["layouts"] = json::object();
+  for (const auto& [k, v] : c.layouts)
+    j["layouts"][k] = {{"transposed", v.transposed}, {"ld_pad", v.ld_pad}, {"offset", v.offset}};
+  j["probe_row"] = c.probe_row;
+  j["mode"] = c.mode;
+  j["params"] = json::object();
+  for (const auto& [k, v] : c.params) j["params"][k] = jr::finite_or_text(v);
+  j["patches"] = json::array();
+  for (const auto& p : c.patches)
+    j["patches"].push_back(
+        {{"operand", p.operand}, {"index", p.index}, {"bits", jr::hex_bits(p.bits, 4)}});
+  return j;
+}
+
+Case case_from_json(const json& j, const std::string& where) {
+  jr::require_object(j, where);
+  Case c;
+  c.family = jr::as_string(jr::member(j, where, "family"), where + ".family");
+  c.seed = jr::as_uint(jr::member(j, where, "seed"), where + ".seed");
+  const json& dims = jr::member(j, where, "dims");
+  jr::require_object(dims, where + ".dims");
+  for (const auto& [k, v] : dims.items()) c.dims[k] = jr::as_int(v, where + ".dims." + k);
+  if (const json* layouts = jr::optional_member(j, where, "layouts")) {
+    jr::require_object(*layouts, where + ".layouts");
+    for (const auto& [k, v] : layouts->items()) {
+      const std::string at = where + ".layouts." + k;
+      Layout l;
+      l.transposed = jr::as_bool(jr::member(v, at, "transposed"), at + ".transposed");
+      l.ld_pad = jr::as_int(jr::member(v, at, "ld_pad"), at + ".ld_pad");
+      l.offset = jr::as_int(jr::member(v, at, "offset"), at + ".offset");
+      if (l.ld_pad < 0) throw InputError(at + ".ld_pad: must be >= 0");
+      if (l.offset < 0) throw InputError(at + ".offset: must be >= 0");
+      c.layouts[k] = l;
+    }
+  }
+  if (const json* p = jr::optional_member(j, where, "probe_row"))
+    c.probe_row = jr::as_int(*p, where + ".probe_row");
+  if (const json* m = jr::optional_member(j, where, "mode")) c.mode = jr::as_string(*m, where + ".mode");
+  if (const json* params = jr::optional_member(j, where, "params")) {
+    jr::require_object(*params, where + ".params");
+    for (const auto& [k, v] : params->items()) c.params[k] = jr::as_double(v, where + ".params." + k);
+  }
+  if (const json* patches = jr::optional_member(j, where, "patches")) {
+    jr::require_array(*patches, where + ".patches");
+    for (std::size_t i = 0; i < patches->size(); ++i) {
+      const std::string at = where + ".patches[" + std::to_string(i) + "]";
+      const json& pj = (*patches)[i];
+      Patch p;
+      p.operand = jr::as_string(jr::member(pj, at, "operand"), at + ".operand");
+      p.index = jr::as_int(jr::member(pj, at, "index"), at + ".index");
+      p.bits = jr::as_hex_bits(jr::member(pj, at, "bits"), at + ".bits");
+      c.patches.push_back(p);
+    }
+  }
+  return c;
+}
+
+}  // namespace parity

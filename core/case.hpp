@@ -1,0 +1,51 @@
+#pragma once
+// A Case determines every input bit of one check: the seed, the shapes, each operand's
+// layout, the batch composition, the runtime mode, scalar parameters and explicit element
+// patches. It round-trips through JSON exactly (Case == from_json(to_json(Case))).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/layout.hpp"
+
+namespace parity {
+
+// Overwrites one logical element of an operand with raw bits of the operand's dtype,
+// after the operand has been drawn from the seed.
+struct Patch {
+  std::string operand;
+  std::int64_t index = 0;   // row-major logical index
+  std::uint64_t bits = 0;   // raw bits, zero-extended
+
+  friend bool operator==(const Patch&, const Patch&) = default;
+};
+
+struct Case {
+  std::string family;                         // "lora", ...
+  std::uint64_t seed = 0;                     // Philox key for every drawn operand
+  std::map<std::string, std::int64_t> dims;   // e.g. T, N, K, r
+  std::map<std::string, Layout> layouts;      // operand -> layout (absent = contiguous)
+  std::int64_t probe_row = 0;                 // position of the probe row in the batch
+  std::string mode = "strict";                // runtime mode (model family)
+  std::map<std::string, double> params;       // scalars, e.g. alpha
+  std::vector<Patch> patches;
+
+  // dims.at(name), throwing InputError "case.dims.<name>: missing" when absent.
+  std::int64_t dim(const std::string& name) const;
+  Layout layout(const std::string& operand) const;
+  double param(const std::string& name, double fallback) const;
+
+  // One line, e.g. "lora T=3 N=5 K=7 r=2 seed=42 probe_row=1 x:transposed 2 patches".
+  std::string summary() const;
+
+  friend bool operator==(const Case&, const Case&) = default;
+};
+
+nlohmann::json case_to_json(const Case& c);
+// Throws InputError naming the field ("case.dims.K: expected an integer").
+Case case_from_json(const nlohmann::json& j, const std::string& where = "case");
+
+}  // namespace parity

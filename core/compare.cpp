@@ -1,0 +1,133 @@
+#include "core/compare.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "core/bf16.hpp"
+#include "core/json_read.hpp"
+
+namespace parity {
+namespace {
+
+bool is_nan_bits(DType t, std::uint64_t bits) {
+  switch (t) {
+    case DType::f32: return std::isnan(bits_float(static_cast<std::uint32_t>(bits)));
+    case DType::bf16: return bf16_is_nan(static_cast<std::uint16_t>(bits));
+    case DType::f64: return (bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull &&
+                            (bits & 0x000FFFFFFFFFFFFFull) != 0;
+  }
+  return false;
+}
+
+// Maps sign-magnitude bits onto a monotone integer line.
+std::int64_t ordered(std::uint64_t bits, int width_bits) {
+  const std::uint64_t sign = 1ull << (width_bits - 1);
+  const std::int64_t mag = static_cast<std::int64_t>(bits & (sign - 1));
+  return (bits & sign) ? -mag : mag;
+}
+
+}  // namespace
+
+std::string index_text(std::int64_t index, const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> idx(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    idx[d] = shape[d] ? index % shape[d] : 0;
+    index = shape[d] ? index / shape[d] : 0;
+  }
+  std::string s = "[";
+  for (std::size_t d = 0; d < idx.size(); ++d) s += (d ? ", " : "") + std::to_string(idx[d]);
+  return s + "]";
+}
+
+std::string BitwiseDiff::describe(const std::vector<std::int64_t>& shape) const {
+  if (shape_mismatch) return "shapes or dtypes differ";
+  if (differing == 0) return "equal (" + std::to_string(compared) + " elements)";
+  return std::to_string(differing) + " of " + std::to_string(compared) +
+         " elements differ; first at " + index_text(first_index, shape) + ": " +
+         json_read::hex_bits(first_a, 4) + " vs " + json_read::hex_bits(first_b, 4);
+}
+
+BitwiseDiff compare_bitwise(const Tensor& a, const Tensor& b) {
+  BitwiseDiff d;
+  if (a.dtype() != b.dtype() || a.shape() != b.shape()) {
+    d.shape_mismatch = true;
+    return d;
+  }
+  d.compared = a.numel();
+  for (std::int64_t i = 0; i < d.compared; ++i) {
+    const std::uint64_t x = a.bits_at(i), y = b.bits_at(i);
+    if (x == y || (is_nan_bits(a.dtype(), x) && is_nan_bits(a.dtype(), y))) continue;
+    if (d.differing++ == 0) {
+      d.first_index = i;
+      d.first_a = x;
+      d.first_b = y;
+    }
+  }
+  return d;
+}
+
+std::uint64_t ulp_distance_f32(std::uint32_t a, std::uint32_t b) {
+  const float fa = bits_float(a), fb = bits_float(b);
+  if (std::isnan(fa) || std::isnan(fb))
+    return std::isnan(fa) && std::isnan(fb) ? 0 : std::numeric_limits<std::uint64_t>::max();
+  const std::int64_t d = ordered(a, 32) - ordered(b, 32);
+  return static_cast<std::uint64_t>(d < 0 ? -d : d);
+}
+
+std::uint64_t ulp_distance_bf16(std::uint16_t a, std::uint16_t b) {
+  if (bf16_is_nan(a) || bf16_is_nan(b))
+    return bf16_is_nan(a) && bf16_is_nan(b) ? 0 : std::numeric_limits<std::uint64_t>::max();
+  const std::int64_t d = ordered(a, 16) - ordered(b, 16);
+  return static_cast<std::uint64_t>(d < 0 ? -d : d);
+}
+
+ValueDiff compare_values(std::span<const double> a, std::span<const double> b) {
+  ValueDiff d;
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    const bool fa = std::isfinite(a[i]), fb = std::isfinite(b[i]);
+    if (!fa || !fb) {
+      const bool same_class = (std::isnan(a[i]) && std::isnan(b[i])) || (!fa && !fb && a[i] == b[i]);
+      if (!same_class && d.nonfinite_mismatch++ == 0)
+        d.first_nonfinite_mismatch = static_cast<std::int64_t>(i);
+      continue;
+    }
+    const double e = std::fabs(a[i] - b[i]);
+    if (d.max_abs_index < 0 || e > d.max_abs) {
+      d.max_abs = e;
+      d.max_abs_index = static_cast<std::int64_t>(i);
+    }
+    num += e * e;
+    den += b[i] * b[i];
+  }
+  d.normwise_rel = den > 0.0 ? std::sqrt(num / den) : (num > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+  return d;
+}
+
+BoundCheck check_bound(std::span<const double> a, std::span<const double> ref,
+                       std::span<const double> bound) {
+  BoundCheck c;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    double utilisation;
+    if (std::isinf(bound[i])) {
+      utilisation = 0.0;
+    } else if (!std::isfinite(ref[i])) {
+      const bool same = (std::isnan(a[i]) && std::isnan(ref[i])) || a[i] == ref[i];
+      utilisation = same ? 0.0 : std::numeric_limits<double>::infinity();
+    } else if (!std::isfinite(a[i])) {
+      utilisation = std::numeric_limits<double>::infinity();
+    } else {
+      const double e = std::fabs(a[i] - ref[i]);
+      utilisation = e == 0.0 ? 0.0 : (bound[i] > 0.0 ? e / bound[i] : std::numeric_limits<double>::infinity());
+    }
+    if (c.worst_index < 0 || utilisation > c.max_utilisation) {
+      c.max_utilisation = utilisation;
+      c.worst_index = static_cast<std::int64_t>(i);
+    }
+    if (utilisation > 1.0 && c.violations++ == 0) c.first_violation = static_cast<std::int64_t>(i);
+  }
+  return c;
+}
+
+}  // namespace parity

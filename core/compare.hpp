@@ -1,0 +1,63 @@
+#pragma once
+// Named comparators that return their metric (STYLE.md 7). Element order is the logical
+// row-major order of the tensors, whatever their layouts. Every NaN equals every NaN
+// (payloads differ between PyTorch, ATen and CUDA); NaN/Inf positions are reported.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/tensor.hpp"
+
+namespace parity {
+
+struct BitwiseDiff {
+  std::int64_t compared = 0;
+  std::int64_t differing = 0;        // elements whose bits differ (NaN vs NaN never counts)
+  std::int64_t first_index = -1;     // logical index of the first difference, -1 if none
+  std::uint64_t first_a = 0, first_b = 0;
+  bool shape_mismatch = false;
+  bool equal() const { return !shape_mismatch && differing == 0; }
+  // "equal" or "3 of 128 elements differ; first at [2, 5]: 0x3f80 vs 0x3f81".
+  std::string describe(const std::vector<std::int64_t>& shape) const;
+};
+
+// Bit patterns of a and b, element by element (same dtype and shape required, else
+// shape_mismatch).
+BitwiseDiff compare_bitwise(const Tensor& a, const Tensor& b);
+
+// Distance in units in the last place between two finite values of one dtype (f32 or
+// bf16 bit patterns), counting across zero; NaN or Inf on one side gives UINT64_MAX unless
+// both are the same class.
+std::uint64_t ulp_distance_f32(std::uint32_t a, std::uint32_t b);
+std::uint64_t ulp_distance_bf16(std::uint16_t a, std::uint16_t b);
+
+struct ValueDiff {
+  double max_abs = 0.0;              // max |a - b| over elements finite on both sides
+  std::int64_t max_abs_index = -1;
+  double normwise_rel = 0.0;         // ||a - b||_2 / ||b||_2 (0 if both are 0)
+  std::int64_t nonfinite_mismatch = 0;  // positions where exactly one side is non-finite,
+                                        // or both are Inf of different signs
+  std::int64_t first_nonfinite_mismatch = -1;
+};
+
+// a against a reference b (same length), in double.
+ValueDiff compare_values(std::span<const double> a, std::span<const double> b);
+
+struct BoundCheck {
+  double max_utilisation = 0.0;   // max over elements of |a - ref| / bound
+  std::int64_t worst_index = -1;
+  std::int64_t violations = 0;    // elements with |a - ref| > bound (or non-finite mismatch)
+  std::int64_t first_violation = -1;
+  bool holds() const { return violations == 0; }
+};
+
+// Per-element error bound check: |a_i - ref_i| <= bound_i. A non-finite ref requires a of
+// the same class (NaN, or Inf of the same sign); a non-finite a with finite ref violates.
+// An infinite bound accepts any value (for elements whose float evaluation may overflow).
+BoundCheck check_bound(std::span<const double> a, std::span<const double> ref,
+                       std::span<const double> bound);
+
+// "[i, j]" for a row-major index into `shape`.
+std::string index_text(std::int64_t index, const std::vector<std::int64_t>& shape);
+
+}  // namespace parity

@@ -1,0 +1,86 @@
+#include "core/reproducer.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/json_read.hpp"
+
+namespace parity {
+
+using nlohmann::json;
+namespace jr = json_read;
+
+json reproducer_to_json(const Reproducer& r) {
+  return {{"schema", kReproSchema},
+          {"subject", r.subject},
+          {"property", r.property},
+          {"case", case_to_json(r.failing_case)},
+          {"observed", verdict_to_json(r.observed)}};
+}
+
+Reproducer reproducer_from_json(const json& j) {
+  const std::string schema = jr::as_string(jr::member(j, "", "schema"), "schema");
+  if (schema != kReproSchema)
+    throw InputError("schema: '" + schema + "' is not one this parity reads (it reads " +
+                     kReproSchema + ")");
+  Reproducer r;
+  r.subject = jr::as_string(jr::member(j, "", "subject"), "subject");
+  r.property = jr::as_string(jr::member(j, "", "property"), "property");
+  r.failing_case = case_from_json(jr::member(j, "", "case"), "case");
+  r.observed = verdict_from_json(jr::member(j, "", "observed"), "observed");
+  return r;
+}
+
+void write_json_atomically(const json& j, const std::filesystem::path& path) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  std::filesystem::path tmp = path;
+  tmp += ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(tmp.string() + ": cannot open for writing");
+    out << j.dump(1) << '\n';
+    out.flush();
+    if (!out) throw InputError(tmp.string() + ": write failed");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+std::filesystem::path write_reproducer(const Reproducer& r, const std::filesystem::path& dir) {
+  const json j = reproducer_to_json(r);
+  std::ostringstream name;
+  name << r.failing_case.family << '-' << r.property << '-' << r.subject << '-' << std::hex
+       << (std::hash<std::string>{}(j.dump()) & 0xFFFFFFFFu) << ".json";
+  const std::filesystem::path path = dir / name.str();
+  write_json_atomically(j, path);
+  return path;
+}
+
+Reproducer read_reproducer(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string() + ": cannot open (missing or unreadable)");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(path.string() + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+  }
+  try {
+    return reproducer_from_json(j);
+  } catch (const InputError& e) {
+    throw InputError(path.string() + ": " + e.what());
+  }
+}
+
+std::filesystem::path default_repro_dir() {
+  const char* env = std::getenv("PARITY_REPRO_DIR");
+  return env && *env ? std::filesystem::path(env) : std::filesystem::path("reports/repros");
+}
+
+}  // namespace parity

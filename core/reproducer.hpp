@@ -1,0 +1,42 @@
+#pragma once
+// Reproducer files (schema "parity.repro/1"): a failing Case with the subject and property
+// it failed, and what was observed. `parity replay FILE` re-runs it. Files are written
+// atomically (temporary file + rename), so a crash never leaves half a reproducer.
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/case.hpp"
+#include "core/verdict.hpp"
+
+namespace parity {
+
+inline constexpr const char* kReproSchema = "parity.repro/1";
+
+struct Reproducer {
+  std::string subject;    // e.g. "rlkernels-host"
+  std::string property;   // e.g. "rows_independent"
+  Case failing_case;
+  Verdict observed;       // the verdict when it was written
+
+  friend bool operator==(const Reproducer&, const Reproducer&) = default;
+};
+
+nlohmann::json reproducer_to_json(const Reproducer& r);
+// Throws InputError naming the field, or the schema if it is not one this parity reads.
+Reproducer reproducer_from_json(const nlohmann::json& j);
+
+// Writes `r` into `dir` (created if missing) under a name derived from its content;
+// returns the path.
+std::filesystem::path write_reproducer(const Reproducer& r, const std::filesystem::path& dir);
+// Writes `j` to `path` atomically.
+void write_json_atomically(const nlohmann::json& j, const std::filesystem::path& path);
+// Reads a reproducer; throws InputError "FILE: ..." for a missing file, invalid JSON or a
+// bad field.
+Reproducer read_reproducer(const std::filesystem::path& path);
+
+// The directory reproducers go to: $PARITY_REPRO_DIR, else "reports/repros".
+std::filesystem::path default_repro_dir();
+
+}  // namespace parity

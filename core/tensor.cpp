@@ -1,0 +1,141 @@
+#include "core/tensor.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "core/bf16.hpp"
+#include "core/error.hpp"
+
+namespace parity {
+namespace {
+
+std::int64_t product(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t d : shape) n *= d;
+  return n;
+}
+
+void require_extents(const std::vector<std::int64_t>& shape) {
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] < 0)
+      throw InputError("tensor extent " + std::to_string(i) + " is negative (" +
+                       std::to_string(shape[i]) + ")");
+}
+
+}  // namespace
+
+Tensor Tensor::zeros(DType dtype, std::vector<std::int64_t> shape) {
+  require_extents(shape);
+  std::vector<std::int64_t> strides(shape.size(), 1);
+  for (std::size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+  const std::int64_t n = product(shape);
+  return strided(dtype, std::move(shape), std::move(strides), 0, n);
+}
+
+Tensor Tensor::strided(DType dtype, std::vector<std::int64_t> shape,
+                       std::vector<std::int64_t> strides, std::int64_t offset,
+                       std::int64_t storage_elements) {
+  require_extents(shape);
+  if (strides.size() != shape.size()) throw InputError("tensor strides and shape differ in rank");
+  if (offset < 0) throw InputError("tensor storage offset is negative");
+  std::int64_t last = offset;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (strides[i] < 0) throw InputError("tensor stride is negative");
+    if (shape[i] > 0) last += (shape[i] - 1) * strides[i];
+  }
+  if (product(shape) > 0 && last >= storage_elements)
+    throw InputError("tensor elements fall outside its storage");
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.strides_ = std::move(strides);
+  t.offset_ = offset;
+  t.storage_.assign(static_cast<std::size_t>(storage_elements) * dtype_size(dtype), std::byte{0});
+  return t;
+}
+
+std::int64_t Tensor::numel() const { return product(shape_); }
+
+bool Tensor::is_contiguous() const {
+  std::int64_t expected = 1;
+  for (std::size_t i = shape_.size(); i-- > 0;) {
+    if (shape_[i] != 1 && strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return offset_ == 0;
+}
+
+std::int64_t Tensor::storage_index(std::int64_t i) const {
+  std::int64_t pos = offset_;
+  for (std::size_t d = shape_.size(); d-- > 0;) {
+    pos += (i % shape_[d]) * strides_[d];
+    i /= shape_[d];
+  }
+  return pos;
+}
+
+std::uint64_t Tensor::bits_at(std::int64_t i) const {
+  const std::size_t width = dtype_size(dtype_);
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, storage_.data() + static_cast<std::size_t>(storage_index(i)) * width, width);
+  return bits;
+}
+
+void Tensor::set_bits(std::int64_t i, std::uint64_t bits) {
+  const std::size_t width = dtype_size(dtype_);
+  std::memcpy(storage_.data() + static_cast<std::size_t>(storage_index(i)) * width, &bits, width);
+}
+
+double Tensor::value_at(std::int64_t i) const {
+  const std::uint64_t bits = bits_at(i);
+  switch (dtype_) {
+    case DType::f32: return bits_float(static_cast<std::uint32_t>(bits));
+    case DType::bf16: return bf16_to_float(static_cast<std::uint16_t>(bits));
+    case DType::f64: {
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return d;
+    }
+  }
+  return 0.0;
+}
+
+void Tensor::set_value(std::int64_t i, double v) {
+  switch (dtype_) {
+    case DType::f32: set_bits(i, float_bits(static_cast<float>(v))); break;
+    case DType::bf16: set_bits(i, bf16_from_float_rne(static_cast<float>(v))); break;
+    case DType::f64: {
+      std::uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      set_bits(i, bits);
+      break;
+    }
+  }
+}
+
+Tensor Tensor::contiguous() const {
+  Tensor out = zeros(dtype_, shape_);
+  const std::int64_t n = numel();
+  for (std::int64_t i = 0; i < n; ++i) out.set_bits(i, bits_at(i));
+  return out;
+}
+
+Tensor Tensor::rows(std::int64_t begin, std::int64_t end) const {
+  if (shape_.empty() || begin < 0 || end > shape_[0] || begin > end)
+    throw InputError("row range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                     ") is outside the tensor");
+  std::vector<std::int64_t> shape = shape_;
+  shape[0] = end - begin;
+  Tensor out = zeros(dtype_, shape);
+  const std::int64_t row = shape_[0] == 0 ? 0 : numel() / shape_[0];
+  for (std::int64_t i = 0; i < out.numel(); ++i) out.set_bits(i, bits_at(begin * row + i));
+  return out;
+}
+
+std::vector<double> Tensor::values() const {
+  std::vector<double> v(static_cast<std::size_t>(numel()));
+  for (std::int64_t i = 0; i < numel(); ++i) v[static_cast<std::size_t>(i)] = value_at(i);
+  return v;
+}
+
+}  // namespace parity

@@ -1,0 +1,73 @@
+#pragma once
+// A dense tensor of one dtype: logical shape, element strides and a storage offset into an
+// owned buffer. Copying a Tensor copies its storage (value semantics), so "fresh buffers" are
+// a copy away. Padding elements of a strided storage belong to the storage, not to the
+// logical tensor.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/dtype.hpp"
+
+namespace parity {
+
+class Tensor {
+ public:
+  Tensor() = default;
+
+  // A zero-filled contiguous (row-major) tensor. Throws InputError on a negative extent.
+  static Tensor zeros(DType dtype, std::vector<std::int64_t> shape);
+
+  // A zero-filled tensor with explicit strides and offset over `storage_elements` elements.
+  // Throws InputError if some logical element would fall outside the storage.
+  static Tensor strided(DType dtype, std::vector<std::int64_t> shape,
+                        std::vector<std::int64_t> strides, std::int64_t offset,
+                        std::int64_t storage_elements);
+
+  DType dtype() const { return dtype_; }
+  const std::vector<std::int64_t>& shape() const { return shape_; }
+  const std::vector<std::int64_t>& strides() const { return strides_; }
+  std::int64_t offset() const { return offset_; }
+  std::int64_t dim(std::size_t i) const { return shape_.at(i); }
+  std::int64_t numel() const;
+  std::int64_t storage_elements() const {
+    return static_cast<std::int64_t>(storage_.size() / dtype_size(dtype_));
+  }
+  bool is_contiguous() const;
+
+  // Storage position of the logical element with row-major linear index `i`.
+  std::int64_t storage_index(std::int64_t i) const;
+
+  // Raw bits (zero-extended) and value of the logical element with row-major index `i`.
+  std::uint64_t bits_at(std::int64_t i) const;
+  void set_bits(std::int64_t i, std::uint64_t bits);
+  double value_at(std::int64_t i) const;
+  // Stores v rounded to the dtype (round to nearest even for bf16 and f32).
+  void set_value(std::int64_t i, double v);
+
+  // Whole storage as raw bits, padding included (for "was this buffer touched?" checks).
+  std::span<const std::byte> storage_bytes() const { return storage_; }
+  std::span<std::byte> storage_bytes() { return storage_; }
+  // Typed pointer to storage element 0 (not to the offset). T must match the dtype's size.
+  template <class T>
+  T* storage() { return reinterpret_cast<T*>(storage_.data()); }
+  template <class T>
+  const T* storage() const { return reinterpret_cast<const T*>(storage_.data()); }
+
+  // A contiguous row-major copy of the logical tensor.
+  Tensor contiguous() const;
+  // Logical rows [begin, end) of a tensor of rank >= 1, as a contiguous tensor.
+  Tensor rows(std::int64_t begin, std::int64_t end) const;
+  // All logical values as doubles, row-major.
+  std::vector<double> values() const;
+
+ private:
+  DType dtype_ = DType::f32;
+  std::vector<std::int64_t> shape_;
+  std::vector<std::int64_t> strides_;
+  std::int64_t offset_ = 0;
+  std::vector<std::byte> storage_;
+};
+
+}  // namespace parity
