@@ -1,0 +1,17 @@
+#pragma once
+// What every oracle returns for one output element: its value in the oracle's real type, the
+// sum of the absolute values of the terms that make it up (the quantity that error bounds
+// scale with: gamma_n * abs_sum bounds any n-deep float evaluation), and the peak: the largest
+// abs_sum of any intermediate reduction the element is built from (itself included). A float
+// evaluation can overflow only where the peak exceeds the float range.
+
+namespace parity::oracles {
+
+template <class Real>
+struct Estimate {
+  Real value{};
+  Real abs_sum{};
+  Real peak{};
+};
+
+}  // namespace parity::oracles

@@ -1,0 +1,26 @@
+#include "oracles/lora_mp.hpp"
+
+#include "oracles/multiprecision.hpp"
+
+namespace parity::oracles {
+namespace {
+
+Estimate<double> to_double(const Estimate<mp_real>& e) {
+  return {e.value.convert_to<double>(), e.abs_sum.convert_to<double>(), e.peak.convert_to<double>()};
+}
+
+}  // namespace
+
+struct LoraMpOracle::Impl {
+  LoraOracle<mp_real> oracle;
+};
+
+LoraMpOracle::LoraMpOracle(const LoraOperands& op) : impl_(new Impl{LoraOracle<mp_real>(op)}) {}
+LoraMpOracle::~LoraMpOracle() = default;
+
+Estimate<double> LoraMpOracle::y(std::int64_t t, std::int64_t n) const { return to_double(impl_->oracle.y(t, n)); }
+Estimate<double> LoraMpOracle::dx(std::int64_t t, std::int64_t k) const { return to_double(impl_->oracle.dx(t, k)); }
+Estimate<double> LoraMpOracle::dA(std::int64_t j, std::int64_t k) const { return to_double(impl_->oracle.dA(j, k)); }
+Estimate<double> LoraMpOracle::dB(std::int64_t n, std::int64_t j) const { return to_double(impl_->oracle.dB(n, j)); }
+
+}  // namespace parity::oracles
