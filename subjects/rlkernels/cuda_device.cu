@@ -1,0 +1,31 @@
+#include "subjects/rlkernels/cuda_device.hpp"
+
+#include <cuda_runtime.h>
+
+namespace parity::subjects::rlkernels {
+namespace {
+
+// Compiled for the same architectures as the kernels: if the device cannot load this, it
+// cannot load them either.
+__global__ void image_probe() {}
+
+// "<what> (<call>: <error string>)", clearing the error so that later calls start clean.
+std::string failure(const char* what, const char* call, cudaError_t err) {
+  cudaGetLastError();
+  return std::string(what) + " (" + call + ": " + cudaGetErrorString(err) + ")";
+}
+
+}  // namespace
+
+std::string cuda_unavailable_reason() {
+  int count = 0;
+  if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess)
+    return failure("no CUDA device", "cudaGetDeviceCount", err);
+  if (count == 0) return "no CUDA device (cudaGetDeviceCount: 0 devices)";
+  cudaFuncAttributes attributes{};
+  if (const cudaError_t err = cudaFuncGetAttributes(&attributes, image_probe); err != cudaSuccess)
+    return failure("the CUDA device cannot run this build's kernels", "cudaFuncGetAttributes", err);
+  return "";
+}
+
+}  // namespace parity::subjects::rlkernels

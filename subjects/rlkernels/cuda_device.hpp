@@ -1,0 +1,12 @@
+#pragma once
+// Whether this process can run parity's CUDA kernels. Plain C++: callers need no CUDA headers.
+#include <string>
+
+namespace parity::subjects::rlkernels {
+
+// "" when a CUDA device is present and runs kernels of this build; otherwise one line saying
+// why not, e.g. "no CUDA device (cudaGetDeviceCount: no CUDA-capable device is detected)".
+// Never throws or aborts, also without a driver; GPU tests exit 77 on a non-empty reason.
+std::string cuda_unavailable_reason();
+
+}  // namespace parity::subjects::rlkernels
