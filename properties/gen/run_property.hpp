@@ -1,0 +1,57 @@
+#pragma once
+// Runs one property of one subject over generated Cases with RapidCheck, shrinks a failure to
+// a minimal Case, writes it as a reproducer before reporting, and prints the one command
+// that replays it. Used by the ctest executables and by `parity check`.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include <rapidcheck.h>
+
+#include "core/case.hpp"
+#include "core/verdict.hpp"
+
+namespace parity::gen {
+
+struct RunConfig {
+  int cases = 0;                 // 0: default_case_count()
+  std::uint64_t seed = 0;        // 0: default_seed()
+  bool shrink = true;
+  bool write_reproducer = true;
+  std::filesystem::path repro_dir;  // empty: default_repro_dir()
+  std::ostream* progress = nullptr;  // a progress line every few cases, when set
+};
+
+struct RunResult {
+  bool passed = false;
+  int cases = 0;        // cases that ran to a verdict
+  int discarded = 0;
+  std::uint64_t seed = 0;
+  std::optional<Case> counterexample;  // the shrunk minimal failing case
+  std::optional<Verdict> verdict;      // its verdict
+  std::optional<std::filesystem::path> reproducer;
+  std::string message;                 // one paragraph for a human: what failed and how to replay
+};
+
+// Evaluates one Case. Must be deterministic in the Case.
+using CaseCheck = std::function<Verdict(const Case&)>;
+
+// Runs `check` over `cases` generated Cases. `subject` and `property` name the reproducer.
+RunResult run_property(const std::string& subject, const std::string& property,
+                       const rc::Gen<Case>& gen, const CaseCheck& check, const RunConfig& config);
+
+// $PARITY_CASES if set (a positive integer), else `fallback`.
+int default_case_count(int fallback);
+// The seed: RC_PARAMS' seed=, else $PARITY_SEED, else a fixed default (so a plain ctest run
+// is reproducible; fuzzing runners set PARITY_SEED to explore).
+std::uint64_t default_seed();
+
+}  // namespace parity
+
+// Lets RapidCheck print a Case in its counterexample output.
+namespace parity {
+void showValue(const Case& c, std::ostream& os);
+}

@@ -1,0 +1,136 @@
+// The LoRA accuracy properties: forward_accuracy and gradient_accuracy against the float64
+// oracle with the derived per-element bounds of error_bounds.hpp.
+#include <cmath>
+#include <functional>
+
+#include "core/compare.hpp"
+#include "oracles/lora.hpp"
+#include "properties/lora/error_bounds.hpp"
+#include "properties/lora/lora_problem.hpp"
+#include "properties/lora/lora_properties.hpp"
+#include "properties/lora/oracle_inputs.hpp"
+
+namespace parity::properties::lora {
+namespace {
+
+struct Reference {
+  std::vector<double> value, bound;
+};
+
+// Evaluates `element(i, j)` over a rows x cols output and its bound.
+Reference reference(std::int64_t rows, std::int64_t cols,
+                    const std::function<oracles::Estimate<double>(std::int64_t, std::int64_t)>& element,
+                    const std::function<double(const oracles::Estimate<double>&)>& bound) {
+  Reference r;
+  r.value.resize(static_cast<std::size_t>(rows * cols));
+  r.bound.resize(r.value.size());
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j) {
+      const auto e = element(i, j);
+      r.value[i * cols + j] = e.value;
+      r.bound[i * cols + j] = bound(e);
+    }
+  return r;
+}
+
+struct Judged {
+  BoundCheck check;
+  ValueDiff diff;
+};
+
+Judged judge(const Tensor& out, const Reference& ref) {
+  const std::vector<double> got = out.values();
+  return {check_bound(got, ref.value, ref.bound), compare_values(got, ref.value)};
+}
+
+std::string violation_text(const std::string& name, const Tensor& out, const Reference& ref,
+                           const Judged& j) {
+  const std::int64_t i = j.check.first_violation;
+  return name + ": " + std::to_string(j.check.violations) + " of " + std::to_string(out.numel()) +
+         " elements outside their bound; first " + name + index_text(i, out.shape()) + " = " +
+         std::to_string(out.value_at(i)) + ", fp64 " + std::to_string(ref.value[i]) + ", bound " +
+         std::to_string(ref.bound[i]) + " (max utilisation " + std::to_string(j.check.max_utilisation) + ")";
+}
+
+void record(Verdict& v, const std::string& prefix, const Judged& j) {
+  v.metrics[prefix + "bound_utilisation"] = j.check.max_utilisation;
+  v.metrics[prefix + "rel_err_vs_fp64"] = j.diff.normwise_rel;
+  v.metrics[prefix + "max_abs_err_vs_fp64"] = j.diff.max_abs;
+}
+
+}  // namespace
+
+Verdict check_forward_accuracy(const Case& c, LoraSubject* s) {
+  const LoraProblem p = materialise(c);
+  const Tensor y = s->forward(p.in);
+  const OracleInputs in(p);
+  const oracles::LoraOracle<double> oracle(in.operands);
+  const auto& op = in.operands;
+  const Reference ref = reference(
+      op.T, op.N, [&](std::int64_t t, std::int64_t n) { return oracle.y(t, n); },
+      [&](const oracles::Estimate<double>& e) { return bf16_result_bound(e.value, e.abs_sum, e.peak, op.K + op.r + 1); });
+  const Judged j = judge(y, ref);
+  Verdict v = j.check.holds() ? Verdict::pass("forward_accuracy", "every y element within its bound")
+                              : Verdict::fail("forward_accuracy", violation_text("y", y, ref, j));
+  record(v, "", j);
+  return v;
+}
+
+Verdict check_gradient_accuracy(const Case& c, LoraSubject* s) {
+  const LoraProblem p = materialise(c);
+  const subjects::LoraGradients g = s->backward(p.in, p.dy);
+  const OracleInputs in(p);
+  const oracles::LoraOracle<double> oracle(in.operands);
+  const auto& op = in.operands;
+  const Reference dx = reference(
+      op.T, op.K, [&](std::int64_t t, std::int64_t k) { return oracle.dx(t, k); },
+      [&](const auto& e) { return bf16_result_bound(e.value, e.abs_sum, e.peak, op.N + op.r + 1); });
+  const Reference dA = reference(
+      op.r, op.K, [&](std::int64_t j, std::int64_t k) { return oracle.dA(j, k); },
+      [&](const auto& e) { return f32_result_bound(e.abs_sum, e.peak, op.N + op.T + 1); });
+  const Reference dB = reference(
+      op.N, op.r, [&](std::int64_t n, std::int64_t j) { return oracle.dB(n, j); },
+      [&](const auto& e) { return f32_result_bound(e.abs_sum, e.peak, op.K + op.T + 1); });
+  const Judged jx = judge(g.dx, dx), ja = judge(g.dA, dA), jb = judge(g.dB, dB);
+  Verdict v = Verdict::pass("gradient_accuracy", "every dx, dA, dB element within its bound");
+  if (!jx.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dx", g.dx, dx, jx));
+  else if (!ja.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dA", g.dA, dA, ja));
+  else if (!jb.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dB", g.dB, dB, jb));
+  record(v, "grad_x_", jx);
+  record(v, "grad_a_", ja);
+  record(v, "grad_b_", jb);
+  return v;
+}
+
+Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
+  Case zero = c;
+  zero.params["b_zero"] = 1.0;
+  std::erase_if(zero.patches, [](const Patch& p) { return p.operand == "B"; });
+  const LoraProblem p = materialise(zero);
+  for (const Tensor* t : {&p.in.x, &p.dy})
+    for (std::int64_t i = 0; i < t->numel(); ++i)
+      if (!std::isfinite(t->value_at(i)))
+        return Verdict::discard("zero_adapter_gradients", "x or dy holds a non-finite value (0 * Inf is NaN)");
+  const subjects::LoraGradients g = s->backward(p.in, p.dy);
+  for (std::int64_t i = 0; i < g.dA.numel(); ++i)
+    if (g.dA.value_at(i) != 0.0)
+      return Verdict::fail("zero_adapter_gradients",
+                           "B = 0 but dA" + index_text(i, g.dA.shape()) + " = " +
+                               std::to_string(g.dA.value_at(i)) + " (must be exactly 0)");
+  // dB = s dy^T h: where the oracle's |dB| exceeds its bound, the subject's dB cannot be 0.
+  const OracleInputs in(p);
+  const oracles::LoraOracle<double> oracle(in.operands);
+  const auto& op = in.operands;
+  bool must_be_nonzero = false, is_nonzero = false;
+  for (std::int64_t n = 0; n < op.N; ++n)
+    for (std::int64_t j = 0; j < op.r; ++j) {
+      const auto e = oracle.dB(n, j);
+      must_be_nonzero |= std::fabs(e.value) > f32_result_bound(e.abs_sum, e.peak, op.K + op.T + 1);
+      is_nonzero |= g.dB.value_at(n * op.r + j) != 0.0;
+    }
+  if (!must_be_nonzero) return Verdict::discard("zero_adapter_gradients", "dB may legitimately vanish here");
+  if (!is_nonzero) return Verdict::fail("zero_adapter_gradients", "B = 0 and dB is all zero, but s dy^T h is not");
+  return Verdict::pass("zero_adapter_gradients", "dA exactly 0, dB non-zero");
+}
+
+}  // namespace parity::properties::lora

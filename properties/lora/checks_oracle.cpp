@@ -1,0 +1,72 @@
+// oracle_agreement: the float64 LoRA oracle against the 133-bit one on sampled elements.
+#include <cmath>
+
+#include "core/compare.hpp"
+#include "core/random_fill.hpp"
+#include "oracles/lora.hpp"
+#include "oracles/lora_mp.hpp"
+#include "properties/lora/lora_problem.hpp"
+#include "properties/lora/lora_properties.hpp"
+#include "properties/lora/oracle_inputs.hpp"
+
+namespace parity::properties::lora {
+namespace {
+
+// Relative to the sum of |terms|, the scale at which float64 rounding acts; 1e-12 leaves
+// room for gamma_K of double (K u_64 = 5.7e-13 at K = 5120).
+constexpr double kAgreement = 1e-12;
+constexpr int kSamplesPerOutput = 8;
+constexpr std::uint32_t kSampleStream = 99;
+
+}  // namespace
+
+Verdict check_oracle_agreement(const Case& c, LoraSubject*) {
+  const LoraProblem p = materialise(c);
+  const OracleInputs in(p);
+  const oracles::LoraOracle<double> fast(in.operands);
+  const oracles::LoraMpOracle exact(in.operands);
+  const auto& op = in.operands;
+  struct Output {
+    const char* name;
+    std::int64_t rows, cols;
+    oracles::Estimate<double> (*fast)(const oracles::LoraOracle<double>&, std::int64_t, std::int64_t);
+    oracles::Estimate<double> (*exact)(const oracles::LoraMpOracle&, std::int64_t, std::int64_t);
+  };
+  const Output outputs[] = {
+      {"y", op.T, op.N, [](const auto& o, auto i, auto j) { return o.y(i, j); }, [](const auto& o, auto i, auto j) { return o.y(i, j); }},
+      {"dx", op.T, op.K, [](const auto& o, auto i, auto j) { return o.dx(i, j); }, [](const auto& o, auto i, auto j) { return o.dx(i, j); }},
+      {"dA", op.r, op.K, [](const auto& o, auto i, auto j) { return o.dA(i, j); }, [](const auto& o, auto i, auto j) { return o.dA(i, j); }},
+      {"dB", op.N, op.r, [](const auto& o, auto i, auto j) { return o.dB(i, j); }, [](const auto& o, auto i, auto j) { return o.dB(i, j); }},
+  };
+  double worst = 0.0;
+  std::int64_t sample = 0;
+  for (const Output& out : outputs)
+    for (int s = 0; s < kSamplesPerOutput; ++s) {
+      const std::int64_t i = static_cast<std::int64_t>(philox_bits(c.seed, kSampleStream, sample++) %
+                                                       static_cast<std::uint64_t>(out.rows * out.cols));
+      const auto f = out.fast(fast, i / out.cols, i % out.cols);
+      const auto e = out.exact(exact, i / out.cols, i % out.cols);
+      if (!std::isfinite(e.value) || !std::isfinite(f.value)) {
+        if (std::isnan(e.value) != std::isnan(f.value))
+          return Verdict::fail("oracle_agreement", std::string(out.name) + index_text(i, {out.rows, out.cols}) +
+                                                       ": float64 and multiprecision disagree on NaN");
+        continue;
+      }
+      const double err = std::fabs(f.value - e.value);
+      const double scale = e.abs_sum > 0.0 ? e.abs_sum : 1.0;
+      worst = std::max(worst, err / scale);
+      if (err > kAgreement * scale) {
+        Verdict v = Verdict::fail("oracle_agreement",
+                                  std::string(out.name) + index_text(i, {out.rows, out.cols}) + ": float64 " +
+                                      std::to_string(f.value) + " vs multiprecision " + std::to_string(e.value) +
+                                      ", |diff| / abs_sum = " + std::to_string(err / scale));
+        v.metrics["max_rel_to_abs_sum"] = err / scale;
+        return v;
+      }
+    }
+  Verdict v = Verdict::pass("oracle_agreement", std::to_string(sample) + " sampled elements agree");
+  v.metrics["max_rel_to_abs_sum"] = worst;
+  return v;
+}
+
+}  // namespace parity::properties::lora

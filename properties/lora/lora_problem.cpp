@@ -1,0 +1,120 @@
+#include "properties/lora/lora_problem.hpp"
+
+#include <cmath>
+
+#include "core/bf16.hpp"
+#include "core/error.hpp"
+#include "core/random_fill.hpp"
+
+namespace parity::properties::lora {
+namespace {
+
+enum Stream : std::uint32_t { kX = 1, kXProbe = 2, kW = 3, kA = 4, kB = 5, kDy = 6, kDyProbe = 7 };
+
+Tensor draw(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed,
+            std::uint32_t stream, double stddev) {
+  Tensor t = Tensor::zeros(dtype, {rows, cols});
+  for (std::int64_t i = 0; i < rows * cols; ++i)
+    t.set_value(i, static_cast<double>(static_cast<float>(philox_normal(seed, stream, i) * stddev)));
+  return t;
+}
+
+// Rows drawn from `stream`, except row `probe` drawn from `probe_stream`.
+Tensor draw_rows(std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::uint32_t stream,
+                 std::uint32_t probe_stream, std::int64_t probe) {
+  Tensor t = Tensor::zeros(DType::bf16, {rows, cols});
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const double v = r == probe ? philox_normal(seed, probe_stream, c)
+                                  : philox_normal(seed, stream, r * cols + c);
+      t.set_value(r * cols + c, static_cast<double>(static_cast<float>(v)));
+    }
+  return t;
+}
+
+std::int64_t positive_dim(const Case& c, const std::string& name) {
+  const std::int64_t v = c.dim(name);
+  if (v < 1) throw InputError("case.dims." + name + ": must be >= 1 (got " + std::to_string(v) + ")");
+  if (v > (1 << 20)) throw InputError("case.dims." + name + ": larger than 2^20");
+  return v;
+}
+
+void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
+  for (std::size_t i = 0; i < c.patches.size(); ++i) {
+    const Patch& p = c.patches[i];
+    if (p.operand != operand) continue;
+    const std::string at = "case.patches[" + std::to_string(i) + "]";
+    if (p.index < 0 || p.index >= t.numel())
+      throw InputError(at + ".index: " + std::to_string(p.index) + " is outside " + operand +
+                       " (" + std::to_string(t.numel()) + " elements)");
+    if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
+    t.set_value(p.index, static_cast<double>(bits_float(static_cast<std::uint32_t>(p.bits))));
+  }
+}
+
+}  // namespace
+
+bool is_lora_operand(const std::string& name) {
+  return name == "x" || name == "W" || name == "A" || name == "B" || name == "dy";
+}
+
+LoraProblem materialise(const Case& c) {
+  if (c.family != "lora") throw InputError("case.family: '" + c.family + "' is not lora");
+  const std::int64_t T = positive_dim(c, "T"), N = positive_dim(c, "N"), K = positive_dim(c, "K"),
+                     r = positive_dim(c, "r");
+  for (const auto& [name, v] : c.dims)
+    if (name != "T" && name != "N" && name != "K" && name != "r")
+      throw InputError("case.dims." + name + ": not a lora dimension (T, N, K, r)");
+  if (c.probe_row < 0 || c.probe_row >= T)
+    throw InputError("case.probe_row: " + std::to_string(c.probe_row) + " is outside [0, T)");
+  for (const auto& [name, l] : c.layouts)
+    if (!is_lora_operand(name)) throw InputError("case.layouts." + name + ": not a lora operand");
+  for (std::size_t i = 0; i < c.patches.size(); ++i)
+    if (!is_lora_operand(c.patches[i].operand))
+      throw InputError("case.patches[" + std::to_string(i) + "].operand: '" +
+                       c.patches[i].operand + "' is not a lora operand (x, W, A, B, dy)");
+  const double alpha = c.param("alpha", static_cast<double>(r));
+  if (!std::isfinite(alpha)) throw InputError("case.params.alpha: must be finite");
+
+  Tensor x = draw_rows(T, K, c.seed, kX, kXProbe, c.probe_row);
+  Tensor W = draw(DType::bf16, N, K, c.seed, kW, 1.0 / std::sqrt(static_cast<double>(K)));
+  Tensor A = draw(DType::f32, r, K, c.seed, kA, 1.0 / std::sqrt(static_cast<double>(K)));
+  Tensor B = c.param("b_zero", 0.0) != 0.0
+                 ? Tensor::zeros(DType::f32, {N, r})
+                 : draw(DType::f32, N, r, c.seed, kB, 1.0 / std::sqrt(static_cast<double>(r)));
+  Tensor dy = draw_rows(T, N, c.seed, kDy, kDyProbe, c.probe_row);
+  apply_patches(c, "x", x);
+  apply_patches(c, "W", W);
+  apply_patches(c, "A", A);
+  apply_patches(c, "B", B);
+  apply_patches(c, "dy", dy);
+
+  LoraProblem p;
+  p.in.x = c.layout("x").place(x);
+  p.in.W = c.layout("W").place(W);
+  p.in.A = c.layout("A").place(A);
+  p.in.B = c.layout("B").place(B);
+  p.in.scale = static_cast<float>(alpha) / static_cast<float>(r);
+  p.dy = c.layout("dy").place(dy);
+  return p;
+}
+
+LoraProblem with_contiguous_layouts(const LoraProblem& p) {
+  LoraProblem q;
+  q.in.x = p.in.x.contiguous();
+  q.in.W = p.in.W.contiguous();
+  q.in.A = p.in.A.contiguous();
+  q.in.B = p.in.B.contiguous();
+  q.in.scale = p.in.scale;
+  q.dy = p.dy.contiguous();
+  return q;
+}
+
+LoraProblem single_row(const Case& c, const LoraProblem& batched, std::int64_t t) {
+  LoraProblem q = batched;
+  q.in.x = c.layout("x").place(batched.in.x.rows(t, t + 1));
+  q.dy = c.layout("dy").place(batched.dy.rows(t, t + 1));
+  return q;
+}
+
+}  // namespace parity::properties::lora

@@ -1,0 +1,38 @@
+#pragma once
+// Materialises a LoRA Case into subject inputs, bit for bit the same on every machine.
+//
+// Case fields used: dims T, N, K, r (each >= 1); layouts of x, W, A, B, dy; probe_row in
+// [0, T); params alpha (scale s = float(alpha) / float(r); default alpha = r) and b_zero
+// (non-zero: B = 0, the adapter's initial state); patches on x, W, A, B, dy.
+//
+// Draws (Philox streams, element index = logical row-major index):
+//   x  : row t != probe_row from stream 1 at index t*K + k; the probe row from stream 2 at k,
+//        so moving the probe row keeps its content;   N(0, 1)
+//   W  : stream 3, N(0, 1/K);  A: stream 4, N(0, 1/K);  B: stream 5, N(0, 1/r)
+//   dy : like x, streams 6 (other rows) and 7 (probe row);   N(0, 1)
+// Each draw is rounded to the operand's dtype (bf16: round to nearest even). A patch holds
+// float32 bits, converted to the operand's dtype as a cast at the boundary would (bf16 RNE),
+// so a float32 that straddles a bf16 rounding boundary is a patch like any other.
+#include "core/case.hpp"
+#include "subjects/lora_family.hpp"
+
+namespace parity::properties::lora {
+
+struct LoraProblem {
+  subjects::LoraInputs in;
+  Tensor dy;  // [T, N] bf16, under the case's "dy" layout
+};
+
+// Throws InputError naming the field for a Case that cannot describe a LoRA problem.
+LoraProblem materialise(const Case& c);
+
+// The same problem with every operand contiguous.
+LoraProblem with_contiguous_layouts(const LoraProblem& p);
+
+// Row `t` alone (x and dy one row), each operand under its original layout description.
+LoraProblem single_row(const Case& c, const LoraProblem& batched, std::int64_t t);
+
+// Operand names a LoRA case may patch or lay out.
+bool is_lora_operand(const std::string& name);
+
+}  // namespace parity::properties::lora

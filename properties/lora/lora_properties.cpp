@@ -1,0 +1,36 @@
+#include "properties/lora/lora_properties.hpp"
+
+#include "core/error.hpp"
+
+namespace parity::properties::lora {
+
+const std::vector<LoraProperty>& lora_properties() {
+  static const std::vector<LoraProperty> all = {
+      {"repeatable", "two runs on fresh buffers give the same bits", true, &check_repeatable},
+      {"rows_independent", "a row's outputs are the same bits alone and inside a batch", true,
+       &check_rows_independent},
+      {"layout_invariant", "strided, transposed, padded and offset operands give the same bits",
+       true, &check_layout_invariant},
+      {"base_frozen", "W receives no gradient and its storage is untouched", true, &check_base_frozen},
+      {"zero_adapter_gradients", "with B = 0, dA is exactly 0 and dB is not", true,
+       &check_zero_adapter_gradients},
+      {"forward_accuracy", "y within its derived error bound of the float64 oracle", true,
+       &check_forward_accuracy},
+      {"gradient_accuracy", "dx, dA, dB within their derived bounds of the float64 oracle", true,
+       &check_gradient_accuracy},
+      {"oracle_agreement", "the float64 oracle agrees with the 133-bit oracle to 1e-12", false,
+       &check_oracle_agreement},
+  };
+  return all;
+}
+
+const LoraProperty& find_lora_property(const std::string& name) {
+  std::string known;
+  for (const auto& p : lora_properties()) {
+    if (p.name == name) return p;
+    known += (known.empty() ? "" : ", ") + p.name;
+  }
+  throw InputError("unknown lora property '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace parity::properties::lora

@@ -1,0 +1,48 @@
+#pragma once
+// The LoRA family's properties: check functions Case x subject -> Verdict, plain C++. The same
+// functions serve RapidCheck (properties/gen), libFuzzer (fuzz/), the gate and replay.
+#include <string>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/verdict.hpp"
+#include "subjects/lora_family.hpp"
+
+namespace parity::properties::lora {
+
+using subjects::LoraSubject;
+
+struct LoraProperty {
+  std::string name;
+  std::string description;  // the claim, one line
+  bool needs_subject = true;  // false: a check of parity's own oracles
+  Verdict (*check)(const Case&, LoraSubject*);
+};
+
+// repeatable: forward and backward twice on fresh copies of the inputs give the same bits.
+Verdict check_repeatable(const Case& c, LoraSubject* s);
+// rows_independent: row probe_row of a batched call equals the single-row call bitwise
+// (y and dx); discarded unless the batch holds another row that differs from it.
+Verdict check_rows_independent(const Case& c, LoraSubject* s);
+// layout_invariant: the case's layouts give the same bits as contiguous operands;
+// discarded when every layout is contiguous.
+Verdict check_layout_invariant(const Case& c, LoraSubject* s);
+// base_frozen: no gradient for W, and W's storage (padding included) is untouched.
+Verdict check_base_frozen(const Case& c, LoraSubject* s);
+// zero_adapter_gradients: with B = 0 (the adapter's initial state) and finite x and dy, dA is
+// exactly zero, and dB is not wherever the oracle's dB exceeds its error bound.
+Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s);
+// forward_accuracy: every y element within its derived bound of the float64 oracle
+// (error_bounds.hpp). Metrics: bound_utilisation, rel_err_vs_fp64 (norm-wise).
+Verdict check_forward_accuracy(const Case& c, LoraSubject* s);
+// gradient_accuracy: dx, dA, dB within their derived bounds. Metrics per gradient.
+Verdict check_gradient_accuracy(const Case& c, LoraSubject* s);
+// oracle_agreement: the float64 oracle within 1e-12 * abs_sum of the multiprecision (133-bit)
+// oracle on sampled elements of y, dx, dA, dB. Needs no subject.
+Verdict check_oracle_agreement(const Case& c, LoraSubject* s);
+
+const std::vector<LoraProperty>& lora_properties();
+// Throws InputError listing the known names.
+const LoraProperty& find_lora_property(const std::string& name);
+
+}  // namespace parity::properties::lora

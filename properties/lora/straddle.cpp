@@ -1,0 +1,63 @@
+#include "properties/lora/straddle.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/bf16.hpp"
+#include "core/random_fill.hpp"
+#include "oracles/lora.hpp"
+#include "properties/lora/lora_problem.hpp"
+#include "properties/lora/oracle_inputs.hpp"
+
+namespace parity::properties::lora {
+namespace {
+
+constexpr std::uint32_t kColumnStream = 77;
+
+// The bf16 midpoint nearest to v: halfway between v's two bf16 neighbours.
+double nearest_bf16_midpoint(double v) {
+  const auto bits = float_bits(static_cast<float>(v));
+  const auto truncated = static_cast<std::uint16_t>(bits >> 16);
+  return bits_float(bf16_straddle_bits(truncated, 0));
+}
+
+}  // namespace
+
+std::vector<Patch> straddle_output_patches(const Case& c, int count) {
+  const LoraProblem p = materialise(c);
+  const OracleInputs in(p);
+  const auto& op = in.operands;
+  if (op.scale == 0.0 || !std::isfinite(op.scale)) return {};
+  const oracles::LoraOracle<double> oracle(in.operands);
+  const std::int64_t t = c.probe_row;
+  // h[t, j] in double, and the j that moves y most per unit of B.
+  std::int64_t best_j = -1;
+  double best_h = 0.0;
+  for (std::int64_t j = 0; j < op.r; ++j) {
+    double h = 0.0;
+    for (std::int64_t k = 0; k < op.K; ++k) h += in.x[t * op.K + k] * in.A[j * op.K + k];
+    if (std::isfinite(h) && std::fabs(h) > std::fabs(best_h)) {
+      best_h = h;
+      best_j = j;
+    }
+  }
+  if (best_j < 0) return {};
+  std::vector<Patch> patches;
+  std::vector<std::int64_t> used;
+  for (int i = 0; i < count && static_cast<std::int64_t>(used.size()) < op.N; ++i) {
+    const auto n = static_cast<std::int64_t>(philox_bits(c.seed, kColumnStream, static_cast<std::uint64_t>(i)) %
+                                             static_cast<std::uint64_t>(op.N));
+    if (std::find(used.begin(), used.end(), n) != used.end()) continue;
+    used.push_back(n);
+    const double y = oracle.y(t, n).value;
+    const double b_old = in.B[n * op.r + best_j];
+    const double rest = y - op.scale * best_h * b_old;  // y without this B's term
+    const double b_new = (nearest_bf16_midpoint(y) - rest) / (op.scale * best_h);
+    const float b = static_cast<float>(b_new);
+    if (!std::isfinite(y) || !std::isfinite(b)) continue;
+    patches.push_back({"B", n * op.r + best_j, float_bits(b)});
+  }
+  return patches;
+}
+
+}  // namespace parity::properties::lora

@@ -1,0 +1,77 @@
+// Case, Verdict and reproducer JSON: exact round trips over generated cases, and errors that
+// name the field for malformed, truncated and future-schema files.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/reproducer.hpp"
+#include "properties/gen/lora_cases.hpp"
+
+namespace parity {
+namespace {
+
+namespace fs = std::filesystem;
+
+RC_GTEST_PROP(CaseJson, RoundTripsExactly, ()) {
+  const Case c = *gen::lora_case();
+  RC_ASSERT(case_from_json(nlohmann::json::parse(case_to_json(c).dump())) == c);
+}
+
+TEST(Reproducer, RoundTripsThroughAFile) {
+  Case c;
+  c.family = "lora";
+  c.seed = 0xFFFFFFFFFFFFFFFFull;
+  c.dims = {{"T", 3}, {"N", 5}, {"K", 7}, {"r", 2}};
+  c.layouts["x"] = Layout{true, 2, 1};
+  c.params["alpha"] = 0.1;
+  c.patches.push_back({"x", 4, 0x7FC00000u});
+  Verdict v = Verdict::fail("forward_accuracy", "y[0, 1] outside");
+  v.metrics["bound_utilisation"] = std::numeric_limits<double>::infinity();
+  const Reproducer r{"probe-scale-dropped", "forward_accuracy", c, v};
+  const fs::path dir = fs::temp_directory_path() / "parity_repro_test";
+  fs::remove_all(dir);
+  const fs::path file = write_reproducer(r, dir);
+  EXPECT_EQ(read_reproducer(file), r);
+  fs::remove_all(dir);
+}
+
+std::string error_for(const std::string& text) {
+  const fs::path file = fs::temp_directory_path() / "parity_bad_repro.json";
+  std::ofstream(file) << text;
+  try {
+    read_reproducer(file);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Reproducer, BadFilesAreRefusedNamingTheField) {
+  const std::string good =
+      R"({"schema":"parity.repro/1","subject":"s","property":"p","case":{"family":"lora","seed":1,)"
+      R"("dims":{"T":1}},"observed":{"property":"p","outcome":"fails"}})";
+  EXPECT_EQ(error_for(good), "no error");
+  EXPECT_NE(error_for(good.substr(0, 40)).find("not valid JSON"), std::string::npos);
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    s.replace(s.find(from), from.size(), to);
+    return error_for(s);
+  };
+  EXPECT_NE(with("parity.repro/1", "parity.repro/2").find("schema: 'parity.repro/2' is not one this parity reads"),
+            std::string::npos);
+  EXPECT_NE(with(R"("T":1)", R"("T":"one")").find("case.dims.T: expected an integer"), std::string::npos);
+  EXPECT_NE(with(R"("seed":1)", R"("seed":-1)").find("case.seed"), std::string::npos);
+  EXPECT_NE(with(R"("outcome":"fails")", R"("outcome":"maybe")").find("observed.outcome"), std::string::npos);
+  EXPECT_NE(with(R"("subject":"s",)", "").find("subject: missing field"), std::string::npos);
+  EXPECT_NE(error_for("").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(error_for("[]").find("expected an object"), std::string::npos);
+  EXPECT_THROW(read_reproducer("/nonexistent/parity.json"), InputError);
+}
+
+}  // namespace
+}  // namespace parity
