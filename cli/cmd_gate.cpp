@@ -1,0 +1,113 @@
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/args.hpp"
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/reproducer.hpp"
+#include "properties/lora/lora_gate.hpp"
+#include "subjects/torch/lora_torch.hpp"
+
+namespace parity::cli {
+namespace {
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown cpu";
+}
+
+// The LoRA subject of parity's own kernel on `backend` (auto: CUDA when it can run here).
+const subjects::LoraSubjectInfo& kernel_for(const std::string& backend) {
+  const auto& cuda = subjects::find_lora_subject("rlkernels-cuda");
+  if (backend == "host") return subjects::find_lora_subject("rlkernels-host");
+  if (backend == "cuda") {
+    if (const std::string why = cuda.unavailable_reason(); !why.empty())
+      throw InputError("--backend cuda: " + why);
+    return cuda;
+  }
+  if (backend == "auto")
+    return cuda.unavailable_reason().empty() ? cuda : subjects::find_lora_subject("rlkernels-host");
+  throw InputError("--backend: '" + backend + "' is not auto, host or cuda");
+}
+
+void print_rows(const nlohmann::json& rows) {
+  std::cout << std::left << std::setw(20) << "shape" << std::setw(10) << "repeat" << std::setw(10) << "rows-ind"
+            << std::setw(10) << "frozen" << std::setw(10) << "layout" << std::setw(22) << "fwd rel err (util)"
+            << "grad x / A / B rel err\n";
+  for (const auto& r : rows) {
+    auto yes = [&](const char* k) { return r[k].get<bool>() ? "true" : "FALSE"; };
+    auto num = [&](const char* k) {
+      std::ostringstream s;
+      if (r[k].is_number()) s << std::setprecision(3) << r[k].get<double>();
+      else s << "-";
+      return s.str();
+    };
+    std::cout << std::setw(20) << r["shape"].get<std::string>() << std::setw(10) << yes("repeatable")
+              << std::setw(10) << yes("forward_rows_independent") << std::setw(10) << yes("base_frozen")
+              << std::setw(10) << yes("layout_invariant")
+              << std::setw(22) << (num("forward_rel_err_vs_fp64") + " (" + num("forward_bound_utilisation") + ")")
+              << num("grad_x_rel_err_vs_fp64") << " / " << num("grad_a_rel_err_vs_fp64") << " / "
+              << num("grad_b_rel_err_vs_fp64") << "\n";
+    for (const auto& f : r["failures"]) std::cout << "    " << f.get<std::string>() << "\n";
+  }
+}
+
+}  // namespace
+
+int cmd_gate(const Argv& argv) {
+  const Args args(argv, {"--backend", "--out"}, {"--quick"});
+  if (!args.positional().empty()) throw InputError("gate takes no positional argument");
+  const char* env_backend = std::getenv("PARITY_BACKEND");
+  const std::string backend = args.get("--backend").value_or(env_backend && *env_backend ? env_backend : "auto");
+  const auto& kernel = kernel_for(backend);
+  const std::string out = args.get("--out").value_or("reports/gate.json");
+  const bool quick = args.has("--quick");
+
+  std::cerr << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";
+  const auto section = properties::lora::run_lora_gate(kernel, quick, &std::cerr);
+
+  nlohmann::json report;
+  report["schema"] = "parity.gate/1";
+  report["backend"] = kernel.backend;
+  report["device"] = kernel.backend == "cuda" ? "cuda device" : cpu_model();
+  report["torch"] = subjects::torch_impl::torch_version_text();
+  report["lora_gate"] = section.rows;
+  // LibTorch is a reference nobody here wrote: its results are findings, not gate failures.
+  nlohmann::json findings = nlohmann::json::object();
+  for (const char* name : {"torch-cpu", "torch-cuda"}) {
+    const auto& torch = subjects::find_lora_subject(name);
+    if (const std::string why = torch.unavailable_reason(); !why.empty()) {
+      findings[name] = {{"skipped", why}};
+      continue;
+    }
+    std::cerr << "parity gate: findings for " << name << "\n";
+    findings[name]["lora_gate"] = properties::lora::run_lora_gate(torch, quick, &std::cerr).rows;
+  }
+  report["findings"] = findings;
+  report["all_hold"] = section.all_hold;
+  write_json_atomically(report, out);
+
+  std::cout << "lora_gate on " << kernel.name << " (" << report["device"].get<std::string>() << ")\n";
+  print_rows(section.rows);
+  for (const auto& [name, f] : findings.items()) {
+    if (!f.contains("lora_gate")) {
+      std::cout << "\nfindings, " << name << ": skipped (" << f["skipped"].get<std::string>() << ")\n";
+      continue;
+    }
+    std::cout << "\nfindings, " << name << " (LibTorch " << report["torch"].get<std::string>()
+              << "; reported, not gated)\n";
+    print_rows(f["lora_gate"]);
+  }
+  std::cout << "\nreport: " << out << "\ngate: " << (section.all_hold ? "every check holds" : "SOME CHECKS FAIL")
+            << "\n";
+  return section.all_hold ? 0 : 1;
+}
+
+}  // namespace parity::cli

@@ -1,0 +1,62 @@
+// parity: differential testing and fuzzing of numerical kernels. See `parity --help`.
+#include <cstring>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(parity 0.1.0 - differential testing of numerical kernels
+
+usage: parity <command> [flags]
+
+commands:
+  gate [--backend auto|host|cuda] [--out FILE] [--quick]
+        the reference checks at the reference shapes; writes a JSON report (default
+        reports/gate.json) and prints a summary. LibTorch's results are reported as findings
+        and do not change the exit status. Exit 0 if every check of parity's kernels holds.
+  check FAMILY [--subject S] [--property P] [--cases N] [--seed N] [--repro-dir D]
+        generated cases against one subject (default rlkernels-host), every property or one;
+        a failure is shrunk and written as a reproducer. Exit 0 if every property holds.
+  probes [FAMILY] [--json FILE] [--cases N]
+        every mismatch probe against its family's properties; exit 0 iff all are detected.
+  replay [--subject S] FILE|DIR...
+        re-runs reproducers (a directory: every *.json in it); --subject replays on another
+        subject (e.g. a CUDA reproducer on rlkernels-host). Exit 0 if all pass now, 1 if some
+        still fail.
+  list [families|subjects|properties|probes]
+        what is registered.
+
+exit status: 0 holds, 1 a check failed, 2 usage or input error (the message names the flag,
+file or field).
+environment: PARITY_REPRO_DIR (default reports/repros), PARITY_BACKEND (gate's default
+backend), PARITY_CASES (cases per property, default 25), PARITY_SEED, RC_PARAMS.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+    std::cout << kUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::cout << "parity 0.1.0\n";
+    return 0;
+  }
+  const std::string command = argv[1];
+  const parity::cli::Argv args(argv + 2, argv + argc);
+  try {
+    if (command == "gate") return parity::cli::cmd_gate(args);
+    if (command == "check") return parity::cli::cmd_check(args);
+    if (command == "probes") return parity::cli::cmd_probes(args);
+    if (command == "replay") return parity::cli::cmd_replay(args);
+    if (command == "list") return parity::cli::cmd_list(args);
+    std::cerr << "parity: unknown command '" << command << "' (see parity --help)\n";
+    return 2;
+  } catch (const parity::InputError& e) {
+    std::cerr << "parity " << command << ": " << e.what() << "\n";
+    return 2;
+  }
+}
