@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <rapidcheck/detail/Configuration.h>
+#include <rapidcheck/detail/TestListenerAdapter.h>
 
 #include "core/reproducer.hpp"
 
@@ -67,14 +68,19 @@ RunResult run_property(const std::string& subject, const std::string& property,
     }
   };
 
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  // RapidCheck's configuration (and its "Using configuration" line) only when RC_PARAMS asks.
+  rc::detail::TestParams params =
+      std::getenv("RC_PARAMS") ? rc::detail::configuration().testParams : rc::detail::TestParams{};
   params.seed = result.seed;
   params.maxSuccess = cases;
   params.disableShrinking = !config.shrink;
   rc::detail::TestMetadata metadata;
   metadata.id = subject + "/" + property;
   metadata.description = metadata.id;
-  const auto outcome = rc::detail::checkProperty(rc::detail::toProperty(prop), metadata, params);
+  // A silent listener: parity prints its own report and replay command; RapidCheck's
+  // RC_PARAMS="reproduce=..." line at exit would name test ids that parity does not use.
+  rc::detail::TestListenerAdapter silent;
+  const auto outcome = rc::detail::checkProperty(rc::detail::toProperty(prop), metadata, params, silent);
   if (config.progress) *config.progress << std::string(72, ' ') << '\r' << std::flush;
 
   result.discarded = discarded;
