@@ -4,9 +4,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "properties/gen/lora_cases.hpp"
-#include "properties/gen/run_property.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include "properties/gen/lora_runs.hpp"
 
 namespace parity::cli {
 
@@ -31,13 +29,7 @@ int cmd_check(const Argv& argv) {
   int failed = 0;
   std::vector<std::pair<std::string, std::string>> table;
   for (const auto& prop : selected) {
-    const auto result = gen::run_property(
-        info.name, prop.name, gen::lora_case(),
-        [&](const Case& c) {
-          auto subject = info.make();
-          return prop.check(c, subject.get());
-        },
-        config);
+    const auto result = gen::run_lora_property(info, prop, config);
     std::string status;
     if (result.passed) {
       status = "holds (" + std::to_string(result.cases) + " cases, " + std::to_string(result.discarded) + " discarded)";

@@ -8,9 +8,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
-#include "properties/gen/lora_cases.hpp"
-#include "properties/gen/run_property.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include "properties/gen/lora_runs.hpp"
 
 namespace parity::cli {
 
@@ -28,27 +26,17 @@ int cmd_probes(const Argv& argv) {
   for (const auto& info : subjects::lora_subjects()) {
     if (info.kind != subjects::SubjectKind::probe) continue;
     nlohmann::json row = {{"family", "lora"}, {"probe", info.name}, {"description", info.description}};
-    std::string by;
-    for (const auto& prop : properties::lora::lora_properties()) {
-      if (!prop.needs_subject) continue;
-      const auto result = gen::run_property(
-          info.name, prop.name, gen::lora_case(),
-          [&](const Case& c) {
-            auto subject = info.make();
-            return prop.check(c, subject.get());
-          },
-          config);
-      if (!result.counterexample) continue;
-      by = prop.name;
-      row["detected_by"] = by;
+    const auto detection = gen::detect_lora_probe(info, config);
+    if (detection) {
+      const auto& result = detection->result;
+      row["detected_by"] = detection->property;
       row["after_cases"] = result.cases;
       row["shrunk_case"] = result.counterexample->summary();
       row["detail"] = result.verdict->detail;
       if (result.reproducer) row["reproducer"] = result.reproducer->string();
-      std::cout << std::setw(26) << info.name << std::setw(24) << by << result.counterexample->summary() << "\n";
-      break;
-    }
-    if (by.empty()) {
+      std::cout << std::setw(26) << info.name << std::setw(24) << detection->property
+                << result.counterexample->summary() << "\n";
+    } else {
       ++undetected;
       row["detected_by"] = nullptr;
       std::cout << std::setw(26) << info.name << std::setw(24) << "NOT DETECTED" << "-\n";

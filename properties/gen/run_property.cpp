@@ -105,6 +105,10 @@ RunResult run_property(const std::string& subject, const std::string& property,
   result.verdict = last_verdict;
   msg << "FAILED " << last_failing->family << "/" << property << " on " << subject << " (seed " << result.seed
       << "), shrunk to:\n  " << last_failing->summary() << "\n  " << last_verdict->detail << "\n";
+  // The reproducer is only worth writing if the case fails again: say so when it does not.
+  if (!guarded(check, *last_failing, property).fails())
+    msg << "  note: the shrunk case did not fail when run again: the subject's result is not a\n"
+           "  function of its inputs (nondeterminism), which is itself a failure\n";
   if (config.write_reproducer) {
     const auto dir = config.repro_dir.empty() ? default_repro_dir() : config.repro_dir;
     result.reproducer = write_reproducer({subject, property, *last_failing, *last_verdict}, dir);

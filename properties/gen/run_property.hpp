@@ -1,7 +1,8 @@
 #pragma once
 // Runs one property of one subject over generated Cases with RapidCheck, shrinks a failure to
 // a minimal Case, writes it as a reproducer before reporting, and prints the one command
-// that replays it. Used by the ctest executables and by `parity check`.
+// that replays it. The shrunk case is run once more; if it does not fail again the message
+// says the subject is nondeterministic. Used by the ctest executables and `parity check`.
 #include <cstdint>
 #include <filesystem>
 #include <functional>

@@ -29,6 +29,12 @@ std::string first_difference(const std::vector<std::pair<std::string, std::pair<
   return {};
 }
 
+// The first difference between two runs' y, dx, dA, dB, or "" when all are equal.
+std::string first_output_difference(const Outputs& a, const Outputs& b) {
+  return first_difference(
+      {{"y", {&a.y, &b.y}}, {"dx", {&a.g.dx, &b.g.dx}}, {"dA", {&a.g.dA, &b.g.dA}}, {"dB", {&a.g.dB, &b.g.dB}}});
+}
+
 }  // namespace
 
 Verdict check_repeatable(const Case& c, LoraSubject* s) {
@@ -36,10 +42,7 @@ Verdict check_repeatable(const Case& c, LoraSubject* s) {
   const LoraProblem fresh = p;  // deep copies: new buffers, same bits
   const Outputs a = run_both(*s, p);
   const Outputs b = run_both(*s, fresh);
-  const std::string diff = first_difference({{"y", {&a.y, &b.y}},
-                                             {"dx", {&a.g.dx, &b.g.dx}},
-                                             {"dA", {&a.g.dA, &b.g.dA}},
-                                             {"dB", {&a.g.dB, &b.g.dB}}});
+  const std::string diff = first_output_difference(a, b);
   if (!diff.empty()) return Verdict::fail("repeatable", "second run differs: " + diff);
   return Verdict::pass("repeatable", "y, dx, dA, dB bitwise equal over two runs");
 }
@@ -83,10 +86,7 @@ Verdict check_layout_invariant(const Case& c, LoraSubject* s) {
   const LoraProblem strided = materialise(c);
   const Outputs a = run_both(*s, strided);
   const Outputs b = run_both(*s, with_contiguous_layouts(strided));
-  const std::string diff = first_difference({{"y", {&a.y, &b.y}},
-                                             {"dx", {&a.g.dx, &b.g.dx}},
-                                             {"dA", {&a.g.dA, &b.g.dA}},
-                                             {"dB", {&a.g.dB, &b.g.dB}}});
+  const std::string diff = first_output_difference(a, b);
   if (!diff.empty()) return Verdict::fail("layout_invariant", "strided operands change the result: " + diff);
   return Verdict::pass("layout_invariant", "strided and contiguous operands give the same bits");
 }

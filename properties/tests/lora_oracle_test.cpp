@@ -4,9 +4,7 @@
 
 #include "oracles/lora.hpp"
 #include "oracles/lora_mp.hpp"
-#include "properties/gen/lora_cases.hpp"
-#include "properties/gen/run_property.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include "properties/gen/lora_runs.hpp"
 
 namespace parity {
 namespace {
@@ -37,8 +35,7 @@ TEST(LoraOracle, Float64AgreesWithMultiprecision) {
   gen::LoraCaps caps;
   caps.max_N = 64;
   caps.max_K = 400;
-  const auto result = gen::run_property("oracle", prop.name, gen::lora_case(caps),
-                                        [&](const Case& c) { return prop.check(c, nullptr); }, {});
+  const auto result = gen::run_lora_property(subjects::find_lora_subject("rlkernels-host"), prop, {}, caps);
   EXPECT_TRUE(result.passed) << result.message;
   if (result.passed) std::cout << result.message << "\n";
 }

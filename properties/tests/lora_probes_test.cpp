@@ -2,9 +2,7 @@
 // number of generated cases. A probe that nothing detects is a failure of parity itself.
 #include <gtest/gtest.h>
 
-#include "properties/gen/lora_cases.hpp"
-#include "properties/gen/run_property.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include "properties/gen/lora_runs.hpp"
 #include "subjects/probes/lora_probes.hpp"
 
 namespace parity {
@@ -16,26 +14,14 @@ class LoraProbeDetected : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LoraProbeDetected, BySomeProperty) {
   const auto& info = subjects::find_lora_subject(GetParam());
-  std::string detected_by;
-  for (const auto& prop : properties::lora::lora_properties()) {
-    if (!prop.needs_subject) continue;
-    gen::RunConfig config;
-    config.cases = kCasesPerProperty;
-    const auto result = gen::run_property(
-        info.name, prop.name, gen::lora_case(),
-        [&](const Case& c) {
-          auto subject = info.make();
-          return prop.check(c, subject.get());
-        },
-        config);
-    if (result.counterexample) {
-      detected_by = prop.name;
-      std::cout << result.message;
-      ASSERT_TRUE(result.reproducer.has_value());
-      break;
-    }
+  gen::RunConfig config;
+  config.cases = kCasesPerProperty;
+  const auto detection = gen::detect_lora_probe(info, config);
+  if (detection) {
+    std::cout << "detected by " << detection->property << ":\n" << detection->result.message;
+    EXPECT_TRUE(detection->result.reproducer.has_value()) << "no reproducer was written";
   }
-  EXPECT_FALSE(detected_by.empty()) << "probe " << info.name << " (" << info.description
+  EXPECT_TRUE(detection.has_value()) << "probe " << info.name << " (" << info.description
                                     << ") was detected by no property in " << kCasesPerProperty
                                     << " cases each";
 }

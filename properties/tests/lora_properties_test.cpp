@@ -6,9 +6,7 @@
 
 #include <iostream>
 
-#include "properties/gen/lora_cases.hpp"
-#include "properties/gen/run_property.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include "properties/gen/lora_runs.hpp"
 
 namespace parity {
 
@@ -23,13 +21,7 @@ class LoraKernelProperty : public ::testing::TestWithParam<std::string> {};
 TEST_P(LoraKernelProperty, Holds) {
   const LoraProperty& prop = properties::lora::find_lora_property(GetParam());
   const auto& info = subjects::find_lora_subject(g_subject);
-  const auto result = gen::run_property(
-      info.name, prop.name, gen::lora_case(),
-      [&](const Case& c) {
-        auto subject = info.make();
-        return prop.check(c, subject.get());
-      },
-      {});
+  const auto result = gen::run_lora_property(info, prop, {});
   EXPECT_TRUE(result.passed) << result.message;
   EXPECT_GT(result.cases, 0) << "no case reached a verdict";
   if (result.passed) std::cout << result.message << "\n";
