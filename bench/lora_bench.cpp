@@ -1,0 +1,348 @@
+// Speed of the LoRA family's reference arithmetic beside LibTorch's, in one run
+// (bench/README.md). At each reference shape (lora_gate.hpp's gate_shapes):
+//
+//   BM_TorchMatmulF64, BM_TorchMatmulBf16  LibTorch's CPU mm, [T, K] x [K, N]    2 T N K flops
+//   BM_HostTwinForward                     the host twin's forward              2 T (NK + rK + Nr)
+//   BM_Fp64OracleForward                   LoraOracle<double>: build + every y  2 T (NK + rK + Nr)
+//
+// and at the smallest shape BM_MpOracleElements / BM_Fp64OracleElements: the same fixed set of
+// y elements from LoraMpOracle and LoraOracle<double>, both built outside the timed loop.
+// Rates are counters ("FLOP/s", "elements/s"), over wall time; after the runs the ratios of
+// these rates are printed, computed from this run's own measurements only.
+//
+// Extra flag: --torch_threads=N sets LibTorch's intra-op thread count (default: LibTorch's).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "oracles/lora.hpp"
+#include "oracles/lora_mp.hpp"
+#include "properties/lora/lora_gate.hpp"
+#include "properties/lora/lora_problem.hpp"
+#include "properties/lora/oracle_inputs.hpp"
+#include "subjects/rlkernels/lora_host.hpp"
+#include "subjects/torch/matmul_baseline.hpp"
+
+namespace {
+
+using namespace parity;
+namespace lora = parity::properties::lora;
+using subjects::torch_impl::MatmulBaseline;
+
+constexpr std::int64_t kRank = 16;          // gate_case's r
+constexpr int kSampledElements = 64;        // y elements per iteration of the *Elements benchmarks
+constexpr double kDefaultMinTimeS = 0.5;    // per benchmark, unless --benchmark_min_time is given
+
+constexpr const char* kTorchF64 = "BM_TorchMatmulF64";
+constexpr const char* kTorchBf16 = "BM_TorchMatmulBf16";
+constexpr const char* kHostTwin = "BM_HostTwinForward";
+constexpr const char* kOracle = "BM_Fp64OracleForward";
+constexpr const char* kMpElements = "BM_MpOracleElements";
+constexpr const char* kFp64Elements = "BM_Fp64OracleElements";
+
+double matmul_flops(const lora::GateShape& s) { return 2.0 * s.T * s.N * s.K; }
+double lora_forward_flops(const lora::GateShape& s) {
+  return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank);
+}
+
+// "N512 K384 T70" -> "N512_K384_T70", the shape's part of a benchmark name.
+std::string name_key(const lora::GateShape& s) {
+  std::string k = s.label();
+  std::replace(k.begin(), k.end(), ' ', '_');
+  return k;
+}
+
+void set_rate(benchmark::State& state, const char* counter, double per_iteration) {
+  state.counters[counter] =
+      benchmark::Counter(per_iteration * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// The gate case of a shape, materialised, with its oracle operands. Benchmarks are registered
+// shape by shape and Google Benchmark calls a function once per trial, so one slot holds the
+// current shape's data: each shape is materialised once and the largest is freed before the
+// next is built.
+struct ShapeData {
+  std::string key;
+  lora::LoraProblem problem;
+  std::unique_ptr<lora::OracleInputs> oracle_inputs;
+  oracles::LoraOperands forward_operands;  // oracle_inputs' spans, without G
+};
+
+const ShapeData& shape_data(const lora::GateShape& s) {
+  static std::unique_ptr<ShapeData> slot;
+  if (!slot || slot->key != name_key(s)) {
+    slot.reset();
+    auto d = std::make_unique<ShapeData>();
+    d->key = name_key(s);
+    d->problem = lora::materialise(lora::gate_case(s));
+    d->oracle_inputs = std::make_unique<lora::OracleInputs>(d->problem);
+    d->forward_operands = d->oracle_inputs->operands;
+    d->forward_operands.G = {};
+    slot = std::move(d);
+  }
+  return *slot;
+}
+
+// The same one-slot scheme for LibTorch's operands; the first product (thread pool start-up,
+// first touch of the pages) runs here, untimed.
+MatmulBaseline& baseline(const lora::GateShape& s, DType dtype) {
+  static std::unique_ptr<MatmulBaseline> slot;
+  static std::string slot_key;
+  const std::string key = name_key(s) + (dtype == DType::f64 ? "/f64" : "/bf16");
+  if (!slot || slot_key != key) {
+    slot.reset();
+    slot = std::make_unique<MatmulBaseline>(s.T, s.N, s.K, dtype);
+    slot_key = key;
+    slot->run();
+  }
+  return *slot;
+}
+
+void torch_matmul(benchmark::State& state, lora::GateShape s, DType dtype) {
+  MatmulBaseline& mm = baseline(s, dtype);
+  for (auto _ : state) mm.run();
+  set_rate(state, "FLOP/s", matmul_flops(s));
+}
+
+void host_twin_forward(benchmark::State& state, lora::GateShape s) {
+  const ShapeData& d = shape_data(s);
+  const auto twin = subjects::rlkernels::make_lora_host_twin();
+  for (auto _ : state) {
+    Tensor y = twin->forward(d.problem.in);
+    benchmark::DoNotOptimize(y);
+  }
+  set_rate(state, "FLOP/s", lora_forward_flops(s));
+}
+
+void fp64_oracle_forward(benchmark::State& state, lora::GateShape s) {
+  const ShapeData& d = shape_data(s);
+  const oracles::LoraOperands& op = d.forward_operands;
+  for (auto _ : state) {
+    const oracles::LoraOracle<double> oracle(op);
+    for (std::int64_t t = 0; t < op.T; ++t)
+      for (std::int64_t n = 0; n < op.N; ++n) {
+        // The whole Estimate is kept: the bounds need abs_sum and peak as much as the value.
+        oracles::Estimate<double> e = oracle.y(t, n);
+        benchmark::DoNotOptimize(e);
+      }
+  }
+  set_rate(state, "FLOP/s", lora_forward_flops(s));
+}
+
+// The smallest shape's problem with both oracles built, and the sampled elements: a fixed,
+// spread-out set of (t, n), the same for both oracles. Owns its data (the one-slot ShapeData
+// may be replaced meanwhile).
+struct ElementData {
+  lora::LoraProblem problem;
+  std::unique_ptr<lora::OracleInputs> inputs;
+  std::unique_ptr<oracles::LoraMpOracle> mp;
+  std::unique_ptr<oracles::LoraOracle<double>> fp64;
+  std::vector<std::pair<std::int64_t, std::int64_t>> elements;
+};
+
+const ElementData& element_data(const lora::GateShape& s) {
+  static std::unique_ptr<ElementData> data;
+  if (!data) {
+    data = std::make_unique<ElementData>();
+    data->problem = lora::materialise(lora::gate_case(s));
+    data->inputs = std::make_unique<lora::OracleInputs>(data->problem);
+    oracles::LoraOperands op = data->inputs->operands;
+    op.G = {};
+    data->mp = std::make_unique<oracles::LoraMpOracle>(op);
+    data->fp64 = std::make_unique<oracles::LoraOracle<double>>(op);
+    for (int i = 0; i < kSampledElements; ++i)
+      data->elements.emplace_back((i * 37) % s.T, (i * 101 + 7) % s.N);
+  }
+  return *data;
+}
+
+template <class Oracle>
+void oracle_elements(benchmark::State& state, const ElementData& d, const Oracle& oracle) {
+  for (auto _ : state)
+    for (const auto& [t, n] : d.elements) {
+      auto e = oracle.y(t, n);
+      benchmark::DoNotOptimize(e);
+    }
+  set_rate(state, "elements/s", static_cast<double>(d.elements.size()));
+}
+
+void mp_oracle_elements(benchmark::State& state, lora::GateShape s) {
+  const ElementData& d = element_data(s);
+  oracle_elements(state, d, *d.mp);
+}
+
+void fp64_oracle_elements(benchmark::State& state, lora::GateShape s) {
+  const ElementData& d = element_data(s);
+  oracle_elements(state, d, *d.fp64);
+}
+
+// The console output, plus the table of rates and their ratios after the last run. A rate is
+// read from each benchmark's own counter; a missing one (filtered out, failed) prints "n/a".
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  RatioReporter(std::vector<lora::GateShape> shapes, OutputOptions options)
+      : ConsoleReporter(options), shapes_(std::move(shapes)) {}
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.error_occurred) continue;
+      const bool mean = run.run_type == Run::RT_Aggregate && run.aggregate_name == "mean";
+      if (run.run_type != Run::RT_Iteration && !mean) continue;
+      const std::string& name = run.run_name.function_name;  // "BM_Kind/N512_K384_T70"
+      const auto slash = name.find('/');
+      if (slash == std::string::npos) continue;
+      for (const char* counter : {"FLOP/s", "elements/s"}) {
+        const auto it = run.counters.find(counter);
+        if (it != run.counters.end()) rates_[name.substr(slash + 1)][name.substr(0, slash)] = it->second.value;
+      }
+    }
+  }
+
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    std::ostream& out = GetOutputStream();
+    out << "\nRates from this run (GFLOP/s, wall time; LibTorch intra-op threads: "
+        << subjects::torch_impl::torch_intra_op_threads() << ")\n";
+    print_row(out, "shape", {"torch-f64", "torch-bf16", "host-twin", "oracle-f64"});
+    for (const auto& s : shapes_)
+      print_row(out, s.label(), {gflops(s, kTorchF64), gflops(s, kTorchBf16), gflops(s, kHostTwin), gflops(s, kOracle)});
+    out << "\nRatios of rates (> 1: the first is faster)\n";
+    print_row(out, "shape", {"twin/t-f64", "twin/t-bf16", "oracle/t-f64", "oracle/twin"});
+    for (const auto& s : shapes_)
+      print_row(out, s.label(), {ratio(s, kHostTwin, kTorchF64), ratio(s, kHostTwin, kTorchBf16),
+                                 ratio(s, kOracle, kTorchF64), ratio(s, kOracle, kHostTwin)});
+    const lora::GateShape& small = shapes_.front();
+    out << "\nOracle y elements/s at " << small.label() << " (" << kSampledElements << " sampled, r=" << kRank
+        << "): mp " << fmt(rate(small, kMpElements)) << ", fp64 " << fmt(rate(small, kFp64Elements))
+        << ", mp/fp64 " << fmt(ratio(small, kMpElements, kFp64Elements)) << "\n";
+    out.flush();
+  }
+
+ private:
+  static constexpr double kMissing = -1.0;
+
+  double rate(const lora::GateShape& s, const char* kind) const {
+    const auto row = rates_.find(name_key(s));
+    if (row == rates_.end()) return kMissing;
+    const auto it = row->second.find(kind);
+    return it == row->second.end() ? kMissing : it->second;
+  }
+  double gflops(const lora::GateShape& s, const char* kind) const {
+    const double r = rate(s, kind);
+    return r < 0 ? kMissing : r * 1e-9;
+  }
+  double ratio(const lora::GateShape& s, const char* a, const char* b) const {
+    const double ra = rate(s, a), rb = rate(s, b);
+    return ra < 0 || rb <= 0 ? kMissing : ra / rb;
+  }
+  static std::string fmt(double v) {
+    if (v < 0) return "n/a";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v != 0 && (v < 1e-3 || v >= 1e6) ? "%.3e" : "%.4g", v);
+    return buf;
+  }
+  static void print_row(std::ostream& out, const std::string& head, const std::vector<double>& values) {
+    std::vector<std::string> cells;
+    for (double v : values) cells.push_back(fmt(v));
+    print_row(out, head, cells);
+  }
+  static void print_row(std::ostream& out, const std::string& head, const std::vector<std::string>& cells) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%-18s", head.c_str());
+    out << buf;
+    for (const auto& c : cells) {
+      std::snprintf(buf, sizeof buf, "%14s", c.c_str());
+      out << buf;
+    }
+    out << "\n";
+  }
+
+  std::vector<lora::GateShape> shapes_;
+  std::map<std::string, std::map<std::string, double>> rates_;  // shape key -> kind -> rate
+};
+
+// The value of the last `prefix`VALUE argument, or nullptr.
+const char* flag_value(int argc, char** argv, const char* prefix) {
+  const char* value = nullptr;
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], prefix, std::strlen(prefix)) == 0) value = argv[i] + std::strlen(prefix);
+  return value;
+}
+
+// A reporter passed to RunSpecifiedBenchmarks does not see --benchmark_color, so it is read
+// here: "false", "no" or "0" turn colour off, "true", "yes" or "1" on; otherwise colour when
+// stdout is a terminal. Counters are always tabular (one counter per benchmark).
+benchmark::ConsoleReporter::OutputOptions console_options(int argc, char** argv) {
+  using CR = benchmark::ConsoleReporter;
+  const char* v = flag_value(argc, argv, "--benchmark_color=");
+  const std::string color = v ? v : "auto";
+  const bool on = color == "true" || color == "yes" || color == "1" ||
+                  (color != "false" && color != "no" && color != "0" && isatty(STDOUT_FILENO));
+  return on ? CR::OO_ColorTabular : CR::OO_Tabular;
+}
+
+// Removes --torch_threads=N from argv and applies it; returns false on a malformed value.
+bool take_torch_threads(int* argc, char** argv) {
+  constexpr const char* kFlag = "--torch_threads=";
+  int kept = 1;
+  bool ok = true;
+  for (int i = 1; i < *argc; ++i) {
+    if (std::strncmp(argv[i], kFlag, std::strlen(kFlag)) != 0) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    char* end = nullptr;
+    const long n = std::strtol(argv[i] + std::strlen(kFlag), &end, 10);
+    if (*end != '\0' || n < 1) {
+      std::cerr << "lora_bench: --torch_threads needs a positive integer, got '" << argv[i] << "'\n";
+      ok = false;
+    } else {
+      subjects::torch_impl::set_torch_intra_op_threads(static_cast<int>(n));
+    }
+  }
+  *argc = kept;
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool min_time_given = flag_value(argc, argv, "--benchmark_min_time") != nullptr;
+  const auto options = console_options(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (!take_torch_threads(&argc, argv)) return 2;
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  const std::vector<lora::GateShape> shapes = lora::gate_shapes(false);
+  auto add = [&](const char* kind, const lora::GateShape& s, auto fn) {
+    auto* b = benchmark::RegisterBenchmark((std::string(kind) + "/" + name_key(s)).c_str(), fn, s);
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
+    if (!min_time_given) b->MinTime(kDefaultMinTimeS);
+  };
+  for (const auto& s : shapes) {
+    add(kTorchF64, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::f64); });
+    add(kTorchBf16, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::bf16); });
+    add(kHostTwin, s, host_twin_forward);
+    add(kOracle, s, fp64_oracle_forward);
+  }
+  add(kMpElements, shapes.front(), mp_oracle_elements);
+  add(kFp64Elements, shapes.front(), fp64_oracle_elements);
+
+  benchmark::AddCustomContext("torch_intra_op_threads",
+                              std::to_string(subjects::torch_impl::torch_intra_op_threads()));
+  RatioReporter reporter(shapes, options);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
