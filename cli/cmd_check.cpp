@@ -4,20 +4,20 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "properties/gen/lora_runs.hpp"
+#include "properties/gen/family.hpp"
 
 namespace parity::cli {
 
 int cmd_check(const Argv& argv) {
   const Args args(argv, {"--subject", "--property", "--cases", "--seed", "--repro-dir"}, {});
   if (args.positional().size() != 1) throw InputError("check needs exactly one FAMILY (e.g. parity check lora)");
-  require_family(args.positional()[0]);
-  const auto& info = subjects::find_lora_subject(args.get("--subject").value_or("rlkernels-host"));
-  if (const std::string why = info.unavailable_reason(); !why.empty())
-    throw InputError("--subject: " + info.name + " cannot run here: " + why);
-  std::vector<properties::lora::LoraProperty> selected;
-  if (const auto p = args.get("--property")) selected.push_back(properties::lora::find_lora_property(*p));
-  else selected = properties::lora::lora_properties();
+  const gen::Family& family = gen::find_family(args.positional()[0]);
+  const gen::SubjectEntry subject = family.find_subject(args.get("--subject").value_or(family.default_subject()));
+  if (!subject.unavailable.empty())
+    throw InputError("--subject: " + subject.name + " cannot run here: " + subject.unavailable);
+  std::vector<gen::PropertyEntry> selected;
+  if (const auto p = args.get("--property")) selected.push_back(family.find_property(*p));
+  else selected = family.properties();
 
   gen::RunConfig config;
   config.cases = static_cast<int>(args.positive_int("--cases", 0));
@@ -25,29 +25,25 @@ int cmd_check(const Argv& argv) {
   if (const auto d = args.get("--repro-dir")) config.repro_dir = *d;
   config.progress = &std::cerr;
 
-  std::cout << "parity check lora on " << info.name << " (" << info.description << ")\n";
+  std::cout << "parity check " << family.name() << " on " << subject.name << " (" << subject.description << ")\n";
   int failed = 0;
   std::vector<std::pair<std::string, std::string>> table;
   for (const auto& prop : selected) {
-    const auto result = gen::run_lora_property(info, prop, config);
+    const auto result = family.run(subject.name, prop.name, config);
     std::string status;
     if (result.passed) {
       status = "holds (" + std::to_string(result.cases) + " cases, " + std::to_string(result.discarded) + " discarded)";
-    } else if (result.counterexample) {
-      ++failed;
-      status = "FAILS";
-      std::cout << result.message;
     } else {
       ++failed;
-      status = "NO VERDICT";
-      std::cout << result.message << "\n";
+      status = result.counterexample ? "FAILS" : "NO VERDICT";
+      std::cout << result.message << (result.counterexample ? "" : "\n");
     }
     table.emplace_back(prop.name, status);
   }
   std::cout << "\n" << std::left << std::setw(26) << "property" << "result\n";
   for (const auto& [name, status] : table) std::cout << std::setw(26) << name << status << "\n";
-  if (info.kind == subjects::SubjectKind::reference && failed)
-    std::cout << "\n" << info.name << " is a reference implementation nobody here wrote: the failures above are "
+  if (subject.role == gen::SubjectRole::reference && failed)
+    std::cout << "\n" << subject.name << " is a reference implementation nobody here wrote: the failures above are "
               << "findings about it, with shrunk reproducers.\n";
   return failed ? 1 : 0;
 }

@@ -6,7 +6,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include "properties/gen/family.hpp"
 
 namespace parity::cli {
 namespace {
@@ -45,25 +45,29 @@ int cmd_replay(const Argv& argv) {
   int still_failing = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const Reproducer& r = repros[i];
-    require_family(r.failing_case.family);
-    const auto& prop = properties::lora::find_lora_property(r.property);
-    const auto& info = subjects::find_lora_subject(args.get("--subject").value_or(r.subject));
-    if (const std::string why = info.unavailable_reason(); !why.empty())
-      throw InputError(files[i].string() + ": subject " + info.name + " cannot run here (" + why +
+    const std::string where = files[i].string() + ": ";
+    const gen::Family* family;
+    try {
+      family = &gen::find_family(r.failing_case.family);
+    } catch (const InputError& e) {
+      throw InputError(where + "case.family: " + e.what());
+    }
+    const gen::SubjectEntry subject = family->find_subject(args.get("--subject").value_or(r.subject));
+    if (!subject.unavailable.empty())
+      throw InputError(where + "subject " + subject.name + " cannot run here (" + subject.unavailable +
                        "); replay it on another with --subject");
-    auto subject = prop.needs_subject ? info.make() : nullptr;
     Verdict v;
     try {
-      v = prop.check(r.failing_case, subject.get());
+      v = family->check(subject.name, r.property, r.failing_case);
     } catch (const InputError& e) {
-      throw InputError(files[i].string() + ": " + e.what());
+      throw InputError(where + e.what());
     } catch (const std::exception& e) {
       v = Verdict::fail(r.property, std::string("the subject threw: ") + e.what());
     }
     const bool fails = v.fails();
     still_failing += fails;
     std::cout << (fails ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ") << files[i].string()
-              << "\n  " << r.failing_case.family << "/" << r.property << " on " << info.name << ": "
+              << "\n  " << r.failing_case.family << "/" << r.property << " on " << subject.name << ": "
               << r.failing_case.summary() << "\n  " << v.detail << "\n";
   }
   std::cout << still_failing << " of " << files.size() << " reproducers still fail\n";

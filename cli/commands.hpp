@@ -15,7 +15,4 @@ int cmd_probes(const Argv& args);
 int cmd_replay(const Argv& args);
 int cmd_list(const Argv& args);
 
-// The families this parity knows; a family it does not know is an InputError.
-void require_family(const std::string& family);
-
 }  // namespace parity::cli

@@ -1,6 +1,59 @@
 #include "properties/gen/lora_runs.hpp"
 
+#include "core/error.hpp"
+
 namespace parity::gen {
+namespace {
+
+SubjectRole role_of(subjects::SubjectKind k) {
+  switch (k) {
+    case subjects::SubjectKind::implementation: return SubjectRole::implementation;
+    case subjects::SubjectKind::reference: return SubjectRole::reference;
+    case subjects::SubjectKind::probe: return SubjectRole::probe;
+  }
+  return SubjectRole::implementation;
+}
+
+// The subject, checked to be runnable here.
+const subjects::LoraSubjectInfo& runnable(const std::string& name) {
+  const auto& info = subjects::find_lora_subject(name);
+  if (const std::string why = info.unavailable_reason(); !why.empty())
+    throw InputError("subject " + name + " cannot run here: " + why);
+  return info;
+}
+
+class LoraFamily final : public Family {
+ public:
+  std::string name() const override { return "lora"; }
+  std::string description() const override { return "LoRA linear, forward and backward"; }
+  std::string default_subject() const override { return "rlkernels-host"; }
+
+  std::vector<SubjectEntry> subjects() const override {
+    std::vector<SubjectEntry> out;
+    for (const auto& s : subjects::lora_subjects())
+      out.push_back({s.name, s.backend, role_of(s.kind), s.description, s.unavailable_reason()});
+    return out;
+  }
+
+  std::vector<PropertyEntry> properties() const override {
+    std::vector<PropertyEntry> out;
+    for (const auto& p : properties::lora::lora_properties()) out.push_back({p.name, p.description, p.needs_subject});
+    return out;
+  }
+
+  Verdict check(const std::string& subject, const std::string& property, const Case& c) const override {
+    const auto& prop = properties::lora::find_lora_property(property);
+    const auto& info = subjects::find_lora_subject(subject);
+    if (!prop.needs_subject) return prop.check(c, nullptr);
+    return prop.check(c, runnable(info.name).make().get());
+  }
+
+  RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
+    return run_lora_property(runnable(subject), properties::lora::find_lora_property(property), config);
+  }
+};
+
+}  // namespace
 
 RunResult run_lora_property(const subjects::LoraSubjectInfo& subject,
                             const properties::lora::LoraProperty& property, const RunConfig& config,
@@ -14,13 +67,9 @@ RunResult run_lora_property(const subjects::LoraSubjectInfo& subject,
       config);
 }
 
-std::optional<ProbeDetection> detect_lora_probe(const subjects::LoraSubjectInfo& probe, const RunConfig& config) {
-  for (const auto& property : properties::lora::lora_properties()) {
-    if (!property.needs_subject) continue;
-    RunResult result = run_lora_property(probe, property, config);
-    if (result.counterexample) return ProbeDetection{property.name, std::move(result)};
-  }
-  return std::nullopt;
+const Family& lora_family() {
+  static const LoraFamily family;
+  return family;
 }
 
 }  // namespace parity::gen

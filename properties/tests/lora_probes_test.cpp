@@ -16,7 +16,7 @@ TEST_P(LoraProbeDetected, BySomeProperty) {
   const auto& info = subjects::find_lora_subject(GetParam());
   gen::RunConfig config;
   config.cases = kCasesPerProperty;
-  const auto detection = gen::detect_lora_probe(info, config);
+  const auto detection = gen::detect_probe(gen::lora_family(), info.name, config);
   if (detection) {
     std::cout << "detected by " << detection->property << ":\n" << detection->result.message;
     EXPECT_TRUE(detection->result.reproducer.has_value()) << "no reproducer was written";

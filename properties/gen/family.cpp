@@ -1,0 +1,58 @@
+#include "properties/gen/family.hpp"
+
+#include "core/error.hpp"
+#include "properties/gen/lora_runs.hpp"
+
+namespace parity::gen {
+
+std::string role_name(SubjectRole r) {
+  switch (r) {
+    case SubjectRole::implementation: return "implementation";
+    case SubjectRole::reference: return "reference";
+    case SubjectRole::probe: return "probe";
+  }
+  return "?";
+}
+
+SubjectEntry Family::find_subject(const std::string& wanted) const {
+  std::string known;
+  for (const auto& s : subjects()) {
+    if (s.name == wanted) return s;
+    known += (known.empty() ? "" : ", ") + s.name;
+  }
+  throw InputError("unknown " + name() + " subject '" + wanted + "' (known: " + known + ")");
+}
+
+PropertyEntry Family::find_property(const std::string& wanted) const {
+  std::string known;
+  for (const auto& p : properties()) {
+    if (p.name == wanted) return p;
+    known += (known.empty() ? "" : ", ") + p.name;
+  }
+  throw InputError("unknown " + name() + " property '" + wanted + "' (known: " + known + ")");
+}
+
+std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config) {
+  for (const auto& property : family.properties()) {
+    if (!property.needs_subject) continue;
+    RunResult result = family.run(probe, property.name, config);
+    if (result.counterexample) return ProbeDetection{property.name, std::move(result)};
+  }
+  return std::nullopt;
+}
+
+const std::vector<const Family*>& families() {
+  static const std::vector<const Family*> all = {&lora_family()};
+  return all;
+}
+
+const Family& find_family(const std::string& wanted) {
+  std::string known;
+  for (const Family* f : families()) {
+    if (f->name() == wanted) return *f;
+    known += (known.empty() ? "" : ", ") + f->name();
+  }
+  throw InputError("unknown family '" + wanted + "' (this parity has: " + known + ")");
+}
+
+}  // namespace parity::gen

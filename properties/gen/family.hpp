@@ -1,0 +1,67 @@
+#pragma once
+// A family as the `parity` command and the tests see it: its subjects, its properties, one
+// check of a Case, and runs over generated Cases. Each family (lora, ...) implements this
+// once over its own typed subjects; everything generic (check, probes, replay, list) goes
+// through it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/verdict.hpp"
+#include "properties/gen/run_property.hpp"
+
+namespace parity::gen {
+
+enum class SubjectRole { implementation, reference, probe };
+
+struct SubjectEntry {
+  std::string name;
+  std::string backend;       // "host", "cuda", "torch-cpu", ...
+  SubjectRole role = SubjectRole::implementation;
+  std::string description;
+  std::string unavailable;   // why it cannot run here, or empty
+};
+
+struct PropertyEntry {
+  std::string name;
+  std::string description;
+  bool needs_subject = true;  // false: a check of parity's own oracles
+};
+
+std::string role_name(SubjectRole r);
+
+class Family {
+ public:
+  virtual ~Family() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  virtual std::vector<SubjectEntry> subjects() const = 0;
+  virtual std::vector<PropertyEntry> properties() const = 0;
+  // The subject `parity check` uses when none is named.
+  virtual std::string default_subject() const = 0;
+  // One Case. Throws InputError for an unknown subject or property, a subject that cannot
+  // run here, or a Case this family cannot materialise.
+  virtual Verdict check(const std::string& subject, const std::string& property, const Case& c) const = 0;
+  // Generated Cases, shrinking and reproducers (run_property).
+  virtual RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const = 0;
+
+  // Helpers over the lists above; throw InputError naming the known entries.
+  SubjectEntry find_subject(const std::string& name) const;
+  PropertyEntry find_property(const std::string& name) const;
+};
+
+struct ProbeDetection {
+  std::string property;  // the first property, in the family's order, that failed on the probe
+  RunResult result;      // its shrunk counterexample and reproducer
+};
+
+// Runs the family's subject-facing properties on `probe` in order until one fails; nullopt if
+// none does within config.cases cases each.
+std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config);
+
+// Every family of this parity, and lookup by name (InputError listing the known ones).
+const std::vector<const Family*>& families();
+const Family& find_family(const std::string& name);
+
+}  // namespace parity::gen
