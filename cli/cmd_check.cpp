@@ -21,7 +21,7 @@ int cmd_check(const Argv& argv) {
 
   gen::RunConfig config;
   config.cases = static_cast<int>(args.positive_int("--cases", 0));
-  config.seed = args.uint64("--seed", 0);
+  if (args.has("--seed")) config.seed = args.uint64("--seed", 0);
   if (const auto d = args.get("--repro-dir")) config.repro_dir = *d;
   config.progress = &std::cerr;
 

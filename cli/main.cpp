@@ -1,5 +1,6 @@
 // parity: differential testing and fuzzing of numerical kernels. See `parity --help`.
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -57,6 +58,12 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const parity::InputError& e) {
     std::cerr << "parity " << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "parity " << command << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "parity " << command << ": error: " << e.what() << "\n";
     return 2;
   }
 }

@@ -72,8 +72,8 @@ Case case_from_json(const json& j, const std::string& where) {
       l.transposed = jr::as_bool(jr::member(v, at, "transposed"), at + ".transposed");
       l.ld_pad = jr::as_int(jr::member(v, at, "ld_pad"), at + ".ld_pad");
       l.offset = jr::as_int(jr::member(v, at, "offset"), at + ".offset");
-      if (l.ld_pad < 0) throw InputError(at + ".ld_pad: must be >= 0");
-      if (l.offset < 0) throw InputError(at + ".offset: must be >= 0");
+      if (l.ld_pad < 0 || l.ld_pad > Layout::kMaxPadOrOffset) throw InputError(at + ".ld_pad: must lie in [0, 2^20]");
+      if (l.offset < 0 || l.offset > Layout::kMaxPadOrOffset) throw InputError(at + ".offset: must lie in [0, 2^20]");
       c.layouts[k] = l;
     }
   }

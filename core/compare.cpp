@@ -1,6 +1,7 @@
 #include "core/compare.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <limits>
 
@@ -28,6 +29,12 @@ std::int64_t ordered(std::uint64_t bits, int width_bits) {
 }
 
 }  // namespace
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
 
 std::string index_text(std::int64_t index, const std::vector<std::int64_t>& shape) {
   std::vector<std::int64_t> idx(shape.size());
@@ -110,11 +117,11 @@ BoundCheck check_bound(std::span<const double> a, std::span<const double> ref,
   BoundCheck c;
   for (std::size_t i = 0; i < a.size(); ++i) {
     double utilisation;
-    if (std::isinf(bound[i])) {
-      utilisation = 0.0;
-    } else if (!std::isfinite(ref[i])) {
+    if (!std::isfinite(ref[i])) {
       const bool same = (std::isnan(a[i]) && std::isnan(ref[i])) || a[i] == ref[i];
       utilisation = same ? 0.0 : std::numeric_limits<double>::infinity();
+    } else if (std::isinf(bound[i])) {
+      utilisation = 0.0;
     } else if (!std::isfinite(a[i])) {
       utilisation = std::numeric_limits<double>::infinity();
     } else {

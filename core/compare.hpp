@@ -53,9 +53,14 @@ struct BoundCheck {
 
 // Per-element error bound check: |a_i - ref_i| <= bound_i. A non-finite ref requires a of
 // the same class (NaN, or Inf of the same sign); a non-finite a with finite ref violates.
-// An infinite bound accepts any value (for elements whose float evaluation may overflow).
+// An infinite bound accepts any value where the reference is finite (for elements whose float
+// evaluation may overflow); a non-finite reference always requires the same class.
 BoundCheck check_bound(std::span<const double> a, std::span<const double> ref,
                        std::span<const double> bound);
+
+// A number for a failure message: 9 significant digits (enough to tell float32 values
+// apart), "nan", "inf", "-inf".
+std::string number_text(double v);
 
 // "[i, j]" for a row-major index into `shape`.
 std::string index_text(std::int64_t index, const std::vector<std::int64_t>& shape);

@@ -29,8 +29,8 @@ std::string Layout::name() const {
 
 Tensor Layout::place(const Tensor& logical) const {
   if (logical.shape().size() != 2) throw InputError("layouts place 2-D tensors only");
-  if (ld_pad < 0) throw InputError("layout ld_pad is negative");
-  if (offset < 0) throw InputError("layout offset is negative");
+  if (ld_pad < 0 || ld_pad > kMaxPadOrOffset) throw InputError("layout ld_pad is outside [0, 2^20]");
+  if (offset < 0 || offset > kMaxPadOrOffset) throw InputError("layout offset is outside [0, 2^20]");
   const std::int64_t rows = logical.dim(0), cols = logical.dim(1);
   const std::int64_t ld = (transposed ? rows : cols) + ld_pad;
   const std::int64_t lines = transposed ? cols : rows;

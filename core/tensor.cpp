@@ -11,7 +11,8 @@ namespace {
 
 std::int64_t product(const std::vector<std::int64_t>& shape) {
   std::int64_t n = 1;
-  for (std::int64_t d : shape) n *= d;
+  for (std::int64_t d : shape)
+    if (__builtin_mul_overflow(n, d, &n)) throw InputError("tensor extents overflow 64-bit indexing");
   return n;
 }
 
@@ -38,13 +39,18 @@ Tensor Tensor::strided(DType dtype, std::vector<std::int64_t> shape,
   require_extents(shape);
   if (strides.size() != shape.size()) throw InputError("tensor strides and shape differ in rank");
   if (offset < 0) throw InputError("tensor storage offset is negative");
-  std::int64_t last = offset;
+  std::int64_t last = offset, span = 0;
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (strides[i] < 0) throw InputError("tensor stride is negative");
-    if (shape[i] > 0) last += (shape[i] - 1) * strides[i];
+    if (shape[i] > 0 && (__builtin_mul_overflow(shape[i] - 1, strides[i], &span) ||
+                         __builtin_add_overflow(last, span, &last)))
+      throw InputError("tensor extents and strides overflow 64-bit indexing");
   }
   if (product(shape) > 0 && last >= storage_elements)
     throw InputError("tensor elements fall outside its storage");
+  if (storage_elements > kMaxStorageElements)
+    throw InputError("tensor storage of " + std::to_string(storage_elements) + " elements exceeds parity's limit of " +
+                     std::to_string(kMaxStorageElements));
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);

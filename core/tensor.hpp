@@ -14,13 +14,18 @@ namespace parity {
 
 class Tensor {
  public:
+  // The largest storage parity allocates for one tensor (2^31 elements): a case asking for
+  // more is refused as input, not attempted.
+  static constexpr std::int64_t kMaxStorageElements = std::int64_t{1} << 31;
+
   Tensor() = default;
 
   // A zero-filled contiguous (row-major) tensor. Throws InputError on a negative extent.
   static Tensor zeros(DType dtype, std::vector<std::int64_t> shape);
 
   // A zero-filled tensor with explicit strides and offset over `storage_elements` elements.
-  // Throws InputError if some logical element would fall outside the storage.
+  // Throws InputError if some logical element would fall outside the storage, if indexing
+  // would overflow, or if the storage exceeds kMaxStorageElements.
   static Tensor strided(DType dtype, std::vector<std::int64_t> shape,
                         std::vector<std::int64_t> strides, std::int64_t offset,
                         std::int64_t storage_elements);

@@ -2,8 +2,10 @@
 // What every oracle returns for one output element: its value in the oracle's real type, the
 // sum of the absolute values of the terms that make it up (the quantity that error bounds
 // scale with: gamma_n * abs_sum bounds any n-deep float evaluation), and the peak: the largest
-// abs_sum of any intermediate reduction the element is built from (itself included). A float
-// evaluation can overflow only where the peak exceeds the float range.
+// abs_sum of any intermediate reduction the element is built from (itself included): a float
+// evaluation can overflow only where the peak exceeds the float range. `underflow` counts the
+// roundings of the evaluation, each weighted by the magnitude of what later multiplies its
+// error: times half the subnormal spacing it bounds the error that underflow can add.
 
 namespace parity::oracles {
 
@@ -12,6 +14,7 @@ struct Estimate {
   Real value{};
   Real abs_sum{};
   Real peak{};
+  double underflow = 0;
 };
 
 }  // namespace parity::oracles

@@ -13,7 +13,9 @@
 // Inputs are the exact values of the subject's operands, as doubles (bf16 and float32 are
 // exact in double), row-major. Sums run in ascending index order in Real; the abs_sum of each
 // Estimate is the sum of |term| over the fully expanded products, as the error bounds need;
-// its peak covers the intermediates h, dh and the partial chains.
+// its peak covers the intermediates h, dh and the partial chains; its underflow weight counts
+// the kernel's roundings (lora_arith.cuh's chains) weighted by what multiplies them later.
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -76,11 +78,15 @@ class LoraOracle {
       e.abs_sum += abs_of(p);
     }
     Real low = 0, lowabs = 0;
+    double babs = 0;
     for (std::int64_t j = 0; j < op_.r; ++j) {
       const Real b = Real(op_.B[n * op_.r + j]);
       low += b * h_[t * op_.r + j];
       lowabs += abs_of(b) * habs_[t * op_.r + j];
+      babs += std::fabs(op_.B[n * op_.r + j]);
     }
+    const double s = std::fabs(op_.scale);
+    e.underflow = static_cast<double>(op_.K) * (1 + s * babs) + static_cast<double>(op_.r) * s + 1;
     e.peak = max_of(max_of(e.abs_sum, lowabs), row_max(habs_, t));
     e.value += Real(op_.scale) * low;
     e.abs_sum += abs_of(Real(op_.scale)) * lowabs;
@@ -96,31 +102,39 @@ class LoraOracle {
       e.value += p;
       e.abs_sum += abs_of(p);
     }
+    double aabs = 0;
     for (std::int64_t j = 0; j < op_.r; ++j) {
       const Real a = Real(op_.A[j * op_.K + k]);
       e.value += dh_[t * op_.r + j] * a;
       e.abs_sum += dhabs_[t * op_.r + j] * abs_of(a);
+      aabs += std::fabs(op_.A[j * op_.K + k]);
     }
+    e.underflow = static_cast<double>(op_.N + op_.r) + (static_cast<double>(op_.N) * std::fabs(op_.scale) + 1) * aabs;
     e.peak = max_of(e.abs_sum, max_of(row_max(dhabs_, t), row_max(dhraw_, t)));
     return e;
   }
 
   Estimate<Real> dA(std::int64_t j, std::int64_t k) const {
     Estimate<Real> e;
+    double xabs = 0;
     for (std::int64_t t = 0; t < op_.T; ++t) {
+      xabs += std::fabs(op_.x[t * op_.K + k]);
       const Real x = Real(op_.x[t * op_.K + k]);
       e.value += dh_[t * op_.r + j] * x;
       e.abs_sum += dhabs_[t * op_.r + j] * abs_of(x);
       e.peak = max_of(e.peak, max_of(dhabs_[t * op_.r + j], dhraw_[t * op_.r + j]));
     }
     e.peak = max_of(e.peak, e.abs_sum);
+    e.underflow = static_cast<double>(op_.T) + (static_cast<double>(op_.N) * std::fabs(op_.scale) + 1) * xabs;
     return e;
   }
 
   Estimate<Real> dB(std::int64_t n, std::int64_t j) const {
     Estimate<Real> e;
     Real v = 0, a = 0;
+    double gabs = 0;
     for (std::int64_t t = 0; t < op_.T; ++t) {
+      gabs += std::fabs(op_.G[t * op_.N + n]);
       const Real g = Real(op_.G[t * op_.N + n]);
       v += g * h_[t * op_.r + j];
       a += abs_of(g) * habs_[t * op_.r + j];
@@ -129,6 +143,8 @@ class LoraOracle {
     e.value = Real(op_.scale) * v;
     e.abs_sum = abs_of(Real(op_.scale)) * a;
     e.peak = max_of(e.peak, max_of(a, e.abs_sum));
+    const double s = std::fabs(op_.scale);
+    e.underflow = s * static_cast<double>(op_.K) * gabs + static_cast<double>(op_.T) * s + 1;
     return e;
   }
 

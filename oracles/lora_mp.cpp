@@ -6,7 +6,7 @@ namespace parity::oracles {
 namespace {
 
 Estimate<double> to_double(const Estimate<mp_real>& e) {
-  return {e.value.convert_to<double>(), e.abs_sum.convert_to<double>(), e.peak.convert_to<double>()};
+  return {e.value.convert_to<double>(), e.abs_sum.convert_to<double>(), e.peak.convert_to<double>(), e.underflow};
 }
 
 }  // namespace

@@ -36,7 +36,15 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
   for (const auto& property : family.properties()) {
     if (!property.needs_subject) continue;
     RunResult result = family.run(probe, property.name, config);
-    if (result.counterexample) return ProbeDetection{property.name, std::move(result)};
+    if (!result.counterexample) continue;
+    // A detection counts only if the family's own implementation passes the same case: a
+    // property that fails everywhere (or a subject that throws) detects nothing.
+    const Verdict control = family.check(family.default_subject(), property.name, *result.counterexample);
+    if (control.fails()) {
+      result.message += "  not a detection: " + family.default_subject() + " fails this case too (" + control.detail + ")\n";
+      continue;
+    }
+    return ProbeDetection{property.name, std::move(result)};
   }
   return std::nullopt;
 }

@@ -56,8 +56,9 @@ struct ProbeDetection {
   RunResult result;      // its shrunk counterexample and reproducer
 };
 
-// Runs the family's subject-facing properties on `probe` in order until one fails; nullopt if
-// none does within config.cases cases each.
+// Runs the family's subject-facing properties on `probe` in order until one fails on a case
+// that the family's default implementation passes; nullopt if none does within config.cases
+// cases each.
 std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config);
 
 // Every family of this parity, and lookup by name (InputError listing the known ones).

@@ -8,6 +8,7 @@
 #include <rapidcheck/detail/Configuration.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
+#include "core/error.hpp"
 #include "core/reproducer.hpp"
 
 namespace parity::gen {
@@ -37,14 +38,19 @@ int default_case_count(int fallback) {
 std::uint64_t default_seed() {
   if (const char* rc = std::getenv("RC_PARAMS"); rc && std::string(rc).find("seed=") != std::string::npos)
     return rc::detail::configuration().testParams.seed;
-  if (const char* env = std::getenv("PARITY_SEED"); env && *env) return std::strtoull(env, nullptr, 0);
+  if (const char* env = std::getenv("PARITY_SEED"); env && *env) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(env, &end, 0);
+    if (*end != '\0' || env[0] == '-') throw InputError(std::string("PARITY_SEED: '") + env + "' is not a non-negative integer");
+    return v;
+  }
   return kDefaultSeed;
 }
 
 RunResult run_property(const std::string& subject, const std::string& property,
                        const rc::Gen<Case>& gen, const CaseCheck& check, const RunConfig& config) {
   RunResult result;
-  result.seed = config.seed ? config.seed : default_seed();
+  result.seed = config.seed.value_or(default_seed());
   const int cases = config.cases > 0 ? config.cases : default_case_count(25);
 
   std::optional<Case> last_failing;

@@ -19,7 +19,7 @@ namespace parity::gen {
 
 struct RunConfig {
   int cases = 0;                 // 0: default_case_count()
-  std::uint64_t seed = 0;        // 0: default_seed()
+  std::optional<std::uint64_t> seed;  // absent: default_seed()
   bool shrink = true;
   bool write_reproducer = true;
   std::filesystem::path repro_dir;  // empty: default_repro_dir()

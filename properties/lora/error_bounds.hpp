@@ -5,7 +5,8 @@
 //     |computed - exact| <= gamma_m * abs_sum,   gamma_m = m u / (1 - m u),  u = 2^-24,
 // in any summation order. A final bf16 rounding to nearest adds u_bf16 |value|, u_bf16 = 2^-8 (8-bit significand).
 // Underflow adds at most half a subnormal spacing per rounding (2^-150 in float32, 2^-134
-// for the bf16 output). Where the float32 evaluation could overflow (the oracle's peak, the
+// for the bf16 output), carried forward by whatever later multiplies it: the oracle's
+// underflow weight (oracles/estimate.hpp) counts exactly that. Where the float32 evaluation could overflow (the oracle's peak, the
 // largest abs sum of any intermediate, near FLT_MAX) the bound is infinite: the element is
 // exempt.
 //
@@ -31,15 +32,16 @@ inline double gamma_f32(std::int64_t m) {
   return mu / (1.0 - mu);
 }
 
-// Bound for a float32 result of depth m whose intermediates peak at `peak`.
-inline double f32_result_bound(double abs_sum, double peak, std::int64_t m) {
+// Bound for a float32 result of depth m whose intermediates peak at `peak`, with the oracle's
+// underflow weight.
+inline double f32_result_bound(double abs_sum, double peak, double underflow, std::int64_t m) {
   if (!(peak <= kOverflowGuard)) return std::numeric_limits<double>::infinity();
-  return gamma_f32(m) * abs_sum + static_cast<double>(m) * kF32HalfSubnormal;
+  return gamma_f32(m) * abs_sum + underflow * kF32HalfSubnormal;
 }
 
 // Bound for a bf16 result: a float32 chain of depth m, then one rounding to bf16.
-inline double bf16_result_bound(double exact, double abs_sum, double peak, std::int64_t m) {
-  const double chain = f32_result_bound(abs_sum, peak, m);
+inline double bf16_result_bound(double exact, double abs_sum, double peak, double underflow, std::int64_t m) {
+  const double chain = f32_result_bound(abs_sum, peak, underflow, m);
   return chain + kBf16Unit * (std::fabs(exact) + chain) + kBf16HalfSubnormal;
 }
 

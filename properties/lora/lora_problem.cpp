@@ -73,6 +73,9 @@ LoraProblem materialise(const Case& c) {
     if (!is_lora_operand(c.patches[i].operand))
       throw InputError("case.patches[" + std::to_string(i) + "].operand: '" +
                        c.patches[i].operand + "' is not a lora operand (x, W, A, B, dy)");
+  // A work limit: the largest reference shape needs T N K = 8.7e8 multiply-adds.
+  if (static_cast<double>(T) * static_cast<double>(N) * static_cast<double>(K) > 0x1p33)
+    throw InputError("case.dims: T x N x K is larger than 2^33 multiply-adds");
   const double alpha = c.param("alpha", static_cast<double>(r));
   if (!std::isfinite(alpha)) throw InputError("case.params.alpha: must be finite");
 

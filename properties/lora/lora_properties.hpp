@@ -22,12 +22,15 @@ struct LoraProperty {
 // repeatable: forward and backward twice on fresh copies of the inputs give the same bits.
 Verdict check_repeatable(const Case& c, LoraSubject* s);
 // rows_independent: row probe_row of a batched call equals the single-row call bitwise
-// (y and dx); discarded unless the batch holds another row that differs from it.
+// (y and dx); discarded unless the batch holds other rows of x and of dy that differ from the
+// probe row's, or when the probe row's outputs are all NaN.
 Verdict check_rows_independent(const Case& c, LoraSubject* s);
 // layout_invariant: the case's layouts give the same bits as contiguous operands;
 // discarded when every layout is contiguous.
 Verdict check_layout_invariant(const Case& c, LoraSubject* s);
-// base_frozen: no gradient for W, and W's storage (padding included) is untouched.
+// base_frozen: no gradient for W, and W's storage (padding included) is untouched. The
+// storage half sees writes into the caller's buffer only; subjects that copy W to a device
+// are covered by the dW half.
 Verdict check_base_frozen(const Case& c, LoraSubject* s);
 // zero_adapter_gradients: with B = 0 (the adapter's initial state) and finite x and dy, dA is
 // exactly zero, and dB is not wherever the oracle's dB exceeds its error bound.

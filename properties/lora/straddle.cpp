@@ -14,11 +14,14 @@ namespace {
 
 constexpr std::uint32_t kColumnStream = 77;
 
-// The bf16 midpoint nearest to v: halfway between v's two bf16 neighbours.
+// The bf16 rounding midpoint nearest to v: v's float32 lies between the midpoints above and
+// below its truncated bf16 value (bf16 values hi - 1 and hi, hi + 1 around it).
 double nearest_bf16_midpoint(double v) {
-  const auto bits = float_bits(static_cast<float>(v));
-  const auto truncated = static_cast<std::uint16_t>(bits >> 16);
-  return bits_float(bf16_straddle_bits(truncated, 0));
+  const auto hi = static_cast<std::uint16_t>(float_bits(static_cast<float>(v)) >> 16);
+  const double above = bits_float(bf16_straddle_bits(hi, 0));
+  if ((hi & 0x7FFFu) == 0) return above;  // +-0: no bf16 value of smaller magnitude
+  const double below = bits_float(bf16_straddle_bits(static_cast<std::uint16_t>(hi - 1), 0));
+  return std::fabs(v - above) <= std::fabs(v - below) ? above : below;
 }
 
 }  // namespace
