@@ -40,8 +40,8 @@ int cmd_check(const Argv& argv) {
     }
     table.emplace_back(prop.name, status);
   }
-  std::cout << "\n" << std::left << std::setw(26) << "property" << "result\n";
-  for (const auto& [name, status] : table) std::cout << std::setw(26) << name << status << "\n";
+  std::cout << "\n" << std::left << std::setw(30) << "property" << "result\n";
+  for (const auto& [name, status] : table) std::cout << std::setw(30) << name << status << "\n";
   if (subject.role == gen::SubjectRole::reference && failed)
     std::cout << "\n" << subject.name << " is a reference implementation nobody here wrote: the failures above are "
               << "findings about it, with shrunk reproducers.\n";

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
 #include "properties/lora/lora_gate.hpp"
+#include "properties/transition/transition_gate.hpp"
 #include "subjects/torch/lora_torch.hpp"
 
 namespace parity::cli {
@@ -59,6 +60,27 @@ void print_rows(const nlohmann::json& rows) {
   }
 }
 
+void print_transition_rows(const nlohmann::json& rows) {
+  std::cout << std::left << std::setw(16) << "shape" << std::setw(8) << "prev" << std::setw(8) << "mean"
+            << std::setw(22) << "logp rel diff torch" << std::setw(10) << "batch-inv" << std::setw(10) << "scoring"
+            << std::setw(10) << "accuracy" << "second (mean, logp)\n";
+  for (const auto& r : rows) {
+    auto yes = [&](const char* k) { return r[k].is_boolean() && r[k].get<bool>() ? "true" : "FALSE"; };
+    auto num = [&](const char* k) {
+      std::ostringstream s;
+      if (r[k].is_number()) s << std::setprecision(3) << r[k].get<double>();
+      else s << "-";
+      return s.str();
+    };
+    std::cout << std::setw(16) << r["shape"].get<std::string>() << std::setw(8) << yes("prev_sample_bitwise")
+              << std::setw(8) << yes("mean_bitwise") << std::setw(22) << num("logp_max_rel_diff_vs_torch_mean")
+              << std::setw(10) << yes("batch_invariant") << std::setw(10) << yes("scoring_reproduces_sampling_logprob")
+              << std::setw(10) << yes("accuracy_within_bound") << yes("second_formulation_mean_bitwise") << ", "
+              << num("second_formulation_logp_max_rel_diff") << "\n";
+    for (const auto& f : r["failures"]) std::cout << "    " << f.get<std::string>() << "\n";
+  }
+}
+
 }  // namespace
 
 int cmd_gate(const Argv& argv) {
@@ -72,6 +94,8 @@ int cmd_gate(const Argv& argv) {
 
   std::cerr << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";
   const auto section = properties::lora::run_lora_gate(kernel, quick, &std::cerr);
+  std::cerr << "parity gate: transition on " << kernel.name << "\n";
+  const auto transition = properties::transition::run_transition_gate(kernel.name, quick, &std::cerr);
 
   nlohmann::json report;
   report["schema"] = "parity.gate/1";
@@ -79,6 +103,7 @@ int cmd_gate(const Argv& argv) {
   report["device"] = kernel.backend == "cuda" ? "cuda device" : cpu_model();
   report["torch"] = subjects::torch_impl::torch_version_text();
   report["lora_gate"] = section.rows;
+  report["transition"] = transition.rows;
   // LibTorch is a reference nobody here wrote: its results are findings, not gate failures.
   nlohmann::json findings = nlohmann::json::object();
   for (const char* name : {"torch-cpu", "torch-cuda"}) {
@@ -89,13 +114,17 @@ int cmd_gate(const Argv& argv) {
     }
     std::cerr << "parity gate: findings for " << name << "\n";
     findings[name]["lora_gate"] = properties::lora::run_lora_gate(torch, quick, &std::cerr).rows;
+    findings[name]["transition"] = properties::transition::run_transition_gate(name, quick, &std::cerr).rows;
   }
   report["findings"] = findings;
-  report["all_hold"] = section.all_hold;
+  const bool all_hold = section.all_hold && transition.all_hold;
+  report["all_hold"] = all_hold;
   write_json_atomically(report, out);
 
   std::cout << "lora_gate on " << kernel.name << " (" << report["device"].get<std::string>() << ")\n";
   print_rows(section.rows);
+  std::cout << "\ntransition on " << kernel.name << "\n";
+  print_transition_rows(transition.rows);
   for (const auto& [name, f] : findings.items()) {
     if (!f.contains("lora_gate")) {
       std::cout << "\nfindings, " << name << ": skipped (" << f["skipped"].get<std::string>() << ")\n";
@@ -104,10 +133,10 @@ int cmd_gate(const Argv& argv) {
     std::cout << "\nfindings, " << name << " (LibTorch " << report["torch"].get<std::string>()
               << "; reported, not gated)\n";
     print_rows(f["lora_gate"]);
+    print_transition_rows(f["transition"]);
   }
-  std::cout << "\nreport: " << out << "\ngate: " << (section.all_hold ? "every check holds" : "SOME CHECKS FAIL")
-            << "\n";
-  return section.all_hold ? 0 : 1;
+  std::cout << "\nreport: " << out << "\ngate: " << (all_hold ? "every check holds" : "SOME CHECKS FAIL") << "\n";
+  return all_hold ? 0 : 1;
 }
 
 }  // namespace parity::cli

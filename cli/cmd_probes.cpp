@@ -22,13 +22,13 @@ int cmd_probes(const Argv& argv) {
 
   nlohmann::json report = nlohmann::json::array();
   int undetected = 0;
-  std::cout << std::left << std::setw(12) << "family" << std::setw(26) << "probe" << std::setw(26) << "detected by"
+  std::cout << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::setw(28) << "detected by"
             << "shrunk case\n";
   for (const gen::Family* family : selected)
     for (const auto& probe : family->subjects()) {
       if (probe.role != gen::SubjectRole::probe) continue;
       nlohmann::json row = {{"family", family->name()}, {"probe", probe.name}, {"description", probe.description}};
-      std::cout << std::setw(12) << family->name() << std::setw(26) << probe.name;
+      std::cout << std::setw(12) << family->name() << std::setw(34) << probe.name;
       if (const auto detection = gen::detect_probe(*family, probe.name, config)) {
         const auto& result = detection->result;
         row["detected_by"] = detection->property;
@@ -36,11 +36,11 @@ int cmd_probes(const Argv& argv) {
         row["shrunk_case"] = result.counterexample->summary();
         row["detail"] = result.verdict->detail;
         if (result.reproducer) row["reproducer"] = result.reproducer->string();
-        std::cout << std::setw(26) << detection->property << result.counterexample->summary() << "\n";
+        std::cout << std::setw(28) << detection->property << result.counterexample->summary() << "\n";
       } else {
         ++undetected;
         row["detected_by"] = nullptr;
-        std::cout << std::setw(26) << "NOT DETECTED" << "-\n";
+        std::cout << std::setw(28) << "NOT DETECTED" << "-\n";
       }
       report.push_back(row);
     }

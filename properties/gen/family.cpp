@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "properties/gen/lora_runs.hpp"
+#include "properties/gen/transition_runs.hpp"
 
 namespace parity::gen {
 
@@ -50,7 +51,7 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
 }
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> all = {&lora_family()};
+  static const std::vector<const Family*> all = {&lora_family(), &transition_family()};
   return all;
 }
 

@@ -1,0 +1,87 @@
+#include "properties/gen/transition_cases.hpp"
+
+#include <algorithm>
+
+#include "properties/gen/values.hpp"
+
+namespace parity::gen {
+namespace {
+
+struct RowShape {
+  std::int64_t tokens, channels;
+};
+
+// tokens x channels: small edge sizes, the reference shapes' (257 x 96, 4096 x 96, 8192 x 32),
+// or a single channel of 2^k + d tokens.
+rc::Gen<RowShape> row_shape(int max_k) {
+  return rc::gen::weightedOneOf<RowShape>(
+      {{6, rc::gen::construct<RowShape>(extent(300, {257}), extent(96, {32, 96}))},
+       {1, rc::gen::map(rc::gen::element<int>(0, 1, 2), [](int i) {
+          const RowShape shapes[] = {{257, 96}, {4096, 96}, {8192, 32}};
+          return shapes[i];
+        })},
+       {2, rc::gen::apply([](int k, int d) { return RowShape{(std::int64_t{1} << k) + d, 1}; },
+                          rc::gen::inRange(8, max_k + 1), rc::gen::inRange(-1, 2))}});
+}
+
+// sigma in (0, 1] (1, near 0, or anywhere) and sigma_prev in [0, sigma).
+rc::Gen<std::pair<double, double>> schedule_row() {
+  const auto sigma = rc::gen::weightedOneOf<double>(
+      {{2, rc::gen::just(1.0)},
+       {4, rc::gen::map(rc::gen::inRange(1, 1000), [](int k) { return k / 1000.0; })},
+       {1, rc::gen::element(1e-4, 1e-3, 0.999)}});
+  return rc::gen::mapcat(sigma, [](double s) {
+    return rc::gen::map(rc::gen::element(0.0, 0.5, 0.9, 0.97, 0.999), [s](double f) {
+      return std::pair<double, double>{s, static_cast<double>(static_cast<float>(s * f))};
+    });
+  });
+}
+
+}  // namespace
+
+rc::Gen<Case> transition_case(TransitionCaps caps) {
+  const auto dims = rc::gen::construct<std::pair<std::int64_t, RowShape>>(
+      extent(caps.max_B, {3, 4}), row_shape(caps.max_threshold_exponent));
+  return rc::gen::mapcat(dims, [caps](const std::pair<std::int64_t, RowShape>& d) {
+    const std::int64_t n = d.second.tokens * d.second.channels;
+    const std::int64_t B = std::max<std::int64_t>(1, std::min(d.first, caps.max_elements / std::max<std::int64_t>(n, 1)));
+    return rc::gen::apply(
+        [B, d, n](std::uint64_t seed, std::int64_t probe_row, std::vector<std::pair<double, double>> schedule,
+                  double sigma_max, double noise_level, int kind, bool bf16, Layout lx, Layout lv, Layout le,
+                  std::vector<Patch> patches) {
+          Case c;
+          c.family = "transition";
+          c.seed = seed;
+          c.dims = {{"B", B}, {"tokens", d.second.tokens}, {"channels", d.second.channels}};
+          c.probe_row = probe_row;
+          for (std::int64_t b = 0; b < B; ++b) {
+            c.params["sigma." + std::to_string(b)] = static_cast<float>(schedule[static_cast<std::size_t>(b)].first);
+            c.params["sigma_prev." + std::to_string(b)] = schedule[static_cast<std::size_t>(b)].second;
+          }
+          c.params["sigma_max"] = sigma_max;
+          c.params["noise_level"] = noise_level;
+          if (kind == 1) c.params["cps"] = 1;
+          if (kind == 2) c.params["normaliser"] = 0;
+          if (bf16) c.params["bf16_inputs"] = 1;
+          for (const auto& [name, l] : {std::pair{"x", lx}, {"v", lv}, {"eps", le}})
+            if (!l.is_contiguous()) c.layouts[name] = l;
+          for (Patch& p : patches) p.index %= B * n;
+          c.patches = std::move(patches);
+          return c;
+        },
+        rc::gen::arbitrary<std::uint64_t>(), rc::gen::inRange<std::int64_t>(0, B),
+        rc::gen::container<std::vector<std::pair<double, double>>>(static_cast<std::size_t>(B), schedule_row()),
+        rc::gen::element(0.995, 0.98, 0.9997), rc::gen::element(0.7, 0.5, 1.0),
+        rc::gen::weightedOneOf<int>({{6, rc::gen::just(0)}, {2, rc::gen::just(1)}, {1, rc::gen::just(2)}}),
+        rc::gen::weightedOneOf<bool>({{2, rc::gen::just(false)}, {1, rc::gen::just(true)}}), layout(), layout(),
+        layout(),
+        rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 4), [](std::size_t count) {
+          return rc::gen::container<std::vector<Patch>>(
+              count, rc::gen::build<Patch>(rc::gen::set(&Patch::operand, rc::gen::element<std::string>("x", "v", "eps")),
+                                           rc::gen::set(&Patch::index, rc::gen::inRange<std::int64_t>(0, 1 << 30)),
+                                           rc::gen::set(&Patch::bits, rc::gen::cast<std::uint64_t>(patch_bits()))));
+        }));
+  });
+}
+
+}  // namespace parity::gen

@@ -1,0 +1,24 @@
+#pragma once
+// RapidCheck generator of transition Cases (properties/transition/transition_problem.hpp says
+// what each field means). B from 1 to 8; row lengths biased to edge sizes, to the reference
+// shapes' channels and token counts, and to the partition thresholds of common reduction
+// implementations (2^k - 1, 2^k, 2^k + 1 up to 2^20); sigmas across (0, 1] with 1 and values
+// near 0; the sde and cps steps, with and without the normaliser; latents in float32 or bf16,
+// with patches that straddle bf16 rounding boundaries. Shrinks towards one short sde row.
+#include <cstdint>
+
+#include <rapidcheck.h>
+
+#include "core/case.hpp"
+
+namespace parity::gen {
+
+struct TransitionCaps {
+  std::int64_t max_B = 8;
+  std::int64_t max_elements = std::int64_t{1} << 21;  // B x tokens x channels
+  int max_threshold_exponent = 20;                    // 2^k +- 1 row lengths up to this k
+};
+
+rc::Gen<Case> transition_case(TransitionCaps caps = {});
+
+}  // namespace parity::gen

@@ -1,0 +1,16 @@
+#pragma once
+// The transition family behind the generic Family interface.
+#include "properties/gen/family.hpp"
+#include "properties/gen/transition_cases.hpp"
+#include "properties/transition/transition_properties.hpp"
+
+namespace parity::gen {
+
+// Runs `property` on a fresh instance of `subject` per case, over transition_case(caps).
+RunResult run_transition_property(const subjects::TransitionSubjectInfo& subject,
+                                  const properties::transition::TransitionProperty& property,
+                                  const RunConfig& config, TransitionCaps caps = {});
+
+const Family& transition_family();
+
+}  // namespace parity::gen

@@ -1,0 +1,37 @@
+#pragma once
+// The `transition` section of the gate report (reference/000_*.txt): the transition properties
+// at the three reference shapes, on fixed cases, with the reference report's field names.
+// The reference's verl_omni_* fields are this report's second_formulation_* fields: parity
+// compares against its own second formulation of the step, not verl-omni's code.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/case.hpp"
+
+namespace parity::properties::transition {
+
+struct GateShape {
+  std::int64_t B, tokens, channels;
+  std::string label() const;  // "B3 x 257x96"
+};
+
+// B3 x 257x96, B4 x 4096x96, B2 x 8192x32 (MATH.md); `quick` keeps the first only.
+std::vector<GateShape> gate_shapes(bool quick);
+
+// The fixed case of a shape: the sde step with its normaliser, a = 0.7, float32 latents,
+// seed 20261129, row b at sigma = 1 - 0.9 b / B (row 0 at sigma = 1, sigma_max 0.995) stepping
+// to sigma - 0.02, the probe row in the middle.
+Case gate_case(const GateShape& s);
+
+struct TransitionGateSection {
+  nlohmann::json rows = nlohmann::json::array();
+  bool all_hold = true;
+};
+
+// Runs the gate checks on the transition subject `subject`; progress lines go to `log`.
+TransitionGateSection run_transition_gate(const std::string& subject, bool quick, std::ostream* log);
+
+}  // namespace parity::properties::transition

@@ -1,0 +1,114 @@
+#include "properties/transition/transition_problem.hpp"
+
+#include <cmath>
+
+#include "core/bf16.hpp"
+#include "core/error.hpp"
+#include "core/random_fill.hpp"
+
+namespace parity::properties::transition {
+namespace {
+
+enum Stream : std::uint32_t { kX = 1, kXProbe = 2, kV = 3, kVProbe = 4, kEps = 5, kEpsProbe = 6 };
+
+Tensor draw_rows(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::uint32_t stream,
+                 std::uint32_t probe_stream, std::int64_t probe) {
+  Tensor t = Tensor::zeros(dtype, {rows, cols});
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const double z = r == probe ? philox_normal(seed, probe_stream, c) : philox_normal(seed, stream, r * cols + c);
+      t.set_value(r * cols + c, static_cast<double>(static_cast<float>(z)));
+    }
+  return t;
+}
+
+std::int64_t positive_dim(const Case& c, const std::string& name, std::int64_t max) {
+  const std::int64_t v = c.dim(name);
+  if (v < 1) throw InputError("case.dims." + name + ": must be >= 1 (got " + std::to_string(v) + ")");
+  if (v > max) throw InputError("case.dims." + name + ": larger than " + std::to_string(max));
+  return v;
+}
+
+float schedule_value(const Case& c, const std::string& key) {
+  const auto it = c.params.find(key);
+  if (it == c.params.end()) throw InputError("case.params." + key + ": missing field");
+  const double v = it->second;
+  if (!(v >= 0.0 && v <= 1.0)) throw InputError("case.params." + key + ": must lie in [0, 1]");
+  return static_cast<float>(v);
+}
+
+void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
+  for (std::size_t i = 0; i < c.patches.size(); ++i) {
+    const Patch& p = c.patches[i];
+    if (p.operand != operand) continue;
+    const std::string at = "case.patches[" + std::to_string(i) + "]";
+    if (p.index < 0 || p.index >= t.numel())
+      throw InputError(at + ".index: " + std::to_string(p.index) + " is outside " + operand);
+    if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
+    t.set_value(p.index, static_cast<double>(bits_float(static_cast<std::uint32_t>(p.bits))));
+  }
+}
+
+}  // namespace
+
+bool is_transition_operand(const std::string& name) { return name == "x" || name == "v" || name == "eps"; }
+
+TransitionProblem materialise(const Case& c) {
+  if (c.family != "transition") throw InputError("case.family: '" + c.family + "' is not transition");
+  const std::int64_t B = positive_dim(c, "B", 64), tokens = positive_dim(c, "tokens", 1 << 20),
+                     channels = positive_dim(c, "channels", 1 << 12);
+  for (const auto& [name, v] : c.dims)
+    if (name != "B" && name != "tokens" && name != "channels")
+      throw InputError("case.dims." + name + ": not a transition dimension (B, tokens, channels)");
+  const std::int64_t n = tokens * channels;
+  if (n > (1 << 22)) throw InputError("case.dims: tokens x channels is larger than 2^22");
+  if (c.probe_row < 0 || c.probe_row >= B)
+    throw InputError("case.probe_row: " + std::to_string(c.probe_row) + " is outside [0, B)");
+  for (const auto& [name, l] : c.layouts)
+    if (!is_transition_operand(name)) throw InputError("case.layouts." + name + ": not a transition operand (x, v, eps)");
+  for (std::size_t i = 0; i < c.patches.size(); ++i)
+    if (!is_transition_operand(c.patches[i].operand))
+      throw InputError("case.patches[" + std::to_string(i) + "].operand: '" + c.patches[i].operand +
+                       "' is not a transition operand (x, v, eps)");
+
+  TransitionProblem p;
+  auto& in = p.in;
+  for (std::int64_t b = 0; b < B; ++b) {
+    const std::string k = std::to_string(b);
+    in.sigma.push_back(schedule_value(c, "sigma." + k));
+    in.sigma_prev.push_back(schedule_value(c, "sigma_prev." + k));
+    if (!(in.sigma_prev.back() < in.sigma.back()) || in.sigma.back() == 0.0f)
+      throw InputError("case.params.sigma_prev." + k + ": must be below sigma." + k + " (> 0)");
+  }
+  in.sigma_max = static_cast<float>(c.param("sigma_max", 0.995));
+  if (!(in.sigma_max > 0.0f && in.sigma_max < 1.0f)) throw InputError("case.params.sigma_max: must lie in (0, 1)");
+  in.noise_level = c.param("noise_level", 0.7);
+  if (!(in.noise_level > 0.0 && in.noise_level <= 1.0)) throw InputError("case.params.noise_level: must lie in (0, 1]");
+  in.type = c.param("cps", 0.0) != 0.0 ? subjects::StepType::cps : subjects::StepType::sde;
+  in.normaliser = c.param("normaliser", 1.0) != 0.0;
+  const DType latent = c.param("bf16_inputs", 0.0) != 0.0 ? DType::bf16 : DType::f32;
+
+  Tensor x = draw_rows(latent, B, n, c.seed, kX, kXProbe, c.probe_row);
+  Tensor v = draw_rows(latent, B, n, c.seed, kV, kVProbe, c.probe_row);
+  Tensor eps = draw_rows(DType::f32, B, n, c.seed, kEps, kEpsProbe, c.probe_row);
+  apply_patches(c, "x", x);
+  apply_patches(c, "v", v);
+  apply_patches(c, "eps", eps);
+  in.x = c.layout("x").place(x);
+  in.v = c.layout("v").place(v);
+  in.eps = c.layout("eps").place(eps);
+  return p;
+}
+
+TransitionProblem single_row(const Case& c, const TransitionProblem& batched, std::int64_t b) {
+  TransitionProblem q = batched;
+  const auto i = static_cast<std::size_t>(b);
+  q.in.x = c.layout("x").place(batched.in.x.rows(b, b + 1));
+  q.in.v = c.layout("v").place(batched.in.v.rows(b, b + 1));
+  q.in.eps = c.layout("eps").place(batched.in.eps.rows(b, b + 1));
+  q.in.sigma = {batched.in.sigma[i]};
+  q.in.sigma_prev = {batched.in.sigma_prev[i]};
+  return q;
+}
+
+}  // namespace parity::properties::transition

@@ -1,0 +1,35 @@
+#pragma once
+// Materialises a transition Case into subject inputs, bit for bit the same on every machine.
+//
+// Case fields: dims B, tokens, channels (each >= 1; a row holds n = tokens x channels
+// elements); probe_row in [0, B); layouts of x, v, eps; params:
+//   sigma.<b>, sigma_prev.<b>  the row's schedule values (float32; 0 <= sigma_prev < sigma <= 1)
+//   sigma_max                  sigmas[1] of the schedule, used where sigma == 1 (default 0.995)
+//   noise_level                a (default 0.7)
+//   cps                        non-zero: the cps step (default sde)
+//   normaliser                 zero: drop the log-prob normaliser (default 1)
+//   bf16_inputs                non-zero: x and v arrive in bf16 (default float32)
+// Draws, N(0, 1), Philox streams by operand: x 1 (probe row 2), v 3 (4), eps 5 (6); element
+// index = row-major logical index (for the probe row: its column), so moving the probe row
+// keeps its content. Patches hold float32 bits on x, v or eps, converted to the operand's dtype
+// (bf16: round to nearest even, the cast at the step's input).
+#include <vector>
+
+#include "core/case.hpp"
+#include "subjects/transition_family.hpp"
+
+namespace parity::properties::transition {
+
+struct TransitionProblem {
+  subjects::TransitionInputs in;
+};
+
+// Throws InputError naming the field for a Case that cannot describe a step.
+TransitionProblem materialise(const Case& c);
+
+// Row `b` alone, operands under their original layout descriptions.
+TransitionProblem single_row(const Case& c, const TransitionProblem& batched, std::int64_t b);
+
+bool is_transition_operand(const std::string& name);
+
+}  // namespace parity::properties::transition

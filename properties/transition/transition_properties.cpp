@@ -1,0 +1,33 @@
+#include "properties/transition/transition_properties.hpp"
+
+#include "core/error.hpp"
+
+namespace parity::properties::transition {
+
+const std::vector<TransitionProperty>& transition_properties() {
+  static const std::vector<TransitionProperty> all = {
+      {"matches_torch_formula", "prev_sample, mean and std bitwise equal to the LibTorch formula", true,
+       &check_matches_torch_formula},
+      {"logp_vs_torch", "log-prob within the derived bound of the LibTorch mean", true, &check_logp_vs_torch},
+      {"batch_invariant", "a row's outputs are the same bits alone and inside the batch", true, &check_batch_invariant},
+      {"scoring_reproduces_sampling", "scoring a sampled prev_sample gives the sampling log-prob bitwise", true,
+       &check_scoring_reproduces_sampling},
+      {"accuracy", "std, mean, prev and log-prob within their running-error bounds of the exact step", true,
+       &check_accuracy},
+      {"second_formulation_agrees", "a second formulation's mean is bitwise equal, its log-prob within bound", true,
+       &check_second_formulation_agrees},
+      {"oracle_agreement", "the float64 oracle agrees with the 133-bit one", false, &check_oracle_agreement},
+  };
+  return all;
+}
+
+const TransitionProperty& find_transition_property(const std::string& name) {
+  std::string known;
+  for (const auto& p : transition_properties()) {
+    if (p.name == name) return p;
+    known += (known.empty() ? "" : ", ") + p.name;
+  }
+  throw InputError("unknown transition property '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace parity::properties::transition

@@ -1,0 +1,48 @@
+#pragma once
+// The transition family's properties: check functions Case x subject -> Verdict, plain C++.
+// "The LibTorch formula" is the torch-cpu subject (Flow-GRPO's code in ATen ops); "the
+// second formulation" is torch-second-cpu.
+#include <string>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/verdict.hpp"
+#include "subjects/transition_family.hpp"
+
+namespace parity::properties::transition {
+
+using subjects::TransitionSubject;
+
+struct TransitionProperty {
+  std::string name;
+  std::string description;
+  bool needs_subject = true;
+  Verdict (*check)(const Case&, TransitionSubject*);
+};
+
+// matches_torch_formula: prev_sample, mean and std bitwise equal to the LibTorch formula's.
+Verdict check_matches_torch_formula(const Case& c, TransitionSubject* s);
+// logp_vs_torch: |logp - logp_torch| within the sum of both evaluations' derived bounds
+// (the subject's fixed-tree reduction, LibTorch's reduction in any order). Metric:
+// logp_max_rel_diff_vs_torch_mean.
+Verdict check_logp_vs_torch(const Case& c, TransitionSubject* s);
+// batch_invariant: the probe row's prev, mean, std and logp (sampling and scoring) are the
+// same bits alone and inside the batch; discarded unless another row differs.
+Verdict check_batch_invariant(const Case& c, TransitionSubject* s);
+// scoring_reproduces_sampling: score(prev) equals the log-prob emitted by sample(), bitwise.
+Verdict check_scoring_reproduces_sampling(const Case& c, TransitionSubject* s);
+// accuracy: std, mean, prev and logp within their running-error bounds of the exact step
+// (oracles/transition.hpp). Metrics: bound utilisations.
+Verdict check_accuracy(const Case& c, TransitionSubject* s);
+// second_formulation_agrees: the second formulation's mean is the subject's bitwise, and its
+// logp lies within both evaluations' bounds. Metric: second_logp_max_rel_diff.
+Verdict check_second_formulation_agrees(const Case& c, TransitionSubject* s);
+// oracle_agreement: the float64 oracle agrees with the 133-bit one to 2^-20 of the float32
+// bound it is used to judge (each row's log-prob, sampled means): its own rounding cannot move
+// a verdict. Needs no subject.
+Verdict check_oracle_agreement(const Case& c, TransitionSubject* s);
+
+const std::vector<TransitionProperty>& transition_properties();
+const TransitionProperty& find_transition_property(const std::string& name);
+
+}  // namespace parity::properties::transition

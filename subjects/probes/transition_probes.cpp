@@ -1,0 +1,79 @@
+#include "subjects/probes/transition_probes.hpp"
+
+#include "subjects/rlkernels/transition_host.hpp"
+
+namespace parity::subjects::probes {
+namespace {
+
+using rlkernels::Reduction;
+using rlkernels::StandardStep;
+using rlkernels::TransitionHostTwin;
+namespace tr = rlkernels::transition;
+
+// prev = mean + std * eps: the noise forgets its sqrt(-dt) (sde).
+struct NoSqrtDt : StandardStep {
+  static tr::Row row(const TransitionInputs& in, std::int64_t b) {
+    tr::Row r = StandardStep::row(in, b);
+    if (!r.cps) tr::set_noise(r, r.std);
+    return r;
+  }
+};
+
+// dt = sigma - sigma_prev: the step runs the wrong way (and sqrt(-dt) is NaN).
+struct DtSignFlipped : StandardStep {
+  static tr::Row row(const TransitionInputs& in, std::int64_t b) {
+    const auto i = static_cast<std::size_t>(b);
+    if (in.type == StepType::cps) return StandardStep::row(in, b);
+    return tr::sde_row(in.sigma[i], in.sigma[i] - in.sigma_prev[i], in.sigma_max, static_cast<float>(in.noise_level),
+                       in.normaliser);
+  }
+};
+
+// The log-prob mean is taken over every element of the batch, the batch dimension included.
+struct MeanOverBatch : StandardStep {
+  static constexpr Reduction reduction = Reduction::batch_mean;
+};
+
+// The log-prob is the sum over the row instead of its mean.
+struct SumInsteadOfMean : StandardStep {
+  static constexpr Reduction reduction = Reduction::row_sum;
+};
+
+// The normaliser -log(std sqrt(-dt)) - log(sqrt(2 pi)) is dropped even when asked for
+// (DanceGRPO's slip).
+struct NormaliserDropped : StandardStep {
+  static tr::Row row(const TransitionInputs& in, std::int64_t b) {
+    tr::Row r = StandardStep::row(in, b);
+    r.normaliser = false;
+    return r;
+  }
+};
+
+// A reduction whose tree depends on the batch size: a "small batch" path with 256 lanes for
+// one row, 64 lanes otherwise.
+struct BatchDependentReduction : StandardStep {
+  static int lanes(std::int64_t B) { return B == 1 ? tr::kLanes : 64; }
+};
+
+template <class Policy>
+std::unique_ptr<TransitionSubject> make() {
+  return std::make_unique<TransitionHostTwin<Policy>>();
+}
+
+}  // namespace
+
+const std::vector<TransitionProbe>& transition_probes() {
+  static const std::vector<TransitionProbe> probes = {
+      {"probe-no-sqrt-dt", "prev = mean + std * eps, without sqrt(-dt)", &make<NoSqrtDt>},
+      {"probe-dt-sign-flipped", "dt = sigma - sigma_prev", &make<DtSignFlipped>},
+      {"probe-mean-over-batch", "the log-prob mean also runs over the batch dimension", &make<MeanOverBatch>},
+      {"probe-sum-not-mean", "the log-prob sums the row instead of averaging it", &make<SumInsteadOfMean>},
+      {"probe-normaliser-dropped", "drops -log(std sqrt(-dt)) - log(sqrt(2 pi)) even when asked",
+       &make<NormaliserDropped>},
+      {"probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
+       &make<BatchDependentReduction>},
+  };
+  return probes;
+}
+
+}  // namespace parity::subjects::probes

@@ -1,0 +1,262 @@
+#include "subjects/torch/transition_torch.hpp"
+
+#include <ATen/core/Tensor.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/add.h>
+#include <ATen/ops/div.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/eq.h>
+#include <ATen/ops/flatten.h>
+#include <ATen/ops/log.h>
+#include <ATen/ops/mean.h>
+#include <ATen/ops/mul.h>
+#include <ATen/ops/neg.h>
+#include <ATen/ops/pow.h>
+#include <ATen/ops/rsub.h>
+#include <ATen/ops/scalar_tensor.h>
+#include <ATen/ops/sqrt.h>
+#include <ATen/ops/square.h>
+#include <ATen/ops/sub.h>
+#include <ATen/ops/where.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numbers>
+#include <vector>
+
+#include "core/error.hpp"
+#include "subjects/torch/convert.hpp"
+#include "subjects/torch/lora_torch.hpp"
+
+namespace parity::subjects::torch_impl {
+namespace {
+
+// The operands as Flow-GRPO holds them: x (sample) and v (model_output) after `.float()`,
+// eps (variance_noise), and the per-row sigma and sigma_prev as [B, 1] float32 tensors.
+struct Operands {
+  at::Tensor x, v, eps;          // [B, n] float32 (eps undefined when scoring)
+  at::Tensor sigma, sigma_prev;  // [B, 1] float32
+};
+
+// The quantities both formulations share: the per-row std_dev_t and dt, and the mean.
+struct Step {
+  at::Tensor std_dev_t;  // [B, 1]
+  at::Tensor dt;         // [B, 1] (sde only)
+  at::Tensor mean;       // [B, n]: prev_sample_mean
+};
+
+// prev_sample_mean, operator for operator as sde_step_with_logprob writes it. Python
+// evaluates `a * b * c` as `(a * b) * c`; `1 - t` is t.__rsub__(1) (at::rsub), `2 * t` and
+// `1 + t` are t.__rmul__ / t.__radd__ (at::mul(t, 2), at::add(t, 1)); `t ** 2` is
+// at::pow(t, 2); Python floats are Scalars, which ATen casts to float32 for a float32 tensor.
+Step flow_grpo_step(const Operands& o, const TransitionInputs& in) {
+  Step s;
+  if (in.type == StepType::sde) {
+    // dt = sigma_prev - sigma
+    s.dt = at::sub(o.sigma_prev, o.sigma);
+    // std_dev_t = torch.sqrt(sigma / (1 - torch.where(sigma == 1, sigma_max, sigma))) * noise_level
+    const at::Tensor s1 =
+        at::where(at::eq(o.sigma, 1), at::Scalar(static_cast<double>(in.sigma_max)), o.sigma);
+    s.std_dev_t = at::mul(at::sqrt(at::div(o.sigma, at::rsub(s1, 1))), at::Scalar(in.noise_level));
+    // prev_sample_mean = sample*(1+std_dev_t**2/(2*sigma)*dt)
+    //                    + model_output*(1+std_dev_t**2*(1-sigma)/(2*sigma))*dt
+    const at::Tensor cx =
+        at::add(at::mul(at::div(at::pow(s.std_dev_t, 2), at::mul(o.sigma, 2)), s.dt), 1);
+    const at::Tensor cv = at::add(
+        at::div(at::mul(at::pow(s.std_dev_t, 2), at::rsub(o.sigma, 1)), at::mul(o.sigma, 2)), 1);
+    s.mean = at::add(at::mul(o.x, cx), at::mul(at::mul(o.v, cv), s.dt));
+  } else {
+    // std_dev_t = sigma_prev * math.sin(noise_level * math.pi / 2): the sine in double, as
+    // Python's math.sin, then a float32 multiply by the Scalar.
+    const double sin_a = std::sin(in.noise_level * std::numbers::pi / 2);
+    s.std_dev_t = at::mul(o.sigma_prev, at::Scalar(sin_a));
+    // pred_original_sample = sample - sigma * model_output
+    const at::Tensor x0 = at::sub(o.x, at::mul(o.sigma, o.v));
+    // noise_estimate = sample + model_output * (1 - sigma)
+    const at::Tensor x1 = at::add(o.x, at::mul(o.v, at::rsub(o.sigma, 1)));
+    // prev_sample_mean = pred_original_sample * (1 - sigma_prev)
+    //                    + noise_estimate * torch.sqrt(sigma_prev**2 - std_dev_t**2)
+    s.mean = at::add(at::mul(x0, at::rsub(o.sigma_prev, 1)),
+                     at::mul(x1, at::sqrt(at::sub(at::pow(o.sigma_prev, 2),
+                                                  at::pow(s.std_dev_t, 2)))));
+  }
+  return s;
+}
+
+class TransitionTorchBase : public TransitionSubject {
+ public:
+  explicit TransitionTorchBase(bool on_cuda)
+      : device_(on_cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU)) {}
+
+  TransitionOutputs sample(const TransitionInputs& in) final {
+    validate_transition_inputs(in);
+    at::NoGradGuard no_grad;
+    const Operands o = operands(in, /*with_eps=*/true);
+    const Step s = flow_grpo_step(o, in);
+    const at::Tensor prev = prev_sample(s, o.eps, in);
+    const at::Tensor logp = log_prob(s, prev, in);
+    return TransitionOutputs{from_aten(prev), from_aten(s.mean),
+                             from_aten(s.std_dev_t.reshape({o.x.size(0)})), from_aten(logp)};
+  }
+
+  Tensor score(const TransitionInputs& in, const Tensor& prev) final {
+    validate_transition_inputs(in);
+    validate_transition_prev(in, prev);
+    at::NoGradGuard no_grad;
+    const Operands o = operands(in, /*with_eps=*/false);
+    const Step s = flow_grpo_step(o, in);
+    // prev_sample = prev_sample.float() (already float32: validated); contiguous as above.
+    return from_aten(log_prob(s, on_device(prev).to(at::kFloat).contiguous(), in));
+  }
+
+ protected:
+  // prev_sample from the mean and variance_noise.
+  virtual at::Tensor prev_sample(const Step& s, const at::Tensor& eps,
+                                 const TransitionInputs& in) const = 0;
+  // log_prob ([B]) of prev_sample.
+  virtual at::Tensor log_prob(const Step& s, const at::Tensor& prev,
+                              const TransitionInputs& in) const = 0;
+
+ private:
+  at::Tensor on_device(const Tensor& t) const { return to_aten(t).to(device_); }
+
+  // A per-row vector as a [B, 1] float32 tensor on the device.
+  at::Tensor column(const std::vector<float>& values) const {
+    at::Tensor c = at::empty({static_cast<std::int64_t>(values.size()), 1},
+                             at::TensorOptions().dtype(at::kFloat));
+    std::memcpy(c.data_ptr(), values.data(), values.size() * sizeof(float));
+    return c.to(device_);
+  }
+
+  // Operands are made contiguous after the upcast, as Flow-GRPO's latents, model output and
+  // noise are. This matters for the log-prob only: ATen's elementwise operators give their
+  // output the memory order of their first decisive operand, so a column-major x would make
+  // the mean, prev and the log-prob terms column-major, and log_prob.mean(dim=1) would then
+  // add each row in another order (it does: a different last bit). With contiguous operands
+  // the bits do not depend on the layouts the subject is given, and score(prev) reduces in
+  // the same order as sample() whatever prev's layout.
+  Operands operands(const TransitionInputs& in, bool with_eps) const {
+    Operands o;
+    // model_output = model_output.float(); sample = sample.float()
+    o.x = on_device(in.x).to(at::kFloat).contiguous();
+    o.v = on_device(in.v).to(at::kFloat).contiguous();
+    if (with_eps) o.eps = on_device(in.eps).contiguous();
+    o.sigma = column(in.sigma);
+    o.sigma_prev = column(in.sigma_prev);
+    return o;
+  }
+
+  at::Device device_;
+};
+
+// The Python formula itself. Everything after the mean, operator for operator:
+//   sde: prev_sample = prev_sample_mean + std_dev_t * torch.sqrt(-1*dt) * variance_noise
+//        log_prob = -((prev_sample - prev_sample_mean) ** 2)
+//                     / (2 * ((std_dev_t * torch.sqrt(-1*dt))**2))
+//                   - torch.log(std_dev_t * torch.sqrt(-1*dt))
+//                   - torch.log(torch.sqrt(2 * torch.as_tensor(math.pi)))   [normaliser]
+//   cps: prev_sample = prev_sample_mean + std_dev_t * variance_noise
+//        log_prob = -((prev_sample - prev_sample_mean) ** 2)
+//   log_prob = log_prob.mean(dim=tuple(range(1, log_prob.ndim)))
+// std_dev_t * torch.sqrt(-1*dt) is written out each time, as Python does (same bits).
+class TransitionTorch final : public TransitionTorchBase {
+ public:
+  using TransitionTorchBase::TransitionTorchBase;
+
+ protected:
+  at::Tensor prev_sample(const Step& s, const at::Tensor& eps,
+                         const TransitionInputs& in) const override {
+    if (in.type == StepType::cps) return at::add(s.mean, at::mul(s.std_dev_t, eps));
+    return at::add(s.mean, at::mul(at::mul(s.std_dev_t, at::sqrt(at::mul(s.dt, -1))), eps));
+  }
+
+  at::Tensor log_prob(const Step& s, const at::Tensor& prev,
+                      const TransitionInputs& in) const override {
+    const at::Tensor neg_d2 = at::neg(at::pow(at::sub(prev, s.mean), 2));
+    at::Tensor lp;
+    if (in.type == StepType::cps) {
+      lp = neg_d2;
+    } else {
+      const at::Tensor noise = at::mul(s.std_dev_t, at::sqrt(at::mul(s.dt, -1)));
+      lp = at::div(neg_d2, at::mul(at::pow(noise, 2), 2));
+      if (in.normaliser) {
+        lp = at::sub(lp, at::log(at::mul(s.std_dev_t, at::sqrt(at::mul(s.dt, -1)))));
+        // torch.as_tensor(math.pi): a float32 0-dim CPU tensor (not a wrapped number), so
+        // 2 * pi, the sqrt and the log are float32 tensor operations.
+        const at::Tensor pi = at::scalar_tensor(std::numbers::pi, at::TensorOptions().dtype(at::kFloat));
+        lp = at::sub(lp, at::log(at::sqrt(at::mul(pi, 2))));
+      }
+    }
+    const std::int64_t dims[] = {1};  // tuple(range(1, log_prob.ndim)) for [B, n]
+    return at::mean(lp, at::IntArrayRef(dims));
+  }
+};
+
+// The second formulation. It differs from TransitionTorch only after the mean (which is the
+// shared flow_grpo_step expression, so mean, prev and std agree bitwise):
+//   noise    = std_dev_t * sqrt(-dt), computed once (at::neg instead of -1 *: same bits)
+//   prev     = mean + noise * eps
+//   log_prob = -((prev - mean).square()) / (2.0 * noise.square()) - log(noise)
+//              - 0.5 log(2 pi)                                        [normaliser]
+//   cps:       -((prev - mean).square())
+//   then .flatten(1).mean(1).
+// .square() is pow(t, 2) in ATen, so the only arithmetic difference is the normalising
+// constant: 0.5 log(2 pi) in double on the host, then cast to float32 by the subtraction's
+// Scalar, instead of float32 log(sqrt(2 * float32(pi))) evaluated by LibTorch's log.
+class TransitionTorchSecond final : public TransitionTorchBase {
+ public:
+  using TransitionTorchBase::TransitionTorchBase;
+
+ protected:
+  at::Tensor prev_sample(const Step& s, const at::Tensor& eps,
+                         const TransitionInputs& in) const override {
+    return at::add(s.mean, at::mul(noise(s, in), eps));
+  }
+
+  at::Tensor log_prob(const Step& s, const at::Tensor& prev,
+                      const TransitionInputs& in) const override {
+    at::Tensor lp = at::neg(at::square(at::sub(prev, s.mean)));
+    if (in.type == StepType::sde) {
+      const at::Tensor std = noise(s, in);
+      lp = at::div(lp, at::mul(at::square(std), 2.0));
+      if (in.normaliser) {
+        static const double half_log_2pi = 0.5 * std::log(2.0 * std::numbers::pi);
+        lp = at::sub(at::sub(lp, at::log(std)), at::Scalar(half_log_2pi));
+      }
+    }
+    return at::flatten(lp, 1).mean(1);
+  }
+
+ private:
+  // The std of prev around the mean.
+  static at::Tensor noise(const Step& s, const TransitionInputs& in) {
+    if (in.type == StepType::cps) return s.std_dev_t;
+    return at::mul(s.std_dev_t, at::sqrt(at::neg(s.dt)));
+  }
+};
+
+void require_available(bool on_cuda) {
+  if (const std::string reason = transition_torch_unavailable_reason(on_cuda); !reason.empty()) {
+    throw InputError("torch-cuda transition subject: " + reason);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<TransitionSubject> make_transition_torch(bool on_cuda) {
+  require_available(on_cuda);
+  return std::make_unique<TransitionTorch>(on_cuda);
+}
+
+std::unique_ptr<TransitionSubject> make_transition_torch_second(bool on_cuda) {
+  require_available(on_cuda);
+  return std::make_unique<TransitionTorchSecond>(on_cuda);
+}
+
+std::string transition_torch_unavailable_reason(bool on_cuda) {
+  // The same conditions as the LoRA subject: one LibTorch, one device.
+  return lora_torch_unavailable_reason(on_cuda);
+}
+
+}  // namespace parity::subjects::torch_impl
