@@ -14,5 +14,6 @@ int cmd_check(const Argv& args);
 int cmd_probes(const Argv& args);
 int cmd_replay(const Argv& args);
 int cmd_list(const Argv& args);
+int cmd_bridge(const Argv& args);
 
 }  // namespace parity::cli

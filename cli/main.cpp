@@ -26,6 +26,11 @@ commands:
         re-runs reproducers (a directory: every *.json in it); --subject replays on another
         subject (e.g. a CUDA reproducer on rlkernels-host). Exit 0 if all pass now, 1 if some
         still fail.
+  bridge [--record FILE]
+        the float64 tiny-transformer bridge at the reference configuration: manual gradients
+        vs LibTorch autograd (explicit attention, and SDPA where LibTorch has one), mismatch
+        probes, refused inputs; --record writes the JSON record. Exit 0 if every comparison
+        passes, every probe is caught and every bad input refused.
   list [families|subjects|properties|probes]
         what is registered.
 
@@ -54,6 +59,7 @@ int main(int argc, char** argv) {
     if (command == "probes") return parity::cli::cmd_probes(args);
     if (command == "replay") return parity::cli::cmd_replay(args);
     if (command == "list") return parity::cli::cmd_list(args);
+    if (command == "bridge") return parity::cli::cmd_bridge(args);
     std::cerr << "parity: unknown command '" << command << "' (see parity --help)\n";
     return 2;
   } catch (const parity::InputError& e) {

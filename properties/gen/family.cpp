@@ -1,6 +1,7 @@
 #include "properties/gen/family.hpp"
 
 #include "core/error.hpp"
+#include "properties/gen/bridge_runs.hpp"
 #include "properties/gen/lora_runs.hpp"
 #include "properties/gen/transition_runs.hpp"
 
@@ -51,7 +52,7 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
 }
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> all = {&lora_family(), &transition_family()};
+  static const std::vector<const Family*> all = {&lora_family(), &transition_family(), &bridge_family()};
   return all;
 }
 

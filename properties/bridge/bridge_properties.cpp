@@ -1,0 +1,28 @@
+#include "properties/bridge/bridge_properties.hpp"
+
+#include "core/error.hpp"
+
+namespace parity::properties::bridge {
+
+const std::vector<BridgeProperty>& bridge_properties() {
+  static const std::vector<BridgeProperty> all = {
+      {"matches_autograd", "logits, loss and all 18 gradients within 1e-10 + 1e-8 |autograd|, none degenerate",
+       &check_matches_autograd},
+      {"refuses_bad_inputs", "every path refuses every bad token list with one message, and accepts the case's",
+       &check_refuses_bad_inputs},
+      {"finite_differences", "the manual gradients are central differences of the manual forward",
+       &check_finite_differences},
+  };
+  return all;
+}
+
+const BridgeProperty& find_bridge_property(const std::string& name) {
+  std::string known;
+  for (const auto& p : bridge_properties()) {
+    if (p.name == name) return p;
+    known += (known.empty() ? "" : ", ") + p.name;
+  }
+  throw InputError("unknown bridge property '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace parity::properties::bridge
