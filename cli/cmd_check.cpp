@@ -1,6 +1,8 @@
 #include <iomanip>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
@@ -23,7 +25,7 @@ int cmd_check(const Argv& argv) {
   config.cases = static_cast<int>(args.positive_int("--cases", 0));
   if (args.has("--seed")) config.seed = args.uint64("--seed", 0);
   if (const auto d = args.get("--repro-dir")) config.repro_dir = *d;
-  config.progress = &std::cerr;
+  config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
 
   std::cout << "parity check " << family.name() << " on " << subject.name << " (" << subject.description << ")\n";
   int failed = 0;

@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 #include <sstream>
+#include <unordered_map>
 
 #include <rapidcheck/detail/Configuration.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
@@ -86,7 +87,9 @@ RunResult run_property(const std::string& subject, const std::string& property,
   // A silent listener: parity prints its own report and replay command; RapidCheck's
   // RC_PARAMS="reproduce=..." line at exit would name test ids that parity does not use.
   rc::detail::TestListenerAdapter silent;
-  const auto outcome = rc::detail::checkProperty(rc::detail::toProperty(prop), metadata, params, silent);
+  const std::unordered_map<std::string, rc::detail::Reproduce> no_reproduce;  // parity replays its own files
+  const auto outcome =
+      rc::detail::checkProperty(rc::detail::toProperty(prop), metadata, params, silent, no_reproduce);
   if (config.progress) *config.progress << std::string(72, ' ') << '\r' << std::flush;
 
   result.discarded = discarded;
