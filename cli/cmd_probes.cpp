@@ -17,7 +17,7 @@ int cmd_probes(const Argv& argv) {
   std::vector<const gen::Family*> selected = gen::families();
   if (!args.positional().empty()) selected = {&gen::find_family(args.positional()[0])};
   gen::RunConfig config;
-  config.cases = static_cast<int>(args.positive_int("--cases", 60));
+  config.cases = static_cast<int>(args.positive_int("--cases", 200));
   if (const auto d = args.get("--repro-dir")) config.repro_dir = *d;
 
   nlohmann::json report = nlohmann::json::array();

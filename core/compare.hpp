@@ -53,8 +53,9 @@ struct BoundCheck {
 
 // Per-element error bound check: |a_i - ref_i| <= bound_i. A non-finite ref requires a of
 // the same class (NaN, or Inf of the same sign); a non-finite a with finite ref violates.
-// An infinite bound accepts any value where the reference is finite (for elements whose float
-// evaluation may overflow); a non-finite reference always requires the same class.
+// An infinite bound marks an element whose float evaluation may overflow: it accepts any value
+// where the reference is finite, and any non-finite value where it is not. Otherwise a
+// non-finite reference requires the same class.
 BoundCheck check_bound(std::span<const double> a, std::span<const double> ref,
                        std::span<const double> bound);
 

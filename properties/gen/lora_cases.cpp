@@ -11,7 +11,7 @@ struct Shape {
 };
 
 rc::Gen<Patch> patch(const Shape& s) {
-  return rc::gen::mapcat(rc::gen::element<std::string>("x", "W", "dy", "A", "B"), [s](const std::string& op) {
+  return rc::gen::mapcat(shrinking_element<std::string>({"x", "W", "dy", "A", "B"}), [s](const std::string& op) {
     const std::int64_t size = op == "x" ? s.T * s.K : op == "W" ? s.N * s.K : op == "dy" ? s.T * s.N
                               : op == "A" ? s.r * s.K : s.N * s.r;
     return rc::gen::build<Patch>(rc::gen::set(&Patch::operand, rc::gen::just(op)),
@@ -44,7 +44,7 @@ rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
         },
         rc::gen::arbitrary<std::uint64_t>(), rc::gen::inRange<std::int64_t>(0, s.T), layout(), layout(),
         layout(), layout(), layout(),
-        rc::gen::element<double>(static_cast<double>(s.r), 2.0 * static_cast<double>(s.r), 16.0, 1.0),
+        shrinking_element<double>({static_cast<double>(s.r), 2.0 * static_cast<double>(s.r), 16.0, 1.0}),
         rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 4), [s](std::size_t count) {
           return rc::gen::container<std::vector<Patch>>(count, patch(s));
         }));
@@ -53,7 +53,7 @@ rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
 
 rc::Gen<Case> lora_case(LoraCaps caps) {
   return rc::gen::mapcat(lora_case_without_straddles(caps), [](const Case& c) {
-    return rc::gen::map(rc::gen::weightedOneOf<int>({{1, rc::gen::just(0)}, {2, rc::gen::inRange(1, 5)}}),
+    return rc::gen::map(rc::gen::weightedOneOf<int>({{1, rc::gen::just(0)}, {2, rc::gen::inRange(1, 17)}}),
                         [c](int straddles) {
                           Case out = c;
                           for (Patch& p : properties::lora::straddle_output_patches(c, straddles))

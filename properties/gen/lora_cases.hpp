@@ -2,7 +2,7 @@
 // RapidCheck generator of LoRA Cases (properties/lora/lora_problem.hpp says what each field
 // means). Shapes are biased to edge sizes and to the reference shapes' extents that fit under
 // the caps; the probe row sits anywhere in the batch; layouts are mixed per operand; up to
-// three float32 patches go on random elements; two cases in three then get one to four
+// three float32 patches go on random elements; two cases in three then get one to sixteen
 // output-straddling patches on B (properties/lora/straddle.hpp) that put outputs of the probe
 // row on bf16 rounding midpoints. Everything shrinks: smaller extents, contiguous layouts,
 // fewer patches, the probe row towards 0.

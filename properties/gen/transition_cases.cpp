@@ -16,7 +16,7 @@ struct RowShape {
 rc::Gen<RowShape> row_shape(int max_k) {
   return rc::gen::weightedOneOf<RowShape>(
       {{6, rc::gen::construct<RowShape>(extent(300, {257}), extent(96, {32, 96}))},
-       {1, rc::gen::map(rc::gen::element<int>(0, 1, 2), [](int i) {
+       {1, rc::gen::map(shrinking_element<int>({0, 1, 2}), [](int i) {
           const RowShape shapes[] = {{257, 96}, {4096, 96}, {8192, 32}};
           return shapes[i];
         })},
@@ -29,9 +29,9 @@ rc::Gen<std::pair<double, double>> schedule_row() {
   const auto sigma = rc::gen::weightedOneOf<double>(
       {{2, rc::gen::just(1.0)},
        {4, rc::gen::map(rc::gen::inRange(1, 1000), [](int k) { return k / 1000.0; })},
-       {1, rc::gen::element(1e-4, 1e-3, 0.999)}});
+       {1, shrinking_element<double>({0.999, 1e-3, 1e-4})}});
   return rc::gen::mapcat(sigma, [](double s) {
-    return rc::gen::map(rc::gen::element(0.0, 0.5, 0.9, 0.97, 0.999), [s](double f) {
+    return rc::gen::map(shrinking_element<double>({0.5, 0.9, 0.97, 0.999, 0.0}), [s](double f) {
       return std::pair<double, double>{s, static_cast<double>(static_cast<float>(s * f))};
     });
   });
@@ -71,13 +71,13 @@ rc::Gen<Case> transition_case(TransitionCaps caps) {
         },
         rc::gen::arbitrary<std::uint64_t>(), rc::gen::inRange<std::int64_t>(0, B),
         rc::gen::container<std::vector<std::pair<double, double>>>(static_cast<std::size_t>(B), schedule_row()),
-        rc::gen::element(0.995, 0.98, 0.9997), rc::gen::element(0.7, 0.5, 1.0),
+        shrinking_element<double>({0.995, 0.98, 0.9997}), shrinking_element<double>({0.7, 0.5, 1.0}),
         rc::gen::weightedOneOf<int>({{6, rc::gen::just(0)}, {2, rc::gen::just(1)}, {1, rc::gen::just(2)}}),
         rc::gen::weightedOneOf<bool>({{2, rc::gen::just(false)}, {1, rc::gen::just(true)}}), layout(), layout(),
         layout(),
         rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 4), [](std::size_t count) {
           return rc::gen::container<std::vector<Patch>>(
-              count, rc::gen::build<Patch>(rc::gen::set(&Patch::operand, rc::gen::element<std::string>("x", "v", "eps")),
+              count, rc::gen::build<Patch>(rc::gen::set(&Patch::operand, shrinking_element<std::string>({"x", "v", "eps"})),
                                            rc::gen::set(&Patch::index, rc::gen::inRange<std::int64_t>(0, 1 << 30)),
                                            rc::gen::set(&Patch::bits, rc::gen::cast<std::uint64_t>(patch_bits()))));
         }));

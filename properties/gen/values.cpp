@@ -13,7 +13,7 @@ rc::Gen<std::int64_t> extent(std::int64_t max, std::vector<std::int64_t> referen
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   return rc::gen::weightedOneOf<std::int64_t>(
-      {{3, rc::gen::elementOf(edges)}, {1, rc::gen::inRange<std::int64_t>(1, max + 1)}});
+      {{3, shrinking_element(edges)}, {1, rc::gen::inRange<std::int64_t>(1, max + 1)}});
 }
 
 rc::Gen<Layout> layout() {
@@ -35,9 +35,8 @@ rc::Gen<std::uint32_t> bf16_straddling_bits() {
 }
 
 rc::Gen<std::uint32_t> special_bits() {
-  return rc::gen::element<std::uint32_t>(0x00000000u, 0x80000000u, 0x3F800000u, 0xBF800000u,
-                                         0x7F7F0000u, 0x00800000u, 0x00000001u, 0x7F800000u,
-                                         0xFF800000u, 0x7FC00000u);
+  return shrinking_element<std::uint32_t>({0x00000000u, 0x80000000u, 0x3F800000u, 0xBF800000u, 0x7F7F0000u,
+                                          0x00800000u, 0x00000001u, 0x7F800000u, 0xFF800000u, 0x7FC00000u});
 }
 
 rc::Gen<std::uint32_t> patch_bits() {

@@ -11,6 +11,14 @@
 
 namespace parity::gen {
 
+// One of `values`, shrinking towards the first (RapidCheck's gen::element and gen::elementOf
+// do not shrink at all). List the simplest value first.
+template <class T>
+rc::Gen<T> shrinking_element(std::vector<T> values) {
+  const auto n = values.size();
+  return rc::gen::map(rc::gen::inRange<std::size_t>(0, n), [values = std::move(values)](std::size_t i) { return values[i]; });
+}
+
 // An extent in [1, max]: 1, primes, 2^k - 1, 2^k, 2^k + 1, the kernels' tile sizes and the
 // given reference extents (those <= max), or any value in range. Shrinks towards 1.
 rc::Gen<std::int64_t> extent(std::int64_t max, std::vector<std::int64_t> reference = {});

@@ -8,7 +8,7 @@
 namespace parity {
 namespace {
 
-constexpr int kCasesPerProperty = 60;
+constexpr int kCasesPerProperty = 200;
 
 class LoraProbeDetected : public ::testing::TestWithParam<std::string> {};
 
