@@ -116,7 +116,10 @@ LogpEstimate<Real> transition_logp(const TransitionRow<Real>& r, std::span<const
   const Real total = sum2<Real>(n, [&](std::size_t i) { return terms[i].value; });
   const double dn = static_cast<double>(n);
   const double mu = static_cast<double>(depth) * running_error::kUnit;
-  const double sum_err = term_err + (mu < 1 ? mu / (1 - mu) : running_error::kInf) * abs_sum;
+  const double gamma = mu < 1 ? mu / (1 - mu) : running_error::kInf;
+  // A partial sum may leave the float32 range even where the mean does not: no bound then.
+  const double sum_err = abs_sum * (1 + gamma) < running_error::kFloatMax ? term_err + gamma * abs_sum
+                                                                           : running_error::kInf;
   // The division by n (exact in float32 for n < 2^24) rounds once more.
   const Tracked<Real> mean = running_error::rounded<Real>(total / Real(dn), sum_err / dn);
   return {mean.value, mean.err, abs_sum / dn};

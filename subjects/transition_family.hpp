@@ -45,9 +45,20 @@ struct TransitionOutputs {
   Tensor logp;  // [B] f32
 };
 
+// What a subject promises about its log-prob evaluation, for the derived bounds: how deep its
+// row reduction can be (the number of roundings any term goes through, the mean's scaling
+// included) and how accurate its log is, in float32 ulps. The default promises nothing beyond
+// IEEE arithmetic: any summation order, a 1-ulp log.
+struct TransitionAccuracyContract {
+  enum class Reduction { any_order, fixed_256_lane_tree };
+  Reduction reduction = Reduction::any_order;
+  double log_ulps = 1.0;
+};
+
 class TransitionSubject {
  public:
   virtual ~TransitionSubject() = default;
+  virtual TransitionAccuracyContract accuracy_contract() const { return {}; }
   // The sampling step: prev from eps, and its log-prob.
   virtual TransitionOutputs sample(const TransitionInputs& in) = 0;
   // The scoring step: the log-prob ([B] f32) of a given prev ([B, n] f32); eps is unused.

@@ -1,6 +1,7 @@
 #include "properties/gen/transition_cases.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "properties/gen/values.hpp"
 
@@ -24,15 +25,18 @@ rc::Gen<RowShape> row_shape(int max_k) {
                           rc::gen::inRange(8, max_k + 1), rc::gen::inRange(-1, 2))}});
 }
 
-// sigma in (0, 1] (1, near 0, or anywhere) and sigma_prev in [0, sigma).
+// sigma in (0, 1] (1, a few float steps below 1, near 0, or anywhere) and sigma_prev in
+// [0, sigma): a fraction of sigma, 0 (the last step), or one float step below sigma.
 rc::Gen<std::pair<double, double>> schedule_row() {
   const auto sigma = rc::gen::weightedOneOf<double>(
       {{2, rc::gen::just(1.0)},
        {4, rc::gen::map(rc::gen::inRange(1, 1000), [](int k) { return k / 1000.0; })},
-       {1, shrinking_element<double>({0.999, 1e-3, 1e-4})}});
+       {1, shrinking_element<double>({0.999, 1e-3, 1e-4, 1.0 - 0x1p-24, 1.0 - 0x1p-22})}});
   return rc::gen::mapcat(sigma, [](double s) {
-    return rc::gen::map(shrinking_element<double>({0.5, 0.9, 0.97, 0.999, 0.0}), [s](double f) {
-      return std::pair<double, double>{s, static_cast<double>(static_cast<float>(s * f))};
+    return rc::gen::map(shrinking_element<double>({0.5, 0.9, 0.97, 0.999, 0.0, -1.0}), [s](double f) {
+      const float sf = static_cast<float>(s);
+      const float prev = f < 0 ? std::nextafter(sf, 0.0f) : static_cast<float>(s * f);
+      return std::pair<double, double>{s, static_cast<double>(prev)};
     });
   });
 }
@@ -40,8 +44,12 @@ rc::Gen<std::pair<double, double>> schedule_row() {
 }  // namespace
 
 rc::Gen<Case> transition_case(TransitionCaps caps) {
-  const auto dims = rc::gen::construct<std::pair<std::int64_t, RowShape>>(
-      extent(caps.max_B, {3, 4}), row_shape(caps.max_threshold_exponent));
+  // B >= 2 most of the time (batch invariance needs other rows); B = 1 stays an edge.
+  std::vector<std::int64_t> batch_sizes;
+  for (std::int64_t b = 2; b <= caps.max_B; ++b) batch_sizes.push_back(b);
+  batch_sizes.push_back(1);
+  const auto dims = rc::gen::construct<std::pair<std::int64_t, RowShape>>(shrinking_element(batch_sizes),
+                                                                          row_shape(caps.max_threshold_exponent));
   return rc::gen::mapcat(dims, [caps](const std::pair<std::int64_t, RowShape>& d) {
     const std::int64_t n = d.second.tokens * d.second.channels;
     const std::int64_t B = std::max<std::int64_t>(1, std::min(d.first, caps.max_elements / std::max<std::int64_t>(n, 1)));

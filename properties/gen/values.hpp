@@ -11,12 +11,14 @@
 
 namespace parity::gen {
 
-// One of `values`, shrinking towards the first (RapidCheck's gen::element and gen::elementOf
-// do not shrink at all). List the simplest value first.
+// One of `values`, uniformly at every RapidCheck size, shrinking towards the first
+// (RapidCheck's gen::element and gen::elementOf do not shrink at all, and its inRange narrows
+// with the size). List the simplest value first.
 template <class T>
 rc::Gen<T> shrinking_element(std::vector<T> values) {
   const auto n = values.size();
-  return rc::gen::map(rc::gen::inRange<std::size_t>(0, n), [values = std::move(values)](std::size_t i) { return values[i]; });
+  return rc::gen::map(rc::gen::resize(100, rc::gen::inRange<std::size_t>(0, n)),
+                      [values = std::move(values)](std::size_t i) { return values[i]; });
 }
 
 // An extent in [1, max]: 1, primes, 2^k - 1, 2^k, 2^k + 1, the kernels' tile sizes and the

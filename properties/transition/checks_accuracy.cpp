@@ -41,7 +41,8 @@ Judgement judge(const char* name, const Tensor& out, std::int64_t count, Get&& e
 Verdict check_accuracy(const Case& c, TransitionSubject* s) {
   const TransitionProblem p = materialise(c);
   const auto out = s->sample(p.in);
-  const ExactStep step = exact_step(p, kOwnLogUlps);
+  const auto contract = s->accuracy_contract();
+  const ExactStep step = exact_step(p, contract.log_ulps);
   const std::int64_t B = step.B, n = step.n;
   auto mean_at = [&](std::int64_t i) {
     return oracles::transition_mean(step.rows[static_cast<std::size_t>(i / n)], step.x[i], step.v[i]);
@@ -52,7 +53,7 @@ Verdict check_accuracy(const Case& c, TransitionSubject* s) {
     return oracles::transition_prev(step.rows[static_cast<std::size_t>(i / n)], mean_at(i), step.eps[i]);
   });
   const Judgement jlogp = judge("logp", out.logp, B, [&](std::int64_t b) {
-    const auto e = exact_logp(step, b, out.prev, kernel_reduction_depth(n));
+    const auto e = exact_logp(step, b, out.prev, contract_depth(contract, n));
     return oracles::Tracked<double>{e.value, e.err};
   });
   Verdict v = Verdict::pass("accuracy", "std, mean, prev_sample and logp within their bounds");

@@ -27,8 +27,9 @@ std::string bitwise_difference(const subjects::TransitionOutputs& a, const subje
 }
 
 struct LogpComparison {
-  double max_rel_diff = 0;  // max over rows |a - b| / |b|
-  std::string violation;    // first row outside the bound, or empty
+  double max_rel_diff = 0;     // max over rows |a - b| / |b|
+  double max_utilisation = 0;  // max over rows |a - b| / bound
+  std::string violation;       // first row outside the bound, or empty
 };
 
 // |logp_a - logp_b| against bound_a + bound_b (each bounds its evaluation's distance from the
@@ -51,6 +52,7 @@ LogpComparison compare_logp(const TransitionProblem& p, const subjects::Transiti
     const double diff = std::fabs(la - lb);
     const double bound = ea.err + eb.err + std::fabs(ea.value - eb.value);
     if (lb != 0.0) r.max_rel_diff = std::max(r.max_rel_diff, diff / std::fabs(lb));
+    if (bound > 0.0) r.max_utilisation = std::max(r.max_utilisation, diff / bound);
     if (!(diff <= bound) && r.violation.empty())
       r.violation = "row " + std::to_string(row) + ": logp " + number_text(la) + " vs " + number_text(lb) +
                     ", |diff| " + number_text(diff) + " > bound " + number_text(bound);
@@ -79,12 +81,14 @@ Verdict check_logp_vs_torch(const Case& c, TransitionSubject* s) {
   const std::int64_t n = p.in.x.dim(1);
   const auto ours = s->sample(p.in);
   const auto torch = reference_sample("torch-cpu", p);
-  const LogpComparison cmp =
-      compare_logp(p, ours, kernel_reduction_depth(n), kOwnLogUlps, torch, any_order_depth(n), kVendorLogUlps);
+  const auto contract = s->accuracy_contract();
+  const LogpComparison cmp = compare_logp(p, ours, contract_depth(contract, n), contract.log_ulps, torch,
+                                          any_order_depth(n), kVendorLogUlps);
   Verdict v = cmp.violation.empty()
                   ? Verdict::pass("logp_vs_torch", "every row's log-prob within the derived bound of LibTorch's")
                   : Verdict::fail("logp_vs_torch", "log-prob outside the derived bound of LibTorch's mean: " + cmp.violation);
   v.metrics["logp_max_rel_diff_vs_torch_mean"] = cmp.max_rel_diff;
+  v.metrics["bound_utilisation"] = cmp.max_utilisation;
   return v;
 }
 
@@ -94,8 +98,9 @@ Verdict check_second_formulation_agrees(const Case& c, TransitionSubject* s) {
   const auto ours = s->sample(p.in);
   const auto second = reference_sample("torch-second-cpu", p);
   const BitwiseDiff mean = compare_bitwise(ours.mean, second.mean);
-  const LogpComparison cmp =
-      compare_logp(p, ours, kernel_reduction_depth(n), kOwnLogUlps, second, any_order_depth(n), kVendorLogUlps);
+  const auto contract = s->accuracy_contract();
+  const LogpComparison cmp = compare_logp(p, ours, contract_depth(contract, n), contract.log_ulps, second,
+                                          any_order_depth(n), kVendorLogUlps);
   Verdict v = Verdict::pass("second_formulation_agrees", "mean bitwise equal, log-prob within bound");
   if (!mean.equal())
     v = Verdict::fail("second_formulation_agrees", "mean differs from the second formulation's: " +
@@ -105,6 +110,7 @@ Verdict check_second_formulation_agrees(const Case& c, TransitionSubject* s) {
                                                        cmp.violation);
   v.metrics["second_mean_bitwise"] = mean.equal() ? 1.0 : 0.0;
   v.metrics["second_logp_max_rel_diff"] = cmp.max_rel_diff;
+  v.metrics["bound_utilisation"] = cmp.max_utilisation;
   return v;
 }
 

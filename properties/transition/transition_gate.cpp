@@ -68,6 +68,7 @@ TransitionGateSection run_transition_gate(const std::string& subject_name, bool 
     const Verdict logp = run("logp_vs_torch");
     row["logp_max_rel_diff_vs_torch_mean"] = metric(logp, "logp_max_rel_diff_vs_torch_mean");
     row["logp_within_bound_of_torch"] = logp.holds();
+    row["logp_vs_torch_bound_utilisation"] = metric(logp, "bound_utilisation");
     row["batch_invariant"] = run("batch_invariant").holds();
     row["scoring_reproduces_sampling_logprob"] = run("scoring_reproduces_sampling").holds();
     const Verdict accuracy = run("accuracy");

@@ -15,6 +15,9 @@ std::int64_t kernel_reduction_depth(std::int64_t n);
 // Summation depth of an unknown order over n terms, with the final scaling by 1/n: n.
 std::int64_t any_order_depth(std::int64_t n);
 
+// The summation depth a subject's contract allows over n terms.
+std::int64_t contract_depth(const subjects::TransitionAccuracyContract& contract, std::int64_t n);
+
 // A log accurate to 0.5 float32 ulps (parity's own, a double log rounded to float) and the
 // 1-ulp allowance for a vendor log (LibTorch's logf).
 inline constexpr double kOwnLogUlps = 0.5;

@@ -28,6 +28,11 @@ class TransitionHostTwin : public TransitionSubject {
  public:
   TransitionOutputs sample(const TransitionInputs& in) override;
   Tensor score(const TransitionInputs& in, const Tensor& prev) override;
+  // The kernel's fixed 256-lane tree and parity's own log (0.5 ulp). The probes inherit it:
+  // a probe that breaks its promise is exactly what the properties must catch.
+  TransitionAccuracyContract accuracy_contract() const override {
+    return {TransitionAccuracyContract::Reduction::fixed_256_lane_tree, 0.5};
+  }
 
  private:
   // Fills logp ([B] f32) from the per-element terms, [B][n] row-major.
