@@ -15,5 +15,6 @@ int cmd_probes(const Argv& args);
 int cmd_replay(const Argv& args);
 int cmd_list(const Argv& args);
 int cmd_bridge(const Argv& args);
+int cmd_fuzz_repro(const Argv& args);
 
 }  // namespace parity::cli

@@ -32,6 +32,11 @@ commands:
         vs LibTorch autograd (explicit attention, and SDPA where LibTorch has one), mismatch
         probes, refused inputs; --record writes the JSON record. Exit 0 if every comparison
         passes, every probe is caught and every bad input refused.
+  fuzz-repro FAMILY CRASH_FILE [--subject S] [--out DIR] [--max-checks N] [--no-shrink]
+        decodes a libFuzzer crash file of FAMILY's harness (fuzz/README.md), checks the
+        property it selects on S (default $PARITY_FUZZ_SUBJECT, else the family's own kernel),
+        shrinks the case and writes a reproducer to DIR (default $PARITY_REPRO_DIR). Exit 0
+        if a reproducer that still fails was written, 1 if the input does not fail on S.
   list [families|subjects|properties|probes]
         what is registered.
 
@@ -61,6 +66,7 @@ int main(int argc, char** argv) {
     if (command == "replay") return parity::cli::cmd_replay(args);
     if (command == "list") return parity::cli::cmd_list(args);
     if (command == "bridge") return parity::cli::cmd_bridge(args);
+    if (command == "fuzz-repro") return parity::cli::cmd_fuzz_repro(args);
     std::cerr << "parity: unknown command '" << command << "' (see parity --help)\n";
     return 2;
   } catch (const parity::InputError& e) {

@@ -70,6 +70,8 @@ Reproducer read_reproducer(const std::filesystem::path& path) {
     j = json::parse(in);
   } catch (const json::parse_error& e) {
     throw InputError(path.string() + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+  } catch (const json::out_of_range& e) {  // a number beyond double, e.g. 1e400 (found by repro_parser_fuzzer)
+    throw InputError(path.string() + ": not valid JSON (" + e.what() + ")");
   }
   try {
     return reproducer_from_json(j);

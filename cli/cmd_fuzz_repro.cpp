@@ -1,0 +1,98 @@
+// parity fuzz-repro FAMILY CRASH_FILE [--subject S] [--out DIR] [--max-checks N] [--no-shrink]
+//
+// Turns a libFuzzer crash file of FAMILY's harness into a reproducer: decodes it with the
+// harness's own decoder (fuzz/decode.hpp), checks the property the input selects on the
+// subject (--subject, else $PARITY_FUZZ_SUBJECT, else the family's default), shrinks the Case
+// with the Case shrinker (fuzz/case_shrink.hpp: RapidCheck's shrink machinery, re-checking
+// after every step), and writes the reproducer to --out (default $PARITY_REPRO_DIR, else
+// reports/repros). Exit 0: a reproducer that `parity replay` fails on was written; 1: the
+// input does not violate its property on that subject now (nothing written: a sanitizer
+// crash, or a fixed bug); 2: usage or input error.
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "cli/args.hpp"
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/reproducer.hpp"
+#include "fuzz/case_shrink.hpp"
+#include "fuzz/decode.hpp"
+#include "properties/gen/family.hpp"
+
+namespace parity::cli {
+namespace {
+
+std::vector<std::uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open (missing or unreadable)");
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// The family's verdict, a throwing subject counted as a failure (as run_property does).
+Verdict check(const gen::Family& family, const std::string& subject, const std::string& property, const Case& c) {
+  try {
+    return family.check(subject, property, c);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    return Verdict::fail(property, std::string("the subject threw: ") + e.what());
+  }
+}
+
+}  // namespace
+
+int cmd_fuzz_repro(const Argv& argv) {
+  const Args args(argv, {"--subject", "--out", "--max-checks"}, {"--no-shrink"});
+  if (args.positional().size() != 2) throw InputError("fuzz-repro needs FAMILY and CRASH_FILE");
+  const std::string& family_name = args.positional()[0];
+  const std::string& file = args.positional()[1];
+  const gen::Family& family = gen::find_family(family_name);
+  const fuzz::FuzzInput in = fuzz::decode_for_family(family_name, read_bytes(file));
+  const char* env = std::getenv("PARITY_FUZZ_SUBJECT");
+  const gen::SubjectEntry subject =
+      family.find_subject(args.get("--subject").value_or(env && *env ? env : family.default_subject()));
+  if (!subject.unavailable.empty()) throw InputError("subject " + subject.name + " cannot run here: " + subject.unavailable);
+
+  Verdict v;
+  try {
+    v = check(family, subject.name, in.property, in.c);
+  } catch (const InputError& e) {
+    throw InputError(file + ": the decoded case is refused: " + e.what());
+  }
+  std::cout << family_name << "/" << in.property << " on " << subject.name << ": " << in.c.summary() << "\n";
+  if (!v.fails()) {
+    std::cout << "  does not fail now (" << outcome_name(v.outcome) << "): " << v.detail
+              << "\n  no reproducer written\n";
+    return 1;
+  }
+  std::cout << "  fails: " << v.detail << "\n";
+
+  Case shrunk = in.c;
+  if (!args.has("--no-shrink")) {
+    const auto still_fails = [&](const Case& c) {
+      try {
+        return check(family, subject.name, in.property, c).fails();
+      } catch (const InputError&) {
+        return false;
+      }
+    };
+    const auto r = fuzz::shrink_case(in.c, still_fails, static_cast<int>(args.positive_int("--max-checks", 3000)));
+    shrunk = r.shrunk;
+    v = check(family, subject.name, in.property, shrunk);
+    std::cout << "  shrunk in " << r.steps << " steps (" << r.evaluations << " checks"
+              << (r.exhausted ? ", stopped at --max-checks" : "") << ") to:\n  " << shrunk.summary() << "\n  "
+              << v.detail << "\n";
+    if (!v.fails()) {
+      std::cout << "  the shrunk case did not fail when run again: the subject is nondeterministic\n";
+      return 1;
+    }
+  }
+  const auto dir = args.get("--out") ? std::filesystem::path(*args.get("--out")) : default_repro_dir();
+  const auto path = write_reproducer({subject.name, in.property, shrunk, v}, dir);
+  std::cout << "  reproducer: " << path.string() << "\n  replay:     parity replay " << path.string() << "\n";
+  return 0;
+}
+
+}  // namespace parity::cli

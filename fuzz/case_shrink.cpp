@@ -1,0 +1,84 @@
+#include "fuzz/case_shrink.hpp"
+
+#include <utility>
+#include <vector>
+
+namespace parity::fuzz {
+namespace {
+
+template <class T, class Set>
+rc::Seq<Case> each(const Case& c, rc::Seq<T> values, Set set) {
+  return rc::seq::map(std::move(values), [c, set](T v) {
+    Case d = c;
+    set(d, std::move(v));
+    return d;
+  });
+}
+
+rc::Seq<Case> layout_shrinks(const Case& c) {
+  std::vector<Case> out;
+  for (const auto& [name, l] : c.layouts) {
+    Case d = c;
+    d.layouts.erase(name);
+    out.push_back(d);
+    for (auto simpler : {&Layout::offset, &Layout::ld_pad})
+      if (l.*simpler != 0) {
+        d = c;
+        d.layouts[name].*simpler = 0;
+        out.push_back(d);
+      }
+    if (l.transposed) {
+      d = c;
+      d.layouts[name].transposed = false;
+      out.push_back(d);
+    }
+  }
+  return rc::seq::fromContainer(std::move(out));
+}
+
+rc::Seq<Case> dim_shrinks(const Case& c) {
+  std::vector<rc::Seq<Case>> per_dim;
+  for (const auto& [name, v] : c.dims)
+    per_dim.push_back(each(c, rc::shrink::towards<std::int64_t>(v, 1),
+                           [name = name](Case& d, std::int64_t x) { d.dims[name] = x; }));
+  return rc::seq::join(rc::seq::fromContainer(std::move(per_dim)));
+}
+
+rc::Seq<Case> param_shrinks(const Case& c) {
+  std::vector<Case> out;
+  for (const auto& [name, v] : c.params) {
+    Case d = c;
+    d.params.erase(name);
+    out.push_back(d);
+  }
+  return rc::seq::fromContainer(std::move(out));
+}
+
+}  // namespace
+
+rc::Seq<Case> case_shrinks(const Case& c) {
+  return rc::seq::concat(
+      each(c, rc::shrink::removeChunks(c.patches), [](Case& d, std::vector<Patch> p) { d.patches = std::move(p); }),
+      layout_shrinks(c),
+      each(c, rc::shrink::towards<std::int64_t>(c.probe_row, 0), [](Case& d, std::int64_t p) { d.probe_row = p; }),
+      dim_shrinks(c), param_shrinks(c),
+      each(c, rc::shrink::towards<std::uint64_t>(c.seed, 0), [](Case& d, std::uint64_t s) { d.seed = s; }));
+}
+
+ShrinkResult shrink_case(const Case& c, const std::function<bool(const Case&)>& still_fails, int max_evaluations) {
+  ShrinkResult result;
+  const auto tree = rc::shrinkable::shrinkRecur(c, &case_shrinks);
+  const auto [shrunk, steps] = rc::shrinkable::findLocalMin(tree, [&](const Case& candidate) {
+    if (result.evaluations >= max_evaluations) {
+      result.exhausted = true;
+      return false;
+    }
+    ++result.evaluations;
+    return still_fails(candidate);
+  });
+  result.shrunk = shrunk;
+  result.steps = static_cast<int>(steps);
+  return result;
+}
+
+}  // namespace parity::fuzz

@@ -1,0 +1,44 @@
+#pragma once
+// The lora harness's byte format (fuzz/README.md, "Byte formats"). Every byte string decodes
+// to a LoRA Case that properties::lora::materialise accepts, within caps that keep one check
+// fast (T, N, K <= 64, r <= 16, 16 patches):
+//
+//   offset  bytes  field
+//   0       1      property: lora_fuzz_properties()[b % size]
+//   1..4    4      T, N, K = 1 + b % 64; r = 1 + b % 16
+//   5       1      probe_row = b % T
+//   6..10   5      layouts of x, W, A, B, dy (fuzz_values.hpp)
+//   11      1      bits 0-1 alpha (r, 2r, 16, 1); bit 2 b_zero; bits 3-5 output-straddling
+//                  patches on B (properties/lora/straddle.hpp), at most 4
+//   12..19  8      seed, little-endian
+//   20...   8 each patches (fuzz_values.hpp) on x, W, A, B, dy, at most 16
+//
+// Straddling patches are computed after the explicit ones, as the RapidCheck generator does.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fuzz/fuzz_input.hpp"
+
+namespace parity::fuzz {
+
+inline constexpr std::int64_t kLoraMaxExtent = 64;  // T, N, K
+inline constexpr std::int64_t kLoraMaxRank = 16;
+inline constexpr std::size_t kMaxPatches = 16;
+
+// The lora properties a harness checks: those that take a subject and need no LibTorch, in
+// the family's order (oracle_agreement checks parity's own oracles and is left to ctest).
+const std::vector<std::string>& lora_fuzz_properties();
+
+// Never throws for any bytes.
+FuzzInput decode_lora(std::span<const std::uint8_t> bytes);
+
+// The bytes of a LoRA input that lies within the caps: layouts with pad and offset <= 7,
+// alpha one of r, 2r, 16, 1, b_zero 0 or 1, at most 16 patches (written raw), and the flag
+// for `straddles` (0-4) output-straddling patches. decode_lora(encode_lora(in, s)) describes
+// the same problem as `in` with alpha made explicit and s straddling patches appended.
+// Throws InputError for an input outside the caps.
+std::vector<std::uint8_t> encode_lora(const FuzzInput& in, int straddles = 0);
+
+}  // namespace parity::fuzz

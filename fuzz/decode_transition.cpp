@@ -1,0 +1,99 @@
+#include "fuzz/decode_transition.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "fuzz/byte_reader.hpp"
+#include "fuzz/fuzz_values.hpp"
+
+namespace parity::fuzz {
+namespace {
+
+const std::vector<std::string> kOperands = {"x", "v", "eps"};
+const double kSigmaMax[] = {0.995, 0.98, 0.9997, 0.5};
+const double kNoiseLevel[] = {0.7, 0.5, 1.0, 0.1};
+constexpr std::int64_t kMaxChannels = 96;
+
+double sigma_of(std::uint16_t u) { return u == 0xFFFF ? 1.0 : static_cast<float>((u + 1.0) / 65536.0); }
+double sigma_prev_of(double sigma, std::uint8_t b) { return static_cast<float>(sigma * (b / 256.0)); }
+
+template <class T, std::size_t N>
+int index_of(const T (&table)[N], T v) {
+  const auto it = std::find(std::begin(table), std::end(table), v);
+  if (it == std::end(table)) throw InputError("encode_transition: a parameter has no encoding");
+  return static_cast<int>(it - std::begin(table));
+}
+
+}  // namespace
+
+const std::vector<std::string>& transition_fuzz_properties() {
+  static const std::vector<std::string> all = {"batch_invariant", "scoring_reproduces_sampling", "accuracy"};
+  return all;
+}
+
+FuzzInput decode_transition(std::span<const std::uint8_t> bytes) {
+  ByteReader in(bytes);
+  FuzzInput out;
+  out.property = transition_fuzz_properties()[in.u8() % transition_fuzz_properties().size()];
+  Case& c = out.c;
+  c.family = "transition";
+  const std::int64_t B = 1 + in.u8() % kTransitionMaxRows;
+  const std::int64_t channels = 1 + in.u8() % kMaxChannels;
+  const std::int64_t tokens = 1 + in.u16() % (kTransitionMaxRowLength / channels);
+  c.dims = {{"B", B}, {"tokens", tokens}, {"channels", channels}};
+  c.probe_row = in.u8() % B;
+  const std::uint8_t flags = in.u8();
+  if ((flags & 3u) == 1) c.params["cps"] = 1.0;
+  if ((flags & 3u) == 2) c.params["normaliser"] = 0.0;
+  if (flags & 4u) c.params["bf16_inputs"] = 1.0;
+  c.params["sigma_max"] = kSigmaMax[(flags >> 3) & 3u];
+  c.params["noise_level"] = kNoiseLevel[(flags >> 5) & 3u];
+  for (const auto& op : kOperands)
+    if (const Layout l = decode_layout(in.u8()); !l.is_contiguous()) c.layouts[op] = l;
+  c.seed = in.u64();
+  for (std::int64_t b = 0; b < B; ++b) {
+    const double sigma = sigma_of(in.u16());
+    c.params["sigma." + std::to_string(b)] = sigma;
+    c.params["sigma_prev." + std::to_string(b)] = sigma_prev_of(sigma, in.u8());
+  }
+  const std::int64_t size = B * tokens * channels;
+  const std::vector<std::int64_t> sizes = {size, size, size};
+  while (in.remaining() > 0 && c.patches.size() < 16) c.patches.push_back(decode_patch(in, kOperands, sizes));
+  return out;
+}
+
+std::vector<std::uint8_t> encode_transition(const FuzzInput& in) {
+  const Case& c = in.c;
+  const auto& props = transition_fuzz_properties();
+  const auto prop = std::find(props.begin(), props.end(), in.property);
+  if (c.family != "transition" || prop == props.end()) throw InputError("encode_transition: not a transition fuzz input");
+  const std::int64_t B = c.dim("B"), tokens = c.dim("tokens"), channels = c.dim("channels");
+  if (B < 1 || B > kTransitionMaxRows || channels < 1 || channels > kMaxChannels || tokens < 1 ||
+      tokens > kTransitionMaxRowLength / channels || c.patches.size() > 16)
+    throw InputError("encode_transition: " + c.summary() + " is outside the harness caps");
+  ByteWriter w;
+  w.u8(static_cast<std::uint8_t>(prop - props.begin()));
+  w.u8(static_cast<std::uint8_t>(B - 1));
+  w.u8(static_cast<std::uint8_t>(channels - 1));
+  w.u16(static_cast<std::uint16_t>(tokens - 1));
+  w.u8(static_cast<std::uint8_t>(c.probe_row));
+  const int step = c.param("cps", 0.0) != 0.0 ? 1 : c.param("normaliser", 1.0) == 0.0 ? 2 : 0;
+  w.u8(static_cast<std::uint8_t>(step | (c.param("bf16_inputs", 0.0) != 0.0 ? 4 : 0) |
+                                 index_of(kSigmaMax, c.param("sigma_max", 0.995)) << 3 |
+                                 index_of(kNoiseLevel, c.param("noise_level", 0.7)) << 5));
+  for (const auto& op : kOperands) w.u8(encode_layout(c.layout(op)));
+  w.u64(c.seed);
+  for (std::int64_t b = 0; b < B; ++b) {
+    const double sigma = c.param("sigma." + std::to_string(b), 1.0);
+    const double prev = c.param("sigma_prev." + std::to_string(b), 0.0);
+    const auto u = sigma >= 1.0 ? std::uint16_t{0xFFFF}
+                                : static_cast<std::uint16_t>(std::clamp(std::lround(sigma * 65536.0) - 1, 0L, 0xFFFEL));
+    w.u16(u);
+    w.u8(static_cast<std::uint8_t>(std::clamp(std::lround(prev / sigma_of(u) * 256.0), 0L, 255L)));
+  }
+  for (const Patch& p : c.patches) encode_patch(w, p, kOperands);
+  return w.bytes();
+}
+
+}  // namespace parity::fuzz

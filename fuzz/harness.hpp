@@ -1,0 +1,31 @@
+#pragma once
+// What every property harness does around its check: choose the subject, evaluate a decoded
+// input the way the RapidCheck runner does, and turn a violated property into a reproducer
+// and a trap (DESIGN.md, "The ways through it", 3).
+#include <functional>
+#include <string>
+
+#include "core/verdict.hpp"
+#include "fuzz/fuzz_input.hpp"
+
+namespace parity::fuzz {
+
+// The subject a harness checks: $PARITY_FUZZ_SUBJECT when set and not empty, else
+// `fallback` (parity's own kernel, rlkernels-host).
+std::string fuzz_subject(const std::string& fallback);
+
+// Runs `check` on `in`: returns its verdict; a std::exception other than InputError becomes a
+// failing verdict ("the subject threw: ..."), as in run_property. An InputError means the
+// decoder produced a Case the family refuses, which breaks the decoder's contract: the Case
+// is printed as JSON and the process traps.
+Verdict run_guarded(const std::string& family, const FuzzInput& in,
+                    const std::function<Verdict()>& check);
+
+// Reports a violated property and stops the process so that libFuzzer records the input as a
+// crash: writes the reproducer {subject, property, Case, verdict} to default_repro_dir()
+// ($PARITY_REPRO_DIR), prints the verdict, `parity replay FILE` and the `parity fuzz-repro`
+// command that shrinks the crash file, then __builtin_trap().
+[[noreturn]] void report_violation(const std::string& family, const std::string& subject, const FuzzInput& in,
+                                   const Verdict& v);
+
+}  // namespace parity::fuzz

@@ -1,0 +1,96 @@
+// lora_fuzzer: bytes -> a LoRA Case (decode_lora.hpp) -> one LoRA property on the subject.
+//
+// Property: every LoRA property that takes a subject and needs no LibTorch (repeatable,
+// rows_independent, layout_invariant, base_frozen, zero_adapter_gradients, forward_accuracy,
+// gradient_accuracy; the first input byte picks one) holds on parity's own kernel,
+// rlkernels-host, or on the subject named by $PARITY_FUZZ_SUBJECT (e.g. a probe, which must
+// be caught). A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
+// Budget: T, N, K <= 64, r <= 16, 16 patches; inputs longer than the format are refused.
+// Feedback: the path each forward and backward call took (LoraSubject::last_path) by row
+// count, and the case's K class, layouts and verdict outcome (fuzz/feedback.hpp).
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "core/error.hpp"
+#include "fuzz/decode_lora.hpp"
+#include "fuzz/feedback.hpp"
+#include "fuzz/harness.hpp"
+#include "properties/lora/lora_properties.hpp"
+
+namespace {
+
+using namespace parity;
+using subjects::LoraGradients;
+using subjects::LoraInputs;
+using subjects::LoraSubject;
+
+constexpr std::size_t kMaxInputBytes = 20 + 8 * fuzz::kMaxPatches;
+
+int rows_class(std::int64_t rows) { return rows == 1 ? 0 : rows <= 16 ? 1 : rows <= 32 ? 2 : 3; }
+
+// Forwards to the subject under test and reports the path of every call as a configuration:
+// 8 path ids x 4 row classes x forward/backward, in [0, 64).
+class PathRecorder final : public LoraSubject {
+ public:
+  explicit PathRecorder(LoraSubject& inner) : inner_(inner) {}
+  Tensor forward(const LoraInputs& in) override {
+    Tensor y = inner_.forward(in);
+    note(in, 0);
+    return y;
+  }
+  LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
+    LoraGradients g = inner_.backward(in, dy);
+    note(in, 1);
+    return g;
+  }
+  subjects::LoraPath last_path() const override { return inner_.last_path(); }
+
+ private:
+  void note(const LoraInputs& in, int backward) {
+    const auto path = fuzz::name_id(inner_.last_path().name.c_str()) % 8;
+    fuzz::observe_config(path * 8 + static_cast<std::uint32_t>(rows_class(in.x.dim(0)) * 2 + backward));
+  }
+  LoraSubject& inner_;
+};
+
+std::string subject_name;
+std::unique_ptr<LoraSubject> subject;
+
+// The case's K class (1, < 16, a multiple of 16, other), whether any operand is laid out
+// non-contiguously, and the verdict's outcome: in [64, 64 + 24).
+std::uint32_t case_config(const Case& c, const Verdict& v) {
+  const std::int64_t K = c.dim("K");
+  const std::uint32_t k = K == 1 ? 0 : K < 16 ? 1 : K % 16 == 0 ? 2 : 3;
+  return 64 + (k * 2 + (c.layouts.empty() ? 0u : 1u)) * 3 + static_cast<std::uint32_t>(v.outcome);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  fuzz::register_config_counters();
+  subject_name = fuzz::fuzz_subject("rlkernels-host");
+  try {
+    const auto& info = subjects::find_lora_subject(subject_name);
+    if (const std::string why = info.unavailable_reason(); !why.empty())
+      throw InputError("subject " + subject_name + " cannot run here: " + why);
+    subject = info.make();
+  } catch (const InputError& e) {
+    std::cerr << "lora_fuzzer: PARITY_FUZZ_SUBJECT: " << e.what() << "\n";
+    std::exit(2);
+  }
+  std::cerr << "lora_fuzzer: checking subject " << subject_name << "\n";
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInputBytes) return -1;
+  const fuzz::FuzzInput in = fuzz::decode_lora({data, size});
+  const auto& property = properties::lora::find_lora_property(in.property);
+  PathRecorder recorder(*subject);
+  const Verdict v = fuzz::run_guarded("lora", in, [&] { return property.check(in.c, &recorder); });
+  fuzz::observe_config(case_config(in.c, v));
+  if (v.fails()) fuzz::report_violation("lora", subject_name, in, v);
+  return 0;
+}

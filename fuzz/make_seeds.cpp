@@ -1,0 +1,192 @@
+// parity_fuzz_seeds CORPUS_DIR: writes the harnesses' seed corpora under CORPUS_DIR
+// (corpus/<harness>/), from the reference shapes (capped to each harness's budget) and the
+// properties' edge cases: the split-K row threshold, a single row, every layout, B = 0,
+// special values and bf16 midpoints, row lengths around the 256-lane reduction tree, the cps
+// step, bf16 latents, sigma = 1. Binary seeds are encoded with the harnesses' own encoders
+// (decode_*.hpp); JSON seeds for the validators are decoded Cases, reproducers and a few
+// inputs each validator must refuse. Deterministic: rerun it after changing a byte format and
+// commit what it writes.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/bf16.hpp"
+#include "core/reproducer.hpp"
+#include "fuzz/decode_lora.hpp"
+#include "fuzz/decode_transition.hpp"
+#include "properties/bridge/bridge_problem.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace parity;
+using nlohmann::json;
+
+fs::path root;
+
+void write(const std::string& harness, const std::string& name, const std::vector<std::uint8_t>& bytes) {
+  fs::create_directories(root / harness);
+  std::ofstream(root / harness / name, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+void write_text(const std::string& harness, const std::string& name, const std::string& text) {
+  write(harness, name, std::vector<std::uint8_t>(text.begin(), text.end()));
+}
+
+fuzz::FuzzInput lora(const std::string& property, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r,
+                     std::int64_t probe_row = 0, double alpha_factor = 2.0) {
+  fuzz::FuzzInput in;
+  in.property = property;
+  in.c.family = "lora";
+  in.c.seed = 1;
+  in.c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
+  in.c.probe_row = probe_row;
+  in.c.params["alpha"] = alpha_factor * static_cast<double>(r);
+  return in;
+}
+
+fuzz::FuzzInput transition(const std::string& property, std::int64_t B, std::int64_t tokens, std::int64_t channels) {
+  fuzz::FuzzInput in;
+  in.property = property;
+  in.c.family = "transition";
+  in.c.seed = 1;
+  in.c.dims = {{"B", B}, {"tokens", tokens}, {"channels", channels}};
+  in.c.probe_row = B / 2;
+  for (std::int64_t b = 0; b < B; ++b) {  // rows from sigma = 1 downwards, as the gate's
+    const double sigma = b == 0 ? 1.0 : 1.0 - 0.125 * static_cast<double>(b);
+    in.c.params["sigma." + std::to_string(b)] = sigma;
+    in.c.params["sigma_prev." + std::to_string(b)] = sigma * 0.875;
+  }
+  return in;
+}
+
+std::vector<fuzz::FuzzInput> lora_seeds(std::vector<std::pair<std::string, int>>& names) {
+  std::vector<fuzz::FuzzInput> out;
+  auto add = [&](const std::string& name, fuzz::FuzzInput in, int straddles = 0) {
+    names.push_back({name, straddles});
+    out.push_back(std::move(in));
+  };
+  // The reference shape T 33 (N and K capped to 64), rank 16, alpha 32: every property.
+  for (const auto& p : fuzz::lora_fuzz_properties()) add("ref_T33_N64_K64_r16_" + p, lora(p, 33, 64, 64, 16, 16));
+  add("rows_independent_T17_split_threshold_straddles", lora("rows_independent", 17, 16, 32, 4, 3), 4);
+  add("rows_independent_T64_straddles", lora("rows_independent", 64, 64, 64, 16, 40), 4);
+  add("rows_independent_T1", lora("rows_independent", 1, 8, 8, 2));
+  auto layouts = lora("layout_invariant", 9, 13, 31, 3, 4);
+  for (const char* op : {"x", "W", "A", "B", "dy"}) layouts.c.layouts[op] = Layout{true, 3, 5};
+  add("layout_invariant_all_transposed_padded", layouts);
+  auto frozen = lora("base_frozen", 5, 7, 15, 2, 1);
+  frozen.c.layouts["W"] = Layout{false, 7, 7};
+  add("base_frozen_W_padded", frozen);
+  auto zero = lora("zero_adapter_gradients", 8, 16, 16, 4, 2);
+  zero.c.params["b_zero"] = 1.0;
+  add("zero_adapter_gradients_B0", zero);
+  add("gradient_accuracy_T1_N1_K1_r1", lora("gradient_accuracy", 1, 1, 1, 1, 0, 1.0));
+  auto specials = lora("forward_accuracy", 4, 8, 16, 2, 1);
+  specials.c.patches = {{"x", 3, 0x7FC00000u}, {"W", 5, 0x7F800000u}, {"A", 1, 0x00000001u},
+                        {"B", 2, 0x80000000u}, {"dy", 7, 0x7F7F0000u}};
+  add("forward_accuracy_special_values", specials);
+  auto midpoints = lora("forward_accuracy", 4, 8, 16, 2, 1);
+  for (std::int64_t k = 0; k < 8; ++k)
+    midpoints.c.patches.push_back({"x", 16 + k, bf16_straddle_bits(static_cast<std::uint16_t>(0x3F80 + k), 0)});
+  add("forward_accuracy_bf16_midpoints", midpoints, 2);
+  return out;
+}
+
+std::vector<std::pair<std::string, fuzz::FuzzInput>> transition_seeds() {
+  std::vector<std::pair<std::string, fuzz::FuzzInput>> out;
+  // The reference shapes B3 x 257x96, B4 x 4096x96, B2 x 8192x32 capped to n <= 4096.
+  for (const auto& p : fuzz::transition_fuzz_properties()) out.push_back({"ref_B3_42x96_" + p, transition(p, 3, 42, 96)});
+  out.push_back({"ref_B4_128x32_batch_invariant", transition("batch_invariant", 4, 128, 32)});
+  out.push_back({"ref_B2_4096x1_accuracy", transition("accuracy", 2, 4096, 1)});
+  // Row lengths around the 256-lane reduction tree.
+  for (std::int64_t n : {1, 255, 256, 257, 511, 512})
+    out.push_back({"lanes_n" + std::to_string(n) + "_batch_invariant", transition("batch_invariant", 3, n, 1)});
+  out.push_back({"single_row_B1_scoring", transition("scoring_reproduces_sampling", 1, 64, 4)});
+  auto cps = transition("accuracy", 2, 16, 16);
+  cps.c.params["cps"] = 1.0;
+  out.push_back({"cps_accuracy", cps});
+  auto plain = transition("accuracy", 2, 16, 16);
+  plain.c.params["normaliser"] = 0.0;
+  out.push_back({"no_normaliser_accuracy", plain});
+  auto bf16 = transition("batch_invariant", 4, 32, 8);
+  bf16.c.params["bf16_inputs"] = 1.0;
+  bf16.c.patches = {{"x", 5, bf16_straddle_bits(0x3F80, 0)}, {"v", 9, bf16_straddle_bits(0xBF40, 1)}};
+  out.push_back({"bf16_inputs_midpoints_batch_invariant", bf16});
+  auto layouts = transition("batch_invariant", 3, 7, 5);
+  for (const char* op : {"x", "v", "eps"}) layouts.c.layouts[op] = Layout{true, 2, 3};
+  out.push_back({"layouts_batch_invariant", layouts});
+  auto specials = transition("accuracy", 2, 8, 8);
+  specials.c.patches = {{"x", 3, 0x7FC00000u}, {"v", 70, 0x7F800000u}, {"eps", 1, 0x00000001u}};
+  out.push_back({"special_values_accuracy", specials});
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: parity_fuzz_seeds CORPUS_DIR\n";
+    return 2;
+  }
+  root = argv[1];
+  std::vector<std::pair<std::string, int>> lora_names;
+  const auto lora_inputs = lora_seeds(lora_names);
+  std::vector<Case> cases;  // decoded, for the validators' JSON seeds
+  for (std::size_t i = 0; i < lora_inputs.size(); ++i) {
+    const auto bytes = fuzz::encode_lora(lora_inputs[i], lora_names[i].second);
+    write("lora_fuzzer", lora_names[i].first, bytes);
+    const auto decoded = fuzz::decode_lora(bytes);
+    if (i % 4 == 0) write_text("lora_case_fuzzer", lora_names[i].first + ".json", case_to_json(decoded.c).dump(1));
+    cases.push_back(decoded.c);
+  }
+  for (const auto& [name, in] : transition_seeds()) {
+    const auto bytes = fuzz::encode_transition(in);
+    write("transition_fuzzer", name, bytes);
+    const auto decoded = fuzz::decode_transition(bytes);
+    if (name.starts_with("ref_B3") || name.starts_with("lanes_n1_") || name.starts_with("layouts"))
+      write_text("transition_case_fuzzer", name + ".json", case_to_json(decoded.c).dump(1));
+    cases.push_back(decoded.c);
+  }
+  // Refusals each validator must give cleanly.
+  json bad = case_to_json(cases[0]);
+  bad["dims"]["T"] = 0;
+  write_text("lora_case_fuzzer", "refused_T0.json", bad.dump(1));
+  bad = case_to_json(cases[0]);
+  bad["patches"] = json::array({{{"operand", "q"}, {"index", -1}, {"bits", "0x7fc00000"}}});
+  write_text("lora_case_fuzzer", "refused_patch.json", bad.dump(1));
+  bad = case_to_json(cases.back());
+  bad["params"]["sigma_prev.0"] = 2.0;
+  write_text("transition_case_fuzzer", "refused_sigma_prev.json", bad.dump(1));
+  write_text("bridge_case_fuzzer", "reference.json", case_to_json(properties::bridge::reference_bridge_case()).dump(1));
+  bad = case_to_json(properties::bridge::reference_bridge_case());
+  bad["params"]["ids.2"] = 1.5;
+  bad["params"]["targets.4"] = 9;
+  write_text("bridge_case_fuzzer", "refused_tokens.json", bad.dump(1));
+  bad["dims"]["heads"] = 3;
+  write_text("bridge_case_fuzzer", "refused_heads.json", bad.dump(1));
+  // Reproducers for the parser: valid ones (one with non-finite parameters), and damaged ones.
+  Verdict v = Verdict::fail("forward_accuracy", "y[0, 3]: 1.5 outside its bound");
+  v.metrics["bound_utilisation"] = 2.5;
+  Case odd = cases[1];
+  odd.params["alpha"] = std::numeric_limits<double>::infinity();
+  odd.params["nan"] = std::numeric_limits<double>::quiet_NaN();
+  const Case& patched = cases[lora_inputs.size() - 2];  // forward_accuracy_special_values
+  const std::string good = reproducer_to_json({"rlkernels-host", "forward_accuracy", patched, v}).dump(1);
+  write_text("repro_parser_fuzzer", "lora.json", good);
+  write_text("repro_parser_fuzzer", "transition.json",
+             reproducer_to_json({"rlkernels-host", "accuracy", cases.back(), v}).dump(1));
+  write_text("repro_parser_fuzzer", "non_finite_params.json",
+             reproducer_to_json({"probe-scale-dropped", "forward_accuracy", odd, v}).dump(1));
+  write_text("repro_parser_fuzzer", "truncated.json", good.substr(0, good.size() / 2));
+  write_text("repro_parser_fuzzer", "wrong_schema.json", json{{"schema", "parity.repro/0"}}.dump());
+  write_text("repro_parser_fuzzer", "bits_not_hex.json",
+             std::string(good).replace(good.find("\"0x"), 3, "\"0y"));
+  std::cout << "wrote seeds under " << root.string() << "\n";
+  return 0;
+}

@@ -1,0 +1,88 @@
+// transition_fuzzer: bytes -> a transition Case (decode_transition.hpp) -> one transition
+// property on the subject.
+//
+// Property: batch_invariant, scoring_reproduces_sampling and accuracy (the transition
+// properties that take a subject and need no LibTorch; the first input byte picks one) hold
+// on parity's own kernel, rlkernels-host, or on the subject named by $PARITY_FUZZ_SUBJECT.
+// A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
+// Budget: B <= 8, n = tokens x channels <= 4096, 16 patches; longer inputs are refused.
+// Feedback: the row length's class relative to the kernel's 256-lane reduction tree, the
+// batch size's class, the step type and the latent dtype, and the verdict's outcome per
+// property (fuzz/feedback.hpp).
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "core/error.hpp"
+#include "fuzz/decode_transition.hpp"
+#include "fuzz/feedback.hpp"
+#include "fuzz/harness.hpp"
+#include "properties/transition/transition_properties.hpp"
+
+namespace {
+
+using namespace parity;
+using subjects::TransitionSubject;
+
+constexpr std::size_t kMaxInputBytes = 18 + 3 * fuzz::kTransitionMaxRows + 8 * 16;
+constexpr std::int64_t kLanes = 256;  // subjects/rlkernels/transition_arith.cuh kLanes
+
+std::string subject_name;
+std::unique_ptr<TransitionSubject> subject;
+
+// Where a row of n elements falls against the lane tree: below it (a power of two or not),
+// exactly one pass, just over (some lanes take two), whole passes, other: in [0, 6).
+std::uint32_t row_class(std::int64_t n) {
+  if (n < kLanes) return (n & (n - 1)) == 0 ? 0 : 1;
+  if (n == kLanes) return 2;
+  if (n < 2 * kLanes) return 3;
+  return n % kLanes == 0 ? 4 : 5;
+}
+
+// Row class x batch class (1, 2-4, 5-8) x step (sde, cps, sde without normaliser) x latent
+// dtype, in [0, 108); then property x outcome in [128, 137).
+std::uint32_t shape_config(const Case& c) {
+  const std::int64_t B = c.dim("B"), n = c.dim("tokens") * c.dim("channels");
+  const std::uint32_t batch = B == 1 ? 0 : B <= 4 ? 1 : 2;
+  const std::uint32_t step = c.param("cps", 0.0) != 0.0 ? 1 : c.param("normaliser", 1.0) == 0.0 ? 2 : 0;
+  const std::uint32_t bf16 = c.param("bf16_inputs", 0.0) != 0.0 ? 1 : 0;
+  return ((row_class(n) * 3 + batch) * 3 + step) * 2 + bf16;
+}
+
+std::uint32_t outcome_config(const std::string& property, const Verdict& v) {
+  const auto& props = fuzz::transition_fuzz_properties();
+  std::uint32_t p = 0;
+  while (p < props.size() && props[p] != property) ++p;
+  return 128 + p * 3 + static_cast<std::uint32_t>(v.outcome);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  fuzz::register_config_counters();
+  subject_name = fuzz::fuzz_subject("rlkernels-host");
+  try {
+    const auto& info = subjects::find_transition_subject(subject_name);
+    if (const std::string why = info.unavailable_reason(); !why.empty())
+      throw InputError("subject " + subject_name + " cannot run here: " + why);
+    subject = info.make();
+  } catch (const InputError& e) {
+    std::cerr << "transition_fuzzer: PARITY_FUZZ_SUBJECT: " << e.what() << "\n";
+    std::exit(2);
+  }
+  std::cerr << "transition_fuzzer: checking subject " << subject_name << "\n";
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInputBytes) return -1;
+  const fuzz::FuzzInput in = fuzz::decode_transition({data, size});
+  const auto& property = properties::transition::find_transition_property(in.property);
+  const Verdict v =
+      fuzz::run_guarded("transition", in, [&] { return property.check(in.c, subject.get()); });
+  fuzz::observe_config(shape_config(in.c));
+  fuzz::observe_config(outcome_config(in.property, v));
+  if (v.fails()) fuzz::report_violation("transition", subject_name, in, v);
+  return 0;
+}
