@@ -23,7 +23,7 @@ int cmd_list(const Argv& argv) {
     for (const gen::Family* f : gen::families())
       for (const auto& s : f->subjects()) {
         if (what == "probes" && s.role != gen::SubjectRole::probe) continue;
-        std::cout << "  " << f->name() << "  " << s.name << "  [" << gen::role_name(s.role) << ", " << s.backend
+        std::cout << "  " << f->name() << "  " << s.name << "  [" << subjects::subject_kind_name(s.role) << ", " << s.backend
                   << "]  " << s.description << (s.unavailable.empty() ? "" : "  (unavailable: " + s.unavailable + ")")
                   << "\n";
       }

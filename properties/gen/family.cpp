@@ -7,15 +7,6 @@
 
 namespace parity::gen {
 
-std::string role_name(SubjectRole r) {
-  switch (r) {
-    case SubjectRole::implementation: return "implementation";
-    case SubjectRole::reference: return "reference";
-    case SubjectRole::probe: return "probe";
-  }
-  return "?";
-}
-
 SubjectEntry Family::find_subject(const std::string& wanted) const {
   std::string known;
   for (const auto& s : subjects()) {

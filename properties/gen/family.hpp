@@ -10,10 +10,13 @@
 #include "core/case.hpp"
 #include "core/verdict.hpp"
 #include "properties/gen/run_property.hpp"
+#include "subjects/lora_family.hpp"
 
 namespace parity::gen {
 
-enum class SubjectRole { implementation, reference, probe };
+// What a subject is to its family: an implementation must pass every property, a reference
+// (LibTorch) is run for findings, a probe must be caught. The subjects' own enum.
+using SubjectRole = subjects::SubjectKind;
 
 struct SubjectEntry {
   std::string name;
@@ -29,7 +32,6 @@ struct PropertyEntry {
   bool needs_subject = true;  // false: a check of parity's own oracles
 };
 
-std::string role_name(SubjectRole r);
 
 class Family {
  public:

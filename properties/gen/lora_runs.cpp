@@ -5,15 +5,6 @@
 namespace parity::gen {
 namespace {
 
-SubjectRole role_of(subjects::SubjectKind k) {
-  switch (k) {
-    case subjects::SubjectKind::implementation: return SubjectRole::implementation;
-    case subjects::SubjectKind::reference: return SubjectRole::reference;
-    case subjects::SubjectKind::probe: return SubjectRole::probe;
-  }
-  return SubjectRole::implementation;
-}
-
 // The subject, checked to be runnable here.
 const subjects::LoraSubjectInfo& runnable(const std::string& name) {
   const auto& info = subjects::find_lora_subject(name);
@@ -31,7 +22,7 @@ class LoraFamily final : public Family {
   std::vector<SubjectEntry> subjects() const override {
     std::vector<SubjectEntry> out;
     for (const auto& s : subjects::lora_subjects())
-      out.push_back({s.name, s.backend, role_of(s.kind), s.description, s.unavailable_reason()});
+      out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable_reason()});
     return out;
   }
 

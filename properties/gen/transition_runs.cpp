@@ -5,15 +5,6 @@
 namespace parity::gen {
 namespace {
 
-SubjectRole role_of(subjects::SubjectKind k) {
-  switch (k) {
-    case subjects::SubjectKind::implementation: return SubjectRole::implementation;
-    case subjects::SubjectKind::reference: return SubjectRole::reference;
-    case subjects::SubjectKind::probe: return SubjectRole::probe;
-  }
-  return SubjectRole::implementation;
-}
-
 const subjects::TransitionSubjectInfo& runnable(const std::string& name) {
   const auto& info = subjects::find_transition_subject(name);
   if (const std::string why = info.unavailable_reason(); !why.empty())
@@ -32,7 +23,7 @@ class TransitionFamily final : public Family {
   std::vector<SubjectEntry> subjects() const override {
     std::vector<SubjectEntry> out;
     for (const auto& s : subjects::transition_subjects())
-      out.push_back({s.name, s.backend, role_of(s.kind), s.description, s.unavailable_reason()});
+      out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable_reason()});
     return out;
   }
 

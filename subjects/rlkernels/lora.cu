@@ -17,6 +17,7 @@
 #include "core/bf16.hpp"
 #include "core/hd.hpp"
 #include "subjects/lora_family.hpp"
+#include "subjects/rlkernels/cuda_memory.cuh"
 #include "subjects/rlkernels/lora_arith.cuh"
 #include "subjects/rlkernels/lora_cuda.hpp"
 
@@ -34,11 +35,7 @@ constexpr int kBlockThreads = kSide * kSide;
 constexpr int kSimpleThreads = 256;         // threads per block of the one-output kernels
 constexpr unsigned kMaxGridY = 65535;
 
-void check(cudaError_t err, const char* call) {
-  if (err != cudaSuccess)
-    throw std::runtime_error(std::string("lora cuda: ") + call + " failed: " +
-                             cudaGetErrorString(err));
-}
+void check(cudaError_t err, const char* call) { cuda::check(err, "lora cuda", call); }
 
 // A 2-D operand in device memory: element (i, j) at data[offset + i * s0 + j * s1].
 template <class T>
@@ -189,24 +186,7 @@ __global__ void adapter_b_gradient(View<uint16_t> dy, const float* h, int64_t T,
   dB[i] = lora::scaled(scale, acc);
 }
 
-// Device memory owned for the duration of one call.
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-    check(cudaMalloc(&ptr_, bytes), "cudaMalloc");
-  }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  template <class T>
-  T* as() const { return static_cast<T*>(ptr_); }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_;
-};
+using cuda::DeviceBuffer;
 
 // A 2-D Tensor's whole storage on the device, with its layout.
 struct DeviceOperand {

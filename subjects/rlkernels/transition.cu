@@ -21,6 +21,7 @@
 
 #include "core/bf16.hpp"
 #include "core/hd.hpp"
+#include "subjects/rlkernels/cuda_memory.cuh"
 #include "subjects/rlkernels/transition_arith.cuh"
 #include "subjects/rlkernels/transition_cuda.hpp"
 #include "subjects/rlkernels/transition_host.hpp"  // StandardStep::row
@@ -39,11 +40,7 @@ constexpr int64_t kMaxGridX = 2147483647;       // reduce_rows: one block per ro
 static_assert(transition::kLanes == 256, "reduce_rows folds 256 lanes");
 static_assert(std::is_trivially_copyable_v<transition::Row>, "rows are copied to the device");
 
-void check(cudaError_t err, const char* call) {
-  if (err != cudaSuccess)
-    throw std::runtime_error(std::string("transition cuda: ") + call + " failed: " +
-                             cudaGetErrorString(err));
-}
+void check(cudaError_t err, const char* call) { cuda::check(err, "transition cuda", call); }
 
 // A 2-D operand in device memory, f32 or bf16: element (b, i) at data[offset + b s0 + i s1].
 struct View {
@@ -100,24 +97,7 @@ __global__ void __launch_bounds__(transition::kLanes)
   if (l == 0) logp[blockIdx.x] = transition::row_mean(lanes[0], n);
 }
 
-// Device memory owned for the duration of one call.
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-    check(cudaMalloc(&ptr_, bytes), "cudaMalloc");
-  }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  template <class T>
-  T* as() const { return static_cast<T*>(ptr_); }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_;
-};
+using cuda::DeviceBuffer;
 
 // A 2-D Tensor's whole storage on the device, with its layout.
 struct DeviceOperand {
