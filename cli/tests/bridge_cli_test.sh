@@ -5,24 +5,7 @@
 # usage: bridge_cli_test.sh PATH/TO/parity
 set -u
 parity=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-expect() {  # expect STATUS MESSAGE-SUBSTRING -- command...
-  local want=$1 text=$2
-  shift 3
-  local out status
-  out=$("$@" 2>&1)
-  status=$?
-  if [ "$status" != "$want" ] || [[ "$out" != *"$text"* ]]; then
-    echo "FAIL: '$*' exited $status (want $want), output lacks '$text':"
-    echo "$out" | tail -20
-    failures=$((failures + 1))
-  else
-    echo "ok:   $* -> $status"
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 
 has() {  # has FILE TEXT: the record holds TEXT
   if grep -qF -- "$2" "$1"; then echo "ok:   record holds $2"; else echo "FAIL: record lacks $2"; failures=$((failures + 1)); fi

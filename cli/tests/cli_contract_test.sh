@@ -4,24 +4,7 @@
 # usage: cli_contract_test.sh PATH/TO/parity
 set -u
 parity=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-expect() {  # expect STATUS MESSAGE-SUBSTRING -- command...
-  local want=$1 text=$2
-  shift 3
-  local out status
-  out=$("$@" 2>&1)
-  status=$?
-  if [ "$status" != "$want" ] || [[ "$out" != *"$text"* ]]; then
-    echo "FAIL: '$*' exited $status (want $want), output lacks '$text':"
-    echo "$out" | head -20
-    failures=$((failures + 1))
-  else
-    echo "ok:   $* -> $status"
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 
 expect 0 "properties:" -- "$parity" list
 expect 0 "probe-scale-dropped" -- "$parity" list probes

@@ -1,0 +1,21 @@
+# Shared by the command's shell tests (source it): a scratch directory, a failure counter and
+#   expect STATUS MESSAGE-SUBSTRING -- command...
+# which runs the command and counts a failure unless it exits STATUS and prints the substring.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+expect() {
+  local want=$1 text=$2
+  shift 3
+  local out status
+  out=$("$@" 2>&1)
+  status=$?
+  if [ "$status" != "$want" ] || [[ "$out" != *"$text"* ]]; then
+    echo "FAIL: '$*' exited $status (want $want), output lacks '$text':"
+    echo "$out" | tail -20
+    failures=$((failures + 1))
+  else
+    echo "ok:   $* -> $status"
+  fi
+}
