@@ -29,7 +29,10 @@ void print_comparison(const std::string& key, const ordered& c) {
   double worst = 0.0;
   for (const auto& [name, g] : c["parameter_gradients"].items())
     if (g["max_abs_error"].is_number()) worst = std::max(worst, g["max_abs_error"].get<double>());
-  std::cout << "loss " << std::setprecision(17) << c["loss_value"].get<double>() << "  logits err "
+  std::cout << "loss " << std::setprecision(17);
+  if (c["loss_value"].is_number()) std::cout << c["loss_value"].get<double>();
+  else std::cout << c["loss_value"].dump();  // "nan" or "inf", stored as text
+  std::cout << "  logits err "
             << num(c["logits"]["max_abs_error"]) << "  loss err " << num(c["loss"]["max_abs_error"])
             << "  max grad err " << num(ordered(worst)) << "  " << c["compared_gradient_elements"].get<long>()
             << " grad elements, " << c["nonzero_manual_gradient_tensors"].get<int>() << " non-zero manual grads  "

@@ -1,5 +1,6 @@
 // The bridge's comparison properties: matches_autograd and, for probes, probe_caught.
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -62,6 +63,8 @@ Verdict check_matches_autograd(const Case& c, const BridgeSubject& s) {
   const BridgeProblem p = materialise_bridge(c);
   const Tolerance tol;
   const BridgeRun run = run_bridge(p, s, tol);
+  if (!std::isfinite(run.manual.loss) && !std::isfinite(run.autograd.loss))
+    return Verdict::discard("matches_autograd", "the loss is not finite on either side: nothing to compare");
   Verdict v;
   if (!run.comparison.passed()) {
     v = Verdict::fail("matches_autograd", run.comparison.first_failure(tol));
