@@ -30,6 +30,15 @@ std::int64_t ordered(std::uint64_t bits, int width_bits) {
 
 }  // namespace
 
+bool other_row_differs(const Tensor& m, std::int64_t row) {
+  const Tensor c = m.contiguous();
+  const std::int64_t rows = c.dim(0), cols = c.dim(1);
+  for (std::int64_t u = 0; u < rows; ++u)
+    for (std::int64_t k = 0; k < cols && u != row; ++k)
+      if (c.bits_at(u * cols + k) != c.bits_at(row * cols + k)) return true;
+  return false;
+}
+
 std::string number_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.9g", v);

@@ -59,6 +59,10 @@ struct BoundCheck {
 BoundCheck check_bound(std::span<const double> a, std::span<const double> ref,
                        std::span<const double> bound);
 
+// Whether some row of a 2-D tensor other than `row` has different bits from it: the proof a
+// batch-invariance check needs that the batch held other data.
+bool other_row_differs(const Tensor& m, std::int64_t row);
+
 // A number for a failure message: 9 significant digits (enough to tell float32 values
 // apart), "nan", "inf", "-inf".
 std::string number_text(double v);

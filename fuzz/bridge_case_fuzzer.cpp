@@ -18,10 +18,6 @@ namespace {
 
 constexpr const char* kHarness = "bridge_case_fuzzer";
 
-double dim_or_1(const parity::Case& c, const char* name) {
-  const auto it = c.dims.find(name);
-  return it == c.dims.end() || it->second < 1 ? 1.0 : static_cast<double>(it->second);
-}
 
 }  // namespace
 
@@ -30,10 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto c = fuzz::parse_case(data, size, kHarness);
   if (!c) return 0;
   fuzz::require_round_trip(*c, kHarness);
-  const double d = dim_or_1(*c, "d");
+  const double d = fuzz::dim_or_1(*c, "d");
   const double params =
-      (2 * dim_or_1(*c, "vocab") + dim_or_1(*c, "max_len") + 4 * d + 2 * dim_or_1(*c, "hidden") + 10) * d;
-  if (params > (1 << 18) || dim_or_1(*c, "len") > 64) return -1;
+      (2 * fuzz::dim_or_1(*c, "vocab") + fuzz::dim_or_1(*c, "max_len") + 4 * d + 2 * fuzz::dim_or_1(*c, "hidden") + 10) * d;
+  if (params > (1 << 18) || fuzz::dim_or_1(*c, "len") > 64) return -1;
   properties::bridge::BridgeProblem p;
   if (!fuzz::accepted([&] { p = properties::bridge::materialise_bridge(*c); }, kHarness, "materialise_bridge"))
     return 0;

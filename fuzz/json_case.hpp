@@ -29,6 +29,10 @@ void require_round_trip(const Case& c, const char* harness);
 // Prints "<harness>: <what> threw <type>: <message>" and traps.
 [[noreturn]] void trap_unexpected(const char* harness, const char* what, const std::exception& e);
 
+// c.dims[name] as a double for cost guards, or 1 where it is missing or below 1 (the
+// validator refuses such a case; the guard only needs a size).
+double dim_or_1(const Case& c, const char* name);
+
 // An upper bound on the storage elements of a 2-D operand rows x cols under `l`.
 double storage_bound(double rows, double cols, const Layout& l);
 

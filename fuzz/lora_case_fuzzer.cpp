@@ -16,10 +16,6 @@ namespace {
 constexpr const char* kHarness = "lora_case_fuzzer";
 constexpr double kMaxStorage = 1 << 20;
 
-double dim_or_1(const parity::Case& c, const char* name) {
-  const auto it = c.dims.find(name);
-  return it == c.dims.end() || it->second < 1 ? 1.0 : static_cast<double>(it->second);
-}
 
 }  // namespace
 
@@ -28,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto c = fuzz::parse_case(data, size, kHarness);
   if (!c) return 0;
   fuzz::require_round_trip(*c, kHarness);
-  const double T = dim_or_1(*c, "T"), N = dim_or_1(*c, "N"), K = dim_or_1(*c, "K"), r = dim_or_1(*c, "r");
+  const double T = fuzz::dim_or_1(*c, "T"), N = fuzz::dim_or_1(*c, "N"), K = fuzz::dim_or_1(*c, "K"), r = fuzz::dim_or_1(*c, "r");
   const double storage = fuzz::storage_bound(T, K, c->layout("x")) + fuzz::storage_bound(N, K, c->layout("W")) +
                          fuzz::storage_bound(r, K, c->layout("A")) + fuzz::storage_bound(N, r, c->layout("B")) +
                          fuzz::storage_bound(T, N, c->layout("dy"));

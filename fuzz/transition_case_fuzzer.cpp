@@ -16,10 +16,6 @@ namespace {
 constexpr const char* kHarness = "transition_case_fuzzer";
 constexpr double kMaxStorage = 1 << 20;
 
-double dim_or_1(const parity::Case& c, const char* name) {
-  const auto it = c.dims.find(name);
-  return it == c.dims.end() || it->second < 1 ? 1.0 : static_cast<double>(it->second);
-}
 
 }  // namespace
 
@@ -28,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto c = fuzz::parse_case(data, size, kHarness);
   if (!c) return 0;
   fuzz::require_round_trip(*c, kHarness);
-  const double B = dim_or_1(*c, "B"), n = dim_or_1(*c, "tokens") * dim_or_1(*c, "channels");
+  const double B = fuzz::dim_or_1(*c, "B"), n = fuzz::dim_or_1(*c, "tokens") * fuzz::dim_or_1(*c, "channels");
   double storage = 0.0;
   for (const char* op : {"x", "v", "eps"}) storage += fuzz::storage_bound(B, n, c->layout(op));
   if (storage > kMaxStorage) return -1;

@@ -30,16 +30,6 @@ std::string first_difference(const std::vector<std::pair<std::string, std::pair<
   return {};
 }
 
-// Whether some row other than `t` of a 2-D tensor has different bits from row t.
-bool other_row_differs(const Tensor& m, std::int64_t t) {
-  const Tensor c = m.contiguous();
-  const std::int64_t rows = c.dim(0), cols = c.dim(1);
-  for (std::int64_t u = 0; u < rows; ++u)
-    for (std::int64_t k = 0; k < cols && u != t; ++k)
-      if (c.bits_at(u * cols + k) != c.bits_at(t * cols + k)) return true;
-  return false;
-}
-
 bool all_nan(const Tensor& t) {
   for (std::int64_t i = 0; i < t.numel(); ++i)
     if (!std::isnan(t.value_at(i))) return false;

@@ -4,18 +4,6 @@
 #include "properties/transition/transition_properties.hpp"
 
 namespace parity::properties::transition {
-namespace {
-
-bool other_row_differs(const Tensor& m, std::int64_t t) {
-  const Tensor c = m.contiguous();
-  const std::int64_t rows = c.dim(0), cols = c.dim(1);
-  for (std::int64_t u = 0; u < rows; ++u)
-    for (std::int64_t k = 0; k < cols && u != t; ++k)
-      if (c.bits_at(u * cols + k) != c.bits_at(t * cols + k)) return true;
-  return false;
-}
-
-}  // namespace
 
 Verdict check_batch_invariant(const Case& c, TransitionSubject* s) {
   const TransitionProblem batched = materialise(c);
