@@ -33,7 +33,9 @@ int cmd_check(const Argv& argv) {
   for (const auto& prop : selected) {
     const auto result = family.run(subject.name, prop.name, config);
     std::string status;
-    if (result.passed) {
+    if (!result.not_applicable.empty()) {
+      status = "not applicable: " + result.not_applicable;
+    } else if (result.passed) {
       status = "holds (" + std::to_string(result.cases) + " cases, " + std::to_string(result.discarded) + " discarded)";
     } else {
       ++failed;

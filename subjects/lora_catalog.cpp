@@ -1,5 +1,5 @@
-// The catalog of built-in LoRA subjects: parity's own kernels, LibTorch, and the probes.
-#include "core/error.hpp"
+// parity's own LoRA subjects — its kernels, LibTorch, the probes — registered through the same
+// register_subject as a user's, and the family's view of the registry.
 #include "subjects/lora_family.hpp"
 #include "subjects/probes/lora_probes.hpp"
 #include "subjects/rlkernels/lora_host.hpp"
@@ -12,49 +12,43 @@
 namespace parity::subjects {
 namespace {
 
-std::vector<LoraSubjectInfo> build_catalog() {
-  std::vector<LoraSubjectInfo> all;
-  all.push_back({"rlkernels-host", "host", SubjectKind::implementation,
-                 "parity's deterministic LoRA kernel, host twin",
-                 [] { return std::string(); }, &rlkernels::make_lora_host_twin});
 #if PARITY_HAVE_CUDA
-  all.push_back({"rlkernels-cuda", "cuda", SubjectKind::implementation,
-                 "parity's deterministic LoRA kernel, CUDA", &rlkernels::cuda_unavailable_reason,
-                 &rlkernels::make_lora_cuda_kernel});
+std::string cuda_kernel_unavailable() { return rlkernels::cuda_unavailable_reason(); }
+std::unique_ptr<LoraSubject> make_cuda_kernel() { return rlkernels::make_lora_cuda_kernel(); }
 #else
-  all.push_back({"rlkernels-cuda", "cuda", SubjectKind::implementation,
-                 "parity's deterministic LoRA kernel, CUDA",
-                 [] { return std::string("this parity was built without CUDA (no nvcc)"); },
-                 [] { return std::unique_ptr<LoraSubject>(); }});
+std::string cuda_kernel_unavailable() { return "this parity was built without CUDA (no nvcc)"; }
+std::unique_ptr<LoraSubject> make_cuda_kernel() { return nullptr; }
 #endif
-  all.push_back({"torch-cpu", "torch-cpu", SubjectKind::reference,
-                 "LibTorch linear + LoRA path + autograd, CPU",
-                 [] { return torch_impl::lora_torch_unavailable_reason(false); },
-                 [] { return torch_impl::make_lora_torch(false); }});
-  all.push_back({"torch-cuda", "torch-cuda", SubjectKind::reference,
-                 "LibTorch linear + LoRA path + autograd, CUDA",
-                 [] { return torch_impl::lora_torch_unavailable_reason(true); },
-                 [] { return torch_impl::make_lora_torch(true); }});
-  for (const auto& p : probes::lora_probes())
-    all.push_back({p.name, "host", SubjectKind::probe, p.description, [] { return std::string(); },
-                   p.make});
-  return all;
+
+void register_builtin_subjects() {
+  register_subject(LoraSubjectInfo{.name = "rlkernels-host", .backend = "host",
+                                   .description = "parity's deterministic LoRA kernel, host twin",
+                                   .make = &rlkernels::make_lora_host_twin});
+  register_subject(LoraSubjectInfo{.name = "rlkernels-cuda", .backend = "cuda",
+      .description = "parity's deterministic LoRA kernel, CUDA", .host_twin = "rlkernels-host",
+      .unavailable_reason = &cuda_kernel_unavailable, .make = &make_cuda_kernel});
+  for (bool cuda : {false, true}) {
+    const std::string backend = cuda ? "torch-cuda" : "torch-cpu";
+    register_subject(LoraSubjectInfo{.name = backend, .backend = backend, .kind = SubjectKind::reference,
+                                     .description = std::string("LibTorch linear + LoRA path + autograd, ") +
+                                                    (cuda ? "CUDA" : "CPU"),
+                                     .unavailable_reason = [cuda] { return torch_impl::lora_torch_unavailable_reason(cuda); },
+                                     .make = [cuda] { return torch_impl::make_lora_torch(cuda); }});
+  }
+  probes::register_lora_probes();
 }
 
 }  // namespace
 
-const LoraSubjectInfo& find_lora_subject(const std::string& name) {
-  std::string known;
-  for (const auto& s : lora_subjects()) {
-    if (s.name == name) return s;
-    known += (known.empty() ? "" : ", ") + s.name;
-  }
-  throw InputError("unknown lora subject '" + name + "' (known: " + known + ")");
+const std::vector<LoraSubjectInfo>& lora_subjects() {
+  static const bool builtins_registered = (register_builtin_subjects(), true);
+  (void)builtins_registered;
+  return SubjectRegistry<LoraSubject>::instance().entries();
 }
 
-const std::vector<LoraSubjectInfo>& lora_subjects() {
-  static const std::vector<LoraSubjectInfo> catalog = build_catalog();
-  return catalog;
+const LoraSubjectInfo& find_lora_subject(const std::string& name) {
+  lora_subjects();
+  return SubjectRegistry<LoraSubject>::instance().find(name, "lora");
 }
 
 }  // namespace parity::subjects

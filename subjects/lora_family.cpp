@@ -1,6 +1,7 @@
 #include "subjects/lora_family.hpp"
 
 #include "core/error.hpp"
+#include "subjects/subject_registry_impl.hpp"
 
 namespace parity::subjects {
 namespace {
@@ -33,13 +34,6 @@ void validate_lora_dy(const LoraInputs& in, const Tensor& dy) {
   require(dy.dim(0) == in.x.dim(0) && dy.dim(1) == in.W.dim(0), "dy must be [T, N]");
 }
 
-std::string subject_kind_name(SubjectKind k) {
-  switch (k) {
-    case SubjectKind::implementation: return "implementation";
-    case SubjectKind::reference: return "reference";
-    case SubjectKind::probe: return "probe";
-  }
-  return "?";
-}
+template class SubjectRegistry<LoraSubject>;
 
 }  // namespace parity::subjects

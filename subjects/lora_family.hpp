@@ -6,13 +6,14 @@
 // Dtypes: x, W, dy and y, dx are bf16; A, B, dA, dB are float32. The bf16 operands carry the
 // activations and the frozen base weight, the float32 ones the trainable adapter; this split
 // is what the reference report's error levels show (~1.7e-3 for y and dx, ~1e-6 for dA, dB).
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/tensor.hpp"
+#include "subjects/subject_info.hpp"
+#include "subjects/subject_registry.hpp"
 
 namespace parity::subjects {
 
@@ -48,31 +49,20 @@ class LoraSubject {
   virtual LoraPath last_path() const { return {"fixed"}; }
 };
 
-enum class SubjectKind { implementation, reference, probe };
-
-struct LoraSubjectInfo {
-  std::string name;         // unique, e.g. "rlkernels-host"
-  std::string backend;      // "host", "cuda", "torch-cpu", "torch-cuda"
-  SubjectKind kind = SubjectKind::implementation;
-  std::string description;  // one line
-  // Why it cannot run here ("no CUDA device"), or empty when it can.
-  std::function<std::string()> unavailable_reason;
-  std::function<std::unique_ptr<LoraSubject>()> make;
-  // Implementations must pass every property; references (LibTorch) are run for findings;
-  // probes must be caught.
-  bool must_pass() const { return kind == SubjectKind::implementation; }
-};
+// Describes a LoRA subject; register it with register_subject (subjects/subject_registry.hpp).
+// Capabilities used: strided_layouts, backward.
+using LoraSubjectInfo = SubjectInfo<LoraSubject>;
+extern template class SubjectRegistry<LoraSubject>;
 
 // Throws InputError naming the operand if dtypes, ranks or extents disagree, or if an extent
 // is zero.
 void validate_lora_inputs(const LoraInputs& in);
 void validate_lora_dy(const LoraInputs& in, const Tensor& dy);
 
-// Every LoRA subject built into this parity, in a stable order.
+// Every registered LoRA subject in registration order: a user's (registered at static
+// initialisation) first, then parity's own (registered by the first call). Fixes the list.
 const std::vector<LoraSubjectInfo>& lora_subjects();
 // Looks a subject up by name; throws InputError listing the known names otherwise.
 const LoraSubjectInfo& find_lora_subject(const std::string& name);
-
-std::string subject_kind_name(SubjectKind k);
 
 }  // namespace parity::subjects

@@ -1,6 +1,6 @@
-// The catalog of built-in transition subjects: parity's kernel, LibTorch's formula and a second
-// formulation, and the probes.
-#include "core/error.hpp"
+// parity's own transition subjects — its kernel, LibTorch's formula and a second formulation,
+// the probes — registered through the same register_subject as a user's, and the family's view
+// of the registry.
 #include "subjects/probes/transition_probes.hpp"
 #include "subjects/rlkernels/transition_host.hpp"
 #include "subjects/torch/transition_torch.hpp"
@@ -13,49 +13,47 @@
 namespace parity::subjects {
 namespace {
 
-std::vector<TransitionSubjectInfo> build_catalog() {
-  std::vector<TransitionSubjectInfo> all;
-  all.push_back({"rlkernels-host", "host", SubjectKind::implementation,
-                 "parity's deterministic transition kernel, host twin", [] { return std::string(); },
-                 &rlkernels::make_transition_host_twin});
 #if PARITY_HAVE_CUDA
-  all.push_back({"rlkernels-cuda", "cuda", SubjectKind::implementation, "parity's deterministic transition kernel, CUDA",
-                 &rlkernels::cuda_unavailable_reason, &rlkernels::make_transition_cuda_kernel});
+std::string cuda_kernel_unavailable() { return rlkernels::cuda_unavailable_reason(); }
+std::unique_ptr<TransitionSubject> make_cuda_kernel() { return rlkernels::make_transition_cuda_kernel(); }
 #else
-  all.push_back({"rlkernels-cuda", "cuda", SubjectKind::implementation, "parity's deterministic transition kernel, CUDA",
-                 [] { return std::string("this parity was built without CUDA (no nvcc)"); },
-                 [] { return std::unique_ptr<TransitionSubject>(); }});
+std::string cuda_kernel_unavailable() { return "this parity was built without CUDA (no nvcc)"; }
+std::unique_ptr<TransitionSubject> make_cuda_kernel() { return nullptr; }
 #endif
+
+void register_builtin_subjects() {
+  register_subject(TransitionSubjectInfo{.name = "rlkernels-host", .backend = "host",
+                                         .description = "parity's deterministic transition kernel, host twin",
+                                         .make = &rlkernels::make_transition_host_twin});
+  register_subject(TransitionSubjectInfo{.name = "rlkernels-cuda", .backend = "cuda",
+      .description = "parity's deterministic transition kernel, CUDA", .host_twin = "rlkernels-host",
+      .unavailable_reason = &cuda_kernel_unavailable, .make = &make_cuda_kernel});
   for (bool cuda : {false, true}) {
     const std::string suffix = cuda ? "cuda" : "cpu";
-    all.push_back({"torch-" + suffix, "torch-" + suffix, SubjectKind::reference,
-                   "Flow-GRPO's sde_step_with_logprob in LibTorch ops, " + suffix,
-                   [cuda] { return torch_impl::transition_torch_unavailable_reason(cuda); },
-                   [cuda] { return torch_impl::make_transition_torch(cuda); }});
-    all.push_back({"torch-second-" + suffix, "torch-" + suffix, SubjectKind::reference,
-                   "a second formulation of the step (normalised residual, flatten-mean), " + suffix,
-                   [cuda] { return torch_impl::transition_torch_unavailable_reason(cuda); },
-                   [cuda] { return torch_impl::make_transition_torch_second(cuda); }});
+    const auto unavailable = [cuda] { return torch_impl::transition_torch_unavailable_reason(cuda); };
+    register_subject(TransitionSubjectInfo{
+        .name = "torch-" + suffix, .backend = "torch-" + suffix, .kind = SubjectKind::reference,
+        .description = "Flow-GRPO's sde_step_with_logprob in LibTorch ops, " + suffix,
+        .unavailable_reason = unavailable, .make = [cuda] { return torch_impl::make_transition_torch(cuda); }});
+    register_subject(TransitionSubjectInfo{
+        .name = "torch-second-" + suffix, .backend = "torch-" + suffix, .kind = SubjectKind::reference,
+        .description = "a second formulation of the step (normalised residual, flatten-mean), " + suffix,
+        .unavailable_reason = unavailable, .make = [cuda] { return torch_impl::make_transition_torch_second(cuda); }});
   }
-  for (const auto& p : probes::transition_probes())
-    all.push_back({p.name, "host", SubjectKind::probe, p.description, [] { return std::string(); }, p.make});
-  return all;
+  probes::register_transition_probes();
 }
 
 }  // namespace
 
 const std::vector<TransitionSubjectInfo>& transition_subjects() {
-  static const std::vector<TransitionSubjectInfo> catalog = build_catalog();
-  return catalog;
+  static const bool builtins_registered = (register_builtin_subjects(), true);
+  (void)builtins_registered;
+  return SubjectRegistry<TransitionSubject>::instance().entries();
 }
 
 const TransitionSubjectInfo& find_transition_subject(const std::string& name) {
-  std::string known;
-  for (const auto& s : transition_subjects()) {
-    if (s.name == name) return s;
-    known += (known.empty() ? "" : ", ") + s.name;
-  }
-  throw InputError("unknown transition subject '" + name + "' (known: " + known + ")");
+  transition_subjects();
+  return SubjectRegistry<TransitionSubject>::instance().find(name, "transition");
 }
 
 }  // namespace parity::subjects

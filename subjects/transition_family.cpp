@@ -1,6 +1,7 @@
 #include "subjects/transition_family.hpp"
 
 #include "core/error.hpp"
+#include "subjects/subject_registry_impl.hpp"
 
 namespace parity::subjects {
 namespace {
@@ -10,6 +11,8 @@ void require(bool ok, const std::string& what) {
 }
 
 }  // namespace
+
+template class SubjectRegistry<TransitionSubject>;
 
 void validate_transition_inputs(const TransitionInputs& in) {
   require(in.x.shape().size() == 2, "x must be 2-D [B, n]");

@@ -15,13 +15,13 @@
 // [B, n] (n = tokens x channels, flattened), any strides. "Scoring" evaluates logp for a given
 // prev_sample: it must reproduce the log-prob emitted while sampling, bit for bit.
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/tensor.hpp"
-#include "subjects/lora_family.hpp"  // SubjectKind
+#include "subjects/subject_info.hpp"
+#include "subjects/subject_registry.hpp"
 
 namespace parity::subjects {
 
@@ -65,21 +65,19 @@ class TransitionSubject {
   virtual Tensor score(const TransitionInputs& in, const Tensor& prev) = 0;
 };
 
-struct TransitionSubjectInfo {
-  std::string name;
-  std::string backend;
-  SubjectKind kind = SubjectKind::implementation;
-  std::string description;
-  std::function<std::string()> unavailable_reason;
-  std::function<std::unique_ptr<TransitionSubject>()> make;
-};
+// Describes a transition subject; register it with register_subject
+// (subjects/subject_registry.hpp). Capabilities used: strided_layouts, scoring.
+using TransitionSubjectInfo = SubjectInfo<TransitionSubject>;
+extern template class SubjectRegistry<TransitionSubject>;
 
 // Throws InputError naming the operand or field if shapes, dtypes or per-row vectors
 // disagree, or if a row has no elements.
 void validate_transition_inputs(const TransitionInputs& in);
 void validate_transition_prev(const TransitionInputs& in, const Tensor& prev);
 
+// Every registered transition subject, a user's first, then parity's own (as lora_subjects()).
 const std::vector<TransitionSubjectInfo>& transition_subjects();
+// Looks a subject up by name; throws InputError listing the known names otherwise.
 const TransitionSubjectInfo& find_transition_subject(const std::string& name);
 
 }  // namespace parity::subjects

@@ -27,9 +27,9 @@ rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
   // Reference extents (MATH.md): T 70, 257, 33; N 512, 2048, 5120; K 384, 1024, 5120.
   const auto shape = rc::gen::construct<Shape>(extent(caps.max_T, {33, 70}), extent(caps.max_N, {512}),
                                                extent(caps.max_K, {384}), extent(caps.max_r, {4, 16}));
-  return rc::gen::mapcat(shape, [](const Shape& s) {
+  return rc::gen::mapcat(shape, [strided = caps.strided_layouts](const Shape& s) {
     return rc::gen::apply(
-        [s](std::uint64_t seed, std::int64_t probe_row, Layout lx, Layout lw, Layout la, Layout lb,
+        [s, strided](std::uint64_t seed, std::int64_t probe_row, Layout lx, Layout lw, Layout la, Layout lb,
             Layout ldy, double alpha, std::vector<Patch> patches) {
           Case c;
           c.family = "lora";
@@ -37,7 +37,7 @@ rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
           c.dims = {{"T", s.T}, {"N", s.N}, {"K", s.K}, {"r", s.r}};
           c.probe_row = probe_row;
           for (const auto& [name, l] : {std::pair{"x", lx}, {"W", lw}, {"A", la}, {"B", lb}, {"dy", ldy}})
-            if (!l.is_contiguous()) c.layouts[name] = l;
+            if (strided && !l.is_contiguous()) c.layouts[name] = l;
           c.params["alpha"] = alpha;
           c.patches = std::move(patches);
           return c;

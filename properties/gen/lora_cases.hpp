@@ -19,6 +19,7 @@ struct LoraCaps {
   std::int64_t max_N = 130;
   std::int64_t max_K = 400;
   std::int64_t max_r = 17;
+  bool strided_layouts = true;  // false: every operand contiguous (SubjectCapabilities)
 };
 
 rc::Gen<Case> lora_case(LoraCaps caps = {});

@@ -1,46 +1,29 @@
 #include "properties/gen/lora_runs.hpp"
 
-#include "core/error.hpp"
+#include "properties/gen/subject_family.hpp"
 
 namespace parity::gen {
 namespace {
 
-// The subject, checked to be runnable here.
-const subjects::LoraSubjectInfo& runnable(const std::string& name) {
-  const auto& info = subjects::find_lora_subject(name);
-  if (const std::string why = info.unavailable_reason(); !why.empty())
-    throw InputError("subject " + name + " cannot run here: " + why);
-  return info;
-}
-
-class LoraFamily final : public Family {
- public:
-  std::string name() const override { return "lora"; }
-  std::string description() const override { return "LoRA linear, forward and backward"; }
-  std::string default_subject() const override { return "rlkernels-host"; }
-
-  std::vector<SubjectEntry> subjects() const override {
-    std::vector<SubjectEntry> out;
-    for (const auto& s : subjects::lora_subjects())
-      out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable_reason()});
-    return out;
+struct LoraTraits {
+  using Subject = subjects::LoraSubject;
+  using Property = properties::lora::LoraProperty;
+  using Caps = LoraCaps;
+  static constexpr const char* name = "lora";
+  static constexpr const char* description = "LoRA linear, forward and backward";
+  static const auto& subjects() { return subjects::lora_subjects(); }
+  static const auto& find_subject(const std::string& n) { return subjects::find_lora_subject(n); }
+  static const auto& properties() { return properties::lora::lora_properties(); }
+  static const auto& find_property(const std::string& n) { return properties::lora::find_lora_property(n); }
+  static rc::Gen<Case> cases(Caps caps) { return lora_case(caps); }
+  static const CapabilityNeeds& needs() {
+    static const CapabilityNeeds n{.backward = {"repeatable", "rows_independent", "layout_invariant", "base_frozen",
+                                                "zero_adapter_gradients", "gradient_accuracy"},
+                                   .strided_layouts = {"layout_invariant"}};
+    return n;
   }
-
-  std::vector<PropertyEntry> properties() const override {
-    std::vector<PropertyEntry> out;
-    for (const auto& p : properties::lora::lora_properties()) out.push_back({p.name, p.description, p.needs_subject});
-    return out;
-  }
-
-  Verdict check(const std::string& subject, const std::string& property, const Case& c) const override {
-    const auto& prop = properties::lora::find_lora_property(property);
-    const auto& info = subjects::find_lora_subject(subject);
-    if (!prop.needs_subject) return prop.check(c, nullptr);
-    return prop.check(c, runnable(info.name).make().get());
-  }
-
-  RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
-    return run_lora_property(runnable(subject), properties::lora::find_lora_property(property), config);
+  static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
+    return properties::cross_backend::check_lora(c, s, twin, caps.backward);
   }
 };
 
@@ -49,17 +32,11 @@ class LoraFamily final : public Family {
 RunResult run_lora_property(const subjects::LoraSubjectInfo& subject,
                             const properties::lora::LoraProperty& property, const RunConfig& config,
                             LoraCaps caps) {
-  return run_property(
-      subject.name, property.name, lora_case(caps),
-      [&](const Case& c) {
-        auto instance = property.needs_subject ? subject.make() : nullptr;
-        return property.check(c, instance.get());
-      },
-      config);
+  return run_typed_property<LoraTraits>(subject, property, config, caps);
 }
 
 const Family& lora_family() {
-  static const LoraFamily family;
+  static const SubjectFamily<LoraTraits> family;
   return family;
 }
 

@@ -48,6 +48,13 @@ std::uint64_t default_seed() {
   return kDefaultSeed;
 }
 
+RunResult not_applicable_result(const std::string& subject, const std::string& property, const std::string& why) {
+  RunResult result;
+  result.not_applicable = why;
+  result.message = property + " does not apply to " + subject + ": " + why;
+  return result;
+}
+
 RunResult run_property(const std::string& subject, const std::string& property,
                        const rc::Gen<Case>& gen, const CaseCheck& check, const RunConfig& config) {
   RunResult result;

@@ -35,7 +35,13 @@ struct RunResult {
   std::optional<Verdict> verdict;      // its verdict
   std::optional<std::filesystem::path> reproducer;
   std::string message;                 // one paragraph for a human: what failed and how to replay
+  // Non-empty: the property does not apply to the subject (why, e.g. "the subject has no
+  // backward"); nothing ran and passed is false. Callers report it as not applicable.
+  std::string not_applicable;
 };
+
+// The result of a property that does not apply to `subject`, saying why.
+RunResult not_applicable_result(const std::string& subject, const std::string& property, const std::string& why);
 
 // Evaluates one Case. Must be deterministic in the Case.
 using CaseCheck = std::function<Verdict(const Case&)>;

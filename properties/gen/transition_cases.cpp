@@ -54,7 +54,7 @@ rc::Gen<Case> transition_case(TransitionCaps caps) {
     const std::int64_t n = d.second.tokens * d.second.channels;
     const std::int64_t B = std::max<std::int64_t>(1, std::min(d.first, caps.max_elements / std::max<std::int64_t>(n, 1)));
     return rc::gen::apply(
-        [B, d, n](std::uint64_t seed, std::int64_t probe_row, std::vector<std::pair<double, double>> schedule,
+        [B, d, n, strided = caps.strided_layouts](std::uint64_t seed, std::int64_t probe_row, std::vector<std::pair<double, double>> schedule,
                   double sigma_max, double noise_level, int kind, bool bf16, Layout lx, Layout lv, Layout le,
                   std::vector<Patch> patches) {
           Case c;
@@ -72,7 +72,7 @@ rc::Gen<Case> transition_case(TransitionCaps caps) {
           if (kind == 2) c.params["normaliser"] = 0;
           if (bf16) c.params["bf16_inputs"] = 1;
           for (const auto& [name, l] : {std::pair{"x", lx}, {"v", lv}, {"eps", le}})
-            if (!l.is_contiguous()) c.layouts[name] = l;
+            if (strided && !l.is_contiguous()) c.layouts[name] = l;
           for (Patch& p : patches) p.index %= B * n;
           c.patches = std::move(patches);
           return c;

@@ -17,6 +17,7 @@ struct TransitionCaps {
   std::int64_t max_B = 8;
   std::int64_t max_elements = std::int64_t{1} << 21;  // B x tokens x channels
   int max_threshold_exponent = 20;                    // 2^k +- 1 row lengths up to this k
+  bool strided_layouts = true;  // false: every operand contiguous (SubjectCapabilities)
 };
 
 rc::Gen<Case> transition_case(TransitionCaps caps = {});

@@ -1,49 +1,29 @@
 #include "properties/gen/transition_runs.hpp"
 
-#include "core/error.hpp"
+#include "properties/gen/subject_family.hpp"
 
 namespace parity::gen {
 namespace {
 
-const subjects::TransitionSubjectInfo& runnable(const std::string& name) {
-  const auto& info = subjects::find_transition_subject(name);
-  if (const std::string why = info.unavailable_reason(); !why.empty())
-    throw InputError("subject " + name + " cannot run here: " + why);
-  return info;
-}
-
-class TransitionFamily final : public Family {
- public:
-  std::string name() const override { return "transition"; }
-  std::string description() const override {
-    return "flow-matching SDE step (sde, cps) with its log-prob, sampling and scoring";
+struct TransitionTraits {
+  using Subject = subjects::TransitionSubject;
+  using Property = properties::transition::TransitionProperty;
+  using Caps = TransitionCaps;
+  static constexpr const char* name = "transition";
+  static constexpr const char* description = "flow-matching SDE step (sde, cps) with its log-prob, sampling and scoring";
+  static const auto& subjects() { return subjects::transition_subjects(); }
+  static const auto& find_subject(const std::string& n) { return subjects::find_transition_subject(n); }
+  static const auto& properties() { return properties::transition::transition_properties(); }
+  static const auto& find_property(const std::string& n) {
+    return properties::transition::find_transition_property(n);
   }
-  std::string default_subject() const override { return "rlkernels-host"; }
-
-  std::vector<SubjectEntry> subjects() const override {
-    std::vector<SubjectEntry> out;
-    for (const auto& s : subjects::transition_subjects())
-      out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable_reason()});
-    return out;
+  static rc::Gen<Case> cases(Caps caps) { return transition_case(caps); }
+  static const CapabilityNeeds& needs() {
+    static const CapabilityNeeds n{.scoring = {"batch_invariant", "scoring_reproduces_sampling"}};
+    return n;
   }
-
-  std::vector<PropertyEntry> properties() const override {
-    std::vector<PropertyEntry> out;
-    for (const auto& p : properties::transition::transition_properties())
-      out.push_back({p.name, p.description, p.needs_subject});
-    return out;
-  }
-
-  Verdict check(const std::string& subject, const std::string& property, const Case& c) const override {
-    const auto& prop = properties::transition::find_transition_property(property);
-    subjects::find_transition_subject(subject);
-    if (!prop.needs_subject) return prop.check(c, nullptr);
-    return prop.check(c, runnable(subject).make().get());
-  }
-
-  RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
-    return run_transition_property(runnable(subject), properties::transition::find_transition_property(property),
-                                   config);
+  static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
+    return properties::cross_backend::check_transition(c, s, twin, caps.scoring);
   }
 };
 
@@ -52,17 +32,11 @@ class TransitionFamily final : public Family {
 RunResult run_transition_property(const subjects::TransitionSubjectInfo& subject,
                                   const properties::transition::TransitionProperty& property,
                                   const RunConfig& config, TransitionCaps caps) {
-  return run_property(
-      subject.name, property.name, transition_case(caps),
-      [&](const Case& c) {
-        auto instance = property.needs_subject ? subject.make() : nullptr;
-        return property.check(c, instance.get());
-      },
-      config);
+  return run_typed_property<TransitionTraits>(subject, property, config, caps);
 }
 
 const Family& transition_family() {
-  static const TransitionFamily family;
+  static const SubjectFamily<TransitionTraits> family;
   return family;
 }
 

@@ -56,17 +56,18 @@ std::unique_ptr<LoraSubject> make_base_gradient() { return std::make_unique<Base
 
 }  // namespace
 
-const std::vector<LoraProbe>& lora_probes() {
-  static const std::vector<LoraProbe> probes = {
-      {"probe-scale-dropped", "drops the LoRA scale s = alpha / r", &make_twin<ScaleDropped>},
-      {"probe-split-k-by-rows",
-       "splits the base reduction over K in two above " + std::to_string(kSplitKRowThreshold) + " rows",
-       &make_twin<SplitKByRows>},
-      {"probe-bf16-accumulation", "accumulates every reduction in bf16", &make_twin<Bf16Accumulation>},
-      {"probe-truncating-bf16", "converts float32 to bf16 by truncation", &make_twin<TruncatingConversion>},
-      {"probe-base-gradient", "gives the frozen base weight W a gradient", &make_base_gradient},
+void register_lora_probes() {
+  const auto probe = [](std::string name, std::string description, std::unique_ptr<LoraSubject> (*make)()) {
+    register_subject(LoraSubjectInfo{.name = std::move(name), .backend = "host", .kind = SubjectKind::probe,
+                                     .description = std::move(description), .make = make});
   };
-  return probes;
+  probe("probe-scale-dropped", "drops the LoRA scale s = alpha / r", &make_twin<ScaleDropped>);
+  probe("probe-split-k-by-rows",
+        "splits the base reduction over K in two above " + std::to_string(kSplitKRowThreshold) + " rows",
+        &make_twin<SplitKByRows>);
+  probe("probe-bf16-accumulation", "accumulates every reduction in bf16", &make_twin<Bf16Accumulation>);
+  probe("probe-truncating-bf16", "converts float32 to bf16 by truncation", &make_twin<TruncatingConversion>);
+  probe("probe-base-gradient", "gives the frozen base weight W a gradient", &make_base_gradient);
 }
 
 }  // namespace parity::subjects::probes

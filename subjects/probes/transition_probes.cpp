@@ -62,18 +62,19 @@ std::unique_ptr<TransitionSubject> make() {
 
 }  // namespace
 
-const std::vector<TransitionProbe>& transition_probes() {
-  static const std::vector<TransitionProbe> probes = {
-      {"probe-no-sqrt-dt", "prev = mean + std * eps, without sqrt(-dt)", &make<NoSqrtDt>},
-      {"probe-dt-sign-flipped", "dt = sigma - sigma_prev", &make<DtSignFlipped>},
-      {"probe-mean-over-batch", "the log-prob mean also runs over the batch dimension", &make<MeanOverBatch>},
-      {"probe-sum-not-mean", "the log-prob sums the row instead of averaging it", &make<SumInsteadOfMean>},
-      {"probe-normaliser-dropped", "drops -log(std sqrt(-dt)) - log(sqrt(2 pi)) even when asked",
-       &make<NormaliserDropped>},
-      {"probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
-       &make<BatchDependentReduction>},
+void register_transition_probes() {
+  const auto probe = [](std::string name, std::string description, std::unique_ptr<TransitionSubject> (*make)()) {
+    register_subject(TransitionSubjectInfo{.name = std::move(name), .backend = "host", .kind = SubjectKind::probe,
+                                           .description = std::move(description), .make = make});
   };
-  return probes;
+  probe("probe-no-sqrt-dt", "prev = mean + std * eps, without sqrt(-dt)", &make<NoSqrtDt>);
+  probe("probe-dt-sign-flipped", "dt = sigma - sigma_prev", &make<DtSignFlipped>);
+  probe("probe-mean-over-batch", "the log-prob mean also runs over the batch dimension", &make<MeanOverBatch>);
+  probe("probe-sum-not-mean", "the log-prob sums the row instead of averaging it", &make<SumInsteadOfMean>);
+  probe("probe-normaliser-dropped", "drops -log(std sqrt(-dt)) - log(sqrt(2 pi)) even when asked",
+        &make<NormaliserDropped>);
+  probe("probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
+        &make<BatchDependentReduction>);
 }
 
 }  // namespace parity::subjects::probes

@@ -29,6 +29,7 @@
 #define PARITY_SDPA_PROTOTYPE 0
 #endif
 #if __has_include(<ATen/ops/scaled_dot_product_attention.h>)
+#include <ATen/ops/scaled_dot_product_attention.h>
 #define PARITY_SDPA_PUBLIC 1
 #else
 #define PARITY_SDPA_PUBLIC 0
@@ -83,6 +84,17 @@ at::Tensor attention(const TinyGptConfig& c, const at::Tensor& q, const at::Tens
   const double default_scale = 1.0 / std::sqrt(static_cast<double>(c.d_head()));
   const at::Tensor qs = c.scale() == default_scale ? q : q.mul(c.scale() / default_scale);
   return std::get<0>(at::_scaled_dot_product_attention(qs, k, v, {}, 0.0, false, c.causal));
+#elif PARITY_SDPA_PUBLIC
+  // LibTorch 2.x (not built here: this branch follows the 2.x headers' documented signature).
+  // The scale argument exists since 2.1; before, another scale goes into q as for the prototype.
+  (void)T;
+#if TORCH_VERSION_MAJOR > 2 || TORCH_VERSION_MINOR >= 1
+  return at::scaled_dot_product_attention(q, k, v, {}, 0.0, c.causal, c.scale());
+#else
+  const double default_scale = 1.0 / std::sqrt(static_cast<double>(c.d_head()));
+  return at::scaled_dot_product_attention(c.scale() == default_scale ? q : q.mul(c.scale() / default_scale), k, v,
+                                          {}, 0.0, c.causal);
+#endif
 #else
   (void)T;
   throw InputError("tiny GPT torch-sdpa: " + sdpa_support().note);
@@ -108,9 +120,14 @@ SdpaSupport sdpa_support() {
            "'s prototype entry point: no scale argument (1/sqrt(d_head) is built in), no backend "
            "selector; with inputs that require grad it runs _scaled_dot_product_attention_math, the "
            "composite MATH path (its output's autograd node is a matmul view, not a fused kernel's)";
+#elif PARITY_SDPA_PUBLIC
+  s.available = true;
+  s.function = "at::scaled_dot_product_attention";
+  s.backend = "chosen by LibTorch";
+  s.note = "LibTorch " + torch_version() + "'s public entry point; LibTorch picks the CPU backend (math or flash)";
 #else
-  s.note = "LibTorch " + torch_version() + " has no scaled dot-product attention this build drives (neither "
-           "the 1.13 prototype at::_scaled_dot_product_attention nor, in this version of parity, the public one)";
+  s.note = "LibTorch " + torch_version() + " has no scaled dot-product attention (neither the 1.13 prototype "
+           "at::_scaled_dot_product_attention nor the public at::scaled_dot_product_attention of 2.x)";
 #endif
   return s;
 }

@@ -1,0 +1,20 @@
+#pragma once
+// cross_backend_bitwise: a subject with a CUDA and a host path (SubjectInfo::host_twin) gives the
+// same bits on both for the same Case. Plain C++ check functions, like every property's.
+#include "core/case.hpp"
+#include "core/verdict.hpp"
+#include "subjects/lora_family.hpp"
+#include "subjects/transition_family.hpp"
+
+namespace parity::properties::cross_backend {
+
+inline constexpr const char* kProperty = "cross_backend_bitwise";
+inline constexpr const char* kDescription = "the subject and its host twin give the same bits";
+
+// y of forward, and dx, dA, dB of backward when `backward`, bitwise equal on `subject` and `twin`.
+Verdict check_lora(const Case& c, subjects::LoraSubject& subject, subjects::LoraSubject& twin, bool backward);
+// prev, mean, std and logp of sample, and score(prev) when `scoring`, bitwise equal.
+Verdict check_transition(const Case& c, subjects::TransitionSubject& subject, subjects::TransitionSubject& twin,
+                         bool scoring);
+
+}  // namespace parity::properties::cross_backend

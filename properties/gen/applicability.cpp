@@ -1,0 +1,16 @@
+#include "properties/gen/applicability.hpp"
+
+namespace parity::gen {
+
+std::string not_applicable_reason(const subjects::SubjectCapabilities& caps, const CapabilityNeeds& needs,
+                                  const std::string& property) {
+  if (!caps.strided_layouts && needs.strided_layouts.contains(property))
+    return "the subject accepts contiguous operands only (capabilities.strided_layouts is false)";
+  if (!caps.backward && needs.backward.contains(property))
+    return "the subject has no backward (capabilities.backward is false)";
+  if (!caps.scoring && needs.scoring.contains(property))
+    return "the subject has no scoring entry point (capabilities.scoring is false)";
+  return {};
+}
+
+}  // namespace parity::gen

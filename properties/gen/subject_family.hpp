@@ -1,0 +1,106 @@
+#pragma once
+// A family of typed subjects (lora, transition) behind the generic Family interface: its
+// registered subjects, its properties plus cross_backend_bitwise, capabilities honoured (a
+// property that needs what a subject lacks is not applicable; a subject without strided layouts
+// gets contiguous cases), and runs over generated cases on a fresh instance per case.
+//
+// Traits give: Subject, Property (name, description, needs_subject, check), Caps (with
+// strided_layouts); static name, description, subjects(), find_subject(n), properties(),
+// find_property(n), cases(Caps), needs() (CapabilityNeeds), and
+// cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict.
+#include "core/error.hpp"
+#include "properties/cross_backend/cross_backend.hpp"
+#include "properties/gen/applicability.hpp"
+#include "properties/gen/family.hpp"
+
+namespace parity::gen {
+
+// The subject, checked to be runnable here (InputError otherwise).
+template <class Traits>
+const subjects::SubjectInfo<typename Traits::Subject>& runnable_subject(const std::string& name) {
+  const auto& info = Traits::find_subject(name);
+  if (const std::string why = info.unavailable_reason(); !why.empty())
+    throw InputError("subject " + name + " cannot run here: " + why);
+  return info;
+}
+
+// Runs `property` on a fresh instance of `subject` per case, over Traits::cases(caps); not
+// applicable when the subject lacks a capability the property needs.
+template <class Traits>
+RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subject>& subject,
+                             const typename Traits::Property& property, const RunConfig& config,
+                             typename Traits::Caps caps) {
+  if (property.needs_subject) {
+    const std::string why = not_applicable_reason(subject.capabilities, Traits::needs(), property.name);
+    if (!why.empty()) return not_applicable_result(subject.name, property.name, why);
+  }
+  caps.strided_layouts = caps.strided_layouts && subject.capabilities.strided_layouts;
+  return run_property(
+      subject.name, property.name, Traits::cases(caps),
+      [&](const Case& c) {
+        auto instance = property.needs_subject ? subject.make() : nullptr;
+        return property.check(c, instance.get());
+      },
+      config);
+}
+
+template <class Traits>
+class SubjectFamily final : public Family {
+ public:
+  using Info = subjects::SubjectInfo<typename Traits::Subject>;
+
+  std::string name() const override { return Traits::name; }
+  std::string description() const override { return Traits::description; }
+  std::string default_subject() const override { return "rlkernels-host"; }
+
+  std::vector<SubjectEntry> subjects() const override {
+    std::vector<SubjectEntry> out;
+    for (const auto& s : Traits::subjects())
+      out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable_reason()});
+    return out;
+  }
+
+  std::vector<PropertyEntry> properties() const override {
+    std::vector<PropertyEntry> out;
+    for (const auto& p : Traits::properties()) out.push_back({p.name, p.description, p.needs_subject});
+    out.push_back({properties::cross_backend::kProperty, properties::cross_backend::kDescription, true});
+    return out;
+  }
+
+  Verdict check(const std::string& subject, const std::string& property, const Case& c) const override {
+    const Info& info = Traits::find_subject(subject);
+    if (property == properties::cross_backend::kProperty) {
+      const Info& twin = runnable_subject<Traits>(require_twin(info));
+      return Traits::cross_backend(c, *runnable_subject<Traits>(subject).make(), *twin.make(),
+                                   info.capabilities);
+    }
+    const auto& prop = Traits::find_property(property);
+    if (!prop.needs_subject) return prop.check(c, nullptr);
+    return prop.check(c, runnable_subject<Traits>(info.name).make().get());
+  }
+
+  RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
+    const Info& info = runnable_subject<Traits>(subject);
+    if (property != properties::cross_backend::kProperty)
+      return run_typed_property<Traits>(info, Traits::find_property(property), config, {});
+    if (info.host_twin.empty())
+      return not_applicable_result(subject, property, "the subject has no host twin (host_twin is empty)");
+    const Info& twin = runnable_subject<Traits>(info.host_twin);
+    typename Traits::Caps caps;
+    caps.strided_layouts = info.capabilities.strided_layouts && twin.capabilities.strided_layouts;
+    return run_property(
+        subject, property, Traits::cases(caps),
+        [&](const Case& c) { return Traits::cross_backend(c, *info.make(), *twin.make(), info.capabilities); },
+        config);
+  }
+
+ private:
+  static const std::string& require_twin(const Info& info) {
+    if (info.host_twin.empty())
+      throw InputError(std::string(properties::cross_backend::kProperty) + " does not apply to " + info.name +
+                       ": it has no host twin");
+    return info.host_twin;
+  }
+};
+
+}  // namespace parity::gen
