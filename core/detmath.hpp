@@ -47,6 +47,51 @@ PARITY_HD double log(double x) {
 // log of a positive finite float32, rounded to float32.
 PARITY_HD float log_f32(float x) { return static_cast<float>(log(static_cast<double>(x))); }
 
+namespace detail {
+// 2^e for e in [-1022, 1023], exactly.
+PARITY_HD double pow2(int e) {
+  const std::uint64_t bits = static_cast<std::uint64_t>(e + 1023) << 52;
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+}  // namespace detail
+
+// e^x in double, within 1 ulp: exp(NaN) = NaN, exp(+inf) = +inf, exp(-inf) = +0; +inf past
+// the overflow threshold (x > 709.78...); subnormal results (x < -708.4) are rounded once,
+// down to 0 below about -745.13. PARITY_HD: shared by the CUDA kernels and their host twins.
+// Cody-Waite: x = k ln2 + r with ln 2 split in two (fdlibm's split: k ln2_hi is exact for
+// |k| < 2^20), |r| <= ln2 / 2, then Taylor to r^13 by Horner in fma (truncation below 2^-57
+// relative) and an exact scaling by 2^k.
+PARITY_HD double exp(double x) {
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  constexpr double kLog2e = 1.44269504088896338700e+00;
+  constexpr double kRoundMagic = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to integer
+  if (x != x) return x + x;
+  if (x > 710.0) return HUGE_VAL;
+  if (x < -746.0) return 0.0;
+  const double kd = (x * kLog2e + kRoundMagic) - kRoundMagic;  // nearest integer, ties even
+  const double r = (x - kd * kLn2Hi) - kd * kLn2Lo;
+  // 1/n! for n = 13 down to 2 (each constant correctly rounded).
+  constexpr double kInvFact[] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
+                                 1.0 / 3628800.0,    1.0 / 362880.0,    1.0 / 40320.0,
+                                 1.0 / 5040.0,       1.0 / 720.0,       1.0 / 120.0,
+                                 1.0 / 24.0,         1.0 / 6.0,         0.5};
+  double p = kInvFact[0];
+  for (int i = 1; i < 12; ++i) p = fma(p, r, kInvFact[i]);
+  p = fma(fma(p, r, 1.0), r, 1.0);
+  // 2^k with k in [-1076, 1024], applied in two exact steps so that a subnormal result is
+  // rounded once, in the last multiplication.
+  const int k = static_cast<int>(kd);
+  if (k > 1023) return p * detail::pow2(k - 1) * 2.0;
+  if (k < -1021) return (p * detail::pow2(k + 1000)) * detail::pow2(-1000);
+  return p * detail::pow2(k);
+}
+
+// e^x for a float32 x: exp in double, rounded once to float32 (overflow -> +inf).
+PARITY_HD float exp_f32(float x) { return static_cast<float>(exp(static_cast<double>(x))); }
+
 // sin and cos of 2*pi*t for t in [0, 1). Host only.
 void sincos_2pi(double t, double* s, double* c);
 

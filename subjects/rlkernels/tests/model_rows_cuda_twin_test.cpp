@@ -1,0 +1,126 @@
+// The CUDA DiT rows (model_rows_cuda.hpp) equal their host twins (model_rows.hpp) bit for
+// bit, for every function, over odd and reference-sized shapes (up to the 925-token
+// sequence), bf16 and float32 linear operands, with and without weights and biases, and a
+// row with extreme scores. Needs a GPU: exits 77 (ctest: skipped) when
+// cuda_unavailable_reason() is non-empty.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/compare.hpp"
+#include "core/tensor.hpp"
+#include "subjects/rlkernels/cuda_device.hpp"
+#include "subjects/rlkernels/model_rows.hpp"
+#include "subjects/rlkernels/model_rows_cuda.hpp"
+#include "subjects/rlkernels/tests/model_rows_test_support.hpp"
+
+namespace parity::subjects::rlkernels::model {
+namespace {
+
+using std::int64_t;
+using test::normal;
+
+std::int64_t nonzero_elements(const Tensor& t) {
+  std::int64_t n = 0;
+  for (std::int64_t i = 0; i < t.numel(); ++i) n += t.bits_at(i) != 0;
+  return n;
+}
+
+void expect_twins(const Tensor& cuda_out, const Tensor& host_out, const std::string& what) {
+  ASSERT_GT(nonzero_elements(host_out), 0) << what << ": degenerate case, all zero";
+  EXPECT_TRUE(cuda_out.is_contiguous()) << what;
+  const BitwiseDiff d = compare_bitwise(cuda_out, host_out);
+  EXPECT_TRUE(d.equal()) << what << " (cuda vs host twin): " << d.describe(host_out.shape());
+}
+
+struct LinearShape {
+  int64_t M, N, K;
+};
+
+TEST(ModelRowsCudaTwin, Linear) {
+  for (const LinearShape s : {LinearShape{1, 1, 1}, {7, 9, 33}, {925, 64, 64}, {33, 128, 64}, {4253, 64, 16}})
+    for (const DType dtype : {DType::f32, DType::bf16}) {
+      const std::string name = "linear M" + std::to_string(s.M) + " N" + std::to_string(s.N) + " K" +
+                               std::to_string(s.K) + (dtype == DType::bf16 ? " bf16" : " f32");
+      const Tensor x = normal(dtype, {s.M, s.K}, 31, 0, 1.0), W = normal(dtype, {s.N, s.K}, 31, 1, 0.2);
+      const Tensor b = normal(DType::f32, {s.N}, 31, 2, 1.0), dy = normal(DType::f32, {s.M, s.N}, 31, 3, 1.0);
+      expect_twins(cuda::linear_forward(x, W, &b), linear_forward(x, W, &b), name + " forward");
+      expect_twins(cuda::linear_forward(x, W, nullptr), linear_forward(x, W, nullptr), name + " no bias");
+      expect_twins(cuda::linear_backward_input(dy, W), linear_backward_input(dy, W), name + " backward");
+    }
+}
+
+TEST(ModelRowsCudaTwin, RmsNorm) {
+  for (const int64_t M : {1, 12, 925})
+    for (const int64_t C : {1, 16, 64}) {
+      const std::string name = "rms M" + std::to_string(M) + " C" + std::to_string(C);
+      const Tensor x = normal(DType::f32, {M, C}, 32, 0, 3.0), w = normal(DType::f32, {C}, 32, 1, 1.0);
+      const Tensor dy = normal(DType::f32, {M, C}, 32, 2, 1.0);
+      for (const Tensor* wp : {&w, static_cast<const Tensor*>(nullptr)}) {
+        const std::string n = name + (wp ? "" : " no weight");
+        expect_twins(cuda::rms_norm_forward(x, wp, 1e-5f), rms_norm_forward(x, wp, 1e-5f), n + " forward");
+        expect_twins(cuda::rms_norm_backward_input(x, wp, 1e-5f, dy), rms_norm_backward_input(x, wp, 1e-5f, dy),
+                     n + " backward");
+      }
+    }
+}
+
+TEST(ModelRowsCudaTwin, Rope) {
+  const int64_t B = 2, T = 13, H = 4, Dh = 16;
+  const Tensor x = normal(DType::f32, {B, T, H, Dh}, 33, 0, 1.0);
+  for (const int R : {0, 8, 16}) {
+    const Tensor cos = normal(DType::f32, {T, R / 2}, 33, 1, 0.7), sin = normal(DType::f32, {T, R / 2}, 33, 2, 0.7);
+    const std::string name = "rope R" + std::to_string(R);
+    expect_twins(cuda::rope_forward(x, cos, sin, R), rope_forward(x, cos, sin, R), name + " forward");
+    expect_twins(cuda::rope_backward_input(x, cos, sin, R), rope_backward_input(x, cos, sin, R),
+                 name + " backward");
+  }
+}
+
+struct SdpaShape {
+  int64_t B, H, Tq, Tk, Dh;
+};
+
+TEST(ModelRowsCudaTwin, Sdpa) {
+  for (const SdpaShape s : {SdpaShape{1, 1, 1, 1, 1}, {2, 3, 5, 9, 8}, {1, 4, 12, 12, 16}, {1, 4, 925, 925, 16},
+                            {2, 2, 37, 300, 16}}) {
+    const std::string name = "sdpa B" + std::to_string(s.B) + " H" + std::to_string(s.H) + " Tq" +
+                             std::to_string(s.Tq) + " Tk" + std::to_string(s.Tk) + " Dh" + std::to_string(s.Dh);
+    test::SdpaProblem p = test::sdpa_problem(s.B, s.H, s.Tq, s.Tk, s.Dh, 34);
+    if (s.Tk > 1) p.k.set_value(0, 40.0);  // query row 0 of head 0: a dominant, far-off score
+    expect_twins(cuda::sdpa_forward(p.q, p.k, p.v, p.scale), sdpa_forward(p.q, p.k, p.v, p.scale), name + " o");
+    const SdpaGrads h = sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
+    const SdpaGrads c = cuda::sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
+    expect_twins(c.dq, h.dq, name + " dq");
+    expect_twins(c.dk, h.dk, name + " dk");
+    expect_twins(c.dv, h.dv, name + " dv");
+  }
+}
+
+TEST(ModelRowsCudaTwin, Swiglu) {
+  for (const int64_t M : {1, 17, 925}) {
+    const test::SwigluProblem p = test::swiglu_problem(M, 64, 128, 35);
+    const std::string name = "swiglu M" + std::to_string(M);
+    expect_twins(cuda::swiglu_forward(p.h, p.W1, p.W3, p.W2), swiglu_forward(p.h, p.W1, p.W3, p.W2),
+                 name + " forward");
+    expect_twins(cuda::swiglu_backward_input(p.h, p.W1, p.W3, p.W2, p.d_out),
+                 swiglu_backward_input(p.h, p.W1, p.W3, p.W2, p.d_out), name + " backward");
+  }
+}
+
+}  // namespace
+}  // namespace parity::subjects::rlkernels::model
+
+int main(int argc, char** argv) {
+  const std::string reason = parity::subjects::rlkernels::cuda_unavailable_reason();
+  if (!reason.empty()) {
+    std::printf("model_rows_cuda_twin_test skipped: %s\n", reason.c_str());
+    return 77;
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

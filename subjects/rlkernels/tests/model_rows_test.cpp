@@ -1,0 +1,342 @@
+// The DiT rows' host twins (model_rows.hpp) against float64 references written here, each
+// within a per-element error bound derived from its reduction lengths (stated at each
+// reference), plus batch invariance, repeatability and thread-count independence, all
+// bitwise; and detmath::exp against long double expl.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/bf16.hpp"
+#include "core/compare.hpp"
+#include "core/detmath.hpp"
+#include "core/random_fill.hpp"
+#include "core/tensor.hpp"
+#include "subjects/rlkernels/model_rows.hpp"
+#include "subjects/rlkernels/tests/model_rows_test_support.hpp"
+
+namespace parity::subjects::rlkernels::model {
+namespace {
+
+using std::int64_t;
+using test::gamma;
+using test::normal;
+
+constexpr double kU = 0x1p-24;  // float32 unit roundoff
+
+void expect_within(const Tensor& got, const std::vector<double>& ref,
+                   const std::vector<double>& bound, const std::string& what) {
+  const std::vector<double> a = got.values();
+  const BoundCheck c = check_bound(a, ref, bound);
+  EXPECT_TRUE(c.holds()) << what << ": " << c.violations << " elements outside the bound; first at "
+                         << index_text(c.first_violation, got.shape()) << ": "
+                         << number_text(a[c.first_violation]) << " vs "
+                         << number_text(ref[c.first_violation]) << " (bound "
+                         << number_text(bound[c.first_violation]) << ")";
+  ::testing::Test::RecordProperty(what + "_bound_utilisation", std::to_string(c.max_utilisation));
+}
+
+void expect_bitwise(const Tensor& a, const Tensor& b, const std::string& what) {
+  const BitwiseDiff d = compare_bitwise(a, b);
+  EXPECT_TRUE(d.equal()) << what << ": " << d.describe(b.shape());
+}
+
+// ---- linear ---------------------------------------------------------------------------
+
+// y = x W^T + b; bound: K fma roundings and one add, gamma_{K+1} (sum_k |x w| + |b|).
+void check_linear(DType dtype, bool bias) {
+  const int64_t M = 7, N = 9, K = 33;
+  const Tensor x = normal(dtype, {M, K}, 11, 0, 1.0), W = normal(dtype, {N, K}, 11, 1, 0.3);
+  const Tensor b = normal(DType::f32, {N}, 11, 2, 1.0);
+  const Tensor y = linear_forward(x, W, bias ? &b : nullptr);
+  const std::vector<double> xv = x.values(), Wv = W.values(), bv = b.values();
+  std::vector<double> ref(M * N), bound(M * N);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double s = bias ? bv[n] : 0.0, mag = bias ? std::fabs(bv[n]) : 0.0;
+      for (int64_t k = 0; k < K; ++k) {
+        s += xv[m * K + k] * Wv[n * K + k];
+        mag += std::fabs(xv[m * K + k] * Wv[n * K + k]);
+      }
+      ref[m * N + n] = s;
+      bound[m * N + n] = gamma(K + 1) * mag;
+    }
+  expect_within(y, ref, bound, "linear_forward");
+}
+
+TEST(ModelRowsLinear, ForwardF32WithinGammaBound) { check_linear(DType::f32, true); }
+TEST(ModelRowsLinear, ForwardBf16WithinGammaBound) { check_linear(DType::bf16, false); }
+
+// dx = dy W; bound gamma_N sum_n |dy w|.
+TEST(ModelRowsLinear, BackwardInputWithinGammaBound) {
+  const int64_t M = 6, N = 41, K = 10;
+  const Tensor dy = normal(DType::f32, {M, N}, 12, 0, 1.0), W = normal(DType::bf16, {N, K}, 12, 1, 0.3);
+  const Tensor dx = linear_backward_input(dy, W);
+  const std::vector<double> g = dy.values(), Wv = W.values();
+  std::vector<double> ref(M * K, 0.0), bound(M * K, 0.0);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t n = 0; n < N; ++n) {
+        ref[m * K + k] += g[m * N + n] * Wv[n * K + k];
+        bound[m * K + k] += gamma(N) * std::fabs(g[m * N + n] * Wv[n * K + k]);
+      }
+  expect_within(dx, ref, bound, "linear_backward_input");
+}
+
+// ---- RMSNorm ---------------------------------------------------------------------------
+
+// r's relative error is at most (C/2 + 3) u (chain over C, divide, add eps, sqrt, reciprocal),
+// y adds two products: |y - ref| <= gamma_{C+8} |ref|.
+TEST(ModelRowsRmsNorm, ForwardWithinGammaBound) {
+  const int64_t M = 5, C = 64;
+  const float eps = 1e-5f;
+  const Tensor x = normal(DType::f32, {M, C}, 13, 0, 2.0), w = normal(DType::f32, {C}, 13, 1, 1.0);
+  for (const Tensor* wp : {&w, static_cast<const Tensor*>(nullptr)}) {
+    const Tensor y = rms_norm_forward(x, wp, eps);
+    const std::vector<double> xv = x.values(), wv = w.values();
+    std::vector<double> ref(M * C), bound(M * C);
+    for (int64_t m = 0; m < M; ++m) {
+      double ss = 0.0;
+      for (int64_t c = 0; c < C; ++c) ss += xv[m * C + c] * xv[m * C + c];
+      const double r = 1.0 / std::sqrt(ss / C + static_cast<double>(eps));
+      for (int64_t c = 0; c < C; ++c) {
+        ref[m * C + c] = xv[m * C + c] * r * (wp ? wv[c] : 1.0);
+        bound[m * C + c] = gamma(C + 8) * std::fabs(ref[m * C + c]);
+      }
+    }
+    expect_within(y, ref, bound, wp ? "rms_norm_forward" : "rms_norm_forward_no_weight");
+  }
+}
+
+// dx = r (g - xh mu): r, xh carry (C/2 + 4) u relative, mu = mean(g xh) a further gamma_C
+// of mean|g xh|, then a product, a difference and a product. First-order bound:
+// gamma_{2C+20} r (|g| + |xh| mean|g xh|).
+TEST(ModelRowsRmsNorm, BackwardInputWithinGammaBound) {
+  const int64_t M = 4, C = 64;
+  const float eps = 1e-5f;
+  const Tensor x = normal(DType::f32, {M, C}, 14, 0, 1.5), w = normal(DType::f32, {C}, 14, 1, 1.0);
+  const Tensor dy = normal(DType::f32, {M, C}, 14, 2, 1.0);
+  const Tensor dx = rms_norm_backward_input(x, &w, eps, dy);
+  const std::vector<double> xv = x.values(), wv = w.values(), g0 = dy.values();
+  std::vector<double> ref(M * C), bound(M * C);
+  for (int64_t m = 0; m < M; ++m) {
+    double ss = 0.0, dot = 0.0, dot_abs = 0.0;
+    for (int64_t c = 0; c < C; ++c) ss += xv[m * C + c] * xv[m * C + c];
+    const double r = 1.0 / std::sqrt(ss / C + static_cast<double>(eps));
+    for (int64_t c = 0; c < C; ++c) {
+      const double g = g0[m * C + c] * wv[c], xh = xv[m * C + c] * r;
+      dot += g * xh;
+      dot_abs += std::fabs(g * xh);
+    }
+    for (int64_t c = 0; c < C; ++c) {
+      const double g = g0[m * C + c] * wv[c], xh = xv[m * C + c] * r;
+      ref[m * C + c] = r * (g - xh * dot / C);
+      bound[m * C + c] = gamma(2 * C + 20) * r * (std::fabs(g) + std::fabs(xh) * dot_abs / C);
+    }
+  }
+  expect_within(dx, ref, bound, "rms_norm_backward_input");
+}
+
+// ---- RoPE ------------------------------------------------------------------------------
+
+// Each rotated output is two products and a sum: gamma_3 (|x0 c| + |x1 s|), resp.
+// gamma_3 (|x1 c| + |x0 s|); the pass-through dims are exact. The backward is the adjoint,
+// the rotation by -angle.
+TEST(ModelRowsRope, ForwardAndBackwardWithinGammaBound) {
+  const int64_t B = 2, T = 3, H = 2, Dh = 16;
+  const int R = 12;
+  const Tensor x = normal(DType::f32, {B, T, H, Dh}, 15, 0, 1.0);
+  Tensor cos = Tensor::zeros(DType::f32, {T, R / 2}), sin = cos;
+  for (int64_t i = 0; i < T * R / 2; ++i) {
+    const double angle = 0.37 * static_cast<double>(i) + 0.1;
+    cos.set_value(i, std::cos(angle));
+    sin.set_value(i, std::sin(angle));
+  }
+  const std::vector<double> xv = x.values(), cv = cos.values(), sv = sin.values();
+  for (const double sign : {1.0, -1.0}) {
+    const Tensor o = sign > 0 ? rope_forward(x, cos, sin, R) : rope_backward_input(x, cos, sin, R);
+    std::vector<double> ref(xv), bound(xv.size(), 0.0);
+    for (int64_t bth = 0; bth < B * T * H; ++bth) {
+      const int64_t t = (bth / H) % T, base = bth * Dh;
+      for (int64_t i = 0; i < R / 2; ++i) {
+        const double c = cv[t * R / 2 + i], s = sign * sv[t * R / 2 + i];
+        const double x0 = xv[base + i], x1 = xv[base + i + R / 2];
+        ref[base + i] = x0 * c - x1 * s;
+        ref[base + i + R / 2] = x1 * c + x0 * s;
+        bound[base + i] = gamma(3) * (std::fabs(x0 * c) + std::fabs(x1 * s));
+        bound[base + i + R / 2] = gamma(3) * (std::fabs(x1 * c) + std::fabs(x0 * s));
+      }
+    }
+    expect_within(o, ref, bound, sign > 0 ? "rope_forward" : "rope_backward_input");
+  }
+}
+
+// ---- attention -------------------------------------------------------------------------
+
+TEST(ModelRowsSdpa, ForwardWithinDerivedBound) {
+  const test::SdpaProblem p = test::sdpa_problem(2, 2, 5, 9, 8, 16);
+  const Tensor o = sdpa_forward(p.q, p.k, p.v, p.scale);
+  const test::SdpaReference r = test::sdpa_reference(p);
+  expect_within(o, r.o, r.o_bound, "sdpa_forward");
+}
+
+TEST(ModelRowsSdpa, BackwardWithinDerivedBound) {
+  const test::SdpaProblem p = test::sdpa_problem(2, 2, 6, 7, 8, 17);
+  const SdpaGrads g = sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
+  const test::SdpaReference r = test::sdpa_reference(p);
+  expect_within(g.dq, r.dq, r.dq_bound, "sdpa_dq");
+  expect_within(g.dk, r.dk, r.dk_bound, "sdpa_dk");
+  expect_within(g.dv, r.dv, r.dv_bound, "sdpa_dv");
+}
+
+// ---- SwiGLU ----------------------------------------------------------------------------
+
+TEST(ModelRowsSwiglu, ForwardAndBackwardWithinDerivedBound) {
+  const test::SwigluProblem p = test::swiglu_problem(5, 16, 24, 18);
+  const test::SwigluReference r = test::swiglu_reference(p);
+  expect_within(swiglu_forward(p.h, p.W1, p.W3, p.W2), r.out, r.out_bound, "swiglu_forward");
+  expect_within(swiglu_backward_input(p.h, p.W1, p.W3, p.W2, p.d_out), r.dh, r.dh_bound,
+                "swiglu_backward_input");
+}
+
+// ---- batch invariance, repeatability, threads ------------------------------------------
+
+// Row m of a batched call equals the row computed alone, for every row-local function.
+TEST(ModelRowsInvariance, RowsOfABatchEqualRowsComputedAlone) {
+  const int64_t M = 13, D = 16, F = 24;
+  const test::SwigluProblem p = test::swiglu_problem(M, D, F, 19);
+  const Tensor b = normal(DType::f32, {F}, 19, 9, 1.0);
+  const Tensor w = normal(DType::f32, {D}, 19, 10, 1.0);
+  const auto batched = [&](const Tensor& h, const Tensor& d_out) {
+    return std::vector<Tensor>{linear_forward(h, p.W1, &b), linear_backward_input(d_out, p.W1.rows(0, D)),
+                               rms_norm_forward(h, &w, 1e-5f), rms_norm_backward_input(h, &w, 1e-5f, d_out),
+                               swiglu_forward(h, p.W1, p.W3, p.W2),
+                               swiglu_backward_input(h, p.W1, p.W3, p.W2, d_out)};
+  };
+  const std::vector<Tensor> all = batched(p.h, p.d_out);
+  for (std::size_t f = 0; f < all.size(); ++f) ASSERT_TRUE(other_row_differs(all[f], 0)) << "function " << f;
+  for (int64_t m = 0; m < M; ++m) {
+    const std::vector<Tensor> one = batched(p.h.rows(m, m + 1), p.d_out.rows(m, m + 1));
+    for (std::size_t f = 0; f < all.size(); ++f)
+      expect_bitwise(one[f], all[f].rows(m, m + 1), "function " + std::to_string(f) + " row " + std::to_string(m));
+  }
+}
+
+// A query row (and a batch element) of sdpa equals the same computed alone; dk and dv of a
+// batch element equal those of that element alone.
+TEST(ModelRowsInvariance, AttentionRowsAndBatchElementsEqualAlone) {
+  const test::SdpaProblem p = test::sdpa_problem(3, 2, 6, 11, 8, 20);
+  const Tensor o = sdpa_forward(p.q, p.k, p.v, p.scale);
+  const SdpaGrads g = sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
+  for (int64_t i = 0; i < 6; ++i) {
+    const Tensor qi = test::slice_dim2(p.q, i, i + 1);
+    const Tensor oi = sdpa_forward(qi, p.k, p.v, p.scale);
+    expect_bitwise(oi, test::slice_dim2(o, i, i + 1), "o query row " + std::to_string(i));
+    const SdpaGrads gi = sdpa_backward(qi, p.k, p.v, p.scale, test::slice_dim2(p.d_out, i, i + 1));
+    expect_bitwise(gi.dq, test::slice_dim2(g.dq, i, i + 1), "dq query row " + std::to_string(i));
+  }
+  for (int64_t b = 0; b < 3; ++b) {
+    const auto one = [&](const Tensor& t) { return t.rows(b, b + 1); };
+    const SdpaGrads gb = sdpa_backward(one(p.q), one(p.k), one(p.v), p.scale, one(p.d_out));
+    expect_bitwise(gb.dk, one(g.dk), "dk batch " + std::to_string(b));
+    expect_bitwise(gb.dv, one(g.dv), "dv batch " + std::to_string(b));
+  }
+  ASSERT_FALSE(compare_bitwise(test::slice_dim2(o, 0, 1), test::slice_dim2(o, 1, 2)).equal());
+}
+
+// Every call twice gives the same bits; 1, 2 and 3 threads give the same bits.
+TEST(ModelRowsInvariance, RepeatableAndIndependentOfTheThreadCount) {
+  const test::SdpaProblem p = test::sdpa_problem(1, 2, 37, 41, 16, 21);
+  const test::SwigluProblem s = test::swiglu_problem(29, 16, 24, 22);
+  const auto run = [&](const char* threads) {
+    setenv("PARITY_THREADS", threads, 1);
+    const SdpaGrads g = sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
+    return std::vector<Tensor>{sdpa_forward(p.q, p.k, p.v, p.scale), g.dq, g.dk, g.dv,
+                               linear_forward(s.h, s.W1, nullptr), linear_backward_input(s.d_out, s.W2),
+                               swiglu_backward_input(s.h, s.W1, s.W3, s.W2, s.d_out)};
+  };
+  const std::vector<Tensor> first = run("1");
+  for (const char* threads : {"1", "2", "3"}) {
+    const std::vector<Tensor> again = run(threads);
+    for (std::size_t f = 0; f < first.size(); ++f)
+      expect_bitwise(again[f], first[f], std::string("output ") + std::to_string(f) + " with " + threads + " threads");
+  }
+  unsetenv("PARITY_THREADS");
+}
+
+// ---- exp -------------------------------------------------------------------------------
+
+std::uint64_t ulps(double a, double b) {
+  std::uint64_t ua, ub;
+  std::memcpy(&ua, &a, sizeof ua);
+  std::memcpy(&ub, &b, sizeof ub);
+  return ua > ub ? ua - ub : ub - ua;  // both non-negative: bit distance is ulp distance
+}
+
+// The correctly rounded double of e^x (long double expl carries 11 extra bits).
+double exp_ref(double x) { return static_cast<double>(std::exp(static_cast<long double>(x))); }
+
+TEST(ModelRowsExp, WithinOneUlpOfExplOverTheWholeRange) {
+  std::vector<double> xs = {0.0, -0.0, 1.0, -1.0, 0x1p-60, -0x1p-60, 0.5 * M_LN2, -0.5 * M_LN2,
+                            709.782712893383973096, 709.78, -708.39641853226410622,
+                            -708.4, -720.0, -740.0, -744.44007192138126231, -745.0,
+                            -745.13321910194110842};
+  for (int i = 0; i <= 400000; ++i) xs.push_back(-745.1 + 1455.0 * i / 400000.0);
+  for (int i = 0; i < 100000; ++i) xs.push_back(-746.0 + 1456.0 * philox_uniform(23, 0, i));
+  for (int i = 0; i < 100000; ++i) xs.push_back((philox_uniform(23, 1, i) - 0.5) * 1e-3);
+  std::uint64_t worst = 0;
+  double worst_x = 0.0;
+  for (const double x : xs) {
+    const std::uint64_t d = ulps(detmath::exp(x), exp_ref(x));
+    if (d > worst) worst = d, worst_x = x;
+  }
+  EXPECT_LE(worst, 1u) << "worst at x = " << number_text(worst_x);
+  EXPECT_GT(detmath::exp(-740.0), 0.0);
+  EXPECT_LT(detmath::exp(-740.0), DBL_MIN) << "-740 must give a subnormal";
+}
+
+TEST(ModelRowsExp, SpecialValuesAndThresholds) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(std::isnan(detmath::exp(std::numeric_limits<double>::quiet_NaN())));
+  EXPECT_EQ(detmath::exp(inf), inf);
+  EXPECT_EQ(detmath::exp(-inf), 0.0);
+  EXPECT_FALSE(std::signbit(detmath::exp(-inf)));
+  EXPECT_EQ(detmath::exp(0.0), 1.0);
+  EXPECT_EQ(detmath::exp(-0.0), 1.0);
+  EXPECT_EQ(detmath::exp(709.79), inf);  // just above log(DBL_MAX) = 709.7827...
+  EXPECT_EQ(detmath::exp(709.782712893383973096), exp_ref(709.782712893383973096));
+  EXPECT_EQ(detmath::exp(1000.0), inf);
+  EXPECT_EQ(detmath::exp(-746.0), 0.0);
+  EXPECT_EQ(detmath::exp(-745.13321910194110842), 0x1p-1074);  // just above ln(denorm_min / 2)
+  EXPECT_EQ(detmath::exp(-745.2), 0.0);
+}
+
+// exp_f32 = exp in double rounded once to float: within 1 float ulp of the exact value
+// (the double is within 1 double ulp), including float overflow and subnormals.
+TEST(ModelRowsExp, Float32WithinOneUlp) {
+  std::uint64_t worst = 0;
+  for (int i = 0; i <= 200000; ++i) {
+    const float x = static_cast<float>(-104.0 + 193.0 * i / 200000.0);
+    const float got = detmath::exp_f32(x);
+    const float ref = static_cast<float>(std::exp(static_cast<long double>(x)));
+    if (std::isinf(ref)) {
+      EXPECT_EQ(got, ref) << "x = " << x;
+      continue;
+    }
+    worst = std::max(worst, ulp_distance_f32(float_bits(got), float_bits(ref)));
+  }
+  EXPECT_LE(worst, 1u);
+  EXPECT_EQ(detmath::exp_f32(89.0f), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(detmath::exp_f32(-104.0f), 0.0f);
+  EXPECT_GT(detmath::exp_f32(-100.0f), 0.0f);  // a float subnormal
+}
+
+}  // namespace
+}  // namespace parity::subjects::rlkernels::model
