@@ -4,9 +4,14 @@
 //   BM_TorchMatmulF64, BM_TorchMatmulBf16  LibTorch's CPU mm, [T, K] x [K, N]    2 T N K flops
 //   BM_HostTwinForward                     the host twin's forward              2 T (NK + rK + Nr)
 //   BM_Fp64OracleForward                   LoraOracle<double>: build + every y  2 T (NK + rK + Nr)
+//   BM_FastOracleForward                   LoraFastOracle: every y with its bound 2 T (NK + rK + Nr)
 //
-// and at the smallest shape BM_MpOracleElements / BM_Fp64OracleElements: the same fixed set of
-// y elements from LoraMpOracle and LoraOracle<double>, both built outside the timed loop.
+// and at a small shape (kSmall), BM_Property/<name>: one check of each LoRA property on the
+// host twin, counter "cases/s", beside BM_TorchMatmulF64 at that shape;
+// and at the smallest reference shape BM_MpOracleElements / BM_Fp64OracleElements: the same
+// fixed set of y elements from LoraMpOracle and LoraOracle<double>, both built outside the
+// timed loop (BM_FastOracleForward's "elements/s" is the fast oracle's per-element rate).
+// The fast oracle runs on PARITY_THREADS threads (default: every core), printed in the context.
 // Rates are counters ("FLOP/s", "elements/s"), over wall time; after the runs the ratios of
 // these rates are printed, computed from this run's own measurements only.
 //
@@ -26,9 +31,13 @@
 #include <unistd.h>
 
 #include "oracles/lora.hpp"
+#include "oracles/lora_fast.hpp"
+#include "oracles/dot2_kernels.hpp"
+#include "oracles/parallel.hpp"
 #include "oracles/lora_mp.hpp"
 #include "properties/lora/lora_gate.hpp"
 #include "properties/lora/lora_problem.hpp"
+#include "properties/lora/lora_properties.hpp"
 #include "properties/lora/oracle_inputs.hpp"
 #include "subjects/rlkernels/lora_host.hpp"
 #include "subjects/torch/matmul_baseline.hpp"
@@ -47,6 +56,10 @@ constexpr const char* kTorchF64 = "BM_TorchMatmulF64";
 constexpr const char* kTorchBf16 = "BM_TorchMatmulBf16";
 constexpr const char* kHostTwin = "BM_HostTwinForward";
 constexpr const char* kOracle = "BM_Fp64OracleForward";
+constexpr const char* kFastOracle = "BM_FastOracleForward";
+constexpr const char* kProperty = "BM_Property";
+// The small shape of the property throughput: about what the generators draw by default.
+const lora::GateShape kSmall{64, 96, 8};
 constexpr const char* kMpElements = "BM_MpOracleElements";
 constexpr const char* kFp64Elements = "BM_Fp64OracleElements";
 
@@ -139,6 +152,34 @@ void fp64_oracle_forward(benchmark::State& state, lora::GateShape s) {
   set_rate(state, "FLOP/s", lora_forward_flops(s));
 }
 
+void fast_oracle_forward(benchmark::State& state, lora::GateShape s) {
+  const ShapeData& d = shape_data(s);
+  for (auto _ : state) {
+    const oracles::LoraFastOracle oracle(d.forward_operands);
+    oracles::Estimate<double> e = oracle.y(s.T - 1, s.N - 1);
+    benchmark::DoNotOptimize(e);
+  }
+  set_rate(state, "FLOP/s", lora_forward_flops(s));
+  set_rate(state, "elements/s", static_cast<double>(s.T) * static_cast<double>(s.N));
+}
+
+// One check of a LoRA property on the host twin at kSmall (the gate case's inputs at that
+// shape; for layout_invariant with the gate's strided layouts), case materialisation and
+// oracles included: what a generated case costs.
+void property_case(benchmark::State& state, const lora::LoraProperty* property) {
+  Case c = lora::gate_case(kSmall);
+  if (property->name == "layout_invariant")
+    c.layouts = {{"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}},
+                 {"A", Layout{false, 0, 11}}};
+  const auto subject = subjects::rlkernels::make_lora_host_twin();
+  for (auto _ : state) {
+    Verdict v = property->check(c, subject.get());
+    if (!v.holds()) state.SkipWithError((property->name + " did not hold on the case: " + v.detail).c_str());
+    benchmark::DoNotOptimize(v);
+  }
+  set_rate(state, "cases/s", 1.0);
+}
+
 // The smallest shape's problem with both oracles built, and the sampled elements: a fixed,
 // spread-out set of (t, n), the same for both oracles. Owns its data (the one-slot ShapeData
 // may be replaced meanwhile).
@@ -202,9 +243,13 @@ class RatioReporter : public benchmark::ConsoleReporter {
       const std::string& name = run.run_name.function_name;  // "BM_Kind/N512_K384_T70"
       const auto slash = name.find('/');
       if (slash == std::string::npos) continue;
-      for (const char* counter : {"FLOP/s", "elements/s"}) {
+      for (const char* counter : {"FLOP/s", "elements/s", "cases/s"}) {
         const auto it = run.counters.find(counter);
-        if (it != run.counters.end()) rates_[name.substr(slash + 1)][name.substr(0, slash)] = it->second.value;
+        if (it == run.counters.end()) continue;
+        // A benchmark with two rates files the second under "<kind>:<counter>".
+        const std::string kind = name.substr(0, slash) + (std::strcmp(counter, "elements/s") == 0 &&
+                                                                  run.counters.count("FLOP/s") ? ":elements" : "");
+        rates_[name.substr(slash + 1)][kind] = it->second.value;
       }
     }
   }
@@ -214,18 +259,33 @@ class RatioReporter : public benchmark::ConsoleReporter {
     std::ostream& out = GetOutputStream();
     out << "\nRates from this run (GFLOP/s, wall time; LibTorch intra-op threads: "
         << subjects::torch_impl::torch_intra_op_threads() << ")\n";
-    print_row(out, "shape", {"torch-f64", "torch-bf16", "host-twin", "oracle-f64"});
+    print_row(out, "shape", {"torch-f64", "torch-bf16", "host-twin", "oracle-f64", "fast-oracle"});
     for (const auto& s : shapes_)
-      print_row(out, s.label(), {gflops(s, kTorchF64), gflops(s, kTorchBf16), gflops(s, kHostTwin), gflops(s, kOracle)});
+      print_row(out, s.label(), {gflops(s, kTorchF64), gflops(s, kTorchBf16), gflops(s, kHostTwin), gflops(s, kOracle),
+                                 gflops(s, kFastOracle)});
     out << "\nRatios of rates (> 1: the first is faster)\n";
-    print_row(out, "shape", {"twin/t-f64", "twin/t-bf16", "oracle/t-f64", "oracle/twin"});
+    print_row(out, "shape", {"twin/t-f64", "twin/t-bf16", "oracle/t-f64", "oracle/twin", "fast/t-f64"});
     for (const auto& s : shapes_)
       print_row(out, s.label(), {ratio(s, kHostTwin, kTorchF64), ratio(s, kHostTwin, kTorchBf16),
-                                 ratio(s, kOracle, kTorchF64), ratio(s, kOracle, kHostTwin)});
+                                 ratio(s, kOracle, kTorchF64), ratio(s, kOracle, kHostTwin),
+                                 ratio(s, kFastOracle, kTorchF64)});
+    out << "\nTime of the fast accurate oracle (every y and its bound) over LibTorch's float64 matmul"
+           " (target: <= 4)\n";
+    for (const auto& s : shapes_) print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kFastOracle)});
     const lora::GateShape& small = shapes_.front();
+    const std::string fast_elements = std::string(kFastOracle) + ":elements";
     out << "\nOracle y elements/s at " << small.label() << " (" << kSampledElements << " sampled, r=" << kRank
-        << "): mp " << fmt(rate(small, kMpElements)) << ", fp64 " << fmt(rate(small, kFp64Elements))
-        << ", mp/fp64 " << fmt(ratio(small, kMpElements, kFp64Elements)) << "\n";
+        << "): mp " << fmt(rate(small, kMpElements)) << ", fp64 " << fmt(rate(small, kFp64Elements)) << ", fast "
+        << fmt(rate(small, fast_elements.c_str())) << "; mp/fp64 " << fmt(ratio(small, kMpElements, kFp64Elements))
+        << ", fast/mp " << fmt(ratio(small, fast_elements.c_str(), kMpElements)) << " (target: >= 50)\n";
+    out << "\nProperty throughput at " << kSmall.label() << " (r=" << kRank
+        << "), cases/s, and one case's time in LibTorch float64 matmuls of that shape ("
+        << fmt(gflops(kSmall, kTorchF64)) << " GFLOP/s)\n";
+    for (const auto& p : lora::lora_properties()) {
+      const std::string kind = std::string(kProperty) + "_" + p.name;
+      const double cases = rate(kSmall, kind.c_str()), mm = rate(kSmall, kTorchF64) / matmul_flops(kSmall);
+      print_row(out, p.name, std::vector<double>{cases, cases > 0 && mm > 0 ? mm / cases : kMissing});
+    }
     out.flush();
   }
 
@@ -335,10 +395,20 @@ int main(int argc, char** argv) {
     add(kTorchBf16, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::bf16); });
     add(kHostTwin, s, host_twin_forward);
     add(kOracle, s, fp64_oracle_forward);
+    add(kFastOracle, s, fast_oracle_forward);
+  }
+  add(kTorchF64, kSmall, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::f64); });
+  for (const auto& p : lora::lora_properties()) {
+    auto* b = benchmark::RegisterBenchmark((std::string(kProperty) + "_" + p.name + "/" + name_key(kSmall)).c_str(),
+                                           property_case, &p);
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
+    if (!min_time_given) b->MinTime(kDefaultMinTimeS);
   }
   add(kMpElements, shapes.front(), mp_oracle_elements);
   add(kFp64Elements, shapes.front(), fp64_oracle_elements);
 
+  benchmark::AddCustomContext("parity_threads", std::to_string(oracles::oracle_threads()));
+  benchmark::AddCustomContext("fast_oracle_isa", oracles::best_isa() == oracles::Isa::avx2 ? "avx2" : "portable");
   benchmark::AddCustomContext("torch_intra_op_threads",
                               std::to_string(subjects::torch_impl::torch_intra_op_threads()));
   RatioReporter reporter(shapes, options);

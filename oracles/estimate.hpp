@@ -6,6 +6,8 @@
 // evaluation can overflow only where the peak exceeds the float range. `underflow` counts the
 // roundings of the evaluation, each weighted by the magnitude of what later multiplies its
 // error: times half the subnormal spacing it bounds the error that underflow can add.
+// `oracle_err` is the oracle's own statement about itself: |value - exact| <= oracle_err, so
+// a verdict can tell a kernel outside its bound from an oracle that is not sure.
 
 namespace parity::oracles {
 
@@ -15,6 +17,7 @@ struct Estimate {
   Real abs_sum{};
   Real peak{};
   double underflow = 0;
+  double oracle_err = 0;
 };
 
 }  // namespace parity::oracles

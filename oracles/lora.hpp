@@ -15,8 +15,12 @@
 // Estimate is the sum of |term| over the fully expanded products, as the error bounds need;
 // its peak covers the intermediates h, dh and the partial chains; its underflow weight counts
 // the kernel's roundings (lora_arith.cuh's chains) weighted by what multiplies them later.
+// Its oracle_err is the standard bound of a depth-d evaluation in Real, gamma_d abs_sum with
+// Real's unit roundoff (Higham, Lemma 3.1; d counts the chains h or dh feed into), valid for
+// operands whose products stay normal in Real (float32 and bf16 values do).
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -91,6 +95,7 @@ class LoraOracle {
     e.value += Real(op_.scale) * low;
     e.abs_sum += abs_of(Real(op_.scale)) * lowabs;
     e.peak = max_of(e.peak, e.abs_sum);
+    e.oracle_err = evaluation_err(e.abs_sum, op_.K + op_.r + 3);
     return e;
   }
 
@@ -111,6 +116,7 @@ class LoraOracle {
     }
     e.underflow = static_cast<double>(op_.N + op_.r) + (static_cast<double>(op_.N) * std::fabs(op_.scale) + 1) * aabs;
     e.peak = max_of(e.abs_sum, max_of(row_max(dhabs_, t), row_max(dhraw_, t)));
+    e.oracle_err = evaluation_err(e.abs_sum, op_.N + op_.r + 3);
     return e;
   }
 
@@ -126,6 +132,7 @@ class LoraOracle {
     }
     e.peak = max_of(e.peak, e.abs_sum);
     e.underflow = static_cast<double>(op_.T) + (static_cast<double>(op_.N) * std::fabs(op_.scale) + 1) * xabs;
+    e.oracle_err = evaluation_err(e.abs_sum, op_.N + op_.T + 3);
     return e;
   }
 
@@ -145,12 +152,17 @@ class LoraOracle {
     e.peak = max_of(e.peak, max_of(a, e.abs_sum));
     const double s = std::fabs(op_.scale);
     e.underflow = s * static_cast<double>(op_.K) * gabs + static_cast<double>(op_.T) * s + 1;
+    e.oracle_err = evaluation_err(e.abs_sum, op_.K + op_.T + 3);
     return e;
   }
 
   const LoraOperands& operands() const { return op_; }
 
  private:
+  static double evaluation_err(const Real& abs_sum, std::int64_t depth) {
+    const double mu = static_cast<double>(depth) * static_cast<double>(std::numeric_limits<Real>::epsilon()) / 2;
+    return mu / (1 - mu) * static_cast<double>(abs_sum) * (1 + 0x1p-40);
+  }
   static Real abs_of(const Real& v) { return v < 0 ? Real(-v) : v; }
   static Real max_of(const Real& a, const Real& b) { return a < b ? b : a; }
   Real row_max(const std::vector<Real>& v, std::int64_t t) const {

@@ -1,26 +1,15 @@
 #pragma once
-// Accurate summation (MATH.md "Accurate oracles"): TwoSum and Sum2 of Ogita, Rump and Oishi
-// (SIAM J. Sci. Comput. 26(6), 2005). Sum2 is as accurate as if the sum were computed in twice
-// the working precision and then rounded: |Sum2 - s| <= u |s| + gamma_{n-1}^2 sum |p_i|.
+// Accurate summation (MATH.md "Accurate oracles"): Sum2 of Ogita, Rump and Oishi (SIAM J.
+// Sci. Comput. 26(6), 2005), over oracles/eft.hpp's TwoSum. Sum2 is as accurate as if the sum
+// were computed in twice the working precision and then rounded:
+// |Sum2 - s| <= u |s| + gamma_{n-1}^2 sum |p_i|.
 // Pure templates; for a multiprecision Real the compensation is simply negligible.
 #include <cmath>
 #include <cstddef>
 
+#include "oracles/eft.hpp"
+
 namespace parity::oracles {
-
-template <class Real>
-struct TwoSumResult {
-  Real sum, error;  // sum + error == a + b exactly (in binary floating point)
-};
-
-// Knuth's TwoSum: s = fl(a + b) and the exact rounding error e, with a + b = s + e.
-template <class Real>
-TwoSumResult<Real> two_sum(const Real& a, const Real& b) {
-  const Real s = a + b;
-  const Real z = s - a;
-  const Real e = (a - (s - z)) + (b - z);
-  return {s, e};
-}
 
 // Sum2 over values produced by `at(i)`, i in [0, n). With an infinite or NaN term the
 // compensation is meaningless (inf - inf), and the plain IEEE sum is returned.

@@ -14,11 +14,12 @@ const std::vector<LoraProperty>& lora_properties() {
       {"base_frozen", "W receives no gradient and its storage is untouched", true, &check_base_frozen},
       {"zero_adapter_gradients", "with B = 0, dA is exactly 0 and dB is not", true,
        &check_zero_adapter_gradients},
-      {"forward_accuracy", "y within its derived error bound of the float64 oracle", true,
+      {"forward_accuracy", "y within its derived error bound of the fast accurate oracle", true,
        &check_forward_accuracy},
-      {"gradient_accuracy", "dx, dA, dB within their derived bounds of the float64 oracle", true,
+      {"gradient_accuracy", "dx, dA, dB within their derived bounds of the fast accurate oracle", true,
        &check_gradient_accuracy},
-      {"oracle_agreement", "the float64 oracle agrees with the 133-bit oracle to 1e-12", false,
+      {"oracle_agreement",
+       "the fast accurate oracle agrees with the 133-bit oracle within both oracles' stated errors", false,
        &check_oracle_agreement},
   };
   return all;

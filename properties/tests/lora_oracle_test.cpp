@@ -1,8 +1,10 @@
-// The LoRA oracles: exact on a small integer case, and the float64 oracle within 1e-12 of the
-// 133-bit one on sampled elements of generated cases.
+// The LoRA oracles: exact on a small integer case (plain float64, fast and multiprecision),
+// and the fast accurate oracle within its stated error of the 133-bit one on sampled
+// elements of generated cases (the oracle_agreement property).
 #include <gtest/gtest.h>
 
 #include "oracles/lora.hpp"
+#include "oracles/lora_fast.hpp"
 #include "oracles/lora_mp.hpp"
 #include "properties/gen/lora_runs.hpp"
 
@@ -28,9 +30,15 @@ TEST(LoraOracle, ExactOnSmallIntegers) {
   EXPECT_EQ(exact.y(0, 1).value, 18.5);
   EXPECT_EQ(exact.dx(0, 1).value, -12.0);
   EXPECT_EQ(exact.dB(0, 0).value, -0.5);
+  const oracles::LoraFastOracle accurate(op);
+  EXPECT_EQ(accurate.y(0, 1).value, 18.5);
+  EXPECT_EQ(accurate.y(0, 0).abs_sum, 11.0 + 0.5 * 2 * 3);
+  EXPECT_EQ(accurate.dx(0, 0).value, -3.0);
+  EXPECT_EQ(accurate.dA(0, 1).value, 8.0);
+  EXPECT_EQ(accurate.dB(1, 0).value, 1.0);
 }
 
-TEST(LoraOracle, Float64AgreesWithMultiprecision) {
+TEST(LoraOracle, FastAgreesWithMultiprecision) {
   const auto& prop = properties::lora::find_lora_property("oracle_agreement");
   gen::LoraCaps caps;
   caps.max_N = 64;

@@ -1,0 +1,80 @@
+#pragma once
+// Dot2 (Ogita, Rump, Oishi, SIAM J. Sci. Comput. 26(6), 2005, Algorithm 5.3) as an
+// accumulator, with a rigorous a-posteriori error bound on its result. The accumulator holds
+// the running float sum s of the products, the float sum c of every rounding error made on
+// the way (TwoProduct's and TwoSum's, which are exact), and the float sum of |products|.
+// The exact dot product equals s + (exact sum of the errors), so |s + c - x^T y| is the
+// error of summing the errors, whatever the order or the tree in which the terms were added.
+//
+// Bound (Dot2Result::err_dd, ORO 2005 proof of Theorem 4.2 / Lemma 2.2, order-free form):
+// with m = 2 (terms + merges) summands in c and gamma_m = m u / (1 - m u), u = 2^-53,
+//     sum |errors| <= gamma_m sum |p_i|     and     |c - sum errors| <= gamma_m sum |errors|,
+// so |(hi + lo) - x^T y| <= gamma_m^2 sum |p_i| + terms 2^-1074, the last term for
+// TwoProduct under underflow (oracles/eft.hpp). sum |p_i| is known only as the float sum
+// `abs`, itself within gamma_m of the exact one: the bound divides by (1 - gamma_m) and then
+// inflates by 2^-40 relative to cover its own few roundings. hi = fl(s + c) is faithful-plus:
+// |hi - x^T y| <= |lo| + err_dd (<= u |x^T y| + gamma_m^2 sum|p_i|, ORO's Theorem 5.3).
+// Where s, c or abs is not finite the bound is infinite: the oracle does not know.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "oracles/eft.hpp"
+
+namespace parity::oracles {
+
+struct Dot2State {
+  double s = 0;        // float sum of the products
+  double c = 0;        // float sum of the exact rounding errors
+  double abs = 0;      // float sum of |products|
+  std::int64_t terms = 0;   // products added
+  std::int64_t merges = 0;  // partial accumulators merged in (each adds one TwoSum)
+};
+
+struct Dot2Result {
+  double hi = 0, lo = 0;  // double-double value: hi = fl(hi + lo)
+  double err_dd = 0;      // |hi + lo - exact| <= err_dd
+  double abs = 0;         // float sum of |products|
+  double err() const { return std::fabs(lo) + err_dd; }  // |hi - exact| <= err()
+};
+
+// One Dot2 step: the product a b enters the accumulator.
+inline void dot2_add(Dot2State& st, double a, double b) {
+  const TwoProductResult<double> p = two_product(a, b);
+  const TwoSumResult<double> t = two_sum(st.s, p.product);
+  st.s = t.sum;
+  st.c = st.c + (t.error + p.error);
+  st.abs = st.abs + std::fabs(p.product);
+  ++st.terms;
+}
+
+// Merges a partial accumulator into `st` (one TwoSum of the float sums).
+inline void dot2_merge(Dot2State& st, const Dot2State& part) {
+  const TwoSumResult<double> t = two_sum(st.s, part.s);
+  st.s = t.sum;
+  st.c = st.c + (t.error + part.c);
+  st.abs = st.abs + part.abs;
+  st.terms += part.terms;
+  st.merges += part.merges + 1;
+}
+
+inline double dot2_gamma(std::int64_t m) {
+  const double mu = static_cast<double>(m) * 0x1p-53;
+  return mu < 0.5 ? mu / (1 - mu) : std::numeric_limits<double>::infinity();
+}
+
+// The double-double value of the accumulated dot product and its bound (see above).
+inline Dot2Result dot2_finish(const Dot2State& st) {
+  const TwoSumResult<double> v = two_sum(st.s, st.c);
+  Dot2Result r{v.sum, v.error, 0, st.abs};
+  if (!std::isfinite(st.s) || !std::isfinite(st.c) || !std::isfinite(st.abs) || !std::isfinite(v.sum)) {
+    r.lo = 0;
+    r.err_dd = std::numeric_limits<double>::infinity();
+    return r;
+  }
+  const double g = dot2_gamma(2 * (st.terms + st.merges + 1));
+  r.err_dd = (g * g * (st.abs / (1 - g)) + static_cast<double>(st.terms) * 0x1p-1074) * (1 + 0x1p-40);
+  return r;
+}
+
+}  // namespace parity::oracles

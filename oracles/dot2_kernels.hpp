@@ -1,0 +1,53 @@
+#pragma once
+// Blocked, vectorised and parallel Dot2 (oracles/dot2.hpp) over whole matrices: the fast
+// accurate oracle's two kernels. Every output element is computed by one thread in one fixed
+// order, so results are the same bits with any PARITY_THREADS (oracles/parallel.hpp) and on
+// both instruction sets: the AVX2 path and the portable path perform the same IEEE
+// operations on the same lanes (tested bitwise by fast_oracle_dot2_test).
+#include <cstddef>
+#include <span>
+
+#include "oracles/dot2.hpp"
+
+namespace parity::oracles {
+
+enum class Isa { portable, avx2 };
+
+// avx2 when this CPU has AVX2 and FMA, else portable.
+Isa best_isa();
+
+// Row by row: a [a_rows][n] (row stride lda), b [b_rows][n] (row stride ldb), and an
+// optional second segment a2 [a_rows][n2], b2 [b_rows][n2] that continues every dot product
+// (a_i . b_j + a2_i . b2_j), as if the rows were concatenated.
+struct NtOperands {
+  const double* a = nullptr;
+  std::size_t lda = 0, a_rows = 0;
+  const double* b = nullptr;
+  std::size_t ldb = 0, b_rows = 0;
+  std::size_t n = 0;
+  const double* a2 = nullptr;
+  std::size_t lda2 = 0;
+  const double* b2 = nullptr;
+  std::size_t ldb2 = 0, n2 = 0;
+};
+
+// out[i * b_rows + j] = the Dot2 state of a_i . b_j (+ a2_i . b2_j), overwritten. Fixed lane
+// layout: eight lanes; term k of each segment in lane k mod 8, each lane in ascending k, the
+// first segment before the second; the lanes are then merged in lane order (7 merges). With
+// first_abs, first_abs[i * b_rows + j] = the lanes' sums of |products| over the first
+// segment alone, added in lane order. out (and first_abs) hold a_rows * b_rows values.
+void dot2_nt(const NtOperands& op, Dot2State* out, double* first_abs = nullptr, Isa isa = best_isa());
+
+// Column by column: M terms, the m-th being a_rows[m][i] * b_rows[m][k].
+struct TnOperands {
+  std::span<const double* const> a_rows;  // M pointers, each to a_cols values
+  std::span<const double* const> b_rows;  // M pointers, each to b_cols values
+  std::size_t a_cols = 0, b_cols = 0;
+};
+
+// out[i * b_cols + k] accumulates sum_m a_rows[m][i] * b_rows[m][k] with dot2_add, m
+// ascending: the caller initialises out (Dot2State{} to start, or a previous result to
+// continue). out holds a_cols * b_cols states.
+void dot2_tn(const TnOperands& op, Dot2State* out, Isa isa = best_isa());
+
+}  // namespace parity::oracles

@@ -1,0 +1,37 @@
+#pragma once
+// The fast accurate LoRA oracle (MATH.md "LoRA linear", "Accurate oracles"): every element of
+// y, and with G of dx, dA and dB, by Dot2 (oracles/dot2_kernels.hpp), vectorised, blocked and
+// parallel (PARITY_THREADS; the same bits with any thread count). Each Estimate carries the
+// same kernel-side fields as LoraOracle<Real>'s (abs_sum, peak, underflow: the bounds of the
+// kernel under test) and, in oracle_err, a rigorous bound on |value - exact|: Dot2's own
+// bound (oracles/dot2.hpp) plus the propagated error of the intermediates, which are carried
+// as double-double (h = x A^T, dh = s G B) and enter the outer sums as two or three terms.
+// Typically oracle_err is about one unit in the last place of value.
+//
+// Requires operands whose pairwise products are exact or normal doubles (float32 or bf16
+// values are); the underflow of TwoProduct is nevertheless in the bound.
+#include <cstdint>
+#include <vector>
+
+#include "oracles/estimate.hpp"
+#include "oracles/lora.hpp"
+
+namespace parity::oracles {
+
+class LoraFastOracle {
+ public:
+  // Evaluates every output now (the spans of op must outlive only the constructor).
+  explicit LoraFastOracle(const LoraOperands& op);
+
+  Estimate<double> y(std::int64_t t, std::int64_t n) const { return y_[static_cast<std::size_t>(t * N_ + n)]; }
+  // Backward elements; require G.
+  Estimate<double> dx(std::int64_t t, std::int64_t k) const { return dx_[static_cast<std::size_t>(t * K_ + k)]; }
+  Estimate<double> dA(std::int64_t j, std::int64_t k) const { return dA_[static_cast<std::size_t>(j * K_ + k)]; }
+  Estimate<double> dB(std::int64_t n, std::int64_t j) const { return dB_[static_cast<std::size_t>(n * r_ + j)]; }
+
+ private:
+  std::int64_t N_ = 0, K_ = 0, r_ = 0;
+  std::vector<Estimate<double>> y_, dx_, dA_, dB_;
+};
+
+}  // namespace parity::oracles

@@ -1,0 +1,20 @@
+#pragma once
+// The oracles' thread pool, with a fixed partition: the caller cuts its work into chunks
+// that do not depend on the thread count, and each chunk runs entirely on one thread. An
+// oracle whose every output is a function of its chunk alone thus gives the same bits with
+// any number of threads.
+#include <cstddef>
+#include <functional>
+
+namespace parity::oracles {
+
+// PARITY_THREADS when it holds a positive integer, else std::thread::hardware_concurrency()
+// (at least 1). Read on every call, so a process may change it between oracle evaluations.
+int oracle_threads();
+
+// Runs body(chunk) for every chunk in [0, chunks) on up to oracle_threads() threads (the
+// calling thread included); returns when all are done. The first exception a body throws is
+// rethrown here after the others finish.
+void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>& body);
+
+}  // namespace parity::oracles

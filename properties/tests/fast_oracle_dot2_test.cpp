@@ -1,0 +1,164 @@
+// The fast accurate oracle's pieces (oracles/eft.hpp, dot2.hpp, dot2_kernels.hpp): TwoSum
+// and TwoProduct exact, Dot2 within its stated bound of the exact dot product (computed in
+// 3650-bit MPFR, exact for these exponent ranges) on generated vectors that are well
+// conditioned, cancelling, spread over a wide exponent range or subnormal; the bound small
+// where the problem is well conditioned; the AVX2 and portable kernels bitwise equal.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <boost/multiprecision/mpfr.hpp>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "oracles/dot2.hpp"
+#include "oracles/dot2_kernels.hpp"
+#include "oracles/eft.hpp"
+
+namespace parity {
+namespace {
+
+using Exact = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>,
+                                            boost::multiprecision::et_off>;
+
+enum class Kind { well_conditioned, cancelling, wide_exponents, subnormal };
+
+double with_exponent(double mantissa, int e) { return std::ldexp(mantissa, e); }
+
+// n terms of the kind; mantissas in [1, 2) with a random sign.
+rc::Gen<std::vector<double>> values(Kind kind, std::size_t n) {
+  const auto mantissa = rc::gen::map(rc::gen::inRange<std::uint64_t>(0, 1ull << 52),
+                                     [](std::uint64_t m) { return 1.0 + std::ldexp(static_cast<double>(m), -52); });
+  int lo = -4, hi = 4;
+  if (kind == Kind::wide_exponents) lo = -400, hi = 400;
+  if (kind == Kind::subnormal) lo = -1074, hi = -1000;
+  return rc::gen::container<std::vector<double>>(
+      n, rc::gen::apply(
+             [kind](double m, int e, bool neg) {
+               const double v = with_exponent(m, e);
+               return neg && kind != Kind::well_conditioned ? -v : v;
+             },
+             mantissa, rc::gen::inRange(lo, hi + 1), rc::gen::arbitrary<bool>()));
+}
+
+// x, y of the kind; for `cancelling`, y's second half is minus its first and x's second
+// half repeats its first, but for one perturbed element: the dot product is tiny against
+// sum |x_i y_i|.
+std::pair<std::vector<double>, std::vector<double>> vectors(Kind kind, std::size_t n) {
+  std::vector<double> x = *values(kind, n), y = *values(kind, n);
+  if (kind == Kind::cancelling && n >= 4) {
+    const std::size_t h = n / 2;
+    for (std::size_t i = 0; i < h; ++i) {
+      x[h + i] = x[i];
+      y[h + i] = -y[i];
+    }
+    x[n - 1] = *rc::gen::inRange(-1000, 1000) * 0x1p-40;
+  }
+  return {x, y};
+}
+
+Exact exact_dot(const std::vector<double>& x, const std::vector<double>& y) {
+  Exact s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) s += Exact(x[i]) * Exact(y[i]);
+  return s;
+}
+
+oracles::Dot2Result dot2(const std::vector<double>& x, const std::vector<double>& y) {
+  oracles::Dot2State st;
+  dot2_nt({x.data(), x.size(), 1, y.data(), y.size(), 1, x.size()}, &st);  // one a row, one b row
+  return oracles::dot2_finish(st);
+}
+
+void check_within_bound(Kind kind) {
+  const std::size_t n = *rc::gen::inRange<std::size_t>(1, 600);
+  const auto [x, y] = vectors(kind, n);
+  const oracles::Dot2Result r = dot2(x, y);
+  const Exact exact = exact_dot(x, y);
+  RC_ASSERT(std::isfinite(r.err_dd));
+  const double dd_err = static_cast<double>(abs(Exact(r.hi) + Exact(r.lo) - exact));
+  const double hi_err = static_cast<double>(abs(Exact(r.hi) - exact));
+  RC_ASSERT(dd_err <= r.err_dd);
+  RC_ASSERT(hi_err <= r.err());
+  // Faithful-plus: |lo| <= u |hi|, so the bound is within u of the exact value plus the
+  // (tiny) Dot2 term.
+  const double e = std::fabs(static_cast<double>(exact));
+  RC_ASSERT(r.err() <= 0x1p-52 * e + 1.001 * r.err_dd);
+  if (kind == Kind::well_conditioned) RC_ASSERT(r.err() <= 0x1p-51 * e);
+}
+
+RC_GTEST_PROP(Dot2, WithinItsBoundWellConditioned, ()) { check_within_bound(Kind::well_conditioned); }
+RC_GTEST_PROP(Dot2, WithinItsBoundCancelling, ()) { check_within_bound(Kind::cancelling); }
+RC_GTEST_PROP(Dot2, WithinItsBoundWideExponents, ()) { check_within_bound(Kind::wide_exponents); }
+RC_GTEST_PROP(Dot2, WithinItsBoundSubnormal, ()) { check_within_bound(Kind::subnormal); }
+
+TEST(Eft, TwoSumAndTwoProductAreExact) {
+  const double a = 1.0 + 0x1p-30, b = 0x1p-60;
+  const auto s = oracles::two_sum(a, b);
+  EXPECT_EQ(Exact(s.sum) + Exact(s.error), Exact(a) + Exact(b));
+  EXPECT_NE(s.error, 0.0);
+  const auto f = oracles::fast_two_sum(a, b);  // |a| >= |b|
+  EXPECT_EQ(Exact(f.sum) + Exact(f.error), Exact(a) + Exact(b));
+  const auto p = oracles::two_product(a, a);
+  EXPECT_EQ(Exact(p.product) + Exact(p.error), Exact(a) * Exact(a));
+  EXPECT_NE(p.error, 0.0);
+}
+
+TEST(Dot2, CancellationThatDefeatsNaiveDoubleIsExact) {
+  // 1e16 + 1 - 1e16: naive double summation gives 0, Dot2 gives 1 with a bound of
+  // gamma_22^2 (2e16 + 1) ~ 1.2e-13.
+  const std::vector<double> x{1e16, 1.0, -1e16}, y{1.0, 1.0, 1.0};
+  const auto r = dot2(x, y);
+  EXPECT_EQ(r.hi, 1.0);
+  EXPECT_LT(r.err(), 2e-13);
+  EXPECT_EQ((1e16 + 1.0) - 1e16, 0.0);
+}
+
+TEST(Dot2, NonFiniteMeansUnsure) {
+  const std::vector<double> x{1e300, 1e300}, y{1e300, 1.0};
+  EXPECT_TRUE(std::isinf(dot2(x, y).err_dd));
+}
+
+bool same_bits(const std::vector<oracles::Dot2State>& a, const std::vector<oracles::Dot2State>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::memcmp(&a[i].s, &b[i].s, sizeof(double)) != 0 || std::memcmp(&a[i].c, &b[i].c, sizeof(double)) != 0 ||
+        std::memcmp(&a[i].abs, &b[i].abs, sizeof(double)) != 0 || a[i].terms != b[i].terms ||
+        a[i].merges != b[i].merges)
+      return false;
+  return a.size() == b.size();
+}
+
+RC_GTEST_PROP(Dot2Kernels, Avx2AndPortableGiveTheSameBits, ()) {
+  if (oracles::best_isa() != oracles::Isa::avx2) RC_DISCARD("this CPU has no AVX2 + FMA path to compare");
+  const Kind kind = *rc::gen::element(Kind::well_conditioned, Kind::cancelling, Kind::wide_exponents, Kind::subnormal);
+  const std::size_t rows = *rc::gen::inRange<std::size_t>(1, 5), cols = *rc::gen::inRange<std::size_t>(1, 40),
+                    n = *rc::gen::inRange<std::size_t>(0, 70);
+  const std::size_t n2 = *rc::gen::inRange<std::size_t>(0, 20);
+  const std::vector<double> a = *values(kind, rows * n), b = *values(kind, cols * n);
+  const std::vector<double> a2 = *values(kind, rows * n2), b2 = *values(kind, cols * n2);
+  std::vector<oracles::Dot2State> p(rows * cols), v(rows * cols);
+  std::vector<double> pa(rows * cols), va(rows * cols);
+  const oracles::NtOperands nt{a.data(), n, rows, b.data(), n, cols, n, a2.data(), n2, b2.data(), n2, n2};
+  dot2_nt(nt, p.data(), pa.data(), oracles::Isa::portable);
+  dot2_nt(nt, v.data(), va.data(), oracles::Isa::avx2);
+  RC_ASSERT(same_bits(p, v));
+  RC_ASSERT(std::memcmp(pa.data(), va.data(), pa.size() * sizeof(double)) == 0);
+  // TN over the same data read column-wise: a as [n][rows], b as [n][cols]; each element is a
+  // plain ascending dot2_add sequence.
+  std::vector<const double*> ar, br;
+  for (std::size_t m = 0; m < n; ++m) {
+    ar.push_back(a.data() + m * rows);
+    br.push_back(b.data() + m * cols);
+  }
+  const oracles::TnOperands tn{ar, br, rows, cols};
+  std::vector<oracles::Dot2State> tp(rows * cols), tv(rows * cols), ts(rows * cols);
+  dot2_tn(tn, tp.data(), oracles::Isa::portable);
+  dot2_tn(tn, tv.data(), oracles::Isa::avx2);
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t k = 0; k < cols; ++k)
+      for (std::size_t m = 0; m < n; ++m) oracles::dot2_add(ts[i * cols + k], ar[m][i], br[m][k]);
+  RC_ASSERT(same_bits(tp, tv));
+  RC_ASSERT(same_bits(tp, ts));
+}
+
+}  // namespace
+}  // namespace parity
