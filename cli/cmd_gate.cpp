@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
 #include "properties/lora/lora_gate.hpp"
+#include "properties/model/model_gate.hpp"
 #include "properties/transition/transition_gate.hpp"
 #include "subjects/torch/lora_torch.hpp"
 
@@ -81,6 +82,29 @@ void print_transition_rows(const nlohmann::json& rows) {
   }
 }
 
+void print_model_rows(const nlohmann::json& rows, const nlohmann::json& checks) {
+  std::cout << std::left << std::setw(8) << "tokens" << std::setw(40) << "variant" << std::setw(10) << "case"
+            << "rel diff vs provider: video / audio / input grad / logp\n";
+  for (const auto& r : rows) {
+    auto num = [&](const char* k) {
+      std::ostringstream s;
+      s << std::setprecision(3) << r[k].get<double>();
+      return s.str();
+    };
+    std::cout << std::setw(8) << r["tokens"].get<std::int64_t>() << std::setw(40) << r["variant"].get<std::string>()
+              << std::setw(10) << r["case_id"].get<std::string>() << num("video_rel_diff_vs_provider") << " / "
+              << num("audio_rel_diff_vs_provider") << " / " << num("input_grad_rel_diff_vs_provider") << " / "
+              << num("logp_rel_diff_vs_provider") << "\n";
+  }
+  for (const auto& [tokens, c] : checks.items()) {
+    std::cout << "  tokens " << tokens << ":";
+    for (const char* k : {"strict_bitwise_repeatable", "audit_equals_strict", "off_equals_provider",
+                          "strict_within_tolerance_vs_fp64"})
+      std::cout << " " << k << "=" << (c[k].get<bool>() ? "true" : "FALSE");
+    std::cout << "\n";
+  }
+}
+
 }  // namespace
 
 int cmd_gate(const Argv& argv) {
@@ -96,14 +120,20 @@ int cmd_gate(const Argv& argv) {
   const auto section = properties::lora::run_lora_gate(kernel, quick, &std::cerr);
   std::cerr << "parity gate: transition on " << kernel.name << "\n";
   const auto transition = properties::transition::run_transition_gate(kernel.name, quick, &std::cerr);
+  const std::string model_subject = kernel.backend == "cuda" ? "runtime-cuda" : "runtime-host";
+  std::cerr << "parity gate: model on " << model_subject << "\n";
+  const auto model = properties::model::run_model_gate(model_subject, quick, &std::cerr);
 
   nlohmann::json report;
   report["schema"] = "parity.gate/1";
   report["backend"] = kernel.backend;
   report["device"] = kernel.backend == "cuda" ? "cuda device" : cpu_model();
   report["torch"] = subjects::torch_impl::torch_version_text();
+  report["runtime_modes"] = properties::model::runtime_modes_section();
   report["lora_gate"] = section.rows;
   report["transition"] = transition.rows;
+  report["model"] = model.rows;
+  report["model_checks"] = model.checks;
   // LibTorch is a reference nobody here wrote: its results are findings, not gate failures.
   nlohmann::json findings = nlohmann::json::object();
   for (const char* name : {"torch-cpu", "torch-cuda"}) {
@@ -117,7 +147,7 @@ int cmd_gate(const Argv& argv) {
     findings[name]["transition"] = properties::transition::run_transition_gate(name, quick, &std::cerr).rows;
   }
   report["findings"] = findings;
-  const bool all_hold = section.all_hold && transition.all_hold;
+  const bool all_hold = section.all_hold && transition.all_hold && model.all_hold;
   report["all_hold"] = all_hold;
   write_json_atomically(report, out);
 
@@ -125,6 +155,8 @@ int cmd_gate(const Argv& argv) {
   print_rows(section.rows);
   std::cout << "\ntransition on " << kernel.name << "\n";
   print_transition_rows(transition.rows);
+  std::cout << "\nmodel on " << model_subject << " (relative differences are normwise, ||a - b|| / ||b||)\n";
+  print_model_rows(model.rows, model.checks);
   for (const auto& [name, f] : findings.items()) {
     if (!f.contains("lora_gate")) {
       std::cout << "\nfindings, " << name << ": skipped (" << f["skipped"].get<std::string>() << ")\n";

@@ -32,6 +32,8 @@ std::string Case::summary() const {
   s += " seed=" + std::to_string(seed) + " probe_row=" + std::to_string(probe_row);
   for (const auto& [k, v] : layouts)
     if (!v.is_contiguous()) s += " " + k + ":" + v.name();
+  if (family == "model") s += " mode=" + mode;
+  for (const auto& a : ablations) s += " native=" + a;
   if (!patches.empty()) s += " " + std::to_string(patches.size()) + " patches";
   return s;
 }
@@ -47,6 +49,7 @@ json case_to_json(const Case& c) {
     j["layouts"][k] = {{"transposed", v.transposed}, {"ld_pad", v.ld_pad}, {"offset", v.offset}};
   j["probe_row"] = c.probe_row;
   j["mode"] = c.mode;
+  j["ablations"] = c.ablations;
   j["params"] = json::object();
   for (const auto& [k, v] : c.params) j["params"][k] = jr::finite_or_text(v);
   j["patches"] = json::array();
@@ -80,6 +83,11 @@ Case case_from_json(const json& j, const std::string& where) {
   if (const json* p = jr::optional_member(j, where, "probe_row"))
     c.probe_row = jr::as_int(*p, where + ".probe_row");
   if (const json* m = jr::optional_member(j, where, "mode")) c.mode = jr::as_string(*m, where + ".mode");
+  if (const json* a = jr::optional_member(j, where, "ablations")) {
+    jr::require_array(*a, where + ".ablations");
+    for (std::size_t i = 0; i < a->size(); ++i)
+      c.ablations.push_back(jr::as_string((*a)[i], where + ".ablations[" + std::to_string(i) + "]"));
+  }
   if (const json* params = jr::optional_member(j, where, "params")) {
     jr::require_object(*params, where + ".params");
     for (const auto& [k, v] : params->items()) c.params[k] = jr::as_double(v, where + ".params." + k);

@@ -30,6 +30,7 @@ struct Case {
   std::map<std::string, Layout> layouts;      // operand -> layout (absent = contiguous)
   std::int64_t probe_row = 0;                 // position of the probe row in the batch
   std::string mode = "strict";                // runtime mode (model family)
+  std::vector<std::string> ablations;         // boundaries left native, "node:attention" (model)
   std::map<std::string, double> params;       // scalars, e.g. alpha
   std::vector<Patch> patches;
 

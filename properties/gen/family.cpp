@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "properties/gen/bridge_runs.hpp"
 #include "properties/gen/lora_runs.hpp"
+#include "properties/gen/model_runs.hpp"
 #include "properties/gen/transition_runs.hpp"
 
 namespace parity::gen {
@@ -43,7 +44,8 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
 }
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> all = {&lora_family(), &transition_family(), &bridge_family()};
+  static const std::vector<const Family*> all = {&lora_family(), &transition_family(), &model_family(),
+                                                       &bridge_family()};
   return all;
 }
 

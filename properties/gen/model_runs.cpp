@@ -1,0 +1,56 @@
+#include "properties/gen/model_runs.hpp"
+
+#include "core/error.hpp"
+#include "properties/model/model_properties.hpp"
+
+namespace parity::gen {
+namespace {
+
+namespace pm = properties::model;
+
+const pm::ModelSubject& runnable(const std::string& name) {
+  const auto& s = pm::find_model_subject(name);
+  if (const std::string why = s.unavailable(); !why.empty())
+    throw InputError("subject " + name + " cannot run here: " + why);
+  return s;
+}
+
+class ModelFamily final : public Family {
+ public:
+  std::string name() const override { return "model"; }
+  std::string description() const override {
+    return "joint audio-video DiT: runtime modes, boundary bindings, audit == strict, batch invariance";
+  }
+  std::string default_subject() const override { return "runtime-host"; }
+
+  std::vector<SubjectEntry> subjects() const override {
+    std::vector<SubjectEntry> out;
+    for (const auto& s : pm::model_subjects()) out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable()});
+    return out;
+  }
+
+  std::vector<PropertyEntry> properties() const override {
+    std::vector<PropertyEntry> out;
+    for (const auto& p : pm::model_properties()) out.push_back({p.name, p.description, true});
+    return out;
+  }
+
+  Verdict check(const std::string& subject, const std::string& property, const Case& c) const override {
+    return pm::find_model_property(property).check(c, runnable(subject));
+  }
+
+  RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
+    const auto& s = runnable(subject);
+    const auto& p = pm::find_model_property(property);
+    return run_property(s.name, p.name, model_case(), [&](const Case& c) { return p.check(c, s); }, config);
+  }
+};
+
+}  // namespace
+
+const Family& model_family() {
+  static const ModelFamily family;
+  return family;
+}
+
+}  // namespace parity::gen

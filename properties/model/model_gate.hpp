@@ -1,0 +1,27 @@
+#pragma once
+// The gate's `runtime_modes`, `model` and `model_checks` sections (reference/000_*.txt): the
+// model at 12, 925 and 4253 tokens under off, strict, strict (repeat), audit and the two
+// ablations (node:attention, boundary:token_refiner), with the relative differences of the
+// video and audio outputs, the input gradient and the log-prob to the pure LibTorch run, and
+// every boundary's binding.
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace parity::properties::model {
+
+// {"strict": {"mode", "bind", "fail_on_fallback", "report_only", "self_check"}, ...}
+nlohmann::json runtime_modes_section();
+
+struct ModelGateSection {
+  nlohmann::json rows = nlohmann::json::array();
+  nlohmann::json checks = nlohmann::json::object();  // per token count
+  bool all_hold = true;
+};
+
+// Runs on the model subject `subject` ("runtime-host" or "runtime-cuda"); `quick` keeps 12
+// tokens only; progress lines go to `log`.
+ModelGateSection run_model_gate(const std::string& subject, bool quick, std::ostream* log);
+
+}  // namespace parity::properties::model

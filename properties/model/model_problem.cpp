@@ -1,0 +1,73 @@
+#include "properties/model/model_problem.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace parity::properties::model {
+namespace {
+
+using parity::model::ModelConfig;
+
+bool known_target(const runtime::Ablation& a, const ModelConfig& config) {
+  const auto& kinds = parity::model::node_kinds();
+  if (a.scope == runtime::Ablation::Scope::node_kind) return std::find(kinds.begin(), kinds.end(), a.name) != kinds.end();
+  const auto& names = parity::model::boundary_names();
+  if (std::find(names.begin(), names.end(), a.name) != names.end()) return true;
+  for (const auto& [name, kind] : parity::model::node_calls(config))
+    if (name == a.name) return true;
+  return false;
+}
+
+std::string known_targets() {
+  std::string s = "node:modulation, node:attention, node:feed_forward";
+  for (const auto& b : parity::model::boundary_names()) s += ", boundary:" + b;
+  return s + ", boundary:blocks.<i>.<node>";
+}
+
+}  // namespace
+
+ModelProblem ModelProblem::from(const Case& c) {
+  if (c.family != "model") throw InputError("case.family: expected 'model', got '" + c.family + "'");
+  ModelConfig config;
+  config.width = static_cast<int>(c.dim("width"));
+  config.heads = static_cast<int>(c.dim("heads"));
+  config.blocks = static_cast<int>(c.dim("blocks"));
+  config.refiner_blocks = static_cast<int>(c.dim("refiner_blocks"));
+  if (config.heads < 1 || config.width % config.heads != 0)
+    throw InputError("case.dims.heads: must divide case.dims.width");
+  const int head_dim = config.width / config.heads;
+  config.rope_dims = std::min(8, head_dim - head_dim % 2);
+  config.ff_hidden = 2 * config.width;
+  config.validate();
+  const std::int64_t batch = c.dim("batch");
+  if (batch < 1 || batch > 64) throw InputError("case.dims.batch: must lie in [1, 64]");
+  if (c.probe_row < 0 || c.probe_row >= batch) throw InputError("case.probe_row: must lie in [0, batch)");
+
+  runtime::RuntimeOptions options;
+  options.mode = runtime::parse_mode(c.mode);
+  for (const auto& text : c.ablations) {
+    const auto a = runtime::parse_ablation(text);
+    if (!known_target(a, config)) throw InputError("case.ablations: unknown target '" + text + "' (known: " + known_targets() + ")");
+    options.ablations.push_back(a);
+  }
+  options.bind_video_projections = c.param("bind_video_projections", 0.0) != 0.0;
+  options.bind_all = c.param("bind_all", 0.0) != 0.0;
+  const DType audio = c.param("audio_bf16", 0.0) != 0.0 ? DType::bf16 : DType::f32;
+
+  return ModelProblem{config, parity::model::ModelWeights::draw(config, c.seed),
+                      parity::model::ModelBatch::draw(config, parity::model::TokenSplit::of(c.dim("tokens")), c.seed + 1,
+                                                      0, batch, audio),
+                      options, c.probe_row};
+}
+
+Case model_case(std::int64_t tokens, std::int64_t batch, std::uint64_t seed, const std::string& mode) {
+  Case c;
+  c.family = "model";
+  c.seed = seed;
+  c.dims = {{"tokens", tokens}, {"batch", batch}, {"blocks", 2}, {"refiner_blocks", 1}, {"width", 64}, {"heads", 4}};
+  c.mode = mode;
+  return c;
+}
+
+}  // namespace parity::properties::model

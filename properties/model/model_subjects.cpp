@@ -1,0 +1,48 @@
+#include "properties/model/model_subjects.hpp"
+
+#include "core/error.hpp"
+#include "subjects/model/rows/model_rows.hpp"
+#include "subjects/model/rows/row_primitives.hpp"
+#include "subjects/probes/model_runtime_probes.hpp"
+
+namespace parity::properties::model {
+namespace {
+
+std::vector<ModelSubject> build() {
+  std::vector<ModelSubject> all;
+  for (auto backend : {runtime::Backend::host, runtime::Backend::cuda}) {
+    const std::string b = runtime::backend_name(backend);
+    all.push_back({"runtime-" + b, b, subjects::SubjectKind::implementation,
+                   "parity's runtime, rows on the rlkernels " + std::string(backend == runtime::Backend::host ? "host twins" : "CUDA kernels"),
+                   [backend] { return parity::model::backend_unavailable_reason(backend); },
+                   [backend](runtime::RuntimeOptions o) {
+                     o.backend = backend;
+                     return std::make_unique<runtime::Runtime>(parity::model::model_rows(), o);
+                   }});
+  }
+  for (const auto& p : subjects::probes::model_runtime_probes())
+    all.push_back({p.name, "host", subjects::SubjectKind::probe, p.description, [] { return std::string(); },
+                   [make = p.make](runtime::RuntimeOptions o) {
+                     o.backend = runtime::Backend::host;
+                     return make(parity::model::model_rows(), o);
+                   }});
+  return all;
+}
+
+}  // namespace
+
+const std::vector<ModelSubject>& model_subjects() {
+  static const std::vector<ModelSubject> all = build();
+  return all;
+}
+
+const ModelSubject& find_model_subject(const std::string& name) {
+  std::string known;
+  for (const auto& s : model_subjects()) {
+    if (s.name == name) return s;
+    known += (known.empty() ? "" : ", ") + s.name;
+  }
+  throw InputError("unknown model subject '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace parity::properties::model

@@ -1,0 +1,200 @@
+#include "subjects/model/rows/model_rows.hpp"
+
+#include "core/error.hpp"
+#include "core/random_fill.hpp"
+#include "subjects/model/rows/adaln_rows.hpp"
+#include "subjects/model/rows/attention.hpp"
+#include "subjects/model/rows/row_checks.hpp"
+#include "subjects/model/rows/tensor_ops.hpp"
+#include "subjects/model/rows/transition_row.hpp"
+
+namespace parity::model {
+namespace {
+
+using runtime::Backend;
+using runtime::BoundaryCall;
+using runtime::Row;
+using runtime::RowInfo;
+
+Tensor example(DType dtype, std::vector<std::int64_t> shape, std::uint32_t stream) {
+  Tensor t = Tensor::zeros(dtype, std::move(shape));
+  for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, 0.5 * philox_normal(7, stream, i));
+  return t;
+}
+
+// A row whose operands' leading dims are flattened into token rows for a 2-D primitive and
+// restored afterwards: y [.., N] = x [.., K] W^T + b.
+class LinearRow : public Row {
+ public:
+  explicit LinearRow(Backend b) : p_(primitives(b)) {}
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    const Tensor& x = o.at(0);
+    std::vector<std::int64_t> shape = x.shape();
+    const std::int64_t K = shape.back();
+    shape.back() = o.at(1).dim(0);
+    return {reshaped(p_.linear_forward(reshaped(x, {x.numel() / K, K}), o.at(1), &o.at(2)), shape)};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
+    const Tensor& dy = g.at(0);
+    const std::int64_t N = dy.shape().back();
+    return {reshaped(p_.linear_backward_input(reshaped(dy, {dy.numel() / N, N}), o.at(1)), o.at(0).shape()), Tensor(),
+            Tensor()};
+  }
+
+ private:
+  const Primitives& p_;
+};
+
+class AttentionRow : public Row {
+ public:
+  explicit AttentionRow(Backend b) : p_(primitives(b)) {}
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    return {attention_forward(p_, AttentionOperands::from(o))};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
+    std::vector<Tensor> grads(o.size());
+    grads[0] = attention_backward_input(p_, AttentionOperands::from(o), g.at(0));
+    return grads;
+  }
+
+ private:
+  const Primitives& p_;
+};
+
+// Operands {h [B,T,D], w1, w3, w2}.
+class FeedForwardRow : public Row {
+ public:
+  explicit FeedForwardRow(Backend b) : p_(primitives(b)) {}
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    const Tensor& h = o.at(0);
+    const std::int64_t D = h.shape().back();
+    return {reshaped(p_.swiglu_forward(reshaped(h, {h.numel() / D, D}), o.at(1), o.at(2), o.at(3)), h.shape())};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
+    const Tensor& h = o.at(0);
+    const std::int64_t D = h.shape().back();
+    Tensor dh = p_.swiglu_backward_input(reshaped(h, {h.numel() / D, D}), o.at(1), o.at(2), o.at(3),
+                                         reshaped(g.at(0), {h.numel() / D, D}));
+    return {reshaped(dh, h.shape()), Tensor(), Tensor(), Tensor()};
+  }
+
+ private:
+  const Primitives& p_;
+};
+
+// Operands {c [B,T,D], cos, sin, then per block: norm1, wq, wk, wv, wo, norm_q, norm_k, norm2,
+// w1, w3, w2}. Each block: x += Attn(RMS(x) norm1); x += FF(RMS(x) norm2). Forward only.
+class RefinerRow : public Row {
+ public:
+  static constexpr std::size_t kPerBlock = 11;
+  explicit RefinerRow(Backend b) : p_(primitives(b)) {}
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    if (o.size() < 3 || (o.size() - 3) % kPerBlock != 0) throw InputError("token_refiner_block: bad operand count");
+    Tensor x = o[0];
+    const std::int64_t D = x.shape().back(), M = x.numel() / D;
+    for (std::size_t f = 3; f < o.size(); f += kPerBlock) {
+      const Tensor h = reshaped(p_.rms_norm_forward(reshaped(x, {M, D}), &o[f], kRmsEps), x.shape());
+      x = add_f32(x, attention_forward(p_, {h, o[f + 1], o[f + 2], o[f + 3], o[f + 4], o[f + 5], o[f + 6], o[1], o[2]}));
+      const Tensor h2 = p_.rms_norm_forward(reshaped(x, {M, D}), &o[f + 7], kRmsEps);
+      x = add_f32(x, reshaped(p_.swiglu_forward(h2, o[f + 8], o[f + 9], o[f + 10]), x.shape()));
+    }
+    return {x};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
+    throw InputError("token_refiner_block has no backward (the text path is not differentiated)");
+  }
+
+ private:
+  const Primitives& p_;
+};
+
+template <class R>
+std::unique_ptr<Row> make_row(Backend b) {
+  return std::make_unique<R>(b);
+}
+
+std::vector<Tensor> attention_example() {
+  return {example(DType::f32, {1, 5, 8}, 1), example(DType::f32, {8, 8}, 2), example(DType::f32, {8, 8}, 3),
+          example(DType::f32, {8, 8}, 4),    example(DType::f32, {8, 8}, 5), example(DType::f32, {4}, 6),
+          example(DType::f32, {4}, 7),       example(DType::f32, {5, 1}, 8), example(DType::f32, {5, 1}, 9)};
+}
+
+std::vector<Tensor> feed_forward_example() {
+  return {example(DType::f32, {1, 5, 8}, 1), example(DType::f32, {6, 8}, 2), example(DType::f32, {6, 8}, 3),
+          example(DType::f32, {8, 6}, 4)};
+}
+
+RowInfo linear_row(std::string name, std::string boundary, DType x_dtype, runtime::OptIn opt_in) {
+  const std::string dt(dtype_name(x_dtype));
+  auto make = &make_row<LinearRow>;
+  return RowInfo{
+      name, "linear", "x " + dt + ", W " + dt + ", b f32 -> y f32", "x [..., K], W [N, K], b [N]", {boundary}, opt_in,
+      true,
+      [x_dtype](const BoundaryCall& call, Backend backend) {
+        std::string why = dtype_mismatch(call, {x_dtype, x_dtype, DType::f32}, {"x", "W", "b"});
+        return why.empty() ? device_mismatch(backend) : why;
+      },
+      make,
+      repeatable_self_check(make, [x_dtype] {
+        return std::vector<Tensor>{example(x_dtype, {3, 5}, 1), example(x_dtype, {4, 5}, 2),
+                                   example(DType::f32, {4}, 3)};
+      })};
+}
+
+runtime::RowRegistry build() {
+  runtime::RowRegistry r;
+  r.add(linear_row("audio_input_projection_fp32", "audio_proj_in", DType::f32, runtime::OptIn::none));
+  r.add(linear_row("audio_output_projection_fp32", "audio_proj_out", DType::f32, runtime::OptIn::none));
+  r.add(linear_row("text_context_projection", "context_embedder", DType::bf16, runtime::OptIn::none));
+  r.add(linear_row("video_input_projection_fp32", "proj_in", DType::f32, runtime::OptIn::video_projections));
+  r.add(linear_row("video_output_projection_fp32", "proj_out", DType::f32, runtime::OptIn::video_projections));
+  const std::vector<DType> attn_dtypes(AttentionOperands::kCount, DType::f32);
+  const std::vector<std::string> attn_names = {"h", "wq", "wk", "wv", "wo", "norm_q", "norm_k", "cos", "sin"};
+  r.add(RowInfo{"joint_attention", "attention", "all f32", "h [B, T, D], heads = D / len(norm_q)", {"attention"},
+                runtime::OptIn::none, true,
+                [=](const BoundaryCall& call, Backend backend) {
+                  std::string why = dtype_mismatch(call, attn_dtypes, attn_names);
+                  return why.empty() ? device_mismatch(backend) : why;
+                },
+                &make_row<AttentionRow>, repeatable_self_check(&make_row<AttentionRow>, attention_example)});
+  r.add(RowInfo{"swiglu_feed_forward", "swiglu", "all f32", "h [..., D], W1, W3 [F, D], W2 [D, F]", {"feed_forward"},
+                runtime::OptIn::none, true,
+                [](const BoundaryCall& call, Backend backend) {
+                  std::string why = dtype_mismatch(call, std::vector<DType>(4, DType::f32), {"h", "w1", "w3", "w2"});
+                  return why.empty() ? device_mismatch(backend) : why;
+                },
+                &make_row<FeedForwardRow>, repeatable_self_check(&make_row<FeedForwardRow>, feed_forward_example)});
+  r.add(RowInfo{"token_refiner_block", "refiner", "all f32", "c [B, Tt, D], 11 operands per block", {"token_refiner"},
+                runtime::OptIn::none, false,
+                [](const BoundaryCall& call, Backend backend) {
+                  for (std::size_t i = 0; i < call.operands.size(); ++i)
+                    if (call.operands[i].dtype != DType::f32)
+                      return "operand " + std::to_string(i) + " is " + std::string(dtype_name(call.operands[i].dtype)) +
+                             ", the row takes f32";
+                  return device_mismatch(backend);
+                },
+                &make_row<RefinerRow>, repeatable_self_check(&make_row<RefinerRow>, [] {
+                  std::vector<Tensor> o = {example(DType::f32, {1, 5, 8}, 1), example(DType::f32, {5, 1}, 8),
+                                           example(DType::f32, {5, 1}, 9), example(DType::f32, {8}, 10)};
+                  auto a = attention_example();
+                  o.insert(o.end(), a.begin() + 1, a.begin() + 7);
+                  o.push_back(example(DType::f32, {8}, 11));
+                  auto f = feed_forward_example();
+                  o.insert(o.end(), f.begin() + 1, f.end());
+                  return o;
+                })});
+  r.add(transition_row());
+  r.add(timestep_embedder_row());
+  r.add(adaln_modulation_row());
+  r.add(adaln_norm_out_row());
+  return r;
+}
+
+}  // namespace
+
+const runtime::RowRegistry& model_rows() {
+  static const runtime::RowRegistry registry = build();
+  return registry;
+}
+
+}  // namespace parity::model

@@ -1,0 +1,58 @@
+#include "subjects/model/rows/row_checks.hpp"
+
+#include <cmath>
+
+#include "core/compare.hpp"
+#include "subjects/model/rows/row_primitives.hpp"
+
+namespace parity::model {
+
+std::string dtype_mismatch(const runtime::BoundaryCall& call, const std::vector<DType>& wanted,
+                           const std::vector<std::string>& names) {
+  if (call.operands.size() != wanted.size())
+    return "it takes " + std::to_string(wanted.size()) + " operands, the call has " +
+           std::to_string(call.operands.size());
+  for (std::size_t i = 0; i < wanted.size(); ++i)
+    if (call.operands[i].dtype != wanted[i])
+      return "operand " + names[i] + " is " + std::string(dtype_name(call.operands[i].dtype)) + ", the row takes " +
+             std::string(dtype_name(wanted[i]));
+  return "";
+}
+
+std::string device_mismatch(runtime::Backend backend) {
+  const std::string why = backend_unavailable_reason(backend);
+  return why.empty() ? "" : "device: " + why;
+}
+
+namespace {
+
+std::string compare_runs(const std::vector<Tensor>& a, const std::vector<Tensor>& b, const std::string& what) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!compare_bitwise(a[i], b[i]).equal()) return "output " + std::to_string(i) + " differs " + what;
+    for (double v : a[i].values())
+      if (!std::isfinite(v)) return "output " + std::to_string(i) + " is not finite";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::function<std::string(runtime::Backend)> repeatable_self_check(
+    std::function<std::unique_ptr<runtime::Row>(runtime::Backend)> make, std::function<std::vector<Tensor>()> example) {
+  return [make, example](runtime::Backend backend) -> std::string {
+    if (std::string why = device_mismatch(backend); !why.empty()) return why;
+    try {
+      const std::vector<Tensor> in = example();
+      const auto row = make(backend);
+      const auto first = row->forward(in);
+      if (std::string why = compare_runs(first, row->forward(in), "between two runs"); !why.empty()) return why;
+      if (backend != runtime::Backend::host)
+        return compare_runs(first, make(runtime::Backend::host)->forward(in), "from the host twin");
+      return "";
+    } catch (const std::exception& e) {
+      return std::string("it threw: ") + e.what();
+    }
+  };
+}
+
+}  // namespace parity::model

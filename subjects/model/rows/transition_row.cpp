@@ -1,0 +1,89 @@
+#include "subjects/model/rows/transition_row.hpp"
+
+#include "core/error.hpp"
+#include "core/random_fill.hpp"
+#include "subjects/model/rows/row_checks.hpp"
+#include "subjects/rlkernels/transition_host.hpp"
+#if PARITY_HAVE_CUDA
+#include "subjects/rlkernels/transition_cuda.hpp"
+#endif
+
+namespace parity::model {
+namespace {
+
+using runtime::Backend;
+
+std::vector<float> floats(const Tensor& t) {
+  std::vector<float> out;
+  for (double v : t.values()) out.push_back(static_cast<float>(v));
+  return out;
+}
+
+class TransitionRow : public runtime::Row {
+ public:
+  explicit TransitionRow(Backend b) {
+#if PARITY_HAVE_CUDA
+    if (b == Backend::cuda) {
+      subject_ = subjects::rlkernels::make_transition_cuda_kernel();
+      return;
+    }
+#endif
+    if (b != Backend::host) throw InputError("transition_step_logprob: no kernel for this backend in this build");
+    subject_ = subjects::rlkernels::make_transition_host_twin();
+  }
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    const auto out = subject_->sample(transition_step_inputs(o));
+    return {out.prev, out.logp};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
+    throw InputError("transition_step_logprob has no backward");
+  }
+
+ private:
+  std::unique_ptr<subjects::TransitionSubject> subject_;
+};
+
+std::unique_ptr<runtime::Row> make(Backend b) { return std::make_unique<TransitionRow>(b); }
+
+}  // namespace
+
+subjects::TransitionInputs transition_step_inputs(const std::vector<Tensor>& o) {
+  if (o.size() != 5) throw InputError("transition_step_logprob: expects operands x, v, eps, sigma, sigma_prev");
+  subjects::TransitionInputs in;
+  in.x = o[0];
+  in.v = o[1];
+  in.eps = o[2];
+  in.sigma = floats(o[3]);
+  in.sigma_prev = floats(o[4]);
+  in.sigma_max = 1.0f;
+  in.noise_level = 0.7;
+  in.type = subjects::StepType::sde;
+  in.normaliser = true;
+  return in;
+}
+
+runtime::RowInfo transition_row() {
+  return runtime::RowInfo{
+      "transition_step_logprob", "sde_step_logprob", "x, v, eps, sigma, sigma_prev f32 -> prev, logp f32",
+      "x, v, eps [B, n], sigma, sigma_prev [B]", {"transition"}, runtime::OptIn::none, false,
+      [](const runtime::BoundaryCall& call, Backend backend) {
+        std::string why = dtype_mismatch(call, std::vector<DType>(5, DType::f32), {"x", "v", "eps", "sigma", "sigma_prev"});
+        return why.empty() ? device_mismatch(backend) : why;
+      },
+      &make, repeatable_self_check(&make, [] {
+        std::vector<Tensor> o;
+        for (auto shape : {std::vector<std::int64_t>{2, 6}, {2, 6}, {2, 6}})
+          o.push_back(Tensor::zeros(DType::f32, shape));
+        for (int t = 0; t < 3; ++t)
+          for (std::int64_t i = 0; i < 12; ++i) o[t].set_value(i, philox_normal(7, 20 + t, i));
+        o.push_back(Tensor::zeros(DType::f32, {2}));
+        o.push_back(Tensor::zeros(DType::f32, {2}));
+        for (std::int64_t b = 0; b < 2; ++b) {
+          o[3].set_value(b, 0.8);
+          o[4].set_value(b, 0.7);
+        }
+        return o;
+      })};
+}
+
+}  // namespace parity::model

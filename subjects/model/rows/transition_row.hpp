@@ -1,0 +1,16 @@
+#pragma once
+// The row for the `transition` boundary: parity's deterministic SDE step with its log-prob
+// (subjects/rlkernels/transition_*), applied to the model's video velocity.
+// Operands {x [B, n] f32 (the latents), v [B, n] f32 (the velocity), eps [B, n] f32,
+// sigma [B] f32, sigma_prev [B] f32}; outputs {prev [B, n], logp [B]}. Forward only.
+#include "subjects/runtime/row.hpp"
+#include "subjects/transition_family.hpp"
+
+namespace parity::model {
+
+// The step's fixed settings: an SDE step with noise level 0.7, sigma_max 1, the normaliser on.
+subjects::TransitionInputs transition_step_inputs(const std::vector<Tensor>& operands);
+
+runtime::RowInfo transition_row();
+
+}  // namespace parity::model

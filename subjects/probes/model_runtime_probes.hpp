@@ -1,0 +1,25 @@
+#pragma once
+// Mismatch probes of the model family: runtimes with one realistic defect each, which the
+// model properties must catch.
+//   silent-fallback     strict mode runs the provider where a row cannot take the call, logs
+//                       the row as bound and raises nothing
+//   perturbing-audit    audit mode rounds every bound row's float32 outputs through bfloat16
+//                       (a logging path that stores them as bf16)
+//   ablation-ignored    ablations are parsed but not applied: the targets stay bound
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "subjects/runtime/runtime.hpp"
+
+namespace parity::subjects::probes {
+
+struct RuntimeProbe {
+  std::string name;
+  std::string description;
+  std::unique_ptr<runtime::Runtime> (*make)(const runtime::RowRegistry& rows, runtime::RuntimeOptions options);
+};
+
+const std::vector<RuntimeProbe>& model_runtime_probes();
+
+}  // namespace parity::subjects::probes

@@ -1,0 +1,40 @@
+#pragma once
+// What a run bound where: for every boundary it met, the row or the provider, and why.
+#include <map>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace parity::runtime {
+
+enum class BindingStatus {
+  row,       // the row ran
+  provider,  // the provider ran: no row, the mode does not bind, an opt-in row not asked for,
+             // an ablation, or a failed self-check (see reason)
+  fallback,  // the row exists but cannot take the call; the provider ran (audit, auto)
+};
+std::string binding_status_name(BindingStatus s);
+
+struct Binding {
+  std::string row;  // the row's name, or empty when the boundary has none (or it is opt-in)
+  BindingStatus status = BindingStatus::provider;
+  std::string reason;
+  int calls = 0;    // calls at this boundary with this decision
+};
+
+class BindingLog {
+ public:
+  // Records one call's decision. A boundary whose calls were decided differently keeps the
+  // first decision and gets the later ones appended to its reason.
+  void record(const std::string& boundary, const Binding& decision);
+  const std::map<std::string, Binding>& entries() const { return entries_; }
+  bool any_row() const;
+  bool any_fallback() const;
+  // {"<boundary>": {"row": name|null, "status": "...", "reason": "...", "calls": n}, ...}
+  nlohmann::json to_json() const;
+
+ private:
+  std::map<std::string, Binding> entries_;
+};
+
+}  // namespace parity::runtime

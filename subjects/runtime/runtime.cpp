@@ -1,0 +1,84 @@
+#include "subjects/runtime/runtime.hpp"
+
+#include "core/error.hpp"
+
+namespace parity::runtime {
+
+std::string Ablation::text() const { return (scope == Scope::node_kind ? "node:" : "boundary:") + name; }
+
+bool Ablation::matches(const BoundaryCall& call) const {
+  return scope == Scope::node_kind ? (call.node && call.kind == name) : call.boundary == name;
+}
+
+Ablation parse_ablation(const std::string& text) {
+  for (auto [prefix, scope] : {std::pair{std::string("node:"), Ablation::Scope::node_kind},
+                               std::pair{std::string("boundary:"), Ablation::Scope::boundary}})
+    if (text.rfind(prefix, 0) == 0 && text.size() > prefix.size()) return {scope, text.substr(prefix.size())};
+  throw InputError("ablation '" + text + "': expected node:<kind> or boundary:<name>");
+}
+
+Runtime::Runtime(const RowRegistry& rows, RuntimeOptions options) : rows_(rows), options_(std::move(options)) {}
+
+bool Runtime::requested(const RowInfo& row) const {
+  switch (row.opt_in) {
+    case OptIn::none: return true;
+    case OptIn::video_projections: return options_.bind_video_projections || options_.bind_all;
+    case OptIn::all: return options_.bind_all;
+  }
+  return false;
+}
+
+bool Runtime::self_check(const RowInfo& row, std::string* why) {
+  auto it = self_check_failures_.find(row.name);
+  if (it == self_check_failures_.end())
+    it = self_check_failures_.emplace(row.name, row.self_check ? row.self_check(options_.backend) : "").first;
+  *why = it->second;
+  return why->empty();
+}
+
+Runtime::Decision Runtime::decide(const BoundaryCall& call) {
+  const ModeSemantics mode = semantics(options_.mode);
+  const RowInfo* row = rows_.for_kind(call.kind);
+  if (!row) return {nullptr, {"", BindingStatus::provider, "no row serves '" + call.kind + "'", 0}};
+  if (!mode.bind) return {nullptr, {row->name, BindingStatus::provider, "mode " + std::string(mode_name(options_.mode)), 0}};
+  if (!requested(*row))
+    return {nullptr, {"", BindingStatus::provider,
+                      "row '" + row->name + "' binds only when asked (" +
+                          (row->opt_in == OptIn::video_projections ? "--bind-video-projections" : "--bind-all") + ")",
+                      0}};
+  for (const auto& a : options_.ablations)
+    if (a.matches(call)) return {nullptr, {row->name, BindingStatus::provider, "ablation " + a.text(), 0}};
+  if (mode.self_check) {
+    std::string why;
+    if (!self_check(*row, &why)) return {nullptr, {row->name, BindingStatus::provider, "self-check failed: " + why, 0}};
+  }
+  if (std::string why = row->cannot_take(call, options_.backend); !why.empty())
+    return {nullptr, {row->name, BindingStatus::fallback, why, 0}};
+  return {row, {row->name, BindingStatus::row, "bound on " + backend_name(options_.backend), 0}};
+}
+
+const Row* Runtime::instance(const RowInfo& row) {
+  auto& slot = instances_[row.name];
+  if (!slot) slot = row.make(options_.backend);
+  return slot.get();
+}
+
+void Runtime::raise_fallback(const BoundaryCall& call, const Binding& binding) const {
+  throw BindingError("strict mode: boundary '" + call.boundary + "' fell back to the provider: row '" + binding.row +
+                     "' cannot take this call: " + binding.reason);
+}
+
+const Row* Runtime::bind(const BoundaryCall& call) {
+  Decision d = decide(call);
+  record(call, d.binding);
+  if (d.binding.status == BindingStatus::fallback && semantics(options_.mode).fail_on_fallback)
+    raise_fallback(call, d.binding);
+  return d.row ? instance(*d.row) : nullptr;
+}
+
+std::string Runtime::case_id() const {
+  if (!options_.ablations.empty()) return "ablation";
+  return log_.any_row() ? "R/R" : "P/P";
+}
+
+}  // namespace parity::runtime
