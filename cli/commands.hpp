@@ -16,5 +16,6 @@ int cmd_replay(const Argv& args);
 int cmd_list(const Argv& args);
 int cmd_bridge(const Argv& args);
 int cmd_fuzz_repro(const Argv& args);
+int cmd_trajectory(const Argv& args);
 
 }  // namespace parity::cli

@@ -4,6 +4,7 @@
 #include "properties/gen/bridge_runs.hpp"
 #include "properties/gen/lora_runs.hpp"
 #include "properties/gen/model_runs.hpp"
+#include "properties/gen/trajectory_family.hpp"
 #include "properties/gen/transition_runs.hpp"
 
 namespace parity::gen {
@@ -45,7 +46,7 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
 
 const std::vector<const Family*>& families() {
   static const std::vector<const Family*> all = {&lora_family(), &transition_family(), &model_family(),
-                                                       &bridge_family()};
+                                                       &trajectory_family(), &bridge_family()};
   return all;
 }
 

@@ -1,5 +1,8 @@
 #include "subjects/model/model_batch.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/error.hpp"
 #include "core/random_fill.hpp"
 
@@ -52,6 +55,43 @@ ModelBatch ModelBatch::sample(std::int64_t b) const {
   for (Tensor* t : {&m.video, &m.audio, &m.text, &m.timestep, &m.sigma_prev, &m.noise, &m.video_cotangent,
                     &m.audio_cotangent})
     *t = t->rows(b, b + 1);
+  return m;
+}
+
+namespace {
+
+Tensor stack_leading(const std::vector<const Tensor*>& parts) {
+  std::vector<std::int64_t> shape = parts.front()->shape();
+  shape[0] = 0;
+  for (const Tensor* t : parts) {
+    if (t->dtype() != parts.front()->dtype() ||
+        !std::equal(t->shape().begin() + 1, t->shape().end(), parts.front()->shape().begin() + 1))
+      throw InputError("ModelBatch::stack: samples of different shapes or dtypes");
+    shape[0] += t->dim(0);
+  }
+  Tensor out = Tensor::zeros(parts.front()->dtype(), shape);
+  std::size_t at = 0;
+  for (const Tensor* t : parts) {
+    const Tensor c = t->contiguous();
+    std::memcpy(out.storage_bytes().data() + at, c.storage_bytes().data(), c.storage_bytes().size());
+    at += c.storage_bytes().size();
+  }
+  return out;
+}
+
+}  // namespace
+
+ModelBatch ModelBatch::stack(const std::vector<ModelBatch>& parts) {
+  if (parts.empty()) throw InputError("ModelBatch::stack: no samples");
+  ModelBatch m = parts.front();
+  Tensor ModelBatch::*fields[] = {&ModelBatch::video,      &ModelBatch::audio, &ModelBatch::text,
+                                  &ModelBatch::timestep,   &ModelBatch::sigma_prev, &ModelBatch::noise,
+                                  &ModelBatch::video_cotangent, &ModelBatch::audio_cotangent};
+  for (auto field : fields) {
+    std::vector<const Tensor*> ts;
+    for (const auto& p : parts) ts.push_back(&(p.*field));
+    m.*field = stack_leading(ts);
+  }
   return m;
 }
 

@@ -27,6 +27,8 @@ struct ModelBatch {
                          std::int64_t count, DType audio_dtype = DType::f32);
   // Sample b alone, bit for bit.
   ModelBatch sample(std::int64_t b) const;
+  // The samples of `parts` (same split and dtypes) as one batch, in order.
+  static ModelBatch stack(const std::vector<ModelBatch>& parts);
 };
 
 }  // namespace parity::model

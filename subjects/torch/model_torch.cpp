@@ -3,6 +3,7 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/grad_mode.h>
+#include <c10/core/GradMode.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/cos.h>
 #include <ATen/ops/linear.h>
@@ -248,31 +249,40 @@ void check_batch(const ModelConfig& c, const ModelBatch& b) {
 }
 
 
-// Forward and backward at `dtype`; the transition step is the caller's.
-struct ModelPass {
+
+struct ForwardPass {
   at::Tensor video_in, video_out, audio_out;
 };
 
-ModelPass forward_backward(Forward& f, const ModelConfig& c, const ModelBatch& b) {
+// The forward pass; `blocks` (if given) receives each joint block's output.
+ForwardPass forward_pass(Forward& f, const ModelConfig& c, const ModelBatch& b, bool video_requires_grad,
+                         std::vector<at::Tensor>* blocks) {
   const TokenSplit& s = b.split;
   const RopeTables joint = RopeTables::make(s.total(), c.rope_dims), text = RopeTables::make(s.text, c.rope_dims);
   const at::Tensor jcos = f.input(joint.cos), jsin = f.input(joint.sin);
-
-  const at::Tensor video_in = f.input(b.video).set_requires_grad(true);
+  const at::Tensor video_in = f.input(b.video).set_requires_grad(video_requires_grad);
   const at::Tensor v = f.linear("proj_in", video_in, "proj_in");
   const at::Tensor a = f.linear("audio_proj_in", f.input(b.audio), "audio_proj_in");
   const at::Tensor ctx = f.token_refiner(f.linear("context_embedder", to_aten(b.text), "context_embedder"),
                                          f.input(text.cos), f.input(text.sin));
   const at::Tensor temb = f.time_embedder(f.input(b.timestep));
   at::Tensor x = at::cat({v, ctx, a}, 1);
-  for (int i = 0; i < c.blocks; ++i) x = f.block(i, x, temb, s, jcos, jsin);
+  for (int i = 0; i < c.blocks; ++i) {
+    x = f.block(i, x, temb, s, jcos, jsin);
+    if (blocks) blocks->push_back(x.detach());
+  }
   const at::Tensor y = f.norm_out(x, temb);
-  const at::Tensor video_out = f.linear("proj_out", y.narrow(1, 0, s.video), "proj_out");
-  const at::Tensor audio_out = f.linear("audio_proj_out", y.narrow(1, s.video + s.text, s.audio), "audio_proj_out");
+  return {video_in, f.linear("proj_out", y.narrow(1, 0, s.video), "proj_out"),
+          f.linear("audio_proj_out", y.narrow(1, s.video + s.text, s.audio), "audio_proj_out")};
+}
+
+// The forward pass and the backward of L = <video, cot_v> + <audio, cot_a> to the video input.
+ForwardPass forward_backward(Forward& f, const ModelConfig& c, const ModelBatch& b) {
+  const ForwardPass fp = forward_pass(f, c, b, true, nullptr);
   const at::Tensor loss =
-      at::sum(video_out * f.input(b.video_cotangent)) + at::sum(audio_out * f.input(b.audio_cotangent));
+      at::sum(fp.video_out * f.input(b.video_cotangent)) + at::sum(fp.audio_out * f.input(b.audio_cotangent));
   loss.backward();
-  return {video_in, video_out, audio_out};
+  return fp;
 }
 
 // MATH.md's SDE step and log-prob in float64 (sigma_max 1, a = 0.7, normaliser on): the
@@ -301,7 +311,7 @@ ModelOutputs run_model(const ModelConfig& c, const ModelWeights& weights, const 
   check_inputs(c, b);
   at::AutoGradMode grad(true);
   Forward f(c, weights, rt, at::kFloat);
-  const ModelPass pass = forward_backward(f, c, b);
+  const ForwardPass pass = forward_backward(f, c, b);
   ModelOutputs out;
   out.video = from_aten(pass.video_out.detach());
   out.audio = from_aten(pass.audio_out.detach());
@@ -322,11 +332,23 @@ ModelOutputs run_model(const ModelConfig& c, const ModelWeights& weights, const 
   return out;
 }
 
+ModelVelocity run_model_forward(const ModelConfig& c, const ModelWeights& weights, const ModelBatch& b,
+                                runtime::Runtime* rt, std::vector<Tensor>* block_outputs) {
+  check_inputs(c, b);
+  at::NoGradGuard no_grad;
+  Forward f(c, weights, rt, at::kFloat);
+  std::vector<at::Tensor> blocks;
+  const ForwardPass fp = forward_pass(f, c, b, false, block_outputs ? &blocks : nullptr);
+  if (block_outputs)
+    for (const auto& x : blocks) block_outputs->push_back(from_aten(x));
+  return {from_aten(fp.video_out), from_aten(fp.audio_out)};
+}
+
 ModelOutputs run_model_f64(const ModelConfig& c, const ModelWeights& weights, const ModelBatch& b) {
   check_inputs(c, b);
   at::AutoGradMode grad(true);
   Forward f(c, weights, nullptr, at::kDouble);
-  const ModelPass pass = forward_backward(f, c, b);
+  const ForwardPass pass = forward_backward(f, c, b);
   const std::int64_t B = b.batch(), n = b.split.video * c.video_channels;
   const auto step = transition_step_f64(pass.video_in.detach().reshape({B, n}), pass.video_out.detach().reshape({B, n}),
                                         f.input(b.noise), f.input(b.timestep), f.input(b.sigma_prev));

@@ -28,6 +28,16 @@ struct ModelOutputs {
 ModelOutputs run_model(const ModelConfig& config, const ModelWeights& weights, const ModelBatch& batch,
                        runtime::Runtime* runtime);
 
+// The forward pass alone (a sampler's velocity), with the hidden state after each joint block
+// when `block_outputs` is given ([B, T, D] float32 each, T the packed sequence). The batch's
+// noise and cotangents are not used.
+struct ModelVelocity {
+  Tensor video;  // [B, Tv, Cv] f32
+  Tensor audio;  // [B, Ta, Ca] f32
+};
+ModelVelocity run_model_forward(const ModelConfig& config, const ModelWeights& weights, const ModelBatch& batch,
+                                runtime::Runtime* runtime, std::vector<Tensor>* block_outputs = nullptr);
+
 // The same model, inputs and weights in float64 LibTorch (exact upcasts), with no runtime and
 // MATH.md's step formula in float64: the reference from which the accuracy tolerances of the
 // float32 runs are derived. Outputs are float64 tensors of the shapes above.

@@ -1,0 +1,135 @@
+// parity trajectory: single vs batched sampling of the model, its divergence analysis, a shrunk
+// reproducer of any divergence, and the JSON and HTML reports.
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/args.hpp"
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/reproducer.hpp"
+#include "fuzz/case_shrink.hpp"
+#include "properties/trajectory/trajectory_analysis.hpp"
+#include "properties/trajectory/trajectory_properties.hpp"
+#include "report/trajectory_html.hpp"
+
+namespace parity::cli {
+namespace {
+
+namespace pt = properties::trajectory;
+
+std::string subject_from(const Args& args) {
+  const int chosen = args.has("--subject") + args.has("--bind-video-projections") + args.has("--bind-all");
+  if (chosen > 1) throw InputError("--subject, --bind-video-projections and --bind-all exclude each other");
+  if (args.has("--bind-all")) return "bound-all";
+  if (args.has("--bind-video-projections")) return "bound-video-projections";
+  return args.get("--subject").value_or("strict");
+}
+
+void write_text(const std::string& text, const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  const auto tmp = p.string() + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw InputError("--html: cannot write " + path);
+    out << text;
+  }
+  std::filesystem::rename(tmp, p);
+}
+
+// Shrinks `c` while `property` still fails on `subject`; writes the reproducer.
+nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& subject, const pt::TrajectoryProperty& property,
+                                 int max_checks) {
+  auto fails = [&](const Case& candidate) {
+    try {
+      return property.check(candidate, subject).fails();
+    } catch (const InputError&) {
+      return false;
+    }
+  };
+  const auto shrunk = fuzz::shrink_case(c, fails, max_checks);
+  const Verdict v = property.check(shrunk.shrunk, subject);
+  const auto path = write_reproducer({subject.name, property.name, shrunk.shrunk, v}, default_repro_dir());
+  return {{"property", property.name},
+          {"path", path.string()},
+          {"case", shrunk.shrunk.summary()},
+          {"observed", v.detail},
+          {"shrink_steps", shrunk.steps},
+          {"checks", shrunk.evaluations},
+          {"exhausted", shrunk.exhausted},
+          {"replay", "parity replay " + path.string()}};
+}
+
+}  // namespace
+
+int cmd_trajectory(const Argv& argv) {
+  const Args args(argv, {"--seeds", "--steps", "--tokens", "--blocks", "--straddles", "--subject", "--json", "--html",
+                         "--max-checks"},
+                  {"--bind-video-projections", "--bind-all", "--no-shrink"});
+  if (!args.positional().empty()) throw InputError("trajectory takes no positional argument");
+  std::vector<std::uint64_t> seeds;
+  for (std::int64_t s : args.int_list("--seeds", {11, 22, 33})) {
+    if (s < 0) throw InputError("--seeds: seeds must be non-negative");
+    seeds.push_back(static_cast<std::uint64_t>(s));
+  }
+  const auto& subject = pt::find_trajectory_subject(subject_from(args));
+  const Case c = pt::trajectory_case(seeds, static_cast<int>(args.positive_int("--steps", 4)),
+                                     args.positive_int("--tokens", 32),
+                                     static_cast<int>(args.uint64("--blocks", 2)),
+                                     static_cast<int>(args.uint64("--straddles", 8)));
+  const auto problem = pt::TrajectoryProblem::from(c);
+  std::cerr << "parity trajectory: " << c.summary() << " on " << subject.name << "\n";
+  const auto runs = pt::run_trajectories(problem, subject);
+  nlohmann::json report = pt::analyse_trajectories(problem, subject, runs);
+  report["case"] = case_to_json(c);
+
+  const bool equal = report["all_steps_bitwise_equal"].get<bool>();
+  if (!equal && !args.has("--no-shrink")) {
+    // A flipped bf16 input is the divergence to explain; without one, the layouts' own gap.
+    const bool flipped = !pt::bf16_inputs_equal(problem, runs, nullptr);
+    const auto& property = pt::find_trajectory_property(flipped ? pt::kNoBf16Flip : pt::kSingleEqualsBatched);
+    std::cerr << "parity trajectory: shrinking the " << property.name << " failure\n";
+    report["shrunk"] = shrink_and_record(c, subject, property, static_cast<int>(args.positive_int("--max-checks", 400)));
+    report["reproducer"] = report["shrunk"]["path"];
+  }
+  if (const auto path = args.get("--json")) write_json_atomically(report, *path);
+  if (const auto path = args.get("--html")) write_text(report::render_trajectory_html(report), *path);
+
+  std::cout << "trajectory on " << subject.name << " (" << subject.description << "), seeds";
+  for (auto s : seeds) std::cout << " " << s;
+  std::cout << ", " << problem.steps << " steps, " << problem.split.total() << " tokens\n";
+  for (const auto& s : report["samples"]) {
+    std::cout << "  seed " << s["seed"] << ": ";
+    if (!s["first_diverging_step"].is_null())
+      std::cout << "diverges at step " << s["first_diverging_step"] << " (bf16 input flipped)\n";
+    else if (!s["first_unequal_step"].is_null())
+      std::cout << "velocities unequal from step " << s["first_unequal_step"] << " (no bf16 flip)\n";
+    else
+      std::cout << "bitwise equal at every step\n";
+  }
+  if (const auto& d = report["divergence"]; !d.is_null()) {
+    std::cout << "  seed " << d["seed"] << " step " << d["step"] << ": latents differ by "
+              << d["latent_max_abs_diff_at_entry"].get<double>() << " at entry, " << d["flipped_count"]
+              << " element(s) flipped by the bf16 cast\n";
+    for (const auto& f : d["flipped_elements"])
+      std::cout << "    " << f["operand"].get<std::string>() << f["index"].dump() << ": " << f["single_bf16"].get<std::string>()
+                << " (single) vs " << f["batched_bf16"].get<std::string>() << " (batched)\n";
+    for (const char* arm : {"A", "B", "C", "P"})
+      std::cout << "    arm " << arm << ": video gap " << d["arms"][arm]["video_max_abs_diff"].get<double>() << ", audio gap "
+                << d["arms"][arm]["audio_max_abs_diff"].get<double>() << "\n";
+    std::cout << "  conclusion: " << d["conclusion"].get<std::string>() << ": " << d["conclusion_text"].get<std::string>()
+              << "\n";
+  }
+  if (report.contains("shrunk"))
+    std::cout << "  shrunk: " << report["shrunk"]["case"].get<std::string>() << "\n  "
+              << report["shrunk"]["observed"].get<std::string>() << "\n  reproducer: " << report["shrunk"]["path"].get<std::string>()
+              << "\n  replay:     " << report["shrunk"]["replay"].get<std::string>() << "\n";
+  if (const auto path = args.get("--json")) std::cout << "json: " << *path << "\n";
+  if (const auto path = args.get("--html")) std::cout << "html: " << *path << "\n";
+  std::cout << (equal ? "every step bitwise equal for every seed\n" : "single and batched DIFFER\n");
+  return equal ? 0 : 1;
+}
+
+}  // namespace parity::cli

@@ -1,0 +1,21 @@
+#pragma once
+// RapidCheck generator of trajectory Cases (properties/trajectory/trajectory_problem.hpp):
+// 1-3 Euler steps, tokens in [3, max_tokens], 0-2 joint blocks, 0-max_straddles straddling
+// elements per sample, 2-3 seeds. Everything shrinks: fewer steps, blocks, tokens, straddles
+// and seeds.
+#include <cstdint>
+
+#include <rapidcheck.h>
+
+#include "core/case.hpp"
+
+namespace parity::gen {
+
+struct TrajectoryCaps {
+  std::int64_t max_tokens = 24;
+  std::int64_t max_straddles = 12;
+};
+
+rc::Gen<Case> trajectory_family_case(TrajectoryCaps caps = {});
+
+}  // namespace parity::gen

@@ -1,0 +1,32 @@
+#pragma once
+// A trajectory Case made concrete: the model, the seeds (one sample each), the number of
+// Euler steps and how many latent elements are made to straddle a bf16 rounding boundary.
+//   dims:   steps (>= 1), tokens (per sample), blocks, straddles (per sample, >= 0)
+//   seed:   the model's weights
+//   params: seed.0, seed.1, ...: the samples' seeds (their latents, text and audio); at least 1
+// The model has width 64, 4 heads, 1 refiner block (model_problem.hpp's defaults).
+#include <cstdint>
+#include <vector>
+
+#include "core/case.hpp"
+#include "subjects/model/model_batch.hpp"
+#include "subjects/model/model_config.hpp"
+#include "subjects/model/model_weights.hpp"
+
+namespace parity::properties::trajectory {
+
+struct TrajectoryProblem {
+  parity::model::ModelConfig config;
+  parity::model::ModelWeights weights;
+  parity::model::TokenSplit split;
+  std::vector<std::uint64_t> seeds;
+  int steps = 1;
+  int straddles = 0;
+  // Throws InputError naming the field for a Case this family cannot run.
+  static TrajectoryProblem from(const Case& c);
+};
+
+Case trajectory_case(const std::vector<std::uint64_t>& seeds, int steps, std::int64_t tokens, int blocks, int straddles,
+                     std::uint64_t weight_seed = 20261129);
+
+}  // namespace parity::properties::trajectory

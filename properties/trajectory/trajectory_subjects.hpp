@@ -1,0 +1,31 @@
+#pragma once
+// The trajectory family's subjects: binding configurations of the model under which single
+// and batched sampling are compared.
+//   bound-all                every boundary on parity's rows (--bind-all): must stay bitwise equal
+//   bound-video-projections  strict with proj_in / proj_out bound (the reference's "diag" arm)
+//   strict                   strict with the video projections and the timestep path on LibTorch
+//   provider                 LibTorch everywhere (mode off)
+//   batch-variant-projection (probe) video projections bound to a row whose reduction order
+//                            depends on the batch size, as a split-K kernel's might
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "subjects/runtime/runtime.hpp"
+#include "subjects/subject_info.hpp"
+
+namespace parity::properties::trajectory {
+
+struct TrajectorySubject {
+  std::string name;
+  subjects::SubjectKind kind = subjects::SubjectKind::implementation;
+  std::string description;
+  // A fresh runtime for one model call, or nullptr for pure LibTorch.
+  std::function<std::unique_ptr<runtime::Runtime>()> make;
+};
+
+const std::vector<TrajectorySubject>& trajectory_subjects();
+const TrajectorySubject& find_trajectory_subject(const std::string& name);  // InputError otherwise
+
+}  // namespace parity::properties::trajectory

@@ -1,0 +1,44 @@
+#include "report/field_text.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "report/html_text.hpp"
+
+namespace parity::report {
+
+const json& member_or_null(const json& j, std::string_view key) {
+  static const json null_value;
+  if (!j.is_object()) return null_value;
+  const auto it = j.find(key);
+  return it == j.end() ? null_value : *it;
+}
+
+const json& array_member(const json& j, std::string_view key) {
+  static const json empty = json::array();
+  const json& m = member_or_null(j, key);
+  return m.is_array() ? m : empty;
+}
+
+std::optional<double> number(const json& j) {
+  if (j.is_number()) return j.get<double>();
+  if (!j.is_string()) return std::nullopt;
+  const auto& s = j.get_ref<const std::string&>();
+  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (s == "inf") return INFINITY;
+  if (s == "-inf") return -INFINITY;
+  return std::nullopt;
+}
+
+std::string display(const json& j) {
+  if (j.is_number()) return format_exact(j.get<double>());
+  if (j.is_string()) return escape_html(j.get_ref<const std::string&>());
+  return escape_html(j.dump());
+}
+
+std::string display_member(const json& j, std::string_view key) {
+  if (!j.is_object() || !j.contains(key)) return "missing";
+  return display(j.at(std::string(key)));
+}
+
+}  // namespace parity::report

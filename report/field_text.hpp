@@ -1,0 +1,31 @@
+#pragma once
+// Lenient reading of a report's JSON for display: a page shows what is present, says
+// "missing" for what is not, and never throws on an unexpected type.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace parity::report {
+
+using nlohmann::json;
+
+// Member `key` of `j`; a null value when `j` is not an object or has no such member.
+const json& member_or_null(const json& j, std::string_view key);
+
+// Member `key` of `j` when it is an array; an empty array otherwise.
+const json& array_member(const json& j, std::string_view key);
+
+// The number `j` holds: a JSON number, or one of the texts "nan", "inf", "-inf" (the form
+// json_read::finite_or_text writes); nullopt for anything else.
+std::optional<double> number(const json& j);
+
+// `j` as escaped HTML text: numbers exactly (format_exact), strings as they are, null as
+// "null", booleans as "true"/"false", arrays and objects as compact JSON.
+std::string display(const json& j);
+
+// Member `key` of `j` displayed, or "missing" when absent.
+std::string display_member(const json& j, std::string_view key);
+
+}  // namespace parity::report

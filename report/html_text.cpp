@@ -1,0 +1,46 @@
+#include "report/html_text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace parity::report {
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+const char* non_finite_text(double v) {
+  if (std::isnan(v)) return "nan";
+  return v > 0 ? "inf" : "-inf";
+}
+}  // namespace
+
+std::string format_exact(double v) {
+  if (!std::isfinite(v)) return non_finite_text(v);
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
+std::string format_short(double v, int digits) {
+  if (!std::isfinite(v)) return non_finite_text(v);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+}  // namespace parity::report

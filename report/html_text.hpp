@@ -1,0 +1,21 @@
+#pragma once
+// Text for an HTML page: escaping and the printing of numbers, so that every value a report
+// shows is safe to inline and non-finite values read as "nan", "inf" and "-inf".
+#include <string>
+#include <string_view>
+
+namespace parity::report {
+
+// `text` with & < > " ' replaced by their entities: safe as element content and inside a
+// quoted attribute value.
+std::string escape_html(std::string_view text);
+
+// The shortest decimal text that reads back as `v` exactly ("0.408203125", "1.9e-06");
+// "nan", "inf" or "-inf" when `v` is not finite.
+std::string format_exact(double v);
+
+// `v` rounded to `digits` significant digits (printf %.*g); "nan", "inf", "-inf" when
+// not finite. For axis labels and summaries, where exactness is not the point.
+std::string format_short(double v, int digits = 3);
+
+}  // namespace parity::report

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# trajectory_report_test.sh <trajectory_report_render> <fixtures dir> <output dir>
+# Renders each fixture report to HTML and opens it in headless chromium: the screenshot must be
+# a real picture (not tiny, more than a few colours) and the dumped DOM must say
+# "plots rendered: N of M" with the N and M expected for that fixture, which the page's own
+# script computes by measuring every plot's drawn marks with getBBox(). The nonfinite fixture
+# has a seed whose every value is nan: its plot draws nothing, so there N < M, which shows that
+# the check can fail. Exits 77 (skipped) when chromium is not installed.
+set -euo pipefail
+render=$1 fixtures=$2 out=$3
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "trajectory_report_test: chromium is not installed (ci/setup installs it): skipped"
+  exit 77
+fi
+rm -rf "$out" && mkdir -p "$out"
+profile=$(mktemp -d)
+trap 'rm -rf "$profile"' EXIT
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+       --disable-component-update --disable-sync --user-data-dir="$profile")
+
+failures=0
+fail() { echo "FAIL $1: $2"; failures=$((failures + 1)); }
+
+# fixture, then the render check expected in its DOM.
+check() {
+  local name=$1 expected=$2 page="$out/$1.html" png="$out/$1.png" dom="$out/$1.dom.html"
+  "$render" "$fixtures/$name.json" "$page"
+  timeout 120 "$browser" "${flags[@]}" --screenshot="$png" --window-size=1280,2000 "file://$page" \
+    >"$out/$name.screenshot.log" 2>&1 || fail "$name" "chromium --screenshot exited $? (log: $out/$name.screenshot.log)"
+  timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$page" >"$dom" 2>"$out/$name.dom.log" ||
+    fail "$name" "chromium --dump-dom exited $? (log: $out/$name.dom.log)"
+
+  local size
+  size=$(stat -c %s "$png" 2>/dev/null || echo 0)
+  [ "$size" -gt 20000 ] || fail "$name" "screenshot $png is $size bytes: too small to hold the page"
+  if command -v python3 >/dev/null && [ "$size" -gt 0 ]; then
+    local colours
+    colours=$(python3 "$(dirname "$0")/png_colours.py" "$png") || colours=0
+    [ "$colours" -gt 8 ] || fail "$name" "screenshot $png has $colours colour(s): the page did not paint"
+  fi
+  local said
+  said=$(grep -o '<p id="render-check">[^<]*</p>' "$dom" | sed 's/<[^>]*>//g' || true)
+  [ "$said" = "plots rendered: $expected" ] || fail "$name" "DOM says '${said:-no render check}', expected 'plots rendered: $expected'"
+  grep -q "<body data-plots-rendered=\"${expected%% *}\">" "$dom" ||
+    fail "$name" "body's data-plots-rendered is not ${expected%% *}"
+  grep -q '<title>parity trajectory</title>' "$dom" || fail "$name" "the page's title changed: injected script ran?"
+  echo "$name: $said; screenshot $size bytes, ${colours:-?} colours"
+}
+
+check diverged "4 of 4"            # 3 seeds' step plots + the per-block plot of the arms
+check equal_single_step "3 of 3"   # one step, all zeros: markers on the zero row only
+check nonfinite "2 of 3"           # seed 6 is all nan: its plot is drawn empty
+grep -q '&lt;script&gt;document.title' "$out/nonfinite.dom.html" || fail nonfinite "bindings text not escaped"
+
+if [ "$failures" -ne 0 ]; then
+  echo "trajectory_report_test: $failures failure(s); pages, screenshots and DOM dumps in $out"
+  exit 1
+fi
+echo "trajectory_report_test: every page rendered as expected ($out)"

@@ -1,0 +1,147 @@
+#include "report/trajectory_html.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "report/field_text.hpp"
+#include "report/html_blocks.hpp"
+#include "report/html_text.hpp"
+#include "report/log_plot.hpp"
+#include "report/page.hpp"
+#include "report/trajectory_divergence.hpp"
+
+namespace parity::report {
+namespace {
+
+const json& steps_of(const json& sample) { return array_member(sample, "steps"); }
+
+std::string seeds_text(const json& seeds) {
+  if (!seeds.is_array()) return display(seeds);
+  std::string out;
+  for (const auto& s : seeds) out += (out.empty() ? "" : ", ") + display(s);
+  return out;
+}
+
+std::string verdict(const json& report) {
+  const json& all_equal = member_or_null(report, "all_steps_bitwise_equal");
+  const json& div = member_or_null(report, "divergence");
+  if (all_equal == true)
+    return "<p class=\"verdict equal\">Every step of every seed is bitwise equal between the single and "
+           "batched layouts.</p>\n";
+  if (all_equal == false) {
+    std::string where = div.is_object() ? ": first at seed " + display_member(div, "seed") + ", step " +
+                                              display_member(div, "step")
+                                        : "";
+    return "<p class=\"verdict diverged\">The single and batched layouts diverged" + where + ".</p>\n";
+  }
+  return "<p class=\"verdict\">Verdict: all_steps_bitwise_equal is " + display_member(report, "all_steps_bitwise_equal") +
+         ".</p>\n";
+}
+
+std::string header(const json& report) {
+  std::string out = "<h1>parity trajectory: single vs batched sampling</h1>\n" + verdict(report);
+  out += html_settings({{"schema", display_member(report, "schema")},
+                        {"mode", display_member(report, "mode")},
+                        {"bindings", display_member(report, "bindings")},
+                        {"seeds", seeds_text(member_or_null(report, "seeds"))},
+                        {"steps", display_member(report, "steps")},
+                        {"tokens", display_member(report, "tokens")},
+                        {"batch", display_member(report, "batch")}});
+  return out;
+}
+
+// The largest finite value of `key` over the steps, with a count of the values that are not.
+std::string largest(const json& steps, const char* key) {
+  double best = -std::numeric_limits<double>::infinity();
+  int non_finite = 0;
+  for (const auto& step : steps) {
+    const auto v = number(member_or_null(step, key));
+    if (!v) continue;
+    if (std::isfinite(*v)) best = std::max(best, *v);
+    else ++non_finite;
+  }
+  std::string out = std::isfinite(best) ? format_exact(best) : "none finite";
+  if (non_finite) out += " (+" + std::to_string(non_finite) + " nan/inf)";
+  return out;
+}
+
+// The first step whose bf16 input flipped; else the first step with unequal velocities (the
+// layouts' own gap, no flip); else bitwise equal.
+std::string first_diverging(const json& sample) {
+  const json& first = member_or_null(sample, "first_diverging_step");
+  if (!sample.is_object() || !sample.contains("first_diverging_step")) return "missing";
+  if (!first.is_null()) return "step " + display(first) + " (bf16 input flipped)";
+  const json& unequal = member_or_null(sample, "first_unequal_step");
+  if (!unequal.is_null()) return "none; velocities unequal from step " + display(unequal) + " (no bf16 flip)";
+  return "bitwise equal at every step";
+}
+
+std::string seeds_table(const json& samples) {
+  std::vector<Row> rows;
+  for (const auto& s : samples) {
+    const json& steps = steps_of(s);
+    rows.push_back({display_member(s, "seed"), first_diverging(s),
+                    std::to_string(steps.size()),
+                    largest(steps, "video_velocity_max_abs_diff"), largest(steps, "audio_velocity_max_abs_diff")});
+  }
+  return html_table({"seed", "first diverging step", "steps recorded", "largest video velocity gap",
+                     "largest audio velocity gap"},
+                    rows);
+}
+
+PlotSeries step_series(const json& steps, const char* name, const char* key) {
+  PlotSeries series{name, {}};
+  double index = 0;
+  for (const auto& step : steps) {
+    const double x = number(member_or_null(step, "step")).value_or(index);
+    const auto y = number(member_or_null(step, key));
+    series.points.push_back({x, y.value_or(std::numeric_limits<double>::quiet_NaN())});
+    ++index;
+  }
+  return series;
+}
+
+std::string step_plots(const json& samples) {
+  std::string out = "<h2>Velocity gap per step</h2>\n<p>Max abs difference of the velocity between the single "
+                    "and batched layouts at each sampling step, per seed. 0 = bitwise equal.</p>\n";
+  for (const auto& s : samples) {
+    const json& steps = steps_of(s);
+    LogPlot plot{"seed " + display_member(s, "seed") + ": velocity max-abs gap per step", "step",
+                 "max abs difference", "0 = bitwise equal",
+                 {step_series(steps, "video", "video_velocity_max_abs_diff"),
+                  step_series(steps, "audio", "audio_velocity_max_abs_diff")}};
+    out += render_log_plot(plot);
+  }
+  return out;
+}
+
+std::string step_table(const json& samples) {
+  constexpr std::size_t kOpenStepRows = 30;
+  std::vector<Row> rows;
+  for (const auto& s : samples)
+    for (const auto& step : steps_of(s))
+      rows.push_back({display_member(s, "seed"), display_member(step, "step"), display_member(step, "sigma"),
+                      display_member(step, "video_velocity_max_abs_diff"),
+                      display_member(step, "audio_velocity_max_abs_diff"), display_member(step, "bitwise_equal")});
+  // Open when short enough to read at a glance: it holds the nan and inf the plots leave out.
+  const char* open = rows.size() <= kOpenStepRows ? "<details open>" : "<details>";
+  return open + ("<summary>Per-step values (" + std::to_string(rows.size()) + " rows)</summary>\n") +
+         html_table({"seed", "step", "sigma", "video velocity gap", "audio velocity gap", "bitwise equal"}, rows) +
+         "</details>\n";
+}
+
+}  // namespace
+
+std::string render_trajectory_html(const nlohmann::json& report) {
+  const json& samples = array_member(report, "samples");
+  std::string body = header(report);
+  body += "<h2>Seeds</h2>\n" + seeds_table(samples);
+  if (samples.empty()) body += "<p>No samples: samples is " + display_member(report, "samples") + ".</p>\n";
+  body += step_plots(samples) + step_table(samples);
+  const json& div = member_or_null(report, "divergence");
+  if (div.is_object()) body += divergence_html(div);
+  body += "<h2>Reproducer</h2>\n<p><code>" + display_member(report, "reproducer") + "</code></p>\n";
+  return html_page("parity trajectory", body);
+}
+
+}  // namespace parity::report
