@@ -108,7 +108,7 @@ void print_model_rows(const nlohmann::json& rows, const nlohmann::json& checks) 
 }  // namespace
 
 int cmd_gate(const Argv& argv) {
-  const Args args(argv, {"--backend", "--out"}, {"--quick"});
+  const Args args(argv, {"--backend", "--out"}, {"--quick", "--bind-video-projections"});
   if (!args.positional().empty()) throw InputError("gate takes no positional argument");
   const char* env_backend = std::getenv("PARITY_BACKEND");
   const std::string backend = args.get("--backend").value_or(env_backend && *env_backend ? env_backend : "auto");
@@ -122,7 +122,8 @@ int cmd_gate(const Argv& argv) {
   const auto transition = properties::transition::run_transition_gate(kernel.name, quick, &std::cerr);
   const std::string model_subject = kernel.backend == "cuda" ? "runtime-cuda" : "runtime-host";
   std::cerr << "parity gate: model on " << model_subject << "\n";
-  const auto model = properties::model::run_model_gate(model_subject, quick, &std::cerr);
+  const auto model =
+      properties::model::run_model_gate(model_subject, quick, args.has("--bind-video-projections"), &std::cerr);
 
   nlohmann::json report;
   report["schema"] = "parity.gate/1";

@@ -13,10 +13,13 @@ constexpr const char* kUsage = R"(parity 0.1.0 - differential testing of numeric
 usage: parity <command> [flags]
 
 commands:
-  gate [--backend auto|host|cuda] [--out FILE] [--quick]
-        the reference checks at the reference shapes; writes a JSON report (default
-        reports/gate.json) and prints a summary. LibTorch's results are reported as findings
-        and do not change the exit status. Exit 0 if every check of parity's kernels holds.
+  gate [--backend auto|host|cuda] [--out FILE] [--quick] [--bind-video-projections]
+        the reference checks at the reference shapes: lora_gate, transition, runtime_modes,
+        model (12, 925 and 4253 tokens under off, strict, strict repeat, audit and two
+        ablations, with every boundary's binding) and model_checks; writes a JSON report
+        (default reports/gate.json) and prints a summary. LibTorch's results are reported as
+        findings and do not change the exit status. --bind-video-projections also binds the
+        model's proj_in/proj_out rows. Exit 0 if every check of parity's kernels holds.
   check FAMILY [--subject S] [--property P] [--cases N] [--seed N] [--repro-dir D]
         generated cases against one subject (default rlkernels-host), every property or one;
         a failure is shrunk and written as a reproducer. Exit 0 if every property holds.

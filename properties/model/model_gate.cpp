@@ -40,7 +40,8 @@ nlohmann::json runtime_modes_section() {
   return j;
 }
 
-ModelGateSection run_model_gate(const std::string& subject_name, bool quick, std::ostream* log) {
+ModelGateSection run_model_gate(const std::string& subject_name, bool quick, bool bind_video_projections,
+                                std::ostream* log) {
   const ModelSubject& subject = find_model_subject(subject_name);
   const std::vector<Variant> variants = {{"off", runtime::Mode::off, ""},
                                          {"strict", runtime::Mode::strict, ""},
@@ -60,6 +61,7 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, std
     for (const auto& v : variants) {
       runtime::RuntimeOptions o = p.options;
       o.mode = v.mode;
+      o.bind_video_projections = bind_video_projections;
       if (!v.ablation.empty()) o.ablations = {runtime::parse_ablation(v.ablation)};
       const ModelRun run = run_with(p, subject, o);
       section.rows.push_back({{"tokens", tokens},

@@ -21,7 +21,8 @@ struct ModelGateSection {
 };
 
 // Runs on the model subject `subject` ("runtime-host" or "runtime-cuda"); `quick` keeps 12
-// tokens only; progress lines go to `log`.
-ModelGateSection run_model_gate(const std::string& subject, bool quick, std::ostream* log);
+// tokens only; `bind_video_projections` also binds proj_in and proj_out in the bound variants
+// (the reference's "diag" arm); progress lines go to `log`.
+ModelGateSection run_model_gate(const std::string& subject, bool quick, bool bind_video_projections, std::ostream* log);
 
 }  // namespace parity::properties::model
