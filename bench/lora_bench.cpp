@@ -408,7 +408,7 @@ int main(int argc, char** argv) {
   add(kFp64Elements, shapes.front(), fp64_oracle_elements);
 
   benchmark::AddCustomContext("parity_threads", std::to_string(oracles::oracle_threads()));
-  benchmark::AddCustomContext("fast_oracle_isa", oracles::best_isa() == oracles::Isa::avx2 ? "avx2" : "portable");
+  benchmark::AddCustomContext("fast_oracle_isa", oracles::isa_name(oracles::best_isa()));
   benchmark::AddCustomContext("torch_intra_op_threads",
                               std::to_string(subjects::torch_impl::torch_intra_op_threads()));
   RatioReporter reporter(shapes, options);

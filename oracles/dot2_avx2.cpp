@@ -1,11 +1,10 @@
 // The AVX2 + FMA Dot2 kernels: two 4-wide vectors make the eight lanes of dot2_kernels.hpp,
 // each lane performing dot2_add's operations in dot2_add's order, so the bits are those of
-// dot2_portable.cpp. Only the functions marked kAvx2 use AVX2 (GCC's target attribute, not a
-// TU-wide -mavx2), so no inline function shared with other TUs is compiled for AVX2 here;
+// dot2_portable.cpp. Two b rows share each load of x (the 16 ymm registers hold their 12
+// accumulators). Only the functions marked PARITY_AVX2 use AVX2 (GCC's target attribute, not
+// a TU-wide -mavx2), so no inline function shared with other TUs is compiled for AVX2 here;
 // dot2_kernels.cpp calls them only where the CPU has AVX2 and FMA.
 #include <immintrin.h>
-
-#include <cmath>
 
 #include "oracles/dot2_ranges.hpp"
 
@@ -13,6 +12,8 @@
 
 namespace parity::oracles::dot2_detail {
 namespace {
+
+constexpr std::size_t kRows = 2;  // b rows per x load
 
 struct Lanes4 {
   __m256d s, c, abs;
@@ -31,18 +32,6 @@ PARITY_AVX2 inline void step(Lanes4& acc, __m256d x, __m256d y) {
   acc.abs = _mm256_add_pd(acc.abs, _mm256_andnot_pd(sign, p));
 }
 
-// dot2_add on one lane, for the tails.
-PARITY_AVX2 inline void step1(double& s, double& c, double& abs, double x, double y) {
-  const double p = x * y;
-  const double e = std::fma(x, y, -p);
-  const double t = s + p;
-  const double z = t - s;
-  const double q = (s - (t - z)) + (p - z);
-  s = t;
-  c = c + (q + e);
-  abs = abs + std::fabs(p);
-}
-
 PARITY_AVX2 inline void store(const Lanes4& acc, double* s, double* c, double* abs) {
   _mm256_storeu_pd(s, acc.s);
   _mm256_storeu_pd(c, acc.c);
@@ -53,14 +42,38 @@ PARITY_AVX2 inline Lanes4 load(const double* s, const double* c, const double* a
   return {_mm256_loadu_pd(s), _mm256_loadu_pd(c), _mm256_loadu_pd(abs)};
 }
 
+// segments_avx2 for exactly R rows.
+template <std::size_t R>
+PARITY_AVX2 void block(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t n) {
+  Lanes4 lo[R], hi[R];
+#pragma GCC unroll 4
+  for (std::size_t r = 0; r < R; ++r) {
+    lo[r] = load(s + r * kLanes, c + r * kLanes, abs + r * kLanes);
+    hi[r] = load(s + r * kLanes + 4, c + r * kLanes + 4, abs + r * kLanes + 4);
+  }
+  const std::size_t body = n - n % kLanes;
+  for (std::size_t k = 0; k < body; k += kLanes) {
+    const __m256d xlo = _mm256_loadu_pd(x + k), xhi = _mm256_loadu_pd(x + k + 4);
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) {
+      step(lo[r], xlo, _mm256_loadu_pd(y[r] + k));
+      step(hi[r], xhi, _mm256_loadu_pd(y[r] + k + 4));
+    }
+  }
+  for (std::size_t r = 0; r < R; ++r) {
+    store(lo[r], s + r * kLanes, c + r * kLanes, abs + r * kLanes);
+    store(hi[r], s + r * kLanes + 4, c + r * kLanes + 4, abs + r * kLanes + 4);
+    for (std::size_t k = body; k < n; ++k) {
+      const std::size_t l = r * kLanes + k - body;
+      lane_add(s[l], c[l], abs[l], x[k], y[r][k]);
+    }
+  }
+}
+
 // Output columns [k, k + 8) of output row i, continued over every m.
 PARITY_AVX2 void tn_block(const TnOperands& op, std::size_t i, std::size_t k, Dot2State* out) {
   double s[kLanes], c[kLanes], abs[kLanes];
-  for (std::size_t l = 0; l < kLanes; ++l) {
-    s[l] = out[l].s;
-    c[l] = out[l].c;
-    abs[l] = out[l].abs;
-  }
+  unpack_states(out, s, c, abs);
   Lanes4 lo = load(s, c, abs), hi = load(s + 4, c + 4, abs + 4);
   const std::size_t rows = op.a_rows.size();
   for (std::size_t m = 0; m < rows; ++m) {
@@ -70,36 +83,23 @@ PARITY_AVX2 void tn_block(const TnOperands& op, std::size_t i, std::size_t k, Do
   }
   store(lo, s, c, abs);
   store(hi, s + 4, c + 4, abs + 4);
-  for (std::size_t l = 0; l < kLanes; ++l) out[l] = {s[l], c[l], abs[l], out[l].terms + static_cast<std::int64_t>(rows), out[l].merges};
-}
-
-// One output element, for the columns left over after the 8-wide blocks.
-PARITY_AVX2 void tn_single(const TnOperands& op, std::size_t i, std::size_t k, Dot2State& st) {
-  const std::size_t rows = op.a_rows.size();
-  for (std::size_t m = 0; m < rows; ++m) step1(st.s, st.c, st.abs, op.a_rows[m][i], op.b_rows[m][k]);
-  st.terms += static_cast<std::int64_t>(rows);
+  pack_states(out, s, c, abs, rows);
 }
 
 }  // namespace
 
-PARITY_AVX2 void segment_avx2(double* s, double* c, double* abs, const double* x, const double* y, std::size_t n) {
-  Lanes4 lo = load(s, c, abs), hi = load(s + 4, c + 4, abs + 4);
-  const std::size_t body = n - n % kLanes;
-  for (std::size_t k = 0; k < body; k += kLanes) {
-    step(lo, _mm256_loadu_pd(x + k), _mm256_loadu_pd(y + k));
-    step(hi, _mm256_loadu_pd(x + k + 4), _mm256_loadu_pd(y + k + 4));
-  }
-  store(lo, s, c, abs);
-  store(hi, s + 4, c + 4, abs + 4);
-  for (std::size_t k = body; k < n; ++k) step1(s[k - body], c[k - body], abs[k - body], x[k], y[k]);
+PARITY_AVX2 void segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y,
+                               std::size_t rows, std::size_t n) {
+  std::size_t r = 0;
+  for (; r + kRows <= rows; r += kRows) block<kRows>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
+  for (; r < rows; ++r) block<1>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
 }
 
 PARITY_AVX2 void tn_avx2(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1) {
   const std::size_t body = k0 + (k1 - k0) - (k1 - k0) % kLanes;
   for (std::size_t k = k0; k < body; k += kLanes)
     for (std::size_t i = 0; i < op.a_cols; ++i) tn_block(op, i, k, out + i * op.b_cols + k);
-  for (std::size_t i = 0; i < op.a_cols; ++i)
-    for (std::size_t k = body; k < k1; ++k) tn_single(op, i, k, out[i * op.b_cols + k]);
+  tn_portable(op, out, body, k1);
 }
 
 }  // namespace parity::oracles::dot2_detail

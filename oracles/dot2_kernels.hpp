@@ -2,7 +2,7 @@
 // Blocked, vectorised and parallel Dot2 (oracles/dot2.hpp) over whole matrices: the fast
 // accurate oracle's two kernels. Every output element is computed by one thread in one fixed
 // order, so results are the same bits with any PARITY_THREADS (oracles/parallel.hpp) and on
-// both instruction sets: the AVX2 path and the portable path perform the same IEEE
+// every instruction set: the AVX-512, AVX2 and portable paths perform the same IEEE
 // operations on the same lanes (tested bitwise by fast_oracle_dot2_test).
 #include <cstddef>
 #include <span>
@@ -11,10 +11,14 @@
 
 namespace parity::oracles {
 
-enum class Isa { portable, avx2 };
+enum class Isa { portable, avx2, avx512 };
 
-// avx2 when this CPU has AVX2 and FMA, else portable.
+// avx512 when this CPU (and its OS) has AVX512F, else avx2 when it has AVX2 and FMA, else
+// portable.
 Isa best_isa();
+
+// "portable", "avx2" or "avx512".
+const char* isa_name(Isa isa);
 
 // Row by row: a [a_rows][n] (row stride lda), b [b_rows][n] (row stride ldb), and an
 // optional second segment a2 [a_rows][n2], b2 [b_rows][n2] that continues every dot product
@@ -36,6 +40,7 @@ struct NtOperands {
 // first segment before the second; the lanes are then merged in lane order (7 merges). With
 // first_abs, first_abs[i * b_rows + j] = the lanes' sums of |products| over the first
 // segment alone, added in lane order. out (and first_abs) hold a_rows * b_rows values.
+// `isa` must be supported by this CPU (at most best_isa()).
 void dot2_nt(const NtOperands& op, Dot2State* out, double* first_abs = nullptr, Isa isa = best_isa());
 
 // Column by column: M terms, the m-th being a_rows[m][i] * b_rows[m][k].

@@ -1,26 +1,16 @@
 // The portable Dot2 kernels: plain scalar code in exactly the lane structure of
-// dot2_avx2.cpp, so both give the same bits.
+// dot2_avx2.cpp and dot2_avx512.cpp, so all give the same bits.
 #include "oracles/dot2_ranges.hpp"
 
 namespace parity::oracles::dot2_detail {
-namespace {
 
-// dot2_add on a lane's (s, c, abs).
-inline void lane_add(double& s, double& c, double& abs, double a, double b) {
-  Dot2State st{s, c, abs, 0, 0};
-  dot2_add(st, a, b);
-  s = st.s;
-  c = st.c;
-  abs = st.abs;
-}
-
-}  // namespace
-
-void segment_portable(double* s, double* c, double* abs, const double* x, const double* y, std::size_t n) {
-  const std::size_t body = n - n % kLanes;
-  for (std::size_t k = 0; k < body; k += kLanes)
-    for (std::size_t l = 0; l < kLanes; ++l) lane_add(s[l], c[l], abs[l], x[k + l], y[k + l]);
-  for (std::size_t k = body; k < n; ++k) lane_add(s[k - body], c[k - body], abs[k - body], x[k], y[k]);
+void segments_portable(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                       std::size_t n) {
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t l = r * kLanes + k % kLanes;
+      lane_add(s[l], c[l], abs[l], x[k], y[r][k]);
+    }
 }
 
 void tn_portable(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1) {

@@ -1,12 +1,14 @@
 #pragma once
 // The single-threaded pieces of oracles/dot2_kernels.hpp, one set per instruction set
-// (dot2_portable.cpp, dot2_avx2.cpp), for dot2_kernels.cpp to partition and dispatch.
-// Private to the kernels: include dot2_kernels.hpp instead.
+// (dot2_portable.cpp, dot2_avx2.cpp, dot2_avx512.cpp), for dot2_kernels.cpp to partition and
+// dispatch. Private to the kernels: include dot2_kernels.hpp instead.
 #include "oracles/dot2_kernels.hpp"
 
 namespace parity::oracles::dot2_detail {
 
 inline constexpr std::size_t kLanes = 8;
+// The most b rows one segments call takes (they share each load of x).
+inline constexpr std::size_t kBlockRows = 4;
 
 // The Dot2 state of eight lanes' sums, merged in lane order; `terms` products in all.
 Dot2State merge_lanes(const double* s, const double* c, const double* abs, std::size_t terms);
@@ -14,13 +16,35 @@ Dot2State merge_lanes(const double* s, const double* c, const double* abs, std::
 // The eight values added in lane order.
 double lane_sum(const double* v);
 
-// One segment of n products x[k] y[k] into the eight lanes' (s, c, abs), term k in lane
-// k mod 8: dot2_nt's inner loop.
-void segment_portable(double* s, double* c, double* abs, const double* x, const double* y, std::size_t n);
-void segment_avx2(double* s, double* c, double* abs, const double* x, const double* y, std::size_t n);
+// The (s, c, abs) of eight consecutive states, and back, each having gained `terms` products:
+// the TN kernels' view of eight output columns.
+void unpack_states(const Dot2State* st, double* s, double* c, double* abs);
+void pack_states(Dot2State* st, const double* s, const double* c, const double* abs, std::size_t terms);
+
+// dot2_add on one lane's (s, c, abs): the scalar step every kernel's tails use.
+inline void lane_add(double& s, double& c, double& abs, double a, double b) {
+  Dot2State st{s, c, abs, 0, 0};
+  dot2_add(st, a, b);
+  s = st.s;
+  c = st.c;
+  abs = st.abs;
+}
+
+// dot2_nt's inner loop: for each r < rows (at most kBlockRows), one segment of n products
+// x[k] y[r][k] into the eight lanes (s, c, abs) + r kLanes, term k in lane k mod 8.
+using Segments = void (*)(double* s, double* c, double* abs, const double* x, const double* const* y,
+                          std::size_t rows, std::size_t n);
+void segments_portable(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                       std::size_t n);
+void segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                   std::size_t n);
+void segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                     std::size_t n);
 
 // dot2_tn for output columns [k0, k1) and every output row.
+using TnRange = void (*)(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1);
 void tn_portable(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1);
 void tn_avx2(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1);
+void tn_avx512(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1);
 
 }  // namespace parity::oracles::dot2_detail

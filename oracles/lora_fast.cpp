@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "oracles/dot2_kernels.hpp"
+#include "oracles/parallel.hpp"
 
 namespace parity::oracles {
 namespace {
@@ -110,28 +111,38 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   std::vector<double> y_main_abs(yst.size());
   dot2_nt({x, at(K), at(T), op.W.data(), at(K), at(N), at(K), sh3.data(), at(3 * r), B3.data(), at(3 * r), at(3 * r)},
           yst.data(), y_main_abs.data());
+  // Each y row's fields, rows in parallel; per element the r-sums run in ascending j as in
+  // LoraOracle, vectorised across n.
+  std::vector<double> absB(at(r * N)), babs(at(N), 0.0);
+  for (Index n = 0; n < N; ++n)
+    for (Index j = 0; j < r; ++j) {
+      absB[at(j * N + n)] = std::fabs(op.B[at(n * r + j)]);
+      babs[at(n)] = babs[at(n)] + absB[at(j * N + n)];
+    }
   y_.resize(yst.size());
-  for (Index t = 0; t < T; ++t) {
+  parallel_chunks(at(T), [&](std::size_t row) {
+    const Index t = static_cast<Index>(row);
     const double hmax = row_max(habs, t, r);
+    std::vector<double> low_abs(at(N), 0.0), propagated(at(N), 0.0);
+    for (Index j = 0; j < r; ++j) {
+      const double ha = habs[at(t * r + j)], he = sh.err[at(t * r + j)];
+      const double* b = absB.data() + j * N;
+      for (Index n = 0; n < N; ++n) {
+        low_abs[at(n)] = low_abs[at(n)] + b[n] * ha;
+        propagated[at(n)] = propagated[at(n)] + b[n] * he;
+      }
+    }
     for (Index n = 0; n < N; ++n) {
       const double main_abs = y_main_abs[at(t * N + n)];
-      double low_abs = 0, babs = 0, propagated = 0;
-      for (Index j = 0; j < r; ++j) {
-        const double b = std::fabs(op.B[at(n * r + j)]);
-        const std::size_t tj = at(t * r + j);
-        low_abs += b * habs[tj];
-        babs += b;
-        propagated += b * sh.err[tj];
-      }
       const Dot2Result res = dot2_finish(yst[at(t * N + n)]);
       Estimate<double>& e = y_[at(t * N + n)];
       e.value = res.hi;
-      e.abs_sum = main_abs + as * low_abs;
-      e.peak = std::max({main_abs, low_abs, hmax, e.abs_sum});
-      e.underflow = static_cast<double>(K) * (1 + as * babs) + static_cast<double>(r) * as + 1;
-      e.oracle_err = res.err() + propagated * kSumSlack;
+      e.abs_sum = main_abs + as * low_abs[at(n)];
+      e.peak = std::max({main_abs, low_abs[at(n)], hmax, e.abs_sum});
+      e.underflow = static_cast<double>(K) * (1 + as * babs[at(n)]) + static_cast<double>(r) * as + 1;
+      e.oracle_err = res.err() + propagated[at(n)] * kSumSlack;
     }
-  }
+  });
   if (op.G.empty()) return;
   const double* G = op.G.data();
   const std::vector<double> Gt = transpose(G, T, N);

@@ -4,9 +4,11 @@
 // a Tracked value: exact in Real, with the running error bound of a float32 evaluation in the
 // LibTorch formula's operation order (oracles/running_error.hpp). The row's log-prob sums n
 // terms with Sum2 (oracles/sum2.hpp), accurate to the last float64 bit worth having even over
-// ~800k elements; its bound adds the summation error of an evaluation of depth D (the caller
-// says D: the kernel's fixed tree, or n - 1 for an unknown order).
+// ~800k elements, and states its own error (LogpEstimate::oracle_err); its float32 bound adds
+// the summation error of an evaluation of depth D (the caller says D: the kernel's fixed tree,
+// or n - 1 for an unknown order).
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -34,9 +36,13 @@ struct TransitionRow {
 
 template <class Real>
 struct LogpEstimate {
-  Real value{};        // exact mean of the terms (Sum2 in Real)
-  double err = 0;      // bound on |float32 evaluation - value|
-  double abs_mean = 0; // mean of |term|, the scale of the summation error
+  Real value{};          // the mean of the terms: Sum2 in Real, divided by n in Real
+  double err = 0;        // bound on |float32 evaluation - value|
+  double abs_mean = 0;   // mean of |term|, the scale of the summation error
+  // The oracle's own statement: |value - exact mean of the terms' Real values| <= oracle_err
+  // (Sum2's bound over n, plus the division's rounding). Each term's own rounding in Real is
+  // not in it but in err, as running_error.hpp's kRealSlack for every operation.
+  double oracle_err = 0;
 };
 
 // The row's coefficients. `log_ulps`: accuracy of the log the evaluation uses, in float32 ulps.
@@ -113,7 +119,7 @@ LogpEstimate<Real> transition_logp(const TransitionRow<Real>& r, std::span<const
     term_err += terms.back().err;
     abs_sum += running_error::mag(terms.back().value) + terms.back().err;
   }
-  const Real total = sum2<Real>(n, [&](std::size_t i) { return terms[i].value; });
+  const Sum2Result<Real> total = sum2<Real>(n, [&](std::size_t i) { return terms[i].value; });
   const double dn = static_cast<double>(n);
   const double mu = static_cast<double>(depth) * running_error::kUnit;
   const double gamma = mu < 1 ? mu / (1 - mu) : running_error::kInf;
@@ -121,8 +127,12 @@ LogpEstimate<Real> transition_logp(const TransitionRow<Real>& r, std::span<const
   const double sum_err = abs_sum * (1 + gamma) < running_error::kFloatMax ? term_err + gamma * abs_sum
                                                                            : running_error::kInf;
   // The division by n (exact in float32 for n < 2^24) rounds once more.
-  const Tracked<Real> mean = running_error::rounded<Real>(total / Real(dn), sum_err / dn);
-  return {mean.value, mean.err, abs_sum / dn};
+  const Tracked<Real> mean = running_error::rounded<Real>(total.sum / Real(dn), sum_err / dn);
+  // |fl(sum / n) - exact / n| <= u |fl(sum / n)| (1 + u) + err / n, plus one subnormal spacing.
+  const double u = static_cast<double>(std::numeric_limits<Real>::epsilon()) / 2;
+  const double oracle_err =
+      (total.err / dn + u * running_error::mag(mean.value) * (1 + 0x1p-50) + 0x1p-1074) * (1 + 0x1p-40);
+  return {mean.value, mean.err, abs_sum / dn, oracle_err};
 }
 
 }  // namespace parity::oracles

@@ -2,7 +2,7 @@
 // and TwoProduct exact, Dot2 within its stated bound of the exact dot product (computed in
 // 3650-bit MPFR, exact for these exponent ranges) on generated vectors that are well
 // conditioned, cancelling, spread over a wide exponent range or subnormal; the bound small
-// where the problem is well conditioned; the AVX2 and portable kernels bitwise equal.
+// where the problem is well conditioned; the AVX-512, AVX2 and portable kernels bitwise equal.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -127,8 +127,14 @@ bool same_bits(const std::vector<oracles::Dot2State>& a, const std::vector<oracl
   return a.size() == b.size();
 }
 
-RC_GTEST_PROP(Dot2Kernels, Avx2AndPortableGiveTheSameBits, ()) {
-  if (oracles::best_isa() != oracles::Isa::avx2) RC_DISCARD("this CPU has no AVX2 + FMA path to compare");
+// Every vector path this CPU supports (AVX2, and AVX-512 where present) against the portable
+// one, on NT blocks of 1 to 40 b rows (whole and partial register blocks) with tails.
+RC_GTEST_PROP(Dot2Kernels, EveryIsaGivesThePortableBits, ()) {
+  const oracles::Isa best = oracles::best_isa();
+  if (best == oracles::Isa::portable) RC_DISCARD("this CPU has no vector path to compare");
+  const oracles::Isa isa = best == oracles::Isa::avx512 ? *rc::gen::element(oracles::Isa::avx2, oracles::Isa::avx512)
+                                                        : oracles::Isa::avx2;
+  RC_TAG(oracles::isa_name(isa));
   const Kind kind = *rc::gen::element(Kind::well_conditioned, Kind::cancelling, Kind::wide_exponents, Kind::subnormal);
   const std::size_t rows = *rc::gen::inRange<std::size_t>(1, 5), cols = *rc::gen::inRange<std::size_t>(1, 40),
                     n = *rc::gen::inRange<std::size_t>(0, 70);
@@ -139,7 +145,7 @@ RC_GTEST_PROP(Dot2Kernels, Avx2AndPortableGiveTheSameBits, ()) {
   std::vector<double> pa(rows * cols), va(rows * cols);
   const oracles::NtOperands nt{a.data(), n, rows, b.data(), n, cols, n, a2.data(), n2, b2.data(), n2, n2};
   dot2_nt(nt, p.data(), pa.data(), oracles::Isa::portable);
-  dot2_nt(nt, v.data(), va.data(), oracles::Isa::avx2);
+  dot2_nt(nt, v.data(), va.data(), isa);
   RC_ASSERT(same_bits(p, v));
   RC_ASSERT(std::memcmp(pa.data(), va.data(), pa.size() * sizeof(double)) == 0);
   // TN over the same data read column-wise: a as [n][rows], b as [n][cols]; each element is a
@@ -152,7 +158,7 @@ RC_GTEST_PROP(Dot2Kernels, Avx2AndPortableGiveTheSameBits, ()) {
   const oracles::TnOperands tn{ar, br, rows, cols};
   std::vector<oracles::Dot2State> tp(rows * cols), tv(rows * cols), ts(rows * cols);
   dot2_tn(tn, tp.data(), oracles::Isa::portable);
-  dot2_tn(tn, tv.data(), oracles::Isa::avx2);
+  dot2_tn(tn, tv.data(), isa);
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t k = 0; k < cols; ++k)
       for (std::size_t m = 0; m < n; ++m) oracles::dot2_add(ts[i * cols + k], ar[m][i], br[m][k]);
