@@ -1,6 +1,7 @@
 #include "properties/bridge/bridge_properties.hpp"
 
 #include "core/error.hpp"
+#include "core/find_named.hpp"
 
 namespace parity::properties::bridge {
 
@@ -17,12 +18,7 @@ const std::vector<BridgeProperty>& bridge_properties() {
 }
 
 const BridgeProperty& find_bridge_property(const std::string& name) {
-  std::string known;
-  for (const auto& p : bridge_properties()) {
-    if (p.name == name) return p;
-    known += (known.empty() ? "" : ", ") + p.name;
-  }
-  throw InputError("unknown bridge property '" + name + "' (known: " + known + ")");
+  return find_named(bridge_properties(), name, "bridge property");
 }
 
 }  // namespace parity::properties::bridge

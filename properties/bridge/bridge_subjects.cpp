@@ -1,6 +1,7 @@
 #include "properties/bridge/bridge_subjects.hpp"
 
 #include "core/error.hpp"
+#include "core/find_named.hpp"
 
 namespace parity::properties::bridge {
 namespace {
@@ -56,12 +57,7 @@ const std::vector<BridgeSubject>& bridge_subjects() {
 }
 
 const BridgeSubject& find_bridge_subject(const std::string& name) {
-  std::string known;
-  for (const auto& s : bridge_subjects()) {
-    if (s.name == name) return s;
-    known += (known.empty() ? "" : ", ") + s.name;
-  }
-  throw InputError("unknown bridge subject '" + name + "' (known: " + known + ")");
+  return find_named(bridge_subjects(), name, "bridge subject");
 }
 
 }  // namespace parity::properties::bridge

@@ -1,6 +1,7 @@
 #include "properties/lora/lora_properties.hpp"
 
 #include "core/error.hpp"
+#include "core/find_named.hpp"
 
 namespace parity::properties::lora {
 
@@ -26,12 +27,7 @@ const std::vector<LoraProperty>& lora_properties() {
 }
 
 const LoraProperty& find_lora_property(const std::string& name) {
-  std::string known;
-  for (const auto& p : lora_properties()) {
-    if (p.name == name) return p;
-    known += (known.empty() ? "" : ", ") + p.name;
-  }
-  throw InputError("unknown lora property '" + name + "' (known: " + known + ")");
+  return find_named(lora_properties(), name, "lora property");
 }
 
 }  // namespace parity::properties::lora

@@ -35,13 +35,15 @@ Verdict check_base_frozen(const Case& c, LoraSubject* s);
 // zero_adapter_gradients: with B = 0 (the adapter's initial state) and finite x and dy, dA is
 // exactly zero, and dB is not wherever the oracle's dB exceeds its error bound.
 Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s);
-// forward_accuracy: every y element within its derived bound of the float64 oracle
-// (error_bounds.hpp). Metrics: bound_utilisation, rel_err_vs_fp64 (norm-wise).
+// forward_accuracy: every y element within its derived bound (error_bounds.hpp) plus the fast
+// accurate oracle's stated error of the oracle's value; discarded when the oracle's error is
+// a large share of the bound ("the oracle is not sure"). Metrics: bound_utilisation,
+// oracle_err_utilisation, rel_err_vs_fp64 (norm-wise).
 Verdict check_forward_accuracy(const Case& c, LoraSubject* s);
 // gradient_accuracy: dx, dA, dB within their derived bounds. Metrics per gradient.
 Verdict check_gradient_accuracy(const Case& c, LoraSubject* s);
-// oracle_agreement: the float64 oracle within 1e-12 * abs_sum of the multiprecision (133-bit)
-// oracle on sampled elements of y, dx, dA, dB. Needs no subject.
+// oracle_agreement: the fast accurate oracle within both oracles' stated errors of the
+// multiprecision (133-bit) oracle on sampled elements of y, dx, dA, dB. Needs no subject.
 Verdict check_oracle_agreement(const Case& c, LoraSubject* s);
 
 const std::vector<LoraProperty>& lora_properties();

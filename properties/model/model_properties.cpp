@@ -4,6 +4,7 @@
 
 #include "core/compare.hpp"
 #include "core/error.hpp"
+#include "core/find_named.hpp"
 #include "subjects/model/rows/model_rows.hpp"
 
 namespace parity::properties::model {
@@ -216,12 +217,7 @@ const std::vector<ModelProperty>& model_properties() {
 }
 
 const ModelProperty& find_model_property(const std::string& name) {
-  std::string known;
-  for (const auto& p : model_properties()) {
-    if (p.name == name) return p;
-    known += (known.empty() ? "" : ", ") + p.name;
-  }
-  throw InputError("unknown model property '" + name + "' (known: " + known + ")");
+  return find_named(model_properties(), name, "model property");
 }
 
 }  // namespace parity::properties::model

@@ -1,6 +1,6 @@
 #include "properties/model/model_subjects.hpp"
 
-#include "core/error.hpp"
+#include "core/find_named.hpp"
 #include "subjects/model/rows/model_rows.hpp"
 #include "subjects/model/rows/row_primitives.hpp"
 #include "subjects/probes/model_runtime_probes.hpp"
@@ -37,12 +37,7 @@ const std::vector<ModelSubject>& model_subjects() {
 }
 
 const ModelSubject& find_model_subject(const std::string& name) {
-  std::string known;
-  for (const auto& s : model_subjects()) {
-    if (s.name == name) return s;
-    known += (known.empty() ? "" : ", ") + s.name;
-  }
-  throw InputError("unknown model subject '" + name + "' (known: " + known + ")");
+  return find_named(model_subjects(), name, "model subject");
 }
 
 }  // namespace parity::properties::model

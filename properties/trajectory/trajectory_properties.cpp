@@ -1,6 +1,6 @@
 #include "properties/trajectory/trajectory_properties.hpp"
 
-#include "core/error.hpp"
+#include "core/find_named.hpp"
 #include "properties/trajectory/trajectory_analysis.hpp"
 #include "properties/trajectory/trajectory_run.hpp"
 
@@ -38,9 +38,7 @@ const std::vector<TrajectoryProperty>& trajectory_properties() {
 }
 
 const TrajectoryProperty& find_trajectory_property(const std::string& name) {
-  for (const auto& p : trajectory_properties())
-    if (name == p.name) return p;
-  throw InputError("unknown trajectory property '" + name + "' (known: single_equals_batched, no_bf16_flip)");
+  return find_named(trajectory_properties(), name, "trajectory property");
 }
 
 }  // namespace parity::properties::trajectory

@@ -1,6 +1,6 @@
 #include "properties/trajectory/trajectory_subjects.hpp"
 
-#include "core/error.hpp"
+#include "core/find_named.hpp"
 #include "subjects/model/rows/model_rows.hpp"
 #include "subjects/probes/batch_variant_projection.hpp"
 
@@ -45,12 +45,7 @@ const std::vector<TrajectorySubject>& trajectory_subjects() {
 }
 
 const TrajectorySubject& find_trajectory_subject(const std::string& name) {
-  std::string known;
-  for (const auto& s : trajectory_subjects()) {
-    if (s.name == name) return s;
-    known += (known.empty() ? "" : ", ") + s.name;
-  }
-  throw InputError("unknown trajectory subject '" + name + "' (known: " + known + ")");
+  return find_named(trajectory_subjects(), name, "trajectory subject");
 }
 
 }  // namespace parity::properties::trajectory

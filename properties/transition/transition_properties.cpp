@@ -1,6 +1,7 @@
 #include "properties/transition/transition_properties.hpp"
 
 #include "core/error.hpp"
+#include "core/find_named.hpp"
 
 namespace parity::properties::transition {
 
@@ -22,12 +23,7 @@ const std::vector<TransitionProperty>& transition_properties() {
 }
 
 const TransitionProperty& find_transition_property(const std::string& name) {
-  std::string known;
-  for (const auto& p : transition_properties()) {
-    if (p.name == name) return p;
-    known += (known.empty() ? "" : ", ") + p.name;
-  }
-  throw InputError("unknown transition property '" + name + "' (known: " + known + ")");
+  return find_named(transition_properties(), name, "transition property");
 }
 
 }  // namespace parity::properties::transition

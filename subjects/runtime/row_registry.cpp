@@ -1,6 +1,7 @@
 #include "subjects/runtime/row_registry.hpp"
 
 #include "core/error.hpp"
+#include "core/find_named.hpp"
 
 namespace parity::runtime {
 
@@ -23,13 +24,6 @@ const RowInfo* RowRegistry::for_kind(const std::string& kind) const {
   return nullptr;
 }
 
-const RowInfo& RowRegistry::find(const std::string& name) const {
-  std::string known;
-  for (const auto& r : rows_) {
-    if (r.name == name) return r;
-    known += (known.empty() ? "" : ", ") + r.name;
-  }
-  throw InputError("unknown row '" + name + "' (known: " + known + ")");
-}
+const RowInfo& RowRegistry::find(const std::string& name) const { return find_named(rows_, name, "row"); }
 
 }  // namespace parity::runtime
