@@ -27,13 +27,14 @@ std::string subject_from(const Args& args) {
   return args.get("--subject").value_or("strict");
 }
 
-void write_text(const std::string& text, const std::string& path) {
+// Writes `text` to `path` atomically (temporary file + rename); `flag` names it in errors.
+void write_text(const std::string& text, const std::string& path, const std::string& flag) {
   std::filesystem::path p(path);
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
   const auto tmp = p.string() + ".tmp";
   {
     std::ofstream out(tmp);
-    if (!out) throw InputError("--html: cannot write " + path);
+    if (!out) throw InputError(flag + ": cannot write " + path);
     out << text;
   }
   std::filesystem::rename(tmp, p);
@@ -49,7 +50,8 @@ nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& sub
       return false;
     }
   };
-  const auto shrunk = fuzz::shrink_case(c, fails, max_checks);
+  // Issue 5's priorities: fewest steps, then blocks, then tokens, then straddling elements.
+  const auto shrunk = fuzz::shrink_case(c, fails, max_checks, {"steps", "blocks", "tokens", "straddles"});
   const Verdict v = property.check(shrunk.shrunk, subject);
   const auto path = write_reproducer({subject.name, property.name, shrunk.shrunk, v}, default_repro_dir());
   return {{"property", property.name},
@@ -75,10 +77,15 @@ int cmd_trajectory(const Argv& argv) {
     seeds.push_back(static_cast<std::uint64_t>(s));
   }
   const auto& subject = pt::find_trajectory_subject(subject_from(args));
-  const Case c = pt::trajectory_case(seeds, static_cast<int>(args.positive_int("--steps", 4)),
-                                     args.positive_int("--tokens", 32),
-                                     static_cast<int>(args.uint64("--blocks", 2)),
-                                     static_cast<int>(args.uint64("--straddles", 8)));
+  auto bounded = [&args](const char* flag, std::uint64_t fallback, std::uint64_t max) {
+    const std::uint64_t v = args.uint64(flag, fallback);
+    if (v > max) throw InputError(std::string(flag) + ": at most " + std::to_string(max));
+    return static_cast<int>(v);
+  };
+  const std::int64_t steps = args.positive_int("--steps", 4);
+  if (steps > 64) throw InputError("--steps: at most 64");
+  const Case c = pt::trajectory_case(seeds, static_cast<int>(steps), args.positive_int("--tokens", 32),
+                                     bounded("--blocks", 2, 64), bounded("--straddles", 8, 4096));
   const auto problem = pt::TrajectoryProblem::from(c);
   std::cerr << "parity trajectory: " << c.summary() << " on " << subject.name << "\n";
   const auto runs = pt::run_trajectories(problem, subject);
@@ -95,7 +102,7 @@ int cmd_trajectory(const Argv& argv) {
     report["reproducer"] = report["shrunk"]["path"];
   }
   if (const auto path = args.get("--json")) write_json_atomically(report, *path);
-  if (const auto path = args.get("--html")) write_text(report::render_trajectory_html(report), *path);
+  if (const auto path = args.get("--html")) write_text(report::render_trajectory_html(report), *path, "--html");
 
   std::cout << "trajectory on " << subject.name << " (" << subject.description << "), seeds";
   for (auto s : seeds) std::cout << " " << s;

@@ -1,5 +1,7 @@
 #include "fuzz/case_shrink.hpp"
 
+#include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,11 +38,17 @@ rc::Seq<Case> layout_shrinks(const Case& c) {
   return rc::seq::fromContainer(std::move(out));
 }
 
-rc::Seq<Case> dim_shrinks(const Case& c) {
-  std::vector<rc::Seq<Case>> per_dim;
+// The dimensions named in `first`, in that order, then the others in name order.
+rc::Seq<Case> dim_shrinks(const Case& c, const std::vector<std::string>& first) {
+  std::vector<std::string> order;
+  for (const auto& name : first)
+    if (c.dims.count(name)) order.push_back(name);
   for (const auto& [name, v] : c.dims)
-    per_dim.push_back(each(c, rc::shrink::towards<std::int64_t>(v, 1),
-                           [name = name](Case& d, std::int64_t x) { d.dims[name] = x; }));
+    if (std::find(order.begin(), order.end(), name) == order.end()) order.push_back(name);
+  std::vector<rc::Seq<Case>> per_dim;
+  for (const auto& name : order)
+    per_dim.push_back(each(c, rc::shrink::towards<std::int64_t>(c.dims.at(name), 0),
+                           [name](Case& d, std::int64_t x) { d.dims[name] = x; }));
   return rc::seq::join(rc::seq::fromContainer(std::move(per_dim)));
 }
 
@@ -56,18 +64,20 @@ rc::Seq<Case> param_shrinks(const Case& c) {
 
 }  // namespace
 
-rc::Seq<Case> case_shrinks(const Case& c) {
+rc::Seq<Case> case_shrinks(const Case& c, const std::vector<std::string>& dims_first) {
   return rc::seq::concat(
       each(c, rc::shrink::removeChunks(c.patches), [](Case& d, std::vector<Patch> p) { d.patches = std::move(p); }),
       layout_shrinks(c),
       each(c, rc::shrink::towards<std::int64_t>(c.probe_row, 0), [](Case& d, std::int64_t p) { d.probe_row = p; }),
-      dim_shrinks(c), param_shrinks(c),
+      dim_shrinks(c, dims_first), param_shrinks(c),
       each(c, rc::shrink::towards<std::uint64_t>(c.seed, 0), [](Case& d, std::uint64_t s) { d.seed = s; }));
 }
 
-ShrinkResult shrink_case(const Case& c, const std::function<bool(const Case&)>& still_fails, int max_evaluations) {
+ShrinkResult shrink_case(const Case& c, const std::function<bool(const Case&)>& still_fails, int max_evaluations,
+                         const std::vector<std::string>& dims_first) {
   ShrinkResult result;
-  const auto tree = rc::shrinkable::shrinkRecur(c, &case_shrinks);
+  const auto tree =
+      rc::shrinkable::shrinkRecur(c, [dims_first](const Case& x) { return case_shrinks(x, dims_first); });
   const auto [shrunk, steps] = rc::shrinkable::findLocalMin(tree, [&](const Case& candidate) {
     if (result.evaluations >= max_evaluations) {
       result.exhausted = true;

@@ -8,6 +8,8 @@
 // contiguous layouts, probe row 0, smaller dimensions, fewer parameters, seed 0.
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <rapidcheck.h>
 
@@ -17,9 +19,12 @@ namespace parity::fuzz {
 
 // The immediate shrinks of `c`, simplest first: patch chunks removed; each non-contiguous
 // layout made contiguous, then its offset, pad and transposition dropped one at a time; the
-// probe row towards 0; each dimension towards 1; each parameter removed (its default then
-// applies); the seed towards 0. Candidates need not be valid Cases: the predicate decides.
-rc::Seq<Case> case_shrinks(const Case& c);
+// probe row towards 0; each dimension towards 0 (a family whose dimension cannot be 0 refuses
+// the candidate with an InputError), those in `dims_first` first and in that order (a family's
+// priorities: the greedy descent keeps the first shrink that still fails), then the others by
+// name; each parameter removed (its default then applies); the seed towards 0. Candidates
+// need not be valid Cases: the predicate decides.
+rc::Seq<Case> case_shrinks(const Case& c, const std::vector<std::string>& dims_first = {});
 
 struct ShrinkResult {
   Case shrunk;          // the smallest Case found that still fails
@@ -33,6 +38,6 @@ struct ShrinkResult {
 // must be false for a Case it cannot evaluate (an InputError), so invalid candidates are
 // never kept. `c` itself is assumed to fail.
 ShrinkResult shrink_case(const Case& c, const std::function<bool(const Case&)>& still_fails,
-                         int max_evaluations = 3000);
+                         int max_evaluations = 3000, const std::vector<std::string>& dims_first = {});
 
 }  // namespace parity::fuzz

@@ -14,6 +14,7 @@ expect 1 "single and batched DIFFER" -- "$parity" trajectory --json "$work/stric
 expect 0 "every step bitwise equal" -- "$parity" trajectory --bind-video-projections --json "$work/video.json"
 expect 0 "every step bitwise equal" -- "$parity" trajectory --bind-all --steps 2
 expect 2 "--steps" -- "$parity" trajectory --steps 0
+expect 2 "--blocks" -- "$parity" trajectory --blocks 4294967296
 expect 2 "exclude each other" -- "$parity" trajectory --bind-all --subject strict
 expect 2 "unknown trajectory subject" -- "$parity" trajectory --subject nope
 

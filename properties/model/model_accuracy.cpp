@@ -47,6 +47,7 @@ std::vector<OutputAccuracy> accuracy_against(const parity::model::ModelOutputs& 
   add("video", rows.video, provider.video, f64.video);
   add("audio", rows.audio, provider.audio, f64.audio);
   add("input_grad", rows.input_grad, provider.input_grad, f64.input_grad);
+  add("prev", rows.prev, provider.prev, f64.prev);
   add("logp", rows.logp, provider.logp, f64.logp);
   return out;
 }

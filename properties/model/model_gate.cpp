@@ -83,6 +83,7 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, boo
       accuracy[a.output] = {{"rel_err_vs_fp64", a.rows_rel_err},
                             {"provider_rel_err_vs_fp64", a.provider_rel_err},
                             {"tolerance", a.tolerance},
+                            {"rel_diff_vs_provider", a.rel_diff_vs_provider},
                             {"within", a.within()}};
       within = within && a.within();
     }

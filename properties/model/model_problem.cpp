@@ -30,10 +30,16 @@ std::string known_targets() {
 ModelProblem ModelProblem::from(const Case& c) {
   if (c.family != "model") throw InputError("case.family: expected 'model', got '" + c.family + "'");
   ModelConfig config;
-  config.width = static_cast<int>(c.dim("width"));
-  config.heads = static_cast<int>(c.dim("heads"));
-  config.blocks = static_cast<int>(c.dim("blocks"));
-  config.refiner_blocks = static_cast<int>(c.dim("refiner_blocks"));
+  // Range-checked before narrowing to int (ModelConfig::validate states the exact ranges).
+  auto small = [&c](const char* name) {
+    const std::int64_t v = c.dim(name);
+    if (v < 0 || v > 1 << 20) throw InputError(std::string("case.dims.") + name + ": out of range");
+    return static_cast<int>(v);
+  };
+  config.width = small("width");
+  config.heads = small("heads");
+  config.blocks = small("blocks");
+  config.refiner_blocks = small("refiner_blocks");
   if (config.heads < 1 || config.width % config.heads != 0)
     throw InputError("case.dims.heads: must divide case.dims.width");
   const int head_dim = config.width / config.heads;

@@ -4,7 +4,9 @@
 //   dims:   tokens (per sample, split by TokenSplit::of), batch, blocks, refiner_blocks,
 //           width, heads (head_dim = width / heads, rope on min(8, head_dim) dims, F = 2 width)
 //   seed:   weights from seed, the batch from seed + 1
-//   mode:   strict | audit | auto | off;  ablations: "node:<kind>" / "boundary:<name>"
+//   mode:   strict | audit | auto | off;  ablations: "node:<kind>" (every node of that kind in
+//           the joint blocks; the refiner's attention is inside boundary:token_refiner) or
+//           "boundary:<name>" (a boundary, or one node by its full name)
 //   params: bind_video_projections (0/1), bind_all (0/1: every row, opt-in or not), audio_bf16 (0/1: bf16 audio latents, which the audio
 //           rows do not take: a forced fallback)
 //   probe_row: the sample compared alone and in the batch

@@ -24,9 +24,12 @@ runtime::RuntimeOptions with_mode(runtime::RuntimeOptions o, Mode mode) {
   return o;
 }
 
-// strict on a case whose audio the rows cannot take raises by design; the properties that
-// need a strict run discard such cases (strict_raises_on_fallback covers them).
-bool forced_fallback(const Case& c) { return c.param("audio_bf16", 0.0) != 0.0; }
+// strict on a case whose audio the rows cannot take raises by design (strict_raises_on_fallback
+// covers it); the properties that need a strict run take such a case with float32 audio.
+Case without_forced_fallback(Case c) {
+  c.params.erase("audio_bf16");
+  return c;
+}
 
 Verdict bitwise_verdict(const std::string& property, const std::string& what, const parity::model::ModelOutputs& a,
                         const parity::model::ModelOutputs& b) {
@@ -35,15 +38,13 @@ Verdict bitwise_verdict(const std::string& property, const std::string& what, co
 }
 
 Verdict strict_repeatable(const Case& c, const ModelSubject& s) {
-  if (forced_fallback(c)) return Verdict::discard("strict_repeatable", "strict raises on this case's bf16 audio");
-  const auto p = ModelProblem::from(c);
+  const auto p = ModelProblem::from(without_forced_fallback(c));
   const auto o = with_mode(p.options, Mode::strict);
   return bitwise_verdict("strict_repeatable", "two strict runs differ", run_with(p, s, o).out, run_with(p, s, o).out);
 }
 
 Verdict audit_equals_strict(const Case& c, const ModelSubject& s) {
-  if (forced_fallback(c)) return Verdict::discard("audit_equals_strict", "strict raises on this case's bf16 audio");
-  const auto p = ModelProblem::from(c);
+  const auto p = ModelProblem::from(without_forced_fallback(c));
   return bitwise_verdict("audit_equals_strict", "audit differs from strict",
                          run_with(p, s, with_mode(p.options, Mode::audit)).out,
                          run_with(p, s, with_mode(p.options, Mode::strict)).out);
@@ -88,9 +89,7 @@ runtime::Binding expected_binding(const ModelProblem& p, const std::string& boun
 }
 
 Verdict binding_log_matches(const Case& c, const ModelSubject& s) {
-  const auto p = ModelProblem::from(c);
-  if (p.options.mode == Mode::strict && forced_fallback(c))
-    return Verdict::discard("binding_log_matches", "strict raises on this case's bf16 audio");
+  const auto p = ModelProblem::from(c.mode == "strict" ? without_forced_fallback(c) : c);
   const auto run = run_with(p, s, p.options);
   const auto backend = s.backend == "cuda" ? runtime::Backend::cuda : runtime::Backend::host;
   const auto& log = run.log.entries();
@@ -126,8 +125,10 @@ Verdict strict_raises_on_fallback(const Case& c, const ModelSubject& s) {
     return Verdict::fail("strict_raises_on_fallback",
                          "strict ran through a fallback at audio_proj_in (bf16 audio, row takes f32) without raising");
   } catch (const runtime::BindingError& e) {
-    if (std::string(e.what()).find("'audio_proj_in'") == std::string::npos)
-      return Verdict::fail("strict_raises_on_fallback", std::string("the error does not name audio_proj_in: ") + e.what());
+    const std::string what = e.what();
+    if (what.find("'audio_proj_in'") == std::string::npos || what.find("bf16") == std::string::npos)
+      return Verdict::fail("strict_raises_on_fallback",
+                           "the error does not name the boundary audio_proj_in and the reason (bf16): " + what);
   }
   const auto audit = run_with(p, s, with_mode(p.options, Mode::audit));
   const auto& e = audit.log.entries();
@@ -138,8 +139,7 @@ Verdict strict_raises_on_fallback(const Case& c, const ModelSubject& s) {
 }
 
 Verdict batch_invariant_bound(const Case& c, const ModelSubject& s) {
-  if (forced_fallback(c)) return Verdict::discard("batch_invariant_bound", "strict raises on this case's bf16 audio");
-  auto p = ModelProblem::from(c);
+  auto p = ModelProblem::from(without_forced_fallback(c));
   if (p.batch.batch() < 2) return Verdict::discard("batch_invariant_bound", "a batch of one sample");
   auto o = with_mode(p.options, Mode::strict);
   o.bind_all = true;
@@ -159,8 +159,7 @@ Verdict batch_invariant_bound(const Case& c, const ModelSubject& s) {
 }
 
 Verdict accuracy_vs_provider(const Case& c, const ModelSubject& s) {
-  if (forced_fallback(c)) return Verdict::discard("accuracy_vs_provider", "strict raises on this case's bf16 audio");
-  const auto p = ModelProblem::from(c);
+  const auto p = ModelProblem::from(without_forced_fallback(c));
   const auto rows = run_with(p, s, with_mode(p.options, Mode::strict)).out;
   const auto provider = parity::model::run_model(p.config, p.weights, p.batch, nullptr);
   const auto f64 = parity::model::run_model_f64(p.config, p.weights, p.batch);
@@ -169,6 +168,7 @@ Verdict accuracy_vs_provider(const Case& c, const ModelSubject& s) {
     v.metrics[a.output + "_rel_diff_vs_provider"] = a.rel_diff_vs_provider;
     v.metrics[a.output + "_rel_err"] = a.rows_rel_err;
     v.metrics[a.output + "_tolerance"] = a.tolerance;
+    v.metrics[a.output + "_tolerance_utilisation"] = a.tolerance > 0 ? a.rows_rel_err / a.tolerance : 0.0;
     if (!a.within() && v.holds()) {
       std::ostringstream m;
       m << a.output << ": relative error " << a.rows_rel_err << " vs float64 exceeds its tolerance " << a.tolerance

@@ -19,7 +19,9 @@ struct ModelProperty {
 };
 
 // strict_repeatable, audit_equals_strict, off_equals_provider, binding_log_matches,
-// strict_raises_on_fallback, batch_invariant_bound, accuracy_vs_provider.
+// strict_raises_on_fallback, batch_invariant_bound, accuracy_vs_provider. The properties that
+// run strict take a case's bf16 audio (a forced fallback, on which strict raises by design) as
+// float32; strict_raises_on_fallback forces it on every case.
 const std::vector<ModelProperty>& model_properties();
 const ModelProperty& find_model_property(const std::string& name);  // InputError otherwise
 
@@ -38,7 +40,7 @@ std::string first_bitwise_difference(const parity::model::ModelOutputs& a, const
 // Accuracy of a float32 run against the float64 reference, output by output, with the
 // tolerance each must meet (see model_accuracy.cpp for the derivation).
 struct OutputAccuracy {
-  std::string output;         // "video", "audio", "input_grad", "logp"
+  std::string output;         // "video", "audio", "input_grad", "prev", "logp"
   double rel_diff_vs_provider = 0;  // ||rows - provider|| / ||provider||
   double rows_rel_err = 0;          // ||rows - f64|| / ||f64||
   double provider_rel_err = 0;      // ||provider - f64|| / ||f64||

@@ -121,22 +121,28 @@ json divergence_json(const TrajectoryProblem& p, const TrajectorySubject& subjec
   std::sort(growth.begin(), growth.end(), [](const json& x, const json& y) { return x["factor"] > y["factor"]; });
   if (growth.size() > 4) growth.erase(growth.begin() + 4, growth.end());
 
-  const double gap_a = A.video_gap, layouts = std::max(B.video_gap, C.video_gap);
+  // Each arm's gap: the larger of its video and audio gaps.
+  auto gap = [](const ArmResult& r) { return std::max(r.video_gap, r.audio_gap); };
+  const double gap_a = gap(A), gap_p = gap(P), layouts = std::max(gap(B), gap(C));
   std::string conclusion, text;
   std::ostringstream m;
-  if (!flipped.empty() && std::fabs(P.video_gap - gap_a) <= t.p_matches_a * gap_a && layouts <= t.layout_small * gap_a) {
+  if (gap_a == 0.0) {
+    conclusion = "no_gap";
+    m << "Replaying each layout's recorded input gives bitwise equal velocities (arm A): the gap recorded at this "
+         "step does not reproduce.";
+  } else if (!flipped.empty() && std::fabs(gap_p - gap_a) <= t.p_matches_a * gap_a && layouts <= t.layout_small * gap_a) {
     conclusion = "flipped_elements";
     m << "The whole gap comes from the " << flipped.size() << " flipped bf16 element(s) at the step's input: perturbing only "
-      << "them reproduces it (P " << P.video_gap << " vs A " << gap_a << "), while the layouts fed the same input differ by "
+      << "them reproduces it (P " << gap_p << " vs A " << gap_a << "), while the layouts fed the same input differ by "
       << layouts << ".";
-  } else if ((flipped.empty() || P.video_gap <= t.layout_small * gap_a) && layouts >= t.layout_large * gap_a) {
+  } else if ((flipped.empty() || gap_p <= t.layout_small * gap_a) && layouts >= t.layout_large * gap_a) {
     conclusion = "layouts";
     m << "The gap comes from the layouts themselves: fed the same input they differ by " << layouts << " (A " << gap_a
-      << "), and the " << flipped.size() << " flipped element(s) account for " << P.video_gap << ".";
+      << "), and the " << flipped.size() << " flipped element(s) account for " << gap_p << ".";
   } else {
     conclusion = "both";
-    m << "Flipped elements and layouts both contribute: A " << gap_a << ", P (flips only) " << P.video_gap
-      << ", B/C (layouts only) " << B.video_gap << " / " << C.video_gap << ".";
+    m << "Flipped elements and layouts both contribute: A " << gap_a << ", P (flips only) " << gap_p
+      << ", B/C (layouts only) " << gap(B) << " / " << gap(C) << ".";
   }
   text = m.str();
   return {{"seed", p.seeds[i]},

@@ -8,7 +8,9 @@
 //   C  both layouts get the batched layout's input   (the layouts' own gap)
 //   P  the single layout, its input with only the flipped elements set to the batched values
 // — with the relative difference of the block outputs per block and the largest growth, and a
-// conclusion derived from the arms with the thresholds it states. With no flipped element but
+// conclusion derived from the arms (each arm's gap is the larger of its video and audio max abs
+// differences) with the thresholds it states: flipped_elements, layouts, both, or no_gap when
+// arm A does not reproduce any gap. With no flipped element but
 // unequal velocities, the arms are taken at the first unequal step.
 #include <nlohmann/json.hpp>
 

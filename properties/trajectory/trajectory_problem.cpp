@@ -1,6 +1,8 @@
 #include "properties/trajectory/trajectory_problem.hpp"
 
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "core/error.hpp"
 
@@ -9,19 +11,30 @@ namespace parity::properties::trajectory {
 TrajectoryProblem TrajectoryProblem::from(const Case& c) {
   if (c.family != "trajectory") throw InputError("case.family: expected 'trajectory', got '" + c.family + "'");
   parity::model::ModelConfig config;
-  config.blocks = static_cast<int>(c.dim("blocks"));
-  config.validate();
-  const std::int64_t steps = c.dim("steps"), straddles = c.dim("straddles");
+  const std::int64_t steps = c.dim("steps"), straddles = c.dim("straddles"), blocks = c.dim("blocks");
+  if (blocks < 0 || blocks > 64) throw InputError("case.dims.blocks: must lie in [0, 64]");
   if (steps < 1 || steps > 64) throw InputError("case.dims.steps: must lie in [1, 64]");
   if (straddles < 0 || straddles > 4096) throw InputError("case.dims.straddles: must lie in [0, 4096]");
-  std::vector<std::uint64_t> seeds;
+  // seed.0, seed.1, ... in index order (a shrink may remove any; the rest keep their order).
+  std::map<std::int64_t, std::uint64_t> by_index;
   for (const auto& [name, value] : c.params) {
-    if (name.rfind("seed.", 0) != 0) throw InputError("case.params." + name + ": unknown parameter (expected seed.<i>)");
-    if (!(value >= 0) || value != std::floor(value) || value > 9007199254740992.0)
-      throw InputError("case.params." + name + ": a seed must be a non-negative integer");
-    seeds.push_back(static_cast<std::uint64_t>(value));
+    std::size_t used = 0;
+    std::int64_t index = -1;
+    try {
+      if (name.rfind("seed.", 0) == 0) index = std::stoll(name.substr(5), &used);
+    } catch (const std::exception&) {
+    }
+    if (index < 0 || used == 0 || 5 + used != name.size())
+      throw InputError("case.params." + name + ": unknown parameter (expected seed.<i>)");
+    if (!(value >= 0) || value != std::floor(value) || value >= 9007199254740992.0)
+      throw InputError("case.params." + name + ": a seed must be an integer in [0, 2^53)");
+    by_index[index] = static_cast<std::uint64_t>(value);
   }
+  std::vector<std::uint64_t> seeds;
+  for (const auto& [index, seed] : by_index) seeds.push_back(seed);
   if (seeds.empty()) throw InputError("case.params: at least one seed.<i> is needed");
+  config.blocks = static_cast<int>(blocks);
+  config.validate();
   return TrajectoryProblem{config, parity::model::ModelWeights::draw(config, c.seed),
                            parity::model::TokenSplit::of(c.dim("tokens")), seeds, static_cast<int>(steps),
                            static_cast<int>(straddles)};

@@ -3,7 +3,8 @@
 // Euler steps and how many latent elements are made to straddle a bf16 rounding boundary.
 //   dims:   steps (>= 1), tokens (per sample), blocks, straddles (per sample, >= 0)
 //   seed:   the model's weights
-//   params: seed.0, seed.1, ...: the samples' seeds (their latents, text and audio); at least 1
+//   params: seed.0, seed.1, ...: the samples' seeds (their latents, text and audio), in index
+//           order; at least 1, each an integer in [0, 2^53)
 // The model has width 64, 4 heads, 1 refiner block (model_problem.hpp's defaults).
 #include <cstdint>
 #include <vector>

@@ -29,7 +29,7 @@ bool solve(float u, float d, float m, float* x) {
   float candidate = m - d;
   for (int step = 0; step < 16; ++step) {
     for (float c : {candidate, std::nextafter(candidate, 1e30f), std::nextafter(candidate, -1e30f)})
-      if (std::isfinite(c) && round_through_bf16(c) == u && c + d == m) {
+      if (std::isfinite(c) && bf16_from_float_rne(c) == bf16_from_float_rne(u) && c + d == m) {
         *x = c;
         return true;
       }

@@ -18,7 +18,6 @@ void ModelConfig::validate() const {
   need(refiner_blocks >= 0 && refiner_blocks <= 16, "refiner_blocks must be in [0, 16]");
   need(video_channels >= 1 && audio_channels >= 1 && text_channels >= 1, "channel counts must be >= 1");
   need(time_freqs >= 2 && time_freqs % 2 == 0, "time_freqs must be even and >= 2");
-  need(eps > 0.0f, "eps must be > 0");
 }
 
 TokenSplit TokenSplit::of(std::int64_t total) {

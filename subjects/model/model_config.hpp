@@ -19,8 +19,7 @@ struct ModelConfig {
   int video_channels = 16;  // per video token (a patch of latents), float32
   int audio_channels = 8;   // per audio token, float32
   int text_channels = 32;   // per text token, bfloat16
-  int time_freqs = 256;     // sinusoidal timestep features
-  float eps = 1e-5f;        // RMSNorm epsilon
+  int time_freqs = 256;     // sinusoidal timestep features (RMSNorm's eps is MATH.md's 1e-5)
   int head_dim() const { return width / heads; }
   // Throws InputError naming the field if a size is out of range or inconsistent.
   void validate() const;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/detmath.hpp"
 #include "core/error.hpp"
 #include "core/random_fill.hpp"
 
@@ -80,15 +81,31 @@ const Tensor& ModelWeights::at(const std::string& name) const {
   return it->second;
 }
 
+namespace {
+
+constexpr double kLog10000 = 9.21034037197618273607;  // ln 10000
+constexpr double kTwoPi = 6.28318530717958647693;
+
+}  // namespace
+
+void sincos_deterministic(double angle, double* s, double* c) { detmath::sincos_2pi(angle / kTwoPi, s, c); }
+
+float timestep_frequency(std::int64_t i, std::int64_t half) {
+  return static_cast<float>(detmath::exp(-kLog10000 * static_cast<double>(i) / static_cast<double>(half)));
+}
+
 RopeTables RopeTables::make(std::int64_t tokens, int rope_dims) {
   const std::int64_t half = rope_dims / 2;
   RopeTables r{Tensor::zeros(DType::f32, {tokens, half}), Tensor::zeros(DType::f32, {tokens, half})};
-  for (std::int64_t p = 0; p < tokens; ++p)
-    for (std::int64_t i = 0; i < half; ++i) {
-      const double angle = static_cast<double>(p) * std::pow(10000.0, -2.0 * static_cast<double>(i) / rope_dims);
-      r.cos.set_value(p * half + i, std::cos(angle));
-      r.sin.set_value(p * half + i, std::sin(angle));
+  for (std::int64_t i = 0; i < half; ++i) {
+    const double inv_freq = detmath::exp(-kLog10000 * 2.0 * static_cast<double>(i) / rope_dims);
+    for (std::int64_t p = 0; p < tokens; ++p) {
+      double s, c;
+      sincos_deterministic(static_cast<double>(p) * inv_freq, &s, &c);
+      r.cos.set_value(p * half + i, c);
+      r.sin.set_value(p * half + i, s);
     }
+  }
   return r;
 }
 

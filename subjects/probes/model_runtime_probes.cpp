@@ -1,6 +1,9 @@
 #include "subjects/probes/model_runtime_probes.hpp"
 
+#include <map>
+
 #include "core/bf16.hpp"
+#include "subjects/probes/batch_variant_projection.hpp"
 
 namespace parity::subjects::probes {
 namespace {
@@ -74,6 +77,11 @@ std::unique_ptr<Runtime> make_ablation_ignored(const runtime::RowRegistry& rows,
   return std::make_unique<Runtime>(rows, without_ablations(std::move(options)));
 }
 
+// The rows argument is the model's own; this probe swaps in its own registry.
+std::unique_ptr<Runtime> make_batch_variant(const runtime::RowRegistry&, runtime::RuntimeOptions options) {
+  return std::make_unique<Runtime>(rows_with_batch_variant_projections(), std::move(options));
+}
+
 }  // namespace
 
 const std::vector<RuntimeProbe>& model_runtime_probes() {
@@ -82,6 +90,8 @@ const std::vector<RuntimeProbe>& model_runtime_probes() {
        &make<SilentFallback>},
       {"perturbing-audit", "audit rounds the bound rows' float32 outputs through bfloat16", &make<PerturbingAudit>},
       {"ablation-ignored", "ablations are accepted but not applied: their targets stay bound", &make_ablation_ignored},
+      {"batch-variant-projection", "video projection rows whose reduction order depends on the batch size",
+       &make_batch_variant},
   };
   return probes;
 }

@@ -6,6 +6,8 @@
 //   perturbing-audit    audit mode rounds every bound row's float32 outputs through bfloat16
 //                       (a logging path that stores them as bf16)
 //   ablation-ignored    ablations are parsed but not applied: the targets stay bound
+//   batch-variant-projection  the video projections bound to a row whose reduction order
+//                       depends on the batch size (batch_variant_projection.hpp)
 #include <memory>
 #include <string>
 #include <vector>

@@ -13,6 +13,19 @@ std::string binding_status_name(BindingStatus s) {
   return "?";
 }
 
+namespace {
+
+int severity(BindingStatus s) {
+  switch (s) {
+    case BindingStatus::row: return 0;
+    case BindingStatus::provider: return 1;
+    case BindingStatus::fallback: return 2;
+  }
+  return 2;
+}
+
+}  // namespace
+
 void BindingLog::record(const std::string& boundary, const Binding& decision) {
   auto [it, fresh] = entries_.try_emplace(boundary, decision);
   Binding& b = it->second;
@@ -20,9 +33,14 @@ void BindingLog::record(const std::string& boundary, const Binding& decision) {
     b.calls = 1;
     return;
   }
-  if (b.status != decision.status || b.row != decision.row)
+  if (b.status != decision.status || b.row != decision.row) {
     b.reason += "; call " + std::to_string(b.calls + 1) + ": " + binding_status_name(decision.status) + " (" +
                 decision.reason + ")";
+    if (severity(decision.status) > severity(b.status)) {
+      b.status = decision.status;
+      b.row = decision.row;
+    }
+  }
   ++b.calls;
 }
 

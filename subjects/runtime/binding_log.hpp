@@ -24,8 +24,9 @@ struct Binding {
 
 class BindingLog {
  public:
-  // Records one call's decision. A boundary whose calls were decided differently keeps the
-  // first decision and gets the later ones appended to its reason.
+  // Records one call's decision. A boundary whose calls were decided differently takes the
+  // most severe status of them (fallback, then provider, then row) with that call's row, and
+  // lists every differing decision in its reason, so no fallback is hidden behind a row.
   void record(const std::string& boundary, const Binding& decision);
   const std::map<std::string, Binding>& entries() const { return entries_; }
   bool any_row() const;

@@ -32,6 +32,9 @@ struct BoundaryCall {
   std::string kind;
   bool node = false;
   std::vector<TensorSpec> operands;
+  // A gradient will flow back through this call (an operand requires one): a row without a
+  // backward cannot take it.
+  bool needs_backward = false;
 };
 
 // An instantiated row. forward and backward must be deterministic and stateless across

@@ -52,6 +52,8 @@ Runtime::Decision Runtime::decide(const BoundaryCall& call) {
     std::string why;
     if (!self_check(*row, &why)) return {nullptr, {row->name, BindingStatus::provider, "self-check failed: " + why, 0}};
   }
+  if (call.needs_backward && !row->has_backward)
+    return {nullptr, {row->name, BindingStatus::fallback, "the row has no backward and a gradient flows through this call", 0}};
   if (std::string why = row->cannot_take(call, options_.backend); !why.empty())
     return {nullptr, {row->name, BindingStatus::fallback, why, 0}};
   return {row, {row->name, BindingStatus::row, "bound on " + backend_name(options_.backend), 0}};
@@ -77,7 +79,7 @@ const Row* Runtime::bind(const BoundaryCall& call) {
 }
 
 std::string Runtime::case_id() const {
-  if (!options_.ablations.empty()) return "ablation";
+  if (!options_.ablations.empty() && semantics(options_.mode).bind) return "ablation";
   return log_.any_row() ? "R/R" : "P/P";
 }
 

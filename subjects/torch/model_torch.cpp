@@ -45,6 +45,8 @@ std::vector<Tensor> to_parity(at::TensorList ts) {
 }
 
 // A bound row inside LibTorch's autograd graph: forward and backward run the row's own code.
+// The graph holds the Row by address: run_model runs the backward before its Runtime (which
+// owns the row) can go, and no graph leaves run_model.
 struct RowFunction : public torch::autograd::Function<RowFunction> {
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, std::int64_t row,
                                                 at::TensorList operands) {
@@ -90,8 +92,11 @@ class Forward {
   std::vector<at::Tensor> call(const std::string& boundary, const std::string& kind, bool node,
                                const std::vector<at::Tensor>& operands, const Provider& provider) {
     if (rt_) {
-      runtime::BoundaryCall bc{boundary, kind, node, {}};
-      for (const auto& t : operands) bc.operands.push_back({dtype_of(t), t.sizes().vec()});
+      runtime::BoundaryCall bc{boundary, kind, node, {}, false};
+      for (const auto& t : operands) {
+        bc.operands.push_back({dtype_of(t), t.sizes().vec()});
+        bc.needs_backward = bc.needs_backward || (at::GradMode::is_enabled() && t.requires_grad());
+      }
       if (const runtime::Row* row = rt_->bind(bc))
         return RowFunction::apply(reinterpret_cast<std::int64_t>(row), at::TensorList(operands));
     }
@@ -186,8 +191,7 @@ class Forward {
                  [this](const std::vector<at::Tensor>& o) {
                    const std::int64_t half = c_.time_freqs / 2;
                    Tensor freqs = Tensor::zeros(dt_ == at::kDouble ? DType::f64 : DType::f32, {half});
-                   for (std::int64_t i = 0; i < half; ++i)
-                     freqs.set_value(i, std::exp(-std::log(10000.0) * static_cast<double>(i) / half));
+                   for (std::int64_t i = 0; i < half; ++i) freqs.set_value(i, timestep_frequency(i, half));
                    const at::Tensor args = (o[0] * 1000.0).unsqueeze(1) * to_aten(freqs).unsqueeze(0);
                    const at::Tensor feats = at::cat({at::cos(args), at::sin(args)}, -1);
                    return std::vector<at::Tensor>{at::linear(at::silu(at::linear(feats, o[1], o[2])), o[3], o[4])};
@@ -305,10 +309,22 @@ void check_inputs(const ModelConfig& c, const ModelBatch& b) {
   check_batch(c, b);
 }
 
+// The transition step needs 0 <= sigma_prev < sigma < 1 (sigma = 1 would need the schedule's
+// sigma_max, which a single step does not have).
+void check_step(const ModelBatch& b) {
+  for (std::int64_t i = 0; i < b.batch(); ++i) {
+    const double sigma = b.timestep.value_at(i), prev = b.sigma_prev.value_at(i);
+    if (!(sigma > 0.0 && sigma < 1.0) || !(prev >= 0.0 && prev < sigma))
+      throw InputError("model batch: sample " + std::to_string(i) +
+                       " needs 0 <= sigma_prev < timestep < 1 for the transition step");
+  }
+}
+
 }  // namespace
 
 ModelOutputs run_model(const ModelConfig& c, const ModelWeights& weights, const ModelBatch& b, runtime::Runtime* rt) {
   check_inputs(c, b);
+  check_step(b);
   at::AutoGradMode grad(true);
   Forward f(c, weights, rt, at::kFloat);
   const ForwardPass pass = forward_backward(f, c, b);
@@ -346,6 +362,7 @@ ModelVelocity run_model_forward(const ModelConfig& c, const ModelWeights& weight
 
 ModelOutputs run_model_f64(const ModelConfig& c, const ModelWeights& weights, const ModelBatch& b) {
   check_inputs(c, b);
+  check_step(b);
   at::AutoGradMode grad(true);
   Forward f(c, weights, nullptr, at::kDouble);
   const ForwardPass pass = forward_backward(f, c, b);

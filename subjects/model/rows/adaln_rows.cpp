@@ -4,8 +4,10 @@
 
 #include "core/error.hpp"
 #include "core/random_fill.hpp"
+#include "subjects/model/model_weights.hpp"
 #include "subjects/model/rows/attention.hpp"
 #include "subjects/model/rows/row_checks.hpp"
+#include "subjects/model/rows/row_shapes.hpp"
 #include "subjects/model/rows/row_primitives.hpp"
 #include "subjects/model/rows/tensor_ops.hpp"
 #include "subjects/rlkernels/model_arith.cuh"
@@ -44,10 +46,11 @@ class TimestepRow final : public runtime::Row {
     Tensor feats = Tensor::zeros(DType::f32, {B, F});
     for (std::int64_t b = 0; b < B; ++b)
       for (std::int64_t i = 0; i < half; ++i) {
-        const float freq = static_cast<float>(std::exp(-std::log(10000.0) * static_cast<double>(i) / half));
-        const float arg = (t.storage<float>()[b] * 1000.0f) * freq;
-        feats.storage<float>()[b * F + i] = static_cast<float>(std::cos(static_cast<double>(arg)));
-        feats.storage<float>()[b * F + half + i] = static_cast<float>(std::sin(static_cast<double>(arg)));
+        const float arg = (t.storage<float>()[b] * 1000.0f) * timestep_frequency(i, half);
+        double s, c;
+        sincos_deterministic(arg, &s, &c);
+        feats.storage<float>()[b * F + i] = static_cast<float>(c);
+        feats.storage<float>()[b * F + half + i] = static_cast<float>(s);
       }
     const Tensor h = silu_f32(p_.linear_forward(feats, o.at(1), &o.at(2)));
     return {p_.linear_forward(h, o.at(3), &o.at(4))};
@@ -121,14 +124,13 @@ std::unique_ptr<runtime::Row> make(Backend b) {
 
 template <class R>
 runtime::RowInfo f32_row(std::string name, std::string op, std::string shapes, std::string kind,
-                         std::vector<std::string> operand_names, bool backward,
+                         std::vector<std::string> operand_names, bool backward, void (*shape_rules)(ShapeRules&),
                          std::function<std::vector<Tensor>()> example_operands) {
   const std::size_t n = operand_names.size();
   return runtime::RowInfo{std::move(name), std::move(op), "all f32", std::move(shapes), {std::move(kind)},
                           runtime::OptIn::all, backward,
-                          [n, operand_names](const BoundaryCall& call, Backend backend) {
-                            std::string why = dtype_mismatch(call, std::vector<DType>(n, DType::f32), operand_names);
-                            return why.empty() ? device_mismatch(backend) : why;
+                          [n, operand_names, shape_rules](const BoundaryCall& call, Backend backend) {
+                            return refusal(call, backend, std::vector<DType>(n, DType::f32), operand_names, shape_rules);
                           },
                           &make<R>, repeatable_self_check(&make<R>, std::move(example_operands))};
 }
@@ -137,7 +139,7 @@ runtime::RowInfo f32_row(std::string name, std::string op, std::string shapes, s
 
 runtime::RowInfo timestep_embedder_row() {
   return f32_row<TimestepRow>("timestep_embedder_mlp", "sinusoid-linear-silu-linear", "t [B], W1 [D, F], W2 [D, D]",
-                              "time_embedder", {"t", "W1", "b1", "W2", "b2"}, false, [] {
+                              "time_embedder", {"t", "W1", "b1", "W2", "b2"}, false, timestep_shapes, [] {
                                 return std::vector<Tensor>{example({2}, 1), example({4, 6}, 2), example({4}, 3),
                                                            example({4, 4}, 4), example({4}, 5)};
                               });
@@ -145,14 +147,14 @@ runtime::RowInfo timestep_embedder_row() {
 
 runtime::RowInfo adaln_modulation_row() {
   return f32_row<ModulationRow>("adaln_modulation", "silu-linear", "temb [B, D], W [kD, D]", "modulation",
-                                {"temb", "W", "b"}, false, [] {
+                                {"temb", "W", "b"}, false, modulation_shapes, [] {
                                   return std::vector<Tensor>{example({2, 4}, 1), example({8, 4}, 2), example({8}, 3)};
                                 });
 }
 
 runtime::RowInfo adaln_norm_out_row() {
   return f32_row<NormOutRow>("adaln_norm_out", "rmsnorm-adaln", "x [B, T, D], temb [B, D], W [2D, D]", "norm_out",
-                             {"x", "temb", "W", "b"}, true, [] {
+                             {"x", "temb", "W", "b"}, true, norm_out_shapes, [] {
                                return std::vector<Tensor>{example({2, 3, 4}, 1), example({2, 4}, 2), example({8, 4}, 3),
                                                           example({8}, 4)};
                              });

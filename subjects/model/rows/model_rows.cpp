@@ -5,6 +5,7 @@
 #include "subjects/model/rows/adaln_rows.hpp"
 #include "subjects/model/rows/attention.hpp"
 #include "subjects/model/rows/row_checks.hpp"
+#include "subjects/model/rows/row_shapes.hpp"
 #include "subjects/model/rows/tensor_ops.hpp"
 #include "subjects/model/rows/transition_row.hpp"
 
@@ -131,8 +132,7 @@ RowInfo linear_row(std::string name, std::string boundary, DType x_dtype, runtim
       name, "linear", "x " + dt + ", W " + dt + ", b f32 -> y f32", "x [..., K], W [N, K], b [N]", {boundary}, opt_in,
       true,
       [x_dtype](const BoundaryCall& call, Backend backend) {
-        std::string why = dtype_mismatch(call, {x_dtype, x_dtype, DType::f32}, {"x", "W", "b"});
-        return why.empty() ? device_mismatch(backend) : why;
+        return refusal(call, backend, {x_dtype, x_dtype, DType::f32}, {"x", "W", "b"}, linear_shapes);
       },
       make,
       repeatable_self_check(make, [x_dtype] {
@@ -153,25 +153,23 @@ runtime::RowRegistry build() {
   r.add(RowInfo{"joint_attention", "attention", "all f32", "h [B, T, D], heads = D / len(norm_q)", {"attention"},
                 runtime::OptIn::none, true,
                 [=](const BoundaryCall& call, Backend backend) {
-                  std::string why = dtype_mismatch(call, attn_dtypes, attn_names);
-                  return why.empty() ? device_mismatch(backend) : why;
+                  return refusal(call, backend, attn_dtypes, attn_names, attention_shapes);
                 },
                 &make_row<AttentionRow>, repeatable_self_check(&make_row<AttentionRow>, attention_example)});
   r.add(RowInfo{"swiglu_feed_forward", "swiglu", "all f32", "h [..., D], W1, W3 [F, D], W2 [D, F]", {"feed_forward"},
                 runtime::OptIn::none, true,
                 [](const BoundaryCall& call, Backend backend) {
-                  std::string why = dtype_mismatch(call, std::vector<DType>(4, DType::f32), {"h", "w1", "w3", "w2"});
-                  return why.empty() ? device_mismatch(backend) : why;
+                  return refusal(call, backend, std::vector<DType>(4, DType::f32), {"h", "w1", "w3", "w2"},
+                                 feed_forward_shapes);
                 },
                 &make_row<FeedForwardRow>, repeatable_self_check(&make_row<FeedForwardRow>, feed_forward_example)});
   r.add(RowInfo{"token_refiner_block", "refiner", "all f32", "c [B, Tt, D], 11 operands per block", {"token_refiner"},
                 runtime::OptIn::none, false,
                 [](const BoundaryCall& call, Backend backend) {
-                  for (std::size_t i = 0; i < call.operands.size(); ++i)
-                    if (call.operands[i].dtype != DType::f32)
-                      return "operand " + std::to_string(i) + " is " + std::string(dtype_name(call.operands[i].dtype)) +
-                             ", the row takes f32";
-                  return device_mismatch(backend);
+                  std::vector<std::string> names;
+                  for (std::size_t i = 0; i < call.operands.size(); ++i) names.push_back(std::to_string(i));
+                  return refusal(call, backend, std::vector<DType>(call.operands.size(), DType::f32), names,
+                                 refiner_shapes);
                 },
                 &make_row<RefinerRow>, repeatable_self_check(&make_row<RefinerRow>, [] {
                   std::vector<Tensor> o = {example(DType::f32, {1, 5, 8}, 1), example(DType::f32, {5, 1}, 8),

@@ -19,6 +19,27 @@ std::string dtype_mismatch(const runtime::BoundaryCall& call, const std::vector<
   return "";
 }
 
+bool ShapeRules::need(bool ok, const std::string& text) {
+  if (!ok && why_.empty()) why_ = "shape: " + text;
+  return ok;
+}
+
+bool ShapeRules::need_shape(std::size_t i, const std::string& name, const std::vector<std::int64_t>& dims) {
+  std::string want, got;
+  for (auto d : dims) want += (want.empty() ? "" : ", ") + std::to_string(d);
+  for (auto d : shape(i)) got += (got.empty() ? "" : ", ") + std::to_string(d);
+  return need(shape(i) == dims, name + " is [" + got + "], the row needs [" + want + "]");
+}
+
+std::string refusal(const runtime::BoundaryCall& call, runtime::Backend backend, const std::vector<DType>& dtypes,
+                    const std::vector<std::string>& operand_names, const std::function<void(ShapeRules&)>& shapes) {
+  if (std::string why = dtype_mismatch(call, dtypes, operand_names); !why.empty()) return why;
+  ShapeRules rules(call);
+  shapes(rules);
+  if (!rules.why().empty()) return rules.why();
+  return device_mismatch(backend);
+}
+
 std::string device_mismatch(runtime::Backend backend) {
   const std::string why = backend_unavailable_reason(backend);
   return why.empty() ? "" : "device: " + why;

@@ -16,6 +16,31 @@ std::string dtype_mismatch(const runtime::BoundaryCall& call, const std::vector<
 // Why rows cannot run on `backend` here, or "".
 std::string device_mismatch(runtime::Backend backend);
 
+// The first failed requirement on a call's operand shapes, as the row's reason to refuse it.
+class ShapeRules {
+ public:
+  explicit ShapeRules(const runtime::BoundaryCall& call) : call_(call) {}
+  const std::vector<std::int64_t>& shape(std::size_t operand) const { return call_.operands.at(operand).shape; }
+  std::int64_t dim(std::size_t operand, std::size_t d) const { return shape(operand).at(d); }
+  std::size_t rank(std::size_t operand) const { return shape(operand).size(); }
+  std::size_t operands() const { return call_.operands.size(); }
+  // Records `text` as the reason unless an earlier rule failed; returns `ok`.
+  bool need(bool ok, const std::string& text);
+  // Operand `i` has exactly `dims`.
+  bool need_shape(std::size_t i, const std::string& name, const std::vector<std::int64_t>& dims);
+  const std::string& why() const { return why_; }
+
+ private:
+  const runtime::BoundaryCall& call_;
+  std::string why_;
+};
+
+// What a row's cannot_take says: the dtype mismatch, else the shape rules' reason, else the
+// device's, else "" (it takes the call). `shapes` runs only when the dtypes match.
+std::string refusal(const runtime::BoundaryCall& call, runtime::Backend backend, const std::vector<DType>& dtypes,
+                    const std::vector<std::string>& operand_names,
+                    const std::function<void(ShapeRules&)>& shapes);
+
 // A self-check: the row built on `backend` runs twice on `example()` with the same bits and
 // finite outputs, and on cuda gives the host twin's bits. Empty when it passes.
 std::function<std::string(runtime::Backend)> repeatable_self_check(

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/random_fill.hpp"
 #include "subjects/model/rows/row_checks.hpp"
+#include "subjects/model/rows/row_shapes.hpp"
 #include "subjects/rlkernels/transition_host.hpp"
 #if PARITY_HAVE_CUDA
 #include "subjects/rlkernels/transition_cuda.hpp"
@@ -67,8 +68,8 @@ runtime::RowInfo transition_row() {
       "transition_step_logprob", "sde_step_logprob", "x, v, eps, sigma, sigma_prev f32 -> prev, logp f32",
       "x, v, eps [B, n], sigma, sigma_prev [B]", {"transition"}, runtime::OptIn::none, false,
       [](const runtime::BoundaryCall& call, Backend backend) {
-        std::string why = dtype_mismatch(call, std::vector<DType>(5, DType::f32), {"x", "v", "eps", "sigma", "sigma_prev"});
-        return why.empty() ? device_mismatch(backend) : why;
+        return refusal(call, backend, std::vector<DType>(5, DType::f32), {"x", "v", "eps", "sigma", "sigma_prev"},
+                       transition_shapes);
       },
       &make, repeatable_self_check(&make, [] {
         std::vector<Tensor> o;
