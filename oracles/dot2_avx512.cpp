@@ -1,9 +1,13 @@
 // The AVX-512 Dot2 kernels: one 8-wide vector is the eight lanes of dot2_kernels.hpp, each
 // lane performing dot2_add's operations in dot2_add's order, so the bits are those of
 // dot2_portable.cpp and dot2_avx2.cpp. Four b rows share each load of x (12 of the 32 zmm
-// registers hold their accumulators). Only the functions marked PARITY_AVX512 use AVX-512
+// registers hold their accumulators); eight outputs' lanes are merged and finished at once,
+// one output per vector lane. Only the functions marked PARITY_AVX512 use AVX-512
 // (GCC's target attribute), and dot2_kernels.cpp calls them only where the CPU has AVX512F.
 #include <immintrin.h>
+
+#include <cstdint>
+#include <limits>
 
 #include "oracles/dot2_ranges.hpp"
 
@@ -77,7 +81,88 @@ PARITY_AVX512 void tn_block(const TnOperands& op, std::size_t i, std::size_t k, 
   pack_states(out, s, c, abs, rows);
 }
 
+// Elements of the pair (a, b) picked by `idx` (0-7: a's, 8-15: b's).
+PARITY_AVX512 inline __m512d pick(__m512d a, __m512d b, long long i0, long long i1, long long i2, long long i3) {
+  return _mm512_permutex2var_pd(a, _mm512_setr_epi64(i0, i0 + 8, i1, i1 + 8, i2, i2 + 8, i3, i3 + 8), b);
+}
+PARITY_AVX512 inline __m512d halves(__m512d a, __m512d b, long long first) {
+  return _mm512_permutex2var_pd(
+      a, _mm512_setr_epi64(first, first + 1, first + 4, first + 5, first + 8, first + 9, first + 12, first + 13), b);
+}
+
+// The kMergeRows x kLanes block at v (row r at v + r kLanes) transposed: col[l] holds lane l
+// of every row, row r in vector lane r.
+PARITY_AVX512 inline void transpose(const double* v, __m512d* col) {
+  __m512d t[kMergeRows];
+  for (std::size_t r = 0; r < kMergeRows; r += 2) {
+    const __m512d a = _mm512_loadu_pd(v + r * kLanes), b = _mm512_loadu_pd(v + (r + 1) * kLanes);
+    t[r] = pick(a, b, 0, 2, 4, 6);      // a0 b0 a2 b2 a4 b4 a6 b6
+    t[r + 1] = pick(a, b, 1, 3, 5, 7);  // a1 b1 a3 b3 a5 b5 a7 b7
+  }
+  for (std::size_t odd = 0; odd < 2; ++odd) {
+    // Rows 0-3's lanes (0, 4) and (2, 6), plus `odd`; then rows 4-7's.
+    const __m512d u0 = halves(t[odd], t[2 + odd], 0), u1 = halves(t[odd], t[2 + odd], 2);
+    const __m512d u4 = halves(t[4 + odd], t[6 + odd], 0), u5 = halves(t[4 + odd], t[6 + odd], 2);
+    col[odd] = halves(u0, u4, 0);
+    col[4 + odd] = halves(u0, u4, 2);
+    col[2 + odd] = halves(u1, u5, 0);
+    col[6 + odd] = halves(u1, u5, 2);
+  }
+}
+
+PARITY_AVX512 inline __mmask8 finite(__m512d v) {
+  return _mm512_cmp_pd_mask(_mm512_abs_pd(v), _mm512_set1_pd(std::numeric_limits<double>::infinity()), _CMP_LT_OQ);
+}
+
 }  // namespace
+
+// dot2_merge in lane order and dot2_finish for eight outputs at once, one per vector lane:
+// the same operations in the same order as finish_portable, so the same bits.
+PARITY_AVX512 void finish_avx512(const double* s, const double* c, const double* abs, std::size_t terms,
+                                 double* hi_out, double* lo_out, double* err_dd_out, double* abs_out) {
+  __m512d ls[kLanes], lc[kLanes], la[kLanes];
+  transpose(s, ls);
+  transpose(c, lc);
+  transpose(abs, la);
+  __m512d st_s = ls[0], st_c = lc[0], st_abs = la[0];
+  for (std::size_t l = 1; l < kLanes; ++l) {
+    const __m512d b = ls[l];
+    const __m512d sum = _mm512_add_pd(st_s, b);
+    const __m512d z = _mm512_sub_pd(sum, st_s);
+    const __m512d e = _mm512_add_pd(_mm512_sub_pd(st_s, _mm512_sub_pd(sum, z)), _mm512_sub_pd(b, z));
+    st_s = sum;
+    st_c = _mm512_add_pd(st_c, _mm512_add_pd(e, lc[l]));
+    st_abs = _mm512_add_pd(st_abs, la[l]);
+  }
+  const __m512d hi = _mm512_add_pd(st_s, st_c);
+  const __m512d z = _mm512_sub_pd(hi, st_s);
+  __m512d lo = _mm512_add_pd(_mm512_sub_pd(st_s, _mm512_sub_pd(hi, z)), _mm512_sub_pd(st_c, z));
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto t = static_cast<std::int64_t>(terms);
+  const double mu = static_cast<double>(2 * (t + (kLanes - 1) + 1)) * 0x1p-53;
+  __m512d err = _mm512_set1_pd(inf);
+  if (mu <= 0.0625) {
+    const __m512d bound = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(mu * mu), st_abs),
+                                                      _mm512_set1_pd(1 + 4 * mu)),
+                                        _mm512_set1_pd((static_cast<double>(t) + 4) * 0x1p-1074));
+    err = _mm512_mul_pd(bound, _mm512_set1_pd(1 + 0x1p-40));
+  }
+  const __mmask8 ok = finite(st_s) & finite(st_c) & finite(st_abs) & finite(hi);
+  lo = _mm512_maskz_mov_pd(ok, lo);
+  err = _mm512_mask_mov_pd(_mm512_set1_pd(inf), ok, err);
+  _mm512_storeu_pd(hi_out, hi);
+  _mm512_storeu_pd(lo_out, lo);
+  _mm512_storeu_pd(err_dd_out, err);
+  _mm512_storeu_pd(abs_out, st_abs);
+}
+
+PARITY_AVX512 void lane_sums_avx512(const double* v, double* sums) {
+  __m512d lanes[kLanes];
+  transpose(v, lanes);
+  __m512d sum = lanes[0];
+  for (std::size_t l = 1; l < kLanes; ++l) sum = _mm512_add_pd(sum, lanes[l]);
+  _mm512_storeu_pd(sums, sum);
+}
 
 PARITY_AVX512 void segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y,
                                    std::size_t rows, std::size_t n) {

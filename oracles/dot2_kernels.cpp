@@ -8,19 +8,6 @@
 namespace parity::oracles {
 namespace dot2_detail {
 
-Dot2State merge_lanes(const double* s, const double* c, const double* abs, std::size_t terms) {
-  Dot2State st{s[0], c[0], abs[0], 0, 0};
-  for (std::size_t l = 1; l < kLanes; ++l) dot2_merge(st, Dot2State{s[l], c[l], abs[l], 0, 0});
-  st.terms = static_cast<std::int64_t>(terms);
-  return st;
-}
-
-double lane_sum(const double* v) {
-  double sum = v[0];
-  for (std::size_t l = 1; l < kLanes; ++l) sum = sum + v[l];
-  return sum;
-}
-
 void unpack_states(const Dot2State* st, double* s, double* c, double* abs) {
   for (std::size_t l = 0; l < kLanes; ++l) {
     s[l] = st[l].s;
@@ -38,35 +25,52 @@ void pack_states(Dot2State* st, const double* s, const double* c, const double* 
 
 namespace {
 
-// NT works on blocks of b rows that together fill about 256 KiB (they stay in L2 while
-// every a row passes); TN on blocks of 64 output columns. Both sizes depend on the shape
-// only, never on the thread count.
+// NT works on blocks of b rows that together fill at most about 256 KiB (they stay in L2
+// while every a row passes), and at most 1/16 of the b rows, so that two threads share them
+// evenly; TN on blocks of 64 output columns. Both sizes depend on the shape only, never on
+// the thread count.
 constexpr std::size_t kNtBlockDoubles = 32768;
+constexpr std::size_t kNtMinBlocks = 16;
 constexpr std::size_t kTnBlockColumns = 64;
 
 std::size_t blocks(std::size_t total, std::size_t block) { return (total + block - 1) / block; }
 
-// dot2_nt for b rows [j0, j1) and every a row, kBlockRows b rows at a time.
-void nt_range(const NtOperands& op, Dot2State* out, double* first_abs, std::size_t j0, std::size_t j1,
-              dot2_detail::Segments segments) {
+struct NtPaths {
+  dot2_detail::Segments segments;
+  dot2_detail::Finish finish;
+  dot2_detail::LaneSums lane_sums;
+};
+
+// One segment for b rows [j, j + rows), rows <= kMergeRows, kBlockRows at a time.
+void segment_rows(const NtPaths& paths, double* s, double* c, double* abs, const double* x, const double* const* y,
+                  std::size_t rows, std::size_t n) {
   using dot2_detail::kBlockRows, dot2_detail::kLanes;
+  for (std::size_t r = 0; r < rows; r += kBlockRows) {
+    const std::size_t o = r * kLanes;
+    paths.segments(s + o, c + o, abs + o, x, y + r, std::min(kBlockRows, rows - r), n);
+  }
+}
+
+// dot2_nt for b rows [j0, j1) and every a row, kMergeRows b rows at a time.
+void nt_range(const NtOperands& op, const std::function<void(const NtGroup&)>& sink, std::size_t j0, std::size_t j1,
+              const NtPaths& paths) {
+  using dot2_detail::kLanes, dot2_detail::kMergeRows;
+  double hi[kMergeRows], lo[kMergeRows], err_dd[kMergeRows], sum_abs[kMergeRows], first_abs[kMergeRows];
   for (std::size_t i = 0; i < op.a_rows; ++i)
-    for (std::size_t j = j0; j < j1; j += kBlockRows) {
-      const std::size_t rows = std::min(kBlockRows, j1 - j);
-      double s[kBlockRows * kLanes] = {}, c[kBlockRows * kLanes] = {}, abs[kBlockRows * kLanes] = {};
-      const double* b[kBlockRows];
-      const double* b2[kBlockRows];
+    for (std::size_t j = j0; j < j1; j += kMergeRows) {
+      const std::size_t rows = std::min(kMergeRows, j1 - j);
+      double s[kMergeRows * kLanes] = {}, c[kMergeRows * kLanes] = {}, abs[kMergeRows * kLanes] = {};
+      const double* b[kMergeRows];
+      const double* b2[kMergeRows];
       for (std::size_t r = 0; r < rows; ++r) {
         b[r] = op.b + (j + r) * op.ldb;
         b2[r] = op.n2 ? op.b2 + (j + r) * op.ldb2 : nullptr;
       }
-      segments(s, c, abs, op.a + i * op.lda, b, rows, op.n);
-      if (first_abs)
-        for (std::size_t r = 0; r < rows; ++r) first_abs[i * op.b_rows + j + r] = dot2_detail::lane_sum(abs + r * kLanes);
-      if (op.n2) segments(s, c, abs, op.a2 + i * op.lda2, b2, rows, op.n2);
-      for (std::size_t r = 0; r < rows; ++r)
-        out[i * op.b_rows + j + r] =
-            dot2_detail::merge_lanes(s + r * kLanes, c + r * kLanes, abs + r * kLanes, op.n + op.n2);
+      segment_rows(paths, s, c, abs, op.a + i * op.lda, b, rows, op.n);
+      paths.lane_sums(abs, first_abs);
+      if (op.n2) segment_rows(paths, s, c, abs, op.a2 + i * op.lda2, b2, rows, op.n2);
+      paths.finish(s, c, abs, op.n + op.n2, hi, lo, err_dd, sum_abs);
+      sink({i, j, rows, hi, lo, err_dd, sum_abs, first_abs});
     }
 }
 
@@ -88,15 +92,21 @@ const char* isa_name(Isa isa) {
   return "portable";
 }
 
-void dot2_nt(const NtOperands& op, Dot2State* out, double* first_abs, Isa isa) {
-  constexpr std::size_t kGroup = dot2_detail::kBlockRows;
-  const std::size_t rows =
-      std::clamp<std::size_t>(kNtBlockDoubles / std::max<std::size_t>(op.n, 1) / kGroup * kGroup, kGroup, 256);
-  const dot2_detail::Segments segments = isa == Isa::avx512 ? dot2_detail::segments_avx512
-                                         : isa == Isa::avx2 ? dot2_detail::segments_avx2
-                                                            : dot2_detail::segments_portable;
+void dot2_nt(const NtOperands& op, const std::function<void(const NtGroup&)>& sink, Isa isa) {
+  constexpr std::size_t kGroup = dot2_detail::kMergeRows;
+  const std::size_t fit = kNtBlockDoubles / std::max<std::size_t>(op.n, 1);
+  const std::size_t share = blocks(op.b_rows, kNtMinBlocks);
+  const std::size_t rows = std::clamp<std::size_t>(std::min(fit, blocks(share, kGroup) * kGroup) / kGroup * kGroup,
+                                                   kGroup, 256);
+  const NtPaths paths =
+      isa == Isa::avx512 ? NtPaths{dot2_detail::segments_avx512, dot2_detail::finish_avx512,
+                                   dot2_detail::lane_sums_avx512}
+      : isa == Isa::avx2 ? NtPaths{dot2_detail::segments_avx2, dot2_detail::finish_portable,
+                                   dot2_detail::lane_sums_portable}
+                         : NtPaths{dot2_detail::segments_portable, dot2_detail::finish_portable,
+                                   dot2_detail::lane_sums_portable};
   parallel_chunks(blocks(op.b_rows, rows), [&](std::size_t chunk) {
-    nt_range(op, out, first_abs, chunk * rows, std::min(op.b_rows, (chunk + 1) * rows), segments);
+    nt_range(op, sink, chunk * rows, std::min(op.b_rows, (chunk + 1) * rows), paths);
   });
 }
 

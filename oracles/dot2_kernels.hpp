@@ -5,6 +5,7 @@
 // every instruction set: the AVX-512, AVX2 and portable paths perform the same IEEE
 // operations on the same lanes (tested bitwise by fast_oracle_dot2_test).
 #include <cstddef>
+#include <functional>
 #include <span>
 
 #include "oracles/dot2.hpp"
@@ -35,13 +36,29 @@ struct NtOperands {
   std::size_t ldb2 = 0, n2 = 0;
 };
 
-// out[i * b_rows + j] = the Dot2 state of a_i . b_j (+ a2_i . b2_j), overwritten. Fixed lane
-// layout: eight lanes; term k of each segment in lane k mod 8, each lane in ascending k, the
-// first segment before the second; the lanes are then merged in lane order (7 merges). With
-// first_abs, first_abs[i * b_rows + j] = the lanes' sums of |products| over the first
-// segment alone, added in lane order. out (and first_abs) hold a_rows * b_rows values.
-// `isa` must be supported by this CPU (at most best_isa()).
-void dot2_nt(const NtOperands& op, Dot2State* out, double* first_abs = nullptr, Isa isa = best_isa());
+// The most outputs in one NtGroup.
+inline constexpr std::size_t kNtGroupRows = 8;
+
+// Outputs (i, j + r) of dot2_nt for r < rows (at most kNtGroupRows), element r of each array: the
+// fields of their Dot2Result and first_abs, the first segment's float sum of |products| alone.
+struct NtGroup {
+  std::size_t i = 0, j = 0, rows = 0;
+  const double* hi = nullptr;
+  const double* lo = nullptr;
+  const double* err_dd = nullptr;
+  const double* abs = nullptr;
+  const double* first_abs = nullptr;
+};
+
+// Hands every output (i, j) to `sink`, in groups of consecutive j, each group once, from one of
+// up to oracle_threads() threads (oracles/parallel.hpp; the sink must be safe to call
+// concurrently for different groups). Output (i, j) = dot2_finish of the Dot2 state of
+// a_i . b_j (+ a2_i . b2_j). Fixed lane layout: eight lanes; term k of each segment in lane
+// k mod 8, each lane in ascending k, the first segment before the second; the lanes are then
+// merged in lane order (dot2_merge, so terms = n + n2 and merges = 7). first_abs is the
+// lanes' sums of |products| over the first segment, added in lane order. `isa` must be
+// supported by this CPU (at most best_isa()).
+void dot2_nt(const NtOperands& op, const std::function<void(const NtGroup&)>& sink, Isa isa = best_isa());
 
 // Column by column: M terms, the m-th being a_rows[m][i] * b_rows[m][k].
 struct TnOperands {

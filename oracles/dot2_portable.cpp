@@ -4,6 +4,29 @@
 
 namespace parity::oracles::dot2_detail {
 
+void finish_portable(const double* s, const double* c, const double* abs, std::size_t terms, double* hi_out,
+                     double* lo_out, double* err_dd_out, double* abs_out) {
+  for (std::size_t r = 0; r < kMergeRows; ++r) {
+    const std::size_t o = r * kLanes;
+    Dot2State st{s[o], c[o], abs[o], 0, 0};
+    for (std::size_t l = 1; l < kLanes; ++l) dot2_merge(st, Dot2State{s[o + l], c[o + l], abs[o + l], 0, 0});
+    st.terms = static_cast<std::int64_t>(terms);
+    const Dot2Result res = dot2_finish(st);
+    hi_out[r] = res.hi;
+    lo_out[r] = res.lo;
+    err_dd_out[r] = res.err_dd;
+    abs_out[r] = res.abs;
+  }
+}
+
+void lane_sums_portable(const double* v, double* sums) {
+  for (std::size_t r = 0; r < kMergeRows; ++r) {
+    double sum = v[r * kLanes];
+    for (std::size_t l = 1; l < kLanes; ++l) sum = sum + v[r * kLanes + l];
+    sums[r] = sum;
+  }
+}
+
 void segments_portable(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
                        std::size_t n) {
   for (std::size_t r = 0; r < rows; ++r)

@@ -10,11 +10,22 @@ inline constexpr std::size_t kLanes = 8;
 // The most b rows one segments call takes (they share each load of x).
 inline constexpr std::size_t kBlockRows = 4;
 
-// The Dot2 state of eight lanes' sums, merged in lane order; `terms` products in all.
-Dot2State merge_lanes(const double* s, const double* c, const double* abs, std::size_t terms);
+// dot2_nt's outputs are finished kMergeRows at a time, from lanes (s, c, abs) + r kLanes.
+inline constexpr std::size_t kMergeRows = kNtGroupRows;
 
-// The eight values added in lane order.
-double lane_sum(const double* v);
+// For r < kMergeRows: hi[r], lo[r], err_dd[r], abs[r] = the Dot2Result of the eight lanes of
+// row r merged in lane order (dot2_merge), with `terms` products and 7 merges.
+using Finish = void (*)(const double* s, const double* c, const double* abs, std::size_t terms, double* hi_out,
+                        double* lo_out, double* err_dd_out, double* abs_out);
+void finish_portable(const double* s, const double* c, const double* abs, std::size_t terms, double* hi_out,
+                     double* lo_out, double* err_dd_out, double* abs_out);
+void finish_avx512(const double* s, const double* c, const double* abs, std::size_t terms, double* hi_out,
+                   double* lo_out, double* err_dd_out, double* abs_out);
+
+// For r < kMergeRows: sums[r] = the eight lanes v + r kLanes added in lane order.
+using LaneSums = void (*)(const double* v, double* sums);
+void lane_sums_portable(const double* v, double* sums);
+void lane_sums_avx512(const double* v, double* sums);
 
 // The (s, c, abs) of eight consecutive states, and back, each having gained `terms` products:
 // the TN kernels' view of eight output columns.

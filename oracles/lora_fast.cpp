@@ -84,9 +84,10 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   const double* x = op.x.data();
 
   // h = x A^T as double-double, and s h as three parts.
-  std::vector<Dot2State> hst(at(T * r));
-  dot2_nt({x, at(K), at(T), op.A.data(), at(K), at(r), at(K)}, hst.data());
-  const std::vector<Dot2Result> h = finish_all(hst);
+  std::vector<Dot2Result> h(at(T * r));
+  dot2_nt({x, at(K), at(T), op.A.data(), at(K), at(r), at(K)}, [&](const NtGroup& g) {
+    for (std::size_t q = 0; q < g.rows; ++q) h[g.i * at(r) + g.j + q] = {g.hi[q], g.lo[q], g.err_dd[q], g.abs[q]};
+  });
   std::vector<double> habs(h.size());
   Scaled sh(h.size());
   for (std::size_t i = 0; i < h.size(); ++i) {
@@ -107,40 +108,36 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   for (Index n = 0; n < N; ++n)
     for (Index q = 0; q < 3; ++q)
       for (Index j = 0; j < r; ++j) B3[at(n * 3 * r + q * r + j)] = op.B[at(n * r + j)];
-  std::vector<Dot2State> yst(at(T * N));
-  std::vector<double> y_main_abs(yst.size());
-  dot2_nt({x, at(K), at(T), op.W.data(), at(K), at(N), at(K), sh3.data(), at(3 * r), B3.data(), at(3 * r), at(3 * r)},
-          yst.data(), y_main_abs.data());
-  // Each y row's fields, rows in parallel; per element the r-sums run in ascending j as in
-  // LoraOracle, vectorised across n.
-  std::vector<double> absB(at(r * N)), babs(at(N), 0.0);
+  // Each y element's fields as its group is finished; per element the r-sums run in ascending
+  // j as in LoraOracle, vectorised across the group's n.
+  std::vector<double> absB(at(r * N)), babs(at(N), 0.0), hmax(at(T));
   for (Index n = 0; n < N; ++n)
     for (Index j = 0; j < r; ++j) {
       absB[at(j * N + n)] = std::fabs(op.B[at(n * r + j)]);
       babs[at(n)] = babs[at(n)] + absB[at(j * N + n)];
     }
-  y_.resize(yst.size());
-  parallel_chunks(at(T), [&](std::size_t row) {
-    const Index t = static_cast<Index>(row);
-    const double hmax = row_max(habs, t, r);
-    std::vector<double> low_abs(at(N), 0.0), propagated(at(N), 0.0);
+  for (Index t = 0; t < T; ++t) hmax[at(t)] = row_max(habs, t, r);
+  y_.resize(at(T * N));
+  const NtOperands y_op{x,         at(K),     at(T),     op.W.data(), at(K), at(N), at(K), sh3.data(), at(3 * r),
+                        B3.data(), at(3 * r), at(3 * r)};
+  dot2_nt(y_op, [&](const NtGroup& g) {
+    double low_abs[kNtGroupRows] = {}, propagated[kNtGroupRows] = {};
     for (Index j = 0; j < r; ++j) {
-      const double ha = habs[at(t * r + j)], he = sh.err[at(t * r + j)];
-      const double* b = absB.data() + j * N;
-      for (Index n = 0; n < N; ++n) {
-        low_abs[at(n)] = low_abs[at(n)] + b[n] * ha;
-        propagated[at(n)] = propagated[at(n)] + b[n] * he;
+      const double ha = habs[g.i * at(r) + at(j)], he = sh.err[g.i * at(r) + at(j)];
+      const double* b = absB.data() + at(j * N) + g.j;
+      for (std::size_t q = 0; q < g.rows; ++q) {
+        low_abs[q] = low_abs[q] + b[q] * ha;
+        propagated[q] = propagated[q] + b[q] * he;
       }
     }
-    for (Index n = 0; n < N; ++n) {
-      const double main_abs = y_main_abs[at(t * N + n)];
-      const Dot2Result res = dot2_finish(yst[at(t * N + n)]);
-      Estimate<double>& e = y_[at(t * N + n)];
-      e.value = res.hi;
-      e.abs_sum = main_abs + as * low_abs[at(n)];
-      e.peak = std::max({main_abs, low_abs[at(n)], hmax, e.abs_sum});
-      e.underflow = static_cast<double>(K) * (1 + as * babs[at(n)]) + static_cast<double>(r) * as + 1;
-      e.oracle_err = res.err() + propagated[at(n)] * kSumSlack;
+    for (std::size_t q = 0; q < g.rows; ++q) {
+      const std::size_t n = g.j + q;
+      Estimate<double>& e = y_[g.i * at(N) + n];
+      e.value = g.hi[q];
+      e.abs_sum = g.first_abs[q] + as * low_abs[q];
+      e.peak = std::max({g.first_abs[q], low_abs[q], hmax[g.i], e.abs_sum});
+      e.underflow = static_cast<double>(K) * (1 + as * babs[n]) + static_cast<double>(r) * as + 1;
+      e.oracle_err = (std::fabs(g.lo[q]) + g.err_dd[q]) + propagated[q] * kSumSlack;
     }
   });
   if (op.G.empty()) return;
