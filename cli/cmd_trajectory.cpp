@@ -13,6 +13,7 @@
 #include "properties/trajectory/trajectory_analysis.hpp"
 #include "properties/trajectory/trajectory_properties.hpp"
 #include "report/trajectory_html.hpp"
+#include "subjects/runtime/mode.hpp"
 
 namespace parity::cli {
 namespace {
@@ -67,8 +68,8 @@ nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& sub
 }  // namespace
 
 int cmd_trajectory(const Argv& argv) {
-  const Args args(argv, {"--seeds", "--steps", "--tokens", "--blocks", "--straddles", "--subject", "--json", "--html",
-                         "--max-checks"},
+  const Args args(argv, {"--seeds", "--steps", "--tokens", "--blocks", "--straddles", "--subject", "--mode", "--json",
+                         "--html", "--max-checks"},
                   {"--bind-video-projections", "--bind-all", "--no-shrink"});
   if (!args.positional().empty()) throw InputError("trajectory takes no positional argument");
   std::vector<std::uint64_t> seeds;
@@ -85,7 +86,8 @@ int cmd_trajectory(const Argv& argv) {
   const std::int64_t steps = args.positive_int("--steps", 4);
   if (steps > 64) throw InputError("--steps: at most 64");
   const Case c = pt::trajectory_case(seeds, static_cast<int>(steps), args.positive_int("--tokens", 32),
-                                     bounded("--blocks", 2, 64), bounded("--straddles", 8, 4096));
+                                     bounded("--blocks", 2, 64), bounded("--straddles", 8, 4096), 20261129,
+                                     std::string(runtime::mode_name(runtime::parse_mode(args.get("--mode").value_or("strict")))));
   const auto problem = pt::TrajectoryProblem::from(c);
   std::cerr << "parity trajectory: " << c.summary() << " on " << subject.name << "\n";
   const auto runs = pt::run_trajectories(problem, subject);

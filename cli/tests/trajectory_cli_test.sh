@@ -13,6 +13,8 @@ export PARITY_REPRO_DIR="$work/repros"
 expect 1 "single and batched DIFFER" -- "$parity" trajectory --json "$work/strict.json" --html "$work/strict.html"
 expect 0 "every step bitwise equal" -- "$parity" trajectory --bind-video-projections --json "$work/video.json"
 expect 0 "every step bitwise equal" -- "$parity" trajectory --bind-all --steps 2
+expect 0 "every step bitwise equal" -- "$parity" trajectory --bind-video-projections --mode audit --steps 2
+expect 2 "unknown runtime mode" -- "$parity" trajectory --mode lenient
 expect 2 "--steps" -- "$parity" trajectory --steps 0
 expect 2 "--blocks" -- "$parity" trajectory --blocks 4294967296
 expect 2 "exclude each other" -- "$parity" trajectory --bind-all --subject strict

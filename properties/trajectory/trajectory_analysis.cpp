@@ -215,7 +215,7 @@ json analyse_trajectories(const TrajectoryProblem& p, const TrajectorySubject& s
   json report = {{"schema", "parity.trajectory/1"},
                  {"subject", subject.name},
                  {"bindings", subject.description},
-                 {"mode", subject.name == "provider" ? "off" : "strict"},
+                 {"mode", subject.name == "provider" ? "off (no runtime)" : std::string(runtime::mode_name(p.mode))},
                  {"seeds", p.seeds},
                  {"steps", p.steps},
                  {"tokens", p.split.total()},

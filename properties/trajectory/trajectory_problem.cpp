@@ -35,15 +35,20 @@ TrajectoryProblem TrajectoryProblem::from(const Case& c) {
   if (seeds.empty()) throw InputError("case.params: at least one seed.<i> is needed");
   config.blocks = static_cast<int>(blocks);
   config.validate();
-  return TrajectoryProblem{config, parity::model::ModelWeights::draw(config, c.seed),
-                           parity::model::TokenSplit::of(c.dim("tokens")), seeds, static_cast<int>(steps),
-                           static_cast<int>(straddles)};
+  return TrajectoryProblem{config,
+                           parity::model::ModelWeights::draw(config, c.seed),
+                           parity::model::TokenSplit::of(c.dim("tokens")),
+                           seeds,
+                           static_cast<int>(steps),
+                           static_cast<int>(straddles),
+                           runtime::parse_mode(c.mode)};
 }
 
 Case trajectory_case(const std::vector<std::uint64_t>& seeds, int steps, std::int64_t tokens, int blocks, int straddles,
-                     std::uint64_t weight_seed) {
+                     std::uint64_t weight_seed, const std::string& mode) {
   Case c;
   c.family = "trajectory";
+  c.mode = mode;
   c.seed = weight_seed;
   c.dims = {{"steps", steps}, {"tokens", tokens}, {"blocks", blocks}, {"straddles", straddles}};
   for (std::size_t i = 0; i < seeds.size(); ++i) c.params["seed." + std::to_string(i)] = static_cast<double>(seeds[i]);

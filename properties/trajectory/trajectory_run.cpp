@@ -39,7 +39,7 @@ ModelBatch step_batch(const std::vector<ModelBatch>& samples, const std::vector<
 
 parity::model::ModelVelocity velocity(const TrajectoryProblem& p, const TrajectorySubject& s, const ModelBatch& b,
                                       std::vector<Tensor>* blocks = nullptr) {
-  auto rt = s.make();
+  auto rt = s.make(p.mode);
   return parity::model::run_model_forward(p.config, p.weights, b, rt.get(), blocks);
 }
 

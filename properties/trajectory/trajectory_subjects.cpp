@@ -7,9 +7,10 @@
 namespace parity::properties::trajectory {
 namespace {
 
-std::function<std::unique_ptr<runtime::Runtime>()> strict_with(bool video, bool all) {
-  return [video, all] {
+std::function<std::unique_ptr<runtime::Runtime>(runtime::Mode)> bound(bool video, bool all) {
+  return [video, all](runtime::Mode mode) {
     runtime::RuntimeOptions o;
+    o.mode = mode;
     o.bind_video_projections = video;
     o.bind_all = all;
     return std::make_unique<runtime::Runtime>(parity::model::model_rows(), o);
@@ -19,18 +20,19 @@ std::function<std::unique_ptr<runtime::Runtime>()> strict_with(bool video, bool 
 std::vector<TrajectorySubject> build() {
   using subjects::SubjectKind;
   return {
-      {"bound-all", SubjectKind::implementation, "strict, every boundary bound to parity's rows (--bind-all)",
-       strict_with(true, true)},
+      {"bound-all", SubjectKind::implementation, "every boundary bound to parity's rows (--bind-all)",
+       bound(true, true)},
       {"bound-video-projections", SubjectKind::implementation,
-       "strict with the video projections bound (--bind-video-projections)", strict_with(true, false)},
-      {"strict", SubjectKind::reference, "strict; video projections and timestep path on LibTorch",
-       strict_with(false, false)},
-      {"provider", SubjectKind::reference, "LibTorch everywhere (mode off)", [] {
+       "the video projections bound (--bind-video-projections)", bound(true, false)},
+      {"strict", SubjectKind::reference, "the default rows; video projections and timestep path on LibTorch",
+       bound(false, false)},
+      {"provider", SubjectKind::reference, "LibTorch everywhere (no runtime)", [](runtime::Mode) {
          return std::unique_ptr<runtime::Runtime>();
        }},
       {"batch-variant-projection", SubjectKind::probe,
-       "video projections bound to a row whose reduction order depends on the batch size", [] {
+       "video projections bound to a row whose reduction order depends on the batch size", [](runtime::Mode mode) {
          runtime::RuntimeOptions o;
+         o.mode = mode;
          o.bind_video_projections = true;
          return std::make_unique<runtime::Runtime>(subjects::probes::rows_with_batch_variant_projections(), o);
        }},

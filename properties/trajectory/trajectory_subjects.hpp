@@ -21,8 +21,9 @@ struct TrajectorySubject {
   std::string name;
   subjects::SubjectKind kind = subjects::SubjectKind::implementation;
   std::string description;
-  // A fresh runtime for one model call, or nullptr for pure LibTorch.
-  std::function<std::unique_ptr<runtime::Runtime>()> make;
+  // A fresh runtime in `mode` for one model call, or nullptr for pure LibTorch (the provider
+  // subject, whatever the mode).
+  std::function<std::unique_ptr<runtime::Runtime>(runtime::Mode mode)> make;
 };
 
 const std::vector<TrajectorySubject>& trajectory_subjects();
