@@ -1,77 +1,14 @@
-#include <algorithm>
-#include <filesystem>
 #include <iostream>
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gen/family.hpp"
+#include "properties/gen/replay.hpp"
 
 namespace parity::cli {
-namespace {
-
-namespace fs = std::filesystem;
-
-std::vector<fs::path> expand(const std::vector<std::string>& inputs) {
-  std::vector<fs::path> files;
-  for (const auto& in : inputs) {
-    const fs::path p(in);
-    if (fs::is_directory(p)) {
-      std::vector<fs::path> found;
-      for (const auto& e : fs::directory_iterator(p))
-        if (e.is_regular_file() && e.path().extension() == ".json") found.push_back(e.path());
-      std::sort(found.begin(), found.end());
-      if (found.empty()) throw InputError(in + ": directory holds no .json reproducer");
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (!fs::exists(p)) {
-      throw InputError(in + ": no such file or directory");
-    } else {
-      files.push_back(p);
-    }
-  }
-  return files;
-}
-
-}  // namespace
 
 int cmd_replay(const Argv& argv) {
   const Args args(argv, {"--subject"}, {});
-  if (args.positional().empty()) throw InputError("replay needs at least one FILE or DIR");
-  const auto files = expand(args.positional());
-  // Read every file first: a bad file is an input error before anything runs.
-  std::vector<Reproducer> repros;
-  for (const auto& f : files) repros.push_back(read_reproducer(f));
-  int still_failing = 0;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const Reproducer& r = repros[i];
-    const std::string where = files[i].string() + ": ";
-    const gen::Family* family;
-    try {
-      family = &gen::find_family(r.failing_case.family);
-    } catch (const InputError& e) {
-      throw InputError(where + "case.family: " + e.what());
-    }
-    const gen::SubjectEntry subject = family->find_subject(args.get("--subject").value_or(r.subject));
-    if (!subject.unavailable.empty())
-      throw InputError(where + "subject " + subject.name + " cannot run here (" + subject.unavailable +
-                       "); replay it on another with --subject");
-    Verdict v;
-    try {
-      v = family->check(subject.name, r.property, r.failing_case);
-    } catch (const InputError& e) {
-      throw InputError(where + e.what());
-    } catch (const std::exception& e) {
-      v = Verdict::fail(r.property, std::string("the subject threw: ") + e.what());
-    }
-    const bool fails = v.fails();
-    still_failing += fails;
-    std::cout << (fails ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ") << files[i].string()
-              << "\n  " << r.failing_case.family << "/" << r.property << " on " << subject.name << ": "
-              << r.failing_case.summary() << "\n  " << v.detail << "\n";
-  }
-  std::cout << still_failing << " of " << files.size() << " reproducers still fail\n";
-  return still_failing ? 1 : 0;
+  return gen::replay_reproducers(args.positional(), args.get("--subject"), std::cout) ? 1 : 0;
 }
 
 }  // namespace parity::cli

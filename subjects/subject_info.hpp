@@ -25,10 +25,20 @@ struct SubjectCapabilities {
   // Accepts operands of any strides and offsets. If false, generated cases use contiguous
   // operands only and layout_invariant does not apply.
   bool strided_layouts = true;
-  // lora: backward() is implemented. If false, every property that calls it does not apply.
+  // lora: backward() is implemented. If false, the properties that need it do not apply, and
+  // repeatable, rows_independent and layout_invariant judge forward() alone.
   bool backward = true;
   // transition: score() is implemented. If false, the scoring properties do not apply.
   bool scoring = true;
+};
+
+// What a property needs of a subject beyond its family's minimum, declared with the property
+// (LoraProperty::needs, TransitionProperty::needs). A property whose needs a subject's
+// capabilities do not cover is not applicable to it (properties/gen/applicability.hpp).
+struct CapabilityNeeds {
+  bool strided_layouts = false;  // says nothing without cases of strided operands
+  bool backward = false;         // lora: calls backward() whatever the subject
+  bool scoring = false;          // transition: calls score()
 };
 
 template <class Subject>

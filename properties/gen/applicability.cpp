@@ -2,13 +2,11 @@
 
 namespace parity::gen {
 
-std::string not_applicable_reason(const subjects::SubjectCapabilities& caps, const CapabilityNeeds& needs,
-                                  const std::string& property) {
-  if (!caps.strided_layouts && needs.strided_layouts.contains(property))
+std::string not_applicable_reason(const subjects::SubjectCapabilities& caps, const subjects::CapabilityNeeds& needs) {
+  if (!caps.strided_layouts && needs.strided_layouts)
     return "the subject accepts contiguous operands only (capabilities.strided_layouts is false)";
-  if (!caps.backward && needs.backward.contains(property))
-    return "the subject has no backward (capabilities.backward is false)";
-  if (!caps.scoring && needs.scoring.contains(property))
+  if (!caps.backward && needs.backward) return "the subject has no backward (capabilities.backward is false)";
+  if (!caps.scoring && needs.scoring)
     return "the subject has no scoring entry point (capabilities.scoring is false)";
   return {};
 }

@@ -43,7 +43,7 @@ class Family {
   // The subject `parity check` uses when none is named.
   virtual std::string default_subject() const = 0;
   // One Case. Throws InputError for an unknown subject or property, a subject that cannot
-  // run here, or a Case this family cannot materialise.
+  // run here, a property that does not apply to it, or a Case this family cannot materialise.
   virtual Verdict check(const std::string& subject, const std::string& property, const Case& c) const = 0;
   // Generated Cases, shrinking and reproducers (run_property).
   virtual RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const = 0;

@@ -16,12 +16,6 @@ struct LoraTraits {
   static const auto& properties() { return properties::lora::lora_properties(); }
   static const auto& find_property(const std::string& n) { return properties::lora::find_lora_property(n); }
   static rc::Gen<Case> cases(Caps caps) { return lora_case(caps); }
-  static const CapabilityNeeds& needs() {
-    static const CapabilityNeeds n{.backward = {"repeatable", "rows_independent", "layout_invariant", "base_frozen",
-                                                "zero_adapter_gradients", "gradient_accuracy"},
-                                   .strided_layouts = {"layout_invariant"}};
-    return n;
-  }
   static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
     return properties::cross_backend::check_lora(c, s, twin, caps.backward);
   }

@@ -128,7 +128,7 @@ RunResult run_property(const std::string& subject, const std::string& property,
   if (config.write_reproducer) {
     const auto dir = config.repro_dir.empty() ? default_repro_dir() : config.repro_dir;
     result.reproducer = write_reproducer({subject, property, *last_failing, *last_verdict}, dir);
-    msg << "  reproducer: " << result.reproducer->string() << "\n  replay:     parity replay "
+    msg << "  reproducer: " << result.reproducer->string() << "\n  replay:     " << config.replay_command << " "
         << result.reproducer->string() << "\n";
   }
   result.message = msg.str();

@@ -19,11 +19,14 @@ namespace parity::gen {
 
 struct RunConfig {
   int cases = 0;                 // 0: default_case_count()
-  std::optional<std::uint64_t> seed;  // absent: default_seed()
+  std::optional<std::uint64_t> seed = {};  // absent: default_seed()
   bool shrink = true;
   bool write_reproducer = true;
-  std::filesystem::path repro_dir;  // empty: default_repro_dir()
+  std::filesystem::path repro_dir = {};  // empty: default_repro_dir()
   std::ostream* progress = nullptr;  // a progress line every few cases, when set
+  // The command that replays a reproducer when given its path (gen/replay.hpp): a program
+  // that knows the subject, e.g. a user's property test's "<program> --replay".
+  std::string replay_command = "parity replay";
 };
 
 struct RunResult {

@@ -4,9 +4,10 @@
 // property that needs what a subject lacks is not applicable; a subject without strided layouts
 // gets contiguous cases), and runs over generated cases on a fresh instance per case.
 //
-// Traits give: Subject, Property (name, description, needs_subject, check), Caps (with
-// strided_layouts); static name, description, subjects(), find_subject(n), properties(),
-// find_property(n), cases(Caps), needs() (CapabilityNeeds), and
+// Traits give: Subject, Property (name, description, needs_subject, check, needs
+// (subjects::CapabilityNeeds), check_for(SubjectCapabilities): the check to run on such a
+// subject), Caps (with strided_layouts); static name, description, subjects(), find_subject(n),
+// properties(), find_property(n), cases(Caps), and
 // cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict.
 #include "core/error.hpp"
 #include "properties/cross_backend/cross_backend.hpp"
@@ -31,15 +32,16 @@ RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subjec
                              const typename Traits::Property& property, const RunConfig& config,
                              typename Traits::Caps caps) {
   if (property.needs_subject) {
-    const std::string why = not_applicable_reason(subject.capabilities, Traits::needs(), property.name);
+    const std::string why = not_applicable_reason(subject.capabilities, property.needs);
     if (!why.empty()) return not_applicable_result(subject.name, property.name, why);
   }
   caps.strided_layouts = caps.strided_layouts && subject.capabilities.strided_layouts;
+  const auto check = property.check_for(subject.capabilities);
   return run_property(
       subject.name, property.name, Traits::cases(caps),
       [&](const Case& c) {
         auto instance = property.needs_subject ? subject.make() : nullptr;
-        return property.check(c, instance.get());
+        return check(c, instance.get());
       },
       config);
 }
@@ -76,7 +78,9 @@ class SubjectFamily final : public Family {
     }
     const auto& prop = Traits::find_property(property);
     if (!prop.needs_subject) return prop.check(c, nullptr);
-    return prop.check(c, runnable_subject<Traits>(info.name).make().get());
+    if (const std::string why = not_applicable_reason(info.capabilities, prop.needs); !why.empty())
+      throw InputError(property + " does not apply to " + subject + ": " + why);
+    return prop.check_for(info.capabilities)(c, runnable_subject<Traits>(info.name).make().get());
   }
 
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {

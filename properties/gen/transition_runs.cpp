@@ -18,10 +18,6 @@ struct TransitionTraits {
     return properties::transition::find_transition_property(n);
   }
   static rc::Gen<Case> cases(Caps caps) { return transition_case(caps); }
-  static const CapabilityNeeds& needs() {
-    static const CapabilityNeeds n{.scoring = {"batch_invariant", "scoring_reproduces_sampling"}};
-    return n;
-  }
   static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
     return properties::cross_backend::check_transition(c, s, twin, caps.scoring);
   }

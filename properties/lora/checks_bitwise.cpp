@@ -1,6 +1,8 @@
-// The bitwise LoRA properties: repeatable, rows_independent, layout_invariant, base_frozen.
+// The bitwise LoRA properties: repeatable, rows_independent, layout_invariant (each on forward and
+// backward, or on forward alone for a subject without backward), base_frozen.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/compare.hpp"
 #include "properties/lora/lora_problem.hpp"
@@ -9,20 +11,25 @@
 namespace parity::properties::lora {
 namespace {
 
+// What a subject is asked: forward alone (a subject without backward), or forward and backward.
+enum class Calls { forward, both };
+
 struct Outputs {
   Tensor y;
-  subjects::LoraGradients g;
+  std::optional<subjects::LoraGradients> g;  // with Calls::both
 };
 
-Outputs run_both(LoraSubject& s, const LoraProblem& p) {
+Outputs run(LoraSubject& s, const LoraProblem& p, Calls calls) {
   Outputs o;
   o.y = s.forward(p.in);
-  o.g = s.backward(p.in, p.dy);
+  if (calls == Calls::both) o.g = s.backward(p.in, p.dy);
   return o;
 }
 
+using NamedPairs = std::vector<std::pair<std::string, std::pair<const Tensor*, const Tensor*>>>;
+
 // Compares named tensors; returns the first difference as text, or "" when all are equal.
-std::string first_difference(const std::vector<std::pair<std::string, std::pair<const Tensor*, const Tensor*>>>& pairs) {
+std::string first_difference(const NamedPairs& pairs) {
   for (const auto& [name, ab] : pairs) {
     const BitwiseDiff d = compare_bitwise(*ab.first, *ab.second);
     if (!d.equal()) return name + ": " + d.describe(ab.first->shape());
@@ -36,42 +43,50 @@ bool all_nan(const Tensor& t) {
   return true;
 }
 
-// The first difference between two runs' y, dx, dA, dB, or "" when all are equal.
+// The first difference between two runs' y (and dx, dA, dB when both have gradients), or "".
 std::string first_output_difference(const Outputs& a, const Outputs& b) {
-  return first_difference(
-      {{"y", {&a.y, &b.y}}, {"dx", {&a.g.dx, &b.g.dx}}, {"dA", {&a.g.dA, &b.g.dA}}, {"dB", {&a.g.dB, &b.g.dB}}});
+  NamedPairs pairs = {{"y", {&a.y, &b.y}}};
+  if (a.g && b.g)
+    pairs.insert(pairs.end(), {{"dx", {&a.g->dx, &b.g->dx}}, {"dA", {&a.g->dA, &b.g->dA}}, {"dB", {&a.g->dB, &b.g->dB}}});
+  return first_difference(pairs);
 }
 
-}  // namespace
+// Appended to a passing verdict's text.
+std::string note(Calls calls) { return calls == Calls::forward ? " (forward only)" : ""; }
 
-Verdict check_repeatable(const Case& c, LoraSubject* s) {
+Verdict repeatable(const Case& c, LoraSubject& s, Calls calls) {
   const LoraProblem p = materialise(c);
   const LoraProblem fresh = p;  // deep copies: new buffers, same bits
-  const Outputs a = run_both(*s, p);
-  const Outputs b = run_both(*s, fresh);
-  const std::string diff = first_output_difference(a, b);
+  const std::string diff = first_output_difference(run(s, p, calls), run(s, fresh, calls));
   if (!diff.empty()) return Verdict::fail("repeatable", "second run differs: " + diff);
-  return Verdict::pass("repeatable", "y, dx, dA, dB bitwise equal over two runs");
+  return Verdict::pass("repeatable", (calls == Calls::both ? "y, dx, dA, dB" : "y") +
+                                         std::string(" bitwise equal over two runs") + note(calls));
 }
 
-Verdict check_rows_independent(const Case& c, LoraSubject* s) {
+Verdict rows_independent(const Case& c, LoraSubject& s, Calls calls) {
   const LoraProblem batched = materialise(c);
   const std::int64_t T = batched.in.x.dim(0), t = c.probe_row;
   if (T < 2) return Verdict::discard("rows_independent", "batch of one row");
-  if (!other_row_differs(batched.in.x, t) || !other_row_differs(batched.dy, t))
+  if (!other_row_differs(batched.in.x, t) || (calls == Calls::both && !other_row_differs(batched.dy, t)))
     return Verdict::discard("rows_independent", "every other row of x or dy equals the probe row");
 
   const LoraProblem single = single_row(c, batched, t);
-  const Tensor y_batch = s->forward(batched.in), y_single = s->forward(single.in);
-  const auto g_batch = s->backward(batched.in, batched.dy);
-  const auto g_single = s->backward(single.in, single.dy);
-  const Tensor y_row = y_batch.rows(t, t + 1), dx_row = g_batch.dx.rows(t, t + 1);
-  if (all_nan(y_row) && all_nan(dx_row))
+  const Outputs whole = run(s, batched, calls), alone = run(s, single, calls);
+  const Tensor y_row = whole.y.rows(t, t + 1);
+  NamedPairs pairs = {{"y", {&y_row, &alone.y}}};
+  bool nothing_to_compare = all_nan(y_row);
+  Tensor dx_row;
+  if (calls == Calls::both) {
+    dx_row = whole.g->dx.rows(t, t + 1);
+    pairs.push_back({"dx", {&dx_row, &alone.g->dx}});
+    nothing_to_compare = nothing_to_compare && all_nan(dx_row);
+  }
+  if (nothing_to_compare)
     return Verdict::discard("rows_independent", "the probe row's outputs are all NaN: nothing to compare");
-  const std::string diff = first_difference({{"y", {&y_row, &y_single}}, {"dx", {&dx_row, &g_single.dx}}});
+  const std::string diff = first_difference(pairs);
   Verdict v = diff.empty() ? Verdict::pass("rows_independent",
                                            "row " + std::to_string(t) + " of " + std::to_string(T) +
-                                               " equals its single-row call; other rows differed")
+                                               " equals its single-row call; other rows differed" + note(calls))
                            : Verdict::fail("rows_independent",
                                            "row " + std::to_string(t) + " of a " + std::to_string(T) +
                                                "-row batch differs from the single-row call: " + diff);
@@ -79,23 +94,34 @@ Verdict check_rows_independent(const Case& c, LoraSubject* s) {
   return v;
 }
 
-Verdict check_layout_invariant(const Case& c, LoraSubject* s) {
+Verdict layout_invariant(const Case& c, LoraSubject& s, Calls calls) {
   const bool all_contiguous = std::all_of(c.layouts.begin(), c.layouts.end(),
                                           [](const auto& kv) { return kv.second.is_contiguous(); });
   if (all_contiguous) return Verdict::discard("layout_invariant", "every operand is contiguous");
   const LoraProblem strided = materialise(c);
-  const Outputs a = run_both(*s, strided);
-  const Outputs b = run_both(*s, with_contiguous_layouts(strided));
-  const std::string diff = first_output_difference(a, b);
+  const std::string diff = first_output_difference(run(s, strided, calls), run(s, with_contiguous_layouts(strided), calls));
   if (!diff.empty()) return Verdict::fail("layout_invariant", "strided operands change the result: " + diff);
-  return Verdict::pass("layout_invariant", "strided and contiguous operands give the same bits");
+  return Verdict::pass("layout_invariant", "strided and contiguous operands give the same bits" + note(calls));
+}
+
+}  // namespace
+
+Verdict check_repeatable(const Case& c, LoraSubject* s) { return repeatable(c, *s, Calls::both); }
+Verdict check_repeatable_forward(const Case& c, LoraSubject* s) { return repeatable(c, *s, Calls::forward); }
+Verdict check_rows_independent(const Case& c, LoraSubject* s) { return rows_independent(c, *s, Calls::both); }
+Verdict check_rows_independent_forward(const Case& c, LoraSubject* s) {
+  return rows_independent(c, *s, Calls::forward);
+}
+Verdict check_layout_invariant(const Case& c, LoraSubject* s) { return layout_invariant(c, *s, Calls::both); }
+Verdict check_layout_invariant_forward(const Case& c, LoraSubject* s) {
+  return layout_invariant(c, *s, Calls::forward);
 }
 
 Verdict check_base_frozen(const Case& c, LoraSubject* s) {
   const LoraProblem p = materialise(c);
   const Tensor w_before = p.in.W;
-  const Outputs o = run_both(*s, p);
-  if (o.g.dW.has_value())
+  const Outputs o = run(*s, p, Calls::both);
+  if (o.g->dW.has_value())
     return Verdict::fail("base_frozen", "the subject returned a gradient for the frozen weight W");
   const auto before = w_before.storage_bytes(), after = p.in.W.storage_bytes();
   if (!std::equal(before.begin(), before.end(), after.begin(), after.end()))

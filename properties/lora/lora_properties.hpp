@@ -17,17 +17,33 @@ struct LoraProperty {
   std::string description;  // the claim, one line
   bool needs_subject = true;  // false: a check of parity's own oracles
   Verdict (*check)(const Case&, LoraSubject*);
+  // What `check` needs of a subject; a subject lacking it gets the property reported as not
+  // applicable. needs.backward is false for a property that also judges forward-only subjects.
+  subjects::CapabilityNeeds needs = {};
+  // The same claim on forward alone, run instead of `check` on a subject without backward
+  // (capabilities.backward false); null when `check` calls forward only, or needs.backward.
+  Verdict (*check_forward)(const Case&, LoraSubject*) = nullptr;
+
+  // The check to run on a subject with `caps` (to which the property applies).
+  auto check_for(const subjects::SubjectCapabilities& caps) const {
+    return !caps.backward && check_forward ? check_forward : check;
+  }
 };
 
 // repeatable: forward and backward twice on fresh copies of the inputs give the same bits.
+// _forward: forward alone (y), for a subject without backward.
 Verdict check_repeatable(const Case& c, LoraSubject* s);
+Verdict check_repeatable_forward(const Case& c, LoraSubject* s);
 // rows_independent: row probe_row of a batched call equals the single-row call bitwise
 // (y and dx); discarded unless the batch holds other rows of x and of dy that differ from the
-// probe row's, or when the probe row's outputs are all NaN.
+// probe row's, or when the probe row's outputs are all NaN. _forward: y alone, and x's rows
+// alone must differ.
 Verdict check_rows_independent(const Case& c, LoraSubject* s);
-// layout_invariant: the case's layouts give the same bits as contiguous operands;
-// discarded when every layout is contiguous.
+Verdict check_rows_independent_forward(const Case& c, LoraSubject* s);
+// layout_invariant: the case's layouts give the same bits as contiguous operands (y, dx, dA,
+// dB); discarded when every layout is contiguous. _forward: y alone.
 Verdict check_layout_invariant(const Case& c, LoraSubject* s);
+Verdict check_layout_invariant_forward(const Case& c, LoraSubject* s);
 // base_frozen: no gradient for W, and W's storage (padding included) is untouched. The
 // storage half sees writes into the caller's buffer only; subjects that copy W to a device
 // are covered by the dW half.

@@ -1,31 +1,41 @@
 // The main of every property test: each subject-facing property of one family against one
-// subject, over generated cases. parity's own family_properties_test and a user's
-// <target>_parity_tests (parity_add_subject_tests) are this main linked with the subjects.
+// subject, over generated cases; and the replay of their reproducers. parity's own
+// family_properties_test and a user's <target>_parity_tests (parity_add_subject_tests) are this
+// main linked with the subjects, so both know every subject they test.
 //
 // usage: <test> FAMILY [SUBJECT] [gtest flags]   (SUBJECT: the family's default kernel)
 // Exit: 0 every applicable property holds, 1 some property failed, 2 usage or registration
 // error, 77 (ctest: skipped) when the subject cannot run here, e.g. a CUDA kernel without a
 // device. A property the subject lacks a capability for is skipped as not applicable. The last
 // line says which ("parity: ..."); parity_add_subject_tests(... WILL_FAIL) relies on it. A failure
-// prints the shrunk case and the command that replays its reproducer.
+// prints the shrunk case and the command that replays its reproducer: this program's --replay.
+//
+// usage: <test> --replay [--subject S] FILE|DIR...
+// Re-runs each reproducer's property on its subject (or on S) from this program's subjects, as
+// `parity replay` does with parity's own (properties/gen/replay.hpp). Exit: 0 all pass now, 1
+// some still fail, 2 usage or input error (a bad file, an unknown subject or property).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "core/error.hpp"
 #include "properties/gen/family.hpp"
+#include "properties/gen/replay.hpp"
 
 namespace {
 
 using parity::gen::Family;
+using parity::gen::RunConfig;
 
 class PropertyHolds : public ::testing::Test {
  public:
-  PropertyHolds(const Family& family, std::string subject, std::string property)
-      : family_(family), subject_(std::move(subject)), property_(std::move(property)) {}
+  PropertyHolds(const Family& family, std::string subject, std::string property, RunConfig config)
+      : family_(family), subject_(std::move(subject)), property_(std::move(property)), config_(std::move(config)) {}
 
   void TestBody() override {
-    const auto result = family_.run(subject_, property_, {});
+    const auto result = family_.run(subject_, property_, config_);
     if (!result.not_applicable.empty()) GTEST_SKIP() << "not applicable: " << result.not_applicable;
     EXPECT_TRUE(result.passed) << result.message;
     EXPECT_GT(result.cases, 0) << "no case reached a verdict";
@@ -35,12 +45,14 @@ class PropertyHolds : public ::testing::Test {
  private:
   const Family& family_;
   std::string subject_, property_;
+  RunConfig config_;
 };
 
 // Registers one test per subject-facing property; returns 0, or the exit status that ends the run.
 int register_properties(int argc, char** argv) {
   if (argc < 2 || argc > 3) {
-    std::cerr << "usage: " << argv[0] << " FAMILY [SUBJECT]\nparity: error: usage\n";
+    std::cerr << "usage: " << argv[0] << " FAMILY [SUBJECT]\n       " << argv[0]
+              << " --replay [--subject S] FILE|DIR...\nparity: error: usage\n";
     return 2;
   }
   const Family& family = parity::gen::find_family(argv[1]);
@@ -54,14 +66,33 @@ int register_properties(int argc, char** argv) {
     std::cout << subject.name << " skipped: " << subject.unavailable << "\nparity: skipped\n";
     return 77;
   }
+  const RunConfig config{.replay_command = std::string(argv[0]) + " --replay"};  // knows this program's subjects
   for (const auto& property : family.properties()) {
     if (!property.needs_subject) continue;
     ::testing::RegisterTest(family.name().c_str(), property.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [&family, name = subject.name, p = property.name]() -> ::testing::Test* {
-                              return new PropertyHolds(family, name, p);
+                            [&family, name = subject.name, p = property.name, config]() -> ::testing::Test* {
+                              return new PropertyHolds(family, name, p, config);
                             });
   }
   return 0;
+}
+
+// `--replay [--subject S] FILE|DIR...` (argv[1] is --replay): the exit status.
+int replay(int argc, char** argv) {
+  std::optional<std::string> subject;
+  std::vector<std::string> inputs;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--subject") {
+      if (i + 1 == argc) throw parity::InputError("--subject needs a value");
+      subject = argv[++i];
+    } else if (arg.starts_with("-")) {
+      throw parity::InputError("unknown flag '" + arg + "' (usage: " + argv[0] + " --replay [--subject S] FILE|DIR...)");
+    } else {
+      inputs.push_back(arg);
+    }
+  }
+  return parity::gen::replay_reproducers(inputs, subject, std::cout) ? 1 : 0;
 }
 
 }  // namespace
@@ -69,8 +100,12 @@ int register_properties(int argc, char** argv) {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   try {
+    if (argc > 1 && std::string(argv[1]) == "--replay") return replay(argc, argv);
     if (const int status = register_properties(argc, argv); status != 0) return status;
   } catch (const parity::InputError& e) {
+    std::cerr << e.what() << "\nparity: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
     std::cerr << e.what() << "\nparity: error: " << e.what() << "\n";
     return 2;
   }

@@ -18,6 +18,12 @@ struct TransitionProperty {
   std::string description;
   bool needs_subject = true;
   Verdict (*check)(const Case&, TransitionSubject*);
+  // What `check` needs of a subject; a subject lacking it gets the property reported as not
+  // applicable.
+  subjects::CapabilityNeeds needs = {};
+
+  // The check to run on a subject with `caps` (to which the property applies): `check` always.
+  auto check_for(const subjects::SubjectCapabilities&) const { return check; }
 };
 
 // matches_torch_formula: prev_sample, mean and std bitwise equal to the LibTorch formula's.

@@ -1,0 +1,77 @@
+#include "properties/gen/replay.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+
+#include "core/error.hpp"
+#include "core/reproducer.hpp"
+#include "properties/gen/family.hpp"
+
+namespace parity::gen {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> expand(const std::vector<std::string>& inputs) {
+  std::vector<fs::path> files;
+  for (const auto& in : inputs) {
+    const fs::path p(in);
+    if (fs::is_directory(p)) {
+      std::vector<fs::path> found;
+      for (const auto& e : fs::directory_iterator(p))
+        if (e.is_regular_file() && e.path().extension() == ".json") found.push_back(e.path());
+      std::sort(found.begin(), found.end());
+      if (found.empty()) throw InputError(in + ": directory holds no .json reproducer");
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (!fs::exists(p)) {
+      throw InputError(in + ": no such file or directory");
+    } else {
+      files.push_back(p);
+    }
+  }
+  return files;
+}
+
+}  // namespace
+
+int replay_reproducers(const std::vector<std::string>& inputs, const std::optional<std::string>& subject_override,
+                       std::ostream& out) {
+  if (inputs.empty()) throw InputError("replay needs at least one FILE or DIR");
+  const auto files = expand(inputs);
+  // Read every file first: a bad file is an input error before anything runs.
+  std::vector<Reproducer> repros;
+  for (const auto& f : files) repros.push_back(read_reproducer(f));
+  int still_failing = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const Reproducer& r = repros[i];
+    const std::string where = files[i].string() + ": ";
+    const Family* family;
+    try {
+      family = &find_family(r.failing_case.family);
+    } catch (const InputError& e) {
+      throw InputError(where + "case.family: " + e.what());
+    }
+    const SubjectEntry subject = family->find_subject(subject_override.value_or(r.subject));
+    if (!subject.unavailable.empty())
+      throw InputError(where + "subject " + subject.name + " cannot run here (" + subject.unavailable +
+                       "); replay it on another with --subject");
+    Verdict v;
+    try {
+      v = family->check(subject.name, r.property, r.failing_case);
+    } catch (const InputError& e) {
+      throw InputError(where + e.what());
+    } catch (const std::exception& e) {
+      v = Verdict::fail(r.property, std::string("the subject threw: ") + e.what());
+    }
+    const bool fails = v.fails();
+    still_failing += fails;
+    out << (fails ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ") << files[i].string() << "\n  "
+        << r.failing_case.family << "/" << r.property << " on " << subject.name << ": " << r.failing_case.summary()
+        << "\n  " << v.detail << "\n";
+  }
+  out << still_failing << " of " << files.size() << " reproducers still fail\n";
+  return still_failing;
+}
+
+}  // namespace parity::gen

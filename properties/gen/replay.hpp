@@ -1,0 +1,21 @@
+#pragma once
+// Replays reproducers (core/reproducer.hpp) against the subjects this program knows: `parity
+// replay` and a user's property test (`<target>_parity_tests --replay`, which also knows the
+// user's subjects) are both this function.
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parity::gen {
+
+// Re-runs each reproducer's property on its subject, or on `subject` when given, and prints per
+// reproducer "STILL FAILS", "passes now" or "discarded" with its case and verdict, then "N of M
+// reproducers still fail". `inputs`: files, or directories standing for every *.json in them.
+// Every file is read before anything runs. Returns how many still fail. Throws InputError
+// naming the file for a missing or bad file, an unknown family, subject or property, a subject
+// that cannot run here or a property that does not apply to it.
+int replay_reproducers(const std::vector<std::string>& inputs, const std::optional<std::string>& subject,
+                       std::ostream& out);
+
+}  // namespace parity::gen
