@@ -41,14 +41,15 @@ commands:
         shrinks the case and writes a reproducer to DIR (default $PARITY_REPRO_DIR). Exit 0
         if a reproducer that still fails was written, 1 if the input does not fail on S.
   trajectory [--seeds 11,22,33] [--steps S] [--tokens N] [--blocks N] [--straddles K]
-             [--bind-video-projections | --bind-all | --subject S] [--json F] [--html F]
+             [--bind-video-projections | --bind-all | --subject S] [--mode M] [--json F] [--html F]
              [--no-shrink] [--max-checks N]
         samples the model S Euler steps (default 4) per seed, alone and in one batch, with K
         latent elements per sample made to straddle a bf16 rounding boundary (default 8), and
         analyses where the layouts diverge: velocity gaps per step, flipped bf16 inputs, arms
         A/B/C/P with per-block growth and a conclusion. A divergence is shrunk to a
-        reproducer. Subjects: strict (default), bound-video-projections, bound-all, provider,
-        batch-variant-projection (a probe). Exit 0 if every step is bitwise equal.
+        reproducer. Subjects (binding sets): strict (default), bound-video-projections,
+        bound-all, provider, batch-variant-projection (a probe); --mode strict|audit|auto|off
+        (default strict). Exit 0 if every step is bitwise equal.
   list [families|subjects|properties|probes]
         what is registered.
 
