@@ -48,6 +48,29 @@ inline void dot2_add(Dot2State& st, double a, double b) {
   ++st.terms;
 }
 
+// dot2_add for an exact product, without TwoProduct. Requires a and b to be float32 values
+// (bf16 values are): then a b is exactly a double whatever the exponents (at most 24 + 24
+// significant bits, a multiple of 2^-298 below 2^256: no rounding, no underflow, no
+// overflow), so dot2_add's p.error = fma(a, b, -p) is exactly 0 and its c + (t.error + 0) is
+// c + t.error (up to the sign of a zero c). This step thus computes the values dot2_add
+// would (Sum2, ORO Algorithm 4.4, on the exact products), and dot2_finish's bound holds
+// unchanged; its underflow term is merely unused.
+inline void dot2_add_exact(Dot2State& st, double a, double b) {
+  const double p = a * b;
+  const TwoSumResult<double> t = two_sum(st.s, p);
+  st.s = t.sum;
+  st.c = st.c + t.error;
+  st.abs = st.abs + std::fabs(p);
+  ++st.terms;
+}
+
+// True when v is a float32 value (dot2_add_exact's requirement), or not finite (whose products
+// make the bound infinite anyway).
+inline bool is_float32(double v) {
+  if (!std::isfinite(v)) return true;
+  return std::fabs(v) <= std::numeric_limits<float>::max() && static_cast<double>(static_cast<float>(v)) == v;
+}
+
 // Merges a partial accumulator into `st` (one TwoSum of the float sums).
 inline void dot2_merge(Dot2State& st, const Dot2State& part) {
   const TwoSumResult<double> t = two_sum(st.s, part.s);

@@ -1,9 +1,10 @@
 // The AVX2 + FMA Dot2 kernels: two 4-wide vectors make the eight lanes of dot2_kernels.hpp,
 // each lane performing dot2_add's operations in dot2_add's order, so the bits are those of
 // dot2_portable.cpp. Two b rows share each load of x (the 16 ymm registers hold their 12
-// accumulators). Only the functions marked PARITY_AVX2 use AVX2 (GCC's target attribute, not
-// a TU-wide -mavx2), so no inline function shared with other TUs is compiled for AVX2 here;
-// dot2_kernels.cpp calls them only where the CPU has AVX2 and FMA.
+// accumulators); step_exact is NtOperands::exact's step. Only the functions marked
+// PARITY_AVX2 use AVX2 (GCC's target attribute, not a TU-wide -mavx2), so no inline function
+// shared with other TUs is compiled for AVX2 here; dot2_kernels.cpp calls them only where
+// the CPU has AVX2 and FMA.
 #include <immintrin.h>
 
 #include "oracles/dot2_ranges.hpp"
@@ -32,6 +33,19 @@ PARITY_AVX2 inline void step(Lanes4& acc, __m256d x, __m256d y) {
   acc.abs = _mm256_add_pd(acc.abs, _mm256_andnot_pd(sign, p));
 }
 
+// dot2_add_exact on four lanes: step without TwoProduct's error term, the operations of
+// dot2_avx512.cpp's step_exact, so the same bits.
+PARITY_AVX2 inline void step_exact(Lanes4& acc, __m256d x, __m256d y) {
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  const __m256d p = _mm256_mul_pd(x, y);
+  const __m256d s = _mm256_add_pd(acc.s, p);
+  const __m256d z = _mm256_sub_pd(s, acc.s);
+  const __m256d q = _mm256_add_pd(_mm256_sub_pd(acc.s, _mm256_sub_pd(s, z)), _mm256_sub_pd(p, z));
+  acc.s = s;
+  acc.c = _mm256_add_pd(acc.c, q);
+  acc.abs = _mm256_add_pd(acc.abs, _mm256_andnot_pd(sign, p));
+}
+
 PARITY_AVX2 inline void store(const Lanes4& acc, double* s, double* c, double* abs) {
   _mm256_storeu_pd(s, acc.s);
   _mm256_storeu_pd(c, acc.c);
@@ -42,8 +56,8 @@ PARITY_AVX2 inline Lanes4 load(const double* s, const double* c, const double* a
   return {_mm256_loadu_pd(s), _mm256_loadu_pd(c), _mm256_loadu_pd(abs)};
 }
 
-// segments_avx2 for exactly R rows.
-template <std::size_t R>
+// segments_avx2 (exact_segments_avx2 when Exact) for exactly R rows.
+template <std::size_t R, bool Exact>
 PARITY_AVX2 void block(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t n) {
   Lanes4 lo[R], hi[R];
 #pragma GCC unroll 4
@@ -56,8 +70,13 @@ PARITY_AVX2 void block(double* s, double* c, double* abs, const double* x, const
     const __m256d xlo = _mm256_loadu_pd(x + k), xhi = _mm256_loadu_pd(x + k + 4);
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < R; ++r) {
-      step(lo[r], xlo, _mm256_loadu_pd(y[r] + k));
-      step(hi[r], xhi, _mm256_loadu_pd(y[r] + k + 4));
+      if constexpr (Exact) {
+        step_exact(lo[r], xlo, _mm256_loadu_pd(y[r] + k));
+        step_exact(hi[r], xhi, _mm256_loadu_pd(y[r] + k + 4));
+      } else {
+        step(lo[r], xlo, _mm256_loadu_pd(y[r] + k));
+        step(hi[r], xhi, _mm256_loadu_pd(y[r] + k + 4));
+      }
     }
   }
   for (std::size_t r = 0; r < R; ++r) {
@@ -65,9 +84,19 @@ PARITY_AVX2 void block(double* s, double* c, double* abs, const double* x, const
     store(hi[r], s + r * kLanes + 4, c + r * kLanes + 4, abs + r * kLanes + 4);
     for (std::size_t k = body; k < n; ++k) {
       const std::size_t l = r * kLanes + k - body;
-      lane_add(s[l], c[l], abs[l], x[k], y[r][k]);
+      if constexpr (Exact) lane_add<dot2_add_exact>(s[l], c[l], abs[l], x[k], y[r][k]);
+      else lane_add(s[l], c[l], abs[l], x[k], y[r][k]);
     }
   }
+}
+
+template <bool Exact>
+PARITY_AVX2 void rows_of(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                         std::size_t n) {
+  std::size_t r = 0;
+  for (; r + kRows <= rows; r += kRows)
+    block<kRows, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
+  for (; r < rows; ++r) block<1, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
 }
 
 // Output columns [k, k + 8) of output row i, continued over every m.
@@ -90,9 +119,12 @@ PARITY_AVX2 void tn_block(const TnOperands& op, std::size_t i, std::size_t k, Do
 
 PARITY_AVX2 void segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y,
                                std::size_t rows, std::size_t n) {
-  std::size_t r = 0;
-  for (; r + kRows <= rows; r += kRows) block<kRows>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
-  for (; r < rows; ++r) block<1>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
+  rows_of<false>(s, c, abs, x, y, rows, n);
+}
+
+PARITY_AVX2 void exact_segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y,
+                                     std::size_t rows, std::size_t n) {
+  rows_of<true>(s, c, abs, x, y, rows, n);
 }
 
 PARITY_AVX2 void tn_avx2(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1) {

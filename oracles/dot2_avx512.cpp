@@ -2,8 +2,9 @@
 // lane performing dot2_add's operations in dot2_add's order, so the bits are those of
 // dot2_portable.cpp and dot2_avx2.cpp. Four b rows share each load of x (12 of the 32 zmm
 // registers hold their accumulators); eight outputs' lanes are merged and finished at once,
-// one output per vector lane. Only the functions marked PARITY_AVX512 use AVX-512
-// (GCC's target attribute), and dot2_kernels.cpp calls them only where the CPU has AVX512F.
+// one output per vector lane; step_exact is NtOperands::exact's step. Only the functions
+// marked PARITY_AVX512 use AVX-512 (GCC's target attribute), and dot2_kernels.cpp calls them
+// only where the CPU has AVX512F.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -39,6 +40,20 @@ PARITY_AVX512 inline void step(Lanes8& acc, __m512d x, __m512d y) {
   acc.abs = add_on_fma(acc.abs, _mm512_abs_pd(p));
 }
 
+// dot2_add_exact on eight lanes: step without TwoProduct's error term, c += TwoSum's error
+// (on the FMA pipes, as abs's addition): 10 operations instead of step's 12. Forming s by
+// fma(x, y, s) instead (the same bits, x y being exact) measured slower: it puts the FMA's
+// longer latency on the running sum's dependency chain.
+PARITY_AVX512 inline void step_exact(Lanes8& acc, __m512d x, __m512d y) {
+  const __m512d p = _mm512_mul_pd(x, y);
+  const __m512d s = _mm512_add_pd(acc.s, p);
+  const __m512d z = _mm512_sub_pd(s, acc.s);
+  const __m512d q = _mm512_add_pd(_mm512_sub_pd(acc.s, _mm512_sub_pd(s, z)), sub_on_fma(p, z));
+  acc.s = s;
+  acc.c = add_on_fma(acc.c, q);
+  acc.abs = add_on_fma(acc.abs, _mm512_abs_pd(p));
+}
+
 PARITY_AVX512 inline void store(const Lanes8& acc, double* s, double* c, double* abs) {
   _mm512_storeu_pd(s, acc.s);
   _mm512_storeu_pd(c, acc.c);
@@ -49,8 +64,8 @@ PARITY_AVX512 inline Lanes8 load(const double* s, const double* c, const double*
   return {_mm512_loadu_pd(s), _mm512_loadu_pd(c), _mm512_loadu_pd(abs)};
 }
 
-// segments_avx512 for exactly R rows.
-template <std::size_t R>
+// segments_avx512 (exact_segments_avx512 when Exact) for exactly R rows.
+template <std::size_t R, bool Exact>
 PARITY_AVX512 void block(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t n) {
   Lanes8 acc[R];
 #pragma GCC unroll 4
@@ -58,16 +73,30 @@ PARITY_AVX512 void block(double* s, double* c, double* abs, const double* x, con
   const std::size_t body = n - n % kLanes;
   for (std::size_t k = 0; k < body; k += kLanes) {
     const __m512d xv = _mm512_loadu_pd(x + k);
+    if constexpr (Exact) {
 #pragma GCC unroll 4
-    for (std::size_t r = 0; r < R; ++r) step(acc[r], xv, _mm512_loadu_pd(y[r] + k));
+      for (std::size_t r = 0; r < R; ++r) step_exact(acc[r], xv, _mm512_loadu_pd(y[r] + k));
+    } else {
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) step(acc[r], xv, _mm512_loadu_pd(y[r] + k));
+    }
   }
   for (std::size_t r = 0; r < R; ++r) {
     store(acc[r], s + r * kLanes, c + r * kLanes, abs + r * kLanes);
     for (std::size_t k = body; k < n; ++k) {
       const std::size_t l = r * kLanes + k - body;
-      lane_add(s[l], c[l], abs[l], x[k], y[r][k]);
+      if constexpr (Exact) lane_add<dot2_add_exact>(s[l], c[l], abs[l], x[k], y[r][k]);
+      else lane_add(s[l], c[l], abs[l], x[k], y[r][k]);
     }
   }
+}
+
+template <bool Exact>
+PARITY_AVX512 void rows_of(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                           std::size_t n) {
+  if (rows == kBlockRows) return block<kBlockRows, Exact>(s, c, abs, x, y, n);
+  for (std::size_t r = 0; r < rows; ++r)
+    block<1, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
 }
 
 // Output columns [k, k + 8) of output row i, continued over every m.
@@ -166,8 +195,25 @@ PARITY_AVX512 void lane_sums_avx512(const double* v, double* sums) {
 
 PARITY_AVX512 void segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y,
                                    std::size_t rows, std::size_t n) {
-  if (rows == kBlockRows) return block<kBlockRows>(s, c, abs, x, y, n);
-  for (std::size_t r = 0; r < rows; ++r) block<1>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
+  rows_of<false>(s, c, abs, x, y, rows, n);
+}
+
+PARITY_AVX512 void exact_segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y,
+                                         std::size_t rows, std::size_t n) {
+  rows_of<true>(s, c, abs, x, y, rows, n);
+}
+
+// is_float32 eight at a time: v survives the round trip through float (round to nearest; a
+// value beyond float's range becomes infinite), or is a NaN.
+PARITY_AVX512 bool all_float32_avx512(const double* v, std::size_t n) {
+  const std::size_t body = n - n % kLanes;
+  __mmask8 ok = 0xff;
+  for (std::size_t k = 0; k < body; k += kLanes) {
+    const __m512d x = _mm512_loadu_pd(v + k);
+    const __m512d back = _mm512_maskz_cvtps_pd(0xff, _mm512_maskz_cvtpd_ps(0xff, x));
+    ok &= _mm512_cmp_pd_mask(back, x, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q);
+  }
+  return ok == 0xff && all_float32_portable(v + body, n - body);
 }
 
 PARITY_AVX512 void tn_avx512(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1) {

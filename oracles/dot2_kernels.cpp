@@ -1,6 +1,7 @@
 #include "oracles/dot2_kernels.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "oracles/dot2_ranges.hpp"
 #include "oracles/parallel.hpp"
@@ -37,17 +38,25 @@ std::size_t blocks(std::size_t total, std::size_t block) { return (total + block
 
 struct NtPaths {
   dot2_detail::Segments segments;
+  dot2_detail::Segments exact_segments;
+  dot2_detail::AllFloat32 all_float32;
   dot2_detail::Finish finish;
   dot2_detail::LaneSums lane_sums;
 };
 
-// One segment for b rows [j, j + rows), rows <= kMergeRows, kBlockRows at a time.
-void segment_rows(const NtPaths& paths, double* s, double* c, double* abs, const double* x, const double* const* y,
-                  std::size_t rows, std::size_t n) {
+// Throws unless every v[0..n) is a float32 value (NtOperands::exact's requirement).
+void require_float32(const NtPaths& paths, const double* v, std::size_t n) {
+  if (!paths.all_float32(v, n)) throw std::invalid_argument("dot2_nt: exact operand is not a float32 value");
+}
+
+// One segment for b rows [j, j + rows), rows <= kMergeRows, kBlockRows at a time: by
+// exact_segments when `exact`.
+void segment(const NtPaths& paths, bool exact, double* s, double* c, double* abs, const double* x,
+             const double* const* y, std::size_t rows, std::size_t n) {
   using dot2_detail::kBlockRows, dot2_detail::kLanes;
   for (std::size_t r = 0; r < rows; r += kBlockRows) {
-    const std::size_t o = r * kLanes;
-    paths.segments(s + o, c + o, abs + o, x, y + r, std::min(kBlockRows, rows - r), n);
+    const std::size_t o = r * kLanes, m = std::min(kBlockRows, rows - r);
+    (exact ? paths.exact_segments : paths.segments)(s + o, c + o, abs + o, x, y + r, m, n);
   }
 }
 
@@ -56,19 +65,19 @@ void nt_range(const NtOperands& op, const std::function<void(const NtGroup&)>& s
               const NtPaths& paths) {
   using dot2_detail::kLanes, dot2_detail::kMergeRows;
   double hi[kMergeRows], lo[kMergeRows], err_dd[kMergeRows], sum_abs[kMergeRows], first_abs[kMergeRows];
+  for (std::size_t j = j0; op.exact && j < j1; ++j) require_float32(paths, op.b + j * op.ldb, op.n);
   for (std::size_t i = 0; i < op.a_rows; ++i)
     for (std::size_t j = j0; j < j1; j += kMergeRows) {
       const std::size_t rows = std::min(kMergeRows, j1 - j);
       double s[kMergeRows * kLanes] = {}, c[kMergeRows * kLanes] = {}, abs[kMergeRows * kLanes] = {};
-      const double* b[kMergeRows];
-      const double* b2[kMergeRows];
+      const double *b[kMergeRows], *b2[kMergeRows];
       for (std::size_t r = 0; r < rows; ++r) {
         b[r] = op.b + (j + r) * op.ldb;
         b2[r] = op.n2 ? op.b2 + (j + r) * op.ldb2 : nullptr;
       }
-      segment_rows(paths, s, c, abs, op.a + i * op.lda, b, rows, op.n);
+      segment(paths, op.exact, s, c, abs, op.a + i * op.lda, b, rows, op.n);
       paths.lane_sums(abs, first_abs);
-      if (op.n2) segment_rows(paths, s, c, abs, op.a2 + i * op.lda2, b2, rows, op.n2);
+      if (op.n2) segment(paths, false, s, c, abs, op.a2 + i * op.lda2, b2, rows, op.n2);
       paths.finish(s, c, abs, op.n + op.n2, hi, lo, err_dd, sum_abs);
       sink({i, j, rows, hi, lo, err_dd, sum_abs, first_abs});
     }
@@ -99,12 +108,16 @@ void dot2_nt(const NtOperands& op, const std::function<void(const NtGroup&)>& si
   const std::size_t rows = std::clamp<std::size_t>(std::min(fit, blocks(share, kGroup) * kGroup) / kGroup * kGroup,
                                                    kGroup, 256);
   const NtPaths paths =
-      isa == Isa::avx512 ? NtPaths{dot2_detail::segments_avx512, dot2_detail::finish_avx512,
+      isa == Isa::avx512 ? NtPaths{dot2_detail::segments_avx512, dot2_detail::exact_segments_avx512,
+                                   dot2_detail::all_float32_avx512, dot2_detail::finish_avx512,
                                    dot2_detail::lane_sums_avx512}
-      : isa == Isa::avx2 ? NtPaths{dot2_detail::segments_avx2, dot2_detail::finish_portable,
+      : isa == Isa::avx2 ? NtPaths{dot2_detail::segments_avx2, dot2_detail::exact_segments_avx2,
+                                   dot2_detail::all_float32_portable, dot2_detail::finish_portable,
                                    dot2_detail::lane_sums_portable}
-                         : NtPaths{dot2_detail::segments_portable, dot2_detail::finish_portable,
+                         : NtPaths{dot2_detail::segments_portable, dot2_detail::exact_segments_portable,
+                                   dot2_detail::all_float32_portable, dot2_detail::finish_portable,
                                    dot2_detail::lane_sums_portable};
+  for (std::size_t i = 0; op.exact && i < op.a_rows; ++i) require_float32(paths, op.a + i * op.lda, op.n);
   parallel_chunks(blocks(op.b_rows, rows), [&](std::size_t chunk) {
     nt_range(op, sink, chunk * rows, std::min(op.b_rows, (chunk + 1) * rows), paths);
   });

@@ -34,6 +34,10 @@ struct NtOperands {
   std::size_t lda2 = 0;
   const double* b2 = nullptr;
   std::size_t ldb2 = 0, n2 = 0;
+  // The first segment's products by dot2_add_exact (oracles/dot2.hpp): every value of its a
+  // and b rows must be a float32 value (is_float32); dot2_nt checks and throws
+  // std::invalid_argument otherwise. The second segment always takes dot2_add.
+  bool exact = false;
 };
 
 // The most outputs in one NtGroup.
@@ -53,7 +57,8 @@ struct NtGroup {
 // Hands every output (i, j) to `sink`, in groups of consecutive j, each group once, from one of
 // up to oracle_threads() threads (oracles/parallel.hpp; the sink must be safe to call
 // concurrently for different groups). Output (i, j) = dot2_finish of the Dot2 state of
-// a_i . b_j (+ a2_i . b2_j). Fixed lane layout: eight lanes; term k of each segment in lane
+// a_i . b_j (+ a2_i . b2_j), by dot2_add (dot2_add_exact for the first segment when
+// op.exact). Fixed lane layout: eight lanes; term k of each segment in lane
 // k mod 8, each lane in ascending k, the first segment before the second; the lanes are then
 // merged in lane order (dot2_merge, so terms = n + n2 and merges = 7). first_abs is the
 // lanes' sums of |products| over the first segment, added in lane order. `isa` must be

@@ -36,6 +36,21 @@ void segments_portable(double* s, double* c, double* abs, const double* x, const
     }
 }
 
+void exact_segments_portable(double* s, double* c, double* abs, const double* x, const double* const* y,
+                             std::size_t rows, std::size_t n) {
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t l = r * kLanes + k % kLanes;
+      lane_add<dot2_add_exact>(s[l], c[l], abs[l], x[k], y[r][k]);
+    }
+}
+
+bool all_float32_portable(const double* v, std::size_t n) {
+  bool ok = true;
+  for (std::size_t k = 0; k < n; ++k) ok &= is_float32(v[k]);
+  return ok;
+}
+
 void tn_portable(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1) {
   for (std::size_t i = 0; i < op.a_cols; ++i)
     for (std::size_t k = k0; k < k1; ++k) {

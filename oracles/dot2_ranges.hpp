@@ -32,10 +32,12 @@ void lane_sums_avx512(const double* v, double* sums);
 void unpack_states(const Dot2State* st, double* s, double* c, double* abs);
 void pack_states(Dot2State* st, const double* s, const double* c, const double* abs, std::size_t terms);
 
-// dot2_add on one lane's (s, c, abs): the scalar step every kernel's tails use.
+// dot2_add (or Step, e.g. dot2_add_exact) on one lane's (s, c, abs): the scalar step every
+// kernel's tails use.
+template <void (*Step)(Dot2State&, double, double) = dot2_add>
 inline void lane_add(double& s, double& c, double& abs, double a, double b) {
   Dot2State st{s, c, abs, 0, 0};
-  dot2_add(st, a, b);
+  Step(st, a, b);
   s = st.s;
   c = st.c;
   abs = st.abs;
@@ -51,6 +53,19 @@ void segments_avx2(double* s, double* c, double* abs, const double* x, const dou
                    std::size_t n);
 void segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
                      std::size_t n);
+
+// Segments with dot2_add_exact (NtOperands::exact).
+void exact_segments_portable(double* s, double* c, double* abs, const double* x, const double* const* y,
+                             std::size_t rows, std::size_t n);
+void exact_segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                         std::size_t n);
+void exact_segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y,
+                           std::size_t rows, std::size_t n);
+
+// True when every v[0..n) is_float32 (oracles/dot2.hpp): NtOperands::exact's check.
+using AllFloat32 = bool (*)(const double* v, std::size_t n);
+bool all_float32_portable(const double* v, std::size_t n);
+bool all_float32_avx512(const double* v, std::size_t n);
 
 // dot2_tn for output columns [k0, k1) and every output row.
 using TnRange = void (*)(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1);

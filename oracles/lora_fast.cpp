@@ -85,7 +85,9 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
 
   // h = x A^T as double-double, and s h as three parts.
   std::vector<Dot2Result> h(at(T * r));
-  dot2_nt({x, at(K), at(T), op.A.data(), at(K), at(r), at(K)}, [&](const NtGroup& g) {
+  NtOperands h_op{x, at(K), at(T), op.A.data(), at(K), at(r), at(K)};
+  h_op.exact = true;  // x bf16 or float32, A float32 (checked by dot2_nt)
+  dot2_nt(h_op, [&](const NtGroup& g) {
     for (std::size_t q = 0; q < g.rows; ++q) h[g.i * at(r) + g.j + q] = {g.hi[q], g.lo[q], g.err_dd[q], g.abs[q]};
   });
   std::vector<double> habs(h.size());
@@ -95,7 +97,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
     sh.set(i, s, h[i]);
   }
 
-  // y = x W^T + sum_j B[n,j] (s h[t,j]), one Dot2 per element over K products, then the 3r
+  // y = x W^T + sum_j B[n,j] (s h[t,j]), one Dot2 per element over K exact products, then the 3r
   // of [s h parts] . [B, B, B] as a second segment.
   std::vector<double> sh3(at(T * 3 * r)), B3(at(N * 3 * r));
   for (Index t = 0; t < T; ++t)
@@ -110,7 +112,8 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       for (Index j = 0; j < r; ++j) B3[at(n * 3 * r + q * r + j)] = op.B[at(n * r + j)];
   // Each y element's fields as its group is finished; per element the r-sums run in ascending
   // j as in LoraOracle, vectorised across the group's n.
-  std::vector<double> absB(at(r * N)), babs(at(N), 0.0), hmax(at(T));
+  // absB has kNtGroupRows zeros past its end: the sink reads a whole group's width from row j.
+  std::vector<double> absB(at(r * N) + kNtGroupRows), babs(at(N), 0.0), hmax(at(T));
   for (Index n = 0; n < N; ++n)
     for (Index j = 0; j < r; ++j) {
       absB[at(j * N + n)] = std::fabs(op.B[at(n * r + j)]);
@@ -118,14 +121,15 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
     }
   for (Index t = 0; t < T; ++t) hmax[at(t)] = row_max(habs, t, r);
   y_.resize(at(T * N));
+  // x W^T's products exact (x, W float32 values, checked by dot2_nt); s h's parts are not.
   const NtOperands y_op{x,         at(K),     at(T),     op.W.data(), at(K), at(N), at(K), sh3.data(), at(3 * r),
-                        B3.data(), at(3 * r), at(3 * r)};
+                        B3.data(), at(3 * r), at(3 * r), true};
   dot2_nt(y_op, [&](const NtGroup& g) {
     double low_abs[kNtGroupRows] = {}, propagated[kNtGroupRows] = {};
     for (Index j = 0; j < r; ++j) {
       const double ha = habs[g.i * at(r) + at(j)], he = sh.err[g.i * at(r) + at(j)];
       const double* b = absB.data() + at(j * N) + g.j;
-      for (std::size_t q = 0; q < g.rows; ++q) {
+      for (std::size_t q = 0; q < kNtGroupRows; ++q) {  // fixed width, so it vectorises; q >= g.rows unused
         low_abs[q] = low_abs[q] + b[q] * ha;
         propagated[q] = propagated[q] + b[q] * he;
       }

@@ -8,8 +8,11 @@
 // as double-double (h = x A^T, dh = s G B) and enter the outer sums as two or three terms.
 // Typically oracle_err is about one unit in the last place of value.
 //
-// Requires operands whose pairwise products are exact or normal doubles (float32 or bf16
-// values are); the underflow of TwoProduct is nevertheless in the bound.
+// Requires x, W and A to hold float32 values (bf16 values are; LoraOperands holds the
+// subject's bf16 x, W and float32 A): h = x A^T and x W^T are then sums of exact products
+// (dot2_add_exact), and the constructor throws std::invalid_argument otherwise. B and G need
+// only give products that are exact or normal doubles (float32 values do); the underflow of
+// TwoProduct is nevertheless in the bound.
 #include <cstdint>
 #include <vector>
 

@@ -2,7 +2,9 @@
 // and TwoProduct exact, Dot2 within its stated bound of the exact dot product (computed in
 // 3650-bit MPFR, exact for these exponent ranges) on generated vectors that are well
 // conditioned, cancelling, spread over a wide exponent range or subnormal; the bound small
-// where the problem is well conditioned; the AVX-512, AVX2 and portable kernels bitwise equal.
+// where the problem is well conditioned; the same for the exact-product step (dot2_add_exact)
+// on float32 values, which it requires (and checks), and there its values those of full
+// Dot2; the AVX-512, AVX2 and portable kernels bitwise equal, with either step.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "oracles/dot2.hpp"
@@ -26,13 +29,20 @@ enum class Kind { well_conditioned, cancelling, wide_exponents, subnormal };
 
 double with_exponent(double mantissa, int e) { return std::ldexp(mantissa, e); }
 
-// n terms of the kind; mantissas in [1, 2) with a random sign.
-rc::Gen<std::vector<double>> values(Kind kind, std::size_t n) {
-  const auto mantissa = rc::gen::map(rc::gen::inRange<std::uint64_t>(0, 1ull << 52),
-                                     [](std::uint64_t m) { return 1.0 + std::ldexp(static_cast<double>(m), -52); });
+// n terms of the kind; mantissas in [1, 2) with a random sign. With `float32`, float32 values
+// (24-bit mantissas; wide exponents within float's range; for `subnormal`, float32
+// subnormals and small normals), whose products are exact (dot2_add_exact).
+rc::Gen<std::vector<double>> values(Kind kind, std::size_t n, bool float32 = false) {
+  const int bits = float32 ? 23 : 52;
+  const auto mantissa = rc::gen::map(rc::gen::inRange<std::uint64_t>(0, 1ull << bits), [bits](std::uint64_t m) {
+    return 1.0 + std::ldexp(static_cast<double>(m), -bits);
+  });
   int lo = -4, hi = 4;
-  if (kind == Kind::wide_exponents) lo = -400, hi = 400;
+  if (kind == Kind::wide_exponents) lo = float32 ? -126 : -400, hi = float32 ? 127 : 400;
   if (kind == Kind::subnormal) lo = -1074, hi = -1000;
+  if (float32 && kind == Kind::subnormal)
+    return rc::gen::container<std::vector<double>>(
+        n, rc::gen::map(rc::gen::inRange(-(1 << 24) + 1, 1 << 24), [](int m) { return std::ldexp(m, -149); }));
   return rc::gen::container<std::vector<double>>(
       n, rc::gen::apply(
              [kind](double m, int e, bool neg) {
@@ -45,8 +55,8 @@ rc::Gen<std::vector<double>> values(Kind kind, std::size_t n) {
 // x, y of the kind; for `cancelling`, y's second half is minus its first and x's second
 // half repeats its first, but for one perturbed element: the dot product is tiny against
 // sum |x_i y_i|.
-std::pair<std::vector<double>, std::vector<double>> vectors(Kind kind, std::size_t n) {
-  std::vector<double> x = *values(kind, n), y = *values(kind, n);
+std::pair<std::vector<double>, std::vector<double>> vectors(Kind kind, std::size_t n, bool float32) {
+  std::vector<double> x = *values(kind, n, float32), y = *values(kind, n, float32);
   if (kind == Kind::cancelling && n >= 4) {
     const std::size_t h = n / 2;
     for (std::size_t i = 0; i < h; ++i) {
@@ -64,17 +74,20 @@ Exact exact_dot(const std::vector<double>& x, const std::vector<double>& y) {
   return s;
 }
 
-oracles::Dot2Result dot2(const std::vector<double>& x, const std::vector<double>& y) {
+// x . y by dot2_nt, one a row and one b row; by dot2_add_exact with `exact`.
+oracles::Dot2Result dot2(const std::vector<double>& x, const std::vector<double>& y, bool exact = false) {
   oracles::Dot2Result r;
-  oracles::dot2_nt({x.data(), x.size(), 1, y.data(), y.size(), 1, x.size()},  // one a row, one b row
-                   [&r](const oracles::NtGroup& g) { r = {g.hi[0], g.lo[0], g.err_dd[0], g.abs[0]}; });
+  oracles::NtOperands op{x.data(), x.size(), 1, y.data(), y.size(), 1, x.size()};
+  op.exact = exact;
+  oracles::dot2_nt(op, [&r](const oracles::NtGroup& g) { r = {g.hi[0], g.lo[0], g.err_dd[0], g.abs[0]}; });
   return r;
 }
 
-void check_within_bound(Kind kind) {
+// With `float32`, float32 operands through dot2_add_exact.
+void check_within_bound(Kind kind, bool float32 = false) {
   const std::size_t n = *rc::gen::inRange<std::size_t>(1, 600);
-  const auto [x, y] = vectors(kind, n);
-  const oracles::Dot2Result r = dot2(x, y);
+  const auto [x, y] = vectors(kind, n, float32);
+  const oracles::Dot2Result r = dot2(x, y, float32);
   const Exact exact = exact_dot(x, y);
   RC_ASSERT(std::isfinite(r.err_dd));
   const double dd_err = static_cast<double>(abs(Exact(r.hi) + Exact(r.lo) - exact));
@@ -92,6 +105,27 @@ RC_GTEST_PROP(Dot2, WithinItsBoundWellConditioned, ()) { check_within_bound(Kind
 RC_GTEST_PROP(Dot2, WithinItsBoundCancelling, ()) { check_within_bound(Kind::cancelling); }
 RC_GTEST_PROP(Dot2, WithinItsBoundWideExponents, ()) { check_within_bound(Kind::wide_exponents); }
 RC_GTEST_PROP(Dot2, WithinItsBoundSubnormal, ()) { check_within_bound(Kind::subnormal); }
+RC_GTEST_PROP(Dot2Exact, WithinItsBoundWellConditioned, ()) { check_within_bound(Kind::well_conditioned, true); }
+RC_GTEST_PROP(Dot2Exact, WithinItsBoundCancelling, ()) { check_within_bound(Kind::cancelling, true); }
+RC_GTEST_PROP(Dot2Exact, WithinItsBoundWideExponents, ()) { check_within_bound(Kind::wide_exponents, true); }
+RC_GTEST_PROP(Dot2Exact, WithinItsBoundFloat32Subnormal, ()) { check_within_bound(Kind::subnormal, true); }
+
+// On float32 operands TwoProduct's error is exactly 0, so the exact step computes full Dot2's
+// values (up to the sign of a zero).
+RC_GTEST_PROP(Dot2Exact, ComputesFullDot2sValuesOnFloat32, ()) {
+  const Kind kind = *rc::gen::element(Kind::well_conditioned, Kind::cancelling, Kind::wide_exponents, Kind::subnormal);
+  const auto [x, y] = vectors(kind, *rc::gen::inRange<std::size_t>(1, 300), true);
+  const oracles::Dot2Result e = dot2(x, y, true), g = dot2(x, y, false);
+  RC_ASSERT(e.hi == g.hi && e.lo == g.lo && e.err_dd == g.err_dd && e.abs == g.abs);
+}
+
+TEST(Dot2Exact, RefusesAnOperandThatIsNotFloat32) {
+  const std::vector<double> x{1.0, 0.1}, y{1.0, 2.0};
+  EXPECT_THROW(dot2(x, y, true), std::invalid_argument);
+  EXPECT_THROW(dot2(y, x, true), std::invalid_argument);
+  EXPECT_EQ(dot2(x, y, false).hi, 1.0 + 0.1 * 2.0);
+  EXPECT_EQ(dot2({1.0, 0.5f}, y, true).hi, 2.0);
+}
 
 TEST(Eft, TwoSumAndTwoProductAreExact) {
   const double a = 1.0 + 0x1p-30, b = 0x1p-60;
@@ -159,14 +193,17 @@ struct NtArrays {
   }
 };
 
-// dot2_nt's contract, element by element in plain scalar code: eight lanes by dot2_add (term
+// dot2_nt's contract, element by element in plain scalar code: eight lanes by dot2_add (or
+// dot2_add_exact for an exact first segment; term
 // k in lane k mod 8, the first segment before the second), merged in lane order, finished.
 NtArrays nt_reference(const oracles::NtOperands& op) {
   NtArrays r(op.a_rows * op.b_rows);
   for (std::size_t i = 0; i < op.a_rows; ++i)
     for (std::size_t j = 0; j < op.b_rows; ++j) {
       oracles::Dot2State lanes[8];
-      for (std::size_t k = 0; k < op.n; ++k) oracles::dot2_add(lanes[k % 8], op.a[i * op.lda + k], op.b[j * op.ldb + k]);
+      for (std::size_t k = 0; k < op.n; ++k)
+        (op.exact ? oracles::dot2_add_exact : oracles::dot2_add)(lanes[k % 8], op.a[i * op.lda + k],
+                                                                 op.b[j * op.ldb + k]);
       double first_abs = lanes[0].abs;
       for (std::size_t l = 1; l < 8; ++l) first_abs = first_abs + lanes[l].abs;
       for (std::size_t k = 0; k < op.n2; ++k)
@@ -197,10 +234,12 @@ RC_GTEST_PROP(Dot2Kernels, EveryIsaGivesThePortableBits, ()) {
   const std::size_t rows = *rc::gen::inRange<std::size_t>(1, 5), cols = *rc::gen::inRange<std::size_t>(1, 40),
                     n = *rc::gen::inRange<std::size_t>(0, 70);
   const std::size_t n2 = *rc::gen::inRange<std::size_t>(0, 20);
-  const std::vector<double> a = *values(kind, rows * n), b = *values(kind, cols * n);
+  const bool exact = *rc::gen::arbitrary<bool>();
+  RC_TAG(exact ? "exact" : "general");
+  const std::vector<double> a = *values(kind, rows * n, exact), b = *values(kind, cols * n, exact);
   const std::vector<double> a2 = *values(kind, rows * n2), b2 = *values(kind, cols * n2);
   NtArrays p(rows * cols), v(rows * cols);
-  const oracles::NtOperands nt{a.data(), n, rows, b.data(), n, cols, n, a2.data(), n2, b2.data(), n2, n2};
+  const oracles::NtOperands nt{a.data(), n, rows, b.data(), n, cols, n, a2.data(), n2, b2.data(), n2, n2, exact};
   bool overlap = false;
   dot2_nt(nt, p.sink(cols, overlap), oracles::Isa::portable);
   dot2_nt(nt, v.sink(cols, overlap), isa);

@@ -3,7 +3,7 @@
 // rounding is in its oracle_err too) on generated operands that are well conditioned,
 // cancelling, spread over a wide exponent range, or float32 subnormals; the bound a few
 // ulps where the problem is well conditioned; and the kernel-side fields (abs_sum, peak,
-// underflow) those of LoraOracle<double>.
+// underflow) those of LoraOracle<double>; x, W or A that are not float32 values refused.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,19 @@ RC_GTEST_PROP(LoraFastOracle, WithinBoundOfMultiprecisionWideExponents, ()) {
 }
 RC_GTEST_PROP(LoraFastOracle, WithinBoundOfMultiprecisionSubnormal, ()) {
   check_against_multiprecision(Kind::subnormal);
+}
+
+// x, W and A must hold float32 values (their products are summed as exact); B need not.
+TEST(LoraFastOracle, RefusesXWOrAThatIsNotFloat32) {
+  std::vector<double> x{1, 2}, W{3, 4, 5, 6}, A{1, -1}, B{0.1, 0.2};
+  const oracles::LoraOperands op{1, 2, 2, 1, x, W, A, B, {}, 0.5};
+  EXPECT_DOUBLE_EQ(oracles::LoraFastOracle(op).y(0, 1).value, 17 + 0.5 * 0.2 * -1);
+  for (std::vector<double>* v : {&x, &W, &A}) {
+    const double saved = (*v)[1];
+    (*v)[1] = 0.1;
+    EXPECT_THROW(oracles::LoraFastOracle{op}, std::invalid_argument);
+    (*v)[1] = saved;
+  }
 }
 
 // The same bits with one and two threads, through PARITY_THREADS, at a shape whose every
