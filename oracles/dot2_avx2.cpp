@@ -58,12 +58,14 @@ PARITY_AVX2 inline Lanes4 load(const double* s, const double* c, const double* a
 
 // segments_avx2 (exact_segments_avx2 when Exact) for exactly R rows.
 template <std::size_t R, bool Exact>
-PARITY_AVX2 void block(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t n) {
+PARITY_AVX2 void block(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t n,
+                       bool fresh) {
   Lanes4 lo[R], hi[R];
+  const __m256d zero = _mm256_setzero_pd();
 #pragma GCC unroll 4
   for (std::size_t r = 0; r < R; ++r) {
-    lo[r] = load(s + r * kLanes, c + r * kLanes, abs + r * kLanes);
-    hi[r] = load(s + r * kLanes + 4, c + r * kLanes + 4, abs + r * kLanes + 4);
+    lo[r] = fresh ? Lanes4{zero, zero, zero} : load(s + r * kLanes, c + r * kLanes, abs + r * kLanes);
+    hi[r] = fresh ? Lanes4{zero, zero, zero} : load(s + r * kLanes + 4, c + r * kLanes + 4, abs + r * kLanes + 4);
   }
   const std::size_t body = n - n % kLanes;
   for (std::size_t k = 0; k < body; k += kLanes) {
@@ -92,11 +94,11 @@ PARITY_AVX2 void block(double* s, double* c, double* abs, const double* x, const
 
 template <bool Exact>
 PARITY_AVX2 void rows_of(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
-                         std::size_t n) {
+                         std::size_t n, bool fresh) {
   std::size_t r = 0;
   for (; r + kRows <= rows; r += kRows)
-    block<kRows, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
-  for (; r < rows; ++r) block<1, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
+    block<kRows, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n, fresh);
+  for (; r < rows; ++r) block<1, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n, fresh);
 }
 
 // Output columns [k, k + 8) of output row i, continued over every m.
@@ -118,13 +120,13 @@ PARITY_AVX2 void tn_block(const TnOperands& op, std::size_t i, std::size_t k, Do
 }  // namespace
 
 PARITY_AVX2 void segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y,
-                               std::size_t rows, std::size_t n) {
-  rows_of<false>(s, c, abs, x, y, rows, n);
+                               std::size_t rows, std::size_t n, bool fresh) {
+  rows_of<false>(s, c, abs, x, y, rows, n, fresh);
 }
 
 PARITY_AVX2 void exact_segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y,
-                                     std::size_t rows, std::size_t n) {
-  rows_of<true>(s, c, abs, x, y, rows, n);
+                                     std::size_t rows, std::size_t n, bool fresh) {
+  rows_of<true>(s, c, abs, x, y, rows, n, fresh);
 }
 
 PARITY_AVX2 void tn_avx2(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1) {

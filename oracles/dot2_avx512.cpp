@@ -66,10 +66,13 @@ PARITY_AVX512 inline Lanes8 load(const double* s, const double* c, const double*
 
 // segments_avx512 (exact_segments_avx512 when Exact) for exactly R rows.
 template <std::size_t R, bool Exact>
-PARITY_AVX512 void block(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t n) {
+PARITY_AVX512 void block(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t n,
+                         bool fresh) {
   Lanes8 acc[R];
+  const __m512d zero = _mm512_setzero_pd();
 #pragma GCC unroll 4
-  for (std::size_t r = 0; r < R; ++r) acc[r] = load(s + r * kLanes, c + r * kLanes, abs + r * kLanes);
+  for (std::size_t r = 0; r < R; ++r)
+    acc[r] = fresh ? Lanes8{zero, zero, zero} : load(s + r * kLanes, c + r * kLanes, abs + r * kLanes);
   const std::size_t body = n - n % kLanes;
   for (std::size_t k = 0; k < body; k += kLanes) {
     const __m512d xv = _mm512_loadu_pd(x + k);
@@ -93,10 +96,10 @@ PARITY_AVX512 void block(double* s, double* c, double* abs, const double* x, con
 
 template <bool Exact>
 PARITY_AVX512 void rows_of(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
-                           std::size_t n) {
-  if (rows == kBlockRows) return block<kBlockRows, Exact>(s, c, abs, x, y, n);
+                           std::size_t n, bool fresh) {
+  if (rows == kBlockRows) return block<kBlockRows, Exact>(s, c, abs, x, y, n, fresh);
   for (std::size_t r = 0; r < rows; ++r)
-    block<1, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n);
+    block<1, Exact>(s + r * kLanes, c + r * kLanes, abs + r * kLanes, x, y + r, n, fresh);
 }
 
 // Output columns [k, k + 8) of output row i, continued over every m.
@@ -194,13 +197,13 @@ PARITY_AVX512 void lane_sums_avx512(const double* v, double* sums) {
 }
 
 PARITY_AVX512 void segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y,
-                                   std::size_t rows, std::size_t n) {
-  rows_of<false>(s, c, abs, x, y, rows, n);
+                                   std::size_t rows, std::size_t n, bool fresh) {
+  rows_of<false>(s, c, abs, x, y, rows, n, fresh);
 }
 
 PARITY_AVX512 void exact_segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y,
-                                         std::size_t rows, std::size_t n) {
-  rows_of<true>(s, c, abs, x, y, rows, n);
+                                         std::size_t rows, std::size_t n, bool fresh) {
+  rows_of<true>(s, c, abs, x, y, rows, n, fresh);
 }
 
 // is_float32 eight at a time: v survives the round trip through float (round to nearest; a
@@ -214,6 +217,20 @@ PARITY_AVX512 bool all_float32_avx512(const double* v, std::size_t n) {
     ok &= _mm512_cmp_pd_mask(back, x, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q);
   }
   return ok == 0xff && all_float32_portable(v + body, n - body);
+}
+
+// weighted_row_sums_portable with one vector lane per q: the same products and additions.
+PARITY_AVX512 void weighted_row_sums_avx512(const double* m, std::size_t ldm, std::size_t r, const double* w_a,
+                                            const double* w_b, double* sum_a, double* sum_b) {
+  static_assert(kMergeRows == kLanes);
+  __m512d a = _mm512_setzero_pd(), b = _mm512_setzero_pd();
+  for (std::size_t j = 0; j < r; ++j) {
+    const __m512d row = _mm512_loadu_pd(m + j * ldm);
+    a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_set1_pd(w_a[j]), row));
+    b = _mm512_add_pd(b, _mm512_mul_pd(_mm512_set1_pd(w_b[j]), row));
+  }
+  _mm512_storeu_pd(sum_a, a);
+  _mm512_storeu_pd(sum_b, b);
 }
 
 PARITY_AVX512 void tn_avx512(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1) {

@@ -50,13 +50,13 @@ void require_float32(const NtPaths& paths, const double* v, std::size_t n) {
 }
 
 // One segment for b rows [j, j + rows), rows <= kMergeRows, kBlockRows at a time: by
-// exact_segments when `exact`.
-void segment(const NtPaths& paths, bool exact, double* s, double* c, double* abs, const double* x,
+// exact_segments when `exact`; from zero lanes when `fresh` (Segments).
+void segment(const NtPaths& paths, bool exact, bool fresh, double* s, double* c, double* abs, const double* x,
              const double* const* y, std::size_t rows, std::size_t n) {
   using dot2_detail::kBlockRows, dot2_detail::kLanes;
   for (std::size_t r = 0; r < rows; r += kBlockRows) {
     const std::size_t o = r * kLanes, m = std::min(kBlockRows, rows - r);
-    (exact ? paths.exact_segments : paths.segments)(s + o, c + o, abs + o, x, y + r, m, n);
+    (exact ? paths.exact_segments : paths.segments)(s + o, c + o, abs + o, x, y + r, m, n, fresh);
   }
 }
 
@@ -69,15 +69,20 @@ void nt_range(const NtOperands& op, const std::function<void(const NtGroup&)>& s
   for (std::size_t i = 0; i < op.a_rows; ++i)
     for (std::size_t j = j0; j < j1; j += kMergeRows) {
       const std::size_t rows = std::min(kMergeRows, j1 - j);
-      double s[kMergeRows * kLanes] = {}, c[kMergeRows * kLanes] = {}, abs[kMergeRows * kLanes] = {};
+      // The first segment starts the lanes of the group's rows; finish reads every row's, so
+      // those past a partial group's end are cleared.
+      double s[kMergeRows * kLanes], c[kMergeRows * kLanes], abs[kMergeRows * kLanes];
+      std::fill(s + rows * kLanes, s + kMergeRows * kLanes, 0.0);
+      std::fill(c + rows * kLanes, c + kMergeRows * kLanes, 0.0);
+      std::fill(abs + rows * kLanes, abs + kMergeRows * kLanes, 0.0);
       const double *b[kMergeRows], *b2[kMergeRows];
       for (std::size_t r = 0; r < rows; ++r) {
         b[r] = op.b + (j + r) * op.ldb;
         b2[r] = op.n2 ? op.b2 + (j + r) * op.ldb2 : nullptr;
       }
-      segment(paths, op.exact, s, c, abs, op.a + i * op.lda, b, rows, op.n);
+      segment(paths, op.exact, true, s, c, abs, op.a + i * op.lda, b, rows, op.n);
       paths.lane_sums(abs, first_abs);
-      if (op.n2) segment(paths, false, s, c, abs, op.a2 + i * op.lda2, b2, rows, op.n2);
+      if (op.n2) segment(paths, false, false, s, c, abs, op.a2 + i * op.lda2, b2, rows, op.n2);
       paths.finish(s, c, abs, op.n + op.n2, hi, lo, err_dd, sum_abs);
       sink({i, j, rows, hi, lo, err_dd, sum_abs, first_abs});
     }
@@ -121,6 +126,12 @@ void dot2_nt(const NtOperands& op, const std::function<void(const NtGroup&)>& si
   parallel_chunks(blocks(op.b_rows, rows), [&](std::size_t chunk) {
     nt_range(op, sink, chunk * rows, std::min(op.b_rows, (chunk + 1) * rows), paths);
   });
+}
+
+void weighted_row_sums(const double* m, std::size_t ldm, std::size_t r, const double* w_a, const double* w_b,
+                       double* sum_a, double* sum_b, Isa isa) {
+  (isa == Isa::avx512 ? dot2_detail::weighted_row_sums_avx512
+                      : dot2_detail::weighted_row_sums_portable)(m, ldm, r, w_a, w_b, sum_a, sum_b);
 }
 
 void dot2_tn(const TnOperands& op, Dot2State* out, Isa isa) {

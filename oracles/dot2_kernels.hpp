@@ -65,6 +65,13 @@ struct NtGroup {
 // supported by this CPU (at most best_isa()).
 void dot2_nt(const NtOperands& op, const std::function<void(const NtGroup&)>& sink, Isa isa = best_isa());
 
+// Two weighted sums of the r rows of m (row j at m + j ldm, each with kNtGroupRows readable
+// values), for q < kNtGroupRows: sum_a[q] = sum over j < r, ascending, of w_a[j] m[j ldm + q],
+// each term a rounded product then a rounded addition from 0 (no fma), and sum_b likewise with
+// w_b. The same bits on every isa; the LoRA oracle's bound sums over a group of outputs.
+void weighted_row_sums(const double* m, std::size_t ldm, std::size_t r, const double* w_a, const double* w_b,
+                       double* sum_a, double* sum_b, Isa isa = best_isa());
+
 // Column by column: M terms, the m-th being a_rows[m][i] * b_rows[m][k].
 struct TnOperands {
   std::span<const double* const> a_rows;  // M pointers, each to a_cols values

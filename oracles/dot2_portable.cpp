@@ -3,6 +3,14 @@
 #include "oracles/dot2_ranges.hpp"
 
 namespace parity::oracles::dot2_detail {
+namespace {
+
+// The eight lanes (s, c, abs) + r kLanes of each r < rows set to zero.
+void clear_lanes(double* s, double* c, double* abs, std::size_t rows) {
+  for (std::size_t l = 0; l < rows * kLanes; ++l) s[l] = c[l] = abs[l] = 0;
+}
+
+}  // namespace
 
 void finish_portable(const double* s, const double* c, const double* abs, std::size_t terms, double* hi_out,
                      double* lo_out, double* err_dd_out, double* abs_out) {
@@ -28,7 +36,8 @@ void lane_sums_portable(const double* v, double* sums) {
 }
 
 void segments_portable(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
-                       std::size_t n) {
+                       std::size_t n, bool fresh) {
+  if (fresh) clear_lanes(s, c, abs, rows);
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t l = r * kLanes + k % kLanes;
@@ -37,7 +46,8 @@ void segments_portable(double* s, double* c, double* abs, const double* x, const
 }
 
 void exact_segments_portable(double* s, double* c, double* abs, const double* x, const double* const* y,
-                             std::size_t rows, std::size_t n) {
+                             std::size_t rows, std::size_t n, bool fresh) {
+  if (fresh) clear_lanes(s, c, abs, rows);
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t l = r * kLanes + k % kLanes;
@@ -49,6 +59,16 @@ bool all_float32_portable(const double* v, std::size_t n) {
   bool ok = true;
   for (std::size_t k = 0; k < n; ++k) ok &= is_float32(v[k]);
   return ok;
+}
+
+void weighted_row_sums_portable(const double* m, std::size_t ldm, std::size_t r, const double* w_a,
+                                const double* w_b, double* sum_a, double* sum_b) {
+  for (std::size_t q = 0; q < kMergeRows; ++q) sum_a[q] = sum_b[q] = 0;
+  for (std::size_t j = 0; j < r; ++j)
+    for (std::size_t q = 0; q < kMergeRows; ++q) {
+      sum_a[q] = sum_a[q] + w_a[j] * m[j * ldm + q];
+      sum_b[q] = sum_b[q] + w_b[j] * m[j * ldm + q];
+    }
 }
 
 void tn_portable(const TnOperands& op, Dot2State* out, std::size_t k0, std::size_t k1) {

@@ -18,18 +18,24 @@ constexpr double kSumSlack = 1 + 0x1p-40;  // covers the roundings of a short fl
 
 std::size_t at(Index i) { return static_cast<std::size_t>(i); }
 
-// s times a double-double (hi, lo) with error err_dd, as three doubles whose sum is within
-// `err` of the exact product: TwoProduct(s, hi) and fl(s lo).
+// s times a double-double (hi, lo) with error err_dd, as two doubles p + l within `err` of the
+// exact product: p + e = s hi exactly (TwoProduct), l = fl(e + fl(s lo)). Bound: with
+// ls = fl(s lo), |ls - s lo| <= u |ls| + kTiny (round to nearest, an underflow at most half a
+// subnormal spacing), |l - (e + ls)| <= u |l| (an addition's error is at most half an ulp of
+// its result; exact if it is subnormal), e is exact but for at most kTiny under underflow
+// (oracles/eft.hpp), and |s (hi + lo) - s x| <= |s| err_dd, so
+// |p + l - s x| <= |s| err_dd + u |ls| + u |l| + 2 kTiny; the slack covers this sum's roundings.
 struct Scaled {
-  std::vector<double> p, e, l, err;
-  explicit Scaled(std::size_t n) : p(n), e(n), l(n), err(n) {}
+  std::vector<double> p, l, err;
+  explicit Scaled(std::size_t n) : p(n), l(n), err(n) {}
   void set(std::size_t i, double s, const Dot2Result& r) {
     const TwoProductResult<double> t = two_product(s, r.hi);
+    const double ls = s * r.lo;
     p[i] = t.product;
-    e[i] = t.error;
-    l[i] = s * r.lo;
-    err[i] = std::isfinite(r.err_dd) ? (std::fabs(s) * r.err_dd + kU * std::fabs(l[i]) + 2 * kTiny) * kSumSlack
-                                     : std::numeric_limits<double>::infinity();
+    l[i] = t.error + ls;
+    err[i] = std::isfinite(r.err_dd)
+                 ? (std::fabs(s) * r.err_dd + kU * std::fabs(ls) + kU * std::fabs(l[i]) + 2 * kTiny) * kSumSlack
+                 : std::numeric_limits<double>::infinity();
   }
 };
 
@@ -83,7 +89,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   const double s = op.scale, as = std::fabs(op.scale);
   const double* x = op.x.data();
 
-  // h = x A^T as double-double, and s h as three parts.
+  // h = x A^T as double-double, and s h as two parts.
   std::vector<Dot2Result> h(at(T * r));
   NtOperands h_op{x, at(K), at(T), op.A.data(), at(K), at(r), at(K)};
   h_op.exact = true;  // x bf16 or float32, A float32 (checked by dot2_nt)
@@ -97,19 +103,18 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
     sh.set(i, s, h[i]);
   }
 
-  // y = x W^T + sum_j B[n,j] (s h[t,j]), one Dot2 per element over K exact products, then the 3r
-  // of [s h parts] . [B, B, B] as a second segment.
-  std::vector<double> sh3(at(T * 3 * r)), B3(at(N * 3 * r));
+  // y = x W^T + sum_j B[n,j] (s h[t,j]), one Dot2 per element over K exact products, then the 2r
+  // of [s h parts] . [B, B] as a second segment.
+  std::vector<double> sh2(at(T * 2 * r)), B2(at(N * 2 * r));
   for (Index t = 0; t < T; ++t)
     for (Index j = 0; j < r; ++j) {
       const std::size_t tj = at(t * r + j);
-      sh3[at(t * 3 * r + j)] = sh.p[tj];
-      sh3[at(t * 3 * r + r + j)] = sh.e[tj];
-      sh3[at(t * 3 * r + 2 * r + j)] = sh.l[tj];
+      sh2[at(t * 2 * r + j)] = sh.p[tj];
+      sh2[at(t * 2 * r + r + j)] = sh.l[tj];
     }
   for (Index n = 0; n < N; ++n)
-    for (Index q = 0; q < 3; ++q)
-      for (Index j = 0; j < r; ++j) B3[at(n * 3 * r + q * r + j)] = op.B[at(n * r + j)];
+    for (Index q = 0; q < 2; ++q)
+      for (Index j = 0; j < r; ++j) B2[at(n * 2 * r + q * r + j)] = op.B[at(n * r + j)];
   // Each y element's fields as its group is finished; per element the r-sums run in ascending
   // j as in LoraOracle, vectorised across the group's n.
   // absB has kNtGroupRows zeros past its end: the sink reads a whole group's width from row j.
@@ -122,18 +127,12 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   for (Index t = 0; t < T; ++t) hmax[at(t)] = row_max(habs, t, r);
   y_.resize(at(T * N));
   // x W^T's products exact (x, W float32 values, checked by dot2_nt); s h's parts are not.
-  const NtOperands y_op{x,         at(K),     at(T),     op.W.data(), at(K), at(N), at(K), sh3.data(), at(3 * r),
-                        B3.data(), at(3 * r), at(3 * r), true};
+  const NtOperands y_op{x,         at(K),     at(T),     op.W.data(), at(K), at(N), at(K), sh2.data(), at(2 * r),
+                        B2.data(), at(2 * r), at(2 * r), true};
   dot2_nt(y_op, [&](const NtGroup& g) {
-    double low_abs[kNtGroupRows] = {}, propagated[kNtGroupRows] = {};
-    for (Index j = 0; j < r; ++j) {
-      const double ha = habs[g.i * at(r) + at(j)], he = sh.err[g.i * at(r) + at(j)];
-      const double* b = absB.data() + at(j * N) + g.j;
-      for (std::size_t q = 0; q < kNtGroupRows; ++q) {  // fixed width, so it vectorises; q >= g.rows unused
-        low_abs[q] = low_abs[q] + b[q] * ha;
-        propagated[q] = propagated[q] + b[q] * he;
-      }
-    }
+    double low_abs[kNtGroupRows], propagated[kNtGroupRows];  // q >= g.rows unused
+    weighted_row_sums(absB.data() + g.j, at(N), at(r), habs.data() + g.i * at(r), sh.err.data() + g.i * at(r),
+                      low_abs, propagated);
     for (std::size_t q = 0; q < g.rows; ++q) {
       const std::size_t n = g.j + q;
       Estimate<double>& e = y_[g.i * at(N) + n];
@@ -151,7 +150,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   const std::vector<const double*> W_rows = row_pointers(op.W.data(), N, K), B_rows = row_pointers(op.B.data(), N, r);
   const std::vector<const double*> A_rows = row_pointers(op.A.data(), r, K), x_rows = row_pointers(x, T, K);
 
-  // dh = s G B: its unscaled sum as double-double, then s times it as three parts.
+  // dh = s G B: its unscaled sum as double-double, then s times it as two parts.
   std::vector<Dot2State> dhst(at(T * r));
   dot2_tn({Gt_rows, B_rows, at(T), at(r)}, dhst.data());
   const std::vector<Dot2Result> dhraw = finish_all(dhst);
@@ -163,14 +162,13 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
     dhabs[i] = as * dhraw[i].abs;
   }
 
-  // dx = G W + dh A: N products, then the 3r of dh's parts.
+  // dx = G W + dh A: N products, then the 2r of dh's parts.
   std::vector<Dot2State> dxst(at(T * K));
   dot2_tn({Gt_rows, W_rows, at(T), at(K)}, dxst.data());
   std::vector<double> dx_main_abs(dxst.size());
   for (std::size_t i = 0; i < dxst.size(); ++i) dx_main_abs[i] = dxst[i].abs;
-  const std::vector<double> p_t = transpose(dh.p.data(), T, r), e_t = transpose(dh.e.data(), T, r),
-                            l_t = transpose(dh.l.data(), T, r);
-  const PartRows dh_cols = part_rows({&p_t, &e_t, &l_t}, T, A_rows);
+  const std::vector<double> p_t = transpose(dh.p.data(), T, r), l_t = transpose(dh.l.data(), T, r);
+  const PartRows dh_cols = part_rows({&p_t, &l_t}, T, A_rows);
   dot2_tn({dh_cols.parts, dh_cols.other, at(T), at(K)}, dxst.data());
   dx_.resize(dxst.size());
   for (Index t = 0; t < T; ++t) {
@@ -194,8 +192,8 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
     }
   }
 
-  // dA = dh^T x: the 3T terms of dh's parts.
-  const PartRows dh_rows = part_rows({&dh.p, &dh.e, &dh.l}, r, x_rows);
+  // dA = dh^T x: the 2T terms of dh's parts.
+  const PartRows dh_rows = part_rows({&dh.p, &dh.l}, r, x_rows);
   std::vector<Dot2State> dAst(at(r * K));
   dot2_tn({dh_rows.parts, dh_rows.other, at(r), at(K)}, dAst.data());
   dA_.resize(dAst.size());

@@ -5,7 +5,7 @@
 // same kernel-side fields as LoraOracle<Real>'s (abs_sum, peak, underflow: the bounds of the
 // kernel under test) and, in oracle_err, a rigorous bound on |value - exact|: Dot2's own
 // bound (oracles/dot2.hpp) plus the propagated error of the intermediates, which are carried
-// as double-double (h = x A^T, dh = s G B) and enter the outer sums as two or three terms.
+// as double-double (h = x A^T, dh = s G B) and enter the outer sums as two terms.
 // Typically oracle_err is about one unit in the last place of value.
 //
 // Requires x, W and A to hold float32 values (bf16 values are; LoraOperands holds the

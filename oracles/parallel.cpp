@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -9,6 +11,91 @@
 #include <vector>
 
 namespace parity::oracles {
+namespace {
+
+// Workers started once and kept for the process (starting threads on every call cost two
+// thread creations per oracle construction). One job at a time: `job_` serialises callers; a
+// call from inside a job's body (this thread or a worker) runs its chunks inline instead.
+class Pool {
+ public:
+  ~Pool() {
+    {
+      const std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : workers_) t.join();
+  }
+
+  // Runs body on chunks [0, chunks) with `helpers` workers besides the calling thread.
+  void run(std::size_t chunks, std::size_t helpers, const std::function<void(std::size_t)>& body) {
+    const std::lock_guard<std::mutex> job(job_);
+    {
+      const std::lock_guard<std::mutex> lock(m_);
+      while (workers_.size() < helpers) workers_.emplace_back([this, w = workers_.size()] { serve(w); });
+      body_ = &body;
+      chunks_ = chunks;
+      helpers_ = helpers;
+      active_ = helpers;
+      next_ = 0;
+      failure_ = nullptr;
+      ++generation_;
+    }
+    wake_.notify_all();
+    work();
+    std::unique_lock<std::mutex> lock(m_);
+    done_.wait(lock, [this] { return active_ == 0; });
+    body_ = nullptr;
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+  static bool inside() { return inside_; }
+
+ private:
+  void serve(std::size_t w) {
+    std::uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      if (w >= helpers_) continue;
+      lock.unlock();
+      work();
+      lock.lock();
+      if (--active_ == 0) done_.notify_one();
+    }
+  }
+
+  // Takes chunks until none is left; the first exception is kept for run to rethrow.
+  void work() {
+    inside_ = true;
+    for (std::size_t c = next_++; c < chunks_; c = next_++) {
+      try {
+        (*body_)(c);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(failure_mutex_);
+        if (!failure_) failure_ = std::current_exception();
+      }
+    }
+    inside_ = false;
+  }
+
+  static thread_local bool inside_;
+  std::mutex job_, m_, failure_mutex_;
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> workers_;
+  std::uint64_t generation_ = 0;
+  bool stop_ = false;
+  const std::function<void(std::size_t)>* body_ = nullptr;
+  std::size_t chunks_ = 0, helpers_ = 0, active_ = 0;
+  std::atomic<std::size_t> next_{0};
+  std::exception_ptr failure_;
+};
+
+thread_local bool Pool::inside_ = false;
+
+}  // namespace
 
 int oracle_threads() {
   if (const char* v = std::getenv("PARITY_THREADS")) {
@@ -21,28 +108,12 @@ int oracle_threads() {
 
 void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>& body) {
   const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(oracle_threads()), chunks);
-  if (threads <= 1) {
+  if (threads <= 1 || Pool::inside()) {
     for (std::size_t c = 0; c < chunks; ++c) body(c);
     return;
   }
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto work = [&] {
-    for (std::size_t c = next++; c < chunks; c = next++) {
-      try {
-        body(c);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  static Pool pool;
+  pool.run(chunks, threads - 1, body);
 }
 
 }  // namespace parity::oracles

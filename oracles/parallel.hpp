@@ -13,8 +13,9 @@ namespace parity::oracles {
 int oracle_threads();
 
 // Runs body(chunk) for every chunk in [0, chunks) on up to oracle_threads() threads (the
-// calling thread included); returns when all are done. The first exception a body throws is
-// rethrown here after the others finish.
+// calling thread and workers kept for the process, started on first need); returns when all
+// are done. The first exception a body throws is rethrown here after the others finish. Calls
+// from several threads take turns; a call from inside a body runs its chunks on its own thread.
 void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>& body);
 
 }  // namespace parity::oracles

@@ -4,7 +4,8 @@
 // conditioned, cancelling, spread over a wide exponent range or subnormal; the bound small
 // where the problem is well conditioned; the same for the exact-product step (dot2_add_exact)
 // on float32 values, which it requires (and checks), and there its values those of full
-// Dot2; the AVX-512, AVX2 and portable kernels bitwise equal, with either step.
+// Dot2; the AVX-512, AVX2 and portable kernels bitwise equal, with either step, and the
+// bound sums' weighted_row_sums equal to plain scalar sums.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -262,6 +263,31 @@ RC_GTEST_PROP(Dot2Kernels, EveryIsaGivesThePortableBits, ()) {
       for (std::size_t m = 0; m < n; ++m) oracles::dot2_add(ts[i * cols + k], ar[m][i], br[m][k]);
   RC_ASSERT(same_bits(tp, tv));
   RC_ASSERT(same_bits(tp, ts));
+}
+
+// weighted_row_sums on the portable path and on this CPU's best against plain scalar sums
+// from 0 in ascending j, bitwise, over rows of mixed signs and exponents.
+RC_GTEST_PROP(Dot2Kernels, WeightedRowSumsGiveTheScalarBits, ()) {
+  constexpr std::size_t w = oracles::kNtGroupRows;
+  const std::size_t r = *rc::gen::inRange<std::size_t>(0, 40), ldm = w + *rc::gen::inRange<std::size_t>(0, 5);
+  const Kind kind = *rc::gen::element(Kind::well_conditioned, Kind::cancelling, Kind::wide_exponents);
+  const std::vector<double> m = *values(kind, r * ldm + w), wa = *values(kind, r), wb = *values(kind, r);
+  std::vector<double> ref_a(w), ref_b(w);
+  for (std::size_t q = 0; q < w; ++q) {
+    double a = 0, b = 0;
+    for (std::size_t j = 0; j < r; ++j) {
+      a = a + wa[j] * m[j * ldm + q];
+      b = b + wb[j] * m[j * ldm + q];
+    }
+    ref_a[q] = a;
+    ref_b[q] = b;
+  }
+  for (const oracles::Isa isa : {oracles::Isa::portable, oracles::best_isa()}) {
+    std::vector<double> a(w, NAN), b(w, NAN);
+    oracles::weighted_row_sums(m.data(), ldm, r, wa.data(), wb.data(), a.data(), b.data(), isa);
+    RC_ASSERT(same_bits(a, ref_a));
+    RC_ASSERT(same_bits(b, ref_b));
+  }
 }
 
 }  // namespace
