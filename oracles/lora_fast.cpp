@@ -11,6 +11,10 @@
 namespace parity::oracles {
 namespace {
 
+// An error bound that came out NaN (0 * inf where a non-finite input met a zero) means the
+// oracle cannot bound this element: +inf, which verdicts read as "the oracle is not sure".
+double unsure_if_nan(double err) { return std::isnan(err) ? HUGE_VAL : err; }
+
 using Index = std::int64_t;
 constexpr double kU = 0x1p-53;           // double's unit roundoff
 constexpr double kTiny = 0x1p-1074;      // one subnormal spacing, for underflow
@@ -140,7 +144,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       e.abs_sum = g.first_abs[q] + as * low_abs[q];
       e.peak = std::max({g.first_abs[q], low_abs[q], hmax[g.i], e.abs_sum});
       e.underflow = static_cast<double>(K) * (1 + as * babs[n]) + static_cast<double>(r) * as + 1;
-      e.oracle_err = (std::fabs(g.lo[q]) + g.err_dd[q]) + propagated[q] * kSumSlack;
+      e.oracle_err = unsure_if_nan((std::fabs(g.lo[q]) + g.err_dd[q]) + propagated[q] * kSumSlack);
     }
   });
   if (op.G.empty()) return;
@@ -188,7 +192,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       e.abs_sum = dx_main_abs[tk] + low_abs;
       e.peak = std::max(e.abs_sum, peak_dh);
       e.underflow = static_cast<double>(N + r) + (static_cast<double>(N) * as + 1) * aabs;
-      e.oracle_err = res.err() + propagated * kSumSlack;
+      e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
     }
   }
 
@@ -214,7 +218,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       e.abs_sum = abs_sum;
       e.peak = std::max(peak, abs_sum);
       e.underflow = static_cast<double>(T) + (static_cast<double>(N) * as + 1) * xabs;
-      e.oracle_err = res.err() + propagated * kSumSlack;
+      e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
     }
 
   // dB = s G^T h: the 2T terms of h's double-double, then one scaling.
@@ -244,7 +248,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       e.abs_sum = as * raw_abs;
       e.peak = std::max({peak, raw_abs, e.abs_sum});
       e.underflow = as * static_cast<double>(K) * gabs + static_cast<double>(T) * as + 1;
-      e.oracle_err = (as * (res.err() + propagated * kSumSlack) + kU * std::fabs(e.value) + kTiny) * kSumSlack;
+      e.oracle_err = unsure_if_nan((as * (res.err() + propagated * kSumSlack) + kU * std::fabs(e.value) + kTiny) * kSumSlack);
     }
 }
 

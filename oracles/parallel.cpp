@@ -27,9 +27,13 @@ class Pool {
     for (auto& t : workers_) t.join();
   }
 
-  // Runs body on chunks [0, chunks) with `helpers` workers besides the calling thread.
-  void run(std::size_t chunks, std::size_t helpers, const std::function<void(std::size_t)>& body) {
-    const std::lock_guard<std::mutex> job(job_);
+  // Runs body on chunks [0, chunks) with `helpers` workers besides the calling thread, and
+  // returns true; returns false at once, running nothing, while another call holds the pool
+  // (the caller then runs its chunks itself: waiting could deadlock a body that waits on a
+  // thread which calls parallel_chunks).
+  bool try_run(std::size_t chunks, std::size_t helpers, const std::function<void(std::size_t)>& body) {
+    const std::unique_lock<std::mutex> job(job_, std::try_to_lock);
+    if (!job.owns_lock()) return false;
     {
       const std::lock_guard<std::mutex> lock(m_);
       while (workers_.size() < helpers) workers_.emplace_back([this, w = workers_.size()] { serve(w); });
@@ -47,6 +51,7 @@ class Pool {
     done_.wait(lock, [this] { return active_ == 0; });
     body_ = nullptr;
     if (failure_) std::rethrow_exception(failure_);
+    return true;
   }
 
   static bool inside() { return inside_; }
@@ -108,12 +113,9 @@ int oracle_threads() {
 
 void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>& body) {
   const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(oracle_threads()), chunks);
-  if (threads <= 1 || Pool::inside()) {
-    for (std::size_t c = 0; c < chunks; ++c) body(c);
-    return;
-  }
   static Pool pool;
-  pool.run(chunks, threads - 1, body);
+  if (threads > 1 && !Pool::inside() && pool.try_run(chunks, threads - 1, body)) return;
+  for (std::size_t c = 0; c < chunks; ++c) body(c);
 }
 
 }  // namespace parity::oracles
