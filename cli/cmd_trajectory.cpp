@@ -1,6 +1,5 @@
 // parity trajectory: single vs batched sampling of the model, its divergence analysis, a shrunk
 // reproducer of any divergence, and the JSON and HTML reports.
-#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -26,19 +25,6 @@ std::string subject_from(const Args& args) {
   if (args.has("--bind-all")) return "bound-all";
   if (args.has("--bind-video-projections")) return "bound-video-projections";
   return args.get("--subject").value_or("strict");
-}
-
-// Writes `text` to `path` atomically (temporary file + rename); `flag` names it in errors.
-void write_text(const std::string& text, const std::string& path, const std::string& flag) {
-  std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  const auto tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw InputError(flag + ": cannot write " + path);
-    out << text;
-  }
-  std::filesystem::rename(tmp, p);
 }
 
 // Shrinks `c` while `property` still fails on `subject`; writes the reproducer.
@@ -104,7 +90,7 @@ int cmd_trajectory(const Argv& argv) {
     report["reproducer"] = report["shrunk"]["path"];
   }
   if (const auto path = args.get("--json")) write_json_atomically(report, *path);
-  if (const auto path = args.get("--html")) write_text(report::render_trajectory_html(report), *path, "--html");
+  if (const auto path = args.get("--html")) write_text_atomically(report::render_trajectory_html(report), *path);
 
   std::cout << "trajectory on " << subject.name << " (" << subject.description << "), seeds";
   for (auto s : seeds) std::cout << " " << s;

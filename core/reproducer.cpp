@@ -38,18 +38,22 @@ Reproducer reproducer_from_json(const json& j) {
   return r;
 }
 
-void write_json_atomically(const json& j, const std::filesystem::path& path) {
+void write_text_atomically(const std::string& text, const std::filesystem::path& path) {
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   std::filesystem::path tmp = path;
   tmp += ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(tmp.string() + ": cannot open for writing");
-    out << j.dump(1) << '\n';
+    out << text;
     out.flush();
     if (!out) throw InputError(tmp.string() + ": write failed");
   }
   std::filesystem::rename(tmp, path);
+}
+
+void write_json_atomically(const json& j, const std::filesystem::path& path) {
+  write_text_atomically(j.dump(1) + '\n', path);
 }
 
 std::filesystem::path write_reproducer(const Reproducer& r, const std::filesystem::path& dir) {

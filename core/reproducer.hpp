@@ -30,7 +30,10 @@ Reproducer reproducer_from_json(const nlohmann::json& j);
 // Writes `r` into `dir` (created if missing) under a name derived from its content;
 // returns the path.
 std::filesystem::path write_reproducer(const Reproducer& r, const std::filesystem::path& dir);
-// Writes `j` to `path` atomically.
+// Writes `text` to `path` atomically (a temporary file beside it, then a rename), creating
+// missing parent directories; throws InputError naming the file when it cannot.
+void write_text_atomically(const std::string& text, const std::filesystem::path& path);
+// write_text_atomically of `j` as indented JSON.
 void write_json_atomically(const nlohmann::json& j, const std::filesystem::path& path);
 // Reads a reproducer; throws InputError "FILE: ..." for a missing file, invalid JSON or a
 // bad field.

@@ -4,8 +4,8 @@
 #include "subjects/probes/lora_probes.hpp"
 #include "subjects/rlkernels/lora_host.hpp"
 #include "subjects/torch/lora_torch.hpp"
-#if PARITY_HAVE_CUDA
 #include "subjects/rlkernels/cuda_device.hpp"
+#if PARITY_HAVE_CUDA
 #include "subjects/rlkernels/lora_cuda.hpp"
 #endif
 
@@ -13,11 +13,9 @@ namespace parity::subjects {
 namespace {
 
 #if PARITY_HAVE_CUDA
-std::string cuda_kernel_unavailable() { return rlkernels::cuda_unavailable_reason(); }
 std::unique_ptr<LoraSubject> make_cuda_kernel() { return rlkernels::make_lora_cuda_kernel(); }
 #else
-std::string cuda_kernel_unavailable() { return "this parity was built without CUDA (no nvcc)"; }
-std::unique_ptr<LoraSubject> make_cuda_kernel() { return nullptr; }
+std::unique_ptr<LoraSubject> make_cuda_kernel() { return nullptr; }  // never called: unavailable
 #endif
 
 void register_builtin_subjects() {
@@ -26,7 +24,7 @@ void register_builtin_subjects() {
                                    .make = &rlkernels::make_lora_host_twin});
   register_subject(LoraSubjectInfo{.name = "rlkernels-cuda", .backend = "cuda",
       .description = "parity's deterministic LoRA kernel, CUDA", .host_twin = "rlkernels-host",
-      .unavailable_reason = &cuda_kernel_unavailable, .make = &make_cuda_kernel});
+      .unavailable_reason = &rlkernels::cuda_unavailable_reason, .make = &make_cuda_kernel});
   for (bool cuda : {false, true}) {
     const std::string backend = cuda ? "torch-cuda" : "torch-cpu";
     register_subject(LoraSubjectInfo{.name = backend, .backend = backend, .kind = SubjectKind::reference,

@@ -5,8 +5,8 @@
 #include "subjects/rlkernels/transition_host.hpp"
 #include "subjects/torch/transition_torch.hpp"
 #include "subjects/transition_family.hpp"
-#if PARITY_HAVE_CUDA
 #include "subjects/rlkernels/cuda_device.hpp"
+#if PARITY_HAVE_CUDA
 #include "subjects/rlkernels/transition_cuda.hpp"
 #endif
 
@@ -14,11 +14,9 @@ namespace parity::subjects {
 namespace {
 
 #if PARITY_HAVE_CUDA
-std::string cuda_kernel_unavailable() { return rlkernels::cuda_unavailable_reason(); }
 std::unique_ptr<TransitionSubject> make_cuda_kernel() { return rlkernels::make_transition_cuda_kernel(); }
 #else
-std::string cuda_kernel_unavailable() { return "this parity was built without CUDA (no nvcc)"; }
-std::unique_ptr<TransitionSubject> make_cuda_kernel() { return nullptr; }
+std::unique_ptr<TransitionSubject> make_cuda_kernel() { return nullptr; }  // never called: unavailable
 #endif
 
 void register_builtin_subjects() {
@@ -27,7 +25,7 @@ void register_builtin_subjects() {
                                          .make = &rlkernels::make_transition_host_twin});
   register_subject(TransitionSubjectInfo{.name = "rlkernels-cuda", .backend = "cuda",
       .description = "parity's deterministic transition kernel, CUDA", .host_twin = "rlkernels-host",
-      .unavailable_reason = &cuda_kernel_unavailable, .make = &make_cuda_kernel});
+      .unavailable_reason = &rlkernels::cuda_unavailable_reason, .make = &make_cuda_kernel});
   for (bool cuda : {false, true}) {
     const std::string suffix = cuda ? "cuda" : "cpu";
     const auto unavailable = [cuda] { return torch_impl::transition_torch_unavailable_reason(cuda); };

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "core/random_fill.hpp"
 #include "subjects/model/model_weights.hpp"
 #include "subjects/model/rows/attention.hpp"
 #include "subjects/model/rows/row_checks.hpp"
@@ -112,14 +111,7 @@ class NormOutRow final : public runtime::Row {
 };
 
 Tensor example(std::vector<std::int64_t> shape, std::uint32_t stream) {
-  Tensor t = Tensor::zeros(DType::f32, std::move(shape));
-  for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, 0.5 * philox_normal(11, stream, i));
-  return t;
-}
-
-template <class R>
-std::unique_ptr<runtime::Row> make(Backend b) {
-  return std::make_unique<R>(b);
+  return example_operand(DType::f32, std::move(shape), stream);
 }
 
 template <class R>
@@ -132,7 +124,7 @@ runtime::RowInfo f32_row(std::string name, std::string op, std::string shapes, s
                           [n, operand_names, shape_rules](const BoundaryCall& call, Backend backend) {
                             return refusal(call, backend, std::vector<DType>(n, DType::f32), operand_names, shape_rules);
                           },
-                          &make<R>, repeatable_self_check(&make<R>, std::move(example_operands))};
+                          &make_row<R>, repeatable_self_check(&make_row<R>, std::move(example_operands))};
 }
 
 }  // namespace

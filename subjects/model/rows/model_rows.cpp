@@ -1,7 +1,6 @@
 #include "subjects/model/rows/model_rows.hpp"
 
 #include "core/error.hpp"
-#include "core/random_fill.hpp"
 #include "subjects/model/rows/adaln_rows.hpp"
 #include "subjects/model/rows/attention.hpp"
 #include "subjects/model/rows/row_checks.hpp"
@@ -17,28 +16,16 @@ using runtime::BoundaryCall;
 using runtime::Row;
 using runtime::RowInfo;
 
-Tensor example(DType dtype, std::vector<std::int64_t> shape, std::uint32_t stream) {
-  Tensor t = Tensor::zeros(dtype, std::move(shape));
-  for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, 0.5 * philox_normal(7, stream, i));
-  return t;
-}
-
 // A row whose operands' leading dims are flattened into token rows for a 2-D primitive and
 // restored afterwards: y [.., N] = x [.., K] W^T + b.
 class LinearRow : public Row {
  public:
   explicit LinearRow(Backend b) : p_(primitives(b)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
-    const Tensor& x = o.at(0);
-    std::vector<std::int64_t> shape = x.shape();
-    const std::int64_t K = shape.back();
-    shape.back() = o.at(1).dim(0);
-    return {reshaped(p_.linear_forward(reshaped(x, {x.numel() / K, K}), o.at(1), &o.at(2)), shape)};
+    return {as_token_rows(o.at(0), [&](const Tensor& x) { return p_.linear_forward(x, o.at(1), &o.at(2)); })};
   }
   std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
-    const Tensor& dy = g.at(0);
-    const std::int64_t N = dy.shape().back();
-    return {reshaped(p_.linear_backward_input(reshaped(dy, {dy.numel() / N, N}), o.at(1)), o.at(0).shape()), Tensor(),
+    return {as_token_rows(g.at(0), [&](const Tensor& dy) { return p_.linear_backward_input(dy, o.at(1)); }), Tensor(),
             Tensor()};
   }
 
@@ -67,9 +54,7 @@ class FeedForwardRow : public Row {
  public:
   explicit FeedForwardRow(Backend b) : p_(primitives(b)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
-    const Tensor& h = o.at(0);
-    const std::int64_t D = h.shape().back();
-    return {reshaped(p_.swiglu_forward(reshaped(h, {h.numel() / D, D}), o.at(1), o.at(2), o.at(3)), h.shape())};
+    return {as_token_rows(o.at(0), [&](const Tensor& h) { return p_.swiglu_forward(h, o.at(1), o.at(2), o.at(3)); })};
   }
   std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
     const Tensor& h = o.at(0);
@@ -109,20 +94,15 @@ class RefinerRow : public Row {
   const Primitives& p_;
 };
 
-template <class R>
-std::unique_ptr<Row> make_row(Backend b) {
-  return std::make_unique<R>(b);
-}
-
 std::vector<Tensor> attention_example() {
-  return {example(DType::f32, {1, 5, 8}, 1), example(DType::f32, {8, 8}, 2), example(DType::f32, {8, 8}, 3),
-          example(DType::f32, {8, 8}, 4),    example(DType::f32, {8, 8}, 5), example(DType::f32, {4}, 6),
-          example(DType::f32, {4}, 7),       example(DType::f32, {5, 1}, 8), example(DType::f32, {5, 1}, 9)};
+  return {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {8, 8}, 2), example_operand(DType::f32, {8, 8}, 3),
+          example_operand(DType::f32, {8, 8}, 4),    example_operand(DType::f32, {8, 8}, 5), example_operand(DType::f32, {4}, 6),
+          example_operand(DType::f32, {4}, 7),       example_operand(DType::f32, {5, 1}, 8), example_operand(DType::f32, {5, 1}, 9)};
 }
 
 std::vector<Tensor> feed_forward_example() {
-  return {example(DType::f32, {1, 5, 8}, 1), example(DType::f32, {6, 8}, 2), example(DType::f32, {6, 8}, 3),
-          example(DType::f32, {8, 6}, 4)};
+  return {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {6, 8}, 2), example_operand(DType::f32, {6, 8}, 3),
+          example_operand(DType::f32, {8, 6}, 4)};
 }
 
 RowInfo linear_row(std::string name, std::string boundary, DType x_dtype, runtime::OptIn opt_in) {
@@ -136,8 +116,8 @@ RowInfo linear_row(std::string name, std::string boundary, DType x_dtype, runtim
       },
       make,
       repeatable_self_check(make, [x_dtype] {
-        return std::vector<Tensor>{example(x_dtype, {3, 5}, 1), example(x_dtype, {4, 5}, 2),
-                                   example(DType::f32, {4}, 3)};
+        return std::vector<Tensor>{example_operand(x_dtype, {3, 5}, 1), example_operand(x_dtype, {4, 5}, 2),
+                                   example_operand(DType::f32, {4}, 3)};
       })};
 }
 
@@ -172,11 +152,11 @@ runtime::RowRegistry build() {
                                  refiner_shapes);
                 },
                 &make_row<RefinerRow>, repeatable_self_check(&make_row<RefinerRow>, [] {
-                  std::vector<Tensor> o = {example(DType::f32, {1, 5, 8}, 1), example(DType::f32, {5, 1}, 8),
-                                           example(DType::f32, {5, 1}, 9), example(DType::f32, {8}, 10)};
+                  std::vector<Tensor> o = {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {5, 1}, 8),
+                                           example_operand(DType::f32, {5, 1}, 9), example_operand(DType::f32, {8}, 10)};
                   auto a = attention_example();
                   o.insert(o.end(), a.begin() + 1, a.begin() + 7);
-                  o.push_back(example(DType::f32, {8}, 11));
+                  o.push_back(example_operand(DType::f32, {8}, 11));
                   auto f = feed_forward_example();
                   o.insert(o.end(), f.begin() + 1, f.end());
                   return o;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/compare.hpp"
+#include "core/random_fill.hpp"
 #include "subjects/model/rows/row_primitives.hpp"
 
 namespace parity::model {
@@ -38,6 +39,12 @@ std::string refusal(const runtime::BoundaryCall& call, runtime::Backend backend,
   shapes(rules);
   if (!rules.why().empty()) return rules.why();
   return device_mismatch(backend);
+}
+
+Tensor example_operand(DType dtype, std::vector<std::int64_t> shape, std::uint32_t stream) {
+  Tensor t = Tensor::zeros(dtype, std::move(shape));
+  for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, 0.5 * philox_normal(7, stream, i));
+  return t;
 }
 
 std::string device_mismatch(runtime::Backend backend) {

@@ -41,6 +41,15 @@ std::string refusal(const runtime::BoundaryCall& call, runtime::Backend backend,
                     const std::vector<std::string>& operand_names,
                     const std::function<void(ShapeRules&)>& shapes);
 
+// A self-check operand: 0.5 N(0, 1) draws of Philox stream `stream` under a fixed key.
+Tensor example_operand(DType dtype, std::vector<std::int64_t> shape, std::uint32_t stream);
+
+// RowInfo::make for a row class constructed from its backend.
+template <class R>
+std::unique_ptr<runtime::Row> make_row(runtime::Backend backend) {
+  return std::make_unique<R>(backend);
+}
+
 // A self-check: the row built on `backend` runs twice on `example()` with the same bits and
 // finite outputs, and on cuda gives the host twin's bits. Empty when it passes.
 std::function<std::string(runtime::Backend)> repeatable_self_check(

@@ -1,8 +1,8 @@
 #include "subjects/model/rows/row_primitives.hpp"
 
 #include "core/error.hpp"
-#if PARITY_HAVE_CUDA
 #include "subjects/rlkernels/cuda_device.hpp"
+#if PARITY_HAVE_CUDA
 #include "subjects/rlkernels/model_rows_cuda.hpp"
 #endif
 
@@ -25,17 +25,12 @@ const Primitives& primitives(runtime::Backend backend) {
   static const Primitives cuda = PARITY_MODEL_PRIMITIVES(subjects::rlkernels::model::cuda);
   return cuda;
 #else
-  throw InputError("this parity was built without CUDA (no nvcc): the model rows cannot run on cuda");
+  throw InputError("the model rows cannot run on cuda: " + subjects::rlkernels::cuda_unavailable_reason());
 #endif
 }
 
 std::string backend_unavailable_reason(runtime::Backend backend) {
-  if (backend == runtime::Backend::host) return "";
-#if PARITY_HAVE_CUDA
-  return subjects::rlkernels::cuda_unavailable_reason();
-#else
-  return "this parity was built without CUDA (no nvcc)";
-#endif
+  return backend == runtime::Backend::host ? "" : subjects::rlkernels::cuda_unavailable_reason();
 }
 
 }  // namespace parity::model

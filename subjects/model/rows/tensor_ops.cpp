@@ -14,6 +14,14 @@ Tensor reshaped(const Tensor& t, std::vector<std::int64_t> shape) {
   return out;
 }
 
+Tensor as_token_rows(const Tensor& t, const std::function<Tensor(const Tensor&)>& rows_fn) {
+  const std::int64_t C = t.shape().back();
+  const Tensor out = rows_fn(reshaped(t, {t.numel() / C, C}));
+  std::vector<std::int64_t> shape = t.shape();
+  shape.back() = out.dim(1);
+  return reshaped(out, shape);
+}
+
 Tensor swap_dims_1_2(const Tensor& t) {
   if (t.shape().size() != 4 || t.dtype() != DType::f32) throw InputError("swap_dims_1_2: expects a 4-D float32 tensor");
   const Tensor c = t.contiguous();

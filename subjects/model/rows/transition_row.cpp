@@ -1,7 +1,6 @@
 #include "subjects/model/rows/transition_row.hpp"
 
 #include "core/error.hpp"
-#include "core/random_fill.hpp"
 #include "subjects/model/rows/row_checks.hpp"
 #include "subjects/model/rows/row_shapes.hpp"
 #include "subjects/rlkernels/transition_host.hpp"
@@ -44,7 +43,6 @@ class TransitionRow : public runtime::Row {
   std::unique_ptr<subjects::TransitionSubject> subject_;
 };
 
-std::unique_ptr<runtime::Row> make(Backend b) { return std::make_unique<TransitionRow>(b); }
 
 }  // namespace
 
@@ -71,12 +69,9 @@ runtime::RowInfo transition_row() {
         return refusal(call, backend, std::vector<DType>(5, DType::f32), {"x", "v", "eps", "sigma", "sigma_prev"},
                        transition_shapes);
       },
-      &make, repeatable_self_check(&make, [] {
+      &make_row<TransitionRow>, repeatable_self_check(&make_row<TransitionRow>, [] {
         std::vector<Tensor> o;
-        for (auto shape : {std::vector<std::int64_t>{2, 6}, {2, 6}, {2, 6}})
-          o.push_back(Tensor::zeros(DType::f32, shape));
-        for (int t = 0; t < 3; ++t)
-          for (std::int64_t i = 0; i < 12; ++i) o[t].set_value(i, philox_normal(7, 20 + t, i));
+        for (std::uint32_t t = 0; t < 3; ++t) o.push_back(example_operand(DType::f32, {2, 6}, 20 + t));
         o.push_back(Tensor::zeros(DType::f32, {2}));
         o.push_back(Tensor::zeros(DType::f32, {2}));
         for (std::int64_t b = 0; b < 2; ++b) {
