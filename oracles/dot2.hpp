@@ -15,6 +15,13 @@
 // inflates by 2^-40 relative to cover its own few roundings. hi = fl(s + c) is faithful-plus:
 // |hi - x^T y| <= |lo| + err_dd (<= u |x^T y| + gamma_m^2 sum|p_i|, ORO's Theorem 5.3).
 // Where s, c or abs is not finite the bound is infinite: the oracle does not know.
+//
+// Special values (oracles/extended_real.hpp): where some product is an infinity or NaN, hi is
+// s, the plain IEEE sum of the products, and lo is 0. No finite product or partial sum
+// overflows double when the operands are float32-sized (|a|, |b| <= FLT_MAX, and the callers'
+// longer chains stay below 2^600), so s is non-finite exactly when a product is, and its class
+// is the exact extended sum's: NaN with a NaN term or with both infinities, else the
+// infinity. (s + c would be NaN: the compensation computes inf - inf.)
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -84,7 +91,7 @@ inline void dot2_merge(Dot2State& st, const Dot2State& part) {
 // The double-double value of the accumulated dot product and its bound (see above).
 inline Dot2Result dot2_finish(const Dot2State& st) {
   const TwoSumResult<double> v = two_sum(st.s, st.c);
-  Dot2Result r{v.sum, v.error, 0, st.abs};
+  Dot2Result r{std::isfinite(st.s) ? v.sum : st.s, v.error, 0, st.abs};
   if (!std::isfinite(st.s) || !std::isfinite(st.c) || !std::isfinite(st.abs) || !std::isfinite(v.sum)) {
     r.lo = 0;
     r.err_dd = std::numeric_limits<double>::infinity();

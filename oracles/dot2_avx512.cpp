@@ -182,7 +182,7 @@ PARITY_AVX512 void finish_avx512(const double* s, const double* c, const double*
   const __mmask8 ok = finite(st_s) & finite(st_c) & finite(st_abs) & finite(hi);
   lo = _mm512_maskz_mov_pd(ok, lo);
   err = _mm512_mask_mov_pd(_mm512_set1_pd(inf), ok, err);
-  _mm512_storeu_pd(hi_out, hi);
+  _mm512_storeu_pd(hi_out, _mm512_mask_mov_pd(st_s, finite(st_s), hi));  // dot2_finish: s where not finite
   _mm512_storeu_pd(lo_out, lo);
   _mm512_storeu_pd(err_dd_out, err);
   _mm512_storeu_pd(abs_out, st_abs);

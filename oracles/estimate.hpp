@@ -6,6 +6,7 @@
 // evaluation can overflow only where the peak exceeds the float range. `underflow` counts the
 // roundings of the evaluation, each weighted by the magnitude of what later multiplies its
 // error: times half the subnormal spacing it bounds the error that underflow can add.
+// For LoRA the peak covers every evaluation order a subject may take (oracles/lora.hpp).
 // `oracle_err` is the oracle's own statement about itself: |value - exact| <= oracle_err, so
 // a verdict can tell a kernel outside its bound from an oracle that is not sure.
 
@@ -18,6 +19,8 @@ struct Estimate {
   Real peak{};
   double underflow = 0;
   double oracle_err = 0;
+  // The intermediate that reaches the peak, e.g. "s·dy" (a fixed string; "" when not named).
+  const char* peak_at = "";
 };
 
 }  // namespace parity::oracles

@@ -15,11 +15,28 @@
 // Estimate is the sum of |term| over the fully expanded products, as the error bounds need;
 // its peak covers the intermediates h, dh and the partial chains; its underflow weight counts
 // the kernel's roundings (lora_arith.cuh's chains) weighted by what multiplies them later.
+//
+// The kernel-side fields cover every evaluation order the LoRA interface permits a subject
+// (subjects/lora_family.hpp), not parity's alone:
+//   - the products associated as written above (h = x A^T before B, dh = G B before A or x,
+//     G^T h for dB; a subject that forms B A or G^T x first is outside this contract);
+//   - each output's terms summed in any order and tree, with or without fma (x W^T and the
+//     low-rank part of y, G W and dh A of dx, as two sums then added or as one chain);
+//   - the scale s applied once, as one float32 multiplication, anywhere on its terms' path:
+//     to a factor (s x, s A, s B, s G: "s·dy" in the backward, as autograd does), to h, dh
+//     or any partial or finished sum, or fused into an fma.
+// The peak is then the largest magnitude any intermediate of any such order can reach:
+// parity's chains', the unscaled sums (h B^T, G^T h, dh A and dh^T x before s), s times h,
+// and s times each operand element that feeds the output (LoraOrders); peak_at names it. The
+// underflow weight adds, for every place the scale may be applied, that multiplication's own
+// underflow times what multiplies it later (LoraOrders, bounded by operand maxima), and
+// weights every other rounding by max(1, |s|), since s may or may not follow it.
 // Its oracle_err is the standard bound of a depth-d evaluation in Real, gamma_d abs_sum with
 // Real's unit roundoff (Higham, Lemma 3.1; d counts the chains h or dh feed into), valid for
 // operands whose products stay normal in Real (float32 and bf16 values do).
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <span>
 #include <vector>
@@ -36,6 +53,76 @@ struct LoraOperands {
   std::span<const double> B;  // [N][r]
   std::span<const double> G;  // [T][N], dL/dy; may be empty (forward only)
   double scale = 1.0;
+};
+
+// The order-dependent parts of every LoRA oracle's kernel-side fields that depend on the
+// operands alone (doubles), shared by LoraOracle<Real> and LoraFastOracle so both give the same
+// values: |s| times the largest operand element that some permitted order scales, with its
+// name, and the underflow weights of the scale's possible places (see above).
+class LoraOrders {
+ public:
+  struct Scaled {
+    double value = 0;
+    const char* at = "";
+  };
+
+  explicit LoraOrders(const LoraOperands& op)
+      : s_(std::fabs(op.scale)), big_s_(s_ > 1 ? s_ : 1.0), x_(op.x, op.T, op.K), A_(op.A, op.r, op.K),
+        B_(op.B, op.N, op.r), G_(op.G, op.G.empty() ? 0 : op.T, op.N) {
+    const double K = static_cast<double>(op.K), N = static_cast<double>(op.N), r = static_cast<double>(op.r),
+                 T = static_cast<double>(op.T);
+    const double hmax = K * x_.all * A_.all, dhmax = N * G_.all * B_.all;  // bounds on |h|, |G B|
+    underflow_y_ = r * (K * B_.all * (A_.all + x_.all) + B_.all + hmax + 1);
+    underflow_dx_ = r * (N * A_.all * (B_.all + G_.all + 1) + dhmax + 1);
+    underflow_dA_ = T * (N * x_.all * (B_.all + G_.all + 1) + dhmax + 1);
+    underflow_dB_ = T * (hmax + K * G_.all * (A_.all + x_.all + 1) + G_.all + 1);
+  }
+
+  // max(1, |s|): the weight of a rounding that s may or may not follow.
+  double big_scale() const { return big_s_; }
+  Scaled y(std::int64_t t, std::int64_t n) const {
+    return largest({{s_ * x_.row[t], "s·x"}, {s_ * A_.all, "s·A"}, {s_ * B_.row[n], "s·B"}});
+  }
+  Scaled dx(std::int64_t t, std::int64_t k) const {
+    return largest({{s_ * G_.row[t], "s·dy"}, {s_ * B_.all, "s·B"}, {s_ * A_.col[k], "s·A"}});
+  }
+  Scaled dA(std::int64_t j, std::int64_t k) const {
+    return largest({{s_ * G_.all, "s·dy"}, {s_ * B_.col[j], "s·B"}, {s_ * x_.col[k], "s·x"}});
+  }
+  Scaled dB(std::int64_t n, std::int64_t j) const {
+    return largest({{s_ * G_.col[n], "s·dy"}, {s_ * x_.all, "s·x"}, {s_ * A_.row[j], "s·A"}});
+  }
+  double underflow_y() const { return underflow_y_; }
+  double underflow_dx() const { return underflow_dx_; }
+  double underflow_dA() const { return underflow_dA_; }
+  double underflow_dB() const { return underflow_dB_; }
+
+ private:
+  // Row, column and overall maxima of |m| for a row-major [rows][cols] matrix.
+  struct Maxima {
+    std::vector<double> row, col;
+    double all = 0;
+    Maxima(std::span<const double> m, std::int64_t rows, std::int64_t cols)
+        : row(static_cast<std::size_t>(rows), 0.0), col(static_cast<std::size_t>(cols), 0.0) {
+      for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < cols; ++j) {
+          const double a = std::fabs(m[i * cols + j]);
+          row[i] = a > row[i] ? a : row[i];
+          col[j] = a > col[j] ? a : col[j];
+          all = a > all ? a : all;
+        }
+    }
+  };
+  static Scaled largest(std::initializer_list<Scaled> c) {
+    Scaled best;
+    for (const Scaled& e : c)
+      if (best.value < e.value) best = e;
+    return best;
+  }
+
+  double s_, big_s_;
+  Maxima x_, A_, B_, G_;
+  double underflow_y_ = 0, underflow_dx_ = 0, underflow_dA_ = 0, underflow_dB_ = 0;
 };
 
 template <class Real>
@@ -89,12 +176,17 @@ class LoraOracle {
       lowabs += abs_of(b) * habs_[t * op_.r + j];
       babs += std::fabs(op_.B[n * op_.r + j]);
     }
-    const double s = std::fabs(op_.scale);
-    e.underflow = static_cast<double>(op_.K) * (1 + s * babs) + static_cast<double>(op_.r) * s + 1;
-    e.peak = max_of(max_of(e.abs_sum, lowabs), row_max(habs_, t));
+    const double S = orders_.big_scale();
+    e.underflow = static_cast<double>(op_.K) * (1 + S * babs) + static_cast<double>(op_.r) * S + 1 + orders_.underflow_y();
+    const Real hmax = row_max(habs_, t);
+    raise(e, e.abs_sum, "x W^T");
+    raise(e, lowabs, "h B^T");
+    raise(e, hmax, "h");
     e.value += Real(op_.scale) * low;
     e.abs_sum += abs_of(Real(op_.scale)) * lowabs;
-    e.peak = max_of(e.peak, e.abs_sum);
+    raise(e, e.abs_sum, "y");
+    raise(e, abs_of(Real(op_.scale)) * hmax, "s·h");
+    raise(e, orders_.y(t, n));
     e.oracle_err = evaluation_err(e.abs_sum, op_.K + op_.r + 3);
     return e;
   }
@@ -108,14 +200,21 @@ class LoraOracle {
       e.abs_sum += abs_of(p);
     }
     double aabs = 0;
+    Real unscaled = 0;
     for (std::int64_t j = 0; j < op_.r; ++j) {
       const Real a = Real(op_.A[j * op_.K + k]);
       e.value += dh_[t * op_.r + j] * a;
       e.abs_sum += dhabs_[t * op_.r + j] * abs_of(a);
+      unscaled += dhraw_[t * op_.r + j] * abs_of(a);
       aabs += std::fabs(op_.A[j * op_.K + k]);
     }
-    e.underflow = static_cast<double>(op_.N + op_.r) + (static_cast<double>(op_.N) * std::fabs(op_.scale) + 1) * aabs;
-    e.peak = max_of(e.abs_sum, max_of(row_max(dhabs_, t), row_max(dhraw_, t)));
+    e.underflow = static_cast<double>(op_.N + op_.r) + (static_cast<double>(op_.N) * orders_.big_scale() + 1) * aabs +
+                  orders_.underflow_dx();
+    raise(e, e.abs_sum, "dx");
+    raise(e, row_max(dhabs_, t), "s·(dy B)");
+    raise(e, row_max(dhraw_, t), "dy B");
+    raise(e, unscaled, "dh A before s");
+    raise(e, orders_.dx(t, k));
     e.oracle_err = evaluation_err(e.abs_sum, op_.N + op_.r + 3);
     return e;
   }
@@ -123,35 +222,47 @@ class LoraOracle {
   Estimate<Real> dA(std::int64_t j, std::int64_t k) const {
     Estimate<Real> e;
     double xabs = 0;
+    Real unscaled = 0, dhmax = 0, rawmax = 0;
     for (std::int64_t t = 0; t < op_.T; ++t) {
       xabs += std::fabs(op_.x[t * op_.K + k]);
       const Real x = Real(op_.x[t * op_.K + k]);
       e.value += dh_[t * op_.r + j] * x;
       e.abs_sum += dhabs_[t * op_.r + j] * abs_of(x);
-      e.peak = max_of(e.peak, max_of(dhabs_[t * op_.r + j], dhraw_[t * op_.r + j]));
+      unscaled += dhraw_[t * op_.r + j] * abs_of(x);
+      dhmax = max_of(dhmax, dhabs_[t * op_.r + j]);
+      rawmax = max_of(rawmax, dhraw_[t * op_.r + j]);
     }
-    e.peak = max_of(e.peak, e.abs_sum);
-    e.underflow = static_cast<double>(op_.T) + (static_cast<double>(op_.N) * std::fabs(op_.scale) + 1) * xabs;
+    raise(e, dhmax, "s·(dy B)");
+    raise(e, rawmax, "dy B");
+    raise(e, e.abs_sum, "dA");
+    raise(e, unscaled, "dh^T x before s");
+    raise(e, orders_.dA(j, k));
+    e.underflow = static_cast<double>(op_.T) + (static_cast<double>(op_.N) * orders_.big_scale() + 1) * xabs +
+                  orders_.underflow_dA();
     e.oracle_err = evaluation_err(e.abs_sum, op_.N + op_.T + 3);
     return e;
   }
 
   Estimate<Real> dB(std::int64_t n, std::int64_t j) const {
     Estimate<Real> e;
-    Real v = 0, a = 0;
+    Real v = 0, a = 0, hmax = 0;
     double gabs = 0;
     for (std::int64_t t = 0; t < op_.T; ++t) {
       gabs += std::fabs(op_.G[t * op_.N + n]);
       const Real g = Real(op_.G[t * op_.N + n]);
       v += g * h_[t * op_.r + j];
       a += abs_of(g) * habs_[t * op_.r + j];
-      e.peak = max_of(e.peak, habs_[t * op_.r + j]);
+      hmax = max_of(hmax, habs_[t * op_.r + j]);
     }
     e.value = Real(op_.scale) * v;
     e.abs_sum = abs_of(Real(op_.scale)) * a;
-    e.peak = max_of(e.peak, max_of(a, e.abs_sum));
-    const double s = std::fabs(op_.scale);
-    e.underflow = s * static_cast<double>(op_.K) * gabs + static_cast<double>(op_.T) * s + 1;
+    raise(e, hmax, "h");
+    raise(e, a, "dy^T h");
+    raise(e, e.abs_sum, "dB");
+    raise(e, abs_of(Real(op_.scale)) * hmax, "s·h");
+    raise(e, orders_.dB(n, j));
+    const double S = orders_.big_scale();
+    e.underflow = S * static_cast<double>(op_.K) * gabs + static_cast<double>(op_.T) * S + 1 + orders_.underflow_dB();
     e.oracle_err = evaluation_err(e.abs_sum, op_.K + op_.T + 3);
     return e;
   }
@@ -164,6 +275,14 @@ class LoraOracle {
     return mu / (1 - mu) * static_cast<double>(abs_sum) * (1 + 0x1p-40);
   }
   static Real abs_of(const Real& v) { return v < 0 ? Real(-v) : v; }
+  // The peak raised to v, named `at`, if v is larger.
+  static void raise(Estimate<Real>& e, const Real& v, const char* at) {
+    if (e.peak < v) {
+      e.peak = v;
+      e.peak_at = at;
+    }
+  }
+  static void raise(Estimate<Real>& e, const LoraOrders::Scaled& f) { raise(e, Real(f.value), f.at); }
   static Real max_of(const Real& a, const Real& b) { return a < b ? b : a; }
   Real row_max(const std::vector<Real>& v, std::int64_t t) const {
     Real m = 0;
@@ -172,6 +291,7 @@ class LoraOracle {
   }
 
   LoraOperands op_;
+  LoraOrders orders_{op_};
   // Per (t, j): h and its abs sum; dh, its abs sum, and the abs sum of its unscaled chain.
   std::vector<Real> h_, habs_, dh_, dhabs_, dhraw_;
 };

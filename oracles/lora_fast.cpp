@@ -4,6 +4,9 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
 
 #include "oracles/dot2_kernels.hpp"
 #include "oracles/parallel.hpp"
@@ -36,8 +39,9 @@ struct Scaled {
     const TwoProductResult<double> t = two_product(s, r.hi);
     const double ls = s * r.lo;
     p[i] = t.product;
-    l[i] = t.error + ls;
-    err[i] = std::isfinite(r.err_dd)
+    // A non-finite product is the value (extended_real.hpp); its TwoProduct error is inf - inf.
+    l[i] = std::isfinite(t.product) ? t.error + ls : 0.0;
+    err[i] = std::isfinite(r.err_dd) && std::isfinite(t.product)
                  ? (std::fabs(s) * r.err_dd + kU * std::fabs(ls) + kU * std::fabs(l[i]) + 2 * kTiny) * kSumSlack
                  : std::numeric_limits<double>::infinity();
   }
@@ -80,6 +84,63 @@ PartRows part_rows(std::initializer_list<const std::vector<double>*> parts, Inde
   return rows;
 }
 
+// Throws unless every finite value of v is at most FLT_MAX in magnitude (lora_fast.hpp).
+void require_float_range(std::span<const double> v, const char* name) {
+  for (const double e : v)
+    if (std::fabs(e) > std::numeric_limits<float>::max() && std::isfinite(e))
+      throw std::invalid_argument(std::string("LoraFastOracle: ") + name + " holds a value beyond FLT_MAX");
+}
+
+// Non-finite elements (extended_real.hpp). Intermediates travel as two parts (hi, lo) into the
+// outer sums, and an infinite operand times a zero lo part is a NaN the exact result has not; a
+// non-finite s scales h before B in y, where the definition scales sum_j B h. So an element
+// whose fast value is not finite is evaluated again in plain IEEE double in the definition's
+// association over the intermediates' hi parts alone (hi is the intermediate when that is not
+// finite, and carries its zero and sign otherwise): no finite term overflows (dot2.hpp), so the
+// class is the exact one's.
+struct SpecialValues {
+  const LoraOperands& op;
+  std::vector<double> h, dh;  // hi of h = x A^T, and s times hi of G B, [T][r]
+
+  double y(Index t, Index n) const {
+    double low = 0;
+    for (Index j = 0; j < op.r; ++j) low = low + op.B[at(n * op.r + j)] * h[at(t * op.r + j)];
+    return sum(op.x.data() + t * op.K, op.W.data() + n * op.K, op.K) + op.scale * low;
+  }
+  double dx(Index t, Index k) const {
+    double v = 0;
+    for (Index n = 0; n < op.N; ++n) v = v + op.G[at(t * op.N + n)] * op.W[at(n * op.K + k)];
+    for (Index j = 0; j < op.r; ++j) v = v + dh[at(t * op.r + j)] * op.A[at(j * op.K + k)];
+    return v;
+  }
+  double dA(Index j, Index k) const {
+    double v = 0;
+    for (Index t = 0; t < op.T; ++t) v = v + dh[at(t * op.r + j)] * op.x[at(t * op.K + k)];
+    return v;
+  }
+  double dB(Index n, Index j) const {
+    double v = 0;
+    for (Index t = 0; t < op.T; ++t) v = v + op.G[at(t * op.N + n)] * h[at(t * op.r + j)];
+    return op.scale * v;
+  }
+
+ private:
+  static double sum(const double* a, const double* b, Index n) {
+    double v = 0;
+    for (Index k = 0; k < n; ++k) v = v + a[k] * b[k];
+    return v;
+  }
+};
+
+// The peak raised to v, named `at`, if v is larger (LoraOracle's order of candidates).
+void raise(Estimate<double>& e, double v, const char* at) {
+  if (e.peak < v) {
+    e.peak = v;
+    e.peak_at = at;
+  }
+}
+void raise(Estimate<double>& e, const LoraOrders::Scaled& f) { raise(e, f.value, f.at); }
+
 std::vector<Dot2Result> finish_all(const std::vector<Dot2State>& st) {
   std::vector<Dot2Result> r(st.size());
   for (std::size_t i = 0; i < st.size(); ++i) r[i] = dot2_finish(st[i]);
@@ -92,6 +153,11 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   const Index T = op.T, N = op.N, K = op.K, r = op.r;
   const double s = op.scale, as = std::fabs(op.scale);
   const double* x = op.x.data();
+  const LoraOrders orders(op);
+  const double S = orders.big_scale();
+  require_float_range(op.B, "B");
+  require_float_range(op.G, "G");
+  require_float_range({&op.scale, 1}, "scale");
 
   // h = x A^T as double-double, and s h as two parts.
   std::vector<Dot2Result> h(at(T * r));
@@ -102,9 +168,11 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   });
   std::vector<double> habs(h.size());
   Scaled sh(h.size());
+  SpecialValues special{op, std::vector<double>(h.size()), {}};
   for (std::size_t i = 0; i < h.size(); ++i) {
     habs[i] = h[i].abs;
     sh.set(i, s, h[i]);
+    special.h[i] = h[i].hi;
   }
 
   // y = x W^T + sum_j B[n,j] (s h[t,j]), one Dot2 per element over K exact products, then the 2r
@@ -142,9 +210,15 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       Estimate<double>& e = y_[g.i * at(N) + n];
       e.value = g.hi[q];
       e.abs_sum = g.first_abs[q] + as * low_abs[q];
-      e.peak = std::max({g.first_abs[q], low_abs[q], hmax[g.i], e.abs_sum});
-      e.underflow = static_cast<double>(K) * (1 + as * babs[n]) + static_cast<double>(r) * as + 1;
+      raise(e, g.first_abs[q], "x W^T");
+      raise(e, low_abs[q], "h B^T");
+      raise(e, hmax[g.i], "h");
+      raise(e, e.abs_sum, "y");
+      raise(e, as * hmax[g.i], "s·h");
+      raise(e, orders.y(static_cast<Index>(g.i), static_cast<Index>(n)));
+      e.underflow = static_cast<double>(K) * (1 + S * babs[n]) + static_cast<double>(r) * S + 1 + orders.underflow_y();
       e.oracle_err = unsure_if_nan((std::fabs(g.lo[q]) + g.err_dd[q]) + propagated[q] * kSumSlack);
+      if (!std::isfinite(e.value)) e.value = special.y(static_cast<Index>(g.i), static_cast<Index>(n));
     }
   });
   if (op.G.empty()) return;
@@ -160,8 +234,10 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   const std::vector<Dot2Result> dhraw = finish_all(dhst);
   Scaled dh(dhraw.size());
   std::vector<double> dhraw_abs(dhraw.size()), dhabs(dhraw.size());
+  special.dh.resize(dhraw.size());
   for (std::size_t i = 0; i < dhraw.size(); ++i) {
     dh.set(i, s, dhraw[i]);
+    special.dh[i] = s * dhraw[i].hi;
     dhraw_abs[i] = dhraw[i].abs;
     dhabs[i] = as * dhraw[i].abs;
   }
@@ -176,22 +252,27 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   dot2_tn({dh_cols.parts, dh_cols.other, at(T), at(K)}, dxst.data());
   dx_.resize(dxst.size());
   for (Index t = 0; t < T; ++t) {
-    const double peak_dh = std::max(row_max(dhabs, t, r), row_max(dhraw_abs, t, r));
+    const double dh_max = row_max(dhabs, t, r), raw_max = row_max(dhraw_abs, t, r);
     for (Index k = 0; k < K; ++k) {
-      double low_abs = 0, aabs = 0, propagated = 0;
+      double low_abs = 0, aabs = 0, propagated = 0, unscaled = 0;
       for (Index j = 0; j < r; ++j) {
         const double a = std::fabs(op.A[at(j * K + k)]);
         low_abs += dhabs[at(t * r + j)] * a;
+        unscaled += dhraw_abs[at(t * r + j)] * a;
         aabs += a;
         propagated += dh.err[at(t * r + j)] * a;
       }
       const std::size_t tk = at(t * K + k);
       const Dot2Result res = dot2_finish(dxst[tk]);
       Estimate<double>& e = dx_[tk];
-      e.value = res.hi;
+      e.value = std::isfinite(res.hi) ? res.hi : special.dx(t, k);
       e.abs_sum = dx_main_abs[tk] + low_abs;
-      e.peak = std::max(e.abs_sum, peak_dh);
-      e.underflow = static_cast<double>(N + r) + (static_cast<double>(N) * as + 1) * aabs;
+      raise(e, e.abs_sum, "dx");
+      raise(e, dh_max, "s·(dy B)");
+      raise(e, raw_max, "dy B");
+      raise(e, unscaled, "dh A before s");
+      raise(e, orders.dx(t, k));
+      e.underflow = static_cast<double>(N + r) + (static_cast<double>(N) * S + 1) * aabs + orders.underflow_dx();
       e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
     }
   }
@@ -203,21 +284,27 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   dA_.resize(dAst.size());
   for (Index j = 0; j < r; ++j)
     for (Index k = 0; k < K; ++k) {
-      double abs_sum = 0, xabs = 0, propagated = 0, peak = 0;
+      double abs_sum = 0, xabs = 0, propagated = 0, unscaled = 0, dh_max = 0, raw_max = 0;
       for (Index t = 0; t < T; ++t) {
         const double xv = std::fabs(x[t * K + k]);
         const std::size_t tj = at(t * r + j);
         abs_sum += dhabs[tj] * xv;
+        unscaled += dhraw_abs[tj] * xv;
         xabs += xv;
         propagated += dh.err[tj] * xv;
-        peak = std::max({peak, dhabs[tj], dhraw_abs[tj]});
+        dh_max = std::max(dh_max, dhabs[tj]);
+        raw_max = std::max(raw_max, dhraw_abs[tj]);
       }
       const Dot2Result res = dot2_finish(dAst[at(j * K + k)]);
       Estimate<double>& e = dA_[at(j * K + k)];
-      e.value = res.hi;
+      e.value = std::isfinite(res.hi) ? res.hi : special.dA(j, k);
       e.abs_sum = abs_sum;
-      e.peak = std::max(peak, abs_sum);
-      e.underflow = static_cast<double>(T) + (static_cast<double>(N) * as + 1) * xabs;
+      raise(e, dh_max, "s·(dy B)");
+      raise(e, raw_max, "dy B");
+      raise(e, abs_sum, "dA");
+      raise(e, unscaled, "dh^T x before s");
+      raise(e, orders.dA(j, k));
+      e.underflow = static_cast<double>(T) + (static_cast<double>(N) * S + 1) * xabs + orders.underflow_dA();
       e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
     }
 
@@ -233,21 +320,26 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
   dB_.resize(dBst.size());
   for (Index n = 0; n < N; ++n)
     for (Index j = 0; j < r; ++j) {
-      double raw_abs = 0, gabs = 0, propagated = 0, peak = 0;
+      double raw_abs = 0, gabs = 0, propagated = 0, hmax_j = 0;
       for (Index t = 0; t < T; ++t) {
         const double g = std::fabs(G[t * N + n]);
         const std::size_t tj = at(t * r + j);
         raw_abs += g * habs[tj];
         gabs += g;
         propagated += g * h[tj].err_dd;
-        peak = std::max(peak, habs[tj]);
+        hmax_j = std::max(hmax_j, habs[tj]);
       }
       const Dot2Result res = dot2_finish(dBst[at(n * r + j)]);
       Estimate<double>& e = dB_[at(n * r + j)];
       e.value = s * res.hi;
+      if (!std::isfinite(e.value)) e.value = special.dB(n, j);
       e.abs_sum = as * raw_abs;
-      e.peak = std::max({peak, raw_abs, e.abs_sum});
-      e.underflow = as * static_cast<double>(K) * gabs + static_cast<double>(T) * as + 1;
+      raise(e, hmax_j, "h");
+      raise(e, raw_abs, "dy^T h");
+      raise(e, e.abs_sum, "dB");
+      raise(e, as * hmax_j, "s·h");
+      raise(e, orders.dB(n, j));
+      e.underflow = S * static_cast<double>(K) * gabs + static_cast<double>(T) * S + 1 + orders.underflow_dB();
       e.oracle_err = unsure_if_nan((as * (res.err() + propagated * kSumSlack) + kU * std::fabs(e.value) + kTiny) * kSumSlack);
     }
 }

@@ -12,7 +12,15 @@
 // subject's bf16 x, W and float32 A): h = x A^T and x W^T are then sums of exact products
 // (dot2_add_exact), and the constructor throws std::invalid_argument otherwise. B and G need
 // only give products that are exact or normal doubles (float32 values do); the underflow of
-// TwoProduct is nevertheless in the bound.
+// TwoProduct is nevertheless in the bound. B, G and the scale must be at most FLT_MAX in
+// magnitude where finite (std::invalid_argument otherwise): then no finite sum overflows.
+//
+// Special values follow oracles/extended_real.hpp: a non-finite element has the class of the
+// exact extended result, with an infinite oracle_err. Where an infinity meets a finite
+// intermediate (h, s h, dh), the intermediate's computed value decides zero and sign; that is
+// the exact one's except for an intermediate that cancels to within its own stated error of 0
+// while its terms do not all vanish, or whose scaling by s underflows to 0 (never on drawn
+// operands; not certified).
 #include <cstdint>
 #include <vector>
 

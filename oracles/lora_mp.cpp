@@ -11,7 +11,7 @@ namespace {
 Estimate<double> to_double(const Estimate<mp_real>& e) {
   const double v = e.value.convert_to<double>();
   return {v, e.abs_sum.convert_to<double>(), e.peak.convert_to<double>(), e.underflow,
-          e.oracle_err + 0x1p-53 * std::fabs(v) + 0x1p-1074};
+          e.oracle_err + 0x1p-53 * std::fabs(v) + 0x1p-1074, e.peak_at};
 }
 
 }  // namespace
