@@ -10,14 +10,25 @@
 // largest abs sum of any intermediate, near FLT_MAX) the bound is infinite: the element is
 // exempt.
 //
-// Rounding depths m of each output (K, N, T, r the problem's extents):
-//   y  : K + r + 1   (h chain K, low-rank chain r, final fma)
-//   dx : N + r + 1   (dh chain N, its scaling, then r more steps of the dx chain)
-//   dA : N + T + 1   (dh chain N, its scaling, chain over T)
-//   dB : K + T + 1   (h chain K, chain over T, scaling)
+// The bounds hold for every evaluation order the LoRA interface permits (oracles/lora.hpp
+// lists them: the products associated as written, each output's terms summed in any order and
+// tree, with or without fma, and the scale applied once anywhere on its terms' path), not only
+// for parity's kernel. A term of an output with L terms passes through its own product's
+// roundings, then at most L - 1 additions (an fma merges a product's rounding into an
+// addition's, which only lowers the count); the scale is one more multiplication wherever it
+// goes. The largest count over an output's terms, with K, N, T, r the problem's extents:
+//   y  : 2K + r + 1  (a low-rank term: h's K, times B, times s, then up to K + r - 1 additions
+//                     among the K + r terms of x W^T and h B^T; parity's kernel needs K + r + 1)
+//   dx : 2N + r + 1  (a dh A term: dh's N, times s, times A, then up to N + r - 1 additions)
+//   dA : N + T + 1   (dh's N, times s, times x, then up to T - 1 additions)
+//   dB : K + T + 1   (h's K, times dy, times s, then up to T - 1 additions)
+// Overflow exemptions use the oracle's peak over the same orders: an element is exempt where
+// some permitted order has an intermediate (s·dy, say) that may leave the float32 range while
+// the exact value need not; the properties count and name each exempt element.
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace parity::properties::lora {
 
@@ -26,6 +37,17 @@ inline constexpr double kBf16Unit = 0x1p-8;   // 8-bit significand
 inline constexpr double kF32HalfSubnormal = 0x1p-150;
 inline constexpr double kBf16HalfSubnormal = 0x1p-134;
 inline constexpr double kOverflowGuard = 1.0e38;  // below FLT_MAX = 3.4e38
+
+inline std::int64_t depth_y(std::int64_t K, std::int64_t r) { return 2 * K + r + 1; }
+inline std::int64_t depth_dx(std::int64_t N, std::int64_t r) { return 2 * N + r + 1; }
+inline std::int64_t depth_dA(std::int64_t N, std::int64_t T) { return N + T + 1; }
+inline std::int64_t depth_dB(std::int64_t K, std::int64_t T) { return K + T + 1; }
+
+// Why an element with this peak is exempt from its bound, e.g. "s·dy reaches 6.8e+38 and
+// overflows float32 in some permitted order"; empty when it is not exempt. `at` names the
+// intermediate (oracles::Estimate::peak_at). A scaled operand element beyond the float32
+// rounding threshold (FLT_MAX + half an ulp) certainly overflows; an abs sum only may.
+std::string overflow_exemption(const char* at, double peak);
 
 inline double gamma_f32(std::int64_t m) {
   const double mu = static_cast<double>(m) * kF32Unit;

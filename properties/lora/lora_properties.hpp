@@ -49,14 +49,19 @@ Verdict check_layout_invariant_forward(const Case& c, LoraSubject* s);
 // are covered by the dW half.
 Verdict check_base_frozen(const Case& c, LoraSubject* s);
 // zero_adapter_gradients: with B = 0 (the adapter's initial state) and finite x and dy, dA is
-// exactly zero, and dB is not wherever the oracle's dB exceeds its error bound.
+// exactly zero, and dB is not wherever the oracle's dB exceeds its error bound. Elements where
+// some permitted evaluation order may overflow (error_bounds.hpp) are exempt, counted in the
+// detail and in the metrics grad_a_exempt, grad_b_exempt, with the first one's reason.
 Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s);
 // forward_accuracy: every y element within its derived bound (error_bounds.hpp) plus the fast
 // accurate oracle's stated error of the oracle's value; discarded when the oracle's error is
 // a large share of the bound ("the oracle is not sure"). Metrics: bound_utilisation,
 // oracle_err_utilisation, rel_err_vs_fp64 (norm-wise).
 Verdict check_forward_accuracy(const Case& c, LoraSubject* s);
-// gradient_accuracy: dx, dA, dB within their derived bounds. Metrics per gradient.
+// gradient_accuracy: dx, dA, dB within their derived bounds. Metrics per gradient. The bounds
+// and overflow exemptions hold for every evaluation order the interface permits (scale first,
+// as autograd does, included); forward_accuracy's too. An exempt element (infinite bound) is
+// counted in the detail with its reason and in the metric <prefix>exempt.
 Verdict check_gradient_accuracy(const Case& c, LoraSubject* s);
 // oracle_agreement: the fast accurate oracle within both oracles' stated errors of the
 // multiprecision (133-bit) oracle on sampled elements of y, dx, dA, dB. Needs no subject.
