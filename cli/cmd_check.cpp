@@ -17,9 +17,16 @@ int cmd_check(const Argv& argv) {
   const gen::SubjectEntry subject = family.find_subject(args.get("--subject").value_or(family.default_subject()));
   if (!subject.unavailable.empty())
     throw InputError("--subject: " + subject.name + " cannot run here: " + subject.unavailable);
+  // A real subject gets its family's subject-facing properties; the pseudo-subject
+  // parity-oracles the self-checks of parity's own oracles, which call no subject (Family::run
+  // refuses any other pairing).
+  const bool oracles = subject.name == gen::kOraclesSubject;
   std::vector<gen::PropertyEntry> selected;
   if (const auto p = args.get("--property")) selected.push_back(family.find_property(*p));
-  else selected = family.properties();
+  else
+    for (const auto& p : family.properties())
+      if (p.needs_subject != oracles) selected.push_back(p);
+  if (selected.empty()) throw InputError("--subject: " + family.name() + " has no self-checks of parity's oracles");
 
   gen::RunConfig config;
   config.cases = static_cast<int>(args.positive_int("--cases", 0));
@@ -46,6 +53,9 @@ int cmd_check(const Argv& argv) {
   }
   std::cout << "\n" << std::left << std::setw(30) << "property" << "result\n";
   for (const auto& [name, status] : table) std::cout << std::setw(30) << name << status << "\n";
+  if (oracles && failed)
+    std::cout << "\nThese self-checks call no subject: a failure above is a fault of parity's own oracles, "
+              << "never a verdict on a subject.\n";
   if (subject.role == gen::SubjectRole::reference && failed)
     std::cout << "\n" << subject.name << " is a reference implementation nobody here wrote: the failures above are "
               << "findings about it, with shrunk reproducers.\n";

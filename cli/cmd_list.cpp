@@ -31,7 +31,10 @@ int cmd_list(const Argv& argv) {
   if (all || what == "properties") {
     std::cout << "properties:\n";
     for (const gen::Family* f : gen::families())
-      for (const auto& p : f->properties()) std::cout << "  " << f->name() << "  " << p.name << "  " << p.description << "\n";
+      for (const auto& p : f->properties())
+        std::cout << "  " << f->name() << "  " << p.name << "  " << p.description
+                  << (p.needs_subject ? "" : std::string("  [self-check of parity's oracles: --subject ") + gen::kOraclesSubject + "]")
+                  << "\n";
   }
   return 0;
 }

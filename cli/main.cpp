@@ -23,6 +23,8 @@ commands:
   check FAMILY [--subject S] [--property P] [--cases N] [--seed N] [--repro-dir D]
         generated cases against one subject (default rlkernels-host), every property or one;
         a failure is shrunk and written as a reproducer. Exit 0 if every property holds.
+        --subject parity-oracles runs instead the self-checks of parity's own oracles
+        (oracle_agreement), which call no subject and are never a subject's verdict.
   probes [FAMILY] [--json FILE] [--cases N] [--repro-dir D]
         every mismatch probe against its family's properties, up to N cases each (default
         200), counted only on a case parity's own kernel passes; exit 0 iff all are detected.

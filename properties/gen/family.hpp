@@ -32,6 +32,13 @@ struct PropertyEntry {
   bool needs_subject = true;  // false: a check of parity's own oracles
 };
 
+// The pseudo-subject under which a family's self-checks of parity's own oracles run
+// (PropertyEntry::needs_subject false): they never call a subject, so their failures are faults
+// of parity, never a verdict on a subject. Family::run and Family::check accept it for those
+// properties only, and refuse those properties on a real subject. ctest runs them under the
+// `oracle` label; `parity check FAMILY --subject parity-oracles` runs them by hand.
+inline constexpr const char* kOraclesSubject = "parity-oracles";
+
 
 class Family {
  public:
@@ -44,6 +51,7 @@ class Family {
   virtual std::string default_subject() const = 0;
   // One Case. Throws InputError for an unknown subject or property, a subject that cannot
   // run here, a property that does not apply to it, or a Case this family cannot materialise.
+  // A self-check of parity's oracles runs under kOraclesSubject only (InputError otherwise).
   virtual Verdict check(const std::string& subject, const std::string& property, const Case& c) const = 0;
   // Generated Cases, shrinking and reproducers (run_property).
   virtual RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const = 0;

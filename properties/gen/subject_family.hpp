@@ -26,7 +26,8 @@ const subjects::SubjectInfo<typename Traits::Subject>& runnable_subject(const st
 }
 
 // Runs `property` on a fresh instance of `subject` per case, over Traits::cases(caps); not
-// applicable when the subject lacks a capability the property needs.
+// applicable when the subject lacks a capability the property needs. A self-check of parity's
+// oracles (needs_subject false) makes no instance and runs, and reports, as kOraclesSubject.
 template <class Traits>
 RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subject>& subject,
                              const typename Traits::Property& property, const RunConfig& config,
@@ -37,13 +38,17 @@ RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subjec
   }
   caps.strided_layouts = caps.strided_layouts && subject.capabilities.strided_layouts;
   const auto check = property.check_for(subject.capabilities);
-  return run_property(
-      subject.name, property.name, Traits::cases(caps),
+  RunResult result = run_property(
+      property.needs_subject ? subject.name : std::string(kOraclesSubject), property.name, Traits::cases(caps),
       [&](const Case& c) {
         auto instance = property.needs_subject ? subject.make() : nullptr;
         return check(c, instance.get());
       },
       config);
+  if (!property.needs_subject && !result.passed)
+    result.message += "  " + property.name + " is a self-check of parity's own oracles and calls no subject: " +
+                      "this failure is a fault of parity, not a verdict on any subject\n";
+  return result;
 }
 
 template <class Traits>
@@ -55,12 +60,6 @@ class SubjectFamily final : public Family {
   std::string description() const override { return Traits::description; }
   std::string default_subject() const override { return "rlkernels-host"; }
 
-  std::vector<SubjectEntry> subjects() const override {
-    std::vector<SubjectEntry> out;
-    for (const auto& s : Traits::subjects())
-      out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable_reason()});
-    return out;
-  }
 
   std::vector<PropertyEntry> properties() const override {
     std::vector<PropertyEntry> out;
@@ -69,7 +68,15 @@ class SubjectFamily final : public Family {
     return out;
   }
 
+  std::vector<SubjectEntry> subjects() const override {
+    std::vector<SubjectEntry> out = typed_subjects();
+    out.push_back({kOraclesSubject, "host", SubjectRole::implementation,
+                   "parity's own oracles: runs only the self-checks that call no subject", ""});
+    return out;
+  }
+
   Verdict check(const std::string& subject, const std::string& property, const Case& c) const override {
+    if (const auto* self = self_check(subject, property)) return self->check(c, nullptr);
     const Info& info = Traits::find_subject(subject);
     if (property == properties::cross_backend::kProperty) {
       const Info& twin = runnable_subject<Traits>(require_twin(info));
@@ -77,13 +84,14 @@ class SubjectFamily final : public Family {
                                    info.capabilities);
     }
     const auto& prop = Traits::find_property(property);
-    if (!prop.needs_subject) return prop.check(c, nullptr);
     if (const std::string why = not_applicable_reason(info.capabilities, prop.needs); !why.empty())
       throw InputError(property + " does not apply to " + subject + ": " + why);
     return prop.check_for(info.capabilities)(c, runnable_subject<Traits>(info.name).make().get());
   }
 
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
+    if (const auto* self = self_check(subject, property))
+      return run_typed_property<Traits>(oracles_info(), *self, config, {});
     const Info& info = runnable_subject<Traits>(subject);
     if (property != properties::cross_backend::kProperty)
       return run_typed_property<Traits>(info, Traits::find_property(property), config, {});
@@ -99,6 +107,37 @@ class SubjectFamily final : public Family {
   }
 
  private:
+  // The pseudo-subject as a subject of this family: every capability, so the cases are the
+  // family's full set; never made.
+  static const Info& oracles_info() {
+    static const Info info{.name = kOraclesSubject, .capabilities = {}, .unavailable_reason = [] { return std::string(); }};
+    return info;
+  }
+
+  static std::vector<SubjectEntry> typed_subjects() {
+    std::vector<SubjectEntry> out;
+    for (const auto& s : Traits::subjects())
+      out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable_reason()});
+    return out;
+  }
+
+  // The self-check of parity's oracles that `property` names, when `subject` is kOraclesSubject;
+  // null for a subject-facing property on a real subject. InputError for any other pairing.
+  static const typename Traits::Property* self_check(const std::string& subject, const std::string& property) {
+    const bool oracles = subject == kOraclesSubject;
+    if (oracles && property == properties::cross_backend::kProperty)
+      throw InputError(property + " compares two subjects: " + std::string(kOraclesSubject) + " runs only self-checks");
+    if (property == properties::cross_backend::kProperty) return nullptr;
+    const auto& prop = Traits::find_property(property);
+    if (oracles && prop.needs_subject)
+      throw InputError(property + " tests a subject: " + std::string(kOraclesSubject) +
+                       " runs only the self-checks of parity's oracles");
+    if (!oracles && !prop.needs_subject)
+      throw InputError(property + " checks parity's own oracles and calls no subject: run it with --subject " +
+                       std::string(kOraclesSubject) + " (it is no verdict on " + subject + ")");
+    return oracles ? &prop : nullptr;
+  }
+
   static const std::string& require_twin(const Info& info) {
     if (info.host_twin.empty())
       throw InputError(std::string(properties::cross_backend::kProperty) + " does not apply to " + info.name +

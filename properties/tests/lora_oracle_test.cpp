@@ -6,6 +6,7 @@
 #include "oracles/lora.hpp"
 #include "oracles/lora_fast.hpp"
 #include "oracles/lora_mp.hpp"
+#include "core/error.hpp"
 #include "properties/gen/lora_runs.hpp"
 
 namespace parity {
@@ -46,6 +47,31 @@ TEST(LoraOracle, FastAgreesWithMultiprecision) {
   const auto result = gen::run_lora_property(subjects::find_lora_subject("rlkernels-host"), prop, {}, caps);
   EXPECT_TRUE(result.passed) << result.message;
   if (result.passed) std::cout << result.message << "\n";
+}
+
+// The shrunk case of `parity check lora --cases 50`: K = N = T = r = 1, x = +Inf ("fast -nan vs
+// multiprecision -inf" before both oracles followed oracles/extended_real.hpp).
+TEST(LoraOracle, AgreeOnAnInfiniteX) {
+  Case c;
+  c.family = "lora";
+  c.seed = 1;
+  c.dims = {{"T", 1}, {"N", 1}, {"K", 1}, {"r", 1}};
+  c.patches = {{"x", 0, 0x7f800000}};
+  for (const std::uint64_t seed : {1, 2, 3, 4, 5, 6, 7, 8}) {
+    c.seed = seed;
+    const Verdict v = gen::lora_family().check(gen::kOraclesSubject, "oracle_agreement", c);
+    EXPECT_TRUE(v.holds()) << v.detail;
+  }
+}
+
+// A self-check runs under the pseudo-subject only: its failure can never read as a subject's.
+TEST(LoraOracle, SelfCheckIsNoSubjectsVerdict) {
+  const auto result = gen::lora_family().run(gen::kOraclesSubject, "oracle_agreement", {.cases = 3, .write_reproducer = false});
+  EXPECT_TRUE(result.passed) << result.message;
+  EXPECT_EQ(result.message.find("rlkernels-host"), std::string::npos) << result.message;
+  EXPECT_THROW(gen::lora_family().run("rlkernels-host", "oracle_agreement", {.cases = 3}), InputError);
+  EXPECT_THROW(gen::lora_family().check("rlkernels-host", "oracle_agreement", Case{}), InputError);
+  EXPECT_THROW(gen::lora_family().run(gen::kOraclesSubject, "repeatable", {.cases = 3}), InputError);
 }
 
 }  // namespace
