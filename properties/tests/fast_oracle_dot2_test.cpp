@@ -155,6 +155,27 @@ TEST(Dot2, NonFiniteMeansUnsure) {
   EXPECT_TRUE(std::isinf(dot2(x, y).err_dd));
 }
 
+// A non-finite product makes the value the plain IEEE sum of the products
+// (oracles/extended_real.hpp), never the compensation's inf - inf, on every instruction set.
+TEST(Dot2, NonFiniteProductsGiveTheIeeeSum) {
+  const std::vector<double> x{HUGE_VAL, 1.0, 2.0}, y{-2.0, 3.0, 1.0};
+  const std::vector<double> both{HUGE_VAL, -HUGE_VAL, 1.0}, nan{NAN, 1.0, 1.0}, ones{1.0, 1.0, 1.0};
+  for (const oracles::Isa isa : {oracles::Isa::portable, oracles::Isa::avx2, oracles::Isa::avx512}) {
+    if (isa > oracles::best_isa()) continue;
+    const auto at = [isa](const std::vector<double>& a, const std::vector<double>& b) {
+      oracles::Dot2Result r;
+      oracles::NtOperands op{a.data(), a.size(), 1, b.data(), b.size(), 1, a.size()};
+      oracles::dot2_nt(op, [&r](const oracles::NtGroup& g) { r = {g.hi[0], g.lo[0], g.err_dd[0], g.abs[0]}; }, isa);
+      return r;
+    };
+    EXPECT_EQ(at(x, y).hi, -HUGE_VAL) << oracles::isa_name(isa);
+    EXPECT_EQ(at(x, y).lo, 0.0) << oracles::isa_name(isa);
+    EXPECT_TRUE(std::isinf(at(x, y).err_dd)) << oracles::isa_name(isa);
+    EXPECT_TRUE(std::isnan(at(both, ones).hi)) << oracles::isa_name(isa);
+    EXPECT_TRUE(std::isnan(at(nan, ones).hi)) << oracles::isa_name(isa);
+  }
+}
+
 bool same_bits(const std::vector<oracles::Dot2State>& a, const std::vector<oracles::Dot2State>& b) {
   for (std::size_t i = 0; i < a.size(); ++i)
     if (std::memcmp(&a[i].s, &b[i].s, sizeof(double)) != 0 || std::memcmp(&a[i].c, &b[i].c, sizeof(double)) != 0 ||
