@@ -60,7 +60,6 @@ class SubjectFamily final : public Family {
   std::string description() const override { return Traits::description; }
   std::string default_subject() const override { return "rlkernels-host"; }
 
-
   std::vector<PropertyEntry> properties() const override {
     std::vector<PropertyEntry> out;
     for (const auto& p : Traits::properties()) out.push_back({p.name, p.description, p.needs_subject});

@@ -3,7 +3,8 @@
 // family_properties_test and a user's <target>_parity_tests (parity_add_subject_tests) are this
 // main linked with the subjects, so both know every subject they test.
 //
-// usage: <test> FAMILY [SUBJECT] [gtest flags]   (SUBJECT: the family's default kernel)
+// usage: <test> FAMILY [SUBJECT] [gtest flags]   (SUBJECT: the family's default kernel;
+// parity-oracles: the family's self-checks of parity's own oracles instead)
 // Exit: 0 every applicable property holds, 1 some property failed, 2 usage or registration
 // error, 77 (ctest: skipped) when the subject cannot run here, e.g. a CUDA kernel without a
 // device. A property the subject lacks a capability for is skipped as not applicable. The last
@@ -68,7 +69,8 @@ int register_properties(int argc, char** argv) {
   }
   const RunConfig config{.replay_command = std::string(argv[0]) + " --replay"};  // knows this program's subjects
   for (const auto& property : family.properties()) {
-    if (!property.needs_subject) continue;
+    // parity-oracles gets the self-checks of parity's oracles, a real subject everything else.
+    if (property.needs_subject == (subject.name == parity::gen::kOraclesSubject)) continue;
     ::testing::RegisterTest(family.name().c_str(), property.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
                             [&family, name = subject.name, p = property.name, config]() -> ::testing::Test* {
                               return new PropertyHolds(family, name, p, config);
