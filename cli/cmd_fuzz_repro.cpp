@@ -3,7 +3,7 @@
 // Turns a libFuzzer crash file of FAMILY's harness into a reproducer: decodes it with the
 // harness's own decoder (fuzz/decode.hpp), checks the property the input selects on the
 // subject (--subject, else $PARITY_FUZZ_SUBJECT, else the family's default), shrinks the Case
-// with the Case shrinker (fuzz/case_shrink.hpp: RapidCheck's shrink machinery, re-checking
+// with the Case shrinker (properties/gen/case_shrink.hpp: RapidCheck's shrink machinery, re-checking
 // after every step), and writes the reproducer to --out (default $PARITY_REPRO_DIR, else
 // reports/repros). Exit 0: a reproducer that `parity replay` fails on was written; 1: the
 // input does not violate its property on that subject now (nothing written: a sanitizer
@@ -17,7 +17,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
-#include "fuzz/case_shrink.hpp"
+#include "properties/gen/case_shrink.hpp"
 #include "fuzz/decode.hpp"
 #include "properties/gen/family.hpp"
 
@@ -78,7 +78,7 @@ int cmd_fuzz_repro(const Argv& argv) {
         return false;
       }
     };
-    const auto r = fuzz::shrink_case(in.c, still_fails, static_cast<int>(args.positive_int("--max-checks", 3000)));
+    const auto r = gen::shrink_case(in.c, still_fails, {.max_evaluations = static_cast<int>(args.positive_int("--max-checks", 3000))});
     shrunk = r.shrunk;
     v = check(family, subject.name, in.property, shrunk);
     std::cout << "  shrunk in " << r.steps << " steps (" << r.evaluations << " checks"

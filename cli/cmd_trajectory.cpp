@@ -8,7 +8,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
-#include "fuzz/case_shrink.hpp"
+#include "properties/gen/case_shrink.hpp"
 #include "properties/trajectory/trajectory_analysis.hpp"
 #include "properties/trajectory/trajectory_properties.hpp"
 #include "report/trajectory_html.hpp"
@@ -38,7 +38,7 @@ nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& sub
     }
   };
   // Issue 5's priorities: fewest steps, then blocks, then tokens, then straddling elements.
-  const auto shrunk = fuzz::shrink_case(c, fails, max_checks, {"steps", "blocks", "tokens", "straddles"});
+  const auto shrunk = gen::shrink_case(c, fails, {.max_evaluations = max_checks, .dims_first = {"steps", "blocks", "tokens", "straddles"}});
   const Verdict v = property.check(shrunk.shrunk, subject);
   const auto path = write_reproducer({subject.name, property.name, shrunk.shrunk, v}, default_repro_dir());
   return {{"property", property.name},

@@ -22,7 +22,8 @@ commands:
         model's proj_in/proj_out rows. Exit 0 if every check of parity's kernels holds.
   check FAMILY [--subject S] [--property P] [--cases N] [--seed N] [--repro-dir D]
         generated cases against one subject (default rlkernels-host), every property or one;
-        a failure is shrunk and written as a reproducer. Exit 0 if every property holds.
+        a failure is shrunk and written as a reproducer, with the command that reruns it
+        (--cases and --seed). Exit 0 if every property holds.
         --subject parity-oracles runs instead the self-checks of parity's own oracles
         (oracle_agreement), which call no subject and are never a subject's verdict.
   probes [FAMILY] [--json FILE] [--cases N] [--repro-dir D]
@@ -30,8 +31,8 @@ commands:
         200), counted only on a case parity's own kernel passes; exit 0 iff all are detected.
   replay [--subject S] FILE|DIR...
         re-runs reproducers (a directory: every *.json in it); --subject replays on another
-        subject (e.g. a CUDA reproducer on rlkernels-host). Exit 0 if all pass now, 1 if some
-        still fail.
+        subject (e.g. a CUDA reproducer on rlkernels-host). A nondeterministic failure runs 20
+        times ("flaky: failed k of 20"). Exit 0 if all pass now, 1 if some still fail.
   bridge [--record FILE]
         the float64 tiny-transformer bridge at the reference configuration: manual gradients
         vs LibTorch autograd (explicit attention, and SDPA where LibTorch has one), mismatch

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/bf16.hpp"
+#include "core/compare.hpp"
 #include "core/error.hpp"
 #include "core/json_read.hpp"
 
@@ -26,6 +28,27 @@ double Case::param(const std::string& name, double fallback) const {
   return it == params.end() ? fallback : it->second;
 }
 
+namespace {
+
+// A patch's float32 value, and the name of a special value it is, e.g. "3.38953139e+38 (bits
+// 0x7f7f0000, bf16 max)".
+std::string patch_value_text(std::uint64_t bits) {
+  if (bits > 0xFFFFFFFFull) return "(bits " + jr::hex_bits(bits, 8) + ")";
+  const auto u = static_cast<std::uint32_t>(bits);
+  std::string name;
+  switch (u & 0x7FFFFFFFu) {
+    case 0x7F7F0000u: name = ", bf16 max"; break;
+    case 0x7F7FFFFFu: name = ", float32 max"; break;
+    case 0x00800000u: name = ", float32 min normal"; break;
+    case 0x00000001u: name = ", float32 denorm min"; break;
+  }
+  return number_text(static_cast<double>(bits_float(u))) + " (bits " + jr::hex_bits(bits, 8) + name + ")";
+}
+
+constexpr std::size_t kPatchesShown = 4;
+
+}  // namespace
+
 std::string Case::summary() const {
   std::string s = family;
   for (const auto& [k, v] : dims) s += " " + k + "=" + std::to_string(v);
@@ -34,7 +57,10 @@ std::string Case::summary() const {
     if (!v.is_contiguous()) s += " " + k + ":" + v.name();
   if (family == "model") s += " mode=" + mode;
   for (const auto& a : ablations) s += " native=" + a;
-  if (!patches.empty()) s += " " + std::to_string(patches.size()) + " patches";
+  for (std::size_t i = 0; i < patches.size() && i < kPatchesShown; ++i)
+    s += (i ? ", " : " patches: ") + patches[i].operand + "[" + std::to_string(patches[i].index) +
+         "] = " + patch_value_text(patches[i].bits);
+  if (patches.size() > kPatchesShown) s += " and " + std::to_string(patches.size() - kPatchesShown) + " more";
   return s;
 }
 

@@ -39,7 +39,9 @@ struct Case {
   Layout layout(const std::string& operand) const;
   double param(const std::string& name, double fallback) const;
 
-  // One line, e.g. "lora T=3 N=5 K=7 r=2 seed=42 probe_row=1 x:transposed 2 patches".
+  // One line, e.g. "lora K=7 N=5 T=3 r=2 seed=42 probe_row=1 x:transposed patches: dy[4] =
+  // 3.38953139e+38 (bits 0x7f7f0000, bf16 max)": each patch (the first four, then how many
+  // more) as operand[index] = its float32 value (bits, and the name of a special value).
   std::string summary() const;
 
   friend bool operator==(const Case&, const Case&) = default;

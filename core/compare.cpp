@@ -39,6 +39,25 @@ bool other_row_differs(const Tensor& m, std::int64_t row) {
   return false;
 }
 
+namespace {
+
+std::string value_class(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return "finite";
+}
+
+}  // namespace
+
+std::string nonfinite_note(double value, double other, const std::string& other_name) {
+  const std::string a = value_class(value), b = value_class(other);
+  if (a == b) return {};
+  std::string s = " (" + a + " where " + other_name + " is " + b;
+  if (std::isinf(value) && b == "finite") s += ": an overflow";
+  if (a == "finite" && std::isinf(other)) s += ": an overflow in " + other_name;
+  return s + ")";
+}
+
 std::string number_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.9g", v);
@@ -61,7 +80,8 @@ std::string BitwiseDiff::describe(const std::vector<std::int64_t>& shape) const 
   if (differing == 0) return "equal (" + std::to_string(compared) + " elements)";
   return std::to_string(differing) + " of " + std::to_string(compared) +
          " elements differ; first at " + index_text(first_index, shape) + ": " +
-         json_read::hex_bits(first_a, 4) + " vs " + json_read::hex_bits(first_b, 4);
+         json_read::hex_bits(first_a, 4) + " (" + number_text(first_a_value) + ") vs " + json_read::hex_bits(first_b, 4) +
+         " (" + number_text(first_b_value) + ")" + nonfinite_note(first_a_value, first_b_value, "the other");
 }
 
 BitwiseDiff compare_bitwise(const Tensor& a, const Tensor& b) {
@@ -78,6 +98,8 @@ BitwiseDiff compare_bitwise(const Tensor& a, const Tensor& b) {
       d.first_index = i;
       d.first_a = x;
       d.first_b = y;
+      d.first_a_value = a.value_at(i);
+      d.first_b_value = b.value_at(i);
     }
   }
   return d;

@@ -15,9 +15,11 @@ struct BitwiseDiff {
   std::int64_t differing = 0;        // elements whose bits differ (NaN vs NaN never counts)
   std::int64_t first_index = -1;     // logical index of the first difference, -1 if none
   std::uint64_t first_a = 0, first_b = 0;
+  double first_a_value = 0.0, first_b_value = 0.0;  // those bits' values
   bool shape_mismatch = false;
   bool equal() const { return !shape_mismatch && differing == 0; }
-  // "equal" or "3 of 128 elements differ; first at [2, 5]: 0x3f80 vs 0x3f81".
+  // "equal" or "3 of 128 elements differ; first at [2, 5]: 0x3f80 (1) vs 0x3f81 (1.0078125)",
+  // with nonfinite_note's words when an Inf or NaN on one side is the difference.
   std::string describe(const std::vector<std::int64_t>& shape) const;
 };
 
@@ -66,6 +68,12 @@ bool other_row_differs(const Tensor& m, std::int64_t row);
 // A number for a failure message: 9 significant digits (enough to tell float32 values
 // apart), "nan", "inf", "-inf".
 std::string number_text(double v);
+
+// When an Inf or NaN is why `value` differs from `other` (called `other_name`), the cause in
+// words for a message: " (inf where fp64 is finite: an overflow)", " (nan where fp64 is
+// finite)", " (finite where fp64 is -inf: an overflow in fp64)", " (nan where fp64 is inf)".
+// Empty when both are finite or of one class (both NaN, or Inf of one sign).
+std::string nonfinite_note(double value, double other, const std::string& other_name);
 
 // "[i, j]" for a row-major index into `shape`.
 std::string index_text(std::int64_t index, const std::vector<std::int64_t>& shape);

@@ -1,5 +1,7 @@
 #include "core/verdict.hpp"
 
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
@@ -11,13 +13,13 @@ using nlohmann::json;
 namespace jr = json_read;
 
 Verdict Verdict::pass(std::string property, std::string detail) {
-  return {std::move(property), Outcome::holds, std::move(detail), {}};
+  return {std::move(property), Outcome::holds, std::move(detail), FailureKind::value, {}};
 }
-Verdict Verdict::fail(std::string property, std::string detail) {
-  return {std::move(property), Outcome::fails, std::move(detail), {}};
+Verdict Verdict::fail(std::string property, std::string detail, FailureKind kind) {
+  return {std::move(property), Outcome::fails, std::move(detail), kind, {}};
 }
 Verdict Verdict::discard(std::string property, std::string why) {
-  return {std::move(property), Outcome::discarded, std::move(why), {}};
+  return {std::move(property), Outcome::discarded, std::move(why), FailureKind::value, {}};
 }
 
 std::string outcome_name(Outcome o) {
@@ -29,8 +31,34 @@ std::string outcome_name(Outcome o) {
   return "?";
 }
 
+namespace {
+
+constexpr std::pair<FailureKind, const char*> kKinds[] = {{FailureKind::value, "value"},
+                                                          {FailureKind::threw, "threw"},
+                                                          {FailureKind::nondeterministic, "nondeterministic"},
+                                                          {FailureKind::invalid_case, "invalid_case"}};
+
+}  // namespace
+
+std::string failure_kind_name(FailureKind k) {
+  for (const auto& [kind, name] : kKinds)
+    if (kind == k) return name;
+  return "?";
+}
+
+std::string failure_kind_text(FailureKind k) {
+  switch (k) {
+    case FailureKind::value: return "a wrong value";
+    case FailureKind::threw: return "the subject threw";
+    case FailureKind::nondeterministic: return "nondeterminism";
+    case FailureKind::invalid_case: return "a generated case outside the family's contract";
+  }
+  return "?";
+}
+
 json verdict_to_json(const Verdict& v) {
   json j = {{"property", v.property}, {"outcome", outcome_name(v.outcome)}, {"detail", v.detail}};
+  if (v.fails()) j["failure"] = failure_kind_name(v.kind);
   j["metrics"] = json::object();
   for (const auto& [k, m] : v.metrics) j["metrics"][k] = jr::finite_or_text(m);
   return j;
@@ -45,6 +73,15 @@ Verdict verdict_from_json(const json& j, const std::string& where) {
   else if (o == "discarded") v.outcome = Outcome::discarded;
   else throw InputError(where + ".outcome: expected holds, fails or discarded");
   if (const json* d = jr::optional_member(j, where, "detail")) v.detail = jr::as_string(*d, where + ".detail");
+  if (const json* f = jr::optional_member(j, where, "failure")) {
+    const std::string name = jr::as_string(*f, where + ".failure");
+    bool known = false;
+    for (const auto& [kind, kind_name] : kKinds)
+      if (name == kind_name) v.kind = kind, known = true;
+    if (!known) throw InputError(where + ".failure: expected value, threw, nondeterministic or invalid_case");
+  } else if (v.detail.starts_with("the subject threw")) {
+    v.kind = FailureKind::threw;
+  }
   if (const json* m = jr::optional_member(j, where, "metrics")) {
     jr::require_object(*m, where + ".metrics");
     for (const auto& [k, x] : m->items()) v.metrics[k] = jr::as_double(x, where + ".metrics." + k);

@@ -11,23 +11,40 @@ namespace parity {
 
 enum class Outcome { holds, fails, discarded };
 
+// What kind of failure a failing verdict is. A shrinker keeps the kind it started from: a
+// candidate that fails with another kind does not reproduce the failure.
+enum class FailureKind {
+  value,             // a wrong value (bits, a bound, a count)
+  threw,             // the subject threw on a case inside the family's contract
+  nondeterministic,  // the same inputs gave different results: replays run the case repeatedly
+  invalid_case,      // a generated case outside the family's contract: a fault of parity's generator
+};
+
 struct Verdict {
   std::string property;
   Outcome outcome = Outcome::holds;
   std::string detail;                      // what broke and where, or why discarded
+  FailureKind kind = FailureKind::value;   // meaningful when outcome == fails
   std::map<std::string, double> metrics;   // e.g. max_abs, bound_utilisation
 
   bool holds() const { return outcome == Outcome::holds; }
   bool fails() const { return outcome == Outcome::fails; }
 
   static Verdict pass(std::string property, std::string detail = {});
-  static Verdict fail(std::string property, std::string detail);
+  static Verdict fail(std::string property, std::string detail, FailureKind kind = FailureKind::value);
   static Verdict discard(std::string property, std::string why);
 
   friend bool operator==(const Verdict&, const Verdict&) = default;
 };
 
 std::string outcome_name(Outcome o);
+// "value", "threw", "nondeterministic", "invalid_case": the JSON "failure" field.
+std::string failure_kind_name(FailureKind k);
+// The kind in words for a message, e.g. "the subject threw".
+std::string failure_kind_text(FailureKind k);
+// JSON: {"property", "outcome", "detail", "metrics"} and, for a failure, "failure" (its kind).
+// A failure without "failure" (reproducers written before kinds existed) reads as "threw" when
+// its detail starts "the subject threw", else as "value".
 nlohmann::json verdict_to_json(const Verdict& v);
 Verdict verdict_from_json(const nlohmann::json& j, const std::string& where = "verdict");
 

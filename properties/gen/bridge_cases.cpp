@@ -55,4 +55,20 @@ rc::Gen<Case> bridge_case(BridgeCaps caps) {
       draw, rc::gen::arbitrary<std::uint64_t>(), raw_tokens, raw_tokens);
 }
 
+const CaseRules& bridge_rules() {
+  static const CaseRules rules{[](const Case& c) { (void)properties::bridge::materialise_bridge(c); }, [](Case c) {
+    const std::int64_t len = std::min(c.dim("len"), c.dim("max_len")), vocab = std::max<std::int64_t>(c.dim("vocab"), 1);
+    c.dims["len"] = len;
+    for (const char* prefix : {"ids.", "targets."}) {
+      for (std::int64_t t = std::max<std::int64_t>(len, 0); c.params.erase(prefix + std::to_string(t)); ++t) {
+      }
+      for (std::int64_t t = 0; t < len; ++t)
+        if (auto it = c.params.find(prefix + std::to_string(t)); it != c.params.end())
+          it->second = static_cast<double>(static_cast<std::int64_t>(it->second) % vocab);
+    }
+    return c;
+  }};
+  return rules;
+}
+
 }  // namespace parity::gen

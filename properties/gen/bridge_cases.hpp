@@ -14,6 +14,7 @@
 #include <rapidcheck.h>
 
 #include "core/case.hpp"
+#include "properties/gen/case_rules.hpp"
 
 namespace parity::gen {
 
@@ -25,5 +26,9 @@ struct BridgeCaps {
 };
 
 rc::Gen<Case> bridge_case(BridgeCaps caps = {});
+
+// The bridge contract (properties::bridge::materialise_bridge accepts the Case) and its
+// consistency rules: len <= max_len, ids.<t> and targets.<t> for each t < len and below vocab.
+const CaseRules& bridge_rules();
 
 }  // namespace parity::gen

@@ -48,6 +48,9 @@ class BridgeFamily final : public Family {
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
     return run_bridge_property(runnable(subject), bridge::find_bridge_property(property), config);
   }
+
+  rc::Gen<Case> cases() const override { return bridge_case(); }
+  const CaseRules& rules() const override { return bridge_rules(); }
 };
 
 }  // namespace
@@ -57,7 +60,7 @@ RunResult run_bridge_property(const bridge::BridgeSubject& subject, const bridge
   runnable(subject.name);
   return run_property(
       subject.name, property.name, bridge_case(caps), [&](const Case& c) { return property.check(c, subject); },
-      config);
+      config, bridge_rules());
 }
 
 RunResult run_bridge_probe_caught(const bridge::BridgeSubject& probe, const RunConfig& config, BridgeCaps caps) {
@@ -67,7 +70,7 @@ RunResult run_bridge_probe_caught(const bridge::BridgeSubject& probe, const RunC
       rc::gen::withSize([caps](int size) { return rc::gen::resize(std::max(size, 40), bridge_case(caps)); });
   return run_property(
       probe.name, "probe_caught", gen,
-      [&](const Case& c) { return bridge::check_probe_caught(c, probe); }, config);
+      [&](const Case& c) { return bridge::check_probe_caught(c, probe); }, config, bridge_rules());
 }
 
 const Family& bridge_family() {

@@ -9,6 +9,7 @@
 
 #include "core/case.hpp"
 #include "core/verdict.hpp"
+#include "properties/gen/case_rules.hpp"
 #include "properties/gen/run_property.hpp"
 #include "subjects/lora_family.hpp"
 
@@ -55,6 +56,10 @@ class Family {
   virtual Verdict check(const std::string& subject, const std::string& property, const Case& c) const = 0;
   // Generated Cases, shrinking and reproducers (run_property).
   virtual RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const = 0;
+  // The generator run() draws from (with the family's default caps), and the contract every
+  // Case it draws satisfies, with the consistency rules the shrinker keeps.
+  virtual rc::Gen<Case> cases() const = 0;
+  virtual const CaseRules& rules() const = 0;
 
   // Helpers over the lists above; throw InputError naming the known entries.
   SubjectEntry find_subject(const std::string& name) const;

@@ -1,6 +1,7 @@
 #include "properties/gen/lora_cases.hpp"
 
 #include "properties/gen/values.hpp"
+#include "properties/lora/lora_problem.hpp"
 #include "properties/lora/straddle.hpp"
 
 namespace parity::gen {
@@ -12,8 +13,7 @@ struct Shape {
 
 rc::Gen<Patch> patch(const Shape& s) {
   return rc::gen::mapcat(shrinking_element<std::string>({"x", "W", "dy", "A", "B"}), [s](const std::string& op) {
-    const std::int64_t size = op == "x" ? s.T * s.K : op == "W" ? s.N * s.K : op == "dy" ? s.T * s.N
-                              : op == "A" ? s.r * s.K : s.N * s.r;
+    const std::int64_t size = properties::lora::operand_size(op, s.T, s.N, s.K, s.r);
     return rc::gen::build<Patch>(rc::gen::set(&Patch::operand, rc::gen::just(op)),
                                  rc::gen::set(&Patch::index, rc::gen::inRange<std::int64_t>(0, size)),
                                  rc::gen::set(&Patch::bits, rc::gen::cast<std::uint64_t>(patch_bits())));
@@ -61,6 +61,17 @@ rc::Gen<Case> lora_case(LoraCaps caps) {
                           return out;
                         });
   });
+}
+
+const CaseRules& lora_rules() {
+  static const CaseRules rules{&properties::lora::check_contract, [](Case c) {
+    const std::int64_t T = std::max<std::int64_t>(c.dim("T"), 1);
+    c.probe_row = std::min(c.probe_row, T - 1);
+    for (Patch& p : c.patches)
+      p.index %= std::max<std::int64_t>(properties::lora::operand_size(p.operand, T, c.dim("N"), c.dim("K"), c.dim("r")), 1);
+    return c;
+  }};
+  return rules;
 }
 
 }  // namespace parity::gen

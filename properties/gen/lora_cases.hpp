@@ -11,6 +11,7 @@
 #include <rapidcheck.h>
 
 #include "core/case.hpp"
+#include "properties/gen/case_rules.hpp"
 
 namespace parity::gen {
 
@@ -23,5 +24,9 @@ struct LoraCaps {
 };
 
 rc::Gen<Case> lora_case(LoraCaps caps = {});
+
+// The LoRA contract (properties::lora::check_contract) and its consistency rules: probe_row < T,
+// patch indices inside their operand.
+const CaseRules& lora_rules();
 
 }  // namespace parity::gen

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "properties/gen/values.hpp"
+#include "properties/model/model_problem.hpp"
 
 namespace parity::gen {
 namespace {
@@ -49,6 +50,15 @@ rc::Gen<Case> model_case(ModelCaps caps) {
         return c;
       },
       draw, rc::gen::arbitrary<std::uint64_t>());
+}
+
+const CaseRules& model_rules() {
+  static const CaseRules rules{[](const Case& c) { (void)properties::model::ModelProblem::from(c); }, [](Case c) {
+    c.probe_row = std::min(c.probe_row, std::max<std::int64_t>(c.dim("batch"), 1) - 1);
+    if (c.dim("blocks") == 0) std::erase(c.ablations, std::string("boundary:blocks.0.attention"));
+    return c;
+  }};
+  return rules;
 }
 
 }  // namespace parity::gen

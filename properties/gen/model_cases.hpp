@@ -13,6 +13,7 @@
 #include <rapidcheck.h>
 
 #include "core/case.hpp"
+#include "properties/gen/case_rules.hpp"
 
 namespace parity::gen {
 
@@ -22,5 +23,9 @@ struct ModelCaps {
 };
 
 rc::Gen<Case> model_case(ModelCaps caps = {});
+
+// The model contract (properties::model::ModelProblem::from accepts the Case) and its
+// consistency rules: probe_row < batch, no ablation of a block the model does not have.
+const CaseRules& model_rules();
 
 }  // namespace parity::gen

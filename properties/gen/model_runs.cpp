@@ -42,8 +42,12 @@ class ModelFamily final : public Family {
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
     const auto& s = runnable(subject);
     const auto& p = pm::find_model_property(property);
-    return run_property(s.name, p.name, model_case(), [&](const Case& c) { return p.check(c, s); }, config);
+    return run_property(s.name, p.name, model_case(), [&](const Case& c) { return p.check(c, s); }, config,
+                        model_rules());
   }
+
+  rc::Gen<Case> cases() const override { return model_case(); }
+  const CaseRules& rules() const override { return model_rules(); }
 };
 
 }  // namespace

@@ -13,6 +13,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr int kFlakyRuns = 20;
+
 std::vector<fs::path> expand(const std::vector<std::string>& inputs) {
   std::vector<fs::path> files;
   for (const auto& in : inputs) {
@@ -56,19 +58,32 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
     if (!subject.unavailable.empty())
       throw InputError(where + "subject " + subject.name + " cannot run here (" + subject.unavailable +
                        "); replay it on another with --subject");
+    auto run_once = [&] {
+      try {
+        return family->check(subject.name, r.property, r.failing_case);
+      } catch (const InputError& e) {
+        throw InputError(where + e.what());
+      } catch (const std::exception& e) {
+        return Verdict::fail(r.property, std::string("the subject threw: ") + e.what(), FailureKind::threw);
+      }
+    };
+    // A nondeterministic failure shows only on some runs: run it kFlakyRuns times, report the
+    // first failure's verdict (else the last run's).
+    const bool flaky = r.observed.fails() && r.observed.kind == FailureKind::nondeterministic;
+    const int runs = flaky ? kFlakyRuns : 1;
+    int failures = 0;
     Verdict v;
-    try {
-      v = family->check(subject.name, r.property, r.failing_case);
-    } catch (const InputError& e) {
-      throw InputError(where + e.what());
-    } catch (const std::exception& e) {
-      v = Verdict::fail(r.property, std::string("the subject threw: ") + e.what());
+    for (int run = 0; run < runs; ++run) {
+      const Verdict w = run_once();
+      if (w.fails() && failures++ == 0) v = w;
+      if (failures == 0) v = w;
     }
-    const bool fails = v.fails();
-    still_failing += fails;
-    out << (fails ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ") << files[i].string() << "\n  "
-        << r.failing_case.family << "/" << r.property << " on " << subject.name << ": " << r.failing_case.summary()
-        << "\n  " << v.detail << "\n";
+    still_failing += failures > 0;
+    const std::string status = !flaky ? (failures ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ")
+                               : failures ? "flaky: failed " + std::to_string(failures) + " of " + std::to_string(runs) + "  "
+                                          : "passes now (" + std::to_string(runs) + " runs)  ";
+    out << status << files[i].string() << "\n  " << r.failing_case.family << "/" << r.property << " on " << subject.name
+        << ": " << r.failing_case.summary() << "\n  " << v.detail << "\n";
   }
   out << still_failing << " of " << files.size() << " reproducers still fail\n";
   return still_failing;

@@ -11,7 +11,9 @@ namespace parity::gen {
 
 // Re-runs each reproducer's property on its subject, or on `subject` when given, and prints per
 // reproducer "STILL FAILS", "passes now" or "discarded" with its case and verdict, then "N of M
-// reproducers still fail". `inputs`: files, or directories standing for every *.json in them.
+// reproducers still fail". A reproducer of a nondeterministic failure (its observed verdict's
+// kind) runs 20 times and prints "flaky: failed k of 20" (still failing while k > 0) or
+// "passes now (20 runs)". `inputs`: files, or directories standing for every *.json in them.
 // Every file is read before anything runs. Returns how many still fail. Throws InputError
 // naming the file for a missing or bad file, an unknown family, subject or property, a subject
 // that cannot run here or a property that does not apply to it.

@@ -11,17 +11,21 @@
 
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
+#include "properties/gen/case_shrink.hpp"
 
 namespace parity::gen {
 namespace {
 
 constexpr std::uint64_t kDefaultSeed = 0x5EED0F9A41717ull;
+// Checks the descent after RapidCheck's shrink may spend: each dimension halves in a few
+// steps, each step tries at most ~log2(extent) candidates per dimension.
+constexpr int kLocalMinimumChecks = 300;
 
 Verdict guarded(const CaseCheck& check, const Case& c, const std::string& property) {
   try {
     return check(c);
   } catch (const std::exception& e) {
-    return Verdict::fail(property, std::string("the subject threw: ") + e.what());
+    return Verdict::fail(property, std::string("the subject threw: ") + e.what(), FailureKind::threw);
   }
 }
 
@@ -55,18 +59,30 @@ RunResult not_applicable_result(const std::string& subject, const std::string& p
   return result;
 }
 
-RunResult run_property(const std::string& subject, const std::string& property,
-                       const rc::Gen<Case>& gen, const CaseCheck& check, const RunConfig& config) {
+RunResult run_property(const std::string& subject, const std::string& property, const rc::Gen<Case>& gen,
+                       const CaseCheck& check, const RunConfig& config, const CaseRules& rules) {
   RunResult result;
   result.seed = config.seed.value_or(default_seed());
   const int cases = config.cases > 0 ? config.cases : default_case_count(25);
+  result.case_count = cases;
 
+  // Contract first: a generated case outside it is parity's fault, never the subject's.
+  auto verdict_of = [&](const Case& c) {
+    try {
+      rules.check_contract(c);
+    } catch (const InputError& e) {
+      return Verdict::fail(property, std::string("generated case outside the family's contract: ") + e.what(),
+                           FailureKind::invalid_case);
+    }
+    return guarded(check, c, property);
+  };
   std::optional<Case> last_failing;
   std::optional<Verdict> last_verdict;
-  int evaluated = 0, discarded = 0;
+  std::optional<FailureKind> kind;  // the first failure's: shrinking keeps it
+  int evaluated = 0, discarded = 0, failed_at = 0;
   auto prop = [&] {
     const Case c = *gen;
-    const Verdict v = guarded(check, c, property);
+    const Verdict v = verdict_of(c);
     ++evaluated;
     if (config.progress && evaluated % 10 == 0)
       *config.progress << "  " << property << " on " << subject << ": " << evaluated << " cases evaluated\r"
@@ -76,6 +92,11 @@ RunResult run_property(const std::string& subject, const std::string& property,
       RC_DISCARD(v.detail);
     }
     if (v.fails()) {
+      if (!kind) {
+        kind = v.kind;
+        failed_at = evaluated - discarded;
+      }
+      if (v.kind != *kind) return;  // another kind of failure does not reproduce this one
       last_failing = c;  // shrinking ends on the last failing case it tried
       last_verdict = v;
       RC_FAIL(v.detail);
@@ -116,18 +137,42 @@ RunResult run_property(const std::string& subject, const std::string& property,
     result.message = property + " on " + subject + ": no verdict: " + raw.str();
     return result;
   }
+  // An invalid case is a generator's fault: a smaller invalid case explains nothing more.
+  if (config.shrink && *kind != FailureKind::invalid_case) {
+    const auto reproduces = [&](const Case& candidate) {
+      const Verdict v = verdict_of(candidate);
+      if (!v.fails() || v.kind != *kind) return false;
+      last_verdict = v;  // the descent's last success is its result
+      return true;
+    };
+    last_failing = shrink_case(*last_failing, reproduces,
+                               {.max_evaluations = kLocalMinimumChecks, .dims_only = true, .conform = rules.conform})
+                       .shrunk;
+  }
   result.cases = evaluated;
   result.counterexample = last_failing;
   result.verdict = last_verdict;
-  msg << "FAILED " << last_failing->family << "/" << property << " on " << subject << " (seed " << result.seed
-      << "), shrunk to:\n  " << last_failing->summary() << "\n  " << last_verdict->detail << "\n";
-  // The reproducer is only worth writing if the case fails again: say so when it does not.
-  if (!guarded(check, *last_failing, property).fails())
-    msg << "  note: the shrunk case did not fail when run again: the subject's result is not a\n"
-           "  function of its inputs (nondeterminism), which is itself a failure\n";
+  const std::string family = last_failing->family;
+  result.rerun = config.rerun_command ? config.rerun_command(property, result.seed, cases)
+                                      : "parity check " + family + " --subject " + subject + " --property " + property +
+                                            " --cases " + std::to_string(cases) + " --seed " + std::to_string(result.seed);
+  // The reproducer is only worth writing if the case fails again: when it does not, the
+  // failure is nondeterminism, and the reproducer says so.
+  const bool fails_again = verdict_of(*last_failing).fails();
+  if (!fails_again) {
+    result.verdict->kind = FailureKind::nondeterministic;
+    result.verdict->detail += " (the shrunk case did not fail when run again)";
+  }
+  msg << "FAILED " << family << "/" << property << " on " << subject << " (" << failure_kind_text(*kind)
+      << ", case " << failed_at << " of " << cases << ", seed " << result.seed << "), shrunk to:\n  "
+      << last_failing->summary() << "\n  " << result.verdict->detail << "\n";
+  if (!fails_again)
+    msg << "  note: the subject's result is not a function of its inputs (nondeterminism), which is itself a\n"
+           "  failure; its reproducer replays the case repeatedly\n";
+  msg << "  rerun:      " << result.rerun << "\n";
   if (config.write_reproducer) {
     const auto dir = config.repro_dir.empty() ? default_repro_dir() : config.repro_dir;
-    result.reproducer = write_reproducer({subject, property, *last_failing, *last_verdict}, dir);
+    result.reproducer = write_reproducer({subject, property, *last_failing, *result.verdict}, dir);
     msg << "  reproducer: " << result.reproducer->string() << "\n  replay:     " << config.replay_command << " "
         << result.reproducer->string() << "\n";
   }

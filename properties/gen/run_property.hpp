@@ -1,8 +1,18 @@
 #pragma once
 // Runs one property of one subject over generated Cases with RapidCheck, shrinks a failure to
-// a minimal Case, writes it as a reproducer before reporting, and prints the one command
-// that replays it. The shrunk case is run once more; if it does not fail again the message
-// says the subject is nondeterministic. Used by the ctest executables and `parity check`.
+// a minimal Case, writes it as a reproducer before reporting, and prints the command that
+// reruns the run exactly and the one that replays the reproducer. Used by the ctest
+// executables and `parity check`.
+//
+// Failures have a kind (FailureKind): a wrong value, the subject threw, nondeterminism, or a
+// generated case outside the family's contract (checked before the subject runs: parity's own
+// fault). Shrinking keeps the kind of the first failure: a candidate that fails with another
+// kind does not reproduce it. After RapidCheck's shrink, whose steps follow the generator's
+// structure (2^k + d tokens shrinks to 255, never to 1), each dimension descends further
+// (case_shrink.hpp: towards 0, halving and decrement among the candidates, each conformed to
+// and checked against the family's CaseRules) to a local minimum: no smaller value tried
+// reproduces the failure. The shrunk case is run once more; if it does not fail again, the
+// failure is nondeterministic (the reproducer says so, and replays run it repeatedly).
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -14,6 +24,7 @@
 
 #include "core/case.hpp"
 #include "core/verdict.hpp"
+#include "properties/gen/case_rules.hpp"
 
 namespace parity::gen {
 
@@ -27,6 +38,10 @@ struct RunConfig {
   // The command that replays a reproducer when given its path (gen/replay.hpp): a program
   // that knows the subject, e.g. a user's property test's "<program> --replay".
   std::string replay_command = "parity replay";
+  // The command that reruns `property` exactly, given the seed and the case count (both are
+  // needed: RapidCheck's size schedule depends on the count). Empty: "parity check FAMILY
+  // --subject S --property P --cases N --seed X".
+  std::function<std::string(const std::string& property, std::uint64_t seed, int cases)> rerun_command = {};
 };
 
 struct RunResult {
@@ -34,6 +49,8 @@ struct RunResult {
   int cases = 0;        // cases that ran to a verdict
   int discarded = 0;
   std::uint64_t seed = 0;
+  int case_count = 0;   // the cases asked for: with the seed, what reruns this run
+  std::string rerun;    // on a failure: the command that reruns this run exactly
   std::optional<Case> counterexample;  // the shrunk minimal failing case
   std::optional<Verdict> verdict;      // its verdict
   std::optional<std::filesystem::path> reproducer;
@@ -49,9 +66,10 @@ RunResult not_applicable_result(const std::string& subject, const std::string& p
 // Evaluates one Case. Must be deterministic in the Case.
 using CaseCheck = std::function<Verdict(const Case&)>;
 
-// Runs `check` over `cases` generated Cases. `subject` and `property` name the reproducer.
-RunResult run_property(const std::string& subject, const std::string& property,
-                       const rc::Gen<Case>& gen, const CaseCheck& check, const RunConfig& config);
+// Runs `check` over `cases` generated Cases of the family whose `rules` they follow. `subject`
+// and `property` name the reproducer.
+RunResult run_property(const std::string& subject, const std::string& property, const rc::Gen<Case>& gen,
+                       const CaseCheck& check, const RunConfig& config, const CaseRules& rules);
 
 // $PARITY_CASES if set (a positive integer), else `fallback`.
 int default_case_count(int fallback);

@@ -7,7 +7,7 @@
 // Traits give: Subject, Property (name, description, needs_subject, check, needs
 // (subjects::CapabilityNeeds), check_for(SubjectCapabilities): the check to run on such a
 // subject), Caps (with strided_layouts); static name, description, subjects(), find_subject(n),
-// properties(), find_property(n), cases(Caps), and
+// properties(), find_property(n), cases(Caps), rules() (CaseRules), and
 // cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict.
 #include "core/error.hpp"
 #include "properties/cross_backend/cross_backend.hpp"
@@ -44,7 +44,7 @@ RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subjec
         auto instance = property.needs_subject ? subject.make() : nullptr;
         return check(c, instance.get());
       },
-      config);
+      config, Traits::rules());
   if (!property.needs_subject && !result.passed)
     result.message += "  " + property.name + " is a self-check of parity's own oracles and calls no subject: " +
                       "this failure is a fault of parity, not a verdict on any subject\n";
@@ -102,8 +102,11 @@ class SubjectFamily final : public Family {
     return run_property(
         subject, property, Traits::cases(caps),
         [&](const Case& c) { return Traits::cross_backend(c, *info.make(), *twin.make(), info.capabilities); },
-        config);
+        config, Traits::rules());
   }
+
+  rc::Gen<Case> cases() const override { return Traits::cases({}); }
+  const CaseRules& rules() const override { return Traits::rules(); }
 
  private:
   // The pseudo-subject as a subject of this family: every capability, so the cases are the

@@ -35,8 +35,12 @@ class TrajectoryFamily final : public Family {
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
     const auto& p = pt::find_trajectory_property(property);
     const auto& s = pt::find_trajectory_subject(subject);
-    return run_property(s.name, p.name, trajectory_family_case(), [&](const Case& c) { return p.check(c, s); }, config);
+    return run_property(s.name, p.name, trajectory_family_case(), [&](const Case& c) { return p.check(c, s); }, config,
+                        trajectory_rules());
   }
+
+  rc::Gen<Case> cases() const override { return trajectory_family_case(); }
+  const CaseRules& rules() const override { return trajectory_rules(); }
 };
 
 }  // namespace

@@ -21,4 +21,10 @@ rc::Gen<Case> trajectory_family_case(TrajectoryCaps caps) {
       rc::gen::arbitrary<std::uint64_t>());
 }
 
+const CaseRules& trajectory_rules() {
+  static const CaseRules rules{[](const Case& c) { (void)properties::trajectory::TrajectoryProblem::from(c); },
+                               [](Case c) { return c; }};
+  return rules;
+}
+
 }  // namespace parity::gen

@@ -8,6 +8,7 @@
 #include <rapidcheck.h>
 
 #include "core/case.hpp"
+#include "properties/gen/case_rules.hpp"
 
 namespace parity::gen {
 
@@ -17,5 +18,9 @@ struct TrajectoryCaps {
 };
 
 rc::Gen<Case> trajectory_family_case(TrajectoryCaps caps = {});
+
+// The trajectory contract (properties::trajectory::TrajectoryProblem::from accepts the Case);
+// no field depends on another's extent.
+const CaseRules& trajectory_rules();
 
 }  // namespace parity::gen

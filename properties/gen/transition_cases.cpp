@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "properties/gen/values.hpp"
+#include "properties/transition/transition_problem.hpp"
 
 namespace parity::gen {
 namespace {
@@ -13,7 +14,7 @@ struct RowShape {
 };
 
 // tokens x channels: small edge sizes, the reference shapes' (257 x 96, 4096 x 96, 8192 x 32),
-// or a single channel of 2^k + d tokens.
+// or a single channel of 2^k + d tokens (at most the family's limit: 2^20 + 1 is not a case).
 rc::Gen<RowShape> row_shape(int max_k) {
   return rc::gen::weightedOneOf<RowShape>(
       {{6, rc::gen::construct<RowShape>(extent(300, {257}), extent(96, {32, 96}))},
@@ -21,7 +22,9 @@ rc::Gen<RowShape> row_shape(int max_k) {
           const RowShape shapes[] = {{257, 96}, {4096, 96}, {8192, 32}};
           return shapes[i];
         })},
-       {2, rc::gen::apply([](int k, int d) { return RowShape{(std::int64_t{1} << k) + d, 1}; },
+       {2, rc::gen::apply([](int k, int d) {
+          return RowShape{std::min((std::int64_t{1} << k) + d, properties::transition::kMaxTokens), 1};
+        },
                           rc::gen::inRange(8, max_k + 1), rc::gen::inRange(-1, 2))}});
 }
 
@@ -90,6 +93,20 @@ rc::Gen<Case> transition_case(TransitionCaps caps) {
                                            rc::gen::set(&Patch::bits, rc::gen::cast<std::uint64_t>(patch_bits()))));
         }));
   });
+}
+
+const CaseRules& transition_rules() {
+  static const CaseRules rules{&properties::transition::check_contract, [](Case c) {
+    const std::int64_t B = std::max<std::int64_t>(c.dim("B"), 1);
+    c.probe_row = std::min(c.probe_row, B - 1);
+    // Shrinks only remove rows: drop the schedules of rows B, B + 1, ...
+    for (std::int64_t b = B; c.params.erase("sigma." + std::to_string(b)) + c.params.erase("sigma_prev." + std::to_string(b)); ++b) {
+    }
+    const std::int64_t size = std::max<std::int64_t>(B * c.dim("tokens") * c.dim("channels"), 1);
+    for (Patch& p : c.patches) p.index %= size;
+    return c;
+  }};
+  return rules;
 }
 
 }  // namespace parity::gen

@@ -10,6 +10,7 @@
 #include <rapidcheck.h>
 
 #include "core/case.hpp"
+#include "properties/gen/case_rules.hpp"
 
 namespace parity::gen {
 
@@ -21,5 +22,10 @@ struct TransitionCaps {
 };
 
 rc::Gen<Case> transition_case(TransitionCaps caps = {});
+
+// The transition contract (properties::transition::check_contract) and its consistency rules:
+// probe_row < B, sigma.<b> and sigma_prev.<b> for each row b < B (rows past B lose theirs),
+// patch indices inside B x tokens x channels.
+const CaseRules& transition_rules();
 
 }  // namespace parity::gen

@@ -18,6 +18,7 @@ struct TransitionTraits {
     return properties::transition::find_transition_property(n);
   }
   static rc::Gen<Case> cases(Caps caps) { return transition_case(caps); }
+  static const CaseRules& rules() { return transition_rules(); }
   static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
     return properties::cross_backend::check_transition(c, s, twin, caps.scoring);
   }

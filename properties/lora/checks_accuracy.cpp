@@ -116,7 +116,8 @@ std::string violation_text(const std::string& name, const Tensor& out, const Ref
   const std::int64_t i = j.check.first_violation;
   return name + ": " + std::to_string(j.check.violations) + " of " + std::to_string(out.numel()) +
          " elements outside their bound; first " + name + index_text(i, out.shape()) + " = " +
-         number_text(out.value_at(i)) + ", fp64 " + number_text(ref.value[i]) + ", bound " +
+         number_text(out.value_at(i)) + ", fp64 " + number_text(ref.value[i]) +
+         nonfinite_note(out.value_at(i), ref.value[i], "fp64") + ", bound " +
          number_text(ref.bound[i]) + " (max utilisation " + number_text(j.check.max_utilisation) + ")";
 }
 

@@ -58,7 +58,7 @@ Verdict repeatable(const Case& c, LoraSubject& s, Calls calls) {
   const LoraProblem p = materialise(c);
   const LoraProblem fresh = p;  // deep copies: new buffers, same bits
   const std::string diff = first_output_difference(run(s, p, calls), run(s, fresh, calls));
-  if (!diff.empty()) return Verdict::fail("repeatable", "second run differs: " + diff);
+  if (!diff.empty()) return Verdict::fail("repeatable", "second run differs: " + diff, FailureKind::nondeterministic);
   return Verdict::pass("repeatable", (calls == Calls::both ? "y, dx, dA, dB" : "y") +
                                          std::string(" bitwise equal over two runs") + note(calls));
 }

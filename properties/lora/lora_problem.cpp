@@ -43,11 +43,6 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
   for (std::size_t i = 0; i < c.patches.size(); ++i) {
     const Patch& p = c.patches[i];
     if (p.operand != operand) continue;
-    const std::string at = "case.patches[" + std::to_string(i) + "]";
-    if (p.index < 0 || p.index >= t.numel())
-      throw InputError(at + ".index: " + std::to_string(p.index) + " is outside " + operand +
-                       " (" + std::to_string(t.numel()) + " elements)");
-    if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
     t.set_value(p.index, static_cast<double>(bits_float(static_cast<std::uint32_t>(p.bits))));
   }
 }
@@ -58,7 +53,7 @@ bool is_lora_operand(const std::string& name) {
   return name == "x" || name == "W" || name == "A" || name == "B" || name == "dy";
 }
 
-LoraProblem materialise(const Case& c) {
+void check_contract(const Case& c) {
   if (c.family != "lora") throw InputError("case.family: '" + c.family + "' is not lora");
   const std::int64_t T = positive_dim(c, "T"), N = positive_dim(c, "N"), K = positive_dim(c, "K"),
                      r = positive_dim(c, "r");
@@ -69,15 +64,35 @@ LoraProblem materialise(const Case& c) {
     throw InputError("case.probe_row: " + std::to_string(c.probe_row) + " is outside [0, T)");
   for (const auto& [name, l] : c.layouts)
     if (!is_lora_operand(name)) throw InputError("case.layouts." + name + ": not a lora operand");
-  for (std::size_t i = 0; i < c.patches.size(); ++i)
-    if (!is_lora_operand(c.patches[i].operand))
-      throw InputError("case.patches[" + std::to_string(i) + "].operand: '" +
-                       c.patches[i].operand + "' is not a lora operand (x, W, A, B, dy)");
+  for (std::size_t i = 0; i < c.patches.size(); ++i) {
+    const Patch& p = c.patches[i];
+    const std::string at = "case.patches[" + std::to_string(i) + "]";
+    if (!is_lora_operand(p.operand))
+      throw InputError(at + ".operand: '" + p.operand + "' is not a lora operand (x, W, A, B, dy)");
+    const std::int64_t size = operand_size(p.operand, T, N, K, r);
+    if (p.index < 0 || p.index >= size)
+      throw InputError(at + ".index: " + std::to_string(p.index) + " is outside " + p.operand + " (" +
+                       std::to_string(size) + " elements)");
+    if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
+  }
   // A work limit: the largest reference shape needs T N K = 8.7e8 multiply-adds.
   if (static_cast<double>(T) * static_cast<double>(N) * static_cast<double>(K) > 0x1p33)
     throw InputError("case.dims: T x N x K is larger than 2^33 multiply-adds");
+  if (!std::isfinite(c.param("alpha", static_cast<double>(r)))) throw InputError("case.params.alpha: must be finite");
+}
+
+std::int64_t operand_size(const std::string& operand, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
+  if (operand == "x") return T * K;
+  if (operand == "W") return N * K;
+  if (operand == "A") return r * K;
+  if (operand == "B") return N * r;
+  return T * N;  // dy
+}
+
+LoraProblem materialise(const Case& c) {
+  check_contract(c);
+  const std::int64_t T = c.dim("T"), N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
   const double alpha = c.param("alpha", static_cast<double>(r));
-  if (!std::isfinite(alpha)) throw InputError("case.params.alpha: must be finite");
 
   Tensor x = draw_rows(T, K, c.seed, kX, kXProbe, c.probe_row);
   Tensor W = draw(DType::bf16, N, K, c.seed, kW, 1.0 / std::sqrt(static_cast<double>(K)));

@@ -23,7 +23,16 @@ struct LoraProblem {
   Tensor dy;  // [T, N] bf16, under the case's "dy" layout
 };
 
-// Throws InputError naming the field for a Case that cannot describe a LoRA problem.
+// The family's contract, checked in this one place: throws InputError naming the field for a
+// Case that cannot describe a LoRA problem (a field above, an extent outside [1, 2^20], more
+// than 2^33 multiply-adds, an index outside its operand). Every generated LoRA Case satisfies
+// it; materialise checks it first.
+void check_contract(const Case& c);
+
+// Elements of `operand` (x, W, A, B, dy) at these extents.
+std::int64_t operand_size(const std::string& operand, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r);
+
+// Throws InputError naming the field for a Case outside the contract.
 LoraProblem materialise(const Case& c);
 
 // The same problem with every operand contiguous.

@@ -32,15 +32,16 @@ Case without_forced_fallback(Case c) {
 }
 
 Verdict bitwise_verdict(const std::string& property, const std::string& what, const parity::model::ModelOutputs& a,
-                        const parity::model::ModelOutputs& b) {
+                        const parity::model::ModelOutputs& b, FailureKind kind = FailureKind::value) {
   const std::string diff = first_bitwise_difference(a, b);
-  return diff.empty() ? Verdict::pass(property) : Verdict::fail(property, what + ": " + diff);
+  return diff.empty() ? Verdict::pass(property) : Verdict::fail(property, what + ": " + diff, kind);
 }
 
 Verdict strict_repeatable(const Case& c, const ModelSubject& s) {
   const auto p = ModelProblem::from(without_forced_fallback(c));
   const auto o = with_mode(p.options, Mode::strict);
-  return bitwise_verdict("strict_repeatable", "two strict runs differ", run_with(p, s, o).out, run_with(p, s, o).out);
+  return bitwise_verdict("strict_repeatable", "two strict runs differ", run_with(p, s, o).out, run_with(p, s, o).out,
+                         FailureKind::nondeterministic);
 }
 
 Verdict audit_equals_strict(const Case& c, const ModelSubject& s) {
@@ -173,7 +174,7 @@ Verdict accuracy_vs_provider(const Case& c, const ModelSubject& s) {
       std::ostringstream m;
       m << a.output << ": relative error " << a.rows_rel_err << " vs float64 exceeds its tolerance " << a.tolerance
         << " (LibTorch float32's own error " << a.provider_rel_err << ")";
-      v = Verdict{v.property, Outcome::fails, m.str(), v.metrics};
+      v = Verdict{v.property, Outcome::fails, m.str(), FailureKind::value, v.metrics};
     }
   }
   return v;

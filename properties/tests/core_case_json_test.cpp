@@ -40,6 +40,19 @@ TEST(Reproducer, RoundTripsThroughAFile) {
   fs::remove_all(dir);
 }
 
+// The one-line summary decodes each patch: operand[index] = value (bits, special value's name).
+TEST(CaseSummary, DecodesPatches) {
+  Case c;
+  c.family = "lora";
+  c.dims = {{"T", 1}};
+  c.patches = {{"dy", 4, 0x7F7F0000u}, {"x", 0, 0xFF800000u}, {"A", 2, 0x3FC00000u}};
+  EXPECT_EQ(c.summary(), "lora T=1 seed=0 probe_row=0 patches: dy[4] = 3.38953139e+38 (bits 0x7f7f0000, bf16 max), "
+                         "x[0] = -inf (bits 0xff800000), A[2] = 1.5 (bits 0x3fc00000)");
+  c.patches.resize(6, {"B", 1, 0x00000001u});
+  EXPECT_NE(c.summary().find("B[1] = 1.40129846e-45 (bits 0x00000001, float32 denorm min) and 2 more"), std::string::npos)
+      << c.summary();
+}
+
 std::string error_for(const std::string& text) {
   const fs::path file = fs::temp_directory_path() / "parity_bad_repro.json";
   std::ofstream(file) << text;

@@ -18,8 +18,26 @@ TEST(Compare, BitwiseTreatsAllNaNsAsEqual) {
   const BitwiseDiff d = compare_bitwise(a, b);
   EXPECT_EQ(d.differing, 1);
   EXPECT_EQ(d.first_index, 2);
-  EXPECT_EQ(d.describe(a.shape()), "1 of 3 elements differ; first at [0, 2]: 0x3f80 vs 0x3f81");
+  EXPECT_EQ(d.describe(a.shape()), "1 of 3 elements differ; first at [0, 2]: 0x3f80 (1) vs 0x3f81 (1.0078125)");
   EXPECT_TRUE(compare_bitwise(Tensor::zeros(DType::f32, {2}), Tensor::zeros(DType::f32, {3})).shape_mismatch);
+}
+
+// An Inf or NaN that makes the difference is named as the cause.
+TEST(Compare, MessagesNameNonFiniteCauses) {
+  Tensor a = Tensor::zeros(DType::bf16, {2}), b = Tensor::zeros(DType::bf16, {2});
+  a.set_bits(1, 0x7F80);  // +inf
+  b.set_bits(1, 0x7F7F);  // bf16 max
+  EXPECT_EQ(compare_bitwise(a, b).describe(a.shape()),
+            "1 of 2 elements differ; first at [1]: 0x7f80 (inf) vs 0x7f7f (3.38953139e+38) (inf where the other is "
+            "finite: an overflow)");
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(nonfinite_note(inf, 1.0, "fp64"), " (inf where fp64 is finite: an overflow)");
+  EXPECT_EQ(nonfinite_note(nan, 1.0, "fp64"), " (nan where fp64 is finite)");
+  EXPECT_EQ(nonfinite_note(2.0, -inf, "fp64"), " (finite where fp64 is -inf: an overflow in fp64)");
+  EXPECT_EQ(nonfinite_note(nan, inf, "fp64"), " (nan where fp64 is inf)");
+  EXPECT_EQ(nonfinite_note(-inf, inf, "fp64"), " (-inf where fp64 is inf)");
+  EXPECT_EQ(nonfinite_note(nan, nan, "fp64"), "");
+  EXPECT_EQ(nonfinite_note(1.0, 2.0, "fp64"), "");
 }
 
 TEST(Compare, UlpDistance) {

@@ -9,7 +9,8 @@
 // error, 77 (ctest: skipped) when the subject cannot run here, e.g. a CUDA kernel without a
 // device. A property the subject lacks a capability for is skipped as not applicable. The last
 // line says which ("parity: ..."); parity_add_subject_tests(... WILL_FAIL) relies on it. A failure
-// prints the shrunk case and the command that replays its reproducer: this program's --replay.
+// prints the shrunk case, the command that reruns it exactly (PARITY_SEED, PARITY_CASES and a
+// --gtest_filter) and the command that replays its reproducer: this program's --replay.
 //
 // usage: <test> --replay [--subject S] FILE|DIR...
 // Re-runs each reproducer's property on its subject (or on S) from this program's subjects, as
@@ -67,7 +68,15 @@ int register_properties(int argc, char** argv) {
     std::cout << subject.name << " skipped: " << subject.unavailable << "\nparity: skipped\n";
     return 77;
   }
-  const RunConfig config{.replay_command = std::string(argv[0]) + " --replay"};  // knows this program's subjects
+  // This program knows its subjects: it replays, and reruns a property on the same seed and case count.
+  const std::string program = argv[0];
+  const RunConfig config{
+      .replay_command = program + " --replay",
+      .rerun_command = [program, family = family.name(), subject = subject.name](const std::string& property,
+                                                                              std::uint64_t seed, int cases) {
+        return "PARITY_SEED=" + std::to_string(seed) + " PARITY_CASES=" + std::to_string(cases) + " " + program + " " +
+               family + " " + subject + " --gtest_filter=" + family + "." + property;
+      }};
   for (const auto& property : family.properties()) {
     // parity-oracles gets the self-checks of parity's oracles, a real subject everything else.
     if (property.needs_subject == (subject.name == parity::gen::kOraclesSubject)) continue;

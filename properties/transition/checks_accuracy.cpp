@@ -56,7 +56,7 @@ Judgement judge(const char* name, const Tensor& out, std::int64_t count, Get&& r
   if (!j.check.holds()) {
     const std::int64_t i = j.check.first_violation;
     j.first = std::string(name) + index_text(i, out.shape()) + " = " + number_text(got[i]) + ", exact " +
-              number_text(ref[i]) + ", bound " + number_text(refs[i].err) + " + oracle error " +
+              number_text(ref[i]) + nonfinite_note(got[i], ref[i], "the exact value") + ", bound " + number_text(refs[i].err) + " + oracle error " +
               number_text(refs[i].oracle_err) + " (" + std::to_string(j.check.violations) + " of " +
               std::to_string(count) + " outside)";
   }

@@ -41,10 +41,6 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
   for (std::size_t i = 0; i < c.patches.size(); ++i) {
     const Patch& p = c.patches[i];
     if (p.operand != operand) continue;
-    const std::string at = "case.patches[" + std::to_string(i) + "]";
-    if (p.index < 0 || p.index >= t.numel())
-      throw InputError(at + ".index: " + std::to_string(p.index) + " is outside " + operand);
-    if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
     t.set_value(p.index, static_cast<double>(bits_float(static_cast<std::uint32_t>(p.bits))));
   }
 }
@@ -53,37 +49,50 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
 
 bool is_transition_operand(const std::string& name) { return name == "x" || name == "v" || name == "eps"; }
 
-TransitionProblem materialise(const Case& c) {
+void check_contract(const Case& c) {
   if (c.family != "transition") throw InputError("case.family: '" + c.family + "' is not transition");
-  const std::int64_t B = positive_dim(c, "B", 64), tokens = positive_dim(c, "tokens", 1 << 20),
-                     channels = positive_dim(c, "channels", 1 << 12);
+  const std::int64_t B = positive_dim(c, "B", kMaxB), tokens = positive_dim(c, "tokens", kMaxTokens),
+                     channels = positive_dim(c, "channels", kMaxChannels);
   for (const auto& [name, v] : c.dims)
     if (name != "B" && name != "tokens" && name != "channels")
       throw InputError("case.dims." + name + ": not a transition dimension (B, tokens, channels)");
-  const std::int64_t n = tokens * channels;
-  if (n > (1 << 22)) throw InputError("case.dims: tokens x channels is larger than 2^22");
+  if (tokens * channels > kMaxRowElements) throw InputError("case.dims: tokens x channels is larger than 2^22");
   if (c.probe_row < 0 || c.probe_row >= B)
     throw InputError("case.probe_row: " + std::to_string(c.probe_row) + " is outside [0, B)");
   for (const auto& [name, l] : c.layouts)
     if (!is_transition_operand(name)) throw InputError("case.layouts." + name + ": not a transition operand (x, v, eps)");
-  for (std::size_t i = 0; i < c.patches.size(); ++i)
-    if (!is_transition_operand(c.patches[i].operand))
-      throw InputError("case.patches[" + std::to_string(i) + "].operand: '" + c.patches[i].operand +
-                       "' is not a transition operand (x, v, eps)");
+  for (std::size_t i = 0; i < c.patches.size(); ++i) {
+    const Patch& p = c.patches[i];
+    const std::string at = "case.patches[" + std::to_string(i) + "]";
+    if (!is_transition_operand(p.operand))
+      throw InputError(at + ".operand: '" + p.operand + "' is not a transition operand (x, v, eps)");
+    if (p.index < 0 || p.index >= B * tokens * channels)
+      throw InputError(at + ".index: " + std::to_string(p.index) + " is outside " + p.operand);
+    if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
+  }
+  for (std::int64_t b = 0; b < B; ++b) {
+    const std::string k = std::to_string(b);
+    const float sigma = schedule_value(c, "sigma." + k), sigma_prev = schedule_value(c, "sigma_prev." + k);
+    if (!(sigma_prev < sigma) || sigma == 0.0f)
+      throw InputError("case.params.sigma_prev." + k + ": must be below sigma." + k + " (> 0)");
+  }
+  const auto sigma_max = static_cast<float>(c.param("sigma_max", 0.995));
+  if (!(sigma_max > 0.0f && sigma_max < 1.0f)) throw InputError("case.params.sigma_max: must lie in (0, 1)");
+  const double noise_level = c.param("noise_level", 0.7);
+  if (!(noise_level > 0.0 && noise_level <= 1.0)) throw InputError("case.params.noise_level: must lie in (0, 1]");
+}
 
+TransitionProblem materialise(const Case& c) {
+  check_contract(c);
+  const std::int64_t B = c.dim("B"), n = c.dim("tokens") * c.dim("channels");
   TransitionProblem p;
   auto& in = p.in;
   for (std::int64_t b = 0; b < B; ++b) {
-    const std::string k = std::to_string(b);
-    in.sigma.push_back(schedule_value(c, "sigma." + k));
-    in.sigma_prev.push_back(schedule_value(c, "sigma_prev." + k));
-    if (!(in.sigma_prev.back() < in.sigma.back()) || in.sigma.back() == 0.0f)
-      throw InputError("case.params.sigma_prev." + k + ": must be below sigma." + k + " (> 0)");
+    in.sigma.push_back(static_cast<float>(c.params.at("sigma." + std::to_string(b))));
+    in.sigma_prev.push_back(static_cast<float>(c.params.at("sigma_prev." + std::to_string(b))));
   }
   in.sigma_max = static_cast<float>(c.param("sigma_max", 0.995));
-  if (!(in.sigma_max > 0.0f && in.sigma_max < 1.0f)) throw InputError("case.params.sigma_max: must lie in (0, 1)");
   in.noise_level = c.param("noise_level", 0.7);
-  if (!(in.noise_level > 0.0 && in.noise_level <= 1.0)) throw InputError("case.params.noise_level: must lie in (0, 1]");
   in.type = c.param("cps", 0.0) != 0.0 ? subjects::StepType::cps : subjects::StepType::sde;
   in.normaliser = c.param("normaliser", 1.0) != 0.0;
   const DType latent = c.param("bf16_inputs", 0.0) != 0.0 ? DType::bf16 : DType::f32;

@@ -24,7 +24,16 @@ struct TransitionProblem {
   subjects::TransitionInputs in;
 };
 
-// Throws InputError naming the field for a Case that cannot describe a step.
+// The family's limits: B <= 64, tokens <= 2^20, channels <= 2^12, tokens x channels <= 2^22.
+inline constexpr std::int64_t kMaxB = 64, kMaxTokens = std::int64_t{1} << 20, kMaxChannels = std::int64_t{1} << 12,
+                              kMaxRowElements = std::int64_t{1} << 22;
+
+// The family's contract, checked in this one place: throws InputError naming the field for a
+// Case that cannot describe a step (a field above, a limit, an index outside its operand).
+// Every generated transition Case satisfies it; materialise checks it first.
+void check_contract(const Case& c);
+
+// Throws InputError naming the field for a Case outside the contract.
 TransitionProblem materialise(const Case& c);
 
 // Row `b` alone, operands under their original layout descriptions.

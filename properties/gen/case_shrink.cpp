@@ -1,11 +1,11 @@
-#include "fuzz/case_shrink.hpp"
+#include "properties/gen/case_shrink.hpp"
 
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace parity::fuzz {
+namespace parity::gen {
 namespace {
 
 template <class T, class Set>
@@ -64,22 +64,26 @@ rc::Seq<Case> param_shrinks(const Case& c) {
 
 }  // namespace
 
-rc::Seq<Case> case_shrinks(const Case& c, const std::vector<std::string>& dims_first) {
-  return rc::seq::concat(
-      each(c, rc::shrink::removeChunks(c.patches), [](Case& d, std::vector<Patch> p) { d.patches = std::move(p); }),
-      layout_shrinks(c),
-      each(c, rc::shrink::towards<std::int64_t>(c.probe_row, 0), [](Case& d, std::int64_t p) { d.probe_row = p; }),
-      dim_shrinks(c, dims_first), param_shrinks(c),
-      each(c, rc::shrink::towards<std::uint64_t>(c.seed, 0), [](Case& d, std::uint64_t s) { d.seed = s; }));
+rc::Seq<Case> case_shrinks(const Case& c, const ShrinkOptions& options) {
+  rc::Seq<Case> all =
+      options.dims_only
+          ? dim_shrinks(c, options.dims_first)
+          : rc::seq::concat(
+                each(c, rc::shrink::removeChunks(c.patches), [](Case& d, std::vector<Patch> p) { d.patches = std::move(p); }),
+                layout_shrinks(c),
+                each(c, rc::shrink::towards<std::int64_t>(c.probe_row, 0), [](Case& d, std::int64_t p) { d.probe_row = p; }),
+                dim_shrinks(c, options.dims_first), param_shrinks(c),
+                each(c, rc::shrink::towards<std::uint64_t>(c.seed, 0), [](Case& d, std::uint64_t s) { d.seed = s; }));
+  if (!options.conform) return all;
+  return rc::seq::map(std::move(all), options.conform);
 }
 
-ShrinkResult shrink_case(const Case& c, const std::function<bool(const Case&)>& still_fails, int max_evaluations,
-                         const std::vector<std::string>& dims_first) {
+ShrinkResult shrink_case(const Case& c, const std::function<bool(const Case&)>& still_fails,
+                         const ShrinkOptions& options) {
   ShrinkResult result;
-  const auto tree =
-      rc::shrinkable::shrinkRecur(c, [dims_first](const Case& x) { return case_shrinks(x, dims_first); });
+  const auto tree = rc::shrinkable::shrinkRecur(c, [options](const Case& x) { return case_shrinks(x, options); });
   const auto [shrunk, steps] = rc::shrinkable::findLocalMin(tree, [&](const Case& candidate) {
-    if (result.evaluations >= max_evaluations) {
+    if (result.evaluations >= options.max_evaluations) {
       result.exhausted = true;
       return false;
     }
@@ -91,4 +95,4 @@ ShrinkResult shrink_case(const Case& c, const std::function<bool(const Case&)>& 
   return result;
 }
 
-}  // namespace parity::fuzz
+}  // namespace parity::gen

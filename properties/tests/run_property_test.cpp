@@ -1,0 +1,135 @@
+// run_property and the family contracts: every generated case of every family lies inside its
+// family's contract at every RapidCheck size; shrinking keeps the kind of the first failure and
+// reaches a local minimum in each dimension; verdict kinds round-trip through JSON, old
+// reproducers without one still read.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/verdict.hpp"
+#include "properties/gen/family.hpp"
+#include "properties/gen/transition_runs.hpp"
+#include "properties/transition/transition_problem.hpp"
+
+namespace {
+
+using namespace parity;
+
+// Draws `count` cases of `family`, every other one at RapidCheck's default maximum size (100,
+// where its integers span their whole range), the others at sizes cycling over 0..100.
+template <class Visit>
+void draw(const gen::Family& family, int count, Visit visit) {
+  rc::Random random(0x5EEDull);
+  const rc::Gen<Case> cases = family.cases();
+  for (int i = 0; i < count; ++i) visit(cases(random.split(), i % 2 ? i % 101 : 100).value());
+}
+
+TEST(CaseContract, EveryGeneratedCaseOfEveryFamilyLiesInside) {
+  for (const gen::Family* family : gen::families()) {
+    // The transition generator's row lengths reach its limit about once in 400 draws.
+    const int count = family->name() == "transition" ? 4000 : family->name() == "lora" ? 300 : 100;
+    int outside = 0;
+    draw(*family, count, [&](const Case& c) {
+      try {
+        family->rules().check_contract(c);
+      } catch (const InputError& e) {
+        if (outside++ == 0) ADD_FAILURE() << family->name() << ": " << c.summary() << ": " << e.what();
+      }
+    });
+    EXPECT_EQ(outside, 0) << family->name() << ": " << outside << " of " << count << " generated cases outside";
+  }
+}
+
+// The transition generator's largest row lengths (2^k + d, k up to 20) are drawn, so the test
+// above saw the limit itself.
+TEST(CaseContract, TransitionDrawsRowsAtItsTokenLimit) {
+  int at_limit = 0;
+  draw(gen::transition_family(), 4000, [&](const Case& c) { at_limit += c.dim("tokens") == properties::transition::kMaxTokens; });
+  EXPECT_GT(at_limit, 0);
+}
+
+gen::RunConfig quiet(std::uint64_t seed = 7, int cases = 100) {
+  return {.cases = cases, .seed = seed, .write_reproducer = false};
+}
+
+// Transition cases of one channel and 1 to 300 tokens, the length shrinking towards 1.
+rc::Gen<Case> short_rows() {
+  return rc::gen::apply(
+      [](Case c, std::int64_t tokens) {
+        c.dims["tokens"] = tokens;
+        c.dims["channels"] = 1;
+        return gen::transition_rules().conform(c);
+      },
+      gen::transition_case(), rc::gen::inRange<std::int64_t>(1, 301));
+}
+
+// A wrong value on every case of 100 tokens or more; once one was seen, a throw on every shorter
+// case (as a subject that rejects what it then sees): the shrinker must not follow the throw.
+TEST(Shrinking, KeepsTheKindOfTheFirstFailure) {
+  bool seen = false;
+  const auto check = [&](const Case& c) {
+    if (c.dim("tokens") >= 100) {
+      seen = true;
+      return Verdict::fail("p", "wrong value");
+    }
+    if (seen) throw std::runtime_error("short row");
+    return Verdict::pass("p");
+  };
+  const auto r = gen::run_property("s", "p", short_rows(), check, quiet(), gen::transition_rules());
+  ASSERT_TRUE(r.counterexample) << r.message;
+  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
+  // A local minimum: 99 tokens throws, which does not reproduce a wrong value.
+  EXPECT_EQ(r.counterexample->dim("tokens"), 100) << r.message;
+}
+
+// A probe-like failure on every single-channel row, whatever its length: RapidCheck alone stops
+// at 255 tokens when the first failure was a 2^k + d row (k shrinks to 8, d to -1); the descent
+// after it must reach one token, one row, one channel.
+TEST(Shrinking, ReachesALocalMinimumInEveryDimension) {
+  const auto check = [](const Case& c) {
+    return c.dim("channels") == 1 ? Verdict::fail("p", "single channel") : Verdict::pass("p");
+  };
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const auto r = gen::run_property("s", "p", gen::transition_case(), check, quiet(seed), gen::transition_rules());
+    ASSERT_TRUE(r.counterexample) << r.message;
+    EXPECT_EQ(r.counterexample->dim("tokens"), 1) << "seed " << seed << ": " << r.message;
+    EXPECT_EQ(r.counterexample->dim("B"), 1) << "seed " << seed << ": " << r.message;
+    EXPECT_NO_THROW(gen::transition_rules().check_contract(*r.counterexample));
+  }
+}
+
+// A case outside the contract never reaches the subject: it is parity's failure, of its own kind.
+TEST(Shrinking, AGeneratedCaseOutsideTheContractIsParitysFault) {
+  Case c = gen::transition_case()(rc::Random(1), 0).value();
+  c.dims["tokens"] = properties::transition::kMaxTokens + 1;
+  bool ran = false;
+  const auto r = gen::run_property("s", "p", rc::gen::just(c), [&](const Case&) { ran = true; return Verdict::pass("p"); },
+                                   quiet(1, 1), gen::transition_rules());
+  ASSERT_TRUE(r.verdict) << r.message;
+  EXPECT_EQ(r.verdict->kind, FailureKind::invalid_case);
+  EXPECT_FALSE(ran);
+}
+
+TEST(VerdictJson, KindsRoundTripAndOldFailuresRead) {
+  for (const FailureKind k : {FailureKind::value, FailureKind::threw, FailureKind::nondeterministic, FailureKind::invalid_case}) {
+    const Verdict v = Verdict::fail("p", "d", k);
+    EXPECT_EQ(verdict_from_json(verdict_to_json(v)), v) << failure_kind_name(k);
+  }
+  const nlohmann::json old = {{"property", "p"}, {"outcome", "fails"}, {"detail", "the subject threw: boom"}};
+  EXPECT_EQ(verdict_from_json(old).kind, FailureKind::threw);
+  const nlohmann::json old_value = {{"property", "p"}, {"outcome", "fails"}, {"detail", "3 of 4 differ"}};
+  EXPECT_EQ(verdict_from_json(old_value).kind, FailureKind::value);
+  nlohmann::json bad = old;
+  bad["failure"] = "sometimes";
+  try {
+    verdict_from_json(bad);
+    ADD_FAILURE() << "a bad kind was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("verdict.failure"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
