@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "properties/gen/run_property.hpp"
 
 namespace {
 
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   const parity::cli::Argv args(argv + 2, argv + argc);
   try {
+    parity::gen::check_environment();  // a bad PARITY_* or RC_PARAMS is refused before any work
     if (command == "gate") return parity::cli::cmd_gate(args);
     if (command == "check") return parity::cli::cmd_check(args);
     if (command == "probes") return parity::cli::cmd_probes(args);
@@ -81,16 +83,16 @@ int main(int argc, char** argv) {
     if (command == "bridge") return parity::cli::cmd_bridge(args);
     if (command == "fuzz-repro") return parity::cli::cmd_fuzz_repro(args);
     if (command == "trajectory") return parity::cli::cmd_trajectory(args);
-    std::cerr << "parity: unknown command '" << command << "' (see parity --help)\n";
+    std::cerr << "parity: unknown command '" << parity::escaped(command) << "' (see parity --help)\n";
     return 2;
   } catch (const parity::InputError& e) {
-    std::cerr << "parity " << command << ": " << e.what() << "\n";
+    std::cerr << "parity " << command << ": " << e.what() << "\n";  // escaped by InputError
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "parity " << command << ": " << e.what() << "\n";
+    std::cerr << "parity " << command << ": " << parity::escaped(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "parity " << command << ": error: " << e.what() << "\n";
+    std::cerr << "parity " << command << ": error: " << parity::escaped(e.what()) << "\n";
     return 2;
   }
 }
