@@ -57,7 +57,12 @@ commands:
 exit status: 0 holds, 1 a check failed, 2 usage or input error (the message names the flag,
 file or field).
 environment: PARITY_REPRO_DIR (default reports/repros), PARITY_BACKEND (gate's default
-backend), PARITY_CASES (cases per property, default 25), PARITY_SEED, RC_PARAMS.
+backend), PARITY_CASES (cases per property, default 25), PARITY_SEED, PARITY_THREADS (host
+threads, default the hardware's), RC_PARAMS. Numbers, in flags and variables, are plain
+decimal (no sign, space, leading zero or 0x). Output paths are checked before the work; "-"
+and other non-regular files (/dev/stdout, a FIFO) are written in place. Input files must be
+regular files of at most 4 MiB. A case over its family's work or memory limit (README.md) is
+refused.
 )";
 
 }  // namespace
