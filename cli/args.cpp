@@ -1,9 +1,8 @@
 #include "cli/args.hpp"
 
-#include <cerrno>
-#include <cstdlib>
-
+#include "core/decimal.hpp"
 #include "core/error.hpp"
+#include "core/reproducer.hpp"
 
 namespace parity::cli {
 
@@ -43,42 +42,33 @@ std::optional<std::string> Args::get(const std::string& flag) const {
   return it->second;
 }
 
-std::uint64_t Args::uint64(const std::string& flag, std::uint64_t fallback) const {
+std::uint64_t Args::number(const std::string& flag, std::uint64_t fallback, std::uint64_t min,
+                          std::uint64_t max) const {
   const auto v = get(flag);
-  if (!v) return fallback;
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(v->c_str(), &end, 0);
-  if (v->empty() || *end != '\0' || errno != 0 || (*v)[0] == '-')
-    throw InputError(flag + ": '" + *v + "' is not a non-negative integer");
-  return n;
+  return v ? decimal_in_range(*v, flag, min, max) : fallback;
 }
 
-std::int64_t Args::positive_int(const std::string& flag, std::int64_t fallback) const {
-  if (!has(flag)) return fallback;
-  const std::uint64_t n = uint64(flag, 0);
-  if (n == 0 || n > 1000000000ull) throw InputError(flag + ": must be a positive integer (got " + *get(flag) + ")");
-  return static_cast<std::int64_t>(n);
-}
-
-std::vector<std::int64_t> Args::int_list(const std::string& flag, std::vector<std::int64_t> fallback) const {
+std::vector<std::uint64_t> Args::number_list(const std::string& flag, std::vector<std::uint64_t> fallback,
+                                             std::uint64_t max) const {
   const auto v = get(flag);
   if (!v) return fallback;
-  std::vector<std::int64_t> out;
+  std::vector<std::uint64_t> out;
   std::size_t start = 0;
-  while (start <= v->size()) {
+  while (true) {
     const std::size_t comma = v->find(',', start);
-    const std::string item = v->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    char* end = nullptr;
-    errno = 0;
-    const long long n = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || errno != 0)
-      throw InputError(flag + ": '" + item + "' is not an integer");
-    out.push_back(n);
-    if (comma == std::string::npos) break;
+    out.push_back(decimal_in_range(std::string_view(*v).substr(start, comma == std::string::npos ? std::string::npos
+                                                                                                 : comma - start),
+                                   flag, 0, max));
+    if (comma == std::string::npos) return out;
     start = comma + 1;
   }
-  return out;
+}
+
+std::filesystem::path writable_repro_dir(const Args& args, const std::string& flag) {
+  const auto chosen = args.get(flag);
+  const std::filesystem::path dir = chosen ? std::filesystem::path(*chosen) : default_repro_dir();
+  check_output_directory(dir, chosen ? flag : "PARITY_REPRO_DIR (default reports/repros)");
+  return dir;
 }
 
 }  // namespace parity::cli

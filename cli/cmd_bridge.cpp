@@ -5,6 +5,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "properties/bridge/bridge_problem.hpp"
 #include "properties/bridge/bridge_record.hpp"
 
@@ -44,6 +45,7 @@ void print_comparison(const std::string& key, const ordered& c) {
 int cmd_bridge(const Argv& argv) {
   const Args args(argv, {"--record"}, {});
   if (!args.positional().empty()) throw InputError("bridge takes no positional argument (see parity --help)");
+  if (const auto path = args.get("--record")) check_output_path(*path, "--record");
   std::vector<std::string> command = {"parity", "bridge"};
   command.insert(command.end(), argv.begin(), argv.end());
 

@@ -29,9 +29,9 @@ int cmd_check(const Argv& argv) {
   if (selected.empty()) throw InputError("--subject: " + family.name() + " has no self-checks of parity's oracles");
 
   gen::RunConfig config;
-  config.cases = static_cast<int>(args.positive_int("--cases", 0));
-  if (args.has("--seed")) config.seed = args.uint64("--seed", 0);
-  if (const auto d = args.get("--repro-dir")) config.repro_dir = *d;
+  config.cases = static_cast<int>(args.number("--cases", 0, 1, kMaxCount));
+  if (args.has("--seed")) config.seed = args.number("--seed", 0, 0, UINT64_MAX);
+  config.repro_dir = writable_repro_dir(args, "--repro-dir");
   config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
 
   std::cout << "parity check " << family.name() << " on " << subject.name << " (" << subject.description << ")\n";

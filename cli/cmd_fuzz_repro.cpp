@@ -9,13 +9,13 @@
 // input does not violate its property on that subject now (nothing written: a sanitizer
 // crash, or a fixed bug); 2: usage or input error.
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/escape.hpp"
+#include "core/input_file.hpp"
 #include "core/reproducer.hpp"
 #include "properties/gen/case_shrink.hpp"
 #include "fuzz/decode.hpp"
@@ -25,9 +25,8 @@ namespace parity::cli {
 namespace {
 
 std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open (missing or unreadable)");
-  return {std::istreambuf_iterator<char>(in), {}};
+  const std::string bytes = read_input_file(path);
+  return {bytes.begin(), bytes.end()};
 }
 
 // The family's verdict, a throwing subject counted as a failure (as run_property does).
@@ -46,9 +45,11 @@ Verdict check(const gen::Family& family, const std::string& subject, const std::
 int cmd_fuzz_repro(const Argv& argv) {
   const Args args(argv, {"--subject", "--out", "--max-checks"}, {"--no-shrink"});
   if (args.positional().size() != 2) throw InputError("fuzz-repro needs FAMILY and CRASH_FILE");
+  const int max_checks = static_cast<int>(args.number("--max-checks", 3000, 1, kMaxCount));
   const std::string& family_name = args.positional()[0];
   const std::string& file = args.positional()[1];
   const gen::Family& family = gen::find_family(family_name);
+  const auto dir = writable_repro_dir(args, "--out");
   const fuzz::FuzzInput in = fuzz::decode_for_family(family_name, read_bytes(file));
   const char* env = std::getenv("PARITY_FUZZ_SUBJECT");
   const gen::SubjectEntry subject =
@@ -78,7 +79,7 @@ int cmd_fuzz_repro(const Argv& argv) {
         return false;
       }
     };
-    const auto r = gen::shrink_case(in.c, still_fails, {.max_evaluations = static_cast<int>(args.positive_int("--max-checks", 3000))});
+    const auto r = gen::shrink_case(in.c, still_fails, {.max_evaluations = max_checks});
     shrunk = r.shrunk;
     v = check(family, subject.name, in.property, shrunk);
     std::cout << "  shrunk in " << r.steps << " steps (" << r.evaluations << " checks"
@@ -89,7 +90,6 @@ int cmd_fuzz_repro(const Argv& argv) {
       return 1;
     }
   }
-  const auto dir = args.get("--out") ? std::filesystem::path(*args.get("--out")) : default_repro_dir();
   const auto path = write_reproducer({subject.name, in.property, shrunk, v}, dir);
   std::cout << "  reproducer: " << path.string() << "\n  replay:     parity replay " << path.string() << "\n";
   return 0;

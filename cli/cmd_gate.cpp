@@ -9,6 +9,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/reproducer.hpp"
 #include "properties/lora/lora_gate.hpp"
 #include "properties/model/model_gate.hpp"
@@ -114,6 +115,7 @@ int cmd_gate(const Argv& argv) {
   const std::string backend = args.get("--backend").value_or(env_backend && *env_backend ? env_backend : "auto");
   const auto& kernel = kernel_for(backend);
   const std::string out = args.get("--out").value_or("reports/gate.json");
+  check_output_path(out, "--out");
   const bool quick = args.has("--quick");
 
   std::cerr << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";

@@ -17,8 +17,9 @@ int cmd_probes(const Argv& argv) {
   std::vector<const gen::Family*> selected = gen::families();
   if (!args.positional().empty()) selected = {&gen::find_family(args.positional()[0])};
   gen::RunConfig config;
-  config.cases = static_cast<int>(args.positive_int("--cases", 200));
-  if (const auto d = args.get("--repro-dir")) config.repro_dir = *d;
+  config.cases = static_cast<int>(args.number("--cases", 200, 1, kMaxCount));
+  config.repro_dir = writable_repro_dir(args, "--repro-dir");
+  if (const auto out = args.get("--json")) check_output_path(*out, "--json");
 
   nlohmann::json report = nlohmann::json::array();
   int undetected = 0;

@@ -29,7 +29,7 @@ std::string subject_from(const Args& args) {
 
 // Shrinks `c` while `property` still fails on `subject`; writes the reproducer.
 nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& subject, const pt::TrajectoryProperty& property,
-                                 int max_checks) {
+                                 int max_checks, const std::filesystem::path& repro_dir) {
   auto fails = [&](const Case& candidate) {
     try {
       return property.check(candidate, subject).fails();
@@ -40,7 +40,7 @@ nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& sub
   // Issue 5's priorities: fewest steps, then blocks, then tokens, then straddling elements.
   const auto shrunk = gen::shrink_case(c, fails, {.max_evaluations = max_checks, .dims_first = {"steps", "blocks", "tokens", "straddles"}});
   const Verdict v = property.check(shrunk.shrunk, subject);
-  const auto path = write_reproducer({subject.name, property.name, shrunk.shrunk, v}, default_repro_dir());
+  const auto path = write_reproducer({subject.name, property.name, shrunk.shrunk, v}, repro_dir);
   return {{"property", property.name},
           {"path", path.string()},
           {"case", shrunk.shrunk.summary()},
@@ -58,21 +58,17 @@ int cmd_trajectory(const Argv& argv) {
                          "--html", "--max-checks"},
                   {"--bind-video-projections", "--bind-all", "--no-shrink"});
   if (!args.positional().empty()) throw InputError("trajectory takes no positional argument");
-  std::vector<std::uint64_t> seeds;
-  for (std::int64_t s : args.int_list("--seeds", {11, 22, 33})) {
-    if (s < 0) throw InputError("--seeds: seeds must be non-negative");
-    seeds.push_back(static_cast<std::uint64_t>(s));
-  }
+  const std::vector<std::uint64_t> seeds = args.number_list("--seeds", {11, 22, 33}, (std::uint64_t{1} << 53) - 1);
   const auto& subject = pt::find_trajectory_subject(subject_from(args));
-  auto bounded = [&args](const char* flag, std::uint64_t fallback, std::uint64_t max) {
-    const std::uint64_t v = args.uint64(flag, fallback);
-    if (v > max) throw InputError(std::string(flag) + ": at most " + std::to_string(max));
-    return static_cast<int>(v);
+  for (const char* flag : {"--json", "--html"})
+    if (const auto path = args.get(flag)) check_output_path(*path, flag);
+  const int max_checks = static_cast<int>(args.number("--max-checks", 400, 1, kMaxCount));
+  const std::filesystem::path repro_dir = args.has("--no-shrink") ? default_repro_dir() : writable_repro_dir(args, "--repro-dir");
+  auto bounded = [&args](const char* flag, std::uint64_t fallback, std::uint64_t min, std::uint64_t max) {
+    return static_cast<int>(args.number(flag, fallback, min, max));
   };
-  const std::int64_t steps = args.positive_int("--steps", 4);
-  if (steps > 64) throw InputError("--steps: at most 64");
-  const Case c = pt::trajectory_case(seeds, static_cast<int>(steps), args.positive_int("--tokens", 32),
-                                     bounded("--blocks", 2, 64), bounded("--straddles", 8, 4096), 20261129,
+  const Case c = pt::trajectory_case(seeds, bounded("--steps", 4, 1, 64), bounded("--tokens", 32, 3, 1 << 20),
+                                     bounded("--blocks", 2, 0, 64), bounded("--straddles", 8, 0, 4096), 20261129,
                                      std::string(runtime::mode_name(runtime::parse_mode(args.get("--mode").value_or("strict")))));
   const auto problem = pt::TrajectoryProblem::from(c);
   std::cerr << "parity trajectory: " << c.summary() << " on " << subject.name << "\n";
@@ -86,7 +82,7 @@ int cmd_trajectory(const Argv& argv) {
     const bool flipped = !pt::bf16_inputs_equal(problem, runs, nullptr);
     const auto& property = pt::find_trajectory_property(flipped ? pt::kNoBf16Flip : pt::kSingleEqualsBatched);
     std::cerr << "parity trajectory: shrinking the " << property.name << " failure\n";
-    report["shrunk"] = shrink_and_record(c, subject, property, static_cast<int>(args.positive_int("--max-checks", 400)));
+    report["shrunk"] = shrink_and_record(c, subject, property, max_checks, repro_dir);
     report["reproducer"] = report["shrunk"]["path"];
   }
   if (const auto path = args.get("--json")) write_json_atomically(report, *path);

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "properties/gen/run_property.hpp"
 
 namespace {
 
@@ -59,7 +60,12 @@ commands:
 exit status: 0 holds, 1 a check failed, 2 usage or input error (the message names the flag,
 file or field).
 environment: PARITY_REPRO_DIR (default reports/repros), PARITY_BACKEND (gate's default
-backend), PARITY_CASES (cases per property, default 25), PARITY_SEED, RC_PARAMS.
+backend), PARITY_CASES (cases per property, default 25), PARITY_SEED, PARITY_THREADS (host
+threads, default the hardware's), RC_PARAMS. Numbers, in flags and variables, are plain
+decimal (no sign, space, leading zero or 0x). Output paths are checked before the work; "-"
+and other non-regular files (/dev/stdout, a FIFO) are written in place. Input files must be
+regular files of at most 4 MiB. A case over its family's work or memory limit (README.md) is
+refused.
 )";
 
 }  // namespace
@@ -76,6 +82,7 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   const parity::cli::Argv args(argv + 2, argv + argc);
   try {
+    parity::gen::check_environment();  // a bad PARITY_* or RC_PARAMS is refused before any work
     if (command == "gate") return parity::cli::cmd_gate(args);
     if (command == "check") return parity::cli::cmd_check(args);
     if (command == "probes") return parity::cli::cmd_probes(args);
@@ -84,16 +91,16 @@ int main(int argc, char** argv) {
     if (command == "bridge") return parity::cli::cmd_bridge(args);
     if (command == "fuzz-repro") return parity::cli::cmd_fuzz_repro(args);
     if (command == "trajectory") return parity::cli::cmd_trajectory(args);
-    std::cerr << "parity: unknown command '" << command << "' (see parity --help)\n";
+    std::cerr << "parity: unknown command '" << parity::escaped(command) << "' (see parity --help)\n";
     return 2;
   } catch (const parity::InputError& e) {
-    std::cerr << "parity " << command << ": " << e.what() << "\n";
+    std::cerr << "parity " << command << ": " << e.what() << "\n";  // escaped by InputError
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "parity " << command << ": " << e.what() << "\n";
+    std::cerr << "parity " << command << ": " << parity::escaped(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "parity " << command << ": error: " << e.what() << "\n";
+    std::cerr << "parity " << command << ": error: " << parity::escaped(e.what()) << "\n";
     return 2;
   }
 }

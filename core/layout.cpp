@@ -27,6 +27,11 @@ std::string Layout::name() const {
   return n;
 }
 
+double Layout::storage_elements(std::int64_t rows, std::int64_t cols) const {
+  const double ld = static_cast<double>(transposed ? rows : cols) + static_cast<double>(ld_pad);
+  return static_cast<double>(offset) + static_cast<double>(transposed ? cols : rows) * ld;
+}
+
 Tensor Layout::place(const Tensor& logical) const {
   if (logical.shape().size() != 2) throw InputError("layouts place 2-D tensors only");
   if (ld_pad < 0 || ld_pad > kMaxPadOrOffset) throw InputError("layout ld_pad is outside [0, 2^20]");

@@ -23,6 +23,11 @@ struct Layout {
   // "contiguous", or e.g. "transposed+pad3+off5".
   std::string name() const;
 
+  // The storage elements place() allocates for a [rows, cols] tensor: offset + lines x
+  // (line length + ld_pad), lines being rows (row-major) or cols (transposed). As a double, so
+  // a limit can be checked before anything is allocated or overflows.
+  double storage_elements(std::int64_t rows, std::int64_t cols) const;
+
   // Places the logical values of a 2-D tensor under this layout. Throws InputError for a
   // tensor that is not 2-D or a pad/offset outside [0, kMaxPadOrOffset].
   Tensor place(const Tensor& logical) const;

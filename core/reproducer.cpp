@@ -1,15 +1,13 @@
 #include "core/reproducer.hpp"
 
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <sstream>
-
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/json_read.hpp"
 
 namespace parity {
@@ -38,24 +36,6 @@ Reproducer reproducer_from_json(const json& j) {
   return r;
 }
 
-void write_text_atomically(const std::string& text, const std::filesystem::path& path) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::filesystem::path tmp = path;
-  tmp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(tmp.string() + ": cannot open for writing");
-    out << text;
-    out.flush();
-    if (!out) throw InputError(tmp.string() + ": write failed");
-  }
-  std::filesystem::rename(tmp, path);
-}
-
-void write_json_atomically(const json& j, const std::filesystem::path& path) {
-  write_text_atomically(j.dump(1) + '\n', path);
-}
-
 std::filesystem::path write_reproducer(const Reproducer& r, const std::filesystem::path& dir) {
   const json j = reproducer_to_json(r);
   std::ostringstream name;
@@ -67,20 +47,20 @@ std::filesystem::path write_reproducer(const Reproducer& r, const std::filesyste
 }
 
 Reproducer read_reproducer(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot open (missing or unreadable)");
+  const std::string bytes = read_input_file(path);
+  const std::string name = path.string();
   json j;
   try {
-    j = json::parse(in);
+    j = json::parse(bytes);
   } catch (const json::parse_error& e) {
-    throw InputError(path.string() + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    throw InputError(name + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
   } catch (const json::out_of_range& e) {  // a number beyond double, e.g. 1e400 (found by repro_parser_fuzzer)
-    throw InputError(path.string() + ": not valid JSON (" + e.what() + ")");
+    throw InputError(name + ": not valid JSON (" + e.what() + ")");
   }
   try {
     return reproducer_from_json(j);
   } catch (const InputError& e) {
-    throw InputError(path.string() + ": " + e.what());
+    throw InputError(name + ": " + e.what());
   }
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // Reproducer files (schema "parity.repro/1"): a failing Case with the subject and property
-// it failed, and what was observed. `parity replay FILE` re-runs it. Files are written
-// atomically (temporary file + rename), so a crash never leaves half a reproducer.
+// it failed, and what was observed. `parity replay FILE` re-runs it. Files are written by
+// core/output_file.hpp's writer (a temporary file + rename), so a crash never leaves half a
+// reproducer, and read by core/input_file.hpp's reader (a regular file of at most 4 MiB).
 #include <filesystem>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/case.hpp"
+#include "core/output_file.hpp"
 #include "core/verdict.hpp"
 
 namespace parity {
@@ -30,13 +32,8 @@ Reproducer reproducer_from_json(const nlohmann::json& j);
 // Writes `r` into `dir` (created if missing) under a name derived from its content;
 // returns the path.
 std::filesystem::path write_reproducer(const Reproducer& r, const std::filesystem::path& dir);
-// Writes `text` to `path` atomically (a temporary file beside it, then a rename), creating
-// missing parent directories; throws InputError naming the file when it cannot.
-void write_text_atomically(const std::string& text, const std::filesystem::path& path);
-// write_text_atomically of `j` as indented JSON.
-void write_json_atomically(const nlohmann::json& j, const std::filesystem::path& path);
-// Reads a reproducer; throws InputError "FILE: ..." for a missing file, invalid JSON or a
-// bad field.
+// Reads a reproducer; throws InputError "FILE: ..." for a missing file, one that is not a
+// regular file or is larger than kMaxInputFileBytes, invalid JSON or a bad field.
 Reproducer read_reproducer(const std::filesystem::path& path);
 
 // The directory reproducers go to: $PARITY_REPRO_DIR, else "reports/repros".

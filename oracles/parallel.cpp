@@ -4,11 +4,12 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "core/thread_count.hpp"
 
 namespace parity::oracles {
 namespace {
@@ -102,14 +103,7 @@ thread_local bool Pool::inside_ = false;
 
 }  // namespace
 
-int oracle_threads() {
-  if (const char* v = std::getenv("PARITY_THREADS")) {
-    char* end = nullptr;
-    const long n = std::strtol(v, &end, 10);
-    if (end != v && *end == '\0' && n > 0) return static_cast<int>(std::min(n, 1024L));
-  }
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
+int oracle_threads() { return thread_count(); }
 
 void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>& body) {
   const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(oracle_threads()), chunks);

@@ -8,8 +8,8 @@
 
 namespace parity::oracles {
 
-// PARITY_THREADS when it holds a positive integer, else std::thread::hardware_concurrency()
-// (at least 1). Read on every call, so a process may change it between oracle evaluations.
+// parity::thread_count() (core/thread_count.hpp): PARITY_THREADS, else the hardware's threads.
+// Read on every call, so a process may change it between oracle evaluations.
 int oracle_threads();
 
 // Runs body(chunk) for every chunk in [0, chunks) on up to oracle_threads() threads (the

@@ -23,7 +23,10 @@ for key in '"execution_mode"' '"config"' '"ids": [' '"targets": [' '"dtype": "fl
 done
 expect 2 "bridge takes no positional argument" -- "$parity" bridge extra
 expect 2 "--bogus: unknown flag" -- "$parity" bridge --bogus
-expect 2 "cannot be written" -- "$parity" bridge --record "$work/no/such/dir/r.json"
+# A record goes where the shared writer puts any output (missing directories are created); a
+# path that cannot hold a file is refused before the bridge runs.
+expect 2 "--record: $work/r.json/x.json: $work/r.json is not a directory" -- "$parity" bridge --record "$work/r.json/x.json"
+expect 0 "record: $work/new/dir/r.json" -- "$parity" bridge --record "$work/new/dir/r.json"
 expect 2 "unknown bridge subject 'nope'" -- "$parity" check bridge --subject nope
 
 # A probe fails, leaves a reproducer that still fails, and that passes on the true model ...

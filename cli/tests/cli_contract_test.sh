@@ -13,7 +13,7 @@ expect 2 "--bogus: unknown flag" -- "$parity" check lora --bogus
 expect 2 "unknown family 'nofamily'" -- "$parity" check nofamily
 expect 2 "unknown lora subject 'nope'" -- "$parity" check lora --subject nope
 expect 2 "unknown lora property 'nope'" -- "$parity" check lora --property nope
-expect 2 "--cases: must be a positive integer" -- "$parity" check lora --cases 0
+expect 2 "--cases: 0 is outside [1, 1000000000]" -- "$parity" check lora --cases 0
 expect 2 "--seed: 'x' is not a non-negative integer" -- "$parity" check lora --seed x
 expect 2 "--backend: 'gpu' is not auto, host or cuda" -- "$parity" gate --backend gpu
 expect 2 "no such file" -- "$parity" replay "$work/missing.json"

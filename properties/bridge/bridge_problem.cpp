@@ -2,7 +2,9 @@
 
 #include <cmath>
 
+#include "core/case_fields.hpp"
 #include "core/error.hpp"
+#include "core/limits.hpp"
 
 namespace parity::properties::bridge {
 namespace {
@@ -45,6 +47,22 @@ nlohmann::json tokens(const Case& c, const std::string& prefix, std::int64_t len
   return out;
 }
 
+// The work and memory limits (README.md), checked before the parameters are drawn. One pass
+// (forward and backward) costs about len (4 d^2 + 2 d hidden + d vocab) + 2 len^2 d
+// multiply-adds, at most 2^28 (a second or so in float64); the parameters (embeddings,
+// attention, MLP, head) and activations (per position, and heads x len^2 attention weights),
+// four times over (values, gradients, LibTorch's copies and autograd's saved tensors), take
+// 32 (2 vocab d + max_len d + 4 d^2 + 2 d hidden + len (8 d + hidden + vocab) + heads len^2)
+// bytes, at most kMaxCaseBytes.
+void check_limits(const oracles::TinyGptConfig& cfg, std::int64_t len) {
+  const double v = static_cast<double>(cfg.vocab), d = static_cast<double>(cfg.d), h = static_cast<double>(cfg.heads),
+               f = static_cast<double>(cfg.hidden), m = static_cast<double>(cfg.max_len), n = static_cast<double>(len);
+  require_within("case.dims", "the multiply-adds of one pass", n * (4 * d * d + 2 * d * f + d * v) + 2 * n * n * d, 0x1p28,
+                 "2^28");
+  require_case_bytes("case.dims", "the parameters and activations, in bytes,",
+                     32 * (2 * v * d + m * d + 4 * d * d + 2 * d * f + n * (8 * d + f + v) + h * n * n));
+}
+
 }  // namespace
 
 BridgeProblem materialise_bridge(const Case& c) {
@@ -58,6 +76,14 @@ BridgeProblem materialise_bridge(const Case& c) {
   if (p.config.d % p.config.heads != 0)
     throw InputError("case.dims.heads: " + std::to_string(p.config.heads) + " does not divide d = " +
                      std::to_string(p.config.d));
+  for (const auto& [name, v] : c.dims)
+    if (name != "vocab" && name != "d" && name != "heads" && name != "hidden" && name != "max_len" && name != "len")
+      throw InputError("case.dims." + name + ": not a bridge dimension (vocab, d, heads, hidden, max_len, len)");
+  refuse_unread_fields(c, {.family = "bridge"});
+  refuse_unknown_params(
+      c, [](const std::string& k) { return k == "init_std" || k.starts_with("ids.") || k.starts_with("targets."); },
+      "init_std, ids.<t>, targets.<t>");
+  check_limits(p.config, p.len);
   const double init_std = c.param("init_std", kDefaultInitStd);
   // Past 10 the float64 model saturates (one-hot softmax, zero gradients by right) or
   // overflows to NaN, and no comparison means anything there.

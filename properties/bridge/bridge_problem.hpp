@@ -7,6 +7,9 @@
 // reference's scale of initialisation), and the tokens ids.<t>, targets.<t> for t in [0, len).
 // A token is stored as a double: an integral value becomes a JSON integer, any other a JSON
 // fraction, so that the shared token validation, not this function, decides what is refused.
+// Other dims or params, layouts, patches, a probe row, a mode or ablations are refused. Limits,
+// checked before the parameters are drawn: one pass at most 2^28 multiply-adds, parameters and
+// activations at most 2^30 bytes (bridge_problem.cpp states the estimates).
 #include <cstdint>
 #include <vector>
 

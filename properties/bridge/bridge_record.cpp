@@ -1,8 +1,6 @@
 #include "properties/bridge/bridge_record.hpp"
 
-#include <fstream>
-
-#include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "properties/bridge/bridge_properties.hpp"
 #include "properties/bridge/bridge_provenance.hpp"
 
@@ -118,17 +116,7 @@ BridgeRecord build_bridge_record(const Case& c, const std::vector<std::string>& 
 }
 
 void write_bridge_record(const ordered& record, const std::filesystem::path& path) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path.string() + ": cannot be written");
-    out << record.dump(2) << "\n";
-    if (!out) throw InputError(path.string() + ": write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw InputError(path.string() + ": cannot be written (" + ec.message() + ")");
+  write_text_atomically(record.dump(2) + "\n", path);
 }
 
 }  // namespace parity::properties::bridge

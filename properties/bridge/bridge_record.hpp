@@ -25,8 +25,9 @@ struct BridgeRecord {
 // given. Throws InputError for a Case that cannot be materialised.
 BridgeRecord build_bridge_record(const Case& c, const std::vector<std::string>& command);
 
-// Writes the record to `path` atomically (temporary file + rename), keys in order; throws
-// InputError naming the path when it cannot be written.
+// Writes the record to `path`, keys in order, with core/output_file.hpp's writer (a unique
+// temporary file + rename, or in place for stdout and devices); throws InputError naming the
+// path and the reason when it cannot be written.
 void write_bridge_record(const nlohmann::ordered_json& record, const std::filesystem::path& path);
 
 }  // namespace parity::properties::bridge

@@ -9,8 +9,10 @@
 #include <rapidcheck/detail/Configuration.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
+#include "core/decimal.hpp"
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
+#include "core/thread_count.hpp"
 #include "properties/gen/case_shrink.hpp"
 
 namespace parity::gen {
@@ -20,6 +22,7 @@ constexpr std::uint64_t kDefaultSeed = 0x5EED0F9A41717ull;
 // Checks the descent after RapidCheck's shrink may spend: each dimension halves in a few
 // steps, each step tries at most ~log2(extent) candidates per dimension.
 constexpr int kLocalMinimumChecks = 300;
+constexpr std::uint64_t kMaxEnvCases = 100000000;
 
 Verdict guarded(const CaseCheck& check, const Case& c, const std::string& property) {
   try {
@@ -32,24 +35,33 @@ Verdict guarded(const CaseCheck& check, const Case& c, const std::string& proper
 }  // namespace
 
 int default_case_count(int fallback) {
-  if (const char* env = std::getenv("PARITY_CASES"); env && *env) {
-    char* end = nullptr;
-    const long v = std::strtol(env, &end, 10);
-    if (*end == '\0' && v > 0 && v < 100000000) return static_cast<int>(v);
-  }
+  if (const auto n = env_decimal("PARITY_CASES", 1, kMaxEnvCases)) return static_cast<int>(*n);
   return fallback;
 }
 
 std::uint64_t default_seed() {
-  if (const char* rc = std::getenv("RC_PARAMS"); rc && std::string(rc).find("seed=") != std::string::npos)
+  if (const char* rc = std::getenv("RC_PARAMS"); rc && std::string(rc).find("seed=") != std::string::npos) {
+    check_rc_params();
     return rc::detail::configuration().testParams.seed;
-  if (const char* env = std::getenv("PARITY_SEED"); env && *env) {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(env, &end, 0);
-    if (*end != '\0' || env[0] == '-') throw InputError(std::string("PARITY_SEED: '") + env + "' is not a non-negative integer");
-    return v;
   }
-  return kDefaultSeed;
+  return env_decimal("PARITY_SEED", 0, UINT64_MAX).value_or(kDefaultSeed);
+}
+
+void check_rc_params() {
+  const char* rc = std::getenv("RC_PARAMS");
+  if (!rc) return;
+  try {
+    rc::detail::configFromString(rc);
+  } catch (const rc::detail::ConfigurationException& e) {
+    throw InputError(std::string("RC_PARAMS: ") + e.what());
+  }
+}
+
+void check_environment() {
+  default_case_count(1);
+  default_seed();
+  check_rc_params();
+  thread_count();
 }
 
 RunResult not_applicable_result(const std::string& subject, const std::string& property, const std::string& why) {

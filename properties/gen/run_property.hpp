@@ -71,11 +71,19 @@ using CaseCheck = std::function<Verdict(const Case&)>;
 RunResult run_property(const std::string& subject, const std::string& property, const rc::Gen<Case>& gen,
                        const CaseCheck& check, const RunConfig& config, const CaseRules& rules);
 
-// $PARITY_CASES if set (a positive integer), else `fallback`.
+// $PARITY_CASES if set and non-empty (plain decimal in [1, 10^8], core/decimal.hpp), else
+// `fallback`; throws InputError naming PARITY_CASES for any other value.
 int default_case_count(int fallback);
-// The seed: RC_PARAMS' seed=, else $PARITY_SEED, else a fixed default (so a plain ctest run
-// is reproducible; fuzzing runners set PARITY_SEED to explore).
+// The seed: RC_PARAMS' seed=, else $PARITY_SEED (plain decimal in [0, 2^64 - 1]), else a fixed
+// default (so a plain ctest run is reproducible; fuzzing runners set PARITY_SEED to explore).
+// Throws InputError naming RC_PARAMS or PARITY_SEED for a value RapidCheck or parity refuses.
 std::uint64_t default_seed();
+// Throws InputError naming RC_PARAMS when RapidCheck cannot read it (RapidCheck itself would
+// print a message and exit 1 on first use).
+void check_rc_params();
+// Every environment variable a run reads (PARITY_CASES, PARITY_SEED, RC_PARAMS,
+// PARITY_THREADS), checked before any work: throws InputError naming the first bad one.
+void check_environment();
 
 }  // namespace parity
 

@@ -1,9 +1,12 @@
 #include "properties/lora/lora_problem.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "core/bf16.hpp"
+#include "core/case_fields.hpp"
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "core/random_fill.hpp"
 
 namespace parity::properties::lora {
@@ -47,6 +50,20 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
   }
 }
 
+// The work and memory limits (README.md): one forward is T K (N + r) + T N r multiply-adds (the
+// largest reference shape, T 33 N 5120 K 5120 r 16, needs 8.7e8), at most 2^33; the operands as
+// laid out take at most kMaxCaseBytes.
+void check_limits(const Case& c, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
+  const double t = static_cast<double>(T), n = static_cast<double>(N), k = static_cast<double>(K),
+               rr = static_cast<double>(r);
+  require_within("case.dims", "T K (N + r) + T N r (multiply-adds of one forward)", t * k * (n + rr) + t * n * rr, 0x1p33,
+                 "2^33");
+  const double bytes = 2 * c.layout("x").storage_elements(T, K) + 2 * c.layout("W").storage_elements(N, K) +
+                       4 * c.layout("A").storage_elements(r, K) + 4 * c.layout("B").storage_elements(N, r) +
+                       2 * c.layout("dy").storage_elements(T, N);
+  require_case_bytes("case.dims/case.layouts", "the storage of x, W, A, B and dy as laid out, in bytes,", bytes);
+}
+
 }  // namespace
 
 bool is_lora_operand(const std::string& name) {
@@ -75,10 +92,14 @@ void check_contract(const Case& c) {
                        std::to_string(size) + " elements)");
     if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
   }
-  // A work limit: the largest reference shape needs T N K = 8.7e8 multiply-adds.
-  if (static_cast<double>(T) * static_cast<double>(N) * static_cast<double>(K) > 0x1p33)
-    throw InputError("case.dims: T x N x K is larger than 2^33 multiply-adds");
-  if (!std::isfinite(c.param("alpha", static_cast<double>(r)))) throw InputError("case.params.alpha: must be finite");
+  refuse_unread_fields(c, {.family = "lora", .layouts = true, .probe_row = true, .patches = true});
+  refuse_unknown_params(c, [](const std::string& k) { return k == "alpha" || k == "b_zero"; }, "alpha, b_zero");
+  check_limits(c, T, N, K, r);
+  const double alpha = c.param("alpha", static_cast<double>(r));
+  // The kernels multiply by float(alpha) / float(r): an alpha beyond float32 would make s = inf.
+  if (!(std::fabs(alpha) <= static_cast<double>(std::numeric_limits<float>::max())))
+    throw InputError("case.params.alpha: must be finite in float32 (|alpha| <= 3.4028235e38), the kernels' dtype");
+  flag_param(c, "b_zero");  // 0 or 1, else InputError
 }
 
 std::int64_t operand_size(const std::string& operand, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
@@ -93,11 +114,12 @@ LoraProblem materialise(const Case& c) {
   check_contract(c);
   const std::int64_t T = c.dim("T"), N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
   const double alpha = c.param("alpha", static_cast<double>(r));
+  const bool b_zero = flag_param(c, "b_zero");
 
   Tensor x = draw_rows(T, K, c.seed, kX, kXProbe, c.probe_row);
   Tensor W = draw(DType::bf16, N, K, c.seed, kW, 1.0 / std::sqrt(static_cast<double>(K)));
   Tensor A = draw(DType::f32, r, K, c.seed, kA, 1.0 / std::sqrt(static_cast<double>(K)));
-  Tensor B = c.param("b_zero", 0.0) != 0.0
+  Tensor B = b_zero
                  ? Tensor::zeros(DType::f32, {N, r})
                  : draw(DType::f32, N, r, c.seed, kB, 1.0 / std::sqrt(static_cast<double>(r)));
   Tensor dy = draw_rows(T, N, c.seed, kDy, kDyProbe, c.probe_row);

@@ -3,7 +3,10 @@
 //
 // Case fields used: dims T, N, K, r (each >= 1); layouts of x, W, A, B, dy; probe_row in
 // [0, T); params alpha (scale s = float(alpha) / float(r); default alpha = r) and b_zero
-// (non-zero: B = 0, the adapter's initial state); patches on x, W, A, B, dy.
+// (1: B = 0, the adapter's initial state; 0 or absent: B drawn); patches on x, W, A, B, dy.
+// Anything else (another param, a mode or ablations) is refused, as is an alpha beyond float32.
+// Limits, checked before anything is allocated: T K (N + r) + T N r <= 2^33 multiply-adds and
+// the operands as laid out at most 2^30 bytes (core/limits.hpp).
 //
 // Draws (Philox streams, element index = logical row-major index):
 //   x  : row t != probe_row from stream 1 at index t*K + k; the probe row from stream 2 at k,

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "core/case_fields.hpp"
 #include "core/error.hpp"
+#include "core/limits.hpp"
 
 namespace parity::properties::model {
 namespace {
@@ -46,8 +48,16 @@ ModelProblem ModelProblem::from(const Case& c) {
   config.rope_dims = std::min(8, head_dim - head_dim % 2);
   config.ff_hidden = 2 * config.width;
   config.validate();
+  for (const auto& [name, v] : c.dims)
+    if (name != "tokens" && name != "batch" && name != "blocks" && name != "refiner_blocks" && name != "width" &&
+        name != "heads")
+      throw InputError("case.dims." + name + ": not a model dimension (tokens, batch, blocks, refiner_blocks, width, heads)");
+  refuse_unread_fields(c, {.family = "model", .probe_row = true, .mode = true, .ablations = true});
+  refuse_unknown_params(c, [](const std::string& k) { return k == "bind_video_projections" || k == "bind_all" || k == "audio_bf16"; },
+                        "bind_video_projections, bind_all, audio_bf16");
   const std::int64_t batch = c.dim("batch");
   if (batch < 1 || batch > 64) throw InputError("case.dims.batch: must lie in [1, 64]");
+  check_model_limits(config, c.dim("tokens"), batch, 1.0, "case.dims");
   if (c.probe_row < 0 || c.probe_row >= batch) throw InputError("case.probe_row: must lie in [0, batch)");
 
   runtime::RuntimeOptions options;
@@ -57,14 +67,24 @@ ModelProblem ModelProblem::from(const Case& c) {
     if (!known_target(a, config)) throw InputError("case.ablations: unknown target '" + text + "' (known: " + known_targets() + ")");
     options.ablations.push_back(a);
   }
-  options.bind_video_projections = c.param("bind_video_projections", 0.0) != 0.0;
-  options.bind_all = c.param("bind_all", 0.0) != 0.0;
-  const DType audio = c.param("audio_bf16", 0.0) != 0.0 ? DType::bf16 : DType::f32;
+  options.bind_video_projections = flag_param(c, "bind_video_projections");
+  options.bind_all = flag_param(c, "bind_all");
+  const DType audio = flag_param(c, "audio_bf16") ? DType::bf16 : DType::f32;
 
   return ModelProblem{config, parity::model::ModelWeights::draw(config, c.seed),
                       parity::model::ModelBatch::draw(config, parity::model::TokenSplit::of(c.dim("tokens")), c.seed + 1,
                                                       0, batch, audio),
                       options, c.probe_row};
+}
+
+void check_model_limits(const ModelConfig& config, std::int64_t tokens, std::int64_t batch, double passes,
+                        const std::string& field) {
+  const double t = static_cast<double>(tokens), b = static_cast<double>(batch), w = config.width,
+               layers = config.blocks + config.refiner_blocks;
+  require_within(field, "the multiply-adds of the forwards", passes * b * std::max(layers, 1.0) * (10 * t * w * w + 2 * t * t * w),
+                 0x1p35, "2^35");
+  require_case_bytes(field, "the weights, activations and attention scores, in bytes,",
+                     4 * (28 * std::max(layers, 1.0) * w * w + 32 * b * t * w + b * config.heads * t * t));
 }
 
 Case model_case(std::int64_t tokens, std::int64_t batch, std::uint64_t seed, const std::string& mode) {

@@ -10,6 +10,7 @@
 //   params: bind_video_projections (0/1), bind_all (0/1: every row, opt-in or not), audio_bf16 (0/1: bf16 audio latents, which the audio
 //           rows do not take: a forced fallback)
 //   probe_row: the sample compared alone and in the batch
+// Switches are 0 or 1; any other parameter, layouts or patches are refused.
 #include <cstdint>
 #include <string>
 
@@ -32,6 +33,16 @@ struct ModelProblem {
   // ablation target, sizes out of range, probe_row outside the batch).
   static ModelProblem from(const Case& c);
 };
+
+// The model's work and memory limits (README.md), checked before weights or a batch are drawn:
+// `passes` forwards of `batch` samples of `tokens` tokens cost about
+//   passes x batch x (blocks + refiner_blocks) x (10 tokens width^2 + 2 tokens^2 width)
+// multiply-adds (projections, SwiGLU, attention), at most 2^35 (the gate's largest, 4253
+// tokens, needs 7.5e9); weights, activations and a provider's [batch, heads, tokens, tokens]
+// attention scores take about 4 x (28 L width^2 + 32 batch tokens width + batch heads tokens^2)
+// bytes, at most kMaxCaseBytes (core/limits.hpp). Throws InputError naming `field`.
+void check_model_limits(const parity::model::ModelConfig& config, std::int64_t tokens, std::int64_t batch, double passes,
+                        const std::string& field);
 
 // A Case of this family with the default model sizes (width 64, 4 heads, 2 blocks, 1 refiner).
 Case model_case(std::int64_t tokens, std::int64_t batch, std::uint64_t seed, const std::string& mode = "strict");

@@ -23,8 +23,10 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/escape.hpp"
 #include "properties/gen/family.hpp"
 #include "properties/gen/replay.hpp"
+#include "properties/gen/run_property.hpp"
 
 namespace {
 
@@ -111,13 +113,15 @@ int replay(int argc, char** argv) {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   try {
+    parity::gen::check_environment();
     if (argc > 1 && std::string(argv[1]) == "--replay") return replay(argc, argv);
     if (const int status = register_properties(argc, argv); status != 0) return status;
-  } catch (const parity::InputError& e) {
+  } catch (const parity::InputError& e) {  // its message is escaped
     std::cerr << e.what() << "\nparity: error: " << e.what() << "\n";
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << e.what() << "\nparity: error: " << e.what() << "\n";
+    const std::string message = parity::escaped(e.what());
+    std::cerr << message << "\nparity: error: " << message << "\n";
     return 2;
   }
   const int status = RUN_ALL_TESTS();

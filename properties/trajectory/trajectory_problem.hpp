@@ -7,6 +7,9 @@
 //   params: seed.0, seed.1, ...: the samples' seeds (their latents, text and audio), in index
 //           order; at least 1, each an integer in [0, 2^53)
 // The model has width 64, 4 heads, 1 refiner block (model_problem.hpp's defaults).
+// Layouts, patches, a probe row or ablations are refused. Limits, checked before the weights are
+// drawn: at most 64 seeds, and 2 x steps forwards of the seeds within model_problem.hpp's
+// check_model_limits.
 #include <cstdint>
 #include <vector>
 

@@ -3,7 +3,10 @@
 #include <cmath>
 
 #include "core/bf16.hpp"
+#include "core/case_fields.hpp"
+#include "core/decimal.hpp"
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "core/random_fill.hpp"
 
 namespace parity::properties::transition {
@@ -45,6 +48,29 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
   }
 }
 
+// sigma.<b> or sigma_prev.<b> for b in [0, B) (b in plain decimal), or a scalar parameter.
+bool known_param(const std::string& key, std::int64_t B) {
+  for (const char* scalar : {"sigma_max", "noise_level", "cps", "normaliser", "bf16_inputs"})
+    if (key == scalar) return true;
+  for (const std::string prefix : {"sigma.", "sigma_prev."})
+    if (key.starts_with(prefix)) {
+      const auto b = parse_decimal(std::string_view(key).substr(prefix.size()));
+      return b && *b < static_cast<std::uint64_t>(B);
+    }
+  return false;
+}
+
+// The work and memory limits (README.md): B n elements per operand at most 2^24 (the largest
+// reference shape has 1.6e6), and x, v, eps as laid out at most kMaxCaseBytes.
+void check_limits(const Case& c, std::int64_t B, std::int64_t n) {
+  require_within("case.dims", "B x tokens x channels (elements per operand)", static_cast<double>(B) * static_cast<double>(n),
+                 0x1p24, "2^24");
+  const double latent = flag_param(c, "bf16_inputs") ? 2.0 : 4.0;
+  require_case_bytes("case.dims/case.layouts", "the storage of x, v and eps as laid out, in bytes,",
+                     latent * (c.layout("x").storage_elements(B, n) + c.layout("v").storage_elements(B, n)) +
+                         4.0 * c.layout("eps").storage_elements(B, n));
+}
+
 }  // namespace
 
 bool is_transition_operand(const std::string& name) { return name == "x" || name == "v" || name == "eps"; }
@@ -56,7 +82,13 @@ void check_contract(const Case& c) {
   for (const auto& [name, v] : c.dims)
     if (name != "B" && name != "tokens" && name != "channels")
       throw InputError("case.dims." + name + ": not a transition dimension (B, tokens, channels)");
-  if (tokens * channels > kMaxRowElements) throw InputError("case.dims: tokens x channels is larger than 2^22");
+  const std::int64_t n = tokens * channels;
+  if (n > kMaxRowElements) throw InputError("case.dims: tokens x channels is larger than 2^22");
+  refuse_unread_fields(c, {.family = "transition", .layouts = true, .probe_row = true, .patches = true});
+  refuse_unknown_params(c, [B](const std::string& k) { return known_param(k, B); },
+                        "sigma.<b> and sigma_prev.<b> for b in [0, B), sigma_max, noise_level, cps, normaliser, bf16_inputs");
+  check_limits(c, B, n);
+  for (const char* flag : {"cps", "normaliser", "bf16_inputs"}) flag_param(c, flag);  // 0 or 1, else InputError
   if (c.probe_row < 0 || c.probe_row >= B)
     throw InputError("case.probe_row: " + std::to_string(c.probe_row) + " is outside [0, B)");
   for (const auto& [name, l] : c.layouts)
@@ -93,9 +125,9 @@ TransitionProblem materialise(const Case& c) {
   }
   in.sigma_max = static_cast<float>(c.param("sigma_max", 0.995));
   in.noise_level = c.param("noise_level", 0.7);
-  in.type = c.param("cps", 0.0) != 0.0 ? subjects::StepType::cps : subjects::StepType::sde;
-  in.normaliser = c.param("normaliser", 1.0) != 0.0;
-  const DType latent = c.param("bf16_inputs", 0.0) != 0.0 ? DType::bf16 : DType::f32;
+  in.type = flag_param(c, "cps") ? subjects::StepType::cps : subjects::StepType::sde;
+  in.normaliser = !c.params.contains("normaliser") || flag_param(c, "normaliser");
+  const DType latent = flag_param(c, "bf16_inputs") ? DType::bf16 : DType::f32;
 
   Tensor x = draw_rows(latent, B, n, c.seed, kX, kXProbe, c.probe_row);
   Tensor v = draw_rows(latent, B, n, c.seed, kV, kVProbe, c.probe_row);

@@ -9,6 +9,9 @@
 //   cps                        non-zero: the cps step (default sde)
 //   normaliser                 zero: drop the log-prob normaliser (default 1)
 //   bf16_inputs                non-zero: x and v arrive in bf16 (default float32)
+// Switches (cps, normaliser, bf16_inputs) are 0 or 1; any other parameter, a mode or ablations
+// are refused. Limits, checked before anything is allocated: B x tokens x channels <= 2^24 and
+// x, v, eps as laid out at most 2^30 bytes (core/limits.hpp).
 // Draws, N(0, 1), Philox streams by operand: x 1 (probe row 2), v 3 (4), eps 5 (6); element
 // index = row-major logical index (for the probe row: its column), so moving the probe row
 // keeps its content. Patches hold float32 bits on x, v or eps, converted to the operand's dtype

@@ -4,21 +4,16 @@
 // the thread count.
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <thread>
 #include <vector>
 
+#include "core/thread_count.hpp"
+
 namespace parity::subjects::rlkernels {
 
-// PARITY_THREADS if set to a positive integer, else std::thread::hardware_concurrency()
-// (at least 1). Read at every call, so a process may change it between calls.
-inline int host_threads() {
-  if (const char* env = std::getenv("PARITY_THREADS")) {
-    const long n = std::strtol(env, nullptr, 10);
-    if (n > 0) return static_cast<int>(std::min(n, 1024L));
-  }
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
+// parity::thread_count() (core/thread_count.hpp): PARITY_THREADS, else the hardware's threads.
+// Read at every call, so a process may change it between calls.
+inline int host_threads() { return thread_count(); }
 
 // Calls f(begin, end) on disjoint contiguous ranges covering [0, n), in parallel on up to
 // host_threads() threads (the calling thread takes the first range). f must not throw.

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Bad input and hostile paths (issue 13, items 10-13): every one exits 2 with a message naming
+# the flag, variable, file or field, quickly, without allocating what the input asks for, and
+# without replacing anything that is not a regular file.
+# usage: robustness_test.sh PATH/TO/parity
+set -u
+parity=$1
+source "$(dirname "$0")/expect.sh"
+cd "$work"
+# Whatever a refused input asks for, nothing here may need more than this (KiB of virtual memory).
+limit_memory() { ulimit -v 8000000; "$@"; }
+
+# A reproducer of forward_accuracy on parity's kernel, its case's JSON fields given (after
+# "family":"FAMILY"): the valid one passes now, each bad one is refused.
+repro() {  # repro FILE SUBJECT PROPERTY CASE-FIELDS
+  printf '{"schema":"parity.repro/1","subject":"%s","property":"%s","case":{%s},"observed":{"property":"%s","outcome":"fails"}}\n' \
+    "$2" "$3" "$4" "$3" > "$1"
+}
+lora='"family":"lora","seed":0,"dims":{"T":2,"N":1,"K":1,"r":1}'
+repro ok.json rlkernels-host forward_accuracy "$lora"
+expect 0 "passes now" -- "$parity" replay ok.json
+
+# 13: numbers are plain decimal, in flags and in the environment.
+for bad in 010 0x10 ' 5' +5 5x '' 1e3 4294967297000000000000; do
+  expect 2 "--cases: '$bad' is not a non-negative integer in plain decimal" -- "$parity" check lora --cases "$bad"
+done
+expect 2 "--seed: ' -1' is not a non-negative integer" -- "$parity" check lora --seed ' -1'
+expect 2 "--seed: '18446744073709551616' is not" -- "$parity" check lora --seed 18446744073709551616
+expect 2 "--steps: '010' is not" -- "$parity" trajectory --steps 010
+expect 2 "--seeds: '+2' is not" -- "$parity" trajectory --seeds 1,+2
+expect 2 "--seeds: '' is not" -- "$parity" trajectory --seeds 1,,2
+expect 2 "--max-checks: '0x10' is not" -- "$parity" fuzz-repro lora ok.json --max-checks 0x10
+expect 2 "PARITY_SEED: '18446744073709551616' is not" -- env PARITY_SEED=18446744073709551616 "$parity" replay ok.json
+expect 2 "PARITY_SEED: '010' is not" -- env PARITY_SEED=010 "$parity" replay ok.json
+expect 2 "PARITY_CASES: 'lots' is not" -- env PARITY_CASES=lots "$parity" replay ok.json
+expect 2 "PARITY_CASES: '0x10' is not" -- env PARITY_CASES=0x10 "$parity" replay ok.json
+expect 2 "PARITY_THREADS: 'many' is not" -- env PARITY_THREADS=many "$parity" replay ok.json
+expect 2 "PARITY_THREADS: ' 2' is not" -- env PARITY_THREADS=' 2' "$parity" replay ok.json
+expect 2 "PARITY_THREADS: 0 is outside [1, 1024]" -- env PARITY_THREADS=0 "$parity" replay ok.json
+expect 2 "RC_PARAMS:" -- env RC_PARAMS=seed=abc "$parity" replay ok.json
+expect 2 "RC_PARAMS:" -- env RC_PARAMS=seed=abc "$parity" check lora --seed 1 --cases 1 --property forward_accuracy
+expect 0 "passes now" -- env PARITY_THREADS=1 PARITY_CASES=3 PARITY_SEED=0 "$parity" replay ok.json
+
+# 13: a case holds only what its family reads, within the kernel's dtype; echoed text is escaped.
+repro bad.json rlkernels-host forward_accuracy "$lora"',"params":{"bogus":1}'
+expect 2 "case.params.bogus: unknown parameter" -- "$parity" replay bad.json
+repro bad.json rlkernels-host forward_accuracy "$lora"',"params":{"b_zero":"nan"}'
+expect 2 "case.params.b_zero: must be 0 or 1" -- "$parity" replay bad.json
+repro bad.json rlkernels-host forward_accuracy "$lora"',"mode":"audit"'
+expect 2 "case.mode: the lora family reads no runtime mode" -- "$parity" replay bad.json
+repro bad.json rlkernels-host forward_accuracy "$lora"',"ablations":["node:attention"]'
+expect 2 "case.ablations: the lora family reads no ablations" -- "$parity" replay bad.json
+repro bad.json rlkernels-host forward_accuracy "$lora"',"params":{"alpha":3.5e38}'
+expect 2 "case.params.alpha: must be finite in float32" -- "$parity" replay bad.json
+repro bad.json rlkernels-host forward_accuracy '"family":"lo\u001b[31mra\n\u0000","seed":0,"dims":{}'
+expect 2 'lo\x1b[31mra\n\x00' -- "$parity" replay bad.json
+if "$parity" replay bad.json 2>&1 | tr -d '\n' | grep -q $'\x1b'; then
+  echo "FAIL: an escape character from the file reached the terminal"; failures=$((failures + 1))
+fi
+repro bad.json rlkernels-host accuracy '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"sigma.7":0.5}'
+expect 2 "case.params.sigma.7: unknown parameter" -- "$parity" replay bad.json
+repro bad.json rlkernels-host accuracy '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"cps":"nan"}'
+expect 2 "case.params.cps: must be 0 or 1" -- "$parity" replay bad.json
+
+# 10: a case over its family's work or memory limit is refused before anything is allocated.
+pad='{"transposed":false,"ld_pad":1048576,"offset":1048576}'
+repro big.json rlkernels-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1024,"N":1024,"K":1,"r":1024},"layouts":{"x":'$pad',"W":'$pad',"A":'$pad',"B":'$pad',"dy":'$pad'}'
+expect 2 "case.dims/case.layouts: the storage of x, W, A, B and dy as laid out, in bytes, is 1.51e+10, more than the limit of 2^30 bytes" -- \
+  limit_memory timeout 60 "$parity" replay big.json
+repro big.json rlkernels-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
+expect 2 "case.dims: T K (N + r) + T N r (multiply-adds of one forward) is 1.72e+10, more than the limit of 2^33" -- \
+  limit_memory timeout 60 "$parity" replay big.json
+repro big.json rlkernels-host accuracy '"family":"transition","seed":0,"dims":{"B":64,"tokens":4096,"channels":1024}'
+expect 2 "B x tokens x channels (elements per operand) is 2.68e+08, more than the limit of 2^24" -- \
+  limit_memory timeout 60 "$parity" replay big.json
+repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":1048576,"batch":64,"blocks":64,"refiner_blocks":16,"width":4096,"heads":64}'
+expect 2 "case.dims: the multiply-adds of the forwards is" -- limit_memory timeout 60 "$parity" replay big.json
+repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":65536,"batch":1,"blocks":0,"refiner_blocks":0,"width":2,"heads":1}'
+expect 2 "attention scores, in bytes, is 1.72e+10, more than the limit of 2^30 bytes" -- limit_memory timeout 60 "$parity" replay big.json
+seeds=$(for i in $(seq 0 2999); do printf '"seed.%d":%d,' "$i" "$i"; done)
+repro big.json strict single_equals_batched '"family":"trajectory","seed":0,"dims":{"steps":1,"tokens":3,"blocks":0,"straddles":0},"params":{'"${seeds%,}"'}'
+expect 2 "case.params: the number of seeds (seed.<i>, the batch) is 3e+03, more than the limit of 64" -- \
+  limit_memory timeout 60 "$parity" replay big.json
+repro big.json strict single_equals_batched '"family":"trajectory","seed":0,"dims":{"steps":64,"tokens":1048576,"blocks":64,"straddles":0},"params":{"seed.0":1}'
+expect 2 "case.dims/case.params: the multiply-adds of the forwards is" -- limit_memory timeout 60 "$parity" replay big.json
+repro big.json torch-autograd matches_autograd '"family":"bridge","seed":0,"dims":{"vocab":4096,"d":512,"heads":512,"hidden":4096,"max_len":4096,"len":4096}'
+expect 2 "case.dims: the multiply-adds of one pass is" -- limit_memory timeout 60 "$parity" replay big.json
+
+# 11: input files are regular files of at most 4 MiB, refused before they are read.
+expect 2 "/dev/zero: not a regular file" -- limit_memory timeout 60 "$parity" fuzz-repro lora /dev/zero
+expect 2 "/dev/zero: not a regular file" -- limit_memory timeout 60 "$parity" replay /dev/zero
+mkfifo in.fifo
+expect 2 "in.fifo: not a regular file" -- timeout 20 "$parity" replay in.fifo
+expect 2 "in.fifo: not a regular file" -- timeout 20 "$parity" fuzz-repro lora in.fifo
+mkdir -p crashes
+expect 2 "crashes: is a directory" -- "$parity" fuzz-repro lora crashes
+truncate -s 5M big.json
+expect 2 "big.json: 5242880 bytes, larger than the limit of 4194304 bytes" -- "$parity" replay big.json
+
+# 12: output paths are checked before the work, and anything but a regular file is written in
+# place, never replaced.
+echo plain > afile
+expect 2 "--out: afile/gate.json: afile is not a directory" -- timeout 20 "$parity" gate --out afile/gate.json
+expect 2 "--repro-dir: afile/repros: afile is not a directory" -- timeout 20 "$parity" check lora --repro-dir afile/repros
+expect 2 "PARITY_REPRO_DIR" -- env PARITY_REPRO_DIR=afile timeout 20 "$parity" check lora
+expect 2 "--json: crashes: is a directory" -- timeout 20 "$parity" trajectory --json crashes
+expect 2 "--record: crashes: is a directory" -- timeout 20 "$parity" bridge --record crashes
+expect 2 "--out: afile/x: afile is not a directory" -- timeout 20 "$parity" fuzz-repro lora ok.json --out afile/x
+# A character device (a copy of /dev/full where we may make one, so nothing of the system's is at
+# risk) is written in place: the write fails, naming the file and the reason.
+if mknod full c 1 7 2> /dev/null; then full=$work/full; else full=/dev/full; fi
+expect 2 "$full: write failed: No space left on device" -- "$parity" bridge --record "$full"
+[ -c "$full" ] || { echo "FAIL: $full was replaced"; failures=$((failures + 1)); }
+# stdout, as "-" and /dev/stdout: the record is in the pipe, and no file named "-" appears.
+expect 0 '"schema": "parity.bridge/1"' -- "$parity" bridge --record -
+[ ! -e ./- ] || { echo "FAIL: --record - wrote a file named -"; failures=$((failures + 1)); }
+expect 0 '"schema": "parity.bridge/1"' -- "$parity" bridge --record /dev/stdout
+[ -L /dev/stdout ] || { echo "FAIL: /dev/stdout is no longer a link"; failures=$((failures + 1)); }
+# A FIFO gets the record through it; a symbolic link is written through, and stays a link.
+mkfifo out.fifo
+(timeout 60 cat out.fifo > fifo.txt) &
+reader=$!
+expect 0 "record: out.fifo" -- timeout 60 "$parity" bridge --record out.fifo
+wait "$reader"
+[ -p out.fifo ] && grep -q '"schema": "parity.bridge/1"' fifo.txt || { echo "FAIL: out.fifo replaced or record not received"; failures=$((failures + 1)); }
+ln -s target.json link.json
+expect 0 "record: link.json" -- "$parity" bridge --record link.json
+[ -L link.json ] && grep -q '"schema": "parity.bridge/1"' target.json || { echo "FAIL: link.json not written through"; failures=$((failures + 1)); }
+ls ./*.tmp* > /dev/null 2>&1 && { echo "FAIL: temporary files left: $(ls ./*.tmp*)"; failures=$((failures + 1)); }
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
