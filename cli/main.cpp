@@ -58,7 +58,8 @@ commands:
 exit status: 0 holds, 1 a check failed, 2 usage or input error (the message names the flag,
 file or field).
 environment: PARITY_REPRO_DIR (default reports/repros), PARITY_BACKEND (gate's default
-backend), PARITY_CASES (cases per property, default 25), PARITY_SEED, RC_PARAMS.
+backend), PARITY_CASES (cases per property, default 100 for lora, 25 for the other
+families), PARITY_SEED, RC_PARAMS.
 )";
 
 }  // namespace

@@ -59,7 +59,7 @@ RunResult run_property(const std::string& subject, const std::string& property,
                        const rc::Gen<Case>& gen, const CaseCheck& check, const RunConfig& config) {
   RunResult result;
   result.seed = config.seed.value_or(default_seed());
-  const int cases = config.cases > 0 ? config.cases : default_case_count(25);
+  const int cases = config.cases > 0 ? config.cases : default_case_count(kDefaultCasesPerProperty);
 
   std::optional<Case> last_failing;
   std::optional<Verdict> last_verdict;

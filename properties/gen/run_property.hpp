@@ -53,6 +53,10 @@ using CaseCheck = std::function<Verdict(const Case&)>;
 RunResult run_property(const std::string& subject, const std::string& property,
                        const rc::Gen<Case>& gen, const CaseCheck& check, const RunConfig& config);
 
+// Generated cases per property when neither RunConfig::cases nor $PARITY_CASES says: what
+// `ctest -L properties` runs (bench/README.md measures what it detects).
+inline constexpr int kDefaultCasesPerProperty = 25;
+
 // $PARITY_CASES if set (a positive integer), else `fallback`.
 int default_case_count(int fallback);
 // The seed: RC_PARAMS' seed=, else $PARITY_SEED, else a fixed default (so a plain ctest run

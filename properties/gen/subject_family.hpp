@@ -6,7 +6,8 @@
 //
 // Traits give: Subject, Property (name, description, needs_subject, check, needs
 // (subjects::CapabilityNeeds), check_for(SubjectCapabilities): the check to run on such a
-// subject), Caps (with strided_layouts); static name, description, subjects(), find_subject(n),
+// subject), Caps (with strided_layouts); static name, description, cases_per_property (the
+// default count of generated cases, bench/README.md), subjects(), find_subject(n),
 // properties(), find_property(n), cases(Caps), and
 // cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict.
 #include "core/error.hpp"
@@ -25,8 +26,16 @@ const subjects::SubjectInfo<typename Traits::Subject>& runnable_subject(const st
   return info;
 }
 
-// Runs `property` on a fresh instance of `subject` per case, over Traits::cases(caps); not
-// applicable when the subject lacks a capability the property needs.
+// `config` with its case count resolved: config.cases, else $PARITY_CASES, else the family's.
+template <class Traits>
+RunConfig with_family_cases(RunConfig config) {
+  if (config.cases <= 0) config.cases = default_case_count(Traits::cases_per_property);
+  return config;
+}
+
+// Runs `property` on a fresh instance of `subject` per case, over Traits::cases(caps), as many
+// as with_family_cases gives; not applicable when the subject lacks a capability the property
+// needs.
 template <class Traits>
 RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subject>& subject,
                              const typename Traits::Property& property, const RunConfig& config,
@@ -43,7 +52,7 @@ RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subjec
         auto instance = property.needs_subject ? subject.make() : nullptr;
         return check(c, instance.get());
       },
-      config);
+      with_family_cases<Traits>(config));
 }
 
 template <class Traits>
@@ -54,6 +63,7 @@ class SubjectFamily final : public Family {
   std::string name() const override { return Traits::name; }
   std::string description() const override { return Traits::description; }
   std::string default_subject() const override { return "rlkernels-host"; }
+  int cases_per_property() const override { return default_case_count(Traits::cases_per_property); }
 
   std::vector<SubjectEntry> subjects() const override {
     std::vector<SubjectEntry> out;
@@ -95,7 +105,7 @@ class SubjectFamily final : public Family {
     return run_property(
         subject, property, Traits::cases(caps),
         [&](const Case& c) { return Traits::cross_backend(c, *info.make(), *twin.make(), info.capabilities); },
-        config);
+        with_family_cases<Traits>(config));
   }
 
  private:
