@@ -124,7 +124,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
   }
   std::string properties;
   for (const auto& p : by) properties += (properties.empty() ? "" : ",") + p;
-  std::cout << std::left << std::setw(12) << family.name() << std::setw(30) << probe << std::right << std::setw(4)
+  std::cout << std::left << std::setw(12) << family.name() << std::setw(34) << probe << std::right << std::setw(4)
             << detected << " of " << std::setw(3) << std::left << o.seeds << std::right << std::setw(10)
             << median(cases) << std::setw(10) << std::setprecision(3) << median(seconds) << std::setw(12)
             << (o.shrink ? std::to_string(static_cast<long long>(median(sizes))) : std::string("-")) << "  "
@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
     for (const Family* family : selected)
       std::cout << " " << family->name() << " " << (o.cases ? o.cases : family->cases_per_property());
     std::cout << "\n"
-              << std::left << std::setw(12) << "family" << std::setw(30) << "probe" << std::right << std::setw(12)
+              << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::right << std::setw(12)
               << "detected" << std::setw(10) << "cases" << std::setw(10) << "seconds" << std::setw(12) << "shrunk size"
               << "  by\n";
     nlohmann::json report = nlohmann::json::array();
