@@ -53,14 +53,17 @@ commands:
         A/B/C/P with per-block growth and a conclusion. A divergence is shrunk to a
         reproducer. Subjects (binding sets): strict (default), bound-video-projections,
         bound-all, provider, batch-variant-projection (a probe); --mode strict|audit|auto|off
-        (default strict). Exit 0 if every step is bitwise equal.
+        (default strict). Only bound-all is parity's rows alone: the others leave boundaries
+        on LibTorch, whose batch invariance depends on its BLAS kernel and the CPU (a
+        finding). Exit 0 if every step is bitwise equal.
   list [families|subjects|properties|probes]
         what is registered.
 
 exit status: 0 holds, 1 a check failed, 2 usage or input error (the message names the flag,
 file or field).
 environment: PARITY_REPRO_DIR (default reports/repros), PARITY_BACKEND (gate's default
-backend), PARITY_CASES (cases per property, default 25), PARITY_SEED, PARITY_THREADS (host
+backend), PARITY_CASES (cases per property, default 100 for lora, 25 for the
+other families), PARITY_SEED, PARITY_THREADS (host
 threads, default the hardware's), RC_PARAMS. Numbers, in flags and variables, are plain
 decimal (no sign, space, leading zero or 0x). Output paths are checked before the work; "-"
 and other non-regular files (/dev/stdout, a FIFO) are written in place. Input files must be

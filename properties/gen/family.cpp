@@ -28,9 +28,12 @@ PropertyEntry Family::find_property(const std::string& wanted) const {
 }
 
 std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config) {
+  int cases = 0;
   for (const auto& property : family.properties()) {
     if (!property.needs_subject) continue;
     RunResult result = family.run(probe, property.name, config);
+    // A failed run's count already holds its discards (and, shrinking on, its shrink steps).
+    cases += result.counterexample ? result.cases : result.cases + result.discarded;
     if (!result.counterexample) continue;
     // A detection counts only if the family's own implementation passes the same case: a
     // property that fails everywhere (or a subject that throws) detects nothing.
@@ -39,7 +42,7 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
       result.message += "  not a detection: " + family.default_subject() + " fails this case too (" + control.detail + ")\n";
       continue;
     }
-    return ProbeDetection{property.name, std::move(result)};
+    return ProbeDetection{property.name, std::move(result), cases};
   }
   return std::nullopt;
 }

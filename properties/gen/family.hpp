@@ -50,6 +50,10 @@ class Family {
   virtual std::vector<PropertyEntry> properties() const = 0;
   // The subject `parity check` uses when none is named.
   virtual std::string default_subject() const = 0;
+  // Generated cases per property of a run whose RunConfig::cases is 0: $PARITY_CASES, else
+  // the family's default, chosen so that a run detects every probe of the family in at least
+  // 19 of 20 seeds (bench/README.md); kDefaultCasesPerProperty unless the family says.
+  virtual int cases_per_property() const { return default_case_count(kDefaultCasesPerProperty); }
   // One Case. Throws InputError for an unknown subject or property, a subject that cannot
   // run here, a property that does not apply to it, or a Case this family cannot materialise.
   // A self-check of parity's oracles runs under kOraclesSubject only (InputError otherwise).
@@ -69,6 +73,9 @@ class Family {
 struct ProbeDetection {
   std::string property;  // the first property, in the family's order, that failed on the probe
   RunResult result;      // its shrunk counterexample and reproducer
+  // Cases every property ran up to and including the detecting one's (with config.shrink off,
+  // up to its first failing case): what detection cost.
+  int cases_to_detect = 0;
 };
 
 // Runs the family's subject-facing properties on `probe` in order until one fails on a case

@@ -75,7 +75,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
                        const CaseCheck& check, const RunConfig& config, const CaseRules& rules) {
   RunResult result;
   result.seed = config.seed.value_or(default_seed());
-  const int cases = config.cases > 0 ? config.cases : default_case_count(25);
+  const int cases = config.cases > 0 ? config.cases : default_case_count(kDefaultCasesPerProperty);
   result.case_count = cases;
 
   // Contract first: a generated case outside it is parity's fault, never the subject's.

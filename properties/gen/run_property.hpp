@@ -71,6 +71,10 @@ using CaseCheck = std::function<Verdict(const Case&)>;
 RunResult run_property(const std::string& subject, const std::string& property, const rc::Gen<Case>& gen,
                        const CaseCheck& check, const RunConfig& config, const CaseRules& rules);
 
+// Generated cases per property when neither RunConfig::cases nor $PARITY_CASES says: what
+// `ctest -L properties` runs (bench/README.md measures what it detects).
+inline constexpr int kDefaultCasesPerProperty = 25;
+
 // $PARITY_CASES if set and non-empty (plain decimal in [1, 10^8], core/decimal.hpp), else
 // `fallback`; throws InputError naming PARITY_CASES for any other value.
 int default_case_count(int fallback);

@@ -6,7 +6,8 @@
 //
 // Traits give: Subject, Property (name, description, needs_subject, check, needs
 // (subjects::CapabilityNeeds), check_for(SubjectCapabilities): the check to run on such a
-// subject), Caps (with strided_layouts); static name, description, subjects(), find_subject(n),
+// subject), Caps (with strided_layouts); static name, description, cases_per_property (the
+// default count of generated cases, bench/README.md), subjects(), find_subject(n),
 // properties(), find_property(n), cases(Caps), rules() (CaseRules), and
 // cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict.
 #include "core/error.hpp"
@@ -25,8 +26,16 @@ const subjects::SubjectInfo<typename Traits::Subject>& runnable_subject(const st
   return info;
 }
 
-// Runs `property` on a fresh instance of `subject` per case, over Traits::cases(caps); not
-// applicable when the subject lacks a capability the property needs. A self-check of parity's
+// `config` with its case count resolved: config.cases, else $PARITY_CASES, else the family's.
+template <class Traits>
+RunConfig with_family_cases(RunConfig config) {
+  if (config.cases <= 0) config.cases = default_case_count(Traits::cases_per_property);
+  return config;
+}
+
+// Runs `property` on a fresh instance of `subject` per case, over Traits::cases(caps), as many
+// as with_family_cases gives; not applicable when the subject lacks a capability the property
+// needs. A self-check of parity's
 // oracles (needs_subject false) makes no instance and runs, and reports, as kOraclesSubject.
 template <class Traits>
 RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subject>& subject,
@@ -44,7 +53,7 @@ RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subjec
         auto instance = property.needs_subject ? subject.make() : nullptr;
         return check(c, instance.get());
       },
-      config, Traits::rules());
+      with_family_cases<Traits>(config), Traits::rules());
   if (!property.needs_subject && !result.passed)
     result.message += "  " + property.name + " is a self-check of parity's own oracles and calls no subject: " +
                       "this failure is a fault of parity, not a verdict on any subject\n";
@@ -59,6 +68,7 @@ class SubjectFamily final : public Family {
   std::string name() const override { return Traits::name; }
   std::string description() const override { return Traits::description; }
   std::string default_subject() const override { return "rlkernels-host"; }
+  int cases_per_property() const override { return default_case_count(Traits::cases_per_property); }
 
   std::vector<PropertyEntry> properties() const override {
     std::vector<PropertyEntry> out;
@@ -102,7 +112,7 @@ class SubjectFamily final : public Family {
     return run_property(
         subject, property, Traits::cases(caps),
         [&](const Case& c) { return Traits::cross_backend(c, *info.make(), *twin.make(), info.capabilities); },
-        config, Traits::rules());
+        with_family_cases<Traits>(config), Traits::rules());
   }
 
   rc::Gen<Case> cases() const override { return Traits::cases({}); }

@@ -11,6 +11,7 @@ struct TransitionTraits {
   using Caps = TransitionCaps;
   static constexpr const char* name = "transition";
   static constexpr const char* description = "flow-matching SDE step (sde, cps) with its log-prob, sampling and scoring";
+  static constexpr int cases_per_property = kDefaultCasesPerProperty;
   static const auto& subjects() { return subjects::transition_subjects(); }
   static const auto& find_subject(const std::string& n) { return subjects::find_transition_subject(n); }
   static const auto& properties() { return properties::transition::transition_properties(); }

@@ -22,18 +22,21 @@ std::vector<TrajectorySubject> build() {
   return {
       {"bound-all", SubjectKind::implementation, "every boundary bound to parity's rows (--bind-all)",
        bound(true, true)},
-      {"bound-video-projections", SubjectKind::implementation,
-       "the video projections bound (--bind-video-projections)", bound(true, false)},
+      {"bound-video-projections", SubjectKind::reference,
+       "the video projections bound; timestep path and AdaLN on LibTorch (--bind-video-projections)",
+       bound(true, false)},
       {"strict", SubjectKind::reference, "the default rows; video projections and timestep path on LibTorch",
        bound(false, false)},
       {"provider", SubjectKind::reference, "LibTorch everywhere (no runtime)", [](runtime::Mode) {
          return std::unique_ptr<runtime::Runtime>();
        }},
       {"batch-variant-projection", SubjectKind::probe,
-       "video projections bound to a row whose reduction order depends on the batch size", [](runtime::Mode mode) {
+       "every boundary bound, the video projections to a row whose reduction order depends on the batch size",
+       [](runtime::Mode mode) {
          runtime::RuntimeOptions o;
          o.mode = mode;
          o.bind_video_projections = true;
+         o.bind_all = true;
          return std::make_unique<runtime::Runtime>(subjects::probes::rows_with_batch_variant_projections(), o);
        }},
   };

@@ -1,12 +1,18 @@
 #pragma once
 // The trajectory family's subjects: binding configurations of the model under which single
-// and batched sampling are compared.
+// and batched sampling are compared. Only a subject computed by parity's rows alone is an
+// implementation: whether a subject that leaves any boundary on LibTorch is batch invariant
+// depends on its BLAS kernel, the CPU and the thread count, so such a subject is a reference
+// whose divergence is a finding.
 //   bound-all                every boundary on parity's rows (--bind-all): must stay bitwise equal
-//   bound-video-projections  strict with proj_in / proj_out bound (the reference's "diag" arm)
-//   strict                   strict with the video projections and the timestep path on LibTorch
-//   provider                 LibTorch everywhere (mode off)
-//   batch-variant-projection (probe) video projections bound to a row whose reduction order
-//                            depends on the batch size, as a split-K kernel's might
+//   bound-video-projections  (reference) strict with proj_in / proj_out bound, the timestep MLP and
+//                            AdaLN GEMMs still on LibTorch (the reference's "diag" arm)
+//   strict                   (reference) strict with the video projections and the timestep path
+//                            on LibTorch
+//   provider                 (reference) LibTorch everywhere (mode off)
+//   batch-variant-projection (probe) every boundary bound, the video projections to a row whose
+//                            reduction order depends on the batch size, as a split-K kernel's
+//                            might: its divergence is parity's own arithmetic on every machine
 #include <functional>
 #include <memory>
 #include <string>

@@ -15,7 +15,12 @@ struct ScaleDropped : StandardArithmetic {
 
 // Splits the base reduction over K in two halves, summed at the end, above a row count.
 struct SplitKByRows : StandardArithmetic {
-  static bool split_base_reduction(std::int64_t rows) { return rows > kSplitKRowThreshold; }
+  static bool split_base_reduction(std::int64_t rows, std::int64_t) { return rows > kSplitKRowThreshold; }
+};
+
+// Splits the base reduction over K in two halves for more than one row, once K is deep enough.
+struct SplitKByDepth : StandardArithmetic {
+  static bool split_base_reduction(std::int64_t rows, std::int64_t K) { return rows > 1 && K >= kSplitKMinDepth; }
 };
 
 // Accumulates in bf16: every partial sum is rounded to bf16.
@@ -65,6 +70,9 @@ void register_lora_probes() {
   probe("probe-split-k-by-rows",
         "splits the base reduction over K in two above " + std::to_string(kSplitKRowThreshold) + " rows",
         &make_twin<SplitKByRows>);
+  probe("probe-split-k-by-depth",
+        "splits the base reduction over K in two for more than one row once K >= " + std::to_string(kSplitKMinDepth),
+        &make_twin<SplitKByDepth>);
   probe("probe-bf16-accumulation", "accumulates every reduction in bf16", &make_twin<Bf16Accumulation>);
   probe("probe-truncating-bf16", "converts float32 to bf16 by truncation", &make_twin<TruncatingConversion>);
   probe("probe-base-gradient", "gives the frozen base weight W a gradient", &make_base_gradient);

@@ -12,6 +12,11 @@ namespace parity::subjects::probes {
 // than this many rows (a split-K that a shape heuristic turns on).
 inline constexpr std::int64_t kSplitKRowThreshold = 16;
 
+// The reduction of the forward base product splits in two halves of K for a call of more
+// than one row, but only once K is at least this deep: a batch variance that cases with a
+// shallow reduction never show.
+inline constexpr std::int64_t kSplitKMinDepth = 32;
+
 // Registers every LoRA probe (kind probe, backend host, names "probe-...") with
 // register_subject. Called once, by the LoRA catalog.
 void register_lora_probes();

@@ -17,8 +17,9 @@ struct StandardArithmetic {
   static float mac(float acc, float a, float b) { return lora::mac(acc, a, b); }
   static std::uint16_t round_output(float v) { return bf16_from_float_rne(v); }
   static float effective_scale(float s) { return s; }
-  // Whether the forward base reduction is split in two halves for this many rows.
-  static bool split_base_reduction(std::int64_t /*rows*/) { return false; }
+  // Whether the forward base reduction is split in two halves for this many rows and this
+  // reduction depth K.
+  static bool split_base_reduction(std::int64_t /*rows*/, std::int64_t /*K*/) { return false; }
 };
 
 // Float32 copies of the operands, unpacked from their layouts (exact conversions only).

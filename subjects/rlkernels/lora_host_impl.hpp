@@ -24,7 +24,7 @@ Tensor LoraHostTwin<Arith>::forward(const LoraInputs& in) {
   const LoraPacked p = LoraPacked::from(in);
   const std::vector<float> h = low_rank_activations(p);
   const float s = Arith::effective_scale(in.scale);
-  last_split_ = Arith::split_base_reduction(p.T);
+  last_split_ = Arith::split_base_reduction(p.T, p.K);
   const std::int64_t half = p.K / 2;
   Tensor y = Tensor::zeros(DType::bf16, {p.T, p.N});
   auto* out = y.storage<std::uint16_t>();

@@ -1,5 +1,8 @@
 // The LibTorch LoRA subject against a direct float64 evaluation of MATH.md "LoRA linear":
-// accuracy of y, dx, dA, dB, the frozen base, layout invariance and input validation.
+// accuracy of y, dx, dA, dB, the frozen base and input validation. Whether its bits depend on
+// the operands' layout or the batch is LibTorch's and its BLAS's, and changes with the CPU
+// kernel: a finding (`parity gate` findings, `parity check lora --subject torch-cpu`), never
+// asserted here.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +12,6 @@
 
 #include "core/compare.hpp"
 #include "core/error.hpp"
-#include "core/layout.hpp"
 #include "core/random_fill.hpp"
 #include "subjects/torch/lora_torch.hpp"
 
@@ -116,22 +118,6 @@ TEST_P(LoraTorchShapes, MatchesFloat64Reference) {
 INSTANTIATE_TEST_SUITE_P(Small, LoraTorchShapes,
                          ::testing::Values(Shape{1, 1, 1, 1}, Shape{3, 5, 7, 2},
                                            Shape{17, 33, 64, 4}, Shape{70, 48, 96, 8}));
-
-// y only: LibTorch's mm backward (mm_mat1_backward / mm_mat2_backward) picks the orientation
-// of its product from each operand's strides, so dx, dA and dB of strided operands differ in
-// the last bits from those of contiguous ones.
-TEST(LoraTorch, StridedInputsGiveTheBitsOfContiguousOnes) {
-  const Shape s{9, 24, 40, 4};
-  const LoraInputs in = make_inputs(s);
-  LoraInputs strided = in;
-  strided.x = Layout{true, 3, 5}.place(in.x);
-  strided.W = Layout{false, 2, 1}.place(in.W);
-  strided.A = Layout{true, 0, 0}.place(in.A);
-  strided.B = Layout{true, 1, 7}.place(in.B);
-  const auto subject = make_lora_torch(false);
-  const BitwiseDiff d = compare_bitwise(subject->forward(strided), subject->forward(in));
-  EXPECT_TRUE(d.equal()) << d.describe({s.T, s.N});
-}
 
 TEST(LoraTorch, RefusesMismatchedShapes) {
   const Shape s{3, 5, 7, 2};

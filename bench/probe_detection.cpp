@@ -1,0 +1,169 @@
+// The detection rate of parity's mismatch probes (bench/README.md): how reliably a default
+// run (`ctest -L properties`, `parity check`) catches each kind of bug.
+//
+// usage: probe_detection [FAMILY...] [--seeds N] [--first-seed S] [--cases N] [--no-shrink]
+//                        [--json FILE]
+//
+// For every probe of every family (or of the FAMILYs named) and each of N seeds (default 20;
+// seeds S .. S+N-1, S default 1, each as PARITY_SEED=s gives it), runs the family's
+// subject-facing properties in order as `parity probes` does (gen::detect_probe: a failure
+// counts only on a case the family's own kernel passes), with --cases cases per property
+// (default: the family's, Family::cases_per_property) and shrinking off, so the cases and
+// seconds are those to the first detecting case. Then, unless --no-shrink, the detecting
+// property runs again with shrinking on (same seed and count: the same cases) for the size of
+// the shrunk case, the product of its dims (a 0 extent counting as 1). Prints one row per
+// probe: seeds detected of N; over the detecting seeds the median cases and seconds to detect
+// and the median shrunk size; the properties that detected it. --json writes the per-seed
+// figures. Exit 0 when every probe is detected in at least 95% of the seeds (19 of 20), 1
+// otherwise, 2 on a usage error.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/reproducer.hpp"
+#include "properties/gen/family.hpp"
+
+namespace {
+
+using parity::InputError;
+using parity::gen::Family;
+
+struct Options {
+  std::vector<std::string> families;
+  int seeds = 20;
+  std::uint64_t first_seed = 1;
+  int cases = 0;  // 0: the properties label's default
+  bool shrink = true;
+  std::optional<std::string> json;
+};
+
+std::int64_t decimal(const std::string& flag, const std::string& text, std::int64_t min) {
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoll(text) < min)
+    throw InputError(flag + ": '" + text + "' is not a decimal integer >= " + std::to_string(min));
+  return std::stoll(text);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 == argc) throw InputError(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--seeds") o.seeds = static_cast<int>(decimal(arg, value(), 1));
+    else if (arg == "--first-seed") o.first_seed = static_cast<std::uint64_t>(decimal(arg, value(), 0));
+    else if (arg == "--cases") o.cases = static_cast<int>(decimal(arg, value(), 1));
+    else if (arg == "--no-shrink") o.shrink = false;
+    else if (arg == "--json") o.json = value();
+    else if (arg.starts_with("-")) throw InputError("unknown flag '" + arg + "'");
+    else o.families.push_back(arg);
+  }
+  return o;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+// The product of a case's dims, a 0 extent (no blocks, no straddles) counting as 1.
+double case_size(const parity::Case& c) {
+  double size = 1.0;
+  for (const auto& [name, extent] : c.dims) size *= static_cast<double>(std::max<std::int64_t>(extent, 1));
+  return size;
+}
+
+// One probe over every seed: its row of the table, and its per-seed figures in `seeds_json`.
+bool measure_probe(const Family& family, const std::string& probe, const Options& o, nlohmann::json& seeds_json) {
+  std::vector<double> cases, seconds, sizes;
+  std::set<std::string> by;
+  int detected = 0;
+  for (int k = 0; k < o.seeds; ++k) {
+    parity::gen::RunConfig config;
+    config.cases = o.cases;
+    config.seed = o.first_seed + static_cast<std::uint64_t>(k);
+    config.shrink = false;
+    config.write_reproducer = false;
+    const auto start = std::chrono::steady_clock::now();
+    const auto detection = parity::gen::detect_probe(family, probe, config);
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    nlohmann::json row = {{"seed", *config.seed}, {"detected", detection.has_value()}, {"seconds", elapsed}};
+    if (detection) {
+      ++detected;
+      by.insert(detection->property);
+      cases.push_back(detection->cases_to_detect);
+      seconds.push_back(elapsed);
+      row["property"] = detection->property;
+      row["cases_to_detect"] = detection->cases_to_detect;
+      if (o.shrink) {
+        config.shrink = true;
+        const auto shrunk = family.run(probe, detection->property, config);
+        if (shrunk.counterexample) {
+          sizes.push_back(case_size(*shrunk.counterexample));
+          row["shrunk_case"] = shrunk.counterexample->summary();
+          row["shrunk_size"] = sizes.back();
+        }
+      }
+    }
+    seeds_json.push_back(row);
+  }
+  std::string properties;
+  for (const auto& p : by) properties += (properties.empty() ? "" : ",") + p;
+  std::cout << std::left << std::setw(12) << family.name() << std::setw(34) << probe << std::right << std::setw(4)
+            << detected << " of " << std::setw(3) << std::left << o.seeds << std::right << std::setw(10)
+            << median(cases) << std::setw(10) << std::setprecision(3) << median(seconds) << std::setw(12)
+            << (o.shrink ? std::to_string(static_cast<long long>(median(sizes))) : std::string("-")) << "  "
+            << properties << "\n"
+            << std::flush;
+  return 20 * detected >= 19 * o.seeds;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = parse(argc, argv);
+    std::vector<const Family*> selected;
+    for (const auto& name : o.families) selected.push_back(&parity::gen::find_family(name));
+    if (selected.empty()) selected = parity::gen::families();
+    std::cout << "probe detection over seeds " << o.first_seed << ".." << o.first_seed + o.seeds - 1
+              << ", cases per property:";
+    for (const Family* family : selected)
+      std::cout << " " << family->name() << " " << (o.cases ? o.cases : family->cases_per_property());
+    std::cout << "\n"
+              << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::right << std::setw(12)
+              << "detected" << std::setw(10) << "cases" << std::setw(10) << "seconds" << std::setw(12) << "shrunk size"
+              << "  by\n";
+    nlohmann::json report = nlohmann::json::array();
+    bool all = true;
+    for (const Family* family : selected)
+      for (const auto& subject : family->subjects()) {
+        if (subject.role != parity::gen::SubjectRole::probe) continue;
+        nlohmann::json seeds = nlohmann::json::array();
+        all = measure_probe(*family, subject.name, o, seeds) && all;
+        report.push_back({{"family", family->name()}, {"probe", subject.name}, {"seeds", seeds}});
+      }
+    if (o.json) parity::write_json_atomically({{"cases", o.cases}, {"probes", report}}, *o.json);
+    std::cout << (all ? "every probe detected in at least 95% of the seeds\n"
+                      : "some probe detected in fewer than 95% of the seeds\n");
+    return all ? 0 : 1;
+  } catch (const InputError& e) {
+    std::cerr << "probe_detection: " << e.what() << "\n";
+    return 2;
+  }
+}
