@@ -4,7 +4,9 @@
 # temporary prefix and configures examples/custom_lora with MY_LORA_CUDA=OFF while no toolkit can
 # be found (no nvcc on PATH, CUDACXX, CUDA_HOME and CUDA_PATH unset, the toolkit's directories
 # ignored by every find_*), builds its property test program and runs it once on its host
-# subject's first property. Fails if configure looked for the toolkit or LibTorch's CMake files.
+# subject's properties (2 cases each). Fails if configure found the toolkit's CMake package or
+# LibTorch's CMake files. (The example's own check_language(CUDA) may still see an nvcc through
+# CMake's built-in /usr/local/cuda search: it only sets MY_LORA_CUDA's default, given OFF here.)
 # usage: custom_lora_no_cuda_test.sh BUILD_DIR EXAMPLE_DIR NVCC_OR_EMPTY [-DVAR=VALUE...]
 set -euo pipefail
 build=$1 example=$2 nvcc=$3
@@ -25,8 +27,10 @@ env -u CUDACXX -u CUDA_HOME -u CUDA_PATH PATH="$path" \
   cmake -S "$example" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" -DMY_LORA_CUDA=OFF \
     -DCMAKE_IGNORE_PATH="$ignore" -DCMAKE_IGNORE_PREFIX_PATH="${root:-}" -DCUDAToolkit_ROOT="$work/no-toolkit" "$@" \
     > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; fail "configure without a CUDA toolkit failed"; }
-if grep -qE '^(CUDAToolkit_BIN_DIR|CMAKE_CUDA_COMPILER|Torch_DIR|Caffe2_DIR):[A-Z]+=.+' "$work/build/CMakeCache.txt"; then
-  grep -E '^(CUDAToolkit_BIN_DIR|CMAKE_CUDA_COMPILER|Torch_DIR|Caffe2_DIR):' "$work/build/CMakeCache.txt"
+found=$(grep -E '^(CUDAToolkit_BIN_DIR|CUDAToolkit_INCLUDE_DIR|Torch_DIR|Caffe2_DIR):[A-Z]+=.+' "$work/build/CMakeCache.txt" |
+  grep -v 'NOTFOUND$' || true)
+if [ -n "$found" ]; then
+  echo "$found"
   fail "configure found a CUDA toolkit or LibTorch's CMake files"
 fi
 env PATH="$path" cmake --build "$work/build" -j 2 --target my_lora_parity_tests > "$work/build.log" 2>&1 ||
