@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 import xml.etree.ElementTree as ET
 
 
@@ -76,6 +77,7 @@ def gate_section(out):
 def environment(build):
     env = {"parity_commit": os.environ.get("PARITY_COMMIT", "unknown")}
     try:
+        warnings.simplefilter("ignore")  # torch warns when numpy is absent: no matter here
         import torch  # the python3 whose torch the build used
         env["libtorch"] = torch.__version__
         env["libtorch_cuda"] = torch.version.cuda or "none"
