@@ -87,9 +87,15 @@ def environment(build):
     cache = os.path.join(build, "CMakeCache.txt")
     if os.path.exists(cache):
         for line in open(cache):
-            m = re.match(r"(CMAKE_PROJECT_VERSION|CMAKE_CUDA_COMPILER_VERSION|PARITY_CUDA_ARCHITECTURES|CMAKE_CXX_COMPILER_VERSION)[^=]*=(.*)", line)
+            m = re.match(r"(CMAKE_PROJECT_VERSION|PARITY_CUDA_ARCHITECTURES|CMAKE_CUDA_COMPILER):[A-Z]+=(.*)", line)
             if m:
                 env[m.group(1).lower()] = m.group(2).strip()
+    if env.get("cmake_cuda_compiler"):
+        try:
+            out = subprocess.run([env["cmake_cuda_compiler"], "--version"], capture_output=True, text=True, timeout=20).stdout
+            env["nvcc"] = out.strip().splitlines()[-1]
+        except Exception:  # noqa: BLE001 - reported as missing
+            env["nvcc"] = "unknown"
     try:
         env["nvidia_smi"] = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20).stdout.strip()
     except Exception:  # noqa: BLE001 - no driver here
