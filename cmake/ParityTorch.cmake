@@ -136,14 +136,18 @@ macro(parity_find_torch)
             "with the C++11 ABI (Debian's libtorch-dev; PyTorch 2.7 and later wheels; the cxx11-abi LibTorch zips)")
   endif()
 
+  # PyPI's LibTorch (2.11) exports a copy of std::filesystem from libtorch.so and libtorch_cpu.so
+  # that crashes (std::filesystem::remove_all calls through a null pointer); the dynamic linker
+  # binds a program's calls to the first library in its needed list that defines a symbol, so
+  # libstdc++ is named before LibTorch: parity's calls then reach libstdc++'s own.
   add_library(parity::libtorch INTERFACE IMPORTED GLOBAL)
-  set_target_properties(parity::libtorch PROPERTIES INTERFACE_LINK_LIBRARIES "${TORCH_LIBRARIES}"
+  set_target_properties(parity::libtorch PROPERTIES INTERFACE_LINK_LIBRARIES "stdc++;${TORCH_LIBRARIES}"
                         INTERFACE_INCLUDE_DIRECTORIES "${TORCH_INCLUDE_DIRS}"
                         INTERFACE_COMPILE_OPTIONS "${TORCH_CXX_FLAGS}")
   # For the installed package: the library files themselves. The main libraries are linked
   # even where the linker would drop them as unneeded (as LibTorch's own targets do), so that
   # LibTorch's CUDA backend registers itself in a program that calls no CUDA symbol of it.
-  set(PARITY_TORCH_LINK_FILES)
+  set(PARITY_TORCH_LINK_FILES stdc++)
   foreach(t torch torch_cpu torch_cuda c10 c10_cuda gflags glog::glog)
     parity_imported_file(file ${t})
     if(file AND t MATCHES "^torch")
