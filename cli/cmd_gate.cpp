@@ -8,6 +8,7 @@
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "core/reproducer.hpp"
@@ -130,7 +131,8 @@ int cmd_gate(const Argv& argv) {
   nlohmann::json report;
   report["schema"] = "parity.gate/1";
   report["backend"] = kernel.backend;
-  report["device"] = kernel.backend == "cuda" ? "cuda device" : cpu_model();
+  report["environment"] = environment_json();
+  report["device"] = kernel.backend == "cuda" ? report["environment"]["device"].get<std::string>() : cpu_model();
   report["torch"] = subjects::torch_impl::torch_version_text();
   report["runtime_modes"] = properties::model::runtime_modes_section();
   report["lora_gate"] = section.rows;

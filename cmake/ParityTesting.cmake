@@ -4,6 +4,10 @@
 # executable of that name; with COMMAND it runs an existing target or program. GPU tests are
 # labelled `gpu` and exit 77 when no device is present, which ctest reports as skipped.
 # Every test writes its reproducers under <build>/repros, never into the source tree.
+# Each label has a target, parity_label_<label>, that builds the programs its tests run (the
+# SOURCES executable, and every target named in COMMAND or ARGS, as itself or as
+# $<TARGET_FILE:...>): `cmake --build <build> --target parity_label_unit` builds what
+# `ctest -L unit` needs and nothing else.
 function(parity_add_test)
   cmake_parse_arguments(T "GPU;WILL_FAIL" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ARGS;COMMAND" ${ARGN})
   if(T_SOURCES)
@@ -21,6 +25,25 @@ function(parity_add_test)
   endif()
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77
                        ENVIRONMENT "PARITY_REPRO_DIR=${CMAKE_BINARY_DIR}/repros/${T_NAME}")
+  set(needs)
+  if(T_SOURCES)
+    list(APPEND needs ${T_NAME})
+  endif()
+  foreach(word ${T_COMMAND} ${T_ARGS})
+    if(word MATCHES "^\\$<TARGET_FILE:([^>]+)>$")
+      list(APPEND needs ${CMAKE_MATCH_1})
+    elseif(TARGET "${word}")
+      list(APPEND needs ${word})
+    endif()
+  endforeach()
+  foreach(label ${labels})
+    if(NOT TARGET parity_label_${label})
+      add_custom_target(parity_label_${label})
+    endif()
+    if(needs)
+      add_dependencies(parity_label_${label} ${needs})
+    endif()
+  endforeach()
   if(T_TIMEOUT)
     set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
   endif()

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/json_read.hpp"
@@ -20,7 +21,8 @@ json reproducer_to_json(const Reproducer& r) {
           {"subject", r.subject},
           {"property", r.property},
           {"case", case_to_json(r.failing_case)},
-          {"observed", verdict_to_json(r.observed)}};
+          {"observed", verdict_to_json(r.observed)},
+          {"environment", environment_json()}};
 }
 
 Reproducer reproducer_from_json(const json& j) {

@@ -25,6 +25,8 @@ struct Reproducer {
   friend bool operator==(const Reproducer&, const Reproducer&) = default;
 };
 
+// Also records "environment" (core/build_info.hpp: parity's version and commit, LibTorch, the
+// CUDA runtime and device), which reproducer_from_json does not read back: provenance only.
 nlohmann::json reproducer_to_json(const Reproducer& r);
 // Throws InputError naming the field, or the schema if it is not one this parity reads.
 Reproducer reproducer_from_json(const nlohmann::json& j);

@@ -8,9 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
 #include "properties/gen/lora_cases.hpp"
+#include "subjects/torch/lora_torch.hpp"
 
 namespace parity {
 namespace {
@@ -51,6 +53,36 @@ TEST(CaseSummary, DecodesPatches) {
   c.patches.resize(6, {"B", 1, 0x00000001u});
   EXPECT_NE(c.summary().find("B[1] = 1.40129846e-45 (bits 0x00000001, float32 denorm min) and 2 more"), std::string::npos)
       << c.summary();
+}
+
+// Every reproducer says where it came from: parity's version and commit, the LibTorch of the
+// build (the version its headers report, with the wheel's local tag, e.g. "2.11.0+cu130"), the
+// CUDA runtime and the device ("cpu" until the CUDA backend notes one).
+TEST(Reproducer, RecordsItsEnvironment) {
+  Case c;
+  c.family = "lora";
+  c.dims = {{"T", 1}};
+  const Reproducer r{"rlkernels-host", "repeatable", c, Verdict::fail("repeatable", "differs")};
+  const fs::path dir = fs::temp_directory_path() / "parity_repro_env_test";
+  fs::remove_all(dir);
+  auto environment_of = [&] {
+    std::ifstream in(write_reproducer(r, dir));
+    return nlohmann::json::parse(in).at("environment");
+  };
+  const nlohmann::json env = environment_of();
+  EXPECT_EQ(env.at("parity"), build_info().version);
+  EXPECT_FALSE(env.at("commit").get<std::string>().empty());
+  const std::string libtorch = env.at("libtorch");
+  EXPECT_EQ(libtorch.rfind(subjects::torch_impl::torch_version_text(), 0), 0u)
+      << libtorch << " vs the headers' " << subjects::torch_impl::torch_version_text();
+  EXPECT_FALSE(env.at("libtorch_cuda").get<std::string>().empty());
+  EXPECT_FALSE(env.at("cuda_runtime").get<std::string>().empty());
+  EXPECT_EQ(env.at("device"), "cpu");
+  note_cuda_device("a noted device", "13.0");
+  const nlohmann::json noted = environment_of();
+  EXPECT_EQ(noted.at("device"), "a noted device");
+  EXPECT_EQ(noted.at("cuda_runtime"), "13.0");
+  fs::remove_all(dir);
 }
 
 std::string error_for(const std::string& text) {

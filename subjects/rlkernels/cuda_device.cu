@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include "core/build_info.hpp"
+
 namespace parity::subjects::rlkernels {
 namespace {
 
@@ -25,6 +27,11 @@ std::string cuda_unavailable_reason() {
   cudaFuncAttributes attributes{};
   if (const cudaError_t err = cudaFuncGetAttributes(&attributes, image_probe); err != cudaSuccess)
     return failure("the CUDA device cannot run this build's kernels", "cudaFuncGetAttributes", err);
+  // Provenance (core/build_info.hpp): the device results come from and the runtime loaded.
+  cudaDeviceProp props{};
+  int runtime = 0;
+  if (cudaGetDeviceProperties(&props, 0) == cudaSuccess && cudaRuntimeGetVersion(&runtime) == cudaSuccess)
+    note_cuda_device(props.name, std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10));
   return "";
 }
 

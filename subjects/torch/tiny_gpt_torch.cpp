@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include <ATen/core/Tensor.h>
@@ -19,21 +20,31 @@
 #include <torch/csrc/autograd/function.h>
 #include <torch/version.h>
 
-// LibTorch >= 2.0 has the public at::scaled_dot_product_attention; 1.13 (Debian's) has only
-// the prototype at::_scaled_dot_product_attention, whose composite implementation runs
-// _scaled_dot_product_attention_math whenever an input requires grad.
-#if __has_include(<ATen/ops/_scaled_dot_product_attention.h>)
-#include <ATen/ops/_scaled_dot_product_attention.h>
-#define PARITY_SDPA_PROTOTYPE 1
-#else
-#define PARITY_SDPA_PROTOTYPE 0
-#endif
+// LibTorch >= 2.0 has the public at::scaled_dot_product_attention, with a backend selector
+// (at::globalContext().setSDPUse*) and at::_fused_sdp_choice, which says what the selector
+// picks; this path uses it whenever its header exists, whatever else is there. 1.13 (Debian's)
+// has only the prototype at::_scaled_dot_product_attention, whose composite implementation
+// runs _scaled_dot_product_attention_math whenever an input requires grad.
 #if __has_include(<ATen/ops/scaled_dot_product_attention.h>)
+#include <ATen/Context.h>
+#include <ATen/SDPBackend.h>
+#include <ATen/ops/_fused_sdp_choice.h>
 #include <ATen/ops/scaled_dot_product_attention.h>
 #define PARITY_SDPA_PUBLIC 1
+#define PARITY_SDPA_PROTOTYPE 0
+#elif __has_include(<ATen/ops/_scaled_dot_product_attention.h>)
+#include <ATen/ops/_scaled_dot_product_attention.h>
+#define PARITY_SDPA_PUBLIC 0
+#define PARITY_SDPA_PROTOTYPE 1
 #else
 #define PARITY_SDPA_PUBLIC 0
+#define PARITY_SDPA_PROTOTYPE 0
 #endif
+#if PARITY_SDPA_PUBLIC && TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR < 1
+#error "parity's torch-sdpa path needs LibTorch 2.1 or later (the scale argument), or 1.13's prototype"
+#endif
+// The cuDNN and "overrideable" backends, and their switches, exist from LibTorch 2.5 on.
+#define PARITY_SDPA_MORE_BACKENDS (TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 5))
 
 #include "core/error.hpp"
 
@@ -67,6 +78,46 @@ std::vector<double> values(const at::Tensor& t) {
   return std::vector<double>(p, p + c.numel());
 }
 
+#if PARITY_SDPA_PUBLIC
+// While alive, LibTorch's SDPA selector may pick the MATH backend alone (flash, memory-efficient,
+// cuDNN and overrideable off); the switches are restored on destruction. The switches are
+// process-wide: parity calls LibTorch's SDPA from one thread at a time.
+class MathSdpOnly {
+ public:
+  MathSdpOnly() {
+    at::Context& ctx = at::globalContext();
+    ctx.setSDPUseFlash(false);
+    ctx.setSDPUseMemEfficient(false);
+#if PARITY_SDPA_MORE_BACKENDS
+    ctx.setSDPUseCuDNN(false);
+    ctx.setSDPUseOverrideable(false);
+#endif
+    ctx.setSDPUseMath(true);
+  }
+  ~MathSdpOnly() {
+    at::Context& ctx = at::globalContext();
+    ctx.setSDPUseFlash(flash_);
+    ctx.setSDPUseMemEfficient(mem_efficient_);
+#if PARITY_SDPA_MORE_BACKENDS
+    ctx.setSDPUseCuDNN(cudnn_);
+    ctx.setSDPUseOverrideable(overrideable_);
+#endif
+    ctx.setSDPUseMath(math_);
+  }
+  MathSdpOnly(const MathSdpOnly&) = delete;
+  MathSdpOnly& operator=(const MathSdpOnly&) = delete;
+
+ private:
+  const bool flash_ = at::globalContext().userEnabledFlashSDP();
+  const bool mem_efficient_ = at::globalContext().userEnabledMemEfficientSDP();
+#if PARITY_SDPA_MORE_BACKENDS
+  const bool cudnn_ = at::globalContext().userEnabledCuDNNSDP();
+  const bool overrideable_ = at::globalContext().userEnabledOverrideableSDP();
+#endif
+  const bool math_ = at::globalContext().userEnabledMathSDP();
+};
+#endif
+
 // q, k, v [heads, T, d_head] -> attention output [heads, T, d_head].
 at::Tensor attention(const TinyGptConfig& c, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      TinyGptAttention path) {
@@ -79,22 +130,20 @@ at::Tensor attention(const TinyGptConfig& c, const at::Tensor& q, const at::Tens
     }
     return at::matmul(at::softmax(s, -1), v);
   }
-#if PARITY_SDPA_PROTOTYPE
+#if PARITY_SDPA_PUBLIC
+  (void)T;
+  const MathSdpOnly math_only;
+  const std::int64_t chosen = at::_fused_sdp_choice(q, k, v, {}, 0.0, c.causal, c.scale());
+  if (chosen != static_cast<std::int64_t>(at::SDPBackend::math))
+    throw std::logic_error("tiny GPT torch-sdpa: LibTorch " + torch_version() + " chose SDPA backend " +
+                           std::to_string(chosen) + " with only MATH enabled");
+  return at::scaled_dot_product_attention(q, k, v, {}, 0.0, c.causal, c.scale());
+#elif PARITY_SDPA_PROTOTYPE
   // The prototype always scales by 1 / sqrt(d_head); another scale goes into q first.
+  (void)T;
   const double default_scale = 1.0 / std::sqrt(static_cast<double>(c.d_head()));
   const at::Tensor qs = c.scale() == default_scale ? q : q.mul(c.scale() / default_scale);
   return std::get<0>(at::_scaled_dot_product_attention(qs, k, v, {}, 0.0, false, c.causal));
-#elif PARITY_SDPA_PUBLIC
-  // LibTorch 2.x (not built here: this branch follows the 2.x headers' documented signature).
-  // The scale argument exists since 2.1; before, another scale goes into q as for the prototype.
-  (void)T;
-#if TORCH_VERSION_MAJOR > 2 || TORCH_VERSION_MINOR >= 1
-  return at::scaled_dot_product_attention(q, k, v, {}, 0.0, c.causal, c.scale());
-#else
-  const double default_scale = 1.0 / std::sqrt(static_cast<double>(c.d_head()));
-  return at::scaled_dot_product_attention(c.scale() == default_scale ? q : q.mul(c.scale() / default_scale), k, v,
-                                          {}, 0.0, c.causal);
-#endif
 #else
   (void)T;
   throw InputError("tiny GPT torch-sdpa: " + sdpa_support().note);
@@ -112,7 +161,14 @@ SdpaSupport sdpa_support() {
   s.public_api = PARITY_SDPA_PUBLIC ? "at::scaled_dot_product_attention is present"
                                     : "at::scaled_dot_product_attention is absent from LibTorch " + torch_version() +
                                           " (ATen/ops/scaled_dot_product_attention.h; public since PyTorch 2.0)";
-#if PARITY_SDPA_PROTOTYPE
+#if PARITY_SDPA_PUBLIC
+  s.available = true;
+  s.function = "at::scaled_dot_product_attention";
+  s.backend = "MATH";
+  s.note = "LibTorch " + torch_version() +
+           "'s public entry point with the MATH backend alone enabled for the call (flash, memory-efficient, "
+           "cuDNN and overrideable off, then restored); at::_fused_sdp_choice confirms MATH before each call";
+#elif PARITY_SDPA_PROTOTYPE
   s.available = true;
   s.function = "at::_scaled_dot_product_attention";
   s.backend = "MATH";
@@ -120,11 +176,6 @@ SdpaSupport sdpa_support() {
            "'s prototype entry point: no scale argument (1/sqrt(d_head) is built in), no backend "
            "selector; with inputs that require grad it runs _scaled_dot_product_attention_math, the "
            "composite MATH path (its output's autograd node is a matmul view, not a fused kernel's)";
-#elif PARITY_SDPA_PUBLIC
-  s.available = true;
-  s.function = "at::scaled_dot_product_attention";
-  s.backend = "chosen by LibTorch";
-  s.note = "LibTorch " + torch_version() + "'s public entry point; LibTorch picks the CPU backend (math or flash)";
 #else
   s.note = "LibTorch " + torch_version() + " has no scaled dot-product attention (neither the 1.13 prototype "
            "at::_scaled_dot_product_attention nor the public at::scaled_dot_product_attention of 2.x)";

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <vector>
 
+#include "core/build_info.hpp"
 #include "core/compare.hpp"
 #include "core/error.hpp"
 #include "core/random_fill.hpp"
@@ -130,7 +131,10 @@ TEST(LoraTorch, RefusesMismatchedShapes) {
 
 TEST(LoraTorch, ReportsItsAvailability) {
   EXPECT_EQ(lora_torch_unavailable_reason(false), "");
-  EXPECT_EQ(torch_version_text().rfind("1.", 0), 0u) << torch_version_text();
+  // The headers compiled against are the LibTorch configure found (1.13.0, or 2.11.0 of
+  // "2.11.0+cu130"): not another LibTorch's headers earlier on the include path.
+  EXPECT_EQ(build_info().libtorch.rfind(torch_version_text(), 0), 0u)
+      << "headers " << torch_version_text() << ", configured " << build_info().libtorch;
   if (lora_torch_unavailable_reason(true).empty()) {
     EXPECT_EQ(make_lora_torch(true)->last_path().name, "torch-cuda");
   } else {

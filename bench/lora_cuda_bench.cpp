@@ -1,0 +1,92 @@
+// Speed of parity's CUDA LoRA kernel beside LibTorch's CUDA build, in one run (bench/README.md),
+// at each reference shape (lora_gate.hpp's gate_shapes, r = 16):
+//
+//   BM_CudaKernelForward     rlkernels-cuda's forward through the subject API: host operands
+//                            in, host bf16 output back (copies to and from the device included)
+//   BM_TorchCudaLoraForward  torch-cuda's forward through the same API (PEFT's LoRA linear on
+//                            LibTorch's CUDA build, the same copies)
+//   BM_TorchCudaMatmulBf16   LibTorch's bf16 mm on the device alone (cuBLAS), [T, K] x [K, N],
+//                            operands resident, synchronised after each product
+//
+// Rates are "FLOP/s" counters over wall time: 2 T (NK + rK + Nr) for the forwards, 2 T N K for
+// the mm. ci/device reads this program's JSON output (--benchmark_out) and reports the ratios
+// kernel / torch-cuda LoRA and kernel / cuBLAS mm at each shape. Exits 77 (skipped) when this
+// process cannot run parity's CUDA kernels or LibTorch's CUDA build.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "properties/lora/lora_gate.hpp"
+#include "properties/lora/lora_problem.hpp"
+#include "subjects/lora_family.hpp"
+#include "subjects/torch/lora_torch.hpp"
+#include "subjects/torch/matmul_baseline.hpp"
+
+namespace {
+
+using namespace parity;
+namespace lora = parity::properties::lora;
+
+constexpr std::int64_t kRank = 16;  // gate_case's r
+
+double lora_forward_flops(const lora::GateShape& s) { return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank); }
+
+std::string name_key(const lora::GateShape& s) {
+  std::string k = s.label();
+  std::replace(k.begin(), k.end(), ' ', '_');
+  return k;
+}
+
+void set_rate(benchmark::State& state, double per_iteration) {
+  state.counters["FLOP/s"] =
+      benchmark::Counter(per_iteration * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// One subject's forward on the gate case of `s`; the first call (context, allocations) untimed.
+void subject_forward(benchmark::State& state, const std::string& subject, lora::GateShape s) {
+  const lora::LoraProblem problem = lora::materialise(lora::gate_case(s));
+  const auto instance = subjects::find_lora_subject(subject).make();
+  benchmark::DoNotOptimize(instance->forward(problem.in));
+  for (auto _ : state) {
+    Tensor y = instance->forward(problem.in);
+    benchmark::DoNotOptimize(y);
+  }
+  set_rate(state, lora_forward_flops(s));
+}
+
+void cublas_mm(benchmark::State& state, lora::GateShape s) {
+  subjects::torch_impl::MatmulBaseline mm(s.T, s.N, s.K, DType::bf16, 20261129, /*on_cuda=*/true);
+  mm.run();
+  for (auto _ : state) mm.run();
+  set_rate(state, 2.0 * s.T * s.N * s.K);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  for (const char* subject : {"rlkernels-cuda", "torch-cuda"}) {
+    if (const std::string why = subjects::find_lora_subject(subject).unavailable_reason(); !why.empty()) {
+      std::cerr << "lora_cuda_bench: skipped: " << subject << ": " << why << "\n";
+      return 77;
+    }
+  }
+  for (const auto& s : lora::gate_shapes(false)) {
+    const std::string key = "/" + name_key(s);
+    benchmark::RegisterBenchmark(("BM_CudaKernelForward" + key).c_str(),
+                                 [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "rlkernels-cuda", sh); }, s)
+        ->UseRealTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("BM_TorchCudaLoraForward" + key).c_str(),
+                                 [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "torch-cuda", sh); }, s)
+        ->UseRealTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("BM_TorchCudaMatmulBf16" + key).c_str(), cublas_mm, s)
+        ->UseRealTime()->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
