@@ -14,6 +14,7 @@
 #include "core/reproducer.hpp"
 #include "core/thread_count.hpp"
 #include "properties/gen/case_shrink.hpp"
+#include "properties/gen/guarded_verdict.hpp"
 
 namespace parity::gen {
 namespace {
@@ -23,14 +24,6 @@ constexpr std::uint64_t kDefaultSeed = 0x5EED0F9A41717ull;
 // steps, each step tries at most ~log2(extent) candidates per dimension.
 constexpr int kLocalMinimumChecks = 300;
 constexpr std::uint64_t kMaxEnvCases = 100000000;
-
-Verdict guarded(const CaseCheck& check, const Case& c, const std::string& property) {
-  try {
-    return check(c);
-  } catch (const std::exception& e) {
-    return Verdict::fail(property, std::string("the subject threw: ") + e.what(), FailureKind::threw);
-  }
-}
 
 }  // namespace
 
@@ -79,15 +72,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   result.case_count = cases;
 
   // Contract first: a generated case outside it is parity's fault, never the subject's.
-  auto verdict_of = [&](const Case& c) {
-    try {
-      rules.check_contract(c);
-    } catch (const InputError& e) {
-      return Verdict::fail(property, std::string("generated case outside the family's contract: ") + e.what(),
-                           FailureKind::invalid_case);
-    }
-    return guarded(check, c, property);
-  };
+  auto verdict_of = [&](const Case& c) { return guarded_verdict(property, c, rules.check_contract, check); };
   std::optional<Case> last_failing;
   std::optional<Verdict> last_verdict;
   std::optional<FailureKind> kind;  // the first failure's: shrinking keeps it
@@ -151,13 +136,13 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   }
   // An invalid case is a generator's fault: a smaller invalid case explains nothing more.
   if (config.shrink && *kind != FailureKind::invalid_case) {
-    const auto reproduces = [&](const Case& candidate) {
+    const auto same_failure = [&](const Case& candidate) {
       const Verdict v = verdict_of(candidate);
-      if (!v.fails() || v.kind != *kind) return false;
+      if (!reproduces(v, *kind)) return false;
       last_verdict = v;  // the descent's last success is its result
       return true;
     };
-    last_failing = shrink_case(*last_failing, reproduces,
+    last_failing = shrink_case(*last_failing, same_failure,
                                {.max_evaluations = kLocalMinimumChecks, .dims_only = true, .conform = rules.conform})
                        .shrunk;
   }

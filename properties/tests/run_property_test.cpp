@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/verdict.hpp"
 #include "properties/gen/family.hpp"
+#include "properties/gen/guarded_verdict.hpp"
 #include "properties/gen/transition_runs.hpp"
 #include "properties/transition/transition_problem.hpp"
 
@@ -111,6 +112,29 @@ TEST(Shrinking, AGeneratedCaseOutsideTheContractIsParitysFault) {
   ASSERT_TRUE(r.verdict) << r.message;
   EXPECT_EQ(r.verdict->kind, FailureKind::invalid_case);
   EXPECT_FALSE(ran);
+}
+
+// The one predicate of every runner: the contract first, then any exception (an InputError
+// too) the subject throws is kind `threw`, and only a failure of the same kind reproduces.
+TEST(GuardedVerdict, ContractThenThrewThenSameKind) {
+  Case inside = gen::transition_case()(rc::Random(1), 0).value();
+  Case outside = inside;
+  outside.dims["tokens"] = properties::transition::kMaxTokens + 1;
+  const auto contract = gen::transition_rules().check_contract;
+  bool ran = false;
+  const auto throws = [&](const Case&) -> Verdict {
+    ran = true;
+    throw InputError("the subject's own refusal");
+  };
+  const Verdict invalid = gen::guarded_verdict("p", outside, contract, throws);
+  EXPECT_EQ(invalid.kind, FailureKind::invalid_case);
+  EXPECT_FALSE(ran);
+  const Verdict threw = gen::guarded_verdict("p", inside, contract, throws);
+  ASSERT_TRUE(threw.fails());
+  EXPECT_EQ(threw.kind, FailureKind::threw);
+  EXPECT_EQ(verdict_to_json(threw)["failure"], "threw");
+  EXPECT_FALSE(gen::reproduces(threw, FailureKind::value));
+  EXPECT_TRUE(gen::reproduces(threw, FailureKind::threw));
 }
 
 TEST(VerdictJson, KindsRoundTripAndOldFailuresRead) {
