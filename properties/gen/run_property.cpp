@@ -135,6 +135,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
     return result;
   }
   // An invalid case is a generator's fault: a smaller invalid case explains nothing more.
+  std::string descent_note;  // when the descent ran out of checks
   if (config.shrink && *kind != FailureKind::invalid_case) {
     const auto same_failure = [&](const Case& candidate) {
       const Verdict v = verdict_of(candidate);
@@ -142,9 +143,10 @@ RunResult run_property(const std::string& subject, const std::string& property, 
       last_verdict = v;  // the descent's last success is its result
       return true;
     };
-    last_failing = shrink_case(*last_failing, same_failure,
-                               {.max_evaluations = kLocalMinimumChecks, .dims_only = true, .conform = rules.conform})
-                       .shrunk;
+    const ShrinkResult descent = shrink_case(
+        *last_failing, same_failure, {.max_evaluations = kLocalMinimumChecks, .dims_only = true, .conform = rules.conform});
+    last_failing = descent.shrunk;
+    if (descent.exhausted) descent_note = "stopped after " + std::to_string(descent.evaluations) + " checks; not a local minimum";
   }
   result.cases = evaluated;
   result.counterexample = last_failing;
@@ -155,13 +157,14 @@ RunResult run_property(const std::string& subject, const std::string& property, 
                                             " --cases " + std::to_string(cases) + " --seed " + std::to_string(result.seed);
   // The reproducer is only worth writing if the case fails again: when it does not, the
   // failure is nondeterminism, and the reproducer says so.
-  const bool fails_again = verdict_of(*last_failing).fails();
+  const bool fails_again = reproduces(verdict_of(*last_failing), *kind);
   if (!fails_again) {
     result.verdict->kind = FailureKind::nondeterministic;
     result.verdict->detail += " (the shrunk case did not fail when run again)";
   }
-  msg << "FAILED " << family << "/" << property << " on " << subject << " (" << failure_kind_text(*kind)
-      << ", case " << failed_at << " of " << cases << ", seed " << result.seed << "), shrunk to:\n  "
+  msg << "FAILED " << family << "/" << property << " on " << subject << " (" << failure_kind_text(result.verdict->kind)
+      << ", case " << failed_at << " of " << cases << ", seed " << result.seed << "), shrunk"
+      << (descent_note.empty() ? "" : " (" + descent_note + ")") << " to:\n  "
       << last_failing->summary() << "\n  " << result.verdict->detail << "\n";
   if (!fails_again)
     msg << "  note: the subject's result is not a function of its inputs (nondeterminism), which is itself a\n"

@@ -114,6 +114,22 @@ TEST(Shrinking, AGeneratedCaseOutsideTheContractIsParitysFault) {
   EXPECT_FALSE(ran);
 }
 
+// A wrong value first, a throw on every later run: the case does not fail the same way again,
+// so the failure is nondeterminism, and the header says so rather than the first kind.
+TEST(Shrinking, AFailureOfAnotherKindOnTheRerunIsNondeterminism) {
+  int runs = 0;
+  const auto check = [&](const Case&) -> Verdict {
+    if (runs++ == 0) return Verdict::fail("p", "wrong value");
+    throw std::runtime_error("rejects it now");
+  };
+  gen::RunConfig config = quiet(1, 1);
+  config.shrink = false;
+  const auto r = gen::run_property("s", "p", short_rows(), check, config, gen::transition_rules());
+  ASSERT_TRUE(r.verdict) << r.message;
+  EXPECT_EQ(r.verdict->kind, FailureKind::nondeterministic) << r.message;
+  EXPECT_NE(r.message.find("(" + failure_kind_text(FailureKind::nondeterministic)), std::string::npos) << r.message;
+}
+
 // The one predicate of every runner: the contract first, then any exception (an InputError
 // too) the subject throws is kind `threw`, and only a failure of the same kind reproduces.
 TEST(GuardedVerdict, ContractThenThrewThenSameKind) {
