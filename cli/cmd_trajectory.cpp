@@ -7,6 +7,7 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/reproducer.hpp"
 #include "properties/gen/case_shrink.hpp"
 #include "properties/gen/guarded_verdict.hpp"
@@ -64,7 +65,9 @@ int cmd_trajectory(const Argv& argv) {
   for (const char* flag : {"--json", "--html"})
     if (const auto path = args.get(flag)) check_output_path(*path, flag);
   const int max_checks = static_cast<int>(args.number("--max-checks", 400, 1, kMaxCount));
-  const std::filesystem::path repro_dir = args.has("--no-shrink") ? default_repro_dir() : writable_repro_dir(args, "--repro-dir");
+  // trajectory has no --repro-dir: its reproducer goes to $PARITY_REPRO_DIR (default reports/repros).
+  const std::filesystem::path repro_dir = default_repro_dir();
+  if (!args.has("--no-shrink")) check_output_directory(repro_dir, "PARITY_REPRO_DIR (default reports/repros)");
   auto bounded = [&args](const char* flag, std::uint64_t fallback, std::uint64_t min, std::uint64_t max) {
     return static_cast<int>(args.number(flag, fallback, min, max));
   };
