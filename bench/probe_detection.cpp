@@ -52,7 +52,7 @@ struct Options {
 
 // The bench's counts: plain decimal (core/decimal.hpp), at most 9 digits as before.
 std::int64_t decimal(const std::string& flag, const std::string& text, std::int64_t min) {
-  return static_cast<std::int64_t>(decimal_in_range(text, flag, static_cast<std::uint64_t>(min), 999999999));
+  return static_cast<std::int64_t>(parity::decimal_in_range(text, flag, static_cast<std::uint64_t>(min), 999999999));
 }
 
 Options parse(int argc, char** argv) {
