@@ -25,6 +25,13 @@ constexpr std::uint64_t kDefaultSeed = 0x5EED0F9A41717ull;
 constexpr int kLocalMinimumChecks = 300;
 constexpr std::uint64_t kMaxEnvCases = 100000000;
 
+// `text` in single quotes for a POSIX shell.
+std::string shell_quoted(const std::string& text) {
+  std::string q = "'";
+  for (const char ch : text) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
 }  // namespace
 
 int default_case_count(int fallback) {
@@ -152,9 +159,12 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   result.counterexample = last_failing;
   result.verdict = last_verdict;
   const std::string family = last_failing->family;
-  result.rerun = config.rerun_command ? config.rerun_command(property, result.seed, cases)
-                                      : "parity check " + family + " --subject " + subject + " --property " + property +
-                                            " --cases " + std::to_string(cases) + " --seed " + std::to_string(result.seed);
+  const char* rc_params = std::getenv("RC_PARAMS");
+  result.rerun = config.rerun_command
+                     ? config.rerun_command(property, result.seed, cases)
+                     : (rc_params ? "RC_PARAMS=" + shell_quoted(rc_params) + " " : std::string()) + "parity check " + family +
+                           " --subject " + subject + " --property " + property + " --cases " + std::to_string(cases) +
+                           " --seed " + std::to_string(result.seed);
   // The reproducer is only worth writing if the case fails again: when it does not, the
   // failure is nondeterminism, and the reproducer says so.
   const bool fails_again = reproduces(verdict_of(*last_failing), *kind);
@@ -169,7 +179,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   if (!fails_again)
     msg << "  note: the subject's result is not a function of its inputs (nondeterminism), which is itself a\n"
            "  failure; its reproducer replays the case repeatedly\n";
-  msg << "  rerun:      " << result.rerun << "\n";
+  if (!result.rerun.empty()) msg << "  rerun:      " << result.rerun << "\n";
   if (config.write_reproducer) {
     const auto dir = config.repro_dir.empty() ? default_repro_dir() : config.repro_dir;
     result.reproducer = write_reproducer({subject, property, *last_failing, *result.verdict}, dir);

@@ -130,6 +130,17 @@ TEST(Shrinking, AFailureOfAnotherKindOnTheRerunIsNondeterminism) {
   EXPECT_NE(r.message.find("(" + failure_kind_text(FailureKind::nondeterministic)), std::string::npos) << r.message;
 }
 
+// A run no `parity check` command reruns (another generator) prints no rerun line.
+TEST(RunProperty, AnEmptyRerunCommandPrintsNoRerunLine) {
+  gen::RunConfig config = quiet(1, 1);
+  config.shrink = false;
+  config.rerun_command = [](const std::string&, std::uint64_t, int) { return std::string(); };
+  const auto r = gen::run_property("s", "p", short_rows(), [](const Case&) { return Verdict::fail("p", "wrong"); },
+                                   config, gen::transition_rules());
+  ASSERT_TRUE(r.verdict) << r.message;
+  EXPECT_EQ(r.message.find("rerun:"), std::string::npos) << r.message;
+}
+
 // The one predicate of every runner: the contract first, then any exception (an InputError
 // too) the subject throws is kind `threw`, and only a failure of the same kind reproduces.
 TEST(GuardedVerdict, ContractThenThrewThenSameKind) {
