@@ -25,11 +25,13 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/decimal.hpp"
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
 #include "properties/gen/family.hpp"
@@ -48,11 +50,9 @@ struct Options {
   std::optional<std::string> json;
 };
 
+// The bench's counts: plain decimal (core/decimal.hpp), at most 9 digits as before.
 std::int64_t decimal(const std::string& flag, const std::string& text, std::int64_t min) {
-  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoll(text) < min)
-    throw InputError(flag + ": '" + text + "' is not a decimal integer >= " + std::to_string(min));
-  return std::stoll(text);
+  return static_cast<std::int64_t>(parity::decimal_in_range(text, flag, static_cast<std::uint64_t>(min), 999999999));
 }
 
 Options parse(int argc, char** argv) {
@@ -124,9 +124,11 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
   }
   std::string properties;
   for (const auto& p : by) properties += (properties.empty() ? "" : ",") + p;
+  std::ostringstream seconds_text;  // its own stream: the precision stays off cout's later columns
+  seconds_text << std::setprecision(3) << median(seconds);
   std::cout << std::left << std::setw(12) << family.name() << std::setw(34) << probe << std::right << std::setw(4)
             << detected << " of " << std::setw(3) << std::left << o.seeds << std::right << std::setw(10)
-            << median(cases) << std::setw(10) << std::setprecision(3) << median(seconds) << std::setw(12)
+            << median(cases) << std::setw(10) << seconds_text.str() << std::setw(12)
             << (o.shrink ? std::to_string(static_cast<long long>(median(sizes))) : std::string("-")) << "  "
             << properties << "\n"
             << std::flush;

@@ -20,6 +20,7 @@
 #include "properties/gen/case_shrink.hpp"
 #include "fuzz/decode.hpp"
 #include "properties/gen/family.hpp"
+#include "properties/gen/guarded_verdict.hpp"
 
 namespace parity::cli {
 namespace {
@@ -27,17 +28,6 @@ namespace {
 std::vector<std::uint8_t> read_bytes(const std::string& path) {
   const std::string bytes = read_input_file(path);
   return {bytes.begin(), bytes.end()};
-}
-
-// The family's verdict, a throwing subject counted as a failure (as run_property does).
-Verdict check(const gen::Family& family, const std::string& subject, const std::string& property, const Case& c) {
-  try {
-    return family.check(subject, property, c);
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    return Verdict::fail(property, std::string("the subject threw: ") + e.what());
-  }
 }
 
 }  // namespace
@@ -56,12 +46,17 @@ int cmd_fuzz_repro(const Argv& argv) {
       family.find_subject(args.get("--subject").value_or(env && *env ? env : family.default_subject()));
   if (!subject.unavailable.empty()) throw InputError("subject " + subject.name + " cannot run here: " + subject.unavailable);
 
-  Verdict v;
+  family.find_property(in.property);
   try {
-    v = check(family, subject.name, in.property, in.c);
+    family.rules().check_contract(in.c);
   } catch (const InputError& e) {
     throw InputError(file + ": the decoded case is refused: " + e.what());
   }
+  const auto check = [&](const Case& c) {
+    return gen::guarded_verdict(in.property, c, family.rules().check_contract,
+                                [&](const Case& d) { return family.check(subject.name, in.property, d); });
+  };
+  Verdict v = check(in.c);
   std::cout << family_name << "/" << in.property << " on " << subject.name << ": " << in.c.summary() << "\n";
   if (!v.fails()) {
     std::cout << "  does not fail now (" << outcome_name(v.outcome) << "): " << v.detail
@@ -72,20 +67,15 @@ int cmd_fuzz_repro(const Argv& argv) {
 
   Case shrunk = in.c;
   if (!args.has("--no-shrink")) {
-    const auto still_fails = [&](const Case& c) {
-      try {
-        return check(family, subject.name, in.property, c).fails();
-      } catch (const InputError&) {
-        return false;
-      }
-    };
+    const FailureKind kind = v.kind;  // a shrink keeps the failure's kind
+    const auto still_fails = [&](const Case& c) { return gen::reproduces(check(c), kind); };
     const auto r = gen::shrink_case(in.c, still_fails, {.max_evaluations = max_checks});
     shrunk = r.shrunk;
-    v = check(family, subject.name, in.property, shrunk);
+    v = check(shrunk);
     std::cout << "  shrunk in " << r.steps << " steps (" << r.evaluations << " checks"
               << (r.exhausted ? ", stopped at --max-checks" : "") << ") to:\n  " << shrunk.summary() << "\n  "
               << v.detail << "\n";
-    if (!v.fails()) {
+    if (!gen::reproduces(v, kind)) {
       std::cout << "  the shrunk case did not fail when run again: the subject is nondeterministic\n";
       return 1;
     }

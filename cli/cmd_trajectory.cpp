@@ -7,8 +7,11 @@
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/reproducer.hpp"
 #include "properties/gen/case_shrink.hpp"
+#include "properties/gen/guarded_verdict.hpp"
+#include "properties/gen/trajectory_family.hpp"
 #include "properties/trajectory/trajectory_analysis.hpp"
 #include "properties/trajectory/trajectory_properties.hpp"
 #include "report/trajectory_html.hpp"
@@ -30,16 +33,15 @@ std::string subject_from(const Args& args) {
 // Shrinks `c` while `property` still fails on `subject`; writes the reproducer.
 nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& subject, const pt::TrajectoryProperty& property,
                                  int max_checks, const std::filesystem::path& repro_dir) {
-  auto fails = [&](const Case& candidate) {
-    try {
-      return property.check(candidate, subject).fails();
-    } catch (const InputError&) {
-      return false;
-    }
+  const auto verdict = [&](const Case& candidate) {
+    return gen::guarded_verdict(property.name, candidate, gen::trajectory_family().rules().check_contract,
+                                [&](const Case& d) { return property.check(d, subject); });
   };
+  const FailureKind kind = verdict(c).kind;  // a shrink keeps the failure's kind
+  auto fails = [&](const Case& candidate) { return gen::reproduces(verdict(candidate), kind); };
   // Issue 5's priorities: fewest steps, then blocks, then tokens, then straddling elements.
   const auto shrunk = gen::shrink_case(c, fails, {.max_evaluations = max_checks, .dims_first = {"steps", "blocks", "tokens", "straddles"}});
-  const Verdict v = property.check(shrunk.shrunk, subject);
+  const Verdict v = verdict(shrunk.shrunk);
   const auto path = write_reproducer({subject.name, property.name, shrunk.shrunk, v}, repro_dir);
   return {{"property", property.name},
           {"path", path.string()},
@@ -63,7 +65,9 @@ int cmd_trajectory(const Argv& argv) {
   for (const char* flag : {"--json", "--html"})
     if (const auto path = args.get(flag)) check_output_path(*path, flag);
   const int max_checks = static_cast<int>(args.number("--max-checks", 400, 1, kMaxCount));
-  const std::filesystem::path repro_dir = args.has("--no-shrink") ? default_repro_dir() : writable_repro_dir(args, "--repro-dir");
+  // trajectory has no --repro-dir: its reproducer goes to $PARITY_REPRO_DIR (default reports/repros).
+  const std::filesystem::path repro_dir = default_repro_dir();
+  if (!args.has("--no-shrink")) check_output_directory(repro_dir, "PARITY_REPRO_DIR (default reports/repros)");
   auto bounded = [&args](const char* flag, std::uint64_t fallback, std::uint64_t min, std::uint64_t max) {
     return static_cast<int>(args.number(flag, fallback, min, max));
   };

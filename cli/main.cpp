@@ -53,9 +53,10 @@ commands:
         A/B/C/P with per-block growth and a conclusion. A divergence is shrunk to a
         reproducer. Subjects (binding sets): strict (default), bound-video-projections,
         bound-all, provider, batch-variant-projection (a probe); --mode strict|audit|auto|off
-        (default strict). Only bound-all is parity's rows alone: the others leave boundaries
-        on LibTorch, whose batch invariance depends on its BLAS kernel and the CPU (a
-        finding). Exit 0 if every step is bitwise equal.
+        (default strict). bound-all and batch-variant-projection bind every boundary to
+        parity's rows; the others leave boundaries on LibTorch, whose batch invariance
+        depends on its BLAS kernel and the CPU (a finding). Exit 0 if every step is bitwise
+        equal.
   list [families|subjects|properties|probes]
         what is registered.
 

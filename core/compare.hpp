@@ -71,7 +71,7 @@ std::string number_text(double v);
 
 // When an Inf or NaN is why `value` differs from `other` (called `other_name`), the cause in
 // words for a message: " (inf where fp64 is finite: an overflow)", " (nan where fp64 is
-// finite)", " (finite where fp64 is -inf: an overflow in fp64)", " (nan where fp64 is inf)".
+// finite)", " (finite where fp64 is -inf: an Inf or NaN input was lost)", " (nan where fp64 is inf)".
 // Empty when both are finite or of one class (both NaN, or Inf of one sign).
 std::string nonfinite_note(double value, double other, const std::string& other_name);
 

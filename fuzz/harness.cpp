@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
+#include "properties/gen/guarded_verdict.hpp"
 
 namespace parity::fuzz {
 
@@ -26,7 +27,7 @@ Verdict run_guarded(const std::string& family, const FuzzInput& in,
               << std::flush;
     __builtin_trap();
   } catch (const std::exception& e) {
-    return Verdict::fail(in.property, std::string("the subject threw: ") + e.what());
+    return gen::threw_verdict(in.property, e);
   }
 }
 

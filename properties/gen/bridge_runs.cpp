@@ -68,9 +68,12 @@ RunResult run_bridge_probe_caught(const bridge::BridgeSubject& probe, const RunC
   // width 1, on which most probes cannot change the function and would only be discarded.
   const auto gen =
       rc::gen::withSize([caps](int size) { return rc::gen::resize(std::max(size, 40), bridge_case(caps)); });
+  // No `parity check` command runs probe_caught or draws from this generator: no rerun line.
+  RunConfig probe_config = config;
+  if (!probe_config.rerun_command) probe_config.rerun_command = [](const std::string&, std::uint64_t, int) { return std::string(); };
   return run_property(
       probe.name, "probe_caught", gen,
-      [&](const Case& c) { return bridge::check_probe_caught(c, probe); }, config, bridge_rules());
+      [&](const Case& c) { return bridge::check_probe_caught(c, probe); }, probe_config, bridge_rules());
 }
 
 const Family& bridge_family() {

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
 #include "properties/gen/family.hpp"
+#include "properties/gen/guarded_verdict.hpp"
 
 namespace parity::gen {
 namespace {
@@ -58,15 +59,22 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
     if (!subject.unavailable.empty())
       throw InputError(where + "subject " + subject.name + " cannot run here (" + subject.unavailable +
                        "); replay it on another with --subject");
-    auto run_once = [&] {
-      try {
-        return family->check(subject.name, r.property, r.failing_case);
-      } catch (const InputError& e) {
-        throw InputError(where + e.what());
-      } catch (const std::exception& e) {
-        return Verdict::fail(r.property, std::string("the subject threw: ") + e.what(), FailureKind::threw);
-      }
+    family->find_property(r.property);
+    // The contract first: a case outside it is an input error of the file, unless the file
+    // records exactly that (a generator's fault, kind invalid_case), which replays as parity's
+    // fault. After the contract passed, whatever the check throws is the subject's `threw`.
+    const auto run_once = [&] {
+      return guarded_verdict(r.property, r.failing_case, family->rules().check_contract,
+                             [&](const Case& c) { return family->check(subject.name, r.property, c); });
     };
+    const bool recorded_invalid = r.observed.fails() && r.observed.kind == FailureKind::invalid_case;
+    if (!recorded_invalid) {
+      try {
+        family->rules().check_contract(r.failing_case);
+      } catch (const InputError& e) {
+        throw InputError(where + "case: " + e.what());
+      }
+    }
     // A nondeterministic failure shows only on some runs: run it kFlakyRuns times, report the
     // first failure's verdict (else the last run's).
     const bool flaky = r.observed.fails() && r.observed.kind == FailureKind::nondeterministic;
@@ -79,7 +87,9 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
       if (failures == 0) v = w;
     }
     still_failing += failures > 0;
-    const std::string status = !flaky ? (failures ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ")
+    const std::string status = recorded_invalid && v.fails() && v.kind == FailureKind::invalid_case
+                                   ? "FAULT OF PARITY (the case is outside the family's contract)  "
+                               : !flaky ? (failures ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ")
                                : failures ? "flaky: failed " + std::to_string(failures) + " of " + std::to_string(runs) + "  "
                                           : "passes now (" + std::to_string(runs) + " runs)  ";
     out << status << files[i].string() << "\n  " << r.failing_case.family << "/" << r.property << " on " << subject.name

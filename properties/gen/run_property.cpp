@@ -14,6 +14,7 @@
 #include "core/reproducer.hpp"
 #include "core/thread_count.hpp"
 #include "properties/gen/case_shrink.hpp"
+#include "properties/gen/guarded_verdict.hpp"
 
 namespace parity::gen {
 namespace {
@@ -24,12 +25,11 @@ constexpr std::uint64_t kDefaultSeed = 0x5EED0F9A41717ull;
 constexpr int kLocalMinimumChecks = 300;
 constexpr std::uint64_t kMaxEnvCases = 100000000;
 
-Verdict guarded(const CaseCheck& check, const Case& c, const std::string& property) {
-  try {
-    return check(c);
-  } catch (const std::exception& e) {
-    return Verdict::fail(property, std::string("the subject threw: ") + e.what(), FailureKind::threw);
-  }
+// `text` in single quotes for a POSIX shell.
+std::string shell_quoted(const std::string& text) {
+  std::string q = "'";
+  for (const char ch : text) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
 }
 
 }  // namespace
@@ -79,15 +79,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   result.case_count = cases;
 
   // Contract first: a generated case outside it is parity's fault, never the subject's.
-  auto verdict_of = [&](const Case& c) {
-    try {
-      rules.check_contract(c);
-    } catch (const InputError& e) {
-      return Verdict::fail(property, std::string("generated case outside the family's contract: ") + e.what(),
-                           FailureKind::invalid_case);
-    }
-    return guarded(check, c, property);
-  };
+  auto verdict_of = [&](const Case& c) { return guarded_verdict(property, c, rules.check_contract, check); };
   std::optional<Case> last_failing;
   std::optional<Verdict> last_verdict;
   std::optional<FailureKind> kind;  // the first failure's: shrinking keeps it
@@ -150,38 +142,44 @@ RunResult run_property(const std::string& subject, const std::string& property, 
     return result;
   }
   // An invalid case is a generator's fault: a smaller invalid case explains nothing more.
+  std::string descent_note;  // when the descent ran out of checks
   if (config.shrink && *kind != FailureKind::invalid_case) {
-    const auto reproduces = [&](const Case& candidate) {
+    const auto same_failure = [&](const Case& candidate) {
       const Verdict v = verdict_of(candidate);
-      if (!v.fails() || v.kind != *kind) return false;
+      if (!reproduces(v, *kind)) return false;
       last_verdict = v;  // the descent's last success is its result
       return true;
     };
-    last_failing = shrink_case(*last_failing, reproduces,
-                               {.max_evaluations = kLocalMinimumChecks, .dims_only = true, .conform = rules.conform})
-                       .shrunk;
+    const ShrinkResult descent = shrink_case(
+        *last_failing, same_failure, {.max_evaluations = kLocalMinimumChecks, .dims_only = true, .conform = rules.conform});
+    last_failing = descent.shrunk;
+    if (descent.exhausted) descent_note = "stopped after " + std::to_string(descent.evaluations) + " checks; not a local minimum";
   }
   result.cases = evaluated;
   result.counterexample = last_failing;
   result.verdict = last_verdict;
   const std::string family = last_failing->family;
-  result.rerun = config.rerun_command ? config.rerun_command(property, result.seed, cases)
-                                      : "parity check " + family + " --subject " + subject + " --property " + property +
-                                            " --cases " + std::to_string(cases) + " --seed " + std::to_string(result.seed);
+  const char* rc_params = std::getenv("RC_PARAMS");
+  result.rerun = config.rerun_command
+                     ? config.rerun_command(property, result.seed, cases)
+                     : (rc_params ? "RC_PARAMS=" + shell_quoted(rc_params) + " " : std::string()) + "parity check " + family +
+                           " --subject " + subject + " --property " + property + " --cases " + std::to_string(cases) +
+                           " --seed " + std::to_string(result.seed);
   // The reproducer is only worth writing if the case fails again: when it does not, the
   // failure is nondeterminism, and the reproducer says so.
-  const bool fails_again = verdict_of(*last_failing).fails();
+  const bool fails_again = reproduces(verdict_of(*last_failing), *kind);
   if (!fails_again) {
     result.verdict->kind = FailureKind::nondeterministic;
     result.verdict->detail += " (the shrunk case did not fail when run again)";
   }
-  msg << "FAILED " << family << "/" << property << " on " << subject << " (" << failure_kind_text(*kind)
-      << ", case " << failed_at << " of " << cases << ", seed " << result.seed << "), shrunk to:\n  "
+  msg << "FAILED " << family << "/" << property << " on " << subject << " (" << failure_kind_text(result.verdict->kind)
+      << ", case " << failed_at << " of " << cases << ", seed " << result.seed << "), shrunk"
+      << (descent_note.empty() ? "" : " (" + descent_note + ")") << " to:\n  "
       << last_failing->summary() << "\n  " << result.verdict->detail << "\n";
   if (!fails_again)
     msg << "  note: the subject's result is not a function of its inputs (nondeterminism), which is itself a\n"
            "  failure; its reproducer replays the case repeatedly\n";
-  msg << "  rerun:      " << result.rerun << "\n";
+  if (!result.rerun.empty()) msg << "  rerun:      " << result.rerun << "\n";
   if (config.write_reproducer) {
     const auto dir = config.repro_dir.empty() ? default_repro_dir() : config.repro_dir;
     result.reproducer = write_reproducer({subject, property, *last_failing, *result.verdict}, dir);

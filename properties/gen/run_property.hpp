@@ -39,8 +39,11 @@ struct RunConfig {
   // that knows the subject, e.g. a user's property test's "<program> --replay".
   std::string replay_command = "parity replay";
   // The command that reruns `property` exactly, given the seed and the case count (both are
-  // needed: RapidCheck's size schedule depends on the count). Empty: "parity check FAMILY
-  // --subject S --property P --cases N --seed X".
+  // needed: RapidCheck's size schedule depends on the count); a command that returns "" means
+  // no command reruns the run (a generator other than the family's), and no rerun line is
+  // printed. Unset: "parity check FAMILY --subject S --property P --cases N --seed X", after
+  // RC_PARAMS='...' when RC_PARAMS is set. A run from a generator with other caps than the
+  // family's default must set it.
   std::function<std::string(const std::string& property, std::uint64_t seed, int cases)> rerun_command = {};
 };
 
@@ -50,7 +53,7 @@ struct RunResult {
   int discarded = 0;
   std::uint64_t seed = 0;
   int case_count = 0;   // the cases asked for: with the seed, what reruns this run
-  std::string rerun;    // on a failure: the command that reruns this run exactly
+  std::string rerun;    // on a failure: the command that reruns this run exactly; "" when none does
   std::optional<Case> counterexample;  // the shrunk minimal failing case
   std::optional<Verdict> verdict;      // its verdict
   std::optional<std::filesystem::path> reproducer;

@@ -121,6 +121,13 @@ std::string violation_text(const std::string& name, const Tensor& out, const Ref
          number_text(ref.bound[i]) + " (max utilisation " + number_text(j.check.max_utilisation) + ")";
 }
 
+// Whether every element of `out` was exempt from its bound: then nothing of it was checked.
+bool all_exempt(const Tensor& out, const Judged& j) { return j.exempt == out.numel(); }
+
+std::string nothing_checked_text(const std::string& names, std::int64_t elements) {
+  return names + ": all " + std::to_string(elements) + " elements exempt: nothing checked";
+}
+
 void record(Verdict& v, const std::string& prefix, const Judged& j) {
   v.metrics[prefix + "bound_utilisation"] = j.check.max_utilisation;
   v.metrics[prefix + "rel_err_vs_fp64"] = j.diff.normwise_rel;
@@ -144,9 +151,10 @@ Verdict check_forward_accuracy(const Case& c, LoraSubject* s) {
       });
   const Judged j = judge(y, ref);
   const std::string unsure = unsure_text("y", y, ref, j);
-  Verdict v = !j.check.holds()  ? Verdict::fail("forward_accuracy", violation_text("y", y, ref, j))
-              : unsure.empty() ? Verdict::pass("forward_accuracy", "every y element within its bound")
-                               : Verdict::discard("forward_accuracy", unsure);
+  Verdict v = !j.check.holds()     ? Verdict::fail("forward_accuracy", violation_text("y", y, ref, j))
+              : all_exempt(y, j)  ? Verdict::discard("forward_accuracy", nothing_checked_text("y", y.numel()))
+              : unsure.empty()    ? Verdict::pass("forward_accuracy", "every y element within its bound")
+                                  : Verdict::discard("forward_accuracy", unsure);
   v.detail += exempt_text("y", y, ref, j);
   record(v, "", j);
   return v;
@@ -172,6 +180,8 @@ Verdict check_gradient_accuracy(const Case& c, LoraSubject* s) {
                                  unsure_text("dB", g.dB, dB, jb);
            !u.empty())
     v = Verdict::discard("gradient_accuracy", u);
+  else if (all_exempt(g.dx, jx) && all_exempt(g.dA, ja) && all_exempt(g.dB, jb))
+    v = Verdict::discard("gradient_accuracy", nothing_checked_text("dx, dA, dB", g.dx.numel() + g.dA.numel() + g.dB.numel()));
   v.detail += exempt_text("dx", g.dx, dx, jx) + exempt_text("dA", g.dA, dA, ja) + exempt_text("dB", g.dB, dB, jb);
   record(v, "grad_x_", jx);
   record(v, "grad_a_", ja);
@@ -195,12 +205,11 @@ Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
   // dA = dh^T x with dh = s dy B = 0 is exactly 0 in every permitted order, except where one
   // may overflow (s·dy or s·x beyond float32 makes Inf * 0 = NaN): those elements are exempt.
   const Reference dA = dA_reference(oracle, op);
-  std::int64_t exempt_a = 0, first_a = -1;
+  std::int64_t exempt_a = 0, first_a = -1;  // over every element, counted before any is judged
+  for (std::int64_t i = 0; i < g.dA.numel(); ++i)
+    if (std::isinf(dA.bound[i]) && exempt_a++ == 0) first_a = i;
   for (std::int64_t i = 0; i < g.dA.numel(); ++i) {
-    if (std::isinf(dA.bound[i])) {
-      if (exempt_a++ == 0) first_a = i;
-      continue;
-    }
+    if (std::isinf(dA.bound[i])) continue;
     if (g.dA.value_at(i) != 0.0)
       return Verdict::fail("zero_adapter_gradients",
                            "B = 0 but dA" + index_text(i, g.dA.shape()) + " = " + number_text(g.dA.value_at(i)) +

@@ -33,7 +33,7 @@ TEST(Compare, MessagesNameNonFiniteCauses) {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(nonfinite_note(inf, 1.0, "fp64"), " (inf where fp64 is finite: an overflow)");
   EXPECT_EQ(nonfinite_note(nan, 1.0, "fp64"), " (nan where fp64 is finite)");
-  EXPECT_EQ(nonfinite_note(2.0, -inf, "fp64"), " (finite where fp64 is -inf: an overflow in fp64)");
+  EXPECT_EQ(nonfinite_note(2.0, -inf, "fp64"), " (finite where fp64 is -inf: an Inf or NaN input was lost)");
   EXPECT_EQ(nonfinite_note(nan, inf, "fp64"), " (nan where fp64 is inf)");
   EXPECT_EQ(nonfinite_note(-inf, inf, "fp64"), " (-inf where fp64 is inf)");
   EXPECT_EQ(nonfinite_note(nan, nan, "fp64"), "");

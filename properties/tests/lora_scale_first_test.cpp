@@ -122,6 +122,20 @@ TEST(LoraScaleFirst, OverflowOfTheScaledGradientIsExemptAndCounted) {
   EXPECT_EQ(g.metrics.at("grad_b_exempt"), 1.0) << g.detail;
 }
 
+// s = alpha near FLT_MAX and dy = bf16 max: s dy overflows float32 in every output element's
+// permitted orders, so every y, dx, dA, dB element is exempt and nothing is checked: a discard,
+// never a pass.
+TEST(LoraScaleFirst, AllElementsExemptIsADiscard) {
+  parity::Case c = overflow_case();
+  c.params["alpha"] = 3e38;
+  c.patches.push_back({"B", 0, parity::float_bits(1.0f)});
+  for (const char* property : {"forward_accuracy", "gradient_accuracy"}) {
+    const parity::Verdict v = parity::gen::lora_family().check("scale-first", property, c);
+    EXPECT_EQ(v.outcome, parity::Outcome::discarded) << property << ": " << v.detail;
+    EXPECT_NE(v.detail.find("elements exempt: nothing checked"), std::string::npos) << property << ": " << v.detail;
+  }
+}
+
 TEST(LoraScaleFirst, AccuracyPropertiesHoldOnGeneratedCases) {
   for (const char* property : {"forward_accuracy", "gradient_accuracy", "zero_adapter_gradients"}) {
     const auto result = parity::gen::lora_family().run("scale-first", property, {.cases = 40, .write_reproducer = false});

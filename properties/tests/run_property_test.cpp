@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/verdict.hpp"
 #include "properties/gen/family.hpp"
+#include "properties/gen/guarded_verdict.hpp"
 #include "properties/gen/transition_runs.hpp"
 #include "properties/transition/transition_problem.hpp"
 
@@ -111,6 +112,56 @@ TEST(Shrinking, AGeneratedCaseOutsideTheContractIsParitysFault) {
   ASSERT_TRUE(r.verdict) << r.message;
   EXPECT_EQ(r.verdict->kind, FailureKind::invalid_case);
   EXPECT_FALSE(ran);
+}
+
+// A wrong value first, a throw on every later run: the case does not fail the same way again,
+// so the failure is nondeterminism, and the header says so rather than the first kind.
+TEST(Shrinking, AFailureOfAnotherKindOnTheRerunIsNondeterminism) {
+  int runs = 0;
+  const auto check = [&](const Case&) -> Verdict {
+    if (runs++ == 0) return Verdict::fail("p", "wrong value");
+    throw std::runtime_error("rejects it now");
+  };
+  gen::RunConfig config = quiet(1, 1);
+  config.shrink = false;
+  const auto r = gen::run_property("s", "p", short_rows(), check, config, gen::transition_rules());
+  ASSERT_TRUE(r.verdict) << r.message;
+  EXPECT_EQ(r.verdict->kind, FailureKind::nondeterministic) << r.message;
+  EXPECT_NE(r.message.find("(" + failure_kind_text(FailureKind::nondeterministic)), std::string::npos) << r.message;
+}
+
+// A run no `parity check` command reruns (another generator) prints no rerun line.
+TEST(RunProperty, AnEmptyRerunCommandPrintsNoRerunLine) {
+  gen::RunConfig config = quiet(1, 1);
+  config.shrink = false;
+  config.rerun_command = [](const std::string&, std::uint64_t, int) { return std::string(); };
+  const auto r = gen::run_property("s", "p", short_rows(), [](const Case&) { return Verdict::fail("p", "wrong"); },
+                                   config, gen::transition_rules());
+  ASSERT_TRUE(r.verdict) << r.message;
+  EXPECT_EQ(r.message.find("rerun:"), std::string::npos) << r.message;
+}
+
+// The one predicate of every runner: the contract first, then any exception (an InputError
+// too) the subject throws is kind `threw`, and only a failure of the same kind reproduces.
+TEST(GuardedVerdict, ContractThenThrewThenSameKind) {
+  Case inside = gen::transition_case()(rc::Random(1), 0).value();
+  Case outside = inside;
+  outside.dims["tokens"] = properties::transition::kMaxTokens + 1;
+  const auto contract = gen::transition_rules().check_contract;
+  bool ran = false;
+  const auto throws = [&](const Case&) -> Verdict {
+    ran = true;
+    throw InputError("the subject's own refusal");
+  };
+  const Verdict invalid = gen::guarded_verdict("p", outside, contract, throws);
+  EXPECT_EQ(invalid.kind, FailureKind::invalid_case);
+  EXPECT_FALSE(ran);
+  const Verdict threw = gen::guarded_verdict("p", inside, contract, throws);
+  ASSERT_TRUE(threw.fails());
+  EXPECT_EQ(threw.kind, FailureKind::threw);
+  EXPECT_EQ(verdict_to_json(threw)["failure"], "threw");
+  EXPECT_FALSE(gen::reproduces(threw, FailureKind::value));
+  EXPECT_TRUE(gen::reproduces(threw, FailureKind::threw));
 }
 
 TEST(VerdictJson, KindsRoundTripAndOldFailuresRead) {
