@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -45,9 +46,19 @@ void set_rate(benchmark::State& state, double per_iteration) {
       benchmark::Counter(per_iteration * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// The gate case of `s`, materialised once per shape for every benchmark and every repetition
+// of it (Google Benchmark calls a benchmark's function again for each trial of its iterations).
+const lora::LoraProblem& gate_problem(const lora::GateShape& s) {
+  static std::map<std::string, lora::LoraProblem> problems;
+  const std::string key = name_key(s);
+  auto it = problems.find(key);
+  if (it == problems.end()) it = problems.emplace(key, lora::materialise(lora::gate_case(s))).first;
+  return it->second;
+}
+
 // One subject's forward on the gate case of `s`; the first call (context, allocations) untimed.
 void subject_forward(benchmark::State& state, const std::string& subject, lora::GateShape s) {
-  const lora::LoraProblem problem = lora::materialise(lora::gate_case(s));
+  const lora::LoraProblem& problem = gate_problem(s);
   const auto instance = subjects::find_lora_subject(subject).make();
   benchmark::DoNotOptimize(instance->forward(problem.in));
   for (auto _ : state) {
