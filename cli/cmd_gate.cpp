@@ -65,7 +65,7 @@ void print_rows(const nlohmann::json& rows) {
 
 void print_transition_rows(const nlohmann::json& rows) {
   std::cout << std::left << std::setw(16) << "shape" << std::setw(8) << "prev" << std::setw(8) << "mean"
-            << std::setw(22) << "logp rel diff torch" << std::setw(10) << "batch-inv" << std::setw(10) << "scoring"
+            << std::setw(22) << "logp rel diff formula" << std::setw(10) << "batch-inv" << std::setw(10) << "scoring"
             << std::setw(10) << "accuracy" << "second (mean, logp)\n";
   for (const auto& r : rows) {
     auto yes = [&](const char* k) { return r[k].is_boolean() && r[k].get<bool>() ? "true" : "FALSE"; };
@@ -76,7 +76,7 @@ void print_transition_rows(const nlohmann::json& rows) {
       return s.str();
     };
     std::cout << std::setw(16) << r["shape"].get<std::string>() << std::setw(8) << yes("prev_sample_bitwise")
-              << std::setw(8) << yes("mean_bitwise") << std::setw(22) << num("logp_max_rel_diff_vs_torch_mean")
+              << std::setw(8) << yes("mean_bitwise") << std::setw(22) << num("logp_max_rel_diff_vs_formula")
               << std::setw(10) << yes("batch_invariant") << std::setw(10) << yes("scoring_reproduces_sampling_logprob")
               << std::setw(10) << yes("accuracy_within_bound") << yes("second_formulation_mean_bitwise") << ", "
               << num("second_formulation_logp_max_rel_diff") << "\n";

@@ -62,13 +62,13 @@ TransitionGateSection run_transition_gate(const std::string& subject_name, bool 
     nlohmann::json row;
     row["shape"] = shape.label();
     row["subject"] = info.name;
-    const Verdict formula = run("matches_torch_formula");
+    const Verdict formula = run("matches_formula");
     row["prev_sample_bitwise"] = metric(formula, "prev_sample_bitwise") == nlohmann::json(1.0);
     row["mean_bitwise"] = metric(formula, "mean_bitwise") == nlohmann::json(1.0);
-    const Verdict logp = run("logp_vs_torch");
-    row["logp_max_rel_diff_vs_torch_mean"] = metric(logp, "logp_max_rel_diff_vs_torch_mean");
-    row["logp_within_bound_of_torch"] = logp.holds();
-    row["logp_vs_torch_bound_utilisation"] = metric(logp, "bound_utilisation");
+    const Verdict logp = run("logp_vs_formula");
+    row["logp_max_rel_diff_vs_formula"] = metric(logp, "logp_max_rel_diff_vs_formula");
+    row["logp_within_bound_of_formula"] = logp.holds();
+    row["logp_vs_formula_bound_utilisation"] = metric(logp, "bound_utilisation");
     row["batch_invariant"] = run("batch_invariant").holds();
     row["scoring_reproduces_sampling_logprob"] = run("scoring_reproduces_sampling").holds();
     const Verdict accuracy = run("accuracy");

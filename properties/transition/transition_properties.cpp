@@ -7,9 +7,9 @@ namespace parity::properties::transition {
 
 const std::vector<TransitionProperty>& transition_properties() {
   static const std::vector<TransitionProperty> all = {
-      {"matches_torch_formula", "prev_sample, mean and std bitwise equal to the LibTorch formula", true,
-       &check_matches_torch_formula},
-      {"logp_vs_torch", "log-prob within the derived bound of the LibTorch mean", true, &check_logp_vs_torch},
+      {"matches_formula", "prev_sample, mean and std bitwise equal to the formula rounded once per operation", true,
+       &check_matches_formula},
+      {"logp_vs_formula", "log-prob within the derived bound of the formula's", true, &check_logp_vs_formula},
       {"batch_invariant", "a row's outputs are the same bits alone and inside the batch", true, &check_batch_invariant,
        {.scoring = true}},
       {"scoring_reproduces_sampling", "scoring a sampled prev_sample gives the sampling log-prob bitwise", true,

@@ -26,12 +26,14 @@ struct TransitionProperty {
   auto check_for(const subjects::SubjectCapabilities&) const { return check; }
 };
 
-// matches_torch_formula: prev_sample, mean and std bitwise equal to the LibTorch formula's.
-Verdict check_matches_torch_formula(const Case& c, TransitionSubject* s);
-// logp_vs_torch: |logp - logp_torch| within the sum of both evaluations' derived bounds
-// (the subject's fixed-tree reduction, LibTorch's reduction in any order). Metric:
-// logp_max_rel_diff_vs_torch_mean.
-Verdict check_logp_vs_torch(const Case& c, TransitionSubject* s);
+// matches_formula: prev_sample, mean and std bitwise equal to Flow-GRPO's formula with every
+// operation rounded once to float32, as parity evaluates it (formula_reference.hpp). LibTorch's
+// own formula is a reference subject: its differences are findings.
+Verdict check_matches_formula(const Case& c, TransitionSubject* s);
+// logp_vs_formula: |logp - logp_formula| within the sum of both evaluations' derived bounds
+// (the subject's contract; the formula's ascending-order sum, any order covers it, and its
+// double log rounded to float32). Metric: logp_max_rel_diff_vs_formula.
+Verdict check_logp_vs_formula(const Case& c, TransitionSubject* s);
 // batch_invariant: the probe row's prev, mean, std and logp (sampling and scoring) are the
 // same bits alone and inside the batch; discarded unless another row differs.
 Verdict check_batch_invariant(const Case& c, TransitionSubject* s);
@@ -40,8 +42,9 @@ Verdict check_scoring_reproduces_sampling(const Case& c, TransitionSubject* s);
 // accuracy: std, mean, prev and logp within their running-error bounds of the exact step
 // (oracles/transition.hpp). Metrics: bound utilisations.
 Verdict check_accuracy(const Case& c, TransitionSubject* s);
-// second_formulation_agrees: the second formulation's mean is the subject's bitwise, and its
-// logp lies within both evaluations' bounds. Metric: second_logp_max_rel_diff.
+// second_formulation_agrees: the second formulation's (parity's evaluation, normaliser
+// 0.5 log(2 pi) in double) mean is the subject's bitwise, and its logp lies within both
+// evaluations' bounds. Metric: second_logp_max_rel_diff.
 Verdict check_second_formulation_agrees(const Case& c, TransitionSubject* s);
 // oracle_agreement: the float64 oracle agrees with the 133-bit one to 2^-20 of the float32
 // bound it is used to judge (each row's log-prob, sampled means): its own rounding cannot move
