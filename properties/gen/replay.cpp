@@ -82,7 +82,12 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
     int failures = 0;
     Verdict v;
     for (int run = 0; run < runs; ++run) {
-      const Verdict w = run_once();
+      Verdict w;
+      try {
+        w = run_once();
+      } catch (const NotApplicable& e) {
+        throw NotApplicable(where + e.what());
+      }
       if (w.fails() && failures++ == 0) v = w;
       if (failures == 0) v = w;
     }
