@@ -65,6 +65,17 @@ validate pass.json pass.xml passes_now
 expect 0 "every probe detected" -- "$parity" probes bridge --cases 40 --repro-dir repros --json probes.json --junit probes.xml
 n=$("$parity" list probes | grep -c '^  bridge ')
 validate probes.json probes.xml $(for _ in $(seq "$n"); do echo detected; done)
+# Progress: a line per finished probe on a terminal (script(1) gives the command one), none when piped.
+"$parity" probes bridge --cases 40 --repro-dir repros > /dev/null 2> piped.err
+if grep -q "parity probes: \[" piped.err; then echo "FAIL: progress lines when stderr is a pipe"; failures=$((failures + 1)); fi
+if command -v script > /dev/null; then
+  script -qec "'$parity' probes bridge --cases 40 --repro-dir repros" /dev/null > tty.out 2>&1
+  lines=$(grep -c "parity probes: \[[0-9]*/$n\] bridge/.*: detected by" tty.out)
+  if [ "$lines" = "$n" ]; then echo "ok:   $n progress lines on a terminal"; else
+    echo "FAIL: $lines progress lines on a terminal, want $n:"; tail -5 tty.out; failures=$((failures + 1)); fi
+else
+  echo "script(1) is not installed: the terminal's progress lines are not checked"
+fi
 
 # Bad output paths, before any work.
 echo plain > afile
