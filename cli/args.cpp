@@ -6,36 +6,6 @@
 
 namespace parity::cli {
 
-Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
-           const std::set<std::string>& switches) {
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    if (a.rfind("--", 0) != 0 || a == "--") {
-      positional_.push_back(a);
-      continue;
-    }
-    std::string name = a, value;
-    const auto eq = a.find('=');
-    const bool inline_value = eq != std::string::npos;
-    if (inline_value) {
-      name = a.substr(0, eq);
-      value = a.substr(eq + 1);
-    }
-    if (valued.count(name)) {
-      if (!inline_value) {
-        if (i + 1 >= argv.size()) throw InputError(name + ": needs a value");
-        value = argv[++i];
-      }
-      values_[name] = value;
-    } else if (switches.count(name)) {
-      if (inline_value) throw InputError(name + ": takes no value");
-      values_[name] = "";
-    } else {
-      throw InputError(name + ": unknown flag (see --help)");
-    }
-  }
-}
-
 std::optional<std::string> Args::get(const std::string& flag) const {
   auto it = values_.find(flag);
   if (it == values_.end()) return std::nullopt;

@@ -1,12 +1,15 @@
 #pragma once
-// Command-line flags of the `parity` subcommands: `--name value` or `--name=value`, switches
-// without a value, and positional arguments. Every error is an InputError naming the flag.
+// The parsed command line of one `parity` subcommand, as its run function sees it: the flags
+// given (`--name value` or `--name=value`; a switch's value is empty), the positional arguments
+// and the raw arguments after the subcommand. The parser (cli/parser.hpp) makes it from the
+// subcommand's CommandSpec; numbers are read here, through the project's one decimal parser.
+// Every error is an InputError naming the flag.
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace parity::cli {
@@ -16,11 +19,14 @@ inline constexpr std::uint64_t kMaxCount = 1000000000;
 
 class Args {
  public:
-  // `valued`: flags that take a value; `switches`: flags that take none. Unknown flags throw.
-  Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
-       const std::set<std::string>& switches);
+  Args(std::string command, std::map<std::string, std::string> values, std::vector<std::string> positional,
+       std::vector<std::string> raw)
+      : command_(std::move(command)), values_(std::move(values)), positional_(std::move(positional)),
+        raw_(std::move(raw)) {}
 
+  const std::string& command() const { return command_; }
   const std::vector<std::string>& positional() const { return positional_; }
+  const std::vector<std::string>& raw() const { return raw_; }
   bool has(const std::string& flag) const { return values_.count(flag) != 0; }
   std::optional<std::string> get(const std::string& flag) const;
   // The flag's value, plain decimal in [min, max] (core/decimal.hpp), or `fallback` when the
@@ -31,8 +37,10 @@ class Args {
                                          std::uint64_t max) const;
 
  private:
+  std::string command_;
   std::map<std::string, std::string> values_;
   std::vector<std::string> positional_;
+  std::vector<std::string> raw_;
 };
 
 // The directory reproducers go to: `flag`'s value, else default_repro_dir() (core/reproducer.hpp);

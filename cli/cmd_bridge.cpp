@@ -42,12 +42,11 @@ void print_comparison(const std::string& key, const ordered& c) {
 
 }  // namespace
 
-int cmd_bridge(const Argv& argv) {
-  const Args args(argv, {"--record"}, {});
-  if (!args.positional().empty()) throw InputError("bridge takes no positional argument (see parity --help)");
+int cmd_bridge(const Args& args) {
+  if (!args.positional().empty()) throw InputError("bridge takes no positional argument (see parity bridge --help)");
   if (const auto path = args.get("--record")) check_output_path(*path, "--record");
   std::vector<std::string> command = {"parity", "bridge"};
-  command.insert(command.end(), argv.begin(), argv.end());
+  command.insert(command.end(), args.raw().begin(), args.raw().end());
 
   const auto record = properties::bridge::build_bridge_record(properties::bridge::reference_bridge_case(), command);
   const ordered& j = record.json;

@@ -5,13 +5,44 @@
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/result_outputs.hpp"
 #include "core/error.hpp"
 #include "properties/gen/family.hpp"
 
 namespace parity::cli {
+namespace {
 
-int cmd_check(const Argv& argv) {
-  const Args args(argv, {"--subject", "--property", "--cases", "--seed", "--repro-dir"}, {});
+// The record of one property's run (cli/result_record.hpp).
+ResultRecord check_record(const std::string& family, const std::string& subject, const std::string& property,
+                          const gen::RunResult& result) {
+  ResultRecord r{.family = family, .property = property, .subject = subject};
+  r.cases = result.cases;
+  r.discarded = result.discarded;
+  if (!result.not_applicable.empty()) {
+    r.status = "not_applicable";
+    r.skipped = true;
+    r.detail = result.not_applicable;
+  } else if (result.passed) {
+    r.status = "holds";
+  } else if (!result.counterexample) {
+    r.status = "no_verdict";
+    r.failed = true;
+    r.detail = result.message;
+  } else {
+    r.status = "fails";
+    r.failed = true;
+    r.kind = result.verdict->kind;
+    r.failing_case = result.counterexample;
+    r.detail = result.verdict->detail;
+    r.reproducer = result.reproducer;
+    r.rerun = result.rerun;
+  }
+  return r;
+}
+
+}  // namespace
+
+int cmd_check(const Args& args) {
   if (args.positional().size() != 1) throw InputError("check needs exactly one FAMILY (e.g. parity check lora)");
   const gen::Family& family = gen::find_family(args.positional()[0]);
   const gen::SubjectEntry subject = family.find_subject(args.get("--subject").value_or(family.default_subject()));
@@ -28,15 +59,18 @@ int cmd_check(const Argv& argv) {
       if (p.needs_subject != oracles) selected.push_back(p);
   if (selected.empty()) throw InputError("--subject: " + family.name() + " has no self-checks of parity's oracles");
 
+  const ResultOutputs outputs(args);
+  std::ostream& out = outputs.human();
   gen::RunConfig config;
   config.cases = static_cast<int>(args.number("--cases", 0, 1, kMaxCount));
   if (args.has("--seed")) config.seed = args.number("--seed", 0, 0, UINT64_MAX);
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
   config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
 
-  std::cout << "parity check " << family.name() << " on " << subject.name << " (" << subject.description << ")\n";
+  out << "parity check " << family.name() << " on " << subject.name << " (" << subject.description << ")\n";
   int failed = 0;
   std::vector<std::pair<std::string, std::string>> table;
+  std::vector<ResultRecord> records;
   for (const auto& prop : selected) {
     const auto result = family.run(subject.name, prop.name, config);
     std::string status;
@@ -47,17 +81,19 @@ int cmd_check(const Argv& argv) {
     } else {
       ++failed;
       status = result.counterexample ? "FAILS" : "NO VERDICT";
-      std::cout << result.message << (result.counterexample ? "" : "\n");
+      out << result.message << (result.counterexample ? "" : "\n");
     }
     table.emplace_back(prop.name, status);
+    records.push_back(check_record(family.name(), oracles ? gen::kOraclesSubject : subject.name, prop.name, result));
   }
-  std::cout << "\n" << std::left << std::setw(30) << "property" << "result\n";
-  for (const auto& [name, status] : table) std::cout << std::setw(30) << name << status << "\n";
+  outputs.write(records);
+  out << "\n" << std::left << std::setw(30) << "property" << "result\n";
+  for (const auto& [name, status] : table) out << std::setw(30) << name << status << "\n";
   if (oracles && failed)
-    std::cout << "\nThese self-checks call no subject: a failure above is a fault of parity's own oracles, "
+    out << "\nThese self-checks call no subject: a failure above is a fault of parity's own oracles, "
               << "never a verdict on a subject.\n";
   if (subject.role == gen::SubjectRole::reference && failed)
-    std::cout << "\n" << subject.name << " is a reference implementation nobody here wrote: the failures above are "
+    out << "\n" << subject.name << " is a reference implementation nobody here wrote: the failures above are "
               << "findings about it, with shrunk reproducers.\n";
   return failed ? 1 : 0;
 }

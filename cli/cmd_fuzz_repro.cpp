@@ -32,8 +32,7 @@ std::vector<std::uint8_t> read_bytes(const std::string& path) {
 
 }  // namespace
 
-int cmd_fuzz_repro(const Argv& argv) {
-  const Args args(argv, {"--subject", "--out", "--max-checks"}, {"--no-shrink"});
+int cmd_fuzz_repro(const Args& args) {
   if (args.positional().size() != 2) throw InputError("fuzz-repro needs FAMILY and CRASH_FILE");
   const int max_checks = static_cast<int>(args.number("--max-checks", 3000, 1, kMaxCount));
   const std::string& family_name = args.positional()[0];

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <iostream>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/args.hpp"
@@ -109,8 +111,7 @@ void print_model_rows(const nlohmann::json& rows, const nlohmann::json& checks) 
 
 }  // namespace
 
-int cmd_gate(const Argv& argv) {
-  const Args args(argv, {"--backend", "--out"}, {"--quick", "--bind-video-projections"});
+int cmd_gate(const Args& args) {
   if (!args.positional().empty()) throw InputError("gate takes no positional argument");
   const char* env_backend = std::getenv("PARITY_BACKEND");
   const std::string backend = args.get("--backend").value_or(env_backend && *env_backend ? env_backend : "auto");
@@ -119,14 +120,16 @@ int cmd_gate(const Argv& argv) {
   check_output_path(out, "--out");
   const bool quick = args.has("--quick");
 
-  std::cerr << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";
-  const auto section = properties::lora::run_lora_gate(kernel, quick, &std::cerr);
-  std::cerr << "parity gate: transition on " << kernel.name << "\n";
-  const auto transition = properties::transition::run_transition_gate(kernel.name, quick, &std::cerr);
+  // Progress, a line per finished check of a row, on a terminal only: nothing when piped.
+  std::ostream* progress = ::isatty(2) ? &std::cerr : nullptr;
+  if (progress) *progress << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";
+  const auto section = properties::lora::run_lora_gate(kernel, quick, progress);
+  if (progress) *progress << "parity gate: transition on " << kernel.name << "\n";
+  const auto transition = properties::transition::run_transition_gate(kernel.name, quick, progress);
   const std::string model_subject = kernel.backend == "cuda" ? "runtime-cuda" : "runtime-host";
-  std::cerr << "parity gate: model on " << model_subject << "\n";
+  if (progress) *progress << "parity gate: model on " << model_subject << "\n";
   const auto model =
-      properties::model::run_model_gate(model_subject, quick, args.has("--bind-video-projections"), &std::cerr);
+      properties::model::run_model_gate(model_subject, quick, args.has("--bind-video-projections"), progress);
 
   nlohmann::json report;
   report["schema"] = "parity.gate/1";
@@ -147,9 +150,9 @@ int cmd_gate(const Argv& argv) {
       findings[name] = {{"skipped", why}};
       continue;
     }
-    std::cerr << "parity gate: findings for " << name << "\n";
-    findings[name]["lora_gate"] = properties::lora::run_lora_gate(torch, quick, &std::cerr).rows;
-    findings[name]["transition"] = properties::transition::run_transition_gate(name, quick, &std::cerr).rows;
+    if (progress) *progress << "parity gate: findings for " << name << "\n";
+    findings[name]["lora_gate"] = properties::lora::run_lora_gate(torch, quick, progress).rows;
+    findings[name]["transition"] = properties::transition::run_transition_gate(name, quick, progress).rows;
   }
   report["findings"] = findings;
   const bool all_hold = section.all_hold && transition.all_hold && model.all_hold;

@@ -7,8 +7,7 @@
 
 namespace parity::cli {
 
-int cmd_list(const Argv& argv) {
-  const Args args(argv, {}, {});
+int cmd_list(const Args& args) {
   if (args.positional().size() > 1) throw InputError("list takes at most one argument");
   const std::string what = args.positional().empty() ? "all" : args.positional()[0];
   if (what != "all" && what != "families" && what != "subjects" && what != "properties" && what != "probes")

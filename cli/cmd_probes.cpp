@@ -1,53 +1,87 @@
+#include <chrono>
 #include <iomanip>
 #include <iostream>
 
-#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/result_outputs.hpp"
 #include "core/error.hpp"
-#include "core/reproducer.hpp"
 #include "properties/gen/family.hpp"
 
 namespace parity::cli {
+namespace {
 
-int cmd_probes(const Argv& argv) {
-  const Args args(argv, {"--json", "--cases", "--repro-dir"}, {});
+// The record of one probe: detected (by its first failing property, with the shrunk case and
+// reproducer) or not, which is a failure of parity.
+ResultRecord probe_record(const gen::Family& family, const gen::SubjectEntry& probe,
+                          const std::optional<gen::ProbeDetection>& detection) {
+  ResultRecord r{.family = family.name(), .property = detection ? detection->property : "", .subject = probe.name};
+  r.extra = {{"description", probe.description}, {"detected_by", detection ? nlohmann::json(detection->property) : nlohmann::json()}};
+  if (!detection) {
+    r.status = "not_detected";
+    r.failed = true;
+    r.detail = "no property of " + family.name() + " detected the probe: a failure of parity";
+    return r;
+  }
+  const auto& result = detection->result;
+  r.status = "detected";
+  r.kind = result.verdict->kind;
+  r.failing_case = result.counterexample;
+  r.detail = result.verdict->detail;
+  r.reproducer = result.reproducer;
+  r.rerun = result.rerun;
+  r.cases = result.cases;
+  r.discarded = result.discarded;
+  r.extra["after_cases"] = result.cases;
+  return r;
+}
+
+}  // namespace
+
+int cmd_probes(const Args& args) {
   if (args.positional().size() > 1) throw InputError("probes takes at most one FAMILY");
   std::vector<const gen::Family*> selected = gen::families();
   if (!args.positional().empty()) selected = {&gen::find_family(args.positional()[0])};
   gen::RunConfig config;
   config.cases = static_cast<int>(args.number("--cases", 200, 1, kMaxCount));
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
-  if (const auto out = args.get("--json")) check_output_path(*out, "--json");
+  const ResultOutputs outputs(args);
+  std::ostream& out = outputs.human();
+  // Progress on a terminal only: a line per finished probe, with its time and how many are left.
+  std::ostream* progress = ::isatty(2) ? &std::cerr : nullptr;
+  config.progress = progress;
 
-  nlohmann::json report = nlohmann::json::array();
-  int undetected = 0;
-  std::cout << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::setw(28) << "detected by"
-            << "shrunk case\n";
+  std::vector<std::pair<const gen::Family*, gen::SubjectEntry>> probes;
   for (const gen::Family* family : selected)
-    for (const auto& probe : family->subjects()) {
-      if (probe.role != gen::SubjectRole::probe) continue;
-      nlohmann::json row = {{"family", family->name()}, {"probe", probe.name}, {"description", probe.description}};
-      std::cout << std::setw(12) << family->name() << std::setw(34) << probe.name;
-      if (const auto detection = gen::detect_probe(*family, probe.name, config)) {
-        const auto& result = detection->result;
-        row["detected_by"] = detection->property;
-        row["after_cases"] = result.cases;
-        row["shrunk_case"] = result.counterexample->summary();
-        row["detail"] = result.verdict->detail;
-        if (result.reproducer) row["reproducer"] = result.reproducer->string();
-        std::cout << std::setw(28) << detection->property << result.counterexample->summary() << "\n";
-      } else {
-        ++undetected;
-        row["detected_by"] = nullptr;
-        std::cout << std::setw(28) << "NOT DETECTED" << "-\n";
-      }
-      report.push_back(row);
+    for (const auto& subject : family->subjects())
+      if (subject.role == gen::SubjectRole::probe) probes.emplace_back(family, subject);
+
+  std::vector<ResultRecord> records;
+  int undetected = 0;
+  out << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::setw(28) << "detected by"
+      << "shrunk case\n";
+  for (const auto& [family, probe] : probes) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto detection = gen::detect_probe(*family, probe.name, config);
+    records.push_back(probe_record(*family, probe, detection));
+    if (progress)
+      *progress << "parity probes: [" << records.size() << "/" << probes.size() << "] " << family->name() << "/"
+                << probe.name << ": " << (detection ? "detected by " + detection->property : "NOT DETECTED") << " ("
+                << std::setprecision(3) << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                << " s)\n";
+    out << std::setw(12) << family->name() << std::setw(34) << probe.name;
+    if (detection) {
+      out << std::setw(28) << detection->property << detection->result.counterexample->summary() << "\n";
+    } else {
+      ++undetected;
+      out << std::setw(28) << "NOT DETECTED" << "-\n";
     }
-  if (const auto out = args.get("--json")) write_json_atomically({{"probes", report}}, *out);
-  std::cout << (undetected ? std::to_string(undetected) + " probe(s) not detected: a failure of parity\n"
-                           : "every probe detected\n");
+  }
+  outputs.write(records);
+  out << (undetected ? std::to_string(undetected) + " probe(s) not detected: a failure of parity\n"
+                     : "every probe detected\n");
   return undetected ? 1 : 0;
 }
 

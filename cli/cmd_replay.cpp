@@ -1,14 +1,28 @@
-#include <iostream>
-
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/result_outputs.hpp"
 #include "properties/gen/replay.hpp"
 
 namespace parity::cli {
 
-int cmd_replay(const Argv& argv) {
-  const Args args(argv, {"--subject"}, {});
-  return gen::replay_reproducers(args.positional(), args.get("--subject"), std::cout) ? 1 : 0;
+int cmd_replay(const Args& args) {
+  const ResultOutputs outputs(args);
+  std::vector<gen::ReplayOutcome> outcomes;
+  const int still_failing = gen::replay_reproducers(args.positional(), args.get("--subject"), outputs.human(), &outcomes);
+  std::vector<ResultRecord> records;
+  for (const auto& o : outcomes) {
+    ResultRecord r{.family = o.reproducer.failing_case.family, .property = o.reproducer.property, .subject = o.subject,
+                   .status = o.status, .failed = o.failures > 0, .skipped = o.status == "discarded"};
+    if (o.verdict.fails()) r.kind = o.verdict.kind;
+    r.failing_case = o.reproducer.failing_case;
+    r.detail = o.verdict.detail;
+    r.reproducer = o.file;
+    r.cases = o.runs;
+    r.extra = {{"runs", o.runs}, {"failed_runs", o.failures}, {"recorded_subject", o.reproducer.subject}};
+    records.push_back(r);
+  }
+  outputs.write(records);
+  return still_failing ? 1 : 0;
 }
 
 }  // namespace parity::cli

@@ -55,10 +55,7 @@ nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& sub
 
 }  // namespace
 
-int cmd_trajectory(const Argv& argv) {
-  const Args args(argv, {"--seeds", "--steps", "--tokens", "--blocks", "--straddles", "--subject", "--mode", "--json",
-                         "--html", "--max-checks"},
-                  {"--bind-video-projections", "--bind-all", "--no-shrink"});
+int cmd_trajectory(const Args& args) {
   if (!args.positional().empty()) throw InputError("trajectory takes no positional argument");
   const std::vector<std::uint64_t> seeds = args.number_list("--seeds", {11, 22, 33}, (std::uint64_t{1} << 53) - 1);
   const auto& subject = pt::find_trajectory_subject(subject_from(args));

@@ -1,21 +1,18 @@
 #pragma once
-// The `parity` subcommands (DESIGN.md, "Contract of the parity command"). Each returns the
-// process exit status: 0 success, 1 a check failed, 2 a usage or input error (thrown as
-// InputError and reported by main).
-#include <string>
-#include <vector>
+// The `parity` subcommands. Each returns the process exit status: 0 success, 1 a check failed,
+// 2 a usage or input error (thrown as InputError and reported by the parser, cli/parser.hpp).
+// Their flags and help are in cli/command_specs.cpp.
+#include "cli/args.hpp"
 
 namespace parity::cli {
 
-using Argv = std::vector<std::string>;
-
-int cmd_gate(const Argv& args);
-int cmd_check(const Argv& args);
-int cmd_probes(const Argv& args);
-int cmd_replay(const Argv& args);
-int cmd_list(const Argv& args);
-int cmd_bridge(const Argv& args);
-int cmd_fuzz_repro(const Argv& args);
-int cmd_trajectory(const Argv& args);
+int cmd_gate(const Args& args);
+int cmd_check(const Args& args);
+int cmd_probes(const Args& args);
+int cmd_replay(const Args& args);
+int cmd_list(const Args& args);
+int cmd_bridge(const Args& args);
+int cmd_fuzz_repro(const Args& args);
+int cmd_trajectory(const Args& args);
 
 }  // namespace parity::cli

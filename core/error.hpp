@@ -15,4 +15,13 @@ class InputError : public std::runtime_error {
   explicit InputError(const std::string& message) : std::runtime_error(escaped(message)) {}
 };
 
+// A property that does not apply to the subject asked for: it needs a capability the subject
+// lacks, a host twin it has not, or it pairs a self-check of parity's oracles with a real
+// subject (or the reverse). A usage error (exit 2), never the subject's failure: the runners
+// (properties/gen/guarded_verdict.hpp) let it through instead of counting it as `threw`.
+class NotApplicable : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 }  // namespace parity

@@ -9,6 +9,18 @@ source "$(dirname "$0")/expect.sh"
 expect 0 "properties:" -- "$parity" list
 expect 0 "probe-scale-dropped" -- "$parity" list probes
 expect 2 "unknown command" -- "$parity" frobnicate
+# Help from the parser's own definitions: per command, with -h, --help or `help COMMAND`.
+expect 0 "--property P" -- "$parity" check --help
+expect 0 "--property P" -- "$parity" check -h
+expect 0 "PARITY_CASES" -- "$parity" help check
+expect 0 "fuzz-repro" -- "$parity" --help
+expect 2 "Usage: parity" -- "$parity"
+expect 0 "parity 0.1.0" -- "$parity" --version
+# Parse errors exit 2 naming the flag.
+expect 2 "check needs exactly one FAMILY" -- "$parity" check
+expect 2 "--cases: 1 required N missing" -- "$parity" check lora --cases
+expect 2 "--no-shrink: takes no value" -- "$parity" fuzz-repro lora "$work/x" --no-shrink=1
+expect 2 "-x: unknown flag (see parity replay --help)" -- "$parity" replay -x
 expect 2 "--bogus: unknown flag" -- "$parity" check lora --bogus
 expect 2 "unknown family 'nofamily'" -- "$parity" check nofamily
 expect 2 "unknown lora subject 'nope'" -- "$parity" check lora --subject nope

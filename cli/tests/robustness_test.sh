@@ -41,6 +41,19 @@ expect 2 "RC_PARAMS:" -- env RC_PARAMS=seed=abc "$parity" replay ok.json
 expect 2 "RC_PARAMS:" -- env RC_PARAMS=seed=abc "$parity" check lora --seed 1 --cases 1 --property forward_accuracy
 expect 0 "passes now" -- env PARITY_THREADS=1 PARITY_CASES=3 PARITY_SEED=0 "$parity" replay ok.json
 
+# 13: a property that does not apply to the subject asked for is a usage error, never the
+# subject's failure: the host twin has no twin to compare with, a self-check of parity's oracles
+# runs under parity-oracles only, and a subject-facing property never under it.
+repro cross.json rlkernels-host cross_backend_bitwise "$lora"
+expect 2 "cross.json: cross_backend_bitwise does not apply to rlkernels-host: it has no host twin" -- "$parity" replay cross.json
+repro self.json parity-oracles oracle_agreement "$lora"
+expect 2 "self.json: oracle_agreement checks parity's own oracles and calls no subject" -- \
+  "$parity" replay --subject rlkernels-host self.json
+expect 2 "forward_accuracy tests a subject: parity-oracles runs only the self-checks" -- \
+  "$parity" replay --subject parity-oracles ok.json
+expect 2 "tests a subject: parity-oracles runs only the self-checks" -- \
+  "$parity" fuzz-repro lora ok.json --subject parity-oracles --out repros
+
 # 13: a case holds only what its family reads, within the kernel's dtype; echoed text is escaped.
 repro bad.json rlkernels-host forward_accuracy "$lora"',"params":{"bogus":1}'
 expect 2 "case.params.bogus: unknown parameter" -- "$parity" replay bad.json

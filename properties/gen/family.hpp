@@ -55,8 +55,9 @@ class Family {
   // 19 of 20 seeds (bench/README.md); kDefaultCasesPerProperty unless the family says.
   virtual int cases_per_property() const { return default_case_count(kDefaultCasesPerProperty); }
   // One Case. Throws InputError for an unknown subject or property, a subject that cannot
-  // run here, a property that does not apply to it, or a Case this family cannot materialise.
-  // A self-check of parity's oracles runs under kOraclesSubject only (InputError otherwise).
+  // run here, or a Case this family cannot materialise; NotApplicable (core/error.hpp) for a
+  // property that does not apply to the subject. A self-check of parity's oracles runs under
+  // kOraclesSubject only (NotApplicable otherwise).
   virtual Verdict check(const std::string& subject, const std::string& property, const Case& c) const = 0;
   // Generated Cases, shrinking and reproducers (run_property).
   virtual RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const = 0;

@@ -2,7 +2,8 @@
 // How every runner (run_property, replay, fuzz-repro, the fuzz harnesses, trajectory) counts a
 // check of one Case: the family's contract first, a Case outside it being parity's fault
 // (invalid_case), never the subject's; then the check, any exception it throws after the
-// contract passed being the subject's failure of kind `threw`. A shrink keeps a failure only
+// contract passed being the subject's failure of kind `threw`, except NotApplicable
+// (core/error.hpp), which propagates: a property that does not apply is no verdict at all. A shrink keeps a failure only
 // while a candidate fails with the same kind: a value failure must not shrink into a throw.
 // Header-only: the fuzz harnesses link parity_core alone.
 #include <exception>
@@ -20,7 +21,8 @@ inline Verdict threw_verdict(const std::string& property, const std::exception& 
   return Verdict::fail(property, std::string("the subject threw: ") + e.what(), FailureKind::threw);
 }
 
-// `check(c)` with `contract(c)` (throws InputError outside the contract) checked first.
+// `check(c)` with `contract(c)` (throws InputError outside the contract) checked first; a
+// NotApplicable from `check` propagates.
 inline Verdict guarded_verdict(const std::string& property, const Case& c,
                                const std::function<void(const Case&)>& contract,
                                const std::function<Verdict(const Case&)>& check) {
@@ -32,6 +34,8 @@ inline Verdict guarded_verdict(const std::string& property, const Case& c,
   }
   try {
     return check(c);
+  } catch (const NotApplicable&) {
+    throw;
   } catch (const std::exception& e) {
     return threw_verdict(property, e);
   }

@@ -39,7 +39,7 @@ std::vector<fs::path> expand(const std::vector<std::string>& inputs) {
 }  // namespace
 
 int replay_reproducers(const std::vector<std::string>& inputs, const std::optional<std::string>& subject_override,
-                       std::ostream& out) {
+                       std::ostream& out, std::vector<ReplayOutcome>* outcomes) {
   if (inputs.empty()) throw InputError("replay needs at least one FILE or DIR");
   const auto files = expand(inputs);
   // Read every file first: a bad file is an input error before anything runs.
@@ -82,7 +82,12 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
     int failures = 0;
     Verdict v;
     for (int run = 0; run < runs; ++run) {
-      const Verdict w = run_once();
+      Verdict w;
+      try {
+        w = run_once();
+      } catch (const NotApplicable& e) {
+        throw NotApplicable(where + e.what());
+      }
       if (w.fails() && failures++ == 0) v = w;
       if (failures == 0) v = w;
     }
@@ -92,6 +97,14 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
                                : !flaky ? (failures ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ")
                                : failures ? "flaky: failed " + std::to_string(failures) + " of " + std::to_string(runs) + "  "
                                           : "passes now (" + std::to_string(runs) + " runs)  ";
+    if (outcomes) {
+      const bool fault = recorded_invalid && v.fails() && v.kind == FailureKind::invalid_case;
+      outcomes->push_back({files[i].string(), r, subject.name,
+                           fault ? "fault_of_parity" : flaky && failures ? "flaky" : failures ? "still_fails"
+                                                       : v.holds()       ? "passes_now"
+                                                                         : "discarded",
+                           v, runs, failures});
+    }
     out << status << files[i].string() << "\n  " << r.failing_case.family << "/" << r.property << " on " << subject.name
         << ": " << r.failing_case.summary() << "\n  " << v.detail << "\n";
   }

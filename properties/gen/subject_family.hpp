@@ -94,7 +94,7 @@ class SubjectFamily final : public Family {
     }
     const auto& prop = Traits::find_property(property);
     if (const std::string why = not_applicable_reason(info.capabilities, prop.needs); !why.empty())
-      throw InputError(property + " does not apply to " + subject + ": " + why);
+      throw NotApplicable(property + " does not apply to " + subject + ": " + why);
     return prop.check_for(info.capabilities)(c, runnable_subject<Traits>(info.name).make().get());
   }
 
@@ -134,25 +134,25 @@ class SubjectFamily final : public Family {
   }
 
   // The self-check of parity's oracles that `property` names, when `subject` is kOraclesSubject;
-  // null for a subject-facing property on a real subject. InputError for any other pairing.
+  // null for a subject-facing property on a real subject. NotApplicable for any other pairing.
   static const typename Traits::Property* self_check(const std::string& subject, const std::string& property) {
     const bool oracles = subject == kOraclesSubject;
     if (oracles && property == properties::cross_backend::kProperty)
-      throw InputError(property + " compares two subjects: " + std::string(kOraclesSubject) + " runs only self-checks");
+      throw NotApplicable(property + " compares two subjects: " + std::string(kOraclesSubject) + " runs only self-checks");
     if (property == properties::cross_backend::kProperty) return nullptr;
     const auto& prop = Traits::find_property(property);
     if (oracles && prop.needs_subject)
-      throw InputError(property + " tests a subject: " + std::string(kOraclesSubject) +
+      throw NotApplicable(property + " tests a subject: " + std::string(kOraclesSubject) +
                        " runs only the self-checks of parity's oracles");
     if (!oracles && !prop.needs_subject)
-      throw InputError(property + " checks parity's own oracles and calls no subject: run it with --subject " +
+      throw NotApplicable(property + " checks parity's own oracles and calls no subject: run it with --subject " +
                        std::string(kOraclesSubject) + " (it is no verdict on " + subject + ")");
     return oracles ? &prop : nullptr;
   }
 
   static const std::string& require_twin(const Info& info) {
     if (info.host_twin.empty())
-      throw InputError(std::string(properties::cross_backend::kProperty) + " does not apply to " + info.name +
+      throw NotApplicable(std::string(properties::cross_backend::kProperty) + " does not apply to " + info.name +
                        ": it has no host twin");
     return info.host_twin;
   }

@@ -1,0 +1,150 @@
+// Every `parity` subcommand: its arguments, flags, environment and help (cli/command_spec.hpp).
+// To add a flag, add it to its command's `flags` here and read it with Args in the command's
+// cmd_*.cpp; to add a command, add an entry here and its cmd_*.cpp (cli/commands.hpp). Help
+// text is wrapped by the parser; README.md's command synopsis must name every flag
+// (cli/tests/help_readme_test.py).
+#include "cli/command_spec.hpp"
+
+#include "cli/commands.hpp"
+
+namespace parity::cli {
+namespace {
+
+// The flags of every command that writes machine-readable results (cli/result_outputs.hpp).
+std::vector<FlagSpec> with_result_outputs(std::vector<FlagSpec> flags) {
+  flags.push_back({"--json", "FILE", "write the results as JSON (schema parity.results/1); - for stdout"});
+  flags.push_back({"--junit", "FILE", "write the results as JUnit XML, one testcase per result; - for stdout"});
+  return flags;
+}
+
+const FlagSpec kReproDir = {"--repro-dir", "DIR", "where reproducers are written (default $PARITY_REPRO_DIR, else reports/repros)"};
+
+}  // namespace
+
+const std::vector<EnvironmentVariable>& environment_variables() {
+  static const std::vector<EnvironmentVariable> table = {
+      {"PARITY_REPRO_DIR", "the directory reproducers are written to (default reports/repros)"},
+      {"PARITY_BACKEND", "gate's backend when --backend is not given: auto (default), host or cuda"},
+      {"PARITY_CASES", "generated cases per property when --cases is not given (default 100 for lora, 25 for the "
+                       "other families; at most 10^8)"},
+      {"PARITY_SEED", "the seed of the generated cases when --seed is not given (default fixed, so a plain run is "
+                      "reproducible)"},
+      {"RC_PARAMS", "RapidCheck's configuration; its seed= comes before PARITY_SEED"},
+      {"PARITY_THREADS", "host threads of the oracles and kernels, 1 to 1024 (default the hardware's)"},
+      {"PARITY_FUZZ_SUBJECT", "the subject when --subject is not given (default the family's own kernel); the "
+                              "fuzz harnesses read it too"},
+  };
+  return table;
+}
+
+const std::vector<CommandSpec>& command_specs() {
+  static const std::vector<CommandSpec> specs = {
+      {.name = "gate",
+       .summary = "the reference checks at the reference shapes, with a JSON report",
+       .description =
+           "Runs lora_gate, transition, runtime_modes, model (12, 925 and 4253 tokens under off, strict, strict "
+           "repeat, audit and two ablations, with every boundary's binding) and model_checks; writes a JSON report "
+           "and prints a summary, with a progress line per finished row on a terminal. LibTorch's results are "
+           "reported as findings and do not change the exit status. Exit 0 if every check of parity's kernels holds.",
+       .flags = {{"--backend", "auto|host|cuda", "where parity's kernels run (default $PARITY_BACKEND, else auto: CUDA "
+                                                 "when it can run here)"},
+                 {"--out", "FILE", "the JSON report (default reports/gate.json)"},
+                 {"--quick", "", "a few rows of each section"},
+                 {"--bind-video-projections", "", "also bind the model's proj_in/proj_out rows"}},
+       .environment = {"PARITY_BACKEND", "PARITY_THREADS"},
+       .run = cmd_gate},
+      {.name = "check",
+       .summary = "generated cases of a family's properties against one subject",
+       .description =
+           "Runs every property of FAMILY, or one, on a subject (default rlkernels-host); a failure is shrunk and "
+           "written as a reproducer, with the command that reruns the run (--cases and --seed) and the one that "
+           "replays it. --subject parity-oracles runs instead the self-checks of parity's own oracles "
+           "(oracle_agreement), which call no subject and are never a subject's verdict. Exit 0 if every property "
+           "holds.",
+       .positionals = {{"FAMILY", "lora, transition, model, trajectory or bridge (parity list families)"}},
+       .flags = with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
+                                     {"--property", "P", "one property (default every one)"},
+                                     {"--cases", "N", "generated cases per property (default $PARITY_CASES, else the "
+                                                      "family's)"},
+                                     {"--seed", "N", "the seed (default RC_PARAMS' seed=, else $PARITY_SEED, else fixed)"},
+                                     kReproDir}),
+       .environment = {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"},
+       .run = cmd_check},
+      {.name = "probes",
+       .summary = "every mismatch probe against its family's properties: each must be detected",
+       .description =
+           "Runs each probe of FAMILY (default every family) against the family's properties, up to --cases cases "
+           "each, counted only on a case parity's own kernel passes; prints a row per probe as it finishes. Exit 0 "
+           "iff every probe is detected.",
+       .positionals = {{"FAMILY", "one family (default every one)"}},
+       .flags = with_result_outputs({{"--cases", "N", "cases per property and probe (default 200)"}, kReproDir}),
+       .environment = {"PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"},
+       .run = cmd_probes},
+      {.name = "replay",
+       .summary = "re-runs reproducers",
+       .description =
+           "Re-runs each reproducer (a directory: every *.json in it) on its subject, or on --subject (e.g. a CUDA "
+           "reproducer on rlkernels-host). A nondeterministic failure runs 20 times (\"flaky: failed k of 20\"). "
+           "Exit 0 if all pass now, 1 if some still fail, 2 for a bad file or a property that does not apply to "
+           "the subject.",
+       .positionals = {{"FILE", "reproducer files, or directories of them (every *.json in each)", true}},
+       .flags = with_result_outputs({{"--subject", "S", "replay on this subject instead of the recorded one"}}),
+       .environment = {"PARITY_THREADS"},
+       .run = cmd_replay},
+      {.name = "list",
+       .summary = "what is registered: families, subjects, properties, probes",
+       .description = "Lists every family, subject, property and probe, or one kind of them.",
+       .positionals = {{"WHAT", "families, subjects, properties or probes (default all)"}},
+       .run = cmd_list},
+      {.name = "bridge",
+       .summary = "the float64 tiny-transformer bridge: manual gradients vs LibTorch autograd",
+       .description =
+           "Runs the bridge at the reference configuration: manual gradients vs LibTorch autograd (explicit "
+           "attention, and SDPA where LibTorch has one), mismatch probes, refused inputs. Exit 0 if every "
+           "comparison passes, every probe is caught and every bad input refused.",
+       .flags = {{"--record", "FILE", "write the JSON record (schema parity.bridge/1)"}},
+       .run = cmd_bridge},
+      {.name = "fuzz-repro",
+       .summary = "a libFuzzer crash file turned into a shrunk reproducer",
+       .description =
+           "Decodes a crash file of FAMILY's harness (fuzz/README.md), checks the property it selects on the "
+           "subject, shrinks the case and writes a reproducer. Exit 0 if a reproducer that still fails was "
+           "written, 1 if the input does not fail on the subject, 2 if its property does not apply to it.",
+       .positionals = {{"FAMILY", "the harness's family: lora or transition"}, {"CRASH_FILE", "the input libFuzzer saved"}},
+       .flags = {{"--subject", "S", "the subject (default $PARITY_FUZZ_SUBJECT, else the family's own kernel)"},
+                 {"--out", "DIR", "where the reproducer is written (default $PARITY_REPRO_DIR, else reports/repros)"},
+                 {"--max-checks", "N", "checks the shrink may spend (default 3000)"},
+                 {"--no-shrink", "", "write the decoded case as it is"}},
+       .environment = {"PARITY_FUZZ_SUBJECT", "PARITY_REPRO_DIR", "PARITY_THREADS"},
+       .run = cmd_fuzz_repro},
+      {.name = "trajectory",
+       .summary = "single vs batched sampling of the model, and where the layouts diverge",
+       .description =
+           "Samples the model --steps Euler steps per seed, alone and in one batch, with --straddles latent "
+           "elements per sample made to straddle a bf16 rounding boundary, and analyses where the layouts "
+           "diverge: velocity gaps per step, flipped bf16 inputs, arms A/B/C/P with per-block growth and a "
+           "conclusion. A divergence is shrunk to a reproducer (in $PARITY_REPRO_DIR). Subjects (binding sets): "
+           "strict (default), bound-video-projections, bound-all, provider, batch-variant-projection (a probe). "
+           "bound-all and batch-variant-projection bind every boundary to parity's rows; the others leave "
+           "boundaries on LibTorch, whose batch invariance depends on its BLAS kernel and the CPU (a finding). "
+           "Exit 0 if every step is bitwise equal.",
+       .flags = {{"--seeds", "N,N,...", "the seeds, one sample each (default 11,22,33)"},
+                 {"--steps", "S", "Euler steps (default 4)"},
+                 {"--tokens", "N", "tokens per sample (default 32)"},
+                 {"--blocks", "N", "transformer blocks (default 2)"},
+                 {"--straddles", "K", "latent elements per sample on a bf16 rounding boundary (default 8)"},
+                 {"--subject", "S", "the binding set (default strict)"},
+                 {"--bind-video-projections", "", "the subject bound-video-projections"},
+                 {"--bind-all", "", "the subject bound-all"},
+                 {"--mode", "M", "strict (default), audit, auto or off"},
+                 {"--json", "FILE", "write the report (schema parity.trajectory/1)"},
+                 {"--html", "FILE", "write the report as a self-contained HTML page"},
+                 {"--no-shrink", "", "report a divergence without shrinking it"},
+                 {"--max-checks", "N", "checks the shrink may spend (default 400)"}},
+       .environment = {"PARITY_REPRO_DIR", "PARITY_THREADS"},
+       .run = cmd_trajectory},
+  };
+  return specs;
+}
+
+}  // namespace parity::cli

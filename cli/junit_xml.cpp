@@ -1,0 +1,92 @@
+#include "cli/junit_xml.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace parity::cli {
+namespace {
+
+struct Counts {
+  int tests = 0, failures = 0, skipped = 0;
+  void add(const ResultRecord& r) {
+    ++tests;
+    failures += r.failed;
+    skipped += !r.failed && r.skipped;
+  }
+  std::string attributes() const {
+    return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
+           std::to_string(skipped) + "\"";
+  }
+};
+
+std::string failure_body(const ResultRecord& r) {
+  std::string body;
+  if (r.failing_case) body += "case:       " + r.failing_case->summary() + "\n";
+  if (!r.detail.empty()) body += "detail:     " + r.detail + "\n";
+  if (r.reproducer) body += "reproducer: " + r.reproducer->string() + "\nreplay:     " + replay_command(*r.reproducer) + "\n";
+  if (!r.rerun.empty()) body += "rerun:      " + r.rerun + "\n";
+  return body;
+}
+
+void write_testcase(std::ostream& out, const ResultRecord& r) {
+  out << "    <testcase classname=\"" << xml_escaped(r.family + "." + r.subject) << "\" name=\""
+      << xml_escaped(r.property.empty() ? r.status : r.property) << "\">\n";
+  if (r.failed)
+    out << "      <failure type=\"" << xml_escaped(r.kind ? failure_kind_name(*r.kind) : r.status) << "\" message=\""
+        << xml_escaped(r.detail) << "\">" << xml_escaped(failure_body(r)) << "</failure>\n";
+  else if (r.skipped)
+    out << "      <skipped message=\"" << xml_escaped(r.status + ": " + r.detail) << "\"/>\n";
+  else if (r.reproducer)
+    out << "      <system-out>" << xml_escaped(failure_body(r)) << "</system-out>\n";
+  out << "    </testcase>\n";
+}
+
+}  // namespace
+
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
+          char hex[8];
+          std::snprintf(hex, sizeof hex, "\\x%02x", c);
+          out += hex;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out;
+}
+
+std::string junit_xml(const std::string& command, const std::vector<ResultRecord>& results) {
+  std::vector<std::string> families;  // in order of first appearance
+  for (const auto& r : results)
+    if (std::find(families.begin(), families.end(), r.family) == families.end()) families.push_back(r.family);
+  Counts all;
+  for (const auto& r : results) all.add(r);
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << xml_escaped("parity " + command) << "\""
+      << all.attributes() << ">\n";
+  for (const auto& family : families) {
+    Counts suite;
+    for (const auto& r : results)
+      if (r.family == family) suite.add(r);
+    out << "  <testsuite name=\"" << xml_escaped("parity " + command + " " + family) << "\"" << suite.attributes() << ">\n";
+    for (const auto& r : results)
+      if (r.family == family) write_testcase(out, r);
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+  return out.str();
+}
+
+}  // namespace parity::cli

@@ -1,0 +1,24 @@
+#pragma once
+// Results as JUnit XML, the report format CI systems render (GitLab's and GitHub's test
+// summaries, Jenkins):
+//   <testsuites name="parity COMMAND" tests= failures= skipped=>
+//     <testsuite name="parity COMMAND FAMILY" tests= failures= skipped=>   one per family
+//       <testcase classname="FAMILY.SUBJECT" name="PROPERTY">             one per result
+//         <failure type="KIND" message="DETAIL">case, detail, reproducer, replay, rerun</failure>
+//         or <skipped message="DETAIL"/> (not applicable, discarded)
+// A testcase without a property (a probe no property detected) is named after its status.
+// Text is escaped for XML 1.0: & < > " ' as entities, and a character XML cannot hold (a
+// control character other than tab, newline and carriage return) as the text \xNN.
+#include <string>
+#include <vector>
+
+#include "cli/result_record.hpp"
+
+namespace parity::cli {
+
+std::string junit_xml(const std::string& command, const std::vector<ResultRecord>& results);
+
+// `text` escaped for an XML attribute value or character data, as above.
+std::string xml_escaped(const std::string& text);
+
+}  // namespace parity::cli

@@ -1,0 +1,43 @@
+#include "cli/result_outputs.hpp"
+
+#include <iostream>
+
+#include "cli/junit_xml.hpp"
+#include "core/build_info.hpp"
+#include "core/error.hpp"
+#include "core/output_file.hpp"
+
+namespace parity::cli {
+
+ResultOutputs::ResultOutputs(const Args& args)
+    : command_(args.command()), json_(args.get("--json")), junit_(args.get("--junit")) {
+  if (json_ && junit_ && *json_ == "-" && *junit_ == "-")
+    throw InputError("--junit: - (stdout) is taken by --json -; write one of them to a file");
+  if (json_) check_output_path(*json_, "--json");
+  if (junit_) check_output_path(*junit_, "--junit");
+}
+
+std::ostream& ResultOutputs::human() const {
+  return (json_ && *json_ == "-") || (junit_ && *junit_ == "-") ? std::cerr : std::cout;
+}
+
+void ResultOutputs::write(const std::vector<ResultRecord>& results) const {
+  if (json_) {
+    int failed = 0, skipped = 0;
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& r : results) {
+      failed += r.failed;
+      skipped += !r.failed && r.skipped;
+      list.push_back(result_json(r));
+    }
+    write_json_atomically({{"schema", "parity.results/1"},
+                           {"command", command_},
+                           {"environment", environment_json()},
+                           {"counts", {{"results", results.size()}, {"failed", failed}, {"skipped", skipped}}},
+                           {"results", list}},
+                          *json_);
+  }
+  if (junit_) write_text_atomically(junit_xml(command_, results), *junit_);
+}
+
+}  // namespace parity::cli
