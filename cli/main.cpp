@@ -15,7 +15,8 @@ usage: parity <command> [flags]
 
 commands:
   gate [--backend auto|host|cuda] [--out FILE] [--quick] [--bind-video-projections]
-        the reference checks at the reference shapes: lora_gate, transition, runtime_modes,
+        the reference checks at the reference figures (docs/reference.md; the shapes are read
+        from docs/reference/figures.json or $PARITY_FIGURES): lora_gate, transition, runtime_modes,
         model (12, 925 and 4253 tokens under off, strict, strict repeat, audit and two
         ablations, with every boundary's binding) and model_checks; writes a JSON report
         (default reports/gate.json) and prints a summary. LibTorch's results are reported as
@@ -65,7 +66,8 @@ file or field).
 environment: PARITY_REPRO_DIR (default reports/repros), PARITY_BACKEND (gate's default
 backend), PARITY_CASES (cases per property, default 100 for lora, 25 for the
 other families), PARITY_SEED, PARITY_THREADS (host
-threads, default the hardware's), RC_PARAMS. Numbers, in flags and variables, are plain
+threads, default the hardware's), PARITY_FIGURES (the gate's reference figures, default
+the installed or source tree's docs/reference/figures.json), RC_PARAMS. Numbers, in flags and variables, are plain
 decimal (no sign, space, leading zero or 0x). Output paths are checked before the work; "-"
 and other non-regular files (/dev/stdout, a FIFO) are written in place. Input files must be
 regular files of at most 4 MiB. A case over its family's work or memory limit (README.md) is
