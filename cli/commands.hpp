@@ -1,5 +1,5 @@
 #pragma once
-// The `parity` subcommands (DESIGN.md, "Contract of the parity command"). Each returns the
+// The `parity` subcommands (docs/design.md, "The parity command"). Each returns the
 // process exit status: 0 success, 1 a check failed, 2 a usage or input error (thrown as
 // InputError and reported by main).
 #include <string>
