@@ -67,9 +67,9 @@ environment: PARITY_REPRO_DIR (default reports/repros), PARITY_BACKEND (gate's d
 backend), PARITY_CASES (cases per property, default 100 for lora, 25 for the
 other families), PARITY_SEED, PARITY_THREADS (host
 threads, default the hardware's), PARITY_FIGURES (the gate's reference figures, default
-the installed or source tree's docs/reference/figures.json), RC_PARAMS. Numbers, in flags and variables, are plain
-decimal (no sign, space, leading zero or 0x). Output paths are checked before the work; "-"
-and other non-regular files (/dev/stdout, a FIFO) are written in place. Input files must be
+the installed or source tree's docs/reference/figures.json), RC_PARAMS. Numbers, in flags
+and variables, are plain decimal (no sign, space, leading zero or 0x). Output paths are
+checked before the work; "-" and other non-regular files (/dev/stdout, a FIFO) are written in place. Input files must be
 regular files of at most 4 MiB. A case over its family's work or memory limit (README.md) is
 refused.
 )";
