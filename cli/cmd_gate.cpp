@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "core/reproducer.hpp"
+#include "properties/gate_figures.hpp"
 #include "properties/lora/lora_gate.hpp"
 #include "properties/model/model_gate.hpp"
 #include "properties/transition/transition_gate.hpp"
@@ -119,6 +120,10 @@ int cmd_gate(const Args& args) {
   const std::string out = args.get("--out").value_or("reports/gate.json");
   check_output_path(out, "--out");
   const bool quick = args.has("--quick");
+  // The reference figures (docs/reference/figures.json) are read and checked before any work.
+  properties::lora::gate_shapes(quick);
+  properties::transition::gate_shapes(quick);
+  properties::model::gate_token_counts(quick);
 
   // Progress, a line per finished check of a row, on a terminal only: nothing when piped.
   std::ostream* progress = ::isatty(2) ? &std::cerr : nullptr;
@@ -137,6 +142,7 @@ int cmd_gate(const Args& args) {
   report["environment"] = environment_json();
   report["device"] = kernel.backend == "cuda" ? report["environment"]["device"].get<std::string>() : cpu_model();
   report["torch"] = subjects::torch_impl::torch_version_text();
+  report["figures"] = properties::gate_figures().path;
   report["runtime_modes"] = properties::model::runtime_modes_section();
   report["lora_gate"] = section.rows;
   report["transition"] = transition.rows;

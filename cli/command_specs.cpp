@@ -31,6 +31,8 @@ const std::vector<EnvironmentVariable>& environment_variables() {
                       "reproducible)"},
       {"RC_PARAMS", "RapidCheck's configuration; its seed= comes before PARITY_SEED"},
       {"PARITY_THREADS", "host threads of the oracles and kernels, 1 to 1024 (default the hardware's)"},
+      {"PARITY_FIGURES", "the gate's reference figures (default the installed or source tree's "
+                         "docs/reference/figures.json)"},
       {"PARITY_FUZZ_SUBJECT", "the subject when --subject is not given (default the family's own kernel); the "
                               "fuzz harnesses read it too"},
   };
@@ -40,9 +42,10 @@ const std::vector<EnvironmentVariable>& environment_variables() {
 const std::vector<CommandSpec>& command_specs() {
   static const std::vector<CommandSpec> specs = {
       {.name = "gate",
-       .summary = "the reference checks at the reference shapes, with a JSON report",
+       .summary = "the reference checks at the reference figures, with a JSON report",
        .description =
-           "Runs lora_gate, transition, runtime_modes, model (12, 925 and 4253 tokens under off, strict, strict "
+           "Runs, at the reference figures (docs/reference.md; read from docs/reference/figures.json or "
+           "$PARITY_FIGURES), lora_gate, transition, runtime_modes, model (12, 925 and 4253 tokens under off, strict, strict "
            "repeat, audit and two ablations, with every boundary's binding) and model_checks; writes a JSON report "
            "and prints a summary, with a progress line per finished row on a terminal. LibTorch's results are "
            "reported as findings and do not change the exit status. Exit 0 if every check of parity's kernels holds.",
@@ -51,7 +54,7 @@ const std::vector<CommandSpec>& command_specs() {
                  {"--out", "FILE", "the JSON report (default reports/gate.json)"},
                  {"--quick", "", "a few rows of each section"},
                  {"--bind-video-projections", "", "also bind the model's proj_in/proj_out rows"}},
-       .environment = {"PARITY_BACKEND", "PARITY_THREADS"},
+       .environment = {"PARITY_BACKEND", "PARITY_THREADS", "PARITY_FIGURES"},
        .run = cmd_gate},
       {.name = "check",
        .summary = "generated cases of a family's properties against one subject",

@@ -1,5 +1,5 @@
 #pragma once
-// Bit-exact bfloat16 (MATH.md "bfloat16"). Every function here is PARITY_HD: the CUDA kernels
+// Bit-exact bfloat16 (docs/math.md, "bfloat16"). Every function here is PARITY_HD: the CUDA kernels
 // and their host twins round through the same code.
 #include <cstdint>
 #include <cstring>
@@ -21,7 +21,7 @@ PARITY_HD float bits_float(std::uint32_t u) {
 }
 
 // The canonical NaN that parity's own code emits (c10's scalar payload). Other paths emit
-// other payloads (MATH.md); comparisons treat every NaN as equal to every NaN.
+// other payloads (docs/math.md, "bfloat16"); comparisons treat every NaN as equal to every NaN.
 inline constexpr std::uint16_t kBf16CanonicalNaN = 0x7FC0;
 
 PARITY_HD bool bf16_is_nan(std::uint16_t b) {

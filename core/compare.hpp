@@ -1,5 +1,5 @@
 #pragma once
-// Named comparators that return their metric (STYLE.md 7). Element order is the logical
+// Named comparators that return their metric (docs/design.md, "Style" 7). Element order is the logical
 // row-major order of the tensors, whatever their layouts. Every NaN equals every NaN
 // (payloads differ between PyTorch, ATen and CUDA); NaN/Inf positions are reported.
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // The value encodings the harness formats share (fuzz/README.md, "Byte formats"): layouts in
 // one byte, float32 element values as bit patterns in five bytes, and patches in eight.
-// Float values are decoded from bit patterns, never from a linear range (STYLE.md 10): raw
+// Float values are decoded from bit patterns, never from a linear range (docs/design.md, "Style" 10): raw
 // bits, special values, bf16 rounding midpoints with their neighbours, and bf16 values with
 // their float32 neighbours.
 #include <cstdint>

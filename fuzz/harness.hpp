@@ -1,7 +1,7 @@
 #pragma once
 // What every property harness does around its check: choose the subject, evaluate a decoded
 // input the way the RapidCheck runner does, and turn a violated property into a reproducer
-// and a trap (DESIGN.md, "The ways through it", 3).
+// and a trap (docs/design.md, "The ways through it", 3).
 #include <functional>
 #include <string>
 

@@ -22,7 +22,7 @@ std::optional<Case> parse_case(const std::uint8_t* data, std::size_t size, const
 template <class F>
 bool accepted(F&& f, const char* harness, const char* what);
 
-// Traps unless case_from_json(case_to_json(c)) prints as c does (DESIGN.md: a Case
+// Traps unless case_from_json(case_to_json(c)) prints as c does (docs/design.md, "Rules": a Case
 // round-trips through JSON exactly; NaN parameters compare by their text).
 void require_round_trip(const Case& c, const char* harness);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Error-free transformations (MATH.md "Accurate oracles"; Ogita, Rump, Oishi, "Accurate sum
+// Error-free transformations (docs/math.md, "Accurate oracles"; Ogita, Rump, Oishi, "Accurate sum
 // and dot product", SIAM J. Sci. Comput. 26(6), 2005, Algorithms 3.1, 3.2 and 3.5). Each
 // returns a rounded result and its exact rounding error, in binary floating point with
 // round-to-nearest, as long as nothing overflows. TwoSum and FastTwoSum stay exact under

@@ -1,5 +1,5 @@
 #pragma once
-// Reference LoRA forward and backward (MATH.md "LoRA linear"), as a pure template over the
+// Reference LoRA forward and backward (docs/math.md, "LoRA linear"), as a pure template over the
 // real type (double, Boost.Multiprecision). Evaluable per output element, so a
 // multiprecision check can sample elements of a large shape; construction precomputes the
 // per-row low-rank quantities (T x r values), which every element shares.

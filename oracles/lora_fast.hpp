@@ -1,5 +1,5 @@
 #pragma once
-// The fast accurate LoRA oracle (MATH.md "LoRA linear", "Accurate oracles"): every element of
+// The fast accurate LoRA oracle (docs/math.md, "LoRA linear", "Accurate oracles"): every element of
 // y, and with G of dx, dA and dB, by Dot2 (oracles/dot2_kernels.hpp), vectorised, blocked and
 // parallel (PARITY_THREADS; the same bits with any thread count). Each Estimate carries the
 // same kernel-side fields as LoraOracle<Real>'s (abs_sum, peak, underflow: the bounds of the

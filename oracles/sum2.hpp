@@ -1,5 +1,5 @@
 #pragma once
-// Accurate summation (MATH.md "Accurate oracles"): Sum2 of Ogita, Rump and Oishi (SIAM J.
+// Accurate summation (docs/math.md, "Accurate oracles"): Sum2 of Ogita, Rump and Oishi (SIAM J.
 // Sci. Comput. 26(6), 2005, Algorithm 4.4), over oracles/eft.hpp's TwoSum, with its error
 // stated. Sum2 is as accurate as if the sum were computed in twice the working precision and
 // then rounded (ORO Proposition 4.5): with u = Real's unit roundoff,

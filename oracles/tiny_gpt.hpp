@@ -3,7 +3,7 @@
 // (oracles/tiny_gpt_model.hpp defines the model; oracles/tiny_gpt_layers.hpp the layers):
 // the "manual" side of the float64 bridge. Pure functions: no I/O, no state.
 //
-// It is written for double only, not as a template over the real type (STYLE.md 4): the
+// It is written for double only, not as a template over the real type (docs/design.md, "Style" 4): the
 // bridge's claim is that float64 manual gradients equal float64 autograd to 1e-10 / 1e-8, and
 // its independent check of the backward is by central differences of this same forward
 // (properties/bridge), so no wider type is needed.
@@ -22,7 +22,7 @@ TinyGptOutput tiny_gpt_forward(const TinyGptConfig& c, const TinyGptParams& p, c
                                const nlohmann::json& targets);
 
 // Logits, loss, and d loss / d parameter for all 18 parameters by the manual backward
-// (MATH.md "Tiny GPT"). The same refusals as tiny_gpt_forward.
+// (docs/math.md, "Tiny GPT"). The same refusals as tiny_gpt_forward.
 TinyGptOutput tiny_gpt_forward_backward(const TinyGptConfig& c, const TinyGptParams& p, const nlohmann::json& ids,
                                         const nlohmann::json& targets);
 

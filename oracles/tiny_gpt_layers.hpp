@@ -1,6 +1,6 @@
 #pragma once
 // The layers of the tiny GPT in float64, forward and manual backward, as pure functions over
-// row-major spans (MATH.md "Tiny GPT"; llm.c train_gpt2.c gives the backward formulas).
+// row-major spans (docs/math.md, "Tiny GPT"; llm.c train_gpt2.c gives the backward formulas).
 // Sums run in ascending index order. A backward writes its input gradient (dx, du, dq, ...)
 // and accumulates (+=) its parameter gradients (dW, db, dg), so a caller zeroes those once.
 // No I/O, no state: the same inputs give the same bits.

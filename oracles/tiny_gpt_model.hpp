@@ -1,5 +1,5 @@
 #pragma once
-// The tiny GPT of the float64 bridge (MATH.md "Tiny GPT", reference/003_*.txt): its
+// The tiny GPT of the float64 bridge (docs/math.md, "Tiny GPT"; docs/reference.md, "bridge"): its
 // configuration, its parameters, their deterministic initialisation, the validation of the
 // tokens it is given, and what a run returns. This is the model's definition, shared by every
 // path that computes it: the manual float64 oracle (oracles/tiny_gpt.hpp) and LibTorch
@@ -56,7 +56,7 @@ struct Param {
   friend bool operator==(const Param&, const Param&) = default;
 };
 
-// The 18 parameter tensors (reference/003_*.txt names them in this order):
+// The 18 parameter tensors (the reference bridge record names them in this order):
 //   tok_emb [vocab, d], pos_emb [max_len, d], ln1_g, ln1_b [d], Wq, Wk, Wv, Wo [d, d],
 //   ln2_g, ln2_b [d], W1 [hidden, d], b1 [hidden], W2 [d, hidden], b2 [d], lnf_g, lnf_b [d],
 //   W_out [vocab, d], b_out [vocab].
@@ -87,7 +87,7 @@ void validate_params(const TinyGptConfig& c, const TinyGptParams& p);
 std::int64_t param_elements(const TinyGptParams& p);
 std::string shape_text(const std::vector<std::int64_t>& shape);  // "[7, 4]"
 
-// The one refusal of every path for tokens it cannot compute on (reference/003_*.txt's text);
+// The one refusal of every path for tokens it cannot compute on (the reference bridge record's text);
 // validate_tokens appends what was wrong, naming the field.
 inline constexpr const char* kTokenRefusal =
     "require nonempty in-range integer IDs, matching targets and available positions";

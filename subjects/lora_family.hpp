@@ -1,5 +1,5 @@
 #pragma once
-// The LoRA family's subject interface (MATH.md "LoRA linear"). Every LoRA implementation under
+// The LoRA family's subject interface (docs/math.md, "LoRA linear"). Every LoRA implementation under
 // test — the rlkernels (host twin, CUDA), LibTorch, the mismatch probes, a user's kernel —
 // is a LoraSubject, and the properties know nothing else about it.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// The transition family's subject interface (MATH.md "Flow-matching SDE step with log-prob",
+// The transition family's subject interface (docs/math.md, "Flow-matching SDE step",
 // Flow-GRPO's sde_step_with_logprob). One sampler step for B rows, each row its own sigma:
 //
 //   sde: std = sqrt(sigma / (1 - (sigma == 1 ? sigma_max : sigma))) * a,  dt = sigma_prev - sigma

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `parity bridge` and the bridge family through the command (DESIGN.md's contract): the record
-# passes and has reference/003's structure, the probes are caught and replay, bad usage and
+# `parity bridge` and the bridge family through the command (docs/design.md, "The parity command"): the record
+# passes and has the reference record's structure (docs/reference.md, "bridge"), the probes are
+# caught and replay, bad usage and
 # bad reproducers exit 2 naming the flag, file or field.
 # usage: bridge_cli_test.sh PATH/TO/parity
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The `parity` command's contract (DESIGN.md): exit 0 / 1 / 2, reproducers that replay, and
+# The `parity` command's contract (docs/design.md, "The parity command"): exit 0 / 1 / 2, reproducers that replay, and
 # bad input refused with a message naming the flag, file or field.
 # usage: cli_contract_test.sh PATH/TO/parity
 set -u

@@ -1,5 +1,5 @@
 #pragma once
-// The bridge's comparison of one run of the tiny GPT against another (reference/003_*.txt):
+// The bridge's comparison of one run of the tiny GPT against another (docs/reference.md, "bridge"):
 // logits, loss and all 18 parameter gradients, element by element, passing where
 // |manual - autograd| <= atol + rtol |autograd| (torch.allclose's rule, autograd as the
 // reference). NaN equals NaN; a non-finite value against a finite one fails (core/compare.hpp).
@@ -13,7 +13,7 @@
 
 namespace parity::properties::bridge {
 
-// reference/003_*.txt's tolerance: float64 paths that differ only in summation order agree
+// The reference bridge's tolerance: float64 paths that differ only in summation order agree
 // to ~1e-16 relative, so 1e-10 absolute plus 1e-8 relative leaves six orders of margin yet
 // fails any change of the function larger than that (the probes' smallest, unscaled
 // attention, moves the gradients by ~1e-6 in the reference).

@@ -35,7 +35,8 @@ BridgeProblem materialise_bridge(const Case& c);
 Case make_bridge_case(const oracles::TinyGptConfig& config, std::uint64_t seed, double init_std,
                       const std::vector<std::int64_t>& ids, const std::vector<std::int64_t>& targets);
 
-// reference/003_*.txt: vocab 9, d 4, 1 head (its attention scale 0.5 = 1/sqrt(d_head)),
+// The reference bridge (docs/reference.md, "bridge"):
+// vocab 9, d 4, 1 head (its attention scale 0.5 = 1/sqrt(d_head)),
 // hidden 7, max_len 8, seed 31, ids [1, 3, 1, 5, 2], targets [3, 1, 5, 2, 6], init_std 0.02.
 Case reference_bridge_case();
 

@@ -30,7 +30,7 @@ struct BridgeRun {
 BridgeRun run_bridge(const BridgeProblem& p, const BridgeSubject& s, const Tolerance& tol = {});
 
 // The manual gradients that cannot vanish for this model on len tokens, so that an all-zero
-// one is a degenerate run (STYLE.md 9), not a pass: all 18, except
+// one is a degenerate run (docs/design.md, "Style" 9), not a pass: all 18, except
 //   len == 1: Wq and Wk (softmax over a single key is constant 1, so dS = 0);
 //   every GELU derivative at `gelu_inputs` exactly 0 (a saturated MLP: tanh(z) is -1 in
 //   double for z below about -19): ln2_g, ln2_b, W1, b1, W2;
@@ -39,7 +39,7 @@ BridgeRun run_bridge(const BridgeProblem& p, const BridgeSubject& s, const Toler
 std::vector<std::string> required_nonzero_gradients(const oracles::TinyGptConfig& c, std::int64_t len,
                                                     const std::vector<double>& gelu_inputs);
 
-// Inputs every path must refuse, for a model `c`: reference/003_*.txt's four (empty, length
+// Inputs every path must refuse, for a model `c`: the reference bridge's four (empty, length
 // mismatch, id == vocab, a boolean id), then ids longer than max_len, a negative id, a
 // fractional id (1.5) and a target == vocab. Valid parts are taken mod vocab.
 struct BadInput {

@@ -1,6 +1,6 @@
 #pragma once
 // Where a bridge record came from: the environment that ran it and the SHA-256 of the sources
-// that produced it (reference/003_*.txt's "environment" and "sources").
+// that produced it (the reference bridge record's "environment" and "sources").
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The record of `parity bridge --record FILE`, in the shape of reference/003_*.txt: the
+// The record of `parity bridge --record FILE`, in the shape of the reference bridge record (docs/reference.md): the
 // reference configuration, the comparisons of the manual float64 model against LibTorch
 // autograd (explicit attention, and SDPA where this LibTorch has one, else why not), the
 // mismatch probes (each must fail its comparison), the refused inputs (each refused by every

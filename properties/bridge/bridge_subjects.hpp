@@ -6,7 +6,7 @@
 //   torch-autograd   the manual model against autograd through explicit attention
 //   torch-sdpa       the manual model against autograd through LibTorch's SDPA
 //   probe-*          the manual model with one deviation against explicit attention: each
-//                    must be caught (reference/003_*.txt's mismatch probes, and two more)
+//                    must be caught (the reference bridge's mismatch probes, and two more)
 #include <string>
 #include <vector>
 

@@ -24,7 +24,7 @@ rc::Gen<Patch> patch(const Shape& s) {
 
 // The case before output-straddling patches.
 rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
-  // Reference extents (MATH.md): T 70, 257, 33; N 512, 2048, 5120; K 384, 1024, 5120.
+  // Reference extents (docs/reference.md, "lora_gate"): T 70, 257, 33; N 512, 2048, 5120; K 384, 1024, 5120.
   const auto shape = rc::gen::construct<Shape>(extent(caps.max_T, {33, 70}), extent(caps.max_N, {512}),
                                                extent(caps.max_K, {384}), extent(caps.max_r, {4, 16}));
   return rc::gen::mapcat(shape, [strided = caps.strided_layouts](const Shape& s) {

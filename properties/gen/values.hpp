@@ -1,6 +1,6 @@
 #pragma once
 // RapidCheck generators of the values cases are made of: extents biased to edge sizes,
-// layouts, and float32 bit patterns (STYLE.md 10: bit patterns, special values, and values
+// layouts, and float32 bit patterns (docs/design.md, "Style" 10: bit patterns, special values, and values
 // straddling bf16 rounding boundaries, never RapidCheck's own float generator).
 #include <cstdint>
 #include <vector>

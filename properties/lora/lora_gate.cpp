@@ -3,6 +3,9 @@
 #include <chrono>
 #include <ostream>
 
+#include "core/error.hpp"
+#include "properties/gate_figures.hpp"
+#include "properties/lora/lora_problem.hpp"
 #include "properties/lora/lora_properties.hpp"
 
 namespace parity::properties::lora {
@@ -12,8 +15,16 @@ std::string GateShape::label() const {
 }
 
 std::vector<GateShape> gate_shapes(bool quick) {
-  std::vector<GateShape> all = {{512, 384, 70}, {2048, 1024, 257}, {5120, 5120, 33}};
+  std::vector<GateShape> all;
+  for (const auto& s : gate_figures().lora.shapes) all.push_back({s.N, s.K, s.T});
   if (quick) all.resize(1);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    try {
+      check_contract(gate_case(all[i]));
+    } catch (const InputError& e) {
+      figure_error("lora_gate.shapes[" + std::to_string(i) + "]", e.what());
+    }
+  }
   return all;
 }
 
@@ -21,15 +32,17 @@ Case gate_case(const GateShape& s) {
   Case c;
   c.family = "lora";
   c.seed = 20261129;
-  c.dims = {{"T", s.T}, {"N", s.N}, {"K", s.K}, {"r", 16}};
+  c.dims = {{"T", s.T}, {"N", s.N}, {"K", s.K}, {"r", gate_figures().lora.rank}};
   c.probe_row = s.T / 2;
-  c.params["alpha"] = 32.0;
+  c.params["alpha"] = gate_figures().lora.alpha;
   return c;
 }
 
 GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick, std::ostream* log) {
   GateSection section;
-  for (const GateShape& shape : gate_shapes(quick)) {
+  const std::vector<GateShape> shapes = gate_shapes(quick);
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const GateShape& shape = shapes[i];
     const Case c = gate_case(shape);
     Case strided = c;
     strided.layouts = {{"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}},
@@ -75,6 +88,7 @@ GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick, std
     row["grad_b_bound_utilisation"] = metric(grad, "grad_b_bound_utilisation");
     row["grad_x_bound_utilisation"] = metric(grad, "grad_x_bound_utilisation");
     row["failures"] = failures;
+    row["reference"] = gate_figures().lora.shapes[i].reference;
     section.all_hold = section.all_hold && failures.empty();
     section.rows.push_back(row);
   }

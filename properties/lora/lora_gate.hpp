@@ -1,7 +1,8 @@
 #pragma once
-// The `lora_gate` section of the gate report (reference/000_*.txt): the LoRA properties at the
-// three reference shapes, on fixed cases, with the reference report's field names plus the
-// bound utilisations. The same check functions as the generated properties.
+// The `lora_gate` section of the gate report (docs/reference.md, "lora_gate"): the LoRA
+// properties at the reference shapes, on fixed cases, with the reference report's field names
+// plus the bound utilisations and, under `reference`, the report's own figures for the shape
+// (docs/reference/figures.json). The same check functions as the generated properties.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -18,12 +19,14 @@ struct GateShape {
   std::string label() const;  // "N512 K384 T70"
 };
 
-// N512 K384 T70, N2048 K1024 T257, N5120 K5120 T33 (MATH.md); `quick` keeps the first only.
+// The shapes of the reference figures (properties/gate_figures.hpp: N512 K384 T70, N2048 K1024
+// T257, N5120 K5120 T33); `quick` keeps the first only. Throws InputError naming the figures
+// file and the shape when a gate case of a shape is outside the LoRA contract or its limits.
 std::vector<GateShape> gate_shapes(bool quick);
 
-// The fixed case of a shape: rank r = 16, alpha = 32 (s = 2), seed 20261129, the probe row in
-// the middle of the batch, contiguous operands (layout_invariant uses transposed x and dy,
-// a padded W, an offset A).
+// The fixed case of a shape: the figures' rank and alpha (r = 16, alpha = 32: s = 2), seed
+// 20261129, the probe row in the middle of the batch, contiguous operands (layout_invariant
+// uses transposed x and dy, a padded W, an offset A).
 Case gate_case(const GateShape& s);
 
 struct GateSection {

@@ -3,7 +3,7 @@
 // exact arithmetic, on a bf16 rounding midpoint. A float32 evaluation then lands on either side
 // by its own rounding errors, so any change in reduction order (a batch-dependent split, a
 // different tile) flips the bf16 output with high probability: the failure of
-// reference/002, made likely instead of waiting for luck.
+// the reference trajectory report (docs/reference.md, "trajectory"), made likely instead of waiting for luck.
 #include <vector>
 
 #include "core/case.hpp"

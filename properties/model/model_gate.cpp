@@ -4,6 +4,8 @@
 #include <ostream>
 
 #include "core/compare.hpp"
+#include "core/error.hpp"
+#include "properties/gate_figures.hpp"
 #include "properties/model/model_properties.hpp"
 
 namespace parity::properties::model {
@@ -24,7 +26,29 @@ struct Variant {
 
 nlohmann::json bindings_json(const runtime::BindingLog& log) { return log.to_json(); }
 
+// The reference report's figures for `variant` at these tokens, or {} where it has none.
+nlohmann::json reference_of_variant(const nlohmann::json& reference, const std::string& variant) {
+  const auto variants = reference.find("variants");
+  if (variants == reference.end() || !variants->is_object() || !variants->contains(variant))
+    return nlohmann::json::object();
+  return (*variants)[variant];
+}
+
 }  // namespace
+
+std::vector<std::int64_t> gate_token_counts(bool quick) {
+  const auto& figures = gate_figures().model.tokens;
+  std::vector<std::int64_t> counts;
+  for (std::size_t i = 0; i < (quick ? 1 : figures.size()); ++i) {
+    try {
+      (void)ModelProblem::from(model_case(figures[i].tokens, 1, kGateSeed));
+    } catch (const InputError& e) {
+      figure_error("model.tokens[" + std::to_string(i) + "]", e.what());
+    }
+    counts.push_back(figures[i].tokens);
+  }
+  return counts;
+}
 
 nlohmann::json runtime_modes_section() {
   nlohmann::json j = nlohmann::json::object();
@@ -51,9 +75,10 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, boo
                                          {"strict, boundary:token_refiner native", runtime::Mode::strict,
                                           "boundary:token_refiner"}};
   ModelGateSection section;
-  std::vector<std::int64_t> token_counts = {12, 925, 4253};
-  if (quick) token_counts.resize(1);
-  for (std::int64_t tokens : token_counts) {
+  const std::vector<std::int64_t> token_counts = gate_token_counts(quick);
+  for (std::size_t i = 0; i < token_counts.size(); ++i) {
+    const std::int64_t tokens = token_counts[i];
+    const nlohmann::json& reference = gate_figures().model.tokens[i].reference;
     const auto start = std::chrono::steady_clock::now();
     const ModelProblem p = ModelProblem::from(model_case(tokens, 1, kGateSeed));
     const auto provider = parity::model::run_model(p.config, p.weights, p.batch, nullptr);
@@ -73,7 +98,8 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, boo
                               {"audio_rel_diff_vs_provider", normwise(run.out.audio, provider.audio)},
                               {"input_grad_rel_diff_vs_provider", normwise(run.out.input_grad, provider.input_grad)},
                               {"logp_rel_diff_vs_provider", normwise(run.out.logp, provider.logp)},
-                              {"boundary_bindings", bindings_json(run.log)}});
+                              {"boundary_bindings", bindings_json(run.log)},
+                              {"reference", reference_of_variant(reference, v.name)}});
       outputs.emplace(v.name, run.out);
     }
     const auto f64 = parity::model::run_model_f64(p.config, p.weights, p.batch);
@@ -94,7 +120,8 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, boo
                                               {"audit_equals_strict", audit},
                                               {"off_equals_provider", off},
                                               {"strict_within_tolerance_vs_fp64", within},
-                                              {"accuracy", accuracy}};
+                                              {"accuracy", accuracy},
+                                              {"reference", reference.value("checks", nlohmann::json::object())}};
     section.all_hold = section.all_hold && repeatable && audit && off && within;
     if (log)
       *log << "  model tokens=" << tokens << ": repeatable=" << repeatable << " audit==strict=" << audit

@@ -87,11 +87,11 @@ TEST(BridgeValidation, ValidTokensAreAcceptedByEveryPath) {
 TEST(BridgeModel, ReferenceShapes) {
   const TinyGptConfig c;
   const auto p = oracles::init_params(c, 31, 0.02);
-  EXPECT_EQ(oracles::param_elements(p), 268);  // reference/003: compared_gradient_elements
+  EXPECT_EQ(oracles::param_elements(p), 268);  // the reference bridge: compared_gradient_elements
   const auto& slots = oracles::tiny_gpt_param_slots();
   EXPECT_STREQ(slots.front().name, "tok_emb");
   EXPECT_STREQ(slots.back().name, "b_out");
-  EXPECT_EQ(c.scale(), 0.5);  // reference/003: attention_scale with one head of 4
+  EXPECT_EQ(c.scale(), 0.5);  // the reference bridge: attention_scale with one head of 4
   EXPECT_EQ(p, oracles::init_params(c, 31, 0.02));
   EXPECT_NE(p, oracles::init_params(c, 32, 0.02));
   TinyGptConfig bad = c;

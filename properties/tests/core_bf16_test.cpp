@@ -1,4 +1,4 @@
-// bf16 rounding (MATH.md "bfloat16"): round to nearest even, NaN, overflow, midpoints, straddles.
+// bf16 rounding (docs/math.md, "bfloat16"): round to nearest even, NaN, overflow, midpoints, straddles.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,7 +18,7 @@ TEST(Bf16, RoundsToNearestEvenOnTies) {
 }
 
 TEST(Bf16, ReferenceReportValues) {
-  // reference/002: 0.40625 and 0.408203125 are neighbouring bf16 values.
+  // The reference trajectory report: 0.40625 and 0.408203125 are neighbouring bf16 values.
   EXPECT_EQ(bf16_to_float(bf16_from_float_rne(0.40625f)), 0.40625f);
   EXPECT_EQ(bf16_to_float(static_cast<std::uint16_t>(bf16_from_float_rne(0.40625f) + 1)), 0.408203125f);
 }
@@ -36,7 +36,7 @@ TEST(Bf16, MidpointsAndStraddles) {
   int midpoints = 0;
   for (std::uint32_t hi = 0; hi < 0x10000u; ++hi)
     if (is_bf16_midpoint((hi << 16) | 0x8000u)) ++midpoints;
-  EXPECT_EQ(midpoints, 65280);  // MATH.md: every finite exponent field, both signs
+  EXPECT_EQ(midpoints, 65280);  // docs/math.md: every finite exponent field, both signs
   const std::uint16_t odd = 0x3ED1, even = 0x3ED0;
   EXPECT_EQ(bf16_from_float_rne(bits_float(bf16_straddle_bits(odd, -1))), odd);
   EXPECT_EQ(bf16_from_float_rne(bits_float(bf16_straddle_bits(odd, 1))), odd + 1);

@@ -1,5 +1,6 @@
 #pragma once
-// The single-vs-batched analysis of reference/002, computed from the runs (nothing fixed in
+// The single-vs-batched analysis of the reference trajectory report (docs/reference.md,
+// "trajectory"), computed from the runs (nothing fixed in
 // advance): per step, the max abs velocity gap between the layouts; the first step whose
 // bf16 input differs (a flipped element) and, at its entry, the float32 latent gap and each
 // flipped element; the arms at that step —

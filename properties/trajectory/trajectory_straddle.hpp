@@ -3,7 +3,7 @@
 // rounding interval of its own cast (so step 0's input, and hence v0, do not change) to where
 // the Euler step lands exactly on a bf16 rounding midpoint, fl(x0[k] + fl(dt v0[k])) = m. The
 // cast at step 1's input then rounds m to even in one layout, and any difference in v0 between
-// the layouts, however small, can round it the other way: one bf16 ulp apart (MATH.md,
+// the layouts, however small, can round it the other way: one bf16 ulp apart (docs/math.md,
 // bfloat16).
 #include <cstdint>
 

@@ -3,6 +3,9 @@
 #include <chrono>
 #include <ostream>
 
+#include "core/error.hpp"
+#include "properties/gate_figures.hpp"
+#include "properties/transition/transition_problem.hpp"
 #include "properties/transition/transition_properties.hpp"
 
 namespace parity::properties::transition {
@@ -12,8 +15,16 @@ std::string GateShape::label() const {
 }
 
 std::vector<GateShape> gate_shapes(bool quick) {
-  std::vector<GateShape> all = {{3, 257, 96}, {4, 4096, 96}, {2, 8192, 32}};
+  std::vector<GateShape> all;
+  for (const auto& s : gate_figures().transition.shapes) all.push_back({s.B, s.tokens, s.channels});
   if (quick) all.resize(1);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    try {
+      check_contract(gate_case(all[i]));
+    } catch (const InputError& e) {
+      figure_error("transition.shapes[" + std::to_string(i) + "]", e.what());
+    }
+  }
   return all;
 }
 
@@ -29,14 +40,16 @@ Case gate_case(const GateShape& s) {
     c.params["sigma_prev." + std::to_string(b)] = static_cast<float>(sigma - 0.02f);
   }
   c.params["sigma_max"] = 0.995;
-  c.params["noise_level"] = 0.7;
+  c.params["noise_level"] = gate_figures().transition.noise_level;
   return c;
 }
 
 TransitionGateSection run_transition_gate(const std::string& subject_name, bool quick, std::ostream* log) {
   TransitionGateSection section;
   const auto& info = subjects::find_transition_subject(subject_name);
-  for (const GateShape& shape : gate_shapes(quick)) {
+  const std::vector<GateShape> shapes = gate_shapes(quick);
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const GateShape& shape = shapes[i];
     const Case c = gate_case(shape);
     auto subject = info.make();
     std::vector<std::string> failures;
@@ -79,6 +92,7 @@ TransitionGateSection run_transition_gate(const std::string& subject_name, bool 
     row["second_formulation_mean_bitwise"] = metric(second, "second_mean_bitwise") == nlohmann::json(1.0);
     row["second_formulation_logp_max_rel_diff"] = metric(second, "second_logp_max_rel_diff");
     row["failures"] = failures;
+    row["reference"] = gate_figures().transition.shapes[i].reference;
     section.all_hold = section.all_hold && failures.empty();
     section.rows.push_back(row);
   }

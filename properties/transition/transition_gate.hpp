@@ -1,6 +1,7 @@
 #pragma once
-// The `transition` section of the gate report (reference/000_*.txt): the transition properties
-// at the three reference shapes, on fixed cases, with the reference report's field names.
+// The `transition` section of the gate report (docs/reference.md, "transition"): the transition
+// properties at the reference shapes, on fixed cases, with the reference report's field names
+// and, under `reference`, the report's own figures for the shape (docs/reference/figures.json).
 // The reference's verl_omni_* fields are this report's second_formulation_* fields: parity
 // compares against its own second formulation of the step, not verl-omni's code.
 #include <iosfwd>
@@ -18,12 +19,14 @@ struct GateShape {
   std::string label() const;  // "B3 x 257x96"
 };
 
-// B3 x 257x96, B4 x 4096x96, B2 x 8192x32 (MATH.md); `quick` keeps the first only.
+// The shapes of the reference figures (properties/gate_figures.hpp: B3 x 257x96, B4 x 4096x96,
+// B2 x 8192x32); `quick` keeps the first only. Throws InputError naming the figures file and
+// the shape when a gate case of a shape is outside the transition contract or its limits.
 std::vector<GateShape> gate_shapes(bool quick);
 
-// The fixed case of a shape: the sde step with its normaliser, a = 0.7, float32 latents,
-// seed 20261129, row b at sigma = 1 - 0.9 b / B (row 0 at sigma = 1, sigma_max 0.995) stepping
-// to sigma - 0.02, the probe row in the middle.
+// The fixed case of a shape: the sde step with its normaliser, a = the figures' noise level
+// (0.7), float32 latents, seed 20261129, row b at sigma = 1 - 0.9 b / B (row 0 at sigma = 1,
+// sigma_max 0.995) stepping to sigma - 0.02, the probe row in the middle.
 Case gate_case(const GateShape& s);
 
 struct TransitionGateSection {

@@ -1,5 +1,5 @@
 #pragma once
-// The small joint audio-video DiT of the MiniMax-H3 shape (MATH.md "The joint audio-video
+// The small joint audio-video DiT of the MiniMax-H3 shape (docs/math.md, "The joint audio-video
 // DiT"): its sizes, how a token count splits into video, text and audio tokens, and the
 // names of its boundaries and nodes.
 #include <cstdint>
@@ -19,7 +19,7 @@ struct ModelConfig {
   int video_channels = 16;  // per video token (a patch of latents), float32
   int audio_channels = 8;   // per audio token, float32
   int text_channels = 32;   // per text token, bfloat16
-  int time_freqs = 256;     // sinusoidal timestep features (RMSNorm's eps is MATH.md's 1e-5)
+  int time_freqs = 256;     // sinusoidal timestep features (RMSNorm's eps is docs/math.md's 1e-5)
   int head_dim() const { return width / heads; }
   // Throws InputError naming the field if a size is out of range or inconsistent.
   void validate() const;

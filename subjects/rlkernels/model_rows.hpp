@@ -1,5 +1,5 @@
 #pragma once
-// The deterministic "rows" of the joint audio-video DiT (MATH.md "The joint audio-video
+// The deterministic "rows" of the joint audio-video DiT (docs/math.md, "The joint audio-video
 // DiT"): host twins of the kernels in model.cu. Each function evaluates the float32
 // arithmetic of model_arith.cuh in the orders it documents, so the CUDA rows
 // (model_rows_cuda.hpp) return the same bits.
@@ -26,7 +26,7 @@ Tensor linear_backward_input(const Tensor& dy, const Tensor& W);
 // r = (mean(x^2) + eps)^-1/2. x float32 [M,C] (or any rank: leading dims are rows).
 Tensor rms_norm_forward(const Tensor& x, const Tensor* w, float eps);
 
-// dx = r (g - xh mean(g xh)), g = dy w, xh = x r (MATH.md). dy has x's shape.
+// dx = r (g - xh mean(g xh)), g = dy w, xh = x r (docs/math.md). dy has x's shape.
 Tensor rms_norm_backward_input(const Tensor& x, const Tensor* w, float eps, const Tensor& dy);
 
 // Rotate-half RoPE on the first rope_dims (R, even, <= Dh) dims of each head.

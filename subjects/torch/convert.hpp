@@ -1,6 +1,6 @@
 #pragma once
 // Conversions between parity::Tensor and at::Tensor. Included only by the sources under
-// subjects/torch/: core stays free of LibTorch (DESIGN.md).
+// subjects/torch/: core stays free of LibTorch (docs/design.md, "Layout").
 #include <ATen/core/Tensor.h>
 
 #include "core/tensor.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// LibTorch's LoRA linear, as PEFT's `Linear.forward` computes it (MATH.md "LoRA linear"):
+// LibTorch's LoRA linear, as PEFT's `Linear.forward` computes it (docs/math.md, "LoRA linear"):
 // the reference implementation whose findings parity reports. Plain header: callers need no
 // LibTorch include.
 #include <memory>

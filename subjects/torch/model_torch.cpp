@@ -289,7 +289,7 @@ ForwardPass forward_backward(Forward& f, const ModelConfig& c, const ModelBatch&
   return fp;
 }
 
-// MATH.md's SDE step and log-prob in float64 (sigma_max 1, a = 0.7, normaliser on): the
+// docs/math.md's SDE step and log-prob in float64 (sigma_max 1, a = 0.7, normaliser on): the
 // reference for the float32 steps.
 std::vector<at::Tensor> transition_step_f64(const at::Tensor& x, const at::Tensor& v, const at::Tensor& eps,
                                             const at::Tensor& sigma_in, const at::Tensor& sigma_prev_in) {

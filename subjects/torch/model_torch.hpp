@@ -1,6 +1,6 @@
 #pragma once
 // The joint audio-video DiT run by LibTorch (the provider), with every boundary and node
-// asking the runtime whether a row takes it (MATH.md "The joint audio-video DiT"). Plain
+// asking the runtime whether a row takes it (docs/math.md, "The joint audio-video DiT"). Plain
 // parity types only: LibTorch stays inside subjects/torch/.
 #include "core/tensor.hpp"
 #include "subjects/model/model_batch.hpp"
@@ -39,7 +39,7 @@ ModelVelocity run_model_forward(const ModelConfig& config, const ModelWeights& w
                                 runtime::Runtime* runtime, std::vector<Tensor>* block_outputs = nullptr);
 
 // The same model, inputs and weights in float64 LibTorch (exact upcasts), with no runtime and
-// MATH.md's step formula in float64: the reference from which the accuracy tolerances of the
+// docs/math.md's step formula in float64: the reference from which the accuracy tolerances of the
 // float32 runs are derived. Outputs are float64 tensors of the shapes above.
 ModelOutputs run_model_f64(const ModelConfig& config, const ModelWeights& weights, const ModelBatch& batch);
 

@@ -1,5 +1,5 @@
 #pragma once
-// LibTorch's transition step: Flow-GRPO's `sde_step_with_logprob` (MATH.md "Flow-matching SDE
+// LibTorch's transition step: Flow-GRPO's `sde_step_with_logprob` (docs/math.md, "Flow-matching SDE
 // step with log-prob"; subjects/transition_family.hpp), written in ATen operators exactly as
 // the public Python code writes it. Plain header: callers need no LibTorch include.
 #include <memory>

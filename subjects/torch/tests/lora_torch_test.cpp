@@ -1,4 +1,4 @@
-// The LibTorch LoRA subject against a direct float64 evaluation of MATH.md "LoRA linear":
+// The LibTorch LoRA subject against a direct float64 evaluation of docs/math.md, "LoRA linear":
 // accuracy of y, dx, dA, dB, the frozen base and input validation. Whether its bits depend on
 // the operands' layout or the batch is LibTorch's and its BLAS's, and changes with the CPU
 // kernel: a finding (`parity gate` findings, `parity check lora --subject torch-cpu`), never
@@ -68,7 +68,7 @@ double norm(const std::vector<double>& v) {
   return std::sqrt(sum);
 }
 
-// ||got - ref|| / ||ref||, asserting that the reference is not all zero (STYLE.md 9).
+// ||got - ref|| / ||ref||, asserting that the reference is not all zero (docs/design.md, "Style" 9).
 double relative_error(const Tensor& got, const std::vector<double>& ref) {
   EXPECT_GT(norm(ref), 0.0) << "degenerate reference";
   const std::vector<double> values = got.values();

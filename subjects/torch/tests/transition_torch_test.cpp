@@ -1,5 +1,5 @@
 // The LibTorch transition subjects (Flow-GRPO's sde_step_with_logprob) against a direct
-// float64 evaluation of MATH.md "Flow-matching SDE step with log-prob": accuracy of mean,
+// float64 evaluation of docs/math.md, "Flow-matching SDE step": accuracy of mean,
 // prev and logp for sde and cps, the float32 operation order of std, mean and prev, scoring
 // reproducing sampling, the second formulation, the normaliser switch, layout invariance and
 // input validation.

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `parity gate` runs at the reference figures it reads (docs/reference/figures.json, or
+# $PARITY_FIGURES): the rows it reports are the figures' shapes with the figures' `reference`
+# beside them, and a changed figure changes the verdict: a shape outside its family's limits is
+# refused before any work (exit 2, naming the file and the field), and a LoRA alpha at which no
+# output can be certified fails the gate (exit 1).
+# usage: gate_figures_test.sh PATH/TO/parity PATH/TO/docs/reference/figures.json
+set -u
+parity=$1 figures=$2
+source "$(dirname "$0")/../../cli/tests/expect.sh"
+
+# figures NAME PYTHON-STATEMENTS: a copy of the figures with small shapes, edited by the statements (f is the JSON).
+figures() {
+  python3 - "$figures" "$work/$1.json" "$2" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+f["lora_gate"]["rank"] = 2
+f["lora_gate"]["alpha"] = 4
+f["lora_gate"]["shapes"] = [{"N": 8, "K": 8, "T": 4, "reference": {"marker": 1}}, {"N": 6, "K": 5, "T": 3}]
+f["transition"]["shapes"] = [{"B": 2, "tokens": 4, "channels": 4, "reference": {"marker": 2}}]
+f["model"]["tokens"] = f["model"]["tokens"][:1]
+exec(sys.argv[3])
+json.dump(f, open(sys.argv[2], "w"))
+PY
+}
+# field FILE PYTHON-EXPRESSION: prints the expression of the report r (JSON).
+field() { python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print($2)" "$1"; }
+check() {  # check WHAT GOT WANT
+  if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; failures=$((failures + 1)); else echo "ok:   $1"; fi
+}
+
+figures small "pass"
+PARITY_FIGURES="$work/small.json" expect 0 "N8 K8 T4" -- "$parity" gate --backend host --out "$work/small-gate.json"
+check "rows at the figures' LoRA shapes" "$(field "$work/small-gate.json" '[row["shape"] for row in r["lora_gate"]]')" \
+  "['N8 K8 T4', 'N6 K5 T3']"
+check "the LoRA figure's reference copied beside its row" \
+  "$(field "$work/small-gate.json" '[row["reference"] for row in r["lora_gate"]]')" "[{'marker': 1}, {}]"
+check "rows at the figures' transition shape" "$(field "$work/small-gate.json" '[row["shape"] for row in r["transition"]]')" \
+  "['B2 x 4x4']"
+check "the model at the figures' token count" "$(field "$work/small-gate.json" 'sorted({row["tokens"] for row in r["model"]})')" \
+  "$(field "$work/small.json" '[t["tokens"] for t in r["model"]["tokens"]]')"
+check "the report names its figures" "$(field "$work/small-gate.json" 'r["figures"]')" "$work/small.json"
+
+# A changed figure changes the verdict.
+figures alpha 'f["lora_gate"]["alpha"] = 1e38'
+PARITY_FIGURES="$work/alpha.json" expect 1 "SOME CHECKS FAIL" -- "$parity" gate --backend host --out "$work/alpha-gate.json"
+# refused NAME PYTHON-STATEMENTS MESSAGE: the gate refuses the edited figures before any work.
+refused() {
+  figures "$1" "$2"
+  PARITY_FIGURES="$work/$1.json" expect 2 "$3" -- "$parity" gate --backend host --out "$work/$1-gate.json"
+  [ -e "$work/$1-gate.json" ] && { echo "FAIL: a refused figure ($1) still wrote a report"; failures=$((failures + 1)); }
+  return 0
+}
+refused big 'f["lora_gate"]["shapes"][1]["T"] = 2**21' "$work/big.json: lora_gate.shapes[1]: case.dims.T: larger than 2^20"
+refused channels 'f["transition"]["shapes"][0]["channels"] = 0' \
+  "$work/channels.json: transition.shapes[0].channels: must be >= 1"
+refused tokens 'f["model"]["tokens"][0]["tokens"] = 10**9' "$work/tokens.json: model.tokens[0]"
+refused schema 'f["schema"] = "parity.reference-figures/0"' "schema: expected parity.reference-figures/1"
+refused alpha_text 'f["lora_gate"]["alpha"] = "32"' "$work/alpha_text.json: lora_gate.alpha"
+PARITY_FIGURES="$work/missing.json" expect 2 "$work/missing.json" -- "$parity" gate --backend host --out "$work/x.json"
+
+# Without PARITY_FIGURES the gate reads the project's figures (from a build tree: the source's).
+PARITY_FIGURES= expect 0 "N512 K384 T70" -- "$parity" gate --quick --backend host --out "$work/quick-gate.json"
+check "the default figures are docs/reference/figures.json" "$(field "$work/quick-gate.json" 'r["figures"]')" "$figures"
+check "the reference figures beside the first LoRA row" \
+  "$(field "$work/quick-gate.json" 'json.dumps(r["lora_gate"][0]["reference"], sort_keys=True)')" \
+  "$(field "$figures" 'json.dumps(r["lora_gate"]["shapes"][0]["reference"], sort_keys=True)')"
+
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
+echo "gate_figures: the gate runs at its figures, and a changed figure changes its verdict"
