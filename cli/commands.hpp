@@ -17,5 +17,7 @@ int cmd_list(const Argv& args);
 int cmd_bridge(const Argv& args);
 int cmd_fuzz_repro(const Argv& args);
 int cmd_trajectory(const Argv& args);
+int cmd_report(const Argv& args);  // cmd_report.hpp
+int cmd_export(const Argv& args);  // cmd_export.hpp
 
 }  // namespace parity::cli

@@ -57,6 +57,13 @@ commands:
         parity's rows; the others leave boundaries on LibTorch, whose batch invariance
         depends on its BLAS kernel and the CPU (a finding). Exit 0 if every step is bitwise
         equal.
+  report FILE... --out PAGE.html
+        renders parity's JSON reports (gate, check, probes, replay, trajectory, reproducers) as
+        one self-contained HTML page: the conclusions first, then each file's contents; paths
+        of reproducers are linked relative to the page.
+  export REPRO --out FILE.pt
+        writes the input tensors of a reproducer's case (lora, transition) as a dict of tensors
+        that PyTorch's torch.load reads, e.g. for a bug report's attachment.
   list [families|subjects|properties|probes]
         what is registered.
 
@@ -95,6 +102,8 @@ int main(int argc, char** argv) {
     if (command == "bridge") return parity::cli::cmd_bridge(args);
     if (command == "fuzz-repro") return parity::cli::cmd_fuzz_repro(args);
     if (command == "trajectory") return parity::cli::cmd_trajectory(args);
+    if (command == "report") return parity::cli::cmd_report(args);
+    if (command == "export") return parity::cli::cmd_export(args);
     std::cerr << "parity: unknown command '" << parity::escaped(command) << "' (see parity --help)\n";
     return 2;
   } catch (const parity::InputError& e) {

@@ -9,16 +9,8 @@
 set -euo pipefail
 render=$1 fixtures=$2 out=$3
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  echo "trajectory_report_test: chromium is not installed (ci/setup installs it): skipped"
-  exit 77
-fi
+source "$(dirname "$0")/headless_chromium.sh"
 rm -rf "$out" && mkdir -p "$out"
-profile=$(mktemp -d)
-trap 'rm -rf "$profile"' EXIT
-flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
-       --disable-component-update --disable-sync --user-data-dir="$profile")
 
 failures=0
 fail() { echo "FAIL $1: $2"; failures=$((failures + 1)); }
