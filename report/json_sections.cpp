@@ -108,7 +108,13 @@ std::string json_sections(const json& value, const std::filesystem::path& page_d
 
   std::vector<std::pair<std::string, std::string>> settings;
   std::string sections;
-  for (const auto& [key, v] : value.items()) {
+  // The members in key order, "findings" (a provider's results, not gated) last and said to be.
+  std::vector<std::pair<std::string, const json*>> members;
+  for (const auto& [key, v] : value.items())
+    if (key != "findings") members.emplace_back(key, &v);
+  if (value.contains("findings")) members.emplace_back("findings (reported, not gated)", &value.at("findings"));
+  for (const auto& [key, member] : members) {
+    const json& v = *member;
     if (key == "replay" && value.contains("reproducer")) continue;  // shown with the reproducer
     if (key == "reproducer") {
       sections += heading(level, "reproducer") + reproducer_html(v, member_or_null(value, "replay"), page_dir);

@@ -9,7 +9,8 @@
 namespace parity::report {
 
 // HTML for `value`, headings starting at <h`level`> (3 to 6):
-// - an object: its scalar members and arrays of scalars as a definition list; "reproducer" and
+// - an object: its members in key order, "findings" last (a provider's results: reported, not
+//   gated, as its heading says); its scalar members and arrays of scalars as a definition list; "reproducer" and
 //   "replay" as reproducer_html (a link relative to `page_dir` and the replay command); each
 //   array of objects as a table (rows_table); each object member as a section of its own, or as
 //   one table when every member of it is a flat object (e.g. per-token checks); below <h6>, JSON.

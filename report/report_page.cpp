@@ -72,9 +72,12 @@ std::string conclusion_sentence(const json& doc) {
     return "all_steps_bitwise_equal is " + display_member(doc, "all_steps_bitwise_equal") + ".";
   }
   if (is_reproducer(doc))
+  {
+    const json& kind = member_or_null(member_or_null(doc, "observed"), "failure");
     return "<span class=\"diverged\">a reproducer: " + display_member(doc, "property") + " failed on " +
-           display_member(doc, "subject") + " (" + display_member(member_or_null(doc, "observed"), "failure") +
-           ")</span> when it was written; replaying it tells whether it still does.";
+           display_member(doc, "subject") + (kind.is_string() ? " (" + display(kind) + ")" : "") +
+           "</span> when it was written; replaying it tells whether it still does.";
+  }
   const Tally t = tally_rows(doc);
   const json& all_hold = member_or_null(doc, "all_hold");
   if (all_hold == true) return "<span class=\"equal\">every check of parity's kernels holds</span> (LibTorch's results are findings, not gated).";
