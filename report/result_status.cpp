@@ -9,10 +9,11 @@ namespace parity::report {
 namespace {
 
 Status from_word(std::string_view w) {
-  constexpr std::array<std::string_view, 5> kHolds{"holds", "pass", "passed", "ok", "detected"};
-  constexpr std::array<std::string_view, 10> kFails{"fails", "fail", "failed", "value", "threw", "nondeterministic",
-                                                    "invalid_case", "flaky", "still_fails", "not_detected"};
-  constexpr std::array<std::string_view, 4> kSkipped{"discarded", "not_applicable", "skipped", "unavailable"};
+  constexpr std::array<std::string_view, 6> kHolds{"holds", "pass", "passed", "ok", "detected", "passes_now"};
+  constexpr std::array<std::string_view, 11> kFails{"fails", "fail", "failed", "value", "threw", "nondeterministic",
+                                                    "invalid_case", "flaky", "still_fails", "not_detected",
+                                                    "fault_of_parity"};
+  constexpr std::array<std::string_view, 5> kSkipped{"discarded", "not_applicable", "skipped", "unavailable", "no_verdict"};
   for (auto h : kHolds) if (w == h) return Status::holds;
   for (auto f : kFails) if (w == f) return Status::fails;
   for (auto s : kSkipped) if (w == s) return Status::skipped;
@@ -50,6 +51,8 @@ const char* status_name(Status s) {
 
 Status row_status(const json& row) {
   if (!row.is_object()) return Status::unknown;
+  if (member_or_null(row, "skipped") == true) return Status::skipped;
+  if (const json& f = member_or_null(row, "failed"); f.is_boolean()) return f.get<bool>() ? Status::fails : Status::holds;
   for (const char* key : {"outcome", "verdict", "kind", "status"}) {
     const json& v = member_or_null(row, key);
     if (v.is_string()) return from_word(v.get_ref<const std::string&>());

@@ -15,10 +15,11 @@ enum class Status { holds, fails, skipped, unknown };
 const char* status_name(Status s);
 
 // The status of `row`, from the first of these members it has:
-//   outcome, verdict, kind, status (a string: "holds", "pass", "passed", "ok", "detected" hold;
-//     "fails", "fail", "failed", "value", "threw", "nondeterministic", "invalid_case", "flaky",
-//     "still_fails", "not_detected" fail; "discarded", "not_applicable", "skipped",
-//     "unavailable" are skipped; `verdict` may also be an object, read the same way);
+//   skipped (true: skipped), failed (a boolean: the --json results of check, probes, replay);
+//   outcome, verdict, kind, status (a string: "holds", "pass", "passed", "ok", "detected", "passes_now"
+//     hold; "fails", "fail", "failed", "value", "threw", "nondeterministic", "invalid_case",
+//     "flaky", "still_fails", "not_detected", "fault_of_parity" fail; "discarded",
+//     "not_applicable", "skipped", "unavailable", "no_verdict" are skipped; `verdict` may also be an object, read the same way);
 //   passed, holds, ok, detected (a boolean);
 //   detected_by (a probe: null is not detected, so fails; a property's name holds);
 //   failures (an array: empty holds, non-empty fails).

@@ -25,6 +25,11 @@ TEST(RowStatus, ReadsEachCommandsFields) {
   EXPECT_EQ(row_status({{"failures", json::array()}}), Status::holds);
   EXPECT_EQ(row_status({{"failures", {"x"}}}), Status::fails);
   EXPECT_EQ(row_status({{"kind", "a kind from the future"}}), Status::unknown);
+  // check/probes/replay --json: failed and skipped decide; kind is null when it holds.
+  EXPECT_EQ(row_status({{"status", "passes_now"}, {"failed", false}, {"skipped", false}, {"kind", nullptr}}), Status::holds);
+  EXPECT_EQ(row_status({{"status", "still_fails"}, {"failed", true}, {"skipped", false}, {"kind", "value"}}), Status::fails);
+  EXPECT_EQ(row_status({{"status", "not_applicable"}, {"failed", false}, {"skipped", true}}), Status::skipped);
+  EXPECT_EQ(row_status({{"status", "holds"}, {"kind", nullptr}}), Status::holds);
   EXPECT_EQ(row_status(json(3)), Status::unknown);
 }
 
