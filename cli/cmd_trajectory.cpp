@@ -87,7 +87,8 @@ int cmd_trajectory(const Args& args) {
     report["reproducer"] = report["shrunk"]["path"];
   }
   if (const auto path = args.get("--json")) write_json_atomically(report, *path);
-  if (const auto path = args.get("--html")) write_text_atomically(report::render_trajectory_html(report), *path);
+  if (const auto path = args.get("--html"))
+    write_text_atomically(report::render_trajectory_html(report, std::filesystem::path(*path).parent_path()), *path);
 
   std::cout << "trajectory on " << subject.name << " (" << subject.description << "), seeds";
   for (auto s : seeds) std::cout << " " << s;

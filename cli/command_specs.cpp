@@ -146,6 +146,24 @@ const std::vector<CommandSpec>& command_specs() {
                  {"--max-checks", "N", "checks the shrink may spend (default 400)"}},
        .environment = {"PARITY_REPRO_DIR", "PARITY_THREADS"},
        .run = cmd_trajectory},
+      {.name = "report",
+       .summary = "renders parity's JSON reports as one HTML page",
+       .description =
+           "Renders parity's JSON reports (gate, check, probes, replay, trajectory, reproducers) as one "
+           "self-contained HTML page: the conclusions first, then each file's contents; paths of reproducers are "
+           "linked relative to the page. Exit 0 when the page is written, 2 for a bad file or flag.",
+       .positionals = {{"FILE", "parity JSON files (at most 4 MiB each)", true}},
+       .flags = {{"--out", "PAGE.html", "the page to write (required)"}},
+       .run = cmd_report},
+      {.name = "export",
+       .summary = "a reproducer's input tensors as a .pt file PyTorch loads",
+       .description =
+           "Writes the input tensors of a reproducer's case (lora, transition) as a dict of tensors that "
+           "PyTorch's torch.load reads, e.g. for a bug report's attachment. Exit 0 when written, 2 for a bad "
+           "reproducer, a family without tensors or a bad flag.",
+       .positionals = {{"REPRO", "a reproducer file (parity.repro/1)"}},
+       .flags = {{"--out", "FILE.pt", "the file to write (required)"}},
+       .run = cmd_export},
   };
   return specs;
 }

@@ -14,5 +14,7 @@ int cmd_list(const Args& args);
 int cmd_bridge(const Args& args);
 int cmd_fuzz_repro(const Args& args);
 int cmd_trajectory(const Args& args);
+int cmd_report(const Args& args);  // run_report, cli/cmd_report.hpp
+int cmd_export(const Args& args);  // run_export, cli/cmd_export.hpp
 
 }  // namespace parity::cli

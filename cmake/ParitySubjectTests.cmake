@@ -36,23 +36,57 @@ function(parity_add_subject_tests)
   endif()
 
   set(name ${S_SUBJECT}_${S_FAMILY}_properties)
-  add_test(NAME ${name} COMMAND ${exe} ${S_FAMILY} ${S_SUBJECT})
   set(labels properties)
   if(S_BACKEND MATCHES "cuda")
     list(APPEND labels gpu)
   endif()
-  if(COMMAND parity_label_needs)  # in parity's own build (ParityTesting.cmake); not installed
-    parity_label_needs("${labels}" ${exe})
-  endif()
   if(NOT S_TIMEOUT)
     set(S_TIMEOUT 900)
   endif()
+  if(NOT S_WILL_FAIL)
+    parity_add_property_tests(EXECUTABLE ${exe} FAMILY ${S_FAMILY} SUBJECT ${S_SUBJECT} PREFIX ${S_SUBJECT}
+                              LABELS ${labels} TIMEOUT ${S_TIMEOUT} REPRO_DIR ${CMAKE_BINARY_DIR}/repros/${name})
+    return()
+  endif()
+  add_test(NAME ${name} COMMAND ${exe} ${S_FAMILY} ${S_SUBJECT})
+  if(COMMAND parity_label_needs)  # in parity's own build (ParityTesting.cmake); not installed
+    parity_label_needs("${labels}" ${exe})
+  endif()
+  # The property main's last line: "parity: every applicable property holds ...", "parity: error: ..."
+  # or "parity: skipped" (the subject cannot run here, exit 77). The first two, inverted by
+  # WILL_FAIL, fail the test.
   set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77 TIMEOUT ${S_TIMEOUT}
-                       ENVIRONMENT "PARITY_REPRO_DIR=${CMAKE_BINARY_DIR}/repros/${name}")
-  if(S_WILL_FAIL)
-    # The property main's last line: "parity: every applicable property holds ..." or
-    # "parity: error: ...". Either one, inverted by WILL_FAIL, fails the test.
-    set_tests_properties(${name} PROPERTIES WILL_FAIL TRUE
-                         PASS_REGULAR_EXPRESSION "parity: every applicable property holds;parity: error")
+                       ENVIRONMENT "PARITY_REPRO_DIR=${CMAKE_BINARY_DIR}/repros/${name}" WILL_FAIL TRUE
+                       PASS_REGULAR_EXPRESSION "parity: every applicable property holds;parity: error")
+endfunction()
+
+# parity_add_property_tests(EXECUTABLE <exe> FAMILY <family> [SUBJECT <name>] PREFIX <prefix>
+#                           LABELS <label...> TIMEOUT <s> REPRO_DIR <dir>)
+# One ctest test per property that the property main <exe> registers for <family> and <subject>
+# (default: the family's own kernel), named <prefix>.<family>.<property>, so that a failing
+# property is a failing test of its own. The names are read from `<exe> --gtest_list_tests`
+# (every family's subject-facing properties; those of <family> are kept) when ctest starts
+# (GoogleTest's gtest_discover_tests, PRE_TEST), so listing needs no device even for a CUDA
+# subject. Each test runs `<exe> --gtest_filter=<family>.<property> <family> <subject>`: its
+# property alone, in a process of its own; it is skipped when the subject cannot run here (exit 77) or the property does
+# not apply to it (gtest's SKIPPED). Every test gets LABELS, TIMEOUT and PARITY_REPRO_DIR=<dir>.
+include(GoogleTest)
+function(parity_add_property_tests)
+  cmake_parse_arguments(P "" "EXECUTABLE;FAMILY;SUBJECT;PREFIX;TIMEOUT;REPRO_DIR" "LABELS" ${ARGN})
+  set(list_var parity_tests_${P_PREFIX}_${P_FAMILY})
+  string(MAKE_C_IDENTIFIER "${list_var}" list_var)
+  gtest_discover_tests(${P_EXECUTABLE} EXTRA_ARGS ${P_FAMILY} ${P_SUBJECT} TEST_FILTER "${P_FAMILY}.*"
+                       TEST_PREFIX "${P_PREFIX}."
+                       TEST_LIST ${list_var} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 120
+                       PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${P_TIMEOUT} ENVIRONMENT "PARITY_REPRO_DIR=${P_REPRO_DIR}")
+  # gtest_discover_tests passes PROPERTIES on as a flat list, so a list value (two labels) would
+  # be split: the labels are set by a script of their own, included after the discovered tests.
+  set(labels_script "${CMAKE_CURRENT_BINARY_DIR}/${list_var}_labels.cmake")
+  file(WRITE "${labels_script}" "foreach(test IN LISTS ${list_var})\n"
+                                "  set_tests_properties(\"\${test}\" PROPERTIES LABELS \"${P_LABELS}\")\n"
+                                "endforeach()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_script}")
+  if(COMMAND parity_label_needs)  # in parity's own build (ParityTesting.cmake); not installed
+    parity_label_needs("${P_LABELS}" ${P_EXECUTABLE})
   endif()
 endfunction()

@@ -1,8 +1,6 @@
 #include "core/reproducer.hpp"
 
 #include <cstdlib>
-#include <functional>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/json_read.hpp"
+#include "core/stable_hash.hpp"
 
 namespace parity {
 
@@ -38,13 +37,14 @@ Reproducer reproducer_from_json(const json& j) {
   return r;
 }
 
+std::string reproducer_file_name(const Reproducer& r) {
+  return r.failing_case.family + '-' + r.property + '-' + r.subject + '-' +
+         hex16(fnv1a_64(case_to_json(r.failing_case).dump())) + ".json";
+}
+
 std::filesystem::path write_reproducer(const Reproducer& r, const std::filesystem::path& dir) {
-  const json j = reproducer_to_json(r);
-  std::ostringstream name;
-  name << r.failing_case.family << '-' << r.property << '-' << r.subject << '-' << std::hex
-       << (std::hash<std::string>{}(j.dump()) & 0xFFFFFFFFu) << ".json";
-  const std::filesystem::path path = dir / name.str();
-  write_json_atomically(j, path);
+  const std::filesystem::path path = dir / reproducer_file_name(r);
+  write_json_atomically(reproducer_to_json(r), path);
   return path;
 }
 

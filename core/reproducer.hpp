@@ -31,8 +31,14 @@ nlohmann::json reproducer_to_json(const Reproducer& r);
 // Throws InputError naming the field, or the schema if it is not one this parity reads.
 Reproducer reproducer_from_json(const nlohmann::json& j);
 
-// Writes `r` into `dir` (created if missing) under a name derived from its content;
-// returns the path.
+// "<family>-<property>-<subject>-<h>.json", h the FNV-1a 64 (core/stable_hash.hpp) of the case's
+// canonical JSON (case_to_json(...).dump(): keys sorted, numbers in nlohmann's own shortest
+// round-trip form), as 16 hex digits. The same on every machine and standard library, and
+// independent of the observed verdict and the environment: the same failing case of the same
+// property and subject always gets the same name, so a rerun overwrites rather than adds.
+std::string reproducer_file_name(const Reproducer& r);
+
+// Writes `r` into `dir` (created if missing) under reproducer_file_name(r); returns the path.
 std::filesystem::path write_reproducer(const Reproducer& r, const std::filesystem::path& dir);
 // Reads a reproducer; throws InputError "FILE: ..." for a missing file, one that is not a
 // regular file or is larger than kMaxInputFileBytes, invalid JSON or a bad field.

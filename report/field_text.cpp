@@ -31,6 +31,14 @@ std::optional<double> number(const json& j) {
 }
 
 std::string display(const json& j) {
+  if (!j.is_number_float()) return display_exact(j);
+  const double v = j.get<double>();
+  const std::string shown = format_measure(v), exact = format_exact(v);
+  return shown == exact ? shown : "<span title=\"" + exact + "\">" + shown + "</span>";
+}
+
+std::string display_exact(const json& j) {
+  if (j.is_number_integer()) return j.dump();  // every digit, beyond 2^53 too
   if (j.is_number()) return format_exact(j.get<double>());
   if (j.is_string()) return escape_html(j.get_ref<const std::string&>());
   return escape_html(j.dump());
@@ -39,6 +47,11 @@ std::string display(const json& j) {
 std::string display_member(const json& j, std::string_view key) {
   if (!j.is_object() || !j.contains(key)) return "missing";
   return display(j.at(std::string(key)));
+}
+
+std::string display_member_exact(const json& j, std::string_view key) {
+  if (!j.is_object() || !j.contains(key)) return "missing";
+  return display_exact(j.at(std::string(key)));
 }
 
 }  // namespace parity::report

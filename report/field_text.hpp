@@ -21,11 +21,17 @@ const json& array_member(const json& j, std::string_view key);
 // json_read::finite_or_text writes); nullopt for anything else.
 std::optional<double> number(const json& j);
 
-// `j` as escaped HTML text: numbers exactly (format_exact), strings as they are, null as
-// "null", booleans as "true"/"false", arrays and objects as compact JSON.
+// `j` as escaped HTML text: integers in full, other numbers as format_measure writes them (when that is not exact, in a
+// <span> whose title holds the exact value), strings as they are, null as "null", booleans as
+// "true"/"false", arrays and objects as compact JSON (numbers in it as written).
 std::string display(const json& j);
 
-// Member `key` of `j` displayed, or "missing" when absent.
+// As display, but every number exactly (integers in full, others by format_exact): for values whose every digit matters, such as
+// the bf16 values beside their bit patterns.
+std::string display_exact(const json& j);
+
+// Member `key` of `j` displayed (display, or display_exact), or "missing" when absent.
 std::string display_member(const json& j, std::string_view key);
+std::string display_member_exact(const json& j, std::string_view key);
 
 }  // namespace parity::report

@@ -36,6 +36,12 @@ std::string format_exact(double v) {
   return std::string(buf, end);
 }
 
+std::string format_measure(double v) {
+  constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
+  if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < kExactIntegers) return format_exact(v);
+  return format_short(v, 4);
+}
+
 std::string format_short(double v, int digits) {
   if (!std::isfinite(v)) return non_finite_text(v);
   char buf[40];

@@ -14,6 +14,12 @@ std::string escape_html(std::string_view text);
 // "nan", "inf" or "-inf" when `v` is not finite.
 std::string format_exact(double v);
 
+// A measured value for a reader: an integer-valued `v` below 2^53 in full ("20261129", "384"),
+// anything else to 4 significant digits ("0.6215", "1.907e-06"); "nan", "inf", "-inf" when not
+// finite. Differences and errors are read by their order of magnitude and leading digits; the
+// exact value stays in the JSON (and in the hover title, see field_text.hpp's display).
+std::string format_measure(double v);
+
 // `v` rounded to `digits` significant digits (printf %.*g); "nan", "inf", "-inf" when
 // not finite. For axis labels and summaries, where exactness is not the point.
 std::string format_short(double v, int digits = 3);

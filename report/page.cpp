@@ -20,7 +20,9 @@ svg text { font: 11px system-ui, sans-serif; fill: #222; }
 svg text.title { font-size: 13px; font-weight: 600; } svg text.note { fill: #555; }
 svg line.axis { stroke: #222; } svg line.grid { stroke: #e4e4e4; }
 svg line.break { stroke: #999; stroke-dasharray: 3 3; }
-code { background: #f4f4f4; padding: 0 3px; }
+code { background: #f4f4f4; padding: 0 3px; } code.command { user-select: all; }
+section.conclusion { border-left: 4px solid #888; padding: 2px 12px; margin: 8px 0 16px; }
+.status-fails { color: #b00020; font-weight: 600; } .status-holds { color: #1b5e20; } .status-skipped { color: #777; }
 )css";
 
 constexpr std::string_view kRenderCheck = R"js(

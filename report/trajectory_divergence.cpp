@@ -19,7 +19,7 @@ std::string flipped_table(const json& div) {
   std::vector<Row> rows;
   for (const auto& f : flipped)
     rows.push_back({display_member(f, "index"), display_member(f, "single_bf16"), display_member(f, "batched_bf16"),
-                    display_member(f, "single_value"), display_member(f, "batched_value")});
+                    display_member_exact(f, "single_value"), display_member_exact(f, "batched_value")});
   std::string out = "<h3>Elements that rounded differently to bf16 at the step's entry</h3>\n";
   if (rows.empty()) return out + "<p>None listed.</p>\n";
   out += html_table({"index", "single bf16", "batched bf16", "single value", "batched value"}, rows);
@@ -77,11 +77,30 @@ std::string growth_table(const json& div) {
   return out + html_table({"arm", "block", "factor"}, rows);
 }
 
+// What each threshold of the conclusion means (properties/trajectory/trajectory_analysis.cpp).
+// gap X: the larger of arm X's video and audio velocity max abs differences.
+const char* threshold_meaning(const std::string& name) {
+  if (name == "p_matches_a")
+    return "flipped_elements needs |gap P &minus; gap A| &le; this &times; gap A: setting only the flipped "
+           "elements to their batched values reproduces the whole gap";
+  if (name == "layout_small")
+    return "flipped_elements needs arms B and C (both layouts fed one input) within this &times; gap A; layouts "
+           "needs gap P within it (or no flipped element)";
+  if (name == "layout_large")
+    return "layouts needs the larger of gap B and gap C at least this &times; gap A: the layouts differ on their "
+           "own, fed the same input";
+  return "not described by this version of parity";
+}
+
 std::string thresholds_table(const json& thresholds) {
   if (!thresholds.is_object() || thresholds.empty()) return "";
   std::vector<Row> rows;
-  for (const auto& [name, value] : thresholds.items()) rows.push_back({escape_html(name), display(value)});
-  return "<h3>Thresholds</h3>\n" + html_table({"threshold", "value"}, rows);
+  for (const auto& [name, value] : thresholds.items())
+    rows.push_back({"<code>" + escape_html(name) + "</code>", display(value), threshold_meaning(name)});
+  return "<h3>Thresholds of the conclusion</h3>\n<p>gap X is the larger of arm X's video and audio velocity max "
+         "abs differences. The conclusion is the first that holds: <code>no_gap</code> (gap A = 0), "
+         "<code>flipped_elements</code>, <code>layouts</code>, else <code>both</code>.</p>\n" +
+         html_table({"threshold", "value", "meaning"}, rows);
 }
 
 }  // namespace

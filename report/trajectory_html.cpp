@@ -8,6 +8,7 @@
 #include "report/html_text.hpp"
 #include "report/log_plot.hpp"
 #include "report/page.hpp"
+#include "report/reproducer_link.hpp"
 #include "report/trajectory_divergence.hpp"
 
 namespace parity::report {
@@ -38,16 +39,27 @@ std::string verdict(const json& report) {
          ".</p>\n";
 }
 
-std::string header(const json& report) {
-  std::string out = "<h1>parity trajectory: single vs batched sampling</h1>\n" + verdict(report);
-  out += html_settings({{"schema", display_member(report, "schema")},
-                        {"mode", display_member(report, "mode")},
-                        {"bindings", display_member(report, "bindings")},
-                        {"seeds", seeds_text(member_or_null(report, "seeds"))},
-                        {"steps", display_member(report, "steps")},
-                        {"tokens", display_member(report, "tokens")},
-                        {"batch", display_member(report, "batch")}});
-  return out;
+// The conclusion first: the verdict, the divergence analysis' explanation, and the reproducer.
+std::string conclusion(const json& report, const std::filesystem::path& page_dir) {
+  std::string out = "<h1>parity trajectory: single vs batched sampling</h1>\n<section class=\"conclusion\">\n" +
+                    verdict(report);
+  const json& div = member_or_null(report, "divergence");
+  if (div.is_object())
+    out += "<p>" + display_member(div, "conclusion_text") + " (conclusion <code>" + display_member(div, "conclusion") +
+           "</code>; its thresholds are explained under Divergence.)</p>\n";
+  out += "<h2>Reproducer</h2>\n" + reproducer_html(member_or_null(report, "reproducer"),
+                                                   member_or_null(member_or_null(report, "shrunk"), "replay"), page_dir);
+  return out + "</section>\n";
+}
+
+std::string settings(const json& report) {
+  return "<h2>Run</h2>\n" + html_settings({{"schema", display_member(report, "schema")},
+                                            {"mode", display_member(report, "mode")},
+                                            {"bindings", display_member(report, "bindings")},
+                                            {"seeds", seeds_text(member_or_null(report, "seeds"))},
+                                            {"steps", display_member(report, "steps")},
+                                            {"tokens", display_member(report, "tokens")},
+                                            {"batch", display_member(report, "batch")}});
 }
 
 // The largest finite value of `key` over the steps, with a count of the values that are not.
@@ -60,7 +72,7 @@ std::string largest(const json& steps, const char* key) {
     if (std::isfinite(*v)) best = std::max(best, *v);
     else ++non_finite;
   }
-  std::string out = std::isfinite(best) ? format_exact(best) : "none finite";
+  std::string out = std::isfinite(best) ? format_measure(best) : "none finite";
   if (non_finite) out += " (+" + std::to_string(non_finite) + " nan/inf)";
   return out;
 }
@@ -89,10 +101,10 @@ std::string seeds_table(const json& samples) {
                     rows);
 }
 
-PlotSeries step_series(const json& steps, const char* name, const char* key) {
-  PlotSeries series{name, {}};
+PlotSeries step_series(const json& sample, const char* key) {
+  PlotSeries series{"seed " + display_member_exact(sample, "seed"), {}};
   double index = 0;
-  for (const auto& step : steps) {
+  for (const auto& step : steps_of(sample)) {
     const double x = number(member_or_null(step, "step")).value_or(index);
     const auto y = number(member_or_null(step, key));
     series.points.push_back({x, y.value_or(std::numeric_limits<double>::quiet_NaN())});
@@ -101,15 +113,16 @@ PlotSeries step_series(const json& steps, const char* name, const char* key) {
   return series;
 }
 
+// One plot per velocity (video, audio), the seeds overlaid on it.
 std::string step_plots(const json& samples) {
   std::string out = "<h2>Velocity gap per step</h2>\n<p>Max abs difference of the velocity between the single "
-                    "and batched layouts at each sampling step, per seed. 0 = bitwise equal.</p>\n";
-  for (const auto& s : samples) {
-    const json& steps = steps_of(s);
-    LogPlot plot{"seed " + display_member(s, "seed") + ": velocity max-abs gap per step", "step",
-                 "max abs difference", "0 = bitwise equal",
-                 {step_series(steps, "video", "video_velocity_max_abs_diff"),
-                  step_series(steps, "audio", "audio_velocity_max_abs_diff")}};
+                    "and batched layouts at each sampling step, one line per seed. 0 = bitwise equal.</p>\n";
+  if (samples.empty()) return out;
+  for (const auto& [velocity, key] : {std::pair{"video", "video_velocity_max_abs_diff"},
+                                      std::pair{"audio", "audio_velocity_max_abs_diff"}}) {
+    LogPlot plot{std::string(velocity) + " velocity: max-abs gap per step", "step", "max abs difference",
+                 "0 = bitwise equal", {}};
+    for (const auto& s : samples) plot.series.push_back(step_series(s, key));
     out += render_log_plot(plot);
   }
   return out;
@@ -132,16 +145,19 @@ std::string step_table(const json& samples) {
 
 }  // namespace
 
-std::string render_trajectory_html(const nlohmann::json& report) {
+std::string trajectory_body(const nlohmann::json& report, const std::filesystem::path& page_dir) {
   const json& samples = array_member(report, "samples");
-  std::string body = header(report);
+  std::string body = conclusion(report, page_dir) + settings(report);
   body += "<h2>Seeds</h2>\n" + seeds_table(samples);
   if (samples.empty()) body += "<p>No samples: samples is " + display_member(report, "samples") + ".</p>\n";
   body += step_plots(samples) + step_table(samples);
   const json& div = member_or_null(report, "divergence");
   if (div.is_object()) body += divergence_html(div);
-  body += "<h2>Reproducer</h2>\n<p><code>" + display_member(report, "reproducer") + "</code></p>\n";
-  return html_page("parity trajectory", body);
+  return body;
+}
+
+std::string render_trajectory_html(const nlohmann::json& report, const std::filesystem::path& page_dir) {
+  return html_page("parity trajectory", trajectory_body(report, page_dir));
 }
 
 }  // namespace parity::report

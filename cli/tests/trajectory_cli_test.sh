@@ -9,8 +9,8 @@
 # and their outcome printed as a finding: whether LibTorch's GEMMs give a batched row the bits
 # of a single one depends on the BLAS kernel, the CPU and the thread count. With --browser, the
 # real HTML page of the divergence is opened in headless chromium, whose DOM must say that all
-# its plots rendered (3 seeds' step plots + the arms' per-block plot); exits 77 without
-# chromium.
+# its plots rendered (video and audio gaps with the 3 seeds overlaid + the arms' per-block plot);
+# exits 77 without chromium. The page links the reproducer relative to itself.
 parity=$1
 source "$(dirname "$0")/expect.sh"
 export PARITY_REPRO_DIR="$work/repros"
@@ -50,6 +50,11 @@ PY
 repro=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reproducer"])' "$work/probe.json")
 expect 1 "still fail" -- "$parity" replay "$repro"
 expect 0 "" -- "$parity" replay --subject bound-all "$repro"
+# The page's link to the reproducer is relative to the page and leads to the file.
+link=$(grep -o '<a href="[^"]*">' "$work/probe.html" | head -1 | sed 's/<a href="//; s/">//')
+if [ -n "$link" ] && [ "${link#/}" = "$link" ] && cmp -s "$work/$link" "$repro"; then echo "ok:   page links $link"; else
+  echo "FAIL: the page's reproducer link '${link:-none}' does not lead from $work to $repro"; failures=$((failures + 1))
+fi
 
 if [ "${2:-}" = "--browser" ]; then
   browser=$(command -v chromium || command -v chromium-browser || true)
@@ -62,8 +67,8 @@ if [ "${2:-}" = "--browser" ]; then
     --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$profile" \
     --dump-dom "file://$work/probe.html" > "$work/probe.dom.html" 2>/dev/null
   said=$(grep -o '<p id="render-check">[^<]*</p>' "$work/probe.dom.html" | sed 's/<[^>]*>//g')
-  if [ "$said" = "plots rendered: 4 of 4" ]; then echo "ok:   $said"; else
-    echo "FAIL: the trajectory page says '${said:-nothing}', expected 'plots rendered: 4 of 4'"
+  if [ "$said" = "plots rendered: 3 of 3" ]; then echo "ok:   $said"; else
+    echo "FAIL: the trajectory page says '${said:-nothing}', expected 'plots rendered: 3 of 3'"
     failures=$((failures + 1))
   fi
 fi

@@ -12,6 +12,12 @@
 // prints the shrunk case, the command that reruns it exactly (PARITY_SEED, PARITY_CASES and a
 // --gtest_filter) and the command that replays its reproducer: this program's --replay.
 //
+// usage: <test> --gtest_list_tests
+// Lists family.property for every subject-facing property of every family, without running
+// anything: what gtest_discover_tests reads to register one ctest test per property
+// (parity_add_property_tests, cmake/ParitySubjectTests.cmake), each then run as
+// <test> --gtest_filter=family.property FAMILY SUBJECT.
+//
 // usage: <test> --replay [--subject S] FILE|DIR...
 // Re-runs each reproducer's property on its subject (or on S) from this program's subjects, as
 // `parity replay` does with parity's own (properties/gen/replay.hpp). Exit: 0 all pass now, 1
@@ -52,8 +58,26 @@ class PropertyHolds : public ::testing::Test {
   RunConfig config_;
 };
 
+// A listed test, never run: --gtest_list_tests only names it.
+class Listed : public ::testing::Test {
+  void TestBody() override { FAIL() << "listed by --gtest_list_tests only: run with FAMILY SUBJECT"; }
+};
+
+// Registers family.property for every subject-facing property of every family, to be listed.
+void register_listing() {
+  for (const Family* family : parity::gen::families())
+    for (const auto& property : family->properties())
+      if (property.needs_subject)
+        ::testing::RegisterTest(family->name().c_str(), property.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                                []() -> ::testing::Test* { return new Listed; });
+}
+
 // Registers one test per subject-facing property; returns 0, or the exit status that ends the run.
 int register_properties(int argc, char** argv) {
+  if (argc == 1 && GTEST_FLAG_GET(list_tests)) {
+    register_listing();
+    return 0;
+  }
   if (argc < 2 || argc > 3) {
     std::cerr << "usage: " << argv[0] << " FAMILY [SUBJECT]\n       " << argv[0]
               << " --replay [--subject S] FILE|DIR...\nparity: error: usage\n";

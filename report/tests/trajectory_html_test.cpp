@@ -1,8 +1,11 @@
-// The trajectory page's text and structure, without a browser: escaping, non-finite values
-// as text, one plot per sample plus one for the arms, and no throw on degenerate reports.
+// The trajectory page's text and structure, without a browser: the conclusion first, numbers
+// to 4 digits, the seeds overlaid on one plot per velocity plus one for the arms, the reproducer
+// relative to the page, the thresholds explained, escaping, non-finite values as text, and no
+// throw on degenerate reports.
 // trajectory_report_test.sh checks that a real browser draws the plots.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -60,14 +63,71 @@ TEST(LogPlot, NothingPlottableDrawsNoDataMarks) {
   EXPECT_NE(svg.find("no plottable values"), std::string::npos);
 }
 
-TEST(TrajectoryHtml, OnePlotPerSamplePlusOneForTheArms) {
+// The <figure class="plot"> elements of `page`, in order.
+std::vector<std::string> plots_of(const std::string& page) {
+  std::vector<std::string> plots;
+  for (auto at = page.find("<figure class=\"plot\""); at != std::string::npos; at = page.find("<figure class=\"plot\"", at + 1))
+    plots.push_back(page.substr(at, page.find("</figure>", at) - at));
+  return plots;
+}
+
+TEST(TrajectoryHtml, SeedsOverlaidOnOnePlotPerVelocityPlusOneForTheArms) {
   json report = {{"samples", {sample(11, {0.0, 0.0}), sample(33, {0.0, 0.62})}},
                  {"divergence", {{"seed", 33}, {"arms", {{"A", {{"per_block_rel_diff", {1e-7, 3e-5}}}}}}}}};
-  EXPECT_EQ(count(render_trajectory_html(report), "<figure class=\"plot\""), 3u);
+  const auto plots = plots_of(render_trajectory_html(report));
+  ASSERT_EQ(plots.size(), 3u);
+  for (std::size_t i = 0; i < 2; ++i) {  // video, then audio: both seeds on each, named in its legend
+    EXPECT_NE(plots[i].find(">seed 11</text>"), std::string::npos) << plots[i];
+    EXPECT_NE(plots[i].find(">seed 33</text>"), std::string::npos) << plots[i];
+    EXPECT_EQ(count(plots[i], "<polyline class=\"data\""), 2u);
+  }
+  EXPECT_NE(plots[0].find("video velocity"), std::string::npos);
+  EXPECT_NE(plots[1].find("audio velocity"), std::string::npos);
   report["divergence"] = nullptr;
   const std::string page = render_trajectory_html(report);
-  EXPECT_EQ(count(page, "<figure class=\"plot\""), 2u);
+  EXPECT_EQ(plots_of(page).size(), 2u);
   EXPECT_NE(page.find("bitwise equal at every step"), std::string::npos);
+}
+
+TEST(TrajectoryHtml, ConclusionComesFirst) {
+  const json report = {{"all_steps_bitwise_equal", false},
+                       {"mode", "strict"},
+                       {"samples", {sample(33, {0.0, 0.62})}},
+                       {"divergence", {{"seed", 33}, {"step", 1}, {"conclusion", "layouts"}, {"conclusion_text", "THE EXPLANATION"}}}};
+  const std::string page = render_trajectory_html(report);
+  const auto explanation = page.find("THE EXPLANATION"), verdict = page.find("diverged: first at seed 33, step 1");
+  ASSERT_NE(explanation, std::string::npos);
+  ASSERT_NE(verdict, std::string::npos);
+  for (const char* later : {"<h2>Run</h2>", "<h2>Seeds</h2>", "<figure class=\"plot\""})
+    EXPECT_LT(explanation, page.find(later)) << later;
+  EXPECT_LT(verdict, explanation);
+}
+
+TEST(TrajectoryHtml, MeasuredNumbersHaveFourSignificantDigitsAndTheExactValueInTheTitle) {
+  const std::string page = render_trajectory_html({{"samples", {sample(20261129, {0.6215000152587891})}}});
+  EXPECT_NE(page.find("<span title=\"0.6215000152587891\">0.6215</span>"), std::string::npos);
+  EXPECT_EQ(page.find(">0.6215000152587891<"), std::string::npos);
+  EXPECT_NE(page.find("<td>20261129</td>"), std::string::npos);  // integers in full
+}
+
+TEST(TrajectoryHtml, ReproducerIsLinkedRelativeToThePageWithItsReplayCommand) {
+  const json report = {{"reproducer", "reports/repros/t.json"},
+                       {"shrunk", {{"replay", "parity replay reports/repros/t.json"}}}};
+  const std::string page = render_trajectory_html(report, "reports/html");
+  EXPECT_NE(page.find("<a href=\"../repros/t.json\">"), std::string::npos);
+  EXPECT_NE(page.find("parity replay ../repros/t.json"), std::string::npos);
+  EXPECT_NE(page.find("parity replay reports/repros/t.json"), std::string::npos);  // as recorded
+  EXPECT_NE(render_trajectory_html(report).find("<a href=\"reports/repros/t.json\">"), std::string::npos);
+  EXPECT_NE(render_trajectory_html(json::object(), "x").find("No reproducer"), std::string::npos);
+}
+
+TEST(TrajectoryHtml, ThresholdsSayWhatTheyDecide) {
+  const json report = {{"divergence", {{"thresholds", {{"p_matches_a", 0.5}, {"someday", 1}}}}}};
+  const std::string page = render_trajectory_html(report);
+  const auto row = page.find("<code>p_matches_a</code>");
+  ASSERT_NE(row, std::string::npos);
+  EXPECT_NE(page.find("reproduces the whole gap", row), std::string::npos);
+  EXPECT_NE(page.find("not described by this version of parity", page.find("someday")), std::string::npos);
 }
 
 TEST(TrajectoryHtml, TextIsEscapedAndNonFiniteIsPrinted) {

@@ -1,5 +1,6 @@
 // trajectory_report_render <report.json> <page.html>: writes render_trajectory_html of a
 // trajectory report, for trajectory_report_test.sh to open in a headless browser.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -16,6 +17,6 @@ int main(int argc, char** argv) {
     std::cerr << "trajectory_report_render: " << argv[1] << ": not JSON\n";
     return 2;
   }
-  std::ofstream(argv[2]) << parity::report::render_trajectory_html(report);
+  std::ofstream(argv[2]) << parity::report::render_trajectory_html(report, std::filesystem::path(argv[2]).parent_path());
   return 0;
 }

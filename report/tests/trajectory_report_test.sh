@@ -4,21 +4,13 @@
 # a real picture (not tiny, more than a few colours) and the dumped DOM must say
 # "plots rendered: N of M" with the N and M expected for that fixture, which the page's own
 # script computes by measuring every plot's drawn marks with getBBox(). The nonfinite fixture
-# has a seed whose every value is nan: its plot draws nothing, so there N < M, which shows that
-# the check can fail. Exits 77 (skipped) when chromium is not installed.
+# has no finite audio value: its audio plot draws nothing, so there N < M, which shows that the
+# check can fail. Exits 77 (skipped) when chromium is not installed.
 set -euo pipefail
 render=$1 fixtures=$2 out=$3
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  echo "trajectory_report_test: chromium is not installed (ci/setup installs it): skipped"
-  exit 77
-fi
+source "$(dirname "$0")/headless_chromium.sh"
 rm -rf "$out" && mkdir -p "$out"
-profile=$(mktemp -d)
-trap 'rm -rf "$profile"' EXIT
-flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
-       --disable-component-update --disable-sync --user-data-dir="$profile")
 
 failures=0
 fail() { echo "FAIL $1: $2"; failures=$((failures + 1)); }
@@ -49,9 +41,14 @@ check() {
   echo "$name: $said; screenshot $size bytes, ${colours:-?} colours"
 }
 
-check diverged "4 of 4"            # 3 seeds' step plots + the per-block plot of the arms
-check equal_single_step "3 of 3"   # one step, all zeros: markers on the zero row only
-check nonfinite "2 of 3"           # seed 6 is all nan: its plot is drawn empty
+check diverged "3 of 3"            # video and audio gaps, 3 seeds on each + the per-block plot of the arms
+check equal_single_step "2 of 2"   # one step, all zeros: markers on the zero row only
+check nonfinite "2 of 3"           # every audio value is nan: the audio plot is drawn empty
+# The reproducer is linked relative to the page (the JSON records it relative to the directory the
+# render ran in) with the command that replays it from the page's folder.
+relative=$(realpath -m --relative-to="$out" reports/repros/trajectory_seed33_step3.json)
+grep -q "<a href=\"$relative\">" "$out/diverged.dom.html" || fail diverged "no link to the reproducer at $relative"
+grep -q "parity replay $relative" "$out/diverged.dom.html" || fail diverged "no replay command for $relative"
 grep -q '&lt;script&gt;document.title' "$out/nonfinite.dom.html" || fail nonfinite "bindings text not escaped"
 
 if [ "$failures" -ne 0 ]; then

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# export_cli_test.sh PARITY EXPORT_REFERENCE PYTHON REGRESSIONS_DIR
+# `parity export` end to end: every lora and transition reproducer of the regression corpus is
+# exported to a .pt file, which PyTorch's torch.load (PYTHON, the project's venv) must read as a
+# dict whose names, order, dtypes, shapes and every element's bits are those parity materialises
+# for the case (export_reference); and each reproducer's float32 patches must be found at their
+# elements. Bad input exits 2 naming the file, field or flag. Exits 77 (skipped) when PYTHON
+# cannot import torch.
+parity=$1 reference=$2 python=$3 regressions=$4
+source "$(dirname "$0")/expect.sh"
+if ! "$python" -c "import torch" 2>/dev/null; then
+  echo "export_cli_test: $python cannot import torch: skipped"
+  exit 77
+fi
+
+pairs=()
+for repro in "$regressions"/lora-*.json "$regressions"/transition-*.json; do
+  name=$(basename "$repro" .json)
+  expect 0 "torch.load" -- "$parity" export "$repro" --out "$work/$name.pt"
+  "$reference" "$repro" >"$work/$name.reference.json" || { echo "FAIL: export_reference $repro"; failures=$((failures + 1)); }
+  pairs+=("$work/$name.pt" "$work/$name.reference.json" "$repro")
+done
+"$python" - "${pairs[@]}" <<'PY' 2>&1 | grep -v -e "Failed to initialize NumPy" -e "_conversion_method_template"
+import json, struct, sys
+import torch
+dtypes = {"bf16": (torch.bfloat16, torch.int16, 0xFFFF), "f32": (torch.float32, torch.int32, 0xFFFFFFFF),
+          "f64": (torch.float64, torch.int64, 0xFFFFFFFFFFFFFFFF)}
+failed = 0
+for k in range(1, len(sys.argv), 3):
+    pt, reference, repro = sys.argv[k:k + 3]
+    try:
+        loaded = torch.load(pt)  # the default, weights_only=True since PyTorch 2.6: no code runs
+        expected = json.load(open(reference))
+        assert isinstance(loaded, dict), type(loaded)
+        assert list(loaded) == [e["name"] for e in expected], (list(loaded), [e["name"] for e in expected])
+        for e in expected:
+            t = loaded[e["name"]]
+            dtype, as_int, mask = dtypes[e["dtype"]]
+            assert t.dtype == dtype, (e["name"], t.dtype, e["dtype"])
+            assert list(t.shape) == e["shape"], (e["name"], list(t.shape), e["shape"])
+            bits = [b & mask for b in t.contiguous().view(as_int).flatten().tolist()]
+            assert bits == e["bits"], (e["name"], "bits differ")
+        # A patch holds float32 bits; a bf16 operand holds them rounded to nearest even.
+        for p in json.load(open(repro))["case"]["patches"]:
+            t = loaded[p["operand"]].flatten()
+            f32 = struct.unpack("<f", struct.pack("<I", int(p["bits"], 16)))[0]
+            want = torch.tensor([f32], dtype=torch.float32).to(t.dtype)
+            got = t[p["index"]].reshape(1)
+            assert torch.equal(got.isnan(), want.isnan()) and (bool(got.isnan().all()) or torch.equal(got, want)), (p, got, want)
+        print(f"ok:   {pt}: {', '.join(f'{n} {tuple(v.shape)} {v.dtype}' for n, v in loaded.items())}")
+    except Exception as e:
+        print(f"FAIL: {pt}: {e!r}")
+        failed += 1
+sys.exit(1 if failed else 0)
+PY
+[ "${PIPESTATUS[0]}" -eq 0 ] || failures=$((failures + 1))
+
+expect 2 "--out" -- "$parity" export "$regressions/$(ls "$regressions" | head -1)"
+expect 2 "export needs one REPRO" -- "$parity" export --out "$work/x.pt"
+expect 2 "missing.json" -- "$parity" export "$work/missing.json" --out "$work/x.pt"
+python3 - "$regressions/$(ls "$regressions" | grep '^lora-' | head -1)" "$work/model.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["case"]["family"] = "model"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+expect 2 "case.family: 'model' has no exported tensors" -- "$parity" export "$work/model.json" --out "$work/x.pt"
+[ -e "$work/x.pt" ] && { echo "FAIL: a file was written for bad input"; failures=$((failures + 1)); }
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "export_cli_test: every export loads in PyTorch with the reproducer's tensors"

@@ -1,0 +1,26 @@
+// export_reference <reproducer>: prints, as JSON, the tensors `parity export` writes for it, as
+// properties::case_tensors materialises them: {name: {"dtype", "shape", "bits"}}, in order, with
+// every logical element's raw bits (row-major). export_cli_test.sh compares torch.load's view of
+// the exported file against it.
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dtype.hpp"
+#include "core/reproducer.hpp"
+#include "properties/case_tensors.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: export_reference <reproducer>\n";
+    return 2;
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [name, t] : parity::properties::case_tensors(parity::read_reproducer(argv[1]).failing_case)) {
+    nlohmann::json bits = nlohmann::json::array();
+    for (std::int64_t i = 0; i < t.numel(); ++i) bits.push_back(t.bits_at(i));
+    out.push_back({{"name", name}, {"dtype", std::string(parity::dtype_name(t.dtype()))}, {"shape", t.shape()}, {"bits", bits}});
+  }
+  std::cout << out.dump() << "\n";
+  return 0;
+}
