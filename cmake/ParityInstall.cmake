@@ -52,7 +52,7 @@ function(parity_install_export set)
     get_target_property(dirs ${t} INTERFACE_INCLUDE_DIRECTORIES)
     if(dirs)
       list(TRANSFORM dirs REPLACE "^(${PROJECT_SOURCE_DIR})$"
-           "$<BUILD_INTERFACE:\\1>;$<BUILD_INTERFACE:${PARITY_INCLUDE_ROOT}>;$<INSTALL_INTERFACE:${include_root}>;$<INSTALL_INTERFACE:${include_root}/parity>")
+           "$<BUILD_INTERFACE:\\1>;$<BUILD_INTERFACE:${PARITY_INCLUDE_ROOT}>;$<INSTALL_INTERFACE:${include_root}>")
       set_target_properties(${t} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${dirs}")
     endif()
     string(REGEX REPLACE "^parity_" "" export_name ${t})
