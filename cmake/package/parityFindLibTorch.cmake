@@ -62,10 +62,11 @@ function(parity_find_libtorch)
   if(NOT config)
     list(REMOVE_DUPLICATES seen)
     string(REPLACE ";" ", " seen "${seen}")
-    set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE
+    string(CONCAT message
         "parity was built against LibTorch ${parity_LIBTORCH} and needs that version (${want}.x): put its CMake prefix "
         "(python3 -c 'import torch.utils; print(torch.utils.cmake_prefix_path)') on CMAKE_PREFIX_PATH or set Torch_DIR "
-        "(found: ${seen}), or leave out the LibTorch component (find_package(parity COMPONENTS Core))" PARENT_SCOPE)
+        "(found: ${seen}), or leave out the LibTorch component (find_package(parity COMPONENTS Core))")
+    set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE "${message}" PARENT_SCOPE)
     set(parity_LibTorch_FOUND FALSE PARENT_SCOPE)
     return()
   endif()
