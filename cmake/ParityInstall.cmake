@@ -1,14 +1,22 @@
-# parity_install_package(ENTRY <target>...)
+# parity_install_package(CORE <target>... LIBTORCH <target>... PROGRAMS <target>...)
 #
-# What `cmake --install` puts under the prefix, as the CMake package `parity`:
-#   lib/                       the libraries the ENTRY targets need (their link closure within
-#                              this project, so a library added later is installed with them)
-#   include/parity/            every header of core/, oracles/, subjects/, properties/ in the
-#                              source tree's layout: #include "core/tensor.hpp" works installed
-#   lib/cmake/parity/          parityConfig.cmake (finds the dependencies), parityTargets.cmake
-#                              (the targets as parity::<name without parity_>), the version
-#                              file, and ParitySubjectTests.cmake (parity_add_subject_tests)
-# Targets that name the source tree as an include directory get include/parity when installed.
+# What `cmake --install` puts under the prefix:
+#   bin/                       the PROGRAMS (the `parity` command), which find LibTorch where it
+#                              was at build time (their RUNPATH names the directories of the
+#                              libraries they link outside this build)
+#   lib/                       the libraries the CORE and LIBTORCH targets need (their link
+#                              closure within this project, so a library added later is
+#                              installed with them)
+#   include/parity/DIR/        the headers of PARITY_INSTALLED_HEADER_DIRS (ParityIncludeRoot.cmake),
+#                              for #include <parity/core/tensor.hpp>
+#   lib/cmake/parity/          parityConfig.cmake (components, dependencies), parityTargets.cmake
+#                              (the Core component: CORE's closure), parityLibTorchTargets.cmake (the
+#                              rest of LIBTORCH's closure), the version file, the find modules it
+#                              uses (cmake/package/) and ParitySubjectTests.cmake
+# The targets are exported as parity::<name without parity_>, with no path of this machine: a
+# dependency is an imported target that parityConfig.cmake finds again on the consumer's.
+# Installing writes nothing into the build tree but CMake's own install_manifest.txt: every file
+# installed is generated at configure or build time.
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
@@ -37,34 +45,56 @@ function(parity_link_closure out)
   set(${out} ${closure} PARENT_SCOPE)
 endfunction()
 
-function(parity_install_package)
-  cmake_parse_arguments(P "" "" "ENTRY" ${ARGN})
-  parity_link_closure(targets ${P_ENTRY})
-  set(include_dir ${CMAKE_INSTALL_INCLUDEDIR}/parity)
-  foreach(t ${targets})
+# Installs `targets` as the export set `set` (file <set>.cmake).
+function(parity_install_export set)
+  set(include_root ${CMAKE_INSTALL_INCLUDEDIR})
+  foreach(t ${ARGN})
     get_target_property(dirs ${t} INTERFACE_INCLUDE_DIRECTORIES)
     if(dirs)
-      list(TRANSFORM dirs REPLACE "^(${PROJECT_SOURCE_DIR})$" "$<BUILD_INTERFACE:\\1>;$<INSTALL_INTERFACE:${include_dir}>")
+      list(TRANSFORM dirs REPLACE "^(${PROJECT_SOURCE_DIR})$"
+           "$<BUILD_INTERFACE:\\1>;$<BUILD_INTERFACE:${PARITY_INCLUDE_ROOT}>;$<INSTALL_INTERFACE:${include_root}>")
       set_target_properties(${t} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${dirs}")
     endif()
     string(REGEX REPLACE "^parity_" "" export_name ${t})
     set_target_properties(${t} PROPERTIES EXPORT_NAME ${export_name})
   endforeach()
-  install(TARGETS ${targets} EXPORT parityTargets
+  install(TARGETS ${ARGN} EXPORT ${set}
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-          OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/parity-objects
-          INCLUDES DESTINATION ${include_dir})
-  foreach(dir core oracles subjects properties)
-    install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${include_dir}
+          OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/parity-objects)
+  install(EXPORT ${set} NAMESPACE parity:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/parity)
+endfunction()
+
+function(parity_install_package)
+  cmake_parse_arguments(P "" "" "CORE;LIBTORCH;PROGRAMS" ${ARGN})
+  parity_link_closure(core ${P_CORE})
+  parity_link_closure(libtorch ${P_LIBTORCH})
+  list(REMOVE_ITEM libtorch ${core})
+  parity_install_export(parityTargets ${core})
+  parity_install_export(parityLibTorchTargets ${libtorch})
+
+  # LibTorch by its real directory: CMake leaves out of the install RUNPATH every directory
+  # under the source tree, which holds the venv's torch (.venv).
+  get_filename_component(torch_lib "${PARITY_TORCH_ROOT}/lib" REALPATH)
+  set_target_properties(${P_PROGRAMS} PROPERTIES INSTALL_RPATH "${torch_lib}" INSTALL_RPATH_USE_LINK_PATH TRUE)
+  install(TARGETS ${P_PROGRAMS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  foreach(dir ${PARITY_INSTALLED_HEADER_DIRS})
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/parity
             FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh" PATTERN "tests" EXCLUDE)
   endforeach()
 
+  if(PARITY_CUDA)
+    set(parity_cuda_version "${CMAKE_CUDA_COMPILER_VERSION}")
+  else()
+    set(parity_cuda_version "")
+  endif()
   set(cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/parity)
-  install(EXPORT parityTargets NAMESPACE parity:: DESTINATION ${cmake_dir})
   configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/parityConfig.cmake.in
                                 ${PROJECT_BINARY_DIR}/parityConfig.cmake INSTALL_DESTINATION ${cmake_dir})
   write_basic_package_version_file(${PROJECT_BINARY_DIR}/parityConfigVersion.cmake
                                    COMPATIBILITY SameMinorVersion)
   install(FILES ${PROJECT_BINARY_DIR}/parityConfig.cmake ${PROJECT_BINARY_DIR}/parityConfigVersion.cmake
-                ${PROJECT_SOURCE_DIR}/cmake/ParitySubjectTests.cmake DESTINATION ${cmake_dir})
+                ${PROJECT_SOURCE_DIR}/cmake/ParitySubjectTests.cmake
+                ${PROJECT_SOURCE_DIR}/cmake/package/FindParityMPFR.cmake
+                ${PROJECT_SOURCE_DIR}/cmake/package/parityFindLibTorch.cmake
+          DESTINATION ${cmake_dir})
 endfunction()

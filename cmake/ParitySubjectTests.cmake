@@ -1,6 +1,7 @@
 # parity_add_subject_tests(TARGET <lib> FAMILY <family> SUBJECT <name>
 #                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>])
 #
+# Needs parity's LibTorch component (parity::property_main).
 # Registers with ctest every property of <family> (lora, transition) against the subject <name>
 # that the library <lib> registers (PARITY_REGISTER_SUBJECT, subjects/subject_registry.hpp).
 # Builds <lib>_parity_tests once per library: parity's property main (parity::property_main)
@@ -19,6 +20,10 @@ function(parity_add_subject_tests)
       message(FATAL_ERROR "parity_add_subject_tests: ${required} is required")
     endif()
   endforeach()
+  if(NOT TARGET parity::property_main)
+    message(FATAL_ERROR "parity_add_subject_tests: parity::property_main is missing: find_package(parity) with the "
+                        "LibTorch component (the default; COMPONENTS Core leaves it out)")
+  endif()
   if(NOT TARGET ${S_TARGET})
     message(FATAL_ERROR "parity_add_subject_tests: TARGET ${S_TARGET} is not a target")
   endif()

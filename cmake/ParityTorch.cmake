@@ -4,9 +4,12 @@
 #   PARITY_TORCH_VERSION      e.g. "2.11.0+cu130", "1.13.0"
 #   PARITY_TORCH_CUDA         the CUDA version LibTorch was built with ("13.0"), "" for a CPU build
 #   PARITY_TORCH_WHERE        one line saying which LibTorch it is, for messages
-# and records what the installed package needs to define parity::libtorch again without
-# LibTorch's own CMake files (parityConfig.cmake.in): LibTorch's CUDA builds look for the whole
-# CUDA toolkit when found, which a consumer that builds no CUDA must not need.
+#   PARITY_TORCH_ROOT         its root, above include/torch (the package tests' LibTorch prefix)
+#   PARITY_TORCH_LIBRARY_NAMES, PARITY_TORCH_KEEP_NAMES  what the installed package needs to
+#                             define parity::libtorch again without loading LibTorch's own CMake
+#                             files (cmake/package/parityFindLibTorch.cmake): LibTorch's CUDA
+#                             builds look for the whole CUDA toolkit, which a consumer that builds
+#                             no CUDA must not need.
 #
 # PARITY_TORCH chooses:
 #   venv    (default) the torch that ci/setup installs into the project's virtual environment,
@@ -144,20 +147,24 @@ macro(parity_find_torch)
   set_target_properties(parity::libtorch PROPERTIES INTERFACE_LINK_LIBRARIES "stdc++;${TORCH_LIBRARIES}"
                         INTERFACE_INCLUDE_DIRECTORIES "${TORCH_INCLUDE_DIRS}"
                         INTERFACE_COMPILE_OPTIONS "${TORCH_CXX_FLAGS}")
-  # For the installed package: the library files themselves. The main libraries are linked
+  # For the installed package, which finds LibTorch again on the consumer's machine
+  # (cmake/package/parityFindLibTorch.cmake): the file names of its libraries, and those linked
   # even where the linker would drop them as unneeded (as LibTorch's own targets do), so that
   # LibTorch's CUDA backend registers itself in a program that calls no CUDA symbol of it.
-  set(PARITY_TORCH_LINK_FILES stdc++)
+  list(GET TORCH_INCLUDE_DIRS 0 parity_torch_include)
+  get_filename_component(PARITY_TORCH_ROOT "${parity_torch_include}" DIRECTORY)
+  set(PARITY_TORCH_LIBRARY_NAMES)
+  set(PARITY_TORCH_KEEP_NAMES)
   foreach(t torch torch_cpu torch_cuda c10 c10_cuda gflags glog::glog)
     parity_imported_file(file ${t})
-    if(file AND t MATCHES "^torch")
-      list(APPEND PARITY_TORCH_LINK_FILES "-Wl,--no-as-needed,${file}")
-    elseif(file)
-      list(APPEND PARITY_TORCH_LINK_FILES "${file}")
+    if(file)
+      get_filename_component(name "${file}" NAME)
+      list(APPEND PARITY_TORCH_LIBRARY_NAMES "${name}")
+      if(t MATCHES "^torch")
+        list(APPEND PARITY_TORCH_KEEP_NAMES "${name}")
+      endif()
     endif()
   endforeach()
-  set(PARITY_TORCH_INCLUDE_DIRS "${TORCH_INCLUDE_DIRS}")
-  set(PARITY_TORCH_CXX_FLAGS "${TORCH_CXX_FLAGS}")
   if(PARITY_TORCH_CUDA)
     message(STATUS "parity: ${PARITY_TORCH_WHERE}, built with CUDA ${PARITY_TORCH_CUDA}")
   else()

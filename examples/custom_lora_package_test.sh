@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# parity as a user gets it: installs the build to a temporary prefix, configures and builds
-# examples/custom_lora against it, and runs the example's `ctest -L properties`. Holds when every
+# parity as a user gets it: installs the build to a temporary prefix, moves the prefix elsewhere
+# (an install is relocatable), configures and builds examples/custom_lora against it with the
+# LibTorch at TORCH_ROOT on CMAKE_PREFIX_PATH, and runs the example's `ctest -L properties`. Holds when every
 # LoRA property holds on the example's host path and its broken copy is caught: a property
 # failed on it, shrunk, with a reproducer written, and the replay command printed with it (the
 # example's own test program, which knows its subjects) still fails on that reproducer, which
 # passes on the good host path (--subject).
-# usage: custom_lora_package_test.sh BUILD_DIR EXAMPLE_DIR [-DVAR=VALUE...]   (for the example)
+# usage: custom_lora_package_test.sh BUILD_DIR EXAMPLE_DIR TORCH_ROOT [-DVAR=VALUE...]   (for the example)
 set -euo pipefail
-build=$1 example=$2
-shift 2
+build=$1 example=$2 torch_root=$3
+shift 3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
-cmake -S "$example" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" "$@" > "$work/configure.log" ||
+cmake --install "$build" --prefix "$work/stage" > "$work/install.log"
+mkdir "$work/moved"
+mv "$work/stage" "$work/moved/prefix"
+cmake -S "$example" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/moved/prefix;$torch_root" "$@" > "$work/configure.log" ||
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/build" -j 2 > "$work/build.log" || { cat "$work/build.log"; exit 1; }
 ctest --test-dir "$work/build" -L properties --output-on-failure -V > "$work/ctest.log" 2>&1 || status=$?
