@@ -44,8 +44,8 @@ class LoraHostTwin : public LoraSubject {
   // fma_chains (or mac_chains with the policy's mac): c[i][j] (row stride ldc) continues over
   // the rows p of b with a[i][p] (row stride lda).
   void chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc) const;
-  // h[t][j] = sum_k x[t][k] A[j][k], float32, T x r, from x's float32 copy.
-  std::vector<float> low_rank_activations(const std::vector<float>& x, const LoraInputs& in) const;
+  // h[t][j] = sum_k x[t][k] A[j][k], float32, T x r, from x's float32 copy, into h (zeroed).
+  const float* low_rank_activations(const float* x, const LoraInputs& in, float* h) const;
   Isa isa_;
   bool last_split_ = false;
 };

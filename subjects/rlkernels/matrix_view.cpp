@@ -38,6 +38,11 @@ float MatrixView::at(std::int64_t i, std::int64_t j) const {
 
 std::vector<float> to_floats(const MatrixView& v) {
   std::vector<float> out(static_cast<std::size_t>(v.rows * v.cols));
+  to_floats(v, out.data());
+  return out;
+}
+
+void to_floats(const MatrixView& v, float* out) {
   const auto copy = [&](const auto* base, auto conv) {
     for (std::int64_t i = 0; i < v.rows; ++i)
       for (std::int64_t j = 0; j < v.cols; ++j) out[i * v.cols + j] = conv(base[i * v.s_row + j * v.s_col]);
@@ -46,7 +51,6 @@ std::vector<float> to_floats(const MatrixView& v) {
     copy(static_cast<const std::uint16_t*>(v.base), [](std::uint16_t b) { return bf16_to_float(b); });
   else
     copy(static_cast<const float*>(v.base), [](float f) { return f; });
-  return out;
 }
 
 }  // namespace parity::subjects::rlkernels

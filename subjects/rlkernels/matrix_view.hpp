@@ -26,7 +26,8 @@ struct MatrixView {
   float at(std::int64_t i, std::int64_t j) const;
 };
 
-// The view's values as a row-major float32 [rows][cols] matrix.
+// The view's values as a row-major float32 [rows][cols] matrix (into out, rows x cols floats).
 std::vector<float> to_floats(const MatrixView& v);
+void to_floats(const MatrixView& v, float* out);
 
 }  // namespace parity::subjects::rlkernels
