@@ -14,3 +14,13 @@ Isa best_isa();
 const char* isa_name(Isa isa);
 
 }  // namespace parity
+
+// Compiles a function twice, with and without hardware fma, one picked at load time (GCC's
+// target_clones), for scalar code whose std::fma would otherwise be a libm call (Philox's
+// Box-Muller, the project's own sin, cos and log). fma is correctly rounded either way and
+// nothing is contracted (-ffp-contract=off), so the bits are the same.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define PARITY_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define PARITY_FMA_CLONES
+#endif

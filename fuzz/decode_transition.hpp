@@ -33,9 +33,9 @@ namespace parity::fuzz {
 inline constexpr std::int64_t kTransitionMaxRows = 8;  // rows with their own sigma bytes
 inline constexpr std::int64_t kTransitionRealisticBatches[] = {9, 12, 16, 17, 32, 33, 63, 64};
 inline constexpr std::int64_t kTransitionMaxRowLength = 4096;
-// Latent elements B x n of one case, at most: 2^16, twice the largest small case (B 8 x 4096),
-// so that a batch of 64 comes with rows of up to 1024.
-inline constexpr std::int64_t kTransitionWorkBudget = std::int64_t{1} << 16;
+// Latent elements B x n of one case, at most: 2^15, the largest small case (B 8 x 4096), so that
+// a batch of 64 comes with rows of up to 512.
+inline constexpr std::int64_t kTransitionWorkBudget = std::int64_t{1} << 15;
 
 // The transition properties a harness checks: those that take a subject and need no LibTorch
 // (batch_invariant, scoring_reproduces_sampling, accuracy).

@@ -6,7 +6,7 @@
 // on parity's own kernel, rlkernels-host, or on the subject named by $PARITY_FUZZ_SUBJECT.
 // A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
 // Budget: B <= 64 (1-8, or one of the realistic batch sizes 9-64), n = tokens x channels <=
-// 4096, B n <= kTransitionWorkBudget (2^16: decode_transition.hpp), 16 patches; longer inputs
+// 4096, B n <= kTransitionWorkBudget (2^15: decode_transition.hpp), 16 patches; longer inputs
 // are refused.
 // Feedback: the row length's class relative to the kernel's 256-lane reduction tree, the
 // batch size's class, the step type and the latent dtype, and the verdict's outcome per
