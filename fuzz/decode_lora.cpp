@@ -36,16 +36,25 @@ std::int64_t forward_work(std::int64_t T, std::int64_t N, std::int64_t K, std::i
   return T * K * (N + r) + T * N * r;
 }
 
-// Lowers K, then N, then T, then r to the largest value that keeps the work within the budget.
+std::int64_t operand_elements(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
+  return T * K + N * K + r * K + N * r + T * N;
+}
+
+// Lowers K, then N, then T, then r to the largest value that keeps the work and the operand
+// elements within their budgets.
 void fit_budget(std::int64_t& T, std::int64_t& N, std::int64_t& K, std::int64_t& r) {
-  // The work is a d + b in each extent d, the others fixed.
-  const auto fit = [](std::int64_t& d, std::int64_t a, std::int64_t b) {
-    if (a > 0 && a * d + b > kLoraWorkBudget) d = std::clamp<std::int64_t>((kLoraWorkBudget - b) / a, 1, d);
+  // Both are a d + b in each extent d, the others fixed.
+  const auto fit = [](std::int64_t& d, std::int64_t a, std::int64_t b, std::int64_t budget) {
+    if (a > 0 && a * d + b > budget) d = std::clamp<std::int64_t>((budget - b) / a, 1, d);
   };
-  fit(K, T * (N + r), T * N * r);
-  fit(N, T * (K + r), T * K * r);
-  fit(T, K * (N + r) + N * r, 0);
-  fit(r, T * (K + N), T * K * N);
+  fit(K, T * (N + r), T * N * r, kLoraWorkBudget);
+  fit(K, T + N + r, N * r + T * N, kLoraElementBudget);
+  fit(N, T * (K + r), T * K * r, kLoraWorkBudget);
+  fit(N, K + r + T, T * K + r * K, kLoraElementBudget);
+  fit(T, K * (N + r) + N * r, 0, kLoraWorkBudget);
+  fit(T, K + N, N * K + r * K + N * r, kLoraElementBudget);
+  fit(r, T * (K + N), T * K * N, kLoraWorkBudget);
+  fit(r, K + N, T * K + N * K + T * N, kLoraElementBudget);
 }
 
 }  // namespace
@@ -100,6 +109,7 @@ std::vector<std::uint8_t> encode_lora(const FuzzInput& in, int straddles) {
                        extent_byte(K, kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents),
                        extent_byte(r, kSmallRankBytes, kLoraMaxRank, kLoraRealisticRanks)};
   if (std::find(std::begin(bytes), std::end(bytes), -1) != std::end(bytes) || forward_work(T, N, K, r) > kLoraWorkBudget ||
+      operand_elements(T, N, K, r) > kLoraElementBudget ||
       c.dims.size() != 4 || c.patches.size() > kMaxPatches || straddles < 0 || straddles > 4)
     throw InputError("encode_lora: " + c.summary() + " is outside the harness caps");
   ByteWriter w;

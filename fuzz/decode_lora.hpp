@@ -10,8 +10,9 @@
 //                  their neighbours, the reference shapes' extents)
 //   4       1      r: b < 224: 1 + b % 16; else kLoraRealisticRanks[(b - 224) % size]
 //                  Then, while one forward's multiply-adds T K (N + r) + T N r exceed
-//                  kLoraWorkBudget, K, then N, then T, then r is lowered to the largest value
-//                  that fits (at least 1).
+//                  kLoraWorkBudget or the operands' elements T K + N K + r K + N r + T N
+//                  exceed kLoraElementBudget, K, then N, then T, then r is lowered to the
+//                  largest value that fits (at least 1).
 //   5       1      probe_row = b % T
 //   6..10   5      layouts of x, W, A, B, dy (fuzz_values.hpp)
 //   11      1      bits 0-1 alpha (r, 2r, 16, 1); bit 2 b_zero; bits 3-5 output-straddling
@@ -40,6 +41,10 @@ inline constexpr std::int64_t kLoraRealisticRanks[] = {31, 32, 33, 63, 64, 65, 1
 // case does and the harness keeps its speed; the other extents give way (T 8193 comes with
 // N K ~ 32).
 inline constexpr std::int64_t kLoraWorkBudget = std::int64_t{1} << 18;
+// Elements of x, W, A, B and dy, T K + N K + r K + N r + T N, at most: 2^15, about twice the
+// largest small case (each is a Philox normal to draw: materialising, not multiplying, is
+// what a case with one long extent costs). T 8193 comes with N + K <= 3.
+inline constexpr std::int64_t kLoraElementBudget = std::int64_t{1} << 15;
 inline constexpr std::size_t kMaxPatches = 16;
 
 // The lora properties a harness checks: those that take a subject and need no LibTorch, in

@@ -21,6 +21,11 @@ std::int64_t lora_work(const Case& c) {
   return T * K * (N + r) + T * N * r;
 }
 
+std::int64_t lora_elements(const Case& c) {
+  const std::int64_t T = c.dim("T"), N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
+  return T * K + N * K + r * K + N * r + T * N;
+}
+
 std::vector<std::uint8_t> random_bytes(std::mt19937& rng, std::size_t n) {
   std::vector<std::uint8_t> b(n);
   for (auto& v : b) v = static_cast<std::uint8_t>(rng());
@@ -35,6 +40,7 @@ TEST(LoraFuzzFormat, EveryInputStaysWithinTheBudgetAndLargeExtentsAreReached) {
     bytes[11] &= 0x07;  // no output-straddling patches: computing them materialises the case
     const FuzzInput in = decode_lora(bytes);
     ASSERT_LE(lora_work(in.c), kLoraWorkBudget) << in.c.summary();
+    ASSERT_LE(lora_elements(in.c), kLoraElementBudget) << in.c.summary();
     for (const char* d : {"T", "N", "K", "r"}) ASSERT_GE(in.c.dim(d), 1) << in.c.summary();
     T_seen.insert(in.c.dim("T"));
     r_seen.insert(in.c.dim("r"));
@@ -44,15 +50,18 @@ TEST(LoraFuzzFormat, EveryInputStaysWithinTheBudgetAndLargeExtentsAreReached) {
 }
 
 TEST(LoraFuzzFormat, TheBudgetLowersKThenN) {
-  // T 8193 (realistic byte 192 + 20), N 8, K 64, r 1: K is lowered to what fits.
-  const std::vector<std::uint8_t> bytes = {0, 192 + 20, 7, 63, 0};
+  // T 1024 (realistic byte 192 + 10), N 8, K 64, r 1: K is lowered to what fits both budgets.
+  const std::vector<std::uint8_t> bytes = {0, 192 + 10, 7, 63, 0};
   const FuzzInput in = decode_lora(bytes);
-  EXPECT_EQ(in.c.dim("T"), 8193);
+  EXPECT_EQ(in.c.dim("T"), 1024);
   EXPECT_EQ(in.c.dim("N"), 8);
   EXPECT_EQ(in.c.dim("r"), 1);
   EXPECT_LT(in.c.dim("K"), 64);
   EXPECT_LE(lora_work(in.c), kLoraWorkBudget);
-  EXPECT_GT(lora_work(in.c) + 8193 * (8 + 1), kLoraWorkBudget) << "K is not the largest that fits";
+  EXPECT_LE(lora_elements(in.c), kLoraElementBudget);
+  EXPECT_TRUE(lora_work(in.c) + 1024 * (8 + 1) > kLoraWorkBudget ||
+              lora_elements(in.c) + 1024 + 8 + 1 > kLoraElementBudget)
+      << "K is not the largest that fits";
 }
 
 TEST(LoraFuzzFormat, ARealisticCaseRoundTrips) {
@@ -60,7 +69,7 @@ TEST(LoraFuzzFormat, ARealisticCaseRoundTrips) {
   in.property = "rows_independent";
   in.c.family = "lora";
   in.c.seed = 3;
-  in.c.dims = {{"T", 129}, {"N", 33}, {"K", 16}, {"r", 17}};
+  in.c.dims = {{"T", 129}, {"N", 33}, {"K", 16}, {"r", 17}};  // 7161 elements
   in.c.probe_row = 128;
   in.c.params["alpha"] = 34.0;
   EXPECT_EQ(decode_lora(encode_lora(in)).c, in.c);
