@@ -1,7 +1,7 @@
 // Speed of the LoRA family's reference arithmetic beside LibTorch's, in one run
 // (bench/README.md). At each reference shape (lora_gate.hpp's gate_shapes):
 //
-//   BM_TorchMatmulF64, BM_TorchMatmulBf16  LibTorch's CPU mm, [T, K] x [K, N]    2 T N K flops
+//   BM_TorchMatmulF64/F32/Bf16             LibTorch's CPU mm, [T, K] x [K, N]    2 T N K flops
 //   BM_HostTwinForward                     the host twin's forward              2 T (NK + rK + Nr)
 //   BM_Fp64OracleForward                   LoraOracle<double>: build + every y  2 T (NK + rK + Nr)
 //   BM_FastOracleForward                   LoraFastOracle: every y with its bound 2 T (NK + rK + Nr)
@@ -11,7 +11,8 @@
 // and at the smallest reference shape BM_MpOracleElements / BM_Fp64OracleElements: the same
 // fixed set of y elements from LoraMpOracle and LoraOracle<double>, both built outside the
 // timed loop (BM_FastOracleForward's "elements/s" is the fast oracle's per-element rate).
-// The fast oracle runs on PARITY_THREADS threads (default: every core), printed in the context.
+// The host twin and the fast oracle run on PARITY_THREADS threads (default: every core),
+// printed in the context, with the instruction set they dispatch to.
 // Rates are counters ("FLOP/s", "elements/s"), over wall time; after the runs the ratios of
 // these rates are printed, computed from this run's own measurements only.
 //
@@ -30,10 +31,10 @@
 
 #include <unistd.h>
 
+#include "core/isa.hpp"
+#include "core/thread_count.hpp"
 #include "oracles/lora.hpp"
 #include "oracles/lora_fast.hpp"
-#include "oracles/dot2_kernels.hpp"
-#include "oracles/parallel.hpp"
 #include "oracles/lora_mp.hpp"
 #include "properties/lora/lora_gate.hpp"
 #include "properties/lora/lora_problem.hpp"
@@ -53,6 +54,7 @@ constexpr int kSampledElements = 64;        // y elements per iteration of the *
 constexpr double kDefaultMinTimeS = 0.5;    // per benchmark, unless --benchmark_min_time is given
 
 constexpr const char* kTorchF64 = "BM_TorchMatmulF64";
+constexpr const char* kTorchF32 = "BM_TorchMatmulF32";
 constexpr const char* kTorchBf16 = "BM_TorchMatmulBf16";
 constexpr const char* kHostTwin = "BM_HostTwinForward";
 constexpr const char* kOracle = "BM_Fp64OracleForward";
@@ -111,7 +113,7 @@ const ShapeData& shape_data(const lora::GateShape& s) {
 MatmulBaseline& baseline(const lora::GateShape& s, DType dtype) {
   static std::unique_ptr<MatmulBaseline> slot;
   static std::string slot_key;
-  const std::string key = name_key(s) + (dtype == DType::f64 ? "/f64" : "/bf16");
+  const std::string key = name_key(s) + "/" + std::string(dtype_name(dtype));
   if (!slot || slot_key != key) {
     slot.reset();
     slot = std::make_unique<MatmulBaseline>(s.T, s.N, s.K, dtype);
@@ -259,16 +261,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
     std::ostream& out = GetOutputStream();
     out << "\nRates from this run (GFLOP/s, wall time; LibTorch intra-op threads: "
         << subjects::torch_impl::torch_intra_op_threads() << ")\n";
-    print_row(out, "shape", {"torch-f64", "torch-bf16", "host-twin", "oracle-f64", "fast-oracle"});
+    print_row(out, "shape", {"torch-f64", "torch-f32", "torch-bf16", "host-twin", "oracle-f64", "fast-oracle"});
     for (const auto& s : shapes_)
-      print_row(out, s.label(), {gflops(s, kTorchF64), gflops(s, kTorchBf16), gflops(s, kHostTwin), gflops(s, kOracle),
-                                 gflops(s, kFastOracle)});
-    out << "\nRatios of rates (> 1: the first is faster)\n";
-    print_row(out, "shape", {"twin/t-f64", "twin/t-bf16", "oracle/t-f64", "oracle/twin", "fast/t-f64"});
+      print_row(out, s.label(), {gflops(s, kTorchF64), gflops(s, kTorchF32), gflops(s, kTorchBf16), gflops(s, kHostTwin),
+                                 gflops(s, kOracle), gflops(s, kFastOracle)});
+    out << "\nRatios of rates (> 1: the first is faster; host twin target: twin/t-f32 >= 0.5)\n";
+    print_row(out, "shape", {"twin/t-f32", "twin/t-f64", "twin/t-bf16", "oracle/t-f64", "oracle/twin", "fast/t-f64"});
     for (const auto& s : shapes_)
-      print_row(out, s.label(), {ratio(s, kHostTwin, kTorchF64), ratio(s, kHostTwin, kTorchBf16),
-                                 ratio(s, kOracle, kTorchF64), ratio(s, kOracle, kHostTwin),
-                                 ratio(s, kFastOracle, kTorchF64)});
+      print_row(out, s.label(), {ratio(s, kHostTwin, kTorchF32), ratio(s, kHostTwin, kTorchF64),
+                                 ratio(s, kHostTwin, kTorchBf16), ratio(s, kOracle, kTorchF64),
+                                 ratio(s, kOracle, kHostTwin), ratio(s, kFastOracle, kTorchF64)});
     out << "\nTime of the fast accurate oracle (every y and its bound) over LibTorch's float64 matmul"
            " (target: <= 4)\n";
     for (const auto& s : shapes_) print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kFastOracle)});
@@ -392,6 +394,7 @@ int main(int argc, char** argv) {
   };
   for (const auto& s : shapes) {
     add(kTorchF64, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::f64); });
+    add(kTorchF32, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::f32); });
     add(kTorchBf16, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::bf16); });
     add(kHostTwin, s, host_twin_forward);
     add(kOracle, s, fp64_oracle_forward);
@@ -407,8 +410,8 @@ int main(int argc, char** argv) {
   add(kMpElements, shapes.front(), mp_oracle_elements);
   add(kFp64Elements, shapes.front(), fp64_oracle_elements);
 
-  benchmark::AddCustomContext("parity_threads", std::to_string(oracles::oracle_threads()));
-  benchmark::AddCustomContext("fast_oracle_isa", oracles::isa_name(oracles::best_isa()));
+  benchmark::AddCustomContext("parity_threads", std::to_string(thread_count()));
+  benchmark::AddCustomContext("isa", isa_name(best_isa()));
   benchmark::AddCustomContext("torch_intra_op_threads",
                               std::to_string(subjects::torch_impl::torch_intra_op_threads()));
   RatioReporter reporter(shapes, options);

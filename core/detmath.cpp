@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/isa.hpp"
+
 namespace parity::detmath {
 namespace {
 
@@ -34,7 +36,7 @@ void sincos_reduced(double r, double* s, double* c) {
 
 }  // namespace
 
-void sincos_2pi(double t, double* s, double* c) {
+PARITY_FMA_CLONES void sincos_2pi(double t, double* s, double* c) {
   // Quadrant from 4t, exact in binary; the remainder r in [-pi/4, pi/4].
   const double q4 = 4.0 * t;
   const double q = std::floor(q4 + 0.5);

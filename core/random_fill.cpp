@@ -3,11 +3,12 @@
 #include <cmath>
 
 #include "core/detmath.hpp"
+#include "core/isa.hpp"
 #include "core/philox.hpp"
 
 namespace parity {
 
-double philox_normal(std::uint64_t seed, std::uint32_t stream, std::uint64_t index) {
+PARITY_FMA_CLONES double philox_normal(std::uint64_t seed, std::uint32_t stream, std::uint64_t index) {
   const auto w = philox_words(seed, stream, index);
   const double u1 = uniform_open0(w[0], w[1]);
   const double u2 = uniform_open0(w[2], w[3]) - 0x1p-53;  // [0, 1)

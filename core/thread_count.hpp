@@ -1,6 +1,6 @@
 #pragma once
-// How many threads parity's host code uses: the oracles' pool (oracles/parallel.hpp) and the
-// host twins of the kernels (subjects/rlkernels/host_parallel.hpp) both ask this.
+// How many threads parity's host code uses: its one thread pool (core/thread_pool.hpp), on which
+// the oracles and the host twins of the kernels run, asks this.
 namespace parity {
 
 inline constexpr int kMaxThreads = 1024;

@@ -16,6 +16,47 @@ std::vector<double> alphas(std::int64_t r) {
   return {static_cast<double>(r), 2.0 * static_cast<double>(r), 16.0, 1.0};
 }
 
+constexpr int kSmallExtentBytes = 192, kSmallRankBytes = 224;
+
+template <std::size_t N>
+std::int64_t extent(std::uint8_t b, int small_bytes, std::int64_t small_max, const std::int64_t (&realistic)[N]) {
+  return b < small_bytes ? 1 + b % small_max : realistic[(b - small_bytes) % N];
+}
+
+// The byte that decodes to v, or -1.
+template <std::size_t N>
+int extent_byte(std::int64_t v, int small_bytes, std::int64_t small_max, const std::int64_t (&realistic)[N]) {
+  if (v >= 1 && v <= small_max) return static_cast<int>(v - 1);
+  for (std::size_t i = 0; i < N; ++i)
+    if (realistic[i] == v) return small_bytes + static_cast<int>(i);
+  return -1;
+}
+
+std::int64_t forward_work(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
+  return T * K * (N + r) + T * N * r;
+}
+
+std::int64_t operand_elements(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
+  return T * K + N * K + r * K + N * r + T * N;
+}
+
+// Lowers K, then N, then T, then r to the largest value that keeps the work and the operand
+// elements within their budgets.
+void fit_budget(std::int64_t& T, std::int64_t& N, std::int64_t& K, std::int64_t& r) {
+  // Both are a d + b in each extent d, the others fixed.
+  const auto fit = [](std::int64_t& d, std::int64_t a, std::int64_t b, std::int64_t budget) {
+    if (a > 0 && a * d + b > budget) d = std::clamp<std::int64_t>((budget - b) / a, 1, d);
+  };
+  fit(K, T * (N + r), T * N * r, kLoraWorkBudget);
+  fit(K, T + N + r, N * r + T * N, kLoraElementBudget);
+  fit(N, T * (K + r), T * K * r, kLoraWorkBudget);
+  fit(N, K + r + T, T * K + r * K, kLoraElementBudget);
+  fit(T, K * (N + r) + N * r, 0, kLoraWorkBudget);
+  fit(T, K + N, N * K + r * K + N * r, kLoraElementBudget);
+  fit(r, T * (K + N), T * K * N, kLoraWorkBudget);
+  fit(r, K + N, T * K + N * K + T * N, kLoraElementBudget);
+}
+
 }  // namespace
 
 const std::vector<std::string>& lora_fuzz_properties() {
@@ -31,8 +72,11 @@ FuzzInput decode_lora(std::span<const std::uint8_t> bytes) {
   out.property = lora_fuzz_properties()[in.u8() % lora_fuzz_properties().size()];
   Case& c = out.c;
   c.family = "lora";
-  const std::int64_t T = 1 + in.u8() % kLoraMaxExtent, N = 1 + in.u8() % kLoraMaxExtent,
-                     K = 1 + in.u8() % kLoraMaxExtent, r = 1 + in.u8() % kLoraMaxRank;
+  std::int64_t T = extent(in.u8(), kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
+  std::int64_t N = extent(in.u8(), kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
+  std::int64_t K = extent(in.u8(), kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
+  std::int64_t r = extent(in.u8(), kSmallRankBytes, kLoraMaxRank, kLoraRealisticRanks);
+  fit_budget(T, N, K, r);
   c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
   c.probe_row = in.u8() % T;
   for (const auto& op : kOperands)
@@ -60,14 +104,17 @@ std::vector<std::uint8_t> encode_lora(const FuzzInput& in, int straddles) {
   const auto prop = std::find(props.begin(), props.end(), in.property);
   if (c.family != "lora" || prop == props.end()) throw InputError("encode_lora: not a lora fuzz input");
   const std::int64_t T = c.dim("T"), N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
-  auto within = [](std::int64_t v, std::int64_t max) { return v >= 1 && v <= max; };
-  if (!within(T, kLoraMaxExtent) || !within(N, kLoraMaxExtent) || !within(K, kLoraMaxExtent) ||
-      !within(r, kLoraMaxRank) || c.dims.size() != 4 || c.patches.size() > kMaxPatches || straddles < 0 ||
-      straddles > 4)
+  const int bytes[] = {extent_byte(T, kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents),
+                       extent_byte(N, kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents),
+                       extent_byte(K, kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents),
+                       extent_byte(r, kSmallRankBytes, kLoraMaxRank, kLoraRealisticRanks)};
+  if (std::find(std::begin(bytes), std::end(bytes), -1) != std::end(bytes) || forward_work(T, N, K, r) > kLoraWorkBudget ||
+      operand_elements(T, N, K, r) > kLoraElementBudget ||
+      c.dims.size() != 4 || c.patches.size() > kMaxPatches || straddles < 0 || straddles > 4)
     throw InputError("encode_lora: " + c.summary() + " is outside the harness caps");
   ByteWriter w;
   w.u8(static_cast<std::uint8_t>(prop - props.begin()));
-  for (std::int64_t v : {T - 1, N - 1, K - 1, r - 1}) w.u8(static_cast<std::uint8_t>(v));
+  for (const int b : bytes) w.u8(static_cast<std::uint8_t>(b));
   w.u8(static_cast<std::uint8_t>(c.probe_row));
   for (const auto& op : kOperands) {
     const Layout l = c.layout(op);

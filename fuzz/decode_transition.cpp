@@ -14,6 +14,19 @@ const std::vector<std::string> kOperands = {"x", "v", "eps"};
 const double kSigmaMax[] = {0.995, 0.98, 0.9997, 0.5};
 const double kNoiseLevel[] = {0.7, 0.5, 1.0, 0.1};
 constexpr std::int64_t kMaxChannels = 96;
+constexpr int kSmallBatchBytes = 248;
+
+std::int64_t batch_of(std::uint8_t b) {
+  return b < kSmallBatchBytes ? 1 + b % kTransitionMaxRows : kTransitionRealisticBatches[b - kSmallBatchBytes];
+}
+
+// The byte that decodes to B, or -1.
+int batch_byte(std::int64_t B) {
+  if (B >= 1 && B <= kTransitionMaxRows) return static_cast<int>(B - 1);
+  for (std::size_t i = 0; i < std::size(kTransitionRealisticBatches); ++i)
+    if (kTransitionRealisticBatches[i] == B) return kSmallBatchBytes + static_cast<int>(i);
+  return -1;
+}
 
 double sigma_of(std::uint16_t u) { return u == 0xFFFF ? 1.0 : static_cast<float>((u + 1.0) / 65536.0); }
 double sigma_prev_of(double sigma, std::uint8_t b) { return static_cast<float>(sigma * (b / 256.0)); }
@@ -38,9 +51,10 @@ FuzzInput decode_transition(std::span<const std::uint8_t> bytes) {
   out.property = transition_fuzz_properties()[in.u8() % transition_fuzz_properties().size()];
   Case& c = out.c;
   c.family = "transition";
-  const std::int64_t B = 1 + in.u8() % kTransitionMaxRows;
+  const std::int64_t B = batch_of(in.u8());
   const std::int64_t channels = 1 + in.u8() % kMaxChannels;
-  const std::int64_t tokens = 1 + in.u16() % (kTransitionMaxRowLength / channels);
+  const std::int64_t tokens = std::clamp<std::int64_t>(kTransitionWorkBudget / (B * channels), 1,
+                                                       1 + in.u16() % (kTransitionMaxRowLength / channels));
   c.dims = {{"B", B}, {"tokens", tokens}, {"channels", channels}};
   c.probe_row = in.u8() % B;
   const std::uint8_t flags = in.u8();
@@ -52,10 +66,14 @@ FuzzInput decode_transition(std::span<const std::uint8_t> bytes) {
   for (const auto& op : kOperands)
     if (const Layout l = decode_layout(in.u8()); !l.is_contiguous()) c.layouts[op] = l;
   c.seed = in.u64();
-  for (std::int64_t b = 0; b < B; ++b) {
+  for (std::int64_t b = 0; b < std::min(B, kTransitionMaxRows); ++b) {
     const double sigma = sigma_of(in.u16());
     c.params["sigma." + std::to_string(b)] = sigma;
     c.params["sigma_prev." + std::to_string(b)] = sigma_prev_of(sigma, in.u8());
+  }
+  for (std::int64_t b = kTransitionMaxRows; b < B; ++b) {
+    c.params["sigma." + std::to_string(b)] = c.params["sigma." + std::to_string(b % kTransitionMaxRows)];
+    c.params["sigma_prev." + std::to_string(b)] = c.params["sigma_prev." + std::to_string(b % kTransitionMaxRows)];
   }
   const std::int64_t size = B * tokens * channels;
   const std::vector<std::int64_t> sizes = {size, size, size};
@@ -69,12 +87,17 @@ std::vector<std::uint8_t> encode_transition(const FuzzInput& in) {
   const auto prop = std::find(props.begin(), props.end(), in.property);
   if (c.family != "transition" || prop == props.end()) throw InputError("encode_transition: not a transition fuzz input");
   const std::int64_t B = c.dim("B"), tokens = c.dim("tokens"), channels = c.dim("channels");
-  if (B < 1 || B > kTransitionMaxRows || channels < 1 || channels > kMaxChannels || tokens < 1 ||
-      tokens > kTransitionMaxRowLength / channels || c.patches.size() > 16)
+  bool repeats = true;  // rows past kTransitionMaxRows repeat the sigmas of row b % 8
+  for (std::int64_t b = kTransitionMaxRows; b < B; ++b)
+    for (const char* p : {"sigma.", "sigma_prev."})
+      repeats = repeats && c.param(p + std::to_string(b), -1.0) == c.param(p + std::to_string(b % kTransitionMaxRows), -2.0);
+  if (batch_byte(B) < 0 || channels < 1 || channels > kMaxChannels || tokens < 1 ||
+      tokens > kTransitionMaxRowLength / channels || B * tokens * channels > kTransitionWorkBudget || !repeats ||
+      c.patches.size() > 16)
     throw InputError("encode_transition: " + c.summary() + " is outside the harness caps");
   ByteWriter w;
   w.u8(static_cast<std::uint8_t>(prop - props.begin()));
-  w.u8(static_cast<std::uint8_t>(B - 1));
+  w.u8(static_cast<std::uint8_t>(batch_byte(B)));
   w.u8(static_cast<std::uint8_t>(channels - 1));
   w.u16(static_cast<std::uint16_t>(tokens - 1));
   w.u8(static_cast<std::uint8_t>(c.probe_row));
@@ -84,7 +107,7 @@ std::vector<std::uint8_t> encode_transition(const FuzzInput& in) {
                                  index_of(kNoiseLevel, c.param("noise_level", 0.7)) << 5));
   for (const auto& op : kOperands) w.u8(encode_layout(c.layout(op)));
   w.u64(c.seed);
-  for (std::int64_t b = 0; b < B; ++b) {
+  for (std::int64_t b = 0; b < std::min(B, kTransitionMaxRows); ++b) {
     const double sigma = c.param("sigma." + std::to_string(b), 1.0);
     const double prev = c.param("sigma_prev." + std::to_string(b), 0.0);
     const auto u = sigma >= 1.0 ? std::uint16_t{0xFFFF}

@@ -5,7 +5,9 @@
 // gradient_accuracy; the first input byte picks one) holds on parity's own kernel,
 // rlkernels-host, or on the subject named by $PARITY_FUZZ_SUBJECT (e.g. a probe, which must
 // be caught). A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
-// Budget: T, N, K <= 64, r <= 16, 16 patches; inputs longer than the format are refused.
+// Budget: one forward's multiply-adds at most kLoraWorkBudget (2^18; extents small, <= 64 and
+// r <= 16, or realistic, up to 8193 and r 128: decode_lora.hpp), 16 patches; inputs longer
+// than the format are refused.
 // Feedback: the path each forward and backward call took (LoraSubject::last_path) by row
 // count, and the case's K class, layouts and verdict outcome (fuzz/feedback.hpp).
 #include <cstdint>
@@ -28,10 +30,16 @@ using subjects::LoraSubject;
 
 constexpr std::size_t kMaxInputBytes = 20 + 8 * fuzz::kMaxPatches;
 
-int rows_class(std::int64_t rows) { return rows == 1 ? 0 : rows <= 16 ? 1 : rows <= 32 ? 2 : 3; }
+// 1, 2-16, 17-32, 33-64, 65-128, 129-512, 513-2048, more: [0, 8).
+int rows_class(std::int64_t rows) {
+  int c = 0;
+  for (const std::int64_t edge : {1, 16, 32, 64, 128, 512, 2048})
+    if (rows > edge) ++c;
+  return c;
+}
 
 // Forwards to the subject under test and reports the path of every call as a configuration:
-// 8 path ids x 4 row classes x forward/backward, in [0, 64).
+// 8 path ids x 8 row classes x forward/backward, in [0, 128).
 class PathRecorder final : public LoraSubject {
  public:
   explicit PathRecorder(LoraSubject& inner) : inner_(inner) {}
@@ -58,7 +66,7 @@ class PathRecorder final : public LoraSubject {
 
   void note(const LoraInputs& in, int backward) {
     const auto path = path_id(inner_.last_path().name);
-    fuzz::observe_config(path * 8 + static_cast<std::uint32_t>(rows_class(in.x.dim(0)) * 2 + backward));
+    fuzz::observe_config(path * 16 + static_cast<std::uint32_t>(rows_class(in.x.dim(0)) * 2 + backward));
   }
   LoraSubject& inner_;
 };
@@ -66,12 +74,12 @@ class PathRecorder final : public LoraSubject {
 std::string subject_name;
 std::unique_ptr<LoraSubject> subject;
 
-// The case's K class (1, < 16, a multiple of 16, other), whether any operand is laid out
-// non-contiguously, and the verdict's outcome: in [64, 64 + 24).
+// The case's K class (1, < 16, a multiple of 16, other; then the same above 1024), whether any
+// operand is laid out non-contiguously, and the verdict's outcome: in [128, 128 + 48).
 std::uint32_t case_config(const Case& c, const Verdict& v) {
   const std::int64_t K = c.dim("K");
-  const std::uint32_t k = K == 1 ? 0 : K < 16 ? 1 : K % 16 == 0 ? 2 : 3;
-  return 64 + (k * 2 + (c.layouts.empty() ? 0u : 1u)) * 3 + static_cast<std::uint32_t>(v.outcome);
+  const std::uint32_t k = (K == 1 ? 0 : K < 16 ? 1 : K % 16 == 0 ? 2 : 3) + (K > 1024 ? 4 : 0);
+  return 128 + (k * 2 + (c.layouts.empty() ? 0u : 1u)) * 3 + static_cast<std::uint32_t>(v.outcome);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 // properties that take a subject and need no LibTorch; the first input byte picks one) hold
 // on parity's own kernel, rlkernels-host, or on the subject named by $PARITY_FUZZ_SUBJECT.
 // A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
-// Budget: B <= 8, n = tokens x channels <= 4096, 16 patches; longer inputs are refused.
+// Budget: B <= 64 (1-8, or one of the realistic batch sizes 9-64), n = tokens x channels <=
+// 4096, B n <= kTransitionWorkBudget (2^15: decode_transition.hpp), 16 patches; longer inputs
+// are refused.
 // Feedback: the row length's class relative to the kernel's 256-lane reduction tree, the
 // batch size's class, the step type and the latent dtype, and the verdict's outcome per
 // property (fuzz/feedback.hpp).
@@ -40,21 +42,21 @@ std::uint32_t row_class(std::int64_t n) {
   return n % kLanes == 0 ? 4 : 5;
 }
 
-// Row class x batch class (1, 2-4, 5-8) x step (sde, cps, sde without normaliser) x latent
-// dtype, in [0, 108); then property x outcome in [128, 137).
+// Row class x batch class (1, 2-4, 5-8, 9-16, 17-64) x step (sde, cps, sde without
+// normaliser) x latent dtype, in [0, 180); then property x outcome in [192, 201).
 std::uint32_t shape_config(const Case& c) {
   const std::int64_t B = c.dim("B"), n = c.dim("tokens") * c.dim("channels");
-  const std::uint32_t batch = B == 1 ? 0 : B <= 4 ? 1 : 2;
+  const std::uint32_t batch = B == 1 ? 0 : B <= 4 ? 1 : B <= 8 ? 2 : B <= 16 ? 3 : 4;
   const std::uint32_t step = c.param("cps", 0.0) != 0.0 ? 1 : c.param("normaliser", 1.0) == 0.0 ? 2 : 0;
   const std::uint32_t bf16 = c.param("bf16_inputs", 0.0) != 0.0 ? 1 : 0;
-  return ((row_class(n) * 3 + batch) * 3 + step) * 2 + bf16;
+  return ((row_class(n) * 5 + batch) * 3 + step) * 2 + bf16;
 }
 
 std::uint32_t outcome_config(const std::string& property, const Verdict& v) {
   const auto& props = fuzz::transition_fuzz_properties();
   std::uint32_t p = 0;
   while (p < props.size() && props[p] != property) ++p;
-  return 128 + p * 3 + static_cast<std::uint32_t>(v.outcome);
+  return 192 + p * 3 + static_cast<std::uint32_t>(v.outcome);
 }
 
 }  // namespace

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/thread_pool.hpp"
+
 #include "oracles/dot2_ranges.hpp"
-#include "oracles/parallel.hpp"
 
 namespace parity::oracles {
 namespace dot2_detail {
@@ -89,22 +90,6 @@ void nt_range(const NtOperands& op, const std::function<void(const NtGroup&)>& s
 }
 
 }  // namespace
-
-Isa best_isa() {
-  static const Isa isa = __builtin_cpu_supports("avx512f")                                ? Isa::avx512
-                         : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? Isa::avx2
-                                                                                          : Isa::portable;
-  return isa;
-}
-
-const char* isa_name(Isa isa) {
-  switch (isa) {
-    case Isa::avx512: return "avx512";
-    case Isa::avx2: return "avx2";
-    case Isa::portable: break;
-  }
-  return "portable";
-}
 
 void dot2_nt(const NtOperands& op, const std::function<void(const NtGroup&)>& sink, Isa isa) {
   constexpr std::size_t kGroup = dot2_detail::kMergeRows;

@@ -1,25 +1,22 @@
 #pragma once
 // Blocked, vectorised and parallel Dot2 (oracles/dot2.hpp) over whole matrices: the fast
 // accurate oracle's two kernels. Every output element is computed by one thread in one fixed
-// order, so results are the same bits with any PARITY_THREADS (oracles/parallel.hpp) and on
+// order, so results are the same bits with any PARITY_THREADS (core/thread_pool.hpp) and on
 // every instruction set: the AVX-512, AVX2 and portable paths perform the same IEEE
 // operations on the same lanes (tested bitwise by fast_oracle_dot2_test).
 #include <cstddef>
 #include <functional>
 #include <span>
 
+#include "core/isa.hpp"
 #include "oracles/dot2.hpp"
 
 namespace parity::oracles {
 
-enum class Isa { portable, avx2, avx512 };
-
-// avx512 when this CPU (and its OS) has AVX512F, else avx2 when it has AVX2 and FMA, else
-// portable.
-Isa best_isa();
-
-// "portable", "avx2" or "avx512".
-const char* isa_name(Isa isa);
+// The instruction sets (core/isa.hpp), shared with the host twins' kernels.
+using parity::Isa;
+using parity::best_isa;
+using parity::isa_name;
 
 // Row by row: a [a_rows][n] (row stride lda), b [b_rows][n] (row stride ldb), and an
 // optional second segment a2 [a_rows][n2], b2 [b_rows][n2] that continues every dot product
@@ -55,7 +52,7 @@ struct NtGroup {
 };
 
 // Hands every output (i, j) to `sink`, in groups of consecutive j, each group once, from one of
-// up to oracle_threads() threads (oracles/parallel.hpp; the sink must be safe to call
+// up to thread_count() threads (core/thread_pool.hpp; the sink must be safe to call
 // concurrently for different groups). Output (i, j) = dot2_finish of the Dot2 state of
 // a_i . b_j (+ a2_i . b2_j), by dot2_add (dot2_add_exact for the first segment when
 // op.exact). Fixed lane layout: eight lanes; term k of each segment in lane

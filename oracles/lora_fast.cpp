@@ -9,7 +9,7 @@
 #include <string>
 
 #include "oracles/dot2_kernels.hpp"
-#include "oracles/parallel.hpp"
+#include "core/thread_pool.hpp"
 
 namespace parity::oracles {
 namespace {

@@ -18,7 +18,7 @@
 #include "oracles/lora.hpp"
 #include "oracles/lora_fast.hpp"
 #include "oracles/lora_mp.hpp"
-#include "oracles/parallel.hpp"
+#include "core/thread_count.hpp"
 
 namespace parity {
 namespace {
@@ -171,10 +171,10 @@ TEST(LoraFastOracle, SameBitsWithOneAndTwoThreads) {
   const char* saved = std::getenv("PARITY_THREADS");
   const std::string restore = saved ? saved : "";
   setenv("PARITY_THREADS", "1", 1);
-  ASSERT_EQ(oracles::oracle_threads(), 1);
+  ASSERT_EQ(thread_count(), 1);
   const oracles::LoraFastOracle one(op);
   setenv("PARITY_THREADS", "2", 1);
-  ASSERT_EQ(oracles::oracle_threads(), 2);
+  ASSERT_EQ(thread_count(), 2);
   const oracles::LoraFastOracle two(op);
   if (saved) setenv("PARITY_THREADS", restore.c_str(), 1);
   else unsetenv("PARITY_THREADS");

@@ -1,4 +1,4 @@
-// The oracles' thread pool (oracles/parallel.hpp): every chunk runs once, exceptions come back,
+// parity's thread pool (core/thread_pool.hpp): every chunk runs once, exceptions come back,
 // and a call made while the pool is busy — from a thread that a body waits on — runs on its
 // own thread instead of deadlocking (ctest's timeout would catch a hang).
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "oracles/parallel.hpp"
+#include "core/thread_pool.hpp"
 
 namespace parity::oracles {
 namespace {

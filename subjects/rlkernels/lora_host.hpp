@@ -2,13 +2,17 @@
 // The host twin of the LoRA kernel: the exact arithmetic of lora_arith.cuh, in the orders it
 // documents, on the CPU. `Arithmetic` is a policy (CUTLASS style) that parity's mismatch
 // probes replace to build real alternative implementations; StandardArithmetic is the
-// kernel's own.
+// kernel's own. Every product runs through fma_chain.hpp: vectorised across outputs, each
+// output one chain in its documented order, so the bits are those of the per-element
+// definition whatever the instruction set or thread count.
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "core/bf16.hpp"
+#include "core/isa.hpp"
 #include "subjects/lora_family.hpp"
+#include "subjects/rlkernels/fma_chain.hpp"
 #include "subjects/rlkernels/lora_arith.cuh"
 
 namespace parity::subjects::rlkernels {
@@ -22,31 +26,27 @@ struct StandardArithmetic {
   static bool split_base_reduction(std::int64_t /*rows*/, std::int64_t /*K*/) { return false; }
 };
 
-// Float32 copies of the operands, unpacked from their layouts (exact conversions only).
-struct LoraPacked {
-  std::int64_t T = 0, N = 0, K = 0, r = 0;
-  std::vector<float> x;    // [T][K]
-  std::vector<float> Wt;   // [K][N]
-  std::vector<float> W;    // [N][K]
-  std::vector<float> A;    // [r][K]
-  std::vector<float> B;    // [N][r]
-  std::vector<float> Bt;   // [r][N]
-  static LoraPacked from(const LoraInputs& in);
-};
-
-// Row-major float32 values of a 2-D tensor of any dtype and strides.
-std::vector<float> unpack_f32(const Tensor& t);
+// Whether a policy keeps the kernel's multiply-add (then the vector kernels run its chains;
+// otherwise mac_chains, the scalar kernel, runs them with the policy's own mac).
+template <class Arithmetic>
+inline constexpr bool kKeepsKernelMac = &Arithmetic::mac == &StandardArithmetic::mac;
 
 template <class Arithmetic>
 class LoraHostTwin : public LoraSubject {
  public:
+  // `isa`: the vector kernels to use (at most best_isa(); a lower one gives the same bits).
+  explicit LoraHostTwin(Isa isa = best_isa()) : isa_(isa) {}
   Tensor forward(const LoraInputs& in) override;
   LoraGradients backward(const LoraInputs& in, const Tensor& dy) override;
   LoraPath last_path() const override { return {last_split_ ? "host-split-k" : "host-fma-chain"}; }
 
  protected:
-  // h[t][j], float32, T x r.
-  static std::vector<float> low_rank_activations(const LoraPacked& p);
+  // fma_chains (or mac_chains with the policy's mac): c[i][j] (row stride ldc) continues over
+  // the rows p of b with a[i][p] (row stride lda).
+  void chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc) const;
+  // h[t][j] = sum_k x[t][k] A[j][k], float32, T x r, from x's float32 copy, into h (zeroed).
+  const float* low_rank_activations(const float* x, const LoraInputs& in, float* h) const;
+  Isa isa_;
   bool last_split_ = false;
 };
 

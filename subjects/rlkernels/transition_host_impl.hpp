@@ -1,6 +1,9 @@
 #pragma once
-// Template bodies of TransitionHostTwin (included by transition_host.hpp only).
+// Template bodies of TransitionHostTwin (included by transition_host.hpp only). Operands are
+// read once into float32 copies (matrix_view.hpp), not element by element through Tensor.
 #include <vector>
+
+#include "subjects/rlkernels/matrix_view.hpp"
 
 namespace parity::subjects::rlkernels {
 
@@ -33,6 +36,8 @@ TransitionOutputs TransitionHostTwin<Policy>::sample(const TransitionInputs& in)
   TransitionOutputs out{Tensor::zeros(DType::f32, {B, n}), Tensor::zeros(DType::f32, {B, n}),
                         Tensor::zeros(DType::f32, {B}), Tensor::zeros(DType::f32, {B})};
   std::vector<float> terms(static_cast<std::size_t>(B * n));
+  const std::vector<float> x = to_floats(MatrixView::of(in.x)), v = to_floats(MatrixView::of(in.v)),
+                           eps = to_floats(MatrixView::of(in.eps));
   float* prev = out.prev.storage<float>();
   float* mean = out.mean.storage<float>();
   for (std::int64_t b = 0; b < B; ++b) {
@@ -40,9 +45,8 @@ TransitionOutputs TransitionHostTwin<Policy>::sample(const TransitionInputs& in)
     out.std.set_value(b, r.std);
     for (std::int64_t i = 0; i < n; ++i) {
       const std::int64_t at = b * n + i;
-      const float m = transition::mean_element(r, static_cast<float>(in.x.value_at(at)),
-                                               static_cast<float>(in.v.value_at(at)));
-      const float p = transition::prev_element(r, m, static_cast<float>(in.eps.value_at(at)));
+      const float m = transition::mean_element(r, x[at], v[at]);
+      const float p = transition::prev_element(r, m, eps[at]);
       mean[at] = m;
       prev[at] = p;
       terms[at] = transition::logp_term(r, p, m);
@@ -59,13 +63,14 @@ Tensor TransitionHostTwin<Policy>::score(const TransitionInputs& in, const Tenso
   const std::int64_t B = in.x.dim(0), n = in.x.dim(1);
   Tensor logp = Tensor::zeros(DType::f32, {B});
   std::vector<float> terms(static_cast<std::size_t>(B * n));
+  const std::vector<float> x = to_floats(MatrixView::of(in.x)), v = to_floats(MatrixView::of(in.v)),
+                           p = to_floats(MatrixView::of(prev));
   for (std::int64_t b = 0; b < B; ++b) {
     const transition::Row r = Policy::row(in, b);
     for (std::int64_t i = 0; i < n; ++i) {
       const std::int64_t at = b * n + i;
-      const float m = transition::mean_element(r, static_cast<float>(in.x.value_at(at)),
-                                               static_cast<float>(in.v.value_at(at)));
-      terms[at] = transition::logp_term(r, static_cast<float>(prev.value_at(at)), m);
+      const float m = transition::mean_element(r, x[at], v[at]);
+      terms[at] = transition::logp_term(r, p[at], m);
     }
   }
   reduce(terms, B, n, logp);

@@ -24,12 +24,7 @@ MatmulBaseline::MatmulBaseline(std::int64_t M, std::int64_t N, std::int64_t K, D
   if (M < 1 || N < 1 || K < 1)
     throw InputError("MatmulBaseline: extents must be >= 1, got M=" + std::to_string(M) +
                      " N=" + std::to_string(N) + " K=" + std::to_string(K));
-  at::ScalarType type;
-  switch (dtype) {
-    case DType::f64: type = at::kDouble; break;
-    case DType::bf16: type = at::kBFloat16; break;
-    default: throw InputError("MatmulBaseline: dtype must be f64 or bf16");
-  }
+  const at::ScalarType type = dtype == DType::f64 ? at::kDouble : dtype == DType::f32 ? at::kFloat : at::kBFloat16;
   if (on_cuda && !::torch::cuda::is_available())
     throw InputError("MatmulBaseline: on_cuda, but LibTorch has no CUDA device (or no CUDA build)");
   const at::Device device = on_cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU);

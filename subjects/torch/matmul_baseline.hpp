@@ -13,10 +13,10 @@ namespace parity::subjects::torch_impl {
 
 class MatmulBaseline {
  public:
-  // Allocates a [M, K] and a [K, N] operand of `dtype` (f64 or bf16), drawn once from N(0, 1)
+  // Allocates a [M, K] and a [K, N] operand of `dtype` (f64, f32 or bf16), drawn once from N(0, 1)
   // by LibTorch's CPU generator seeded with `seed` (drawn in float64, then rounded to the
   // dtype), and a [M, N] output; with on_cuda all three live on the first CUDA device. Throws
-  // InputError for an extent < 1, for float32, and for on_cuda without a usable CUDA LibTorch.
+  // InputError for an extent < 1 and for on_cuda without a usable CUDA LibTorch.
   MatmulBaseline(std::int64_t M, std::int64_t N, std::int64_t K, DType dtype,
                  std::uint64_t seed = 20261129, bool on_cuda = false);
   ~MatmulBaseline();

@@ -1,4 +1,4 @@
-#include "oracles/parallel.hpp"
+#include "core/thread_pool.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -11,11 +11,11 @@
 
 #include "core/thread_count.hpp"
 
-namespace parity::oracles {
+namespace parity {
 namespace {
 
 // Workers started once and kept for the process (starting threads on every call cost two
-// thread creations per oracle construction). One job at a time: `job_` serialises callers; a
+// thread creations per oracle construction, one per host twin call). One job at a time: `job_` serialises callers; a
 // call from inside a job's body (this thread or a worker) runs its chunks inline instead.
 class Pool {
  public:
@@ -103,13 +103,11 @@ thread_local bool Pool::inside_ = false;
 
 }  // namespace
 
-int oracle_threads() { return thread_count(); }
-
 void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>& body) {
-  const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(oracle_threads()), chunks);
+  const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(thread_count()), chunks);
   static Pool pool;
   if (threads > 1 && !Pool::inside() && pool.try_run(chunks, threads - 1, body)) return;
   for (std::size_t c = 0; c < chunks; ++c) body(c);
 }
 
-}  // namespace parity::oracles
+}  // namespace parity

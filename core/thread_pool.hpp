@@ -1,0 +1,19 @@
+#pragma once
+// parity's one thread pool (the oracles and the host twins of the kernels both run on it), with
+// a fixed partition: the caller cuts its work into chunks that do not depend on the thread
+// count, and each chunk runs entirely on one thread. A computation whose every output is a
+// function of its chunk alone thus gives the same bits with any number of threads.
+#include <cstddef>
+#include <functional>
+
+namespace parity {
+
+// Runs body(chunk) for every chunk in [0, chunks) on up to thread_count() threads (core/thread_count.hpp: PARITY_THREADS,
+// else the hardware's threads; read on every call) (the
+// calling thread and workers kept for the process, started on first need); returns when all
+// are done. The first exception a body throws is rethrown here after the others finish. A call
+// made while the pool is busy (from inside a body, from another thread, or from a thread a body
+// waits on) runs its chunks on its own thread: the bits are the same, and it cannot deadlock.
+void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>& body);
+
+}  // namespace parity

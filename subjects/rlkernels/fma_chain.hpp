@@ -1,0 +1,58 @@
+#pragma once
+// Matrix products whose every output is one multiply-add chain in a fixed order: the
+// reductions of lora_arith.cuh. Output (i, j) continues from its current value c and, for
+// p = 0, 1, ..., P - 1 in turn, becomes mac(c, a(i, p), b(p, j)) — one rounding per step, the
+// order a function of P alone. The host twin computes many outputs at once (vectorised across
+// j, tiled across i, columns split over the thread pool), but each output still walks its own
+// chain in that order, so the bits are those of the per-element definition: the same for every
+// instruction set (core/isa.hpp), tile and thread count, and those of the CUDA kernel.
+#include <cstdint>
+
+#include "core/isa.hpp"
+#include "subjects/rlkernels/matrix_view.hpp"
+
+namespace parity::subjects::rlkernels {
+
+// For i < M and j < b.cols: c[i * ldc + j] continues over p < b.rows as
+// c = fma(a[i * lda + p], b(p, j), c) (lora::mac), on `isa`'s kernel (one no better than
+// best_isa()) and up to thread_count() threads. The a rows and c must not overlap.
+void fma_chains(Isa isa, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
+                std::int64_t ldc);
+
+// The kernel of one packed panel: rows i < M of a and c, panel[p][j] = b(p, j0 + j) for
+// j < width (0 beyond, up to kPanelWidth), c pointing at column j0.
+using PanelKernel = void (*)(std::int64_t M, const float* a, std::int64_t lda, const float* panel, std::int64_t P,
+                             float* c, std::int64_t ldc, std::int64_t width);
+
+// The chains of fma_chains, each panel of b packed (with pack_isa's packing, at most
+// best_isa(); packing only moves values) and handed to `kernel`.
+void chains_with(PanelKernel kernel, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
+                 std::int64_t ldc, Isa pack_isa);
+
+// Columns per packed panel of b: every kernel computes 32 outputs of a row at a time.
+inline constexpr std::int64_t kPanelWidth = 32;
+
+// The scalar kernel of a Mac policy: the per-element definition, panel by panel.
+template <class Mac>
+void mac_panel(std::int64_t M, const float* a, std::int64_t lda, const float* panel, std::int64_t P, float* c,
+               std::int64_t ldc, std::int64_t width) {
+  for (std::int64_t i = 0; i < M; ++i) {
+    float acc[kPanelWidth];
+    for (std::int64_t j = 0; j < kPanelWidth; ++j) acc[j] = j < width ? c[i * ldc + j] : 0.0f;
+    for (std::int64_t p = 0; p < P; ++p) {
+      const float ai = a[i * lda + p];
+      const float* b = panel + p * kPanelWidth;
+      for (std::int64_t j = 0; j < kPanelWidth; ++j) acc[j] = Mac::mac(acc[j], ai, b[j]);
+    }
+    for (std::int64_t j = 0; j < width; ++j) c[i * ldc + j] = acc[j];
+  }
+}
+
+// fma_chains with the step c = Mac::mac(c, a, b) instead (a probe's arithmetic), by the scalar
+// kernel through the same packing and threads.
+template <class Mac>
+void mac_chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc) {
+  chains_with(&mac_panel<Mac>, M, a, lda, b, c, ldc, best_isa());
+}
+
+}  // namespace parity::subjects::rlkernels
