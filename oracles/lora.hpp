@@ -29,7 +29,8 @@
 // parity's chains', the unscaled sums (h B^T, G^T h, dh A and dh^T x before s), s times h,
 // and s times each operand element that feeds the output (LoraOrders); peak_at names it. The
 // underflow weight adds, for every place the scale may be applied, that multiplication's own
-// underflow times what multiplies it later (LoraOrders, bounded by operand maxima), and
+// underflow times what multiplies it later (LoraOrders, bounded by the maxima of the operand
+// elements that feed the output: a non-finite operand that does not leaves it finite), and
 // weights every other rounding by max(1, |s|), since s may or may not follow it.
 // Its oracle_err is the standard bound of a depth-d evaluation in Real, gamma_d abs_sum with
 // Real's unit roundoff (Higham, Lemma 3.1; d counts the chains h or dh feed into), valid for
@@ -67,16 +68,9 @@ class LoraOrders {
   };
 
   explicit LoraOrders(const LoraOperands& op)
-      : s_(std::fabs(op.scale)), big_s_(s_ > 1 ? s_ : 1.0), x_(op.x, op.T, op.K), A_(op.A, op.r, op.K),
-        B_(op.B, op.N, op.r), G_(op.G, op.G.empty() ? 0 : op.T, op.N) {
-    const double K = static_cast<double>(op.K), N = static_cast<double>(op.N), r = static_cast<double>(op.r),
-                 T = static_cast<double>(op.T);
-    const double hmax = K * x_.all * A_.all, dhmax = N * G_.all * B_.all;  // bounds on |h|, |G B|
-    underflow_y_ = r * (K * B_.all * (A_.all + x_.all) + B_.all + hmax + 1);
-    underflow_dx_ = r * (N * A_.all * (B_.all + G_.all + 1) + dhmax + 1);
-    underflow_dA_ = T * (N * x_.all * (B_.all + G_.all + 1) + dhmax + 1);
-    underflow_dB_ = T * (hmax + K * G_.all * (A_.all + x_.all + 1) + G_.all + 1);
-  }
+      : s_(std::fabs(op.scale)), big_s_(s_ > 1 ? s_ : 1.0), T_(static_cast<double>(op.T)),
+        N_(static_cast<double>(op.N)), K_(static_cast<double>(op.K)), r_(static_cast<double>(op.r)),
+        x_(op.x, op.T, op.K), A_(op.A, op.r, op.K), B_(op.B, op.N, op.r), G_(op.G, op.G.empty() ? 0 : op.T, op.N) {}
 
   // max(1, |s|): the weight of a rounding that s may or may not follow.
   double big_scale() const { return big_s_; }
@@ -92,10 +86,27 @@ class LoraOrders {
   Scaled dB(std::int64_t n, std::int64_t j) const {
     return largest({{s_ * G_.col[n], "s·dy"}, {s_ * x_.all, "s·x"}, {s_ * A_.row[j], "s·A"}});
   }
-  double underflow_y() const { return underflow_y_; }
-  double underflow_dx() const { return underflow_dx_; }
-  double underflow_dA() const { return underflow_dA_; }
-  double underflow_dB() const { return underflow_dB_; }
+  // The underflow weights of the scale's possible places for one output element. Each uses
+  // the maxima of only the operand elements that element's exact value depends on (y[t,n]: x's
+  // row t, all of A, B's row n; dx[t,k]: dy's row t, all of B, A's column k; dA[j,k]: all of dy,
+  // B's column j, x's column k; dB[n,j]: dy's column n, all of x, A's row j), so a non-finite
+  // operand elsewhere leaves it finite; bounds on |h| and |dy B| are K |x| |A| and N |dy| |B|.
+  double underflow_y(std::int64_t t, std::int64_t n) const {
+    const double x = x_.row[t], A = A_.all, B = B_.row[n];
+    return r_ * (K_ * B * (A + x) + B + K_ * x * A + 1);
+  }
+  double underflow_dx(std::int64_t t, std::int64_t k) const {
+    const double G = G_.row[t], B = B_.all, A = A_.col[k];
+    return r_ * (N_ * A * (B + G + 1) + N_ * G * B + 1);
+  }
+  double underflow_dA(std::int64_t j, std::int64_t k) const {
+    const double G = G_.all, B = B_.col[j], x = x_.col[k];
+    return T_ * (N_ * x * (B + G + 1) + N_ * G * B + 1);
+  }
+  double underflow_dB(std::int64_t n, std::int64_t j) const {
+    const double G = G_.col[n], x = x_.all, A = A_.row[j];
+    return T_ * (K_ * x * A + K_ * G * (A + x + 1) + G + 1);
+  }
 
  private:
   // Row, column and overall maxima of |m| for a row-major [rows][cols] matrix.
@@ -120,9 +131,8 @@ class LoraOrders {
     return best;
   }
 
-  double s_, big_s_;
+  double s_, big_s_, T_, N_, K_, r_;
   Maxima x_, A_, B_, G_;
-  double underflow_y_ = 0, underflow_dx_ = 0, underflow_dA_ = 0, underflow_dB_ = 0;
 };
 
 template <class Real>
@@ -177,7 +187,7 @@ class LoraOracle {
       babs += std::fabs(op_.B[n * op_.r + j]);
     }
     const double S = orders_.big_scale();
-    e.underflow = static_cast<double>(op_.K) * (1 + S * babs) + static_cast<double>(op_.r) * S + 1 + orders_.underflow_y();
+    e.underflow = static_cast<double>(op_.K) * (1 + S * babs) + static_cast<double>(op_.r) * S + 1 + orders_.underflow_y(t, n);
     const Real hmax = row_max(habs_, t);
     raise(e, e.abs_sum, "x W^T");
     raise(e, lowabs, "h B^T");
@@ -209,7 +219,7 @@ class LoraOracle {
       aabs += std::fabs(op_.A[j * op_.K + k]);
     }
     e.underflow = static_cast<double>(op_.N + op_.r) + (static_cast<double>(op_.N) * orders_.big_scale() + 1) * aabs +
-                  orders_.underflow_dx();
+                  orders_.underflow_dx(t, k);
     raise(e, e.abs_sum, "dx");
     raise(e, row_max(dhabs_, t), "s·(dy B)");
     raise(e, row_max(dhraw_, t), "dy B");
@@ -238,7 +248,7 @@ class LoraOracle {
     raise(e, unscaled, "dh^T x before s");
     raise(e, orders_.dA(j, k));
     e.underflow = static_cast<double>(op_.T) + (static_cast<double>(op_.N) * orders_.big_scale() + 1) * xabs +
-                  orders_.underflow_dA();
+                  orders_.underflow_dA(j, k);
     e.oracle_err = evaluation_err(e.abs_sum, op_.N + op_.T + 3);
     return e;
   }
@@ -262,7 +272,7 @@ class LoraOracle {
     raise(e, abs_of(Real(op_.scale)) * hmax, "s·h");
     raise(e, orders_.dB(n, j));
     const double S = orders_.big_scale();
-    e.underflow = S * static_cast<double>(op_.K) * gabs + static_cast<double>(op_.T) * S + 1 + orders_.underflow_dB();
+    e.underflow = S * static_cast<double>(op_.K) * gabs + static_cast<double>(op_.T) * S + 1 + orders_.underflow_dB(n, j);
     e.oracle_err = evaluation_err(e.abs_sum, op_.K + op_.T + 3);
     return e;
   }

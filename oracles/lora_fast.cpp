@@ -216,7 +216,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       raise(e, e.abs_sum, "y");
       raise(e, as * hmax[g.i], "s·h");
       raise(e, orders.y(static_cast<Index>(g.i), static_cast<Index>(n)));
-      e.underflow = static_cast<double>(K) * (1 + S * babs[n]) + static_cast<double>(r) * S + 1 + orders.underflow_y();
+      e.underflow = static_cast<double>(K) * (1 + S * babs[n]) + static_cast<double>(r) * S + 1 + orders.underflow_y(static_cast<Index>(g.i), static_cast<Index>(n));
       e.oracle_err = unsure_if_nan((std::fabs(g.lo[q]) + g.err_dd[q]) + propagated[q] * kSumSlack);
       if (!std::isfinite(e.value)) e.value = special.y(static_cast<Index>(g.i), static_cast<Index>(n));
     }
@@ -272,7 +272,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       raise(e, raw_max, "dy B");
       raise(e, unscaled, "dh A before s");
       raise(e, orders.dx(t, k));
-      e.underflow = static_cast<double>(N + r) + (static_cast<double>(N) * S + 1) * aabs + orders.underflow_dx();
+      e.underflow = static_cast<double>(N + r) + (static_cast<double>(N) * S + 1) * aabs + orders.underflow_dx(t, k);
       e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
     }
   }
@@ -304,7 +304,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       raise(e, abs_sum, "dA");
       raise(e, unscaled, "dh^T x before s");
       raise(e, orders.dA(j, k));
-      e.underflow = static_cast<double>(T) + (static_cast<double>(N) * S + 1) * xabs + orders.underflow_dA();
+      e.underflow = static_cast<double>(T) + (static_cast<double>(N) * S + 1) * xabs + orders.underflow_dA(j, k);
       e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
     }
 
@@ -339,7 +339,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
       raise(e, e.abs_sum, "dB");
       raise(e, as * hmax_j, "s·h");
       raise(e, orders.dB(n, j));
-      e.underflow = S * static_cast<double>(K) * gabs + static_cast<double>(T) * S + 1 + orders.underflow_dB();
+      e.underflow = S * static_cast<double>(K) * gabs + static_cast<double>(T) * S + 1 + orders.underflow_dB(n, j);
       e.oracle_err = unsure_if_nan((as * (res.err() + propagated * kSumSlack) + kU * std::fabs(e.value) + kTiny) * kSumSlack);
     }
 }
