@@ -61,10 +61,13 @@ inline double f32_result_bound(double abs_sum, double peak, double underflow, st
   return gamma_f32(m) * abs_sum + underflow * kF32HalfSubnormal;
 }
 
-// Bound for a bf16 result: a float32 chain of depth m, then one rounding to bf16.
+// Bound for a bf16 result: a float32 chain of depth m, then one rounding to bf16. A non-finite
+// exact element is compared by class (check_bound), so its magnitude does not enter: its bound
+// is infinite (exempt) exactly where the chain's is, as for a float32 result, never NaN.
 inline double bf16_result_bound(double exact, double abs_sum, double peak, double underflow, std::int64_t m) {
   const double chain = f32_result_bound(abs_sum, peak, underflow, m);
-  return chain + kBf16Unit * (std::fabs(exact) + chain) + kBf16HalfSubnormal;
+  const double magnitude = std::isfinite(exact) ? std::fabs(exact) : 0.0;
+  return chain + kBf16Unit * (magnitude + chain) + kBf16HalfSubnormal;
 }
 
 }  // namespace parity::properties::lora
