@@ -103,6 +103,25 @@ RC_GTEST_PROP(Bounded, SumsInEveryOrderWithinTheReductionBound, ()) {
   RC_ASSERT(lane_order.err() <= any_order.err());
 }
 
+// 1 followed by n - 1 terms just above half an ulp of 1: every addition rounds up by almost u,
+// so the forward sum attains the any-order bound to first order (Higham's worst case for
+// recursive summation): the rule is sharp, not only sound.
+TEST(Bounded, TheSumBoundIsAttainedByItsWorstCase) {
+  const Arithmetic any;
+  for (const std::int64_t n : {2, 10, 1000}) {
+    const float t = 0x1p-24f * (1.0f + 0x1p-20f);
+    float s = 1.0f;
+    Exact exact = 1;
+    for (std::int64_t i = 1; i < n; ++i) {
+      s += t;
+      exact += t;
+    }
+    const Bounded b = Bounded::sum(n, [&](std::int64_t i) { return Bounded(i == 0 ? 1.0 : t, 0, &any); }, any);
+    expect_within(s, exact, b);
+    EXPECT_GT(std::fabs(static_cast<double>(Exact(s) - exact)) / b.err(), 0.9) << "n = " << n;
+  }
+}
+
 TEST(Bounded, OverflowMakesTheBoundInfiniteAndNonFiniteValuesExact) {
   const Arithmetic ar;
   const Bounded big(3e38, 0, &ar);
