@@ -19,7 +19,7 @@
 //   rsqrt a  E = Ea / (2 La^1.5) + 2 k u / sqrt La + eta                 (mean value theorem; La > 0)
 //   exp a    E = e^(va + 2Ea) Ea + 2 k u e^(va + 2Ea) + eta
 //   log a    E = Ea / La + 2 k u max(|log La|, |log Ma|) + eta           (La > 0)
-//   -a       exact.
+//   -a       exact;  max of n terms: exact, E = max Ei.
 // k is the declared accuracy of the function in ulps; an ulp of x is at most 2u|x|, so k ulps
 // is at most a relative 2ku.
 //   sum of n terms (sum()): E = sum Ei + gamma_g sum Mi + (n - 1) eta, gamma_g = g u / (1 - g u)
@@ -110,6 +110,21 @@ class Bounded {
     const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : kInf;
     if (!(mags * (1 + gamma) < ar.max_finite)) return {v, kInf, &ar};
     return {v, prop + gamma * mags + g * ar.underflow, &ar};
+  }
+
+  // The largest of f(0), ..., f(n - 1), n >= 1: exact in floating point, so its error is the
+  // largest of the terms' errors (a NaN term makes it NaN, as IEEE's maximum does).
+  template <class F>
+  static Bounded max(std::int64_t n, F f) {
+    Bounded m = f(0);
+    double err = m.e_;
+    for (std::int64_t i = 1; i < n; ++i) {
+      const Bounded t = f(i);
+      err = std::max(err, t.e_);
+      if (std::isnan(t.v_) || t.v_ > m.v_) m = t;
+      if (std::isnan(m.v_)) break;
+    }
+    return {m.v_, err, m.a_};
   }
 
   // This value rounded once more, into a narrower output dtype of unit `unit` (bf16: 2^-8),

@@ -16,7 +16,7 @@ rc::Gen<std::int64_t> extent_of(const ExtentDecl& e) {
       if (v >= 1 && v <= e.max) near.push_back(v);
   if (near.empty()) return rc::gen::weightedOneOf<std::int64_t>({{4, gen::shrinking_element(small)}, {3, gen::extent(e.max)}});
   return rc::gen::weightedOneOf<std::int64_t>(
-      {{4, gen::shrinking_element(small)}, {3, gen::extent(e.max)}, {3, gen::shrinking_element(near)}});
+      {{3, gen::shrinking_element(small)}, {2, gen::extent(e.max)}, {5, gen::shrinking_element(near)}});
 }
 
 std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::int64_t>& dims) {

@@ -10,7 +10,8 @@
 // the oracle's check) and in Bounded (bounded.hpp: the per-element bound of a float evaluation
 // under a subject's declared Arithmetic). Inside a reference, write arithmetic as for any real
 // (+ - * /, sqrt, rsqrt, exp, log: unqualified, from namespace parity::ops), constants as R(2),
-// and every reduction through e.sum(n, f), which is where the declared reduction order enters.
+// every sum through e.sum(n, f), which is where the declared reduction order enters, and every
+// maximum through e.max(n, f).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -96,9 +97,25 @@ class Eval {
     }
   }
 
+  // The largest of f(0), ..., f(n - 1), n >= 1; NaN if any is NaN.
+  template <class F>
+  R max(std::int64_t n, F f) const {
+    if constexpr (std::is_same_v<R, Bounded>) {
+      return Bounded::max(n, f);
+    } else {
+      R m = f(0);
+      for (std::int64_t i = 1; i < n && !isnan_(m); ++i) {
+        const R t = f(i);
+        if (isnan_(t) || t > m) m = t;
+      }
+      return m;
+    }
+  }
+
   std::map<std::string, std::vector<R>>& outputs() { return outputs_; }
 
  private:
+  static bool isnan_(const R& v) { return v != v; }
   R make(double v) const {
     if constexpr (std::is_same_v<R, Bounded>) return Bounded(v, 0.0, &arithmetic_);
     else return R(v);

@@ -54,6 +54,13 @@ using OpSubjectInfo = subjects::SubjectInfo<OpSubject>;
 // Registers `info` as a subject of op `op`. Throws InputError for an empty or taken name or an
 // empty make, std::logic_error once that op's list has been read.
 void register_op_subject(const std::string& op, OpSubjectInfo info);
+// Registers a host mismatch probe of `op` (subjects::SubjectKind::probe) made as a `Probe`.
+template <class Probe>
+void register_host_probe(const std::string& op, std::string name, std::string description) {
+  register_op_subject(op, OpSubjectInfo{.name = std::move(name), .backend = "host", .kind = subjects::SubjectKind::probe,
+                                        .description = std::move(description),
+                                        .make = [] { return std::unique_ptr<OpSubject>(std::make_unique<Probe>()); }});
+}
 // The subjects of `op` in registration order; fixes its list.
 const std::vector<OpSubjectInfo>& op_subjects(const std::string& op);
 

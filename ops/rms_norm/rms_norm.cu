@@ -34,10 +34,11 @@ __global__ void __launch_bounds__(kLanes) rms_norm_rows(View x, View w, std::int
   __shared__ float lanes[kLanes];
   const std::int64_t t = blockIdx.x;
   const int l = static_cast<int>(threadIdx.x);
-  lanes[l] = lane_sum([&](std::int64_t i) { return x(t, i); }, D, l);
+  const auto load = [&](std::int64_t i) { return x(t, i); };
+  lanes[l] = kernels::lane_sum(Square<decltype(load)>{load}, D, l);
   __syncthreads();
   for (int stride = kLanes / 2; stride >= 1; stride /= 2) {
-    if (l < stride) fold_level(lanes, stride, l);
+    if (l < stride) kernels::fold_level(lanes, stride, l);
     __syncthreads();
   }
   const float inv = inv_rms(lanes[0], D, eps);

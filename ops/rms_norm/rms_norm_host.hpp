@@ -15,11 +15,8 @@ namespace parity::ops::rms_norm {
 struct Standard {
   // The row's sum of squares; `row` holds its D values, T is the batch's row count.
   static float row_sum(const float* row, std::int64_t D, std::int64_t /*T*/) {
-    float lanes[kLanes];
-    for (int l = 0; l < kLanes; ++l) lanes[l] = lane_sum([row](std::int64_t i) { return row[i]; }, D, l);
-    for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-      for (int j = 0; j < stride; ++j) fold_level(lanes, stride, j);
-    return lanes[0];
+    const auto load = [row](std::int64_t i) { return row[i]; };
+    return kernels::host_lane_sum(Square<decltype(load)>{load}, D);
   }
   static float inv(float sum, std::int64_t D, std::int64_t /*T*/, float eps) { return inv_rms(sum, D, eps); }
   static std::uint16_t to_bf16(float v) { return bf16_from_float_rne(v); }

@@ -59,9 +59,7 @@ struct TruncateBf16 : Standard {
 
 template <class Policy>
 void add(const char* name, const char* description) {
-  register_op_subject("rms_norm", OpSubjectInfo{.name = name, .backend = "host", .kind = subjects::SubjectKind::probe,
-                                                .description = description,
-                                                .make = [] { return std::make_unique<RmsNormHost<Policy>>(); }});
+  register_host_probe<RmsNormHost<Policy>>("rms_norm", name, description);
 }
 
 }  // namespace
