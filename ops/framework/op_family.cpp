@@ -5,6 +5,8 @@
 #include "core/error.hpp"
 #include "ops/framework/op_cases.hpp"
 #include "ops/framework/op_checks.hpp"
+#include "ops/framework/op_problem.hpp"
+#include "core/compare.hpp"
 #include "properties/cross_backend/cross_backend.hpp"
 
 namespace parity::ops {
@@ -30,6 +32,17 @@ const std::vector<SubjectProperty>& subject_properties() {
 }
 
 constexpr const char* kOracleAgreement = "oracle_agreement";
+
+// The case's parameters for a failure's text (the case summary names its extents only):
+// "dtype.act=bf16 eps=9.99999997e-07 scale.x=0.001".
+std::string params_text(const Case& c) {
+  std::string out;
+  for (const auto& [name, v] : c.params) {
+    out += (out.empty() ? "" : " ") + name + "=";
+    out += name.starts_with("dtype.") ? std::string(dtype_name(dtype_from_code(v, name))) : number_text(v);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -75,6 +88,17 @@ const OpSubjectInfo& OpFamily::runnable(const std::string& subject) const {
 
 std::function<Verdict(const Case&)> OpFamily::check_for(const std::string& subject, const std::string& property,
                                                         std::string& why_not) const {
+  auto check = unlabelled_check_for(subject, property, why_not);
+  if (!check) return check;
+  return [check = std::move(check)](const Case& c) {
+    Verdict v = check(c);
+    if (v.fails() && !c.params.empty()) v.detail += " (case params: " + params_text(c) + ")";
+    return v;
+  };
+}
+
+std::function<Verdict(const Case&)> OpFamily::unlabelled_check_for(const std::string& subject, const std::string& property,
+                                                                   std::string& why_not) const {
   find_property(property);
   const bool oracles = subject == gen::kOraclesSubject;
   if (property == kOracleAgreement) {

@@ -46,9 +46,12 @@ class OpFamily final : public gen::Family {
   const std::vector<OpSubjectInfo>& infos() const;
   const OpSubjectInfo& runnable(const std::string& subject) const;
   // The check `property` runs on cases for `subject` (resolving the self-check and applicability
-  // rules); `why_not` is set, and the check empty, where the property does not apply.
+  // rules); `why_not` is set, and the check empty, where the property does not apply. A failure's
+  // detail ends with the case's parameters.
   std::function<Verdict(const Case&)> check_for(const std::string& subject, const std::string& property,
                                                 std::string& why_not) const;
+  std::function<Verdict(const Case&)> unlabelled_check_for(const std::string& subject, const std::string& property,
+                                                           std::string& why_not) const;
 
   OpDef def_;
   std::function<void()> register_builtins_;

@@ -1,7 +1,8 @@
 // parity's RMSNorm kernel against its documented contract (rms_norm_arith.cuh): the row sum in
 // the 256-lane order, whatever T; and on one hand-made case of small activations, the kernel
 // within its derived bound while the rsqrt and eps probes are not, and the bound of the kernel's
-// declared lane order no looser than that of any order.
+// declared lane order no looser than that of any order; a failure's text names the case's
+// parameters, which the one-line case summary leaves out.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,6 +56,12 @@ TEST(RmsNormKernel, WithinItsBoundWhereTheRsqrtAndEpsProbesAreNot) {
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-rsqrt-approx")).fails());
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-eps-after-sqrt")).fails());
   }
+}
+
+TEST(RmsNormFamily, AFailureNamesTheCaseParameters) {
+  const Verdict v = family().check("probe-rsqrt-approx", "forward_accuracy", small_activations(4, 300, 1));
+  ASSERT_TRUE(v.fails());
+  EXPECT_NE(v.detail.find("dtype.act=f32 eps=9.99999997e-07 scale.x=0.001"), std::string::npos) << v.detail;
 }
 
 TEST(RmsNormKernel, DeclaredLaneOrderBoundIsNoLooserThanAnyOrder) {
