@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
+#include <set>
 
 #include "core/compare.hpp"
 #include "ops/framework/op_problem.hpp"
@@ -96,7 +96,9 @@ Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s) {
     return Verdict::discard("rows_independent", "every row holds the probe row's bits");
   const Run batch = run(op.decl, s, p.call);
   if (!batch.fault.empty()) return Verdict::fail("rows_independent", batch.fault);
-  for (const std::int64_t row : {c.probe_row, T - 1}) {
+  std::set<std::int64_t> compared = {c.probe_row, T - 1};
+  for (std::int64_t k = 0; k < kRowsCompared; ++k) compared.insert(k * T / kRowsCompared);
+  for (const std::int64_t row : compared) {
     const Run alone = run(op.decl, s, row_slice(op.decl, p, row, row + 1).call);
     if (!alone.fault.empty()) return Verdict::fail("rows_independent", alone.fault);
     const std::string diff = first_difference(op.decl, batch.out, alone.out, row, 0, 1);

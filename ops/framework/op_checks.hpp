@@ -2,9 +2,10 @@
 // The properties every op gets from its declaration: check functions Case -> Verdict (plain C++,
 // no RapidCheck), the same for generated cases, replays and reproducers.
 //   repeatable            the same inputs in fresh buffers give the same bits
-//   rows_independent      the probe row (and the last row) of a batch of the row extent gives
-//                         the bits of that row alone; discarded for one row, or when the rows
-//                         hold the same bits
+//   rows_independent      each compared row of a batch of the row extent (every row of up to
+//                         kRowsCompared, else that many spread evenly, with the probe row and the
+//                         last) gives the bits of that row alone; discarded for one row, or when
+//                         the rows hold the same bits
 //   batch_vs_batch        every row of a batch of T rows gives the bits of the same row in a batch
 //                         of T + 1 (B vs B': a plan chosen from the total row count shows here
 //                         even where one row alone agrees); discarded for T < 2
@@ -29,6 +30,7 @@
 namespace parity::ops {
 
 inline constexpr std::int64_t kOracleCheckElements = 4096;
+inline constexpr std::int64_t kRowsCompared = 256;
 
 Verdict repeatable(const OpDef& op, const Case& c, OpSubject& s);
 Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s);

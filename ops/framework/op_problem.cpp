@@ -156,16 +156,24 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
 }
 
 OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std::int64_t end) {
-  OpProblem out = p;
+  OpProblem out;
+  out.values.extents = p.values.extents;
   out.values.extents[d.row_extent] = end - begin;
+  out.values.params = p.values.params;
   out.call.extents = out.values.extents;
+  out.call.params = p.call.params;
+  out.call.output_dtypes = p.call.output_dtypes;
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list) out.values.shapes[t.name] = eval_shape(t, out.values.extents);
   for (const auto& t : d.inputs) {
-    if (!d.has_rows(t)) continue;
     const Tensor& full = p.call.inputs.at(t.name);
-    out.call.inputs[t.name] = full.rows(begin, end);
     const auto& values = p.values.inputs.at(t.name);
+    if (!d.has_rows(t)) {
+      out.call.inputs[t.name] = full;
+      out.values.inputs[t.name] = values;
+      continue;
+    }
+    out.call.inputs[t.name] = full.rows(begin, end);
     const std::int64_t per_row = full.numel() / std::max<std::int64_t>(full.dim(0), 1);
     out.values.inputs[t.name].assign(values.begin() + begin * per_row, values.begin() + end * per_row);
   }
