@@ -25,7 +25,7 @@ const std::vector<EnvironmentVariable>& environment_variables() {
   static const std::vector<EnvironmentVariable> table = {
       {"PARITY_REPRO_DIR", "the directory reproducers are written to (default reports/repros)"},
       {"PARITY_BACKEND", "gate's backend when --backend is not given: auto (default), host or cuda"},
-      {"PARITY_CASES", "generated cases per property when --cases is not given (default 100 for lora, 25 for the "
+      {"PARITY_CASES", "generated cases per property when --cases is not given (default 100 for lora and the op families, 25 for the "
                        "other families; at most 10^8)"},
       {"PARITY_SEED", "the seed of the generated cases when --seed is not given (default fixed, so a plain run is "
                       "reproducible)"},
