@@ -5,13 +5,16 @@
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/extent_caps.hpp"
 #include "core/error.hpp"
 #include "properties/gen/family.hpp"
 
 namespace parity::cli {
 
 int cmd_check(const Argv& argv) {
-  const Args args(argv, {"--subject", "--property", "--cases", "--seed", "--repro-dir"}, {});
+  std::set<std::string> valued = {"--subject", "--property", "--cases", "--seed", "--repro-dir"};
+  valued.merge(extent_cap_flags());
+  const Args args(argv, valued, {});
   if (args.positional().size() != 1) throw InputError("check needs exactly one FAMILY (e.g. parity check lora)");
   const gen::Family& family = gen::find_family(args.positional()[0]);
   const gen::SubjectEntry subject = family.find_subject(args.get("--subject").value_or(family.default_subject()));
@@ -31,6 +34,7 @@ int cmd_check(const Argv& argv) {
   gen::RunConfig config;
   config.cases = static_cast<int>(args.number("--cases", 0, 1, kMaxCount));
   if (args.has("--seed")) config.seed = args.number("--seed", 0, 0, UINT64_MAX);
+  config.max_extents = extent_caps(args, family, {&family});
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
   config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
 

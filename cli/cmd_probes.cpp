@@ -1,10 +1,12 @@
 #include <iomanip>
 #include <iostream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/args.hpp"
 #include "cli/commands.hpp"
+#include "cli/extent_caps.hpp"
 #include "core/error.hpp"
 #include "core/reproducer.hpp"
 #include "properties/gen/family.hpp"
@@ -12,7 +14,9 @@
 namespace parity::cli {
 
 int cmd_probes(const Argv& argv) {
-  const Args args(argv, {"--json", "--cases", "--repro-dir"}, {});
+  std::set<std::string> valued = {"--json", "--cases", "--repro-dir"};
+  valued.merge(extent_cap_flags());
+  const Args args(argv, valued, {});
   if (args.positional().size() > 1) throw InputError("probes takes at most one FAMILY");
   std::vector<const gen::Family*> selected = gen::families();
   if (!args.positional().empty()) selected = {&gen::find_family(args.positional()[0])};
@@ -20,6 +24,8 @@ int cmd_probes(const Argv& argv) {
   config.cases = static_cast<int>(args.number("--cases", 200, 1, kMaxCount));
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
   if (const auto out = args.get("--json")) check_output_path(*out, "--json");
+  std::map<const gen::Family*, gen::ExtentMaxima> caps;
+  for (const gen::Family* family : selected) caps[family] = extent_caps(args, *family, selected);
 
   nlohmann::json report = nlohmann::json::array();
   int undetected = 0;
@@ -30,7 +36,9 @@ int cmd_probes(const Argv& argv) {
       if (probe.role != gen::SubjectRole::probe) continue;
       nlohmann::json row = {{"family", family->name()}, {"probe", probe.name}, {"description", probe.description}};
       std::cout << std::setw(12) << family->name() << std::setw(34) << probe.name;
-      if (const auto detection = gen::detect_probe(*family, probe.name, config)) {
+      gen::RunConfig family_config = config;
+      family_config.max_extents = caps[family];
+      if (const auto detection = gen::detect_probe(*family, probe.name, family_config)) {
         const auto& result = detection->result;
         row["detected_by"] = detection->property;
         row["after_cases"] = result.cases;

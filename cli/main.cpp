@@ -21,15 +21,21 @@ commands:
         (default reports/gate.json) and prints a summary. LibTorch's results are reported as
         findings and do not change the exit status. --bind-video-projections also binds the
         model's proj_in/proj_out rows. Exit 0 if every check of parity's kernels holds.
-  check FAMILY [--subject S] [--property P] [--cases N] [--seed N] [--repro-dir D]
+  check FAMILY [--subject S] [--property P] [--cases N] [--seed N] [--repro-dir D] [--max-E N]...
         generated cases against one subject (default rlkernels-host), every property or one;
         a failure is shrunk and written as a reproducer, with the command that reruns it
-        (--cases and --seed). Exit 0 if every property holds.
+        (--cases, --seed and the caps). Exit 0 if every property holds.
+        --max-E N caps the extent E the generator draws (default; limit): lora --max-T
+        (8192; 2^20), --max-N (8192; 2^20), --max-K (8192; 2^20), --max-r (256; 2^20),
+        --max-work (one forward's multiply-adds, 2^24; 2^33); transition --max-B (64; 8192),
+        --max-tokens (2^20; 2^20), --max-channels (96; 4096), --max-elements (B x tokens x
+        channels, 2^21; 2^24). A flag overrides PARITY_MAX_E (E in upper case).
         --subject parity-oracles runs instead the self-checks of parity's own oracles
         (oracle_agreement), which call no subject and are never a subject's verdict.
-  probes [FAMILY] [--json FILE] [--cases N] [--repro-dir D]
+  probes [FAMILY] [--json FILE] [--cases N] [--repro-dir D] [--max-E N]...
         every mismatch probe against its family's properties, up to N cases each (default
         200), counted only on a case parity's own kernel passes; exit 0 iff all are detected.
+        --max-E as for check, applied to each family that has the extent E.
   replay [--subject S] FILE|DIR...
         re-runs reproducers (a directory: every *.json in it); --subject replays on another
         subject (e.g. a CUDA reproducer on rlkernels-host). A nondeterministic failure runs 20
@@ -64,7 +70,8 @@ exit status: 0 holds, 1 a check failed, 2 usage or input error (the message name
 file or field).
 environment: PARITY_REPRO_DIR (default reports/repros), PARITY_BACKEND (gate's default
 backend), PARITY_CASES (cases per property, default 100 for lora, 25 for the
-other families), PARITY_SEED, PARITY_THREADS (host
+other families), PARITY_MAX_<EXTENT> (the generators' caps, as --max-E), PARITY_SEED,
+PARITY_THREADS (host
 threads, default the hardware's), RC_PARAMS. Numbers, in flags and variables, are plain
 decimal (no sign, space, leading zero or 0x). Output paths are checked before the work; "-"
 and other non-regular files (/dev/stdout, a FIFO) are written in place. Input files must be

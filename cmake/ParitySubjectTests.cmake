@@ -1,5 +1,7 @@
 # parity_add_subject_tests(TARGET <lib> FAMILY <family> SUBJECT <name>
-#                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>])
+#                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>]
+#                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
+#                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>])
 #
 # Registers with ctest every property of <family> (lora, transition) against the subject <name>
 # that the library <lib> registers (PARITY_REGISTER_SUBJECT, subjects/subject_registry.hpp).
@@ -9,11 +11,15 @@
 # BACKEND (default host) names a CUDA backend; it exits 77, reported as skipped, when the
 # subject cannot run here. Properties the subject lacks a capability for are reported as not
 # applicable. Reproducers go under <build>/repros/<test>; PARITY_CASES sets the cases per property.
+# MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R, WORK;
+# transition: B, TOKENS, CHANNELS, ELEMENTS), set as PARITY_MAX_<EXTENT> in the test's
+# environment; a cap the family lacks is ignored by it, a bad value fails the test (exit 2).
 #
 # WILL_FAIL: the subject is a deliberately broken copy that parity must catch. The test passes
 # only when some property fails on it; a usage or registration error still fails it.
 function(parity_add_subject_tests)
-  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;SUBJECT;BACKEND;TIMEOUT" "" ${ARGN})
+  set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B MAX_TOKENS MAX_CHANNELS MAX_ELEMENTS)
+  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;SUBJECT;BACKEND;TIMEOUT;${caps}" "" ${ARGN})
   foreach(required TARGET FAMILY SUBJECT)
     if(NOT S_${required})
       message(FATAL_ERROR "parity_add_subject_tests: ${required} is required")
@@ -47,8 +53,14 @@ function(parity_add_subject_tests)
   if(NOT S_TIMEOUT)
     set(S_TIMEOUT 900)
   endif()
+  set(environment "PARITY_REPRO_DIR=${CMAKE_BINARY_DIR}/repros/${name}")
+  foreach(cap ${caps})
+    if(DEFINED S_${cap})
+      list(APPEND environment "PARITY_${cap}=${S_${cap}}")
+    endif()
+  endforeach()
   set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77 TIMEOUT ${S_TIMEOUT}
-                       ENVIRONMENT "PARITY_REPRO_DIR=${CMAKE_BINARY_DIR}/repros/${name}")
+                       ENVIRONMENT "${environment}")
   if(S_WILL_FAIL)
     # The property main's last line: "parity: every applicable property holds ..." or
     # "parity: error: ...". Either one, inverted by WILL_FAIL, fails the test.
