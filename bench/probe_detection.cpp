@@ -142,7 +142,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
             << detected << " of " << std::setw(3) << std::left << o.seeds << std::right << std::setw(10)
             << median(cases) << std::setw(10) << seconds_text.str() << std::setw(12)
             << (o.shrink ? std::to_string(static_cast<long long>(median(sizes))) : std::string("-")) << "  "
-            << std::setw(28) << std::left << properties << first_shrunk << "\n"
+            << std::left << std::setw(36) << properties << " " << first_shrunk << std::right << "\n"
             << std::flush;
   return 20 * detected >= 19 * o.seeds;
 }
@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
     std::cout << "\n"
               << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::right << std::setw(12)
               << "detected" << std::setw(10) << "cases" << std::setw(10) << "seconds" << std::setw(12) << "shrunk size"
-              << "  " << std::setw(28) << "by" << "first shrunk extents\n";
+              << "  " << std::left << std::setw(36) << "by" << " first shrunk extents" << std::right << "\n";
     nlohmann::json report = nlohmann::json::array();
     bool all = true;
     for (const Family* family : selected)
