@@ -32,6 +32,13 @@ std::string shell_quoted(const std::string& text) {
   return q + "'";
 }
 
+// " --max-<extent> <value>" for each cap.
+std::string max_flags(const ExtentMaxima& maxima) {
+  std::string flags;
+  for (const auto& [extent, max] : maxima) flags += " --max-" + extent + " " + std::to_string(max);
+  return flags;
+}
+
 }  // namespace
 
 int default_case_count(int fallback) {
@@ -164,7 +171,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
                      ? config.rerun_command(property, result.seed, cases)
                      : (rc_params ? "RC_PARAMS=" + shell_quoted(rc_params) + " " : std::string()) + "parity check " + family +
                            " --subject " + subject + " --property " + property + " --cases " + std::to_string(cases) +
-                           " --seed " + std::to_string(result.seed);
+                           " --seed " + std::to_string(result.seed) + max_flags(config.max_extents);
   // The reproducer is only worth writing if the case fails again: when it does not, the
   // failure is nondeterminism, and the reproducer says so.
   const bool fails_again = reproduces(verdict_of(*last_failing), *kind);

@@ -17,6 +17,11 @@ inline constexpr std::int64_t kSplitKRowThreshold = 16;
 // shallow reduction never show.
 inline constexpr std::int64_t kSplitKMinDepth = 32;
 
+// Thresholds of the probes at the sizes where real kernels change plan: a split-K from this many
+// rows on; a rank-dependent path above this rank that drops the last column of B; one plan for
+// 2..kPlanSwitchRows rows and another (the split-K, which the single-row call also takes) above.
+inline constexpr std::int64_t kSplitKFromRows = 128, kRankPathAbove = 32, kPlanSwitchRows = 64;
+
 // Registers every LoRA probe (kind probe, backend host, names "probe-...") with
 // register_subject. Called once, by the LoRA catalog.
 void register_lora_probes();

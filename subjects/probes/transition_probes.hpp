@@ -6,6 +6,9 @@
 
 namespace parity::subjects::probes {
 
+// The batch size above which probe-tree-reduction-above-8-rows changes its reduction tree.
+inline constexpr std::int64_t kTreeSwitchRows = 8;
+
 // Registers every transition probe (kind probe, backend host, names "probe-...") with
 // register_subject. Called once, by the transition catalog.
 void register_transition_probes();
