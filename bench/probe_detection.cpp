@@ -32,10 +32,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/decimal.hpp"
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace {
 

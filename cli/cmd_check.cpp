@@ -3,12 +3,12 @@
 
 #include <unistd.h>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "cli/extent_caps.hpp"
-#include "cli/result_outputs.hpp"
-#include "core/error.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/cli/extent_caps.hpp>
+#include <parity/cli/result_outputs.hpp>
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::cli {
 namespace {

@@ -3,13 +3,13 @@
 // cmd_*.cpp; to add a command, add an entry here and its cmd_*.cpp (cli/commands.hpp). Help
 // text is wrapped by the parser; README.md's command synopsis must name every flag
 // (cli/tests/help_readme_test.py).
-#include "cli/command_spec.hpp"
+#include <parity/cli/command_spec.hpp>
 
 #include <map>
 
-#include "cli/commands.hpp"
-#include "properties/gen/extent_caps.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/cli/commands.hpp>
+#include <parity/properties/gen/extent_caps.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::cli {
 namespace {

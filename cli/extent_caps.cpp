@@ -1,6 +1,6 @@
-#include "cli/extent_caps.hpp"
+#include <parity/cli/extent_caps.hpp>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::cli {
 

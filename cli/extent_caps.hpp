@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::cli {
 

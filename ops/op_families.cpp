@@ -1,7 +1,7 @@
-#include "ops/op_families.hpp"
+#include <parity/ops/op_families.hpp>
 
-#include "ops/rms_norm/rms_norm_family.hpp"
-#include "ops/softmax/softmax_family.hpp"
+#include <parity/ops/rms_norm/rms_norm_family.hpp>
+#include <parity/ops/softmax/softmax_family.hpp>
 
 namespace parity::ops {
 

@@ -3,7 +3,7 @@
 // properties/gen/family.cpp lists them with the other families.
 #include <vector>
 
-#include "properties/gen/family.hpp"
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::ops {
 

@@ -41,7 +41,7 @@
 #include <span>
 #include <vector>
 
-#include "oracles/estimate.hpp"
+#include <parity/oracles/estimate.hpp>
 
 namespace parity::oracles {
 

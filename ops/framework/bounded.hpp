@@ -39,8 +39,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/detmath.hpp"
-#include "ops/framework/arithmetic.hpp"
+#include <parity/core/detmath.hpp>
+#include <parity/ops/framework/arithmetic.hpp>
 
 namespace parity::ops {
 

@@ -1,9 +1,9 @@
-#include "ops/framework/op_cases.hpp"
+#include <parity/ops/framework/op_cases.hpp>
 
 #include <algorithm>
 
-#include "ops/framework/op_problem.hpp"
-#include "properties/gen/values.hpp"
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/properties/gen/values.hpp>
 
 namespace parity::ops {
 namespace {

@@ -13,9 +13,9 @@
 // bf16 rounding boundary (bf16 inputs: bf16 special values) on random input elements.
 #include <rapidcheck.h>
 
-#include "core/case.hpp"
-#include "ops/framework/op_decl.hpp"
-#include "properties/gen/case_rules.hpp"
+#include <parity/core/case.hpp>
+#include <parity/ops/framework/op_decl.hpp>
+#include <parity/properties/gen/case_rules.hpp>
 
 namespace parity::ops {
 

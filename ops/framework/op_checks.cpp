@@ -1,12 +1,12 @@
-#include "ops/framework/op_checks.hpp"
+#include <parity/ops/framework/op_checks.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
 
-#include "core/compare.hpp"
-#include "ops/framework/op_problem.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/ops/framework/op_problem.hpp>
 
 namespace parity::ops {
 namespace {

@@ -22,10 +22,10 @@
 //   cross_backend_bitwise a subject and its host twin give the same bits
 #include <string>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "ops/framework/op_reference.hpp"
-#include "ops/framework/op_subject.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops {
 

@@ -1,9 +1,9 @@
-#include "ops/framework/op_decl.hpp"
+#include <parity/ops/framework/op_decl.hpp>
 
 #include <set>
 #include <stdexcept>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::ops {
 namespace {

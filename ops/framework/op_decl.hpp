@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/dtype.hpp"
+#include <parity/core/dtype.hpp>
 
 namespace parity::ops {
 

@@ -1,13 +1,13 @@
-#include "ops/framework/op_family.hpp"
+#include <parity/ops/framework/op_family.hpp>
 
 #include <mutex>
 
-#include "core/error.hpp"
-#include "ops/framework/op_cases.hpp"
-#include "ops/framework/op_checks.hpp"
-#include "ops/framework/op_problem.hpp"
-#include "core/compare.hpp"
-#include "properties/cross_backend/cross_backend.hpp"
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/core/compare.hpp>
+#include <parity/properties/cross_backend/cross_backend.hpp>
 
 namespace parity::ops {
 namespace {

@@ -10,9 +10,9 @@
 #include <functional>
 #include <string>
 
-#include "ops/framework/op_reference.hpp"
-#include "ops/framework/op_subject.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::ops {
 

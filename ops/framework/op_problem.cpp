@@ -1,11 +1,11 @@
-#include "ops/framework/op_problem.hpp"
+#include <parity/ops/framework/op_problem.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/error.hpp"
-#include "core/layout.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/layout.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::ops {
 namespace {

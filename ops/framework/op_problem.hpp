@@ -18,9 +18,9 @@
 #include <map>
 #include <string>
 
-#include "core/case.hpp"
-#include "ops/framework/op_reference.hpp"
-#include "ops/framework/op_subject.hpp"
+#include <parity/core/case.hpp>
+#include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops {
 

@@ -19,9 +19,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/error.hpp"
-#include "ops/framework/bounded.hpp"
-#include "ops/framework/op_decl.hpp"
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/bounded.hpp>
+#include <parity/ops/framework/op_decl.hpp>
 
 namespace parity::ops {
 

@@ -1,8 +1,8 @@
-#include "ops/framework/op_subject.hpp"
+#include <parity/ops/framework/op_subject.hpp>
 
 #include <stdexcept>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::ops {
 namespace {

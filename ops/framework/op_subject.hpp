@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "core/tensor.hpp"
-#include "ops/framework/arithmetic.hpp"
-#include "subjects/subject_info.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/ops/framework/arithmetic.hpp>
+#include <parity/subjects/subject_info.hpp>
 
 namespace parity::ops {
 

@@ -6,7 +6,7 @@
 // Declared to the bounds as Arithmetic::reduction_lanes = kLanes.
 #include <cstdint>
 
-#include "core/hd.hpp"
+#include <parity/core/hd.hpp>
 
 namespace parity::ops::kernels {
 

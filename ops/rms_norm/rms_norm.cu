@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/bf16.hpp"
-#include "ops/rms_norm/rms_norm_arith.cuh"
-#include "ops/rms_norm/rms_norm_cuda.hpp"
-#include "subjects/rlkernels/cuda_memory.cuh"
+#include <parity/core/bf16.hpp>
+#include <parity/ops/rms_norm/rms_norm_arith.cuh>
+#include <parity/ops/rms_norm/rms_norm_cuda.hpp>
+#include <parity/subjects/rlkernels/cuda_memory.cuh>
 
 namespace parity::ops::rms_norm {
 namespace {

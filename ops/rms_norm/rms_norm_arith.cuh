@@ -11,8 +11,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/hd.hpp"
-#include "ops/kernels/lane_sum.cuh"
+#include <parity/core/hd.hpp>
+#include <parity/ops/kernels/lane_sum.cuh>
 
 namespace parity::ops::rms_norm {
 

@@ -2,7 +2,7 @@
 // parity's CUDA RMSNorm kernel (rms_norm.cu) as a subject. Plain C++: callers need no CUDA headers.
 #include <memory>
 
-#include "ops/framework/op_subject.hpp"
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::rms_norm {
 

@@ -1,15 +1,15 @@
 // The rms_norm op family: its declaration and reference (rms_norm_op.hpp) instantiated, and
 // parity's own subjects of it registered as a user's are.
-#include "ops/rms_norm/rms_norm_family.hpp"
+#include <parity/ops/rms_norm/rms_norm_family.hpp>
 
-#include "ops/framework/define_op.hpp"
-#include "ops/framework/op_family.hpp"
-#include "ops/rms_norm/rms_norm_host.hpp"
-#include "ops/rms_norm/rms_norm_op.hpp"
-#include "ops/rms_norm/rms_norm_torch.hpp"
-#include "subjects/rlkernels/cuda_device.hpp"
+#include <parity/ops/framework/define_op.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/rms_norm/rms_norm_host.hpp>
+#include <parity/ops/rms_norm/rms_norm_op.hpp>
+#include <parity/ops/rms_norm/rms_norm_torch.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
 #if PARITY_HAVE_CUDA
-#include "ops/rms_norm/rms_norm_cuda.hpp"
+#include <parity/ops/rms_norm/rms_norm_cuda.hpp>
 #endif
 
 namespace parity::ops::rms_norm {

@@ -1,6 +1,6 @@
 #pragma once
 // The rms_norm op family (rms_norm_op.hpp) behind the generic Family interface.
-#include "properties/gen/family.hpp"
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::ops::rms_norm {
 

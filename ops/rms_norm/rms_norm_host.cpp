@@ -1,4 +1,4 @@
-#include "ops/rms_norm/rms_norm_host.hpp"
+#include <parity/ops/rms_norm/rms_norm_host.hpp>
 
 namespace parity::ops::rms_norm {
 

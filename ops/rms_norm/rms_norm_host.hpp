@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/bf16.hpp"
-#include "ops/framework/op_subject.hpp"
-#include "ops/rms_norm/rms_norm_arith.cuh"
+#include <parity/core/bf16.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/rms_norm/rms_norm_arith.cuh>
 
 namespace parity::ops::rms_norm {
 

@@ -3,7 +3,7 @@
 //   y[t, i] = x[t, i] * rsqrt(mean_i(x[t, :]^2) + eps) * w[i]
 // over rows t of T (independent), reducing over D. x, w and y share one dtype; a float32 or
 // bf16 subject computes in float32 and rounds y once.
-#include "ops/framework/op_reference.hpp"
+#include <parity/ops/framework/op_reference.hpp>
 
 namespace parity::ops::rms_norm {
 

@@ -3,8 +3,8 @@
 // arithmetic: a probe that breaks that promise is exactly what must be caught.
 #include <cstring>
 
-#include "core/bf16.hpp"
-#include "ops/rms_norm/rms_norm_host.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/ops/rms_norm/rms_norm_host.hpp>
 
 namespace parity::ops::rms_norm {
 namespace {

@@ -1,7 +1,7 @@
 // The only rms_norm source that includes LibTorch (ATen's per-operator headers).
-#include "ops/rms_norm/rms_norm_torch.hpp"
+#include <parity/ops/rms_norm/rms_norm_torch.hpp>
 
-#include "subjects/torch/convert.hpp"
+#include <parity/subjects/torch/convert.hpp>
 
 #if __has_include(<ATen/ops/rms_norm.h>)
 #include <ATen/ops/rms_norm.h>

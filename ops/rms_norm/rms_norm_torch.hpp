@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "ops/framework/op_subject.hpp"
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::rms_norm {
 

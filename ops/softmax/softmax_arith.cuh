@@ -9,9 +9,9 @@
 // reduction_lanes = kLanes, exp_ulps = log_ulps = 0.5 + 2^-20.
 #include <cstdint>
 
-#include "core/detmath.hpp"
-#include "core/hd.hpp"
-#include "ops/kernels/lane_sum.cuh"
+#include <parity/core/detmath.hpp>
+#include <parity/core/hd.hpp>
+#include <parity/ops/kernels/lane_sum.cuh>
 
 namespace parity::ops::softmax {
 

@@ -1,12 +1,12 @@
 // The softmax op family: its declaration and reference (softmax_op.hpp) instantiated, and
 // parity's own subjects of it registered as a user's are.
-#include "ops/softmax/softmax_family.hpp"
+#include <parity/ops/softmax/softmax_family.hpp>
 
-#include "ops/framework/define_op.hpp"
-#include "ops/framework/op_family.hpp"
-#include "ops/softmax/softmax_host.hpp"
-#include "ops/softmax/softmax_op.hpp"
-#include "ops/softmax/softmax_torch.hpp"
+#include <parity/ops/framework/define_op.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/softmax/softmax_host.hpp>
+#include <parity/ops/softmax/softmax_op.hpp>
+#include <parity/ops/softmax/softmax_torch.hpp>
 
 namespace parity::ops::softmax {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // The softmax op family (softmax_op.hpp) behind the generic Family interface.
-#include "properties/gen/family.hpp"
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::ops::softmax {
 

@@ -1,4 +1,4 @@
-#include "ops/softmax/softmax_host.hpp"
+#include <parity/ops/softmax/softmax_host.hpp>
 
 namespace parity::ops::softmax {
 

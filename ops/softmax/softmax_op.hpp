@@ -4,7 +4,7 @@
 //   y[t, i] = exp(x[t, i] - m) / s,   log_y[t, i] = (x[t, i] - m) - log(s)
 // over rows t of T (independent), reducing over N. x, y and log_y share one dtype; a float32 or
 // bf16 subject computes in float32 and rounds each output once.
-#include "ops/framework/op_reference.hpp"
+#include <parity/ops/framework/op_reference.hpp>
 
 namespace parity::ops::softmax {
 

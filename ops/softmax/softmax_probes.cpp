@@ -3,7 +3,7 @@
 // arithmetic.
 #include <cmath>
 
-#include "ops/softmax/softmax_host.hpp"
+#include <parity/ops/softmax/softmax_host.hpp>
 
 namespace parity::ops::softmax {
 namespace {

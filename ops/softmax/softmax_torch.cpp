@@ -1,10 +1,10 @@
 // The only softmax source that includes LibTorch (ATen's per-operator headers).
-#include "ops/softmax/softmax_torch.hpp"
+#include <parity/ops/softmax/softmax_torch.hpp>
 
 #include <ATen/ops/log_softmax.h>
 #include <ATen/ops/softmax.h>
 
-#include "subjects/torch/convert.hpp"
+#include <parity/subjects/torch/convert.hpp>
 
 namespace parity::ops::softmax {
 namespace {

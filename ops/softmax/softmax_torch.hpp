@@ -3,7 +3,7 @@
 // subject of softmax: findings, never gated. Plain C++: callers need no LibTorch headers.
 #include <memory>
 
-#include "ops/framework/op_subject.hpp"
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::softmax {
 

@@ -1,10 +1,10 @@
-#include "properties/gen/extent_caps.hpp"
+#include <parity/properties/gen/extent_caps.hpp>
 
 #include <cctype>
 #include <cstdlib>
 
-#include "core/decimal.hpp"
-#include "core/error.hpp"
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
 
 namespace parity::gen {
 

@@ -1,12 +1,12 @@
-#include "properties/gen/family.hpp"
+#include <parity/properties/gen/family.hpp>
 
-#include "core/error.hpp"
-#include "ops/op_families.hpp"
-#include "properties/gen/bridge_runs.hpp"
-#include "properties/gen/lora_runs.hpp"
-#include "properties/gen/model_runs.hpp"
-#include "properties/gen/trajectory_family.hpp"
-#include "properties/gen/transition_runs.hpp"
+#include <parity/core/error.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/bridge_runs.hpp>
+#include <parity/properties/gen/lora_runs.hpp>
+#include <parity/properties/gen/model_runs.hpp>
+#include <parity/properties/gen/trajectory_family.hpp>
+#include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity::gen {
 

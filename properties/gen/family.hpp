@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "properties/gen/case_rules.hpp"
-#include "properties/gen/run_property.hpp"
-#include "subjects/lora_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/properties/gen/case_rules.hpp>
+#include <parity/properties/gen/run_property.hpp>
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::gen {
 

@@ -1,10 +1,10 @@
-#include "properties/gen/lora_cases.hpp"
+#include <parity/properties/gen/lora_cases.hpp>
 
 #include <algorithm>
 
-#include "properties/gen/values.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/straddle.hpp"
+#include <parity/properties/gen/values.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/straddle.hpp>
 
 namespace parity::gen {
 namespace {

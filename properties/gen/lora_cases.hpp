@@ -21,9 +21,9 @@
 
 #include <rapidcheck.h>
 
-#include "core/case.hpp"
-#include "properties/gen/case_rules.hpp"
-#include "properties/gen/extent_caps.hpp"
+#include <parity/core/case.hpp>
+#include <parity/properties/gen/case_rules.hpp>
+#include <parity/properties/gen/extent_caps.hpp>
 
 namespace parity::gen {
 

@@ -1,6 +1,6 @@
-#include "properties/gen/lora_runs.hpp"
+#include <parity/properties/gen/lora_runs.hpp>
 
-#include "properties/gen/subject_family.hpp"
+#include <parity/properties/gen/subject_family.hpp>
 
 namespace parity::gen {
 namespace {

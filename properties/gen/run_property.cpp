@@ -1,4 +1,4 @@
-#include "properties/gen/run_property.hpp"
+#include <parity/properties/gen/run_property.hpp>
 
 #include <cstdlib>
 #include <exception>
@@ -9,12 +9,12 @@
 #include <rapidcheck/detail/Configuration.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
-#include "core/decimal.hpp"
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
-#include "core/thread_count.hpp"
-#include "properties/gen/case_shrink.hpp"
-#include "properties/gen/guarded_verdict.hpp"
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/core/thread_count.hpp>
+#include <parity/properties/gen/case_shrink.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
 
 namespace parity::gen {
 namespace {

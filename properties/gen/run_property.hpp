@@ -22,10 +22,10 @@
 
 #include <rapidcheck.h>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "properties/gen/case_rules.hpp"
-#include "properties/gen/extent_caps.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/properties/gen/case_rules.hpp>
+#include <parity/properties/gen/extent_caps.hpp>
 
 namespace parity::gen {
 

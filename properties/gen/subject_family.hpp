@@ -11,10 +11,10 @@
 // properties(), find_property(n), cases(Caps), rules() (CaseRules), extent_caps() (the cappable
 // extents), caps(ExtentMaxima) -> Caps, and
 // cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict.
-#include "core/error.hpp"
-#include "properties/cross_backend/cross_backend.hpp"
-#include "properties/gen/applicability.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/cross_backend/cross_backend.hpp>
+#include <parity/properties/gen/applicability.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::gen {
 

@@ -1,10 +1,10 @@
-#include "properties/gen/transition_cases.hpp"
+#include <parity/properties/gen/transition_cases.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "properties/gen/values.hpp"
-#include "properties/transition/transition_problem.hpp"
+#include <parity/properties/gen/values.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
 
 namespace parity::gen {
 namespace {

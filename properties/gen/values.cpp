@@ -1,8 +1,8 @@
-#include "properties/gen/values.hpp"
+#include <parity/properties/gen/values.hpp>
 
 #include <algorithm>
 
-#include "core/bf16.hpp"
+#include <parity/core/bf16.hpp>
 
 namespace parity::gen {
 

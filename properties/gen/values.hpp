@@ -7,7 +7,7 @@
 
 #include <rapidcheck.h>
 
-#include "core/layout.hpp"
+#include <parity/core/layout.hpp>
 
 namespace parity::gen {
 

@@ -10,12 +10,12 @@
 #include <functional>
 #include <numeric>
 
-#include "core/compare.hpp"
-#include "oracles/lora_fast.hpp"
-#include "properties/lora/error_bounds.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/lora_properties.hpp"
-#include "properties/lora/oracle_inputs.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/oracles/lora_fast.hpp>
+#include <parity/properties/lora/error_bounds.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
+#include <parity/properties/lora/oracle_inputs.hpp>
 
 namespace parity::properties::lora {
 namespace {

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <optional>
 
-#include "core/compare.hpp"
-#include "properties/batch_pair.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/properties/batch_pair.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
 
 namespace parity::properties::lora {
 namespace {

@@ -1,4 +1,4 @@
-#include "properties/lora/lora_problem.hpp"
+#include <parity/properties/lora/lora_problem.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -6,11 +6,11 @@
 #include <numeric>
 #include <set>
 
-#include "core/bf16.hpp"
-#include "core/case_fields.hpp"
-#include "core/error.hpp"
-#include "core/limits.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/case_fields.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/limits.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::properties::lora {
 namespace {

@@ -22,8 +22,8 @@
 // so a float32 that straddles a bf16 rounding boundary is a patch like any other.
 #include <vector>
 
-#include "core/case.hpp"
-#include "subjects/lora_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::properties::lora {
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "subjects/lora_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::properties::lora {
 

@@ -1,13 +1,13 @@
-#include "properties/lora/straddle.hpp"
+#include <parity/properties/lora/straddle.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/bf16.hpp"
-#include "core/random_fill.hpp"
-#include "oracles/lora.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/oracle_inputs.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/oracles/lora.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/oracle_inputs.hpp>
 
 namespace parity::properties::lora {
 namespace {

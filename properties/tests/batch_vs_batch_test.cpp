@@ -4,8 +4,8 @@
 // and hold on parity's own kernels on the same cases.
 #include <gtest/gtest.h>
 
-#include "properties/gen/family.hpp"
-#include "properties/lora/straddle.hpp"
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/lora/straddle.hpp>
 
 namespace parity {
 namespace {

@@ -7,12 +7,12 @@
 #include <cstdlib>
 #include <functional>
 
-#include "core/error.hpp"
-#include "properties/gen/extent_caps.hpp"
-#include "properties/gen/lora_cases.hpp"
-#include "properties/gen/transition_cases.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/transition/transition_problem.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/extent_caps.hpp>
+#include <parity/properties/gen/lora_cases.hpp>
+#include <parity/properties/gen/transition_cases.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
 
 namespace parity {
 namespace {

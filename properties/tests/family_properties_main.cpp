@@ -28,11 +28,11 @@
 #include <iostream>
 #include <optional>
 
-#include "core/error.hpp"
-#include "core/escape.hpp"
-#include "properties/gen/family.hpp"
-#include "properties/gen/replay.hpp"
-#include "properties/gen/run_property.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/escape.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/replay.hpp>
+#include <parity/properties/gen/run_property.hpp>
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <iostream>
 #include <string>
 
-#include "properties/gen/family.hpp"
+#include <parity/properties/gen/family.hpp>
 
 namespace parity {
 namespace {

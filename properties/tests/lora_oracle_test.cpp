@@ -3,11 +3,11 @@
 // elements of generated cases (the oracle_agreement property).
 #include <gtest/gtest.h>
 
-#include "oracles/lora.hpp"
-#include "oracles/lora_fast.hpp"
-#include "oracles/lora_mp.hpp"
-#include "core/error.hpp"
-#include "properties/gen/lora_runs.hpp"
+#include <parity/oracles/lora.hpp>
+#include <parity/oracles/lora_fast.hpp>
+#include <parity/oracles/lora_mp.hpp>
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/lora_runs.hpp>
 
 namespace parity {
 namespace {

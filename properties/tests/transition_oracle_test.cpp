@@ -11,10 +11,10 @@
 #include <random>
 #include <string>
 
-#include "oracles/running_error.hpp"
-#include "oracles/sum2.hpp"
-#include "oracles/transition.hpp"
-#include "properties/gen/transition_runs.hpp"
+#include <parity/oracles/running_error.hpp>
+#include <parity/oracles/sum2.hpp>
+#include <parity/oracles/transition.hpp>
+#include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity {
 namespace {

@@ -1,9 +1,9 @@
 // The transition properties about determinism: batch_invariant, batch_vs_batch and
 // scoring_reproduces_sampling.
-#include "core/compare.hpp"
-#include "properties/batch_pair.hpp"
-#include "properties/transition/transition_problem.hpp"
-#include "properties/transition/transition_properties.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/properties/batch_pair.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
+#include <parity/properties/transition/transition_properties.hpp>
 
 namespace parity::properties::transition {
 

@@ -1,14 +1,14 @@
-#include "properties/transition/transition_problem.hpp"
+#include <parity/properties/transition/transition_problem.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/bf16.hpp"
-#include "core/case_fields.hpp"
-#include "core/decimal.hpp"
-#include "core/error.hpp"
-#include "core/limits.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/case_fields.hpp>
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/limits.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::properties::transition {
 namespace {

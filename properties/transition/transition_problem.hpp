@@ -20,8 +20,8 @@
 // (bf16: round to nearest even, the cast at the step's input).
 #include <vector>
 
-#include "core/case.hpp"
-#include "subjects/transition_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::properties::transition {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "subjects/transition_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::properties::transition {
 

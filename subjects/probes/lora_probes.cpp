@@ -1,6 +1,6 @@
-#include "subjects/probes/lora_probes.hpp"
+#include <parity/subjects/probes/lora_probes.hpp>
 
-#include "subjects/rlkernels/lora_host.hpp"
+#include <parity/subjects/rlkernels/lora_host.hpp>
 
 namespace parity::subjects::probes {
 namespace {

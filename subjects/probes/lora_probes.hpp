@@ -4,7 +4,7 @@
 // (`parity probes lora`); a probe nothing detects is a failure of parity.
 #include <cstdint>
 
-#include "subjects/lora_family.hpp"
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::subjects::probes {
 

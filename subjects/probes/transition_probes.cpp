@@ -1,6 +1,6 @@
-#include "subjects/probes/transition_probes.hpp"
+#include <parity/subjects/probes/transition_probes.hpp>
 
-#include "subjects/rlkernels/transition_host.hpp"
+#include <parity/subjects/rlkernels/transition_host.hpp>
 
 namespace parity::subjects::probes {
 namespace {

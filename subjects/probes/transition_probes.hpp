@@ -2,7 +2,7 @@
 // Mismatch probes of the transition family: real alternative implementations of the step,
 // each wrong in one way seen in practice. Every one must be detected by some transition
 // property (`parity probes transition`).
-#include "subjects/transition_family.hpp"
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::subjects::probes {
 

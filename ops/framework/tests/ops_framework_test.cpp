@@ -10,12 +10,12 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/detmath.hpp"
-#include "core/error.hpp"
-#include "ops/framework/bounded.hpp"
-#include "ops/framework/op_cases.hpp"
-#include "ops/framework/op_problem.hpp"
-#include "ops/rms_norm/rms_norm_op.hpp"
+#include <parity/core/detmath.hpp>
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/bounded.hpp>
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/rms_norm/rms_norm_op.hpp>
 
 namespace parity::ops {
 namespace {

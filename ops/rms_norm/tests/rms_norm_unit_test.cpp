@@ -7,11 +7,11 @@
 
 #include <cmath>
 
-#include "ops/framework/op_checks.hpp"
-#include "ops/framework/op_family.hpp"
-#include "ops/framework/op_problem.hpp"
-#include "ops/rms_norm/rms_norm_family.hpp"
-#include "ops/rms_norm/rms_norm_host.hpp"
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/rms_norm/rms_norm_family.hpp>
+#include <parity/ops/rms_norm/rms_norm_host.hpp>
 
 namespace parity::ops::rms_norm {
 namespace {
