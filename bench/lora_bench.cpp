@@ -31,17 +31,17 @@
 
 #include <unistd.h>
 
-#include "core/isa.hpp"
-#include "core/thread_count.hpp"
-#include "oracles/lora.hpp"
-#include "oracles/lora_fast.hpp"
-#include "oracles/lora_mp.hpp"
-#include "properties/lora/lora_gate.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/lora_properties.hpp"
-#include "properties/lora/oracle_inputs.hpp"
-#include "subjects/rlkernels/lora_host.hpp"
-#include "subjects/torch/matmul_baseline.hpp"
+#include <parity/core/isa.hpp>
+#include <parity/core/thread_count.hpp>
+#include <parity/oracles/lora.hpp>
+#include <parity/oracles/lora_fast.hpp>
+#include <parity/oracles/lora_mp.hpp>
+#include <parity/properties/lora/lora_gate.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
+#include <parity/properties/lora/oracle_inputs.hpp>
+#include <parity/subjects/rlkernels/lora_host.hpp>
+#include <parity/subjects/torch/matmul_baseline.hpp>
 
 namespace {
 

@@ -20,11 +20,11 @@
 #include <memory>
 #include <string>
 
-#include "properties/lora/lora_gate.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "subjects/lora_family.hpp"
-#include "subjects/torch/lora_torch.hpp"
-#include "subjects/torch/matmul_baseline.hpp"
+#include <parity/properties/lora/lora_gate.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/torch/lora_torch.hpp>
+#include <parity/subjects/torch/matmul_baseline.hpp>
 
 namespace {
 

@@ -1,8 +1,8 @@
 // The detection rate of parity's mismatch probes (bench/README.md): how reliably a default
 // run (`ctest -L properties`, `parity check`) catches each kind of bug.
 //
-// usage: probe_detection [FAMILY...] [--seeds N] [--first-seed S] [--cases N] [--no-shrink]
-//                        [--json FILE]
+// usage: probe_detection [FAMILY...] [--probe NAME]... [--seeds N] [--first-seed S] [--cases N]
+//                        [--no-shrink] [--json FILE]
 //
 // For every probe of every family (or of the FAMILYs named) and each of N seeds (default 20;
 // seeds S .. S+N-1, S default 1, each as PARITY_SEED=s gives it), runs the family's
@@ -13,7 +13,8 @@
 // property runs again with shrinking on (same seed and count: the same cases) for the size of
 // the shrunk case, the product of its dims (a 0 extent counting as 1). Prints one row per
 // probe: seeds detected of N; over the detecting seeds the median cases and seconds to detect
-// and the median shrunk size; the properties that detected it. --json writes the per-seed
+// and the median shrunk size, and the first detecting seed's shrunk extents (T=128 K=2 ...); the
+// properties that detected it. --probe measures only the probes named. --json writes the per-seed
 // figures. Exit 0 when every probe is detected in at least 95% of the seeds (19 of 20), 1
 // otherwise, 2 on a usage error.
 #include <algorithm>
@@ -31,10 +32,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/decimal.hpp"
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace {
 
@@ -43,6 +44,7 @@ using parity::gen::Family;
 
 struct Options {
   std::vector<std::string> families;
+  std::set<std::string> probes;  // empty: every probe
   int seeds = 20;
   std::uint64_t first_seed = 1;
   int cases = 0;  // 0: the properties label's default
@@ -67,6 +69,7 @@ Options parse(int argc, char** argv) {
     else if (arg == "--first-seed") o.first_seed = static_cast<std::uint64_t>(decimal(arg, value(), 0));
     else if (arg == "--cases") o.cases = static_cast<int>(decimal(arg, value(), 1));
     else if (arg == "--no-shrink") o.shrink = false;
+    else if (arg == "--probe") o.probes.insert(value());
     else if (arg == "--json") o.json = value();
     else if (arg.starts_with("-")) throw InputError("unknown flag '" + arg + "'");
     else o.families.push_back(arg);
@@ -88,10 +91,18 @@ double case_size(const parity::Case& c) {
   return size;
 }
 
+// "T=128 K=2 N=1 r=1": the case's extents.
+std::string extents_text(const parity::Case& c) {
+  std::string text;
+  for (const auto& [name, extent] : c.dims) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(extent);
+  return text;
+}
+
 // One probe over every seed: its row of the table, and its per-seed figures in `seeds_json`.
 bool measure_probe(const Family& family, const std::string& probe, const Options& o, nlohmann::json& seeds_json) {
   std::vector<double> cases, seconds, sizes;
   std::set<std::string> by;
+  std::string first_shrunk = "-";
   int detected = 0;
   for (int k = 0; k < o.seeds; ++k) {
     parity::gen::RunConfig config;
@@ -115,6 +126,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
         const auto shrunk = family.run(probe, detection->property, config);
         if (shrunk.counterexample) {
           sizes.push_back(case_size(*shrunk.counterexample));
+          if (sizes.size() == 1) first_shrunk = extents_text(*shrunk.counterexample);
           row["shrunk_case"] = shrunk.counterexample->summary();
           row["shrunk_size"] = sizes.back();
         }
@@ -130,7 +142,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
             << detected << " of " << std::setw(3) << std::left << o.seeds << std::right << std::setw(10)
             << median(cases) << std::setw(10) << seconds_text.str() << std::setw(12)
             << (o.shrink ? std::to_string(static_cast<long long>(median(sizes))) : std::string("-")) << "  "
-            << properties << "\n"
+            << std::left << std::setw(36) << properties << " " << first_shrunk << std::right << "\n"
             << std::flush;
   return 20 * detected >= 19 * o.seeds;
 }
@@ -150,12 +162,13 @@ int main(int argc, char** argv) {
     std::cout << "\n"
               << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::right << std::setw(12)
               << "detected" << std::setw(10) << "cases" << std::setw(10) << "seconds" << std::setw(12) << "shrunk size"
-              << "  by\n";
+              << "  " << std::left << std::setw(36) << "by" << " first shrunk extents" << std::right << "\n";
     nlohmann::json report = nlohmann::json::array();
     bool all = true;
     for (const Family* family : selected)
       for (const auto& subject : family->subjects()) {
         if (subject.role != parity::gen::SubjectRole::probe) continue;
+        if (!o.probes.empty() && !o.probes.count(subject.name)) continue;
         nlohmann::json seeds = nlohmann::json::array();
         all = measure_probe(*family, subject.name, o, seeds) && all;
         report.push_back({{"family", family->name()}, {"probe", subject.name}, {"seeds", seeds}});

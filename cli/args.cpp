@@ -1,8 +1,8 @@
-#include "cli/args.hpp"
+#include <parity/cli/args.hpp>
 
-#include "core/decimal.hpp"
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
 
 namespace parity::cli {
 

@@ -2,12 +2,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/output_file.hpp"
-#include "properties/bridge/bridge_problem.hpp"
-#include "properties/bridge/bridge_record.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/output_file.hpp>
+#include <parity/properties/bridge/bridge_problem.hpp>
+#include <parity/properties/bridge/bridge_record.hpp>
 
 namespace parity::cli {
 namespace {

@@ -3,11 +3,12 @@
 
 #include <unistd.h>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "cli/result_outputs.hpp"
-#include "core/error.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/cli/extent_caps.hpp>
+#include <parity/cli/result_outputs.hpp>
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::cli {
 namespace {
@@ -64,6 +65,7 @@ int cmd_check(const Args& args) {
   gen::RunConfig config;
   config.cases = static_cast<int>(args.number("--cases", 0, 1, kMaxCount));
   if (args.has("--seed")) config.seed = args.number("--seed", 0, 0, UINT64_MAX);
+  config.max_extents = extent_caps(args, family, {&family});
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
   config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
 

@@ -1,15 +1,15 @@
 // parity export: a reproducer's tensors for a notebook (torch.load).
-#include "cli/cmd_export.hpp"
+#include <parity/cli/cmd_export.hpp>
 
 #include <iostream>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/output_file.hpp"
-#include "core/reproducer.hpp"
-#include "properties/case_tensors.hpp"
-#include "subjects/torch/pt_file.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/output_file.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/case_tensors.hpp>
+#include <parity/subjects/torch/pt_file.hpp>
 
 namespace parity::cli {
 

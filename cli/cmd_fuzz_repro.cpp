@@ -11,16 +11,16 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/escape.hpp"
-#include "core/input_file.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gen/case_shrink.hpp"
-#include "fuzz/decode.hpp"
-#include "properties/gen/family.hpp"
-#include "properties/gen/guarded_verdict.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/escape.hpp>
+#include <parity/core/input_file.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/gen/case_shrink.hpp>
+#include <parity/fuzz/decode.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
 
 namespace parity::cli {
 namespace {

@@ -8,17 +8,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "core/build_info.hpp"
-#include "core/error.hpp"
-#include "core/output_file.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gate_figures.hpp"
-#include "properties/lora/lora_gate.hpp"
-#include "properties/model/model_gate.hpp"
-#include "properties/transition/transition_gate.hpp"
-#include "subjects/torch/lora_torch.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/core/build_info.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/output_file.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/gate_figures.hpp>
+#include <parity/properties/lora/lora_gate.hpp>
+#include <parity/properties/model/model_gate.hpp>
+#include <parity/properties/transition/transition_gate.hpp>
+#include <parity/subjects/torch/lora_torch.hpp>
 
 namespace parity::cli {
 namespace {

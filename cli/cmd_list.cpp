@@ -1,9 +1,9 @@
 #include <iostream>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::cli {
 

@@ -1,14 +1,16 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <map>
 
 #include <unistd.h>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "cli/result_outputs.hpp"
-#include "core/error.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/cli/extent_caps.hpp>
+#include <parity/cli/result_outputs.hpp>
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::cli {
 namespace {
@@ -47,6 +49,8 @@ int cmd_probes(const Args& args) {
   gen::RunConfig config;
   config.cases = static_cast<int>(args.number("--cases", 200, 1, kMaxCount));
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
+  std::map<const gen::Family*, gen::ExtentMaxima> caps;
+  for (const gen::Family* family : selected) caps[family] = extent_caps(args, *family, selected);
   const ResultOutputs outputs(args);
   std::ostream& out = outputs.human();
   // Progress on a terminal only: a line per finished probe, with its time and how many are left.
@@ -64,7 +68,9 @@ int cmd_probes(const Args& args) {
       << "shrunk case\n";
   for (const auto& [family, probe] : probes) {
     const auto start = std::chrono::steady_clock::now();
-    const auto detection = gen::detect_probe(*family, probe.name, config);
+    gen::RunConfig family_config = config;
+    family_config.max_extents = caps[family];
+    const auto detection = gen::detect_probe(*family, probe.name, family_config);
     records.push_back(probe_record(*family, probe, detection));
     if (progress)
       *progress << "parity probes: [" << records.size() << "/" << probes.size() << "] " << family->name() << "/"

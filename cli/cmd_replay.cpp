@@ -1,7 +1,7 @@
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "cli/result_outputs.hpp"
-#include "properties/gen/replay.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/cli/result_outputs.hpp>
+#include <parity/properties/gen/replay.hpp>
 
 namespace parity::cli {
 

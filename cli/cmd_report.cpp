@@ -1,17 +1,17 @@
 // parity report: renders parity's JSON reports as one HTML page (report/report_page.hpp).
-#include "cli/cmd_report.hpp"
+#include <parity/cli/cmd_report.hpp>
 
 #include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/input_file.hpp"
-#include "core/output_file.hpp"
-#include "report/report_page.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/input_file.hpp>
+#include <parity/core/output_file.hpp>
+#include <parity/report/report_page.hpp>
 
 namespace parity::cli {
 

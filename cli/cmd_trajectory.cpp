@@ -4,18 +4,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/args.hpp"
-#include "cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/output_file.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gen/case_shrink.hpp"
-#include "properties/gen/guarded_verdict.hpp"
-#include "properties/gen/trajectory_family.hpp"
-#include "properties/trajectory/trajectory_analysis.hpp"
-#include "properties/trajectory/trajectory_properties.hpp"
-#include "report/trajectory_html.hpp"
-#include "subjects/runtime/mode.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/commands.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/output_file.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/gen/case_shrink.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
+#include <parity/properties/gen/trajectory_family.hpp>
+#include <parity/properties/trajectory/trajectory_analysis.hpp>
+#include <parity/properties/trajectory/trajectory_properties.hpp>
+#include <parity/report/trajectory_html.hpp>
+#include <parity/subjects/runtime/mode.hpp>
 
 namespace parity::cli {
 namespace {

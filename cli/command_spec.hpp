@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
+#include <parity/cli/args.hpp>
 
 namespace parity::cli {
 

@@ -3,12 +3,41 @@
 // cmd_*.cpp; to add a command, add an entry here and its cmd_*.cpp (cli/commands.hpp). Help
 // text is wrapped by the parser; README.md's command synopsis must name every flag
 // (cli/tests/help_readme_test.py).
-#include "cli/command_spec.hpp"
+#include <parity/cli/command_spec.hpp>
 
-#include "cli/commands.hpp"
+#include <map>
+
+#include <parity/cli/commands.hpp>
+#include <parity/properties/gen/extent_caps.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::cli {
 namespace {
+
+// Every family's capped extents (properties/gen/extent_caps.hpp): extent -> what each family
+// draws by default and allows.
+std::map<std::string, std::string> extent_cap_help() {
+  std::map<std::string, std::string> help;
+  for (const gen::Family* f : gen::families())
+    for (const auto& cap : f->extent_caps())
+      help[cap.extent] += (help[cap.extent].empty() ? "" : "; ") + f->name() + ": default " +
+                          std::to_string(cap.default_max) + ", at most " + std::to_string(cap.limit);
+  return help;
+}
+
+// The --max-<extent> flags of the commands that generate cases (cli/extent_caps.hpp).
+std::vector<FlagSpec> with_extent_caps(std::vector<FlagSpec> flags) {
+  for (const auto& [extent, help] : extent_cap_help())
+    flags.push_back({"--max-" + extent, "N", "the largest " + extent + " a generated case draws (" + help +
+                                                 "; default $" + gen::extent_cap_variable(extent) + ")"});
+  return flags;
+}
+
+// The $PARITY_MAX_<EXTENT> variables, after `names`.
+std::vector<std::string> with_extent_cap_variables(std::vector<std::string> names) {
+  for (const auto& [extent, help] : extent_cap_help()) names.push_back(gen::extent_cap_variable(extent));
+  return names;
+}
 
 // The flags of every command that writes machine-readable results (cli/result_outputs.hpp).
 std::vector<FlagSpec> with_result_outputs(std::vector<FlagSpec> flags) {
@@ -22,10 +51,11 @@ const FlagSpec kReproDir = {"--repro-dir", "DIR", "where reproducers are written
 }  // namespace
 
 const std::vector<EnvironmentVariable>& environment_variables() {
-  static const std::vector<EnvironmentVariable> table = {
+  static const std::vector<EnvironmentVariable> table = [] {
+    std::vector<EnvironmentVariable> t = {
       {"PARITY_REPRO_DIR", "the directory reproducers are written to (default reports/repros)"},
       {"PARITY_BACKEND", "gate's backend when --backend is not given: auto (default), host or cuda"},
-      {"PARITY_CASES", "generated cases per property when --cases is not given (default 100 for lora, 25 for the "
+      {"PARITY_CASES", "generated cases per property when --cases is not given (default 100 for lora and the op families, 25 for the "
                        "other families; at most 10^8)"},
       {"PARITY_SEED", "the seed of the generated cases when --seed is not given (default fixed, so a plain run is "
                       "reproducible)"},
@@ -35,7 +65,12 @@ const std::vector<EnvironmentVariable>& environment_variables() {
                          "docs/reference/figures.json)"},
       {"PARITY_FUZZ_SUBJECT", "the subject when --subject is not given (default the family's own kernel); the "
                               "fuzz harnesses read it too"},
-  };
+    };
+    for (const auto& [extent, help] : extent_cap_help())
+      t.push_back({gen::extent_cap_variable(extent), "the largest " + extent + " a generated case draws when --max-" +
+                                                         extent + " is not given (" + help + ")"});
+    return t;
+  }();
   return table;
 }
 
@@ -65,13 +100,14 @@ const std::vector<CommandSpec>& command_specs() {
            "(oracle_agreement), which call no subject and are never a subject's verdict. Exit 0 if every property "
            "holds.",
        .positionals = {{"FAMILY", "lora, transition, model, trajectory or bridge (parity list families)"}},
-       .flags = with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
+       .flags = with_extent_caps(with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
                                      {"--property", "P", "one property (default every one)"},
                                      {"--cases", "N", "generated cases per property (default $PARITY_CASES, else the "
                                                       "family's)"},
                                      {"--seed", "N", "the seed (default RC_PARAMS' seed=, else $PARITY_SEED, else fixed)"},
-                                     kReproDir}),
-       .environment = {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"},
+                                     kReproDir})),
+       .environment = with_extent_cap_variables(
+           {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"}),
        .run = cmd_check},
       {.name = "probes",
        .summary = "every mismatch probe against its family's properties: each must be detected",
@@ -80,8 +116,9 @@ const std::vector<CommandSpec>& command_specs() {
            "each, counted only on a case parity's own kernel passes; prints a row per probe as it finishes. Exit 0 "
            "iff every probe is detected.",
        .positionals = {{"FAMILY", "one family (default every one)"}},
-       .flags = with_result_outputs({{"--cases", "N", "cases per property and probe (default 200)"}, kReproDir}),
-       .environment = {"PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"},
+       .flags = with_extent_caps(
+           with_result_outputs({{"--cases", "N", "cases per property and probe (default 200)"}, kReproDir})),
+       .environment = with_extent_cap_variables({"PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"}),
        .run = cmd_probes},
       {.name = "replay",
        .summary = "re-runs reproducers",

@@ -1,4 +1,4 @@
-#include "cli/junit_xml.hpp"
+#include <parity/cli/junit_xml.hpp>
 
 #include <algorithm>
 #include <cstdio>

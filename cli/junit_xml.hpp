@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/result_record.hpp"
+#include <parity/cli/result_record.hpp>
 
 namespace parity::cli {
 

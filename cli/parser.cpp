@@ -1,4 +1,4 @@
-#include "cli/parser.hpp"
+#include <parity/cli/parser.hpp>
 
 #include <filesystem>
 #include <iostream>
@@ -7,9 +7,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/command_spec.hpp"
-#include "core/error.hpp"
-#include "properties/gen/run_property.hpp"
+#include <parity/cli/command_spec.hpp>
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/run_property.hpp>
 
 namespace parity::cli {
 namespace {

@@ -1,11 +1,11 @@
-#include "cli/result_outputs.hpp"
+#include <parity/cli/result_outputs.hpp>
 
 #include <iostream>
 
-#include "cli/junit_xml.hpp"
-#include "core/build_info.hpp"
-#include "core/error.hpp"
-#include "core/output_file.hpp"
+#include <parity/cli/junit_xml.hpp>
+#include <parity/core/build_info.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/output_file.hpp>
 
 namespace parity::cli {
 

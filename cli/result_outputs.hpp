@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
-#include "cli/result_record.hpp"
+#include <parity/cli/args.hpp>
+#include <parity/cli/result_record.hpp>
 
 namespace parity::cli {
 

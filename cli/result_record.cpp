@@ -1,4 +1,4 @@
-#include "cli/result_record.hpp"
+#include <parity/cli/result_record.hpp>
 
 namespace parity::cli {
 namespace {

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
 
 namespace parity::cli {
 

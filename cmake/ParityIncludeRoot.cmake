@@ -3,7 +3,7 @@
 # directory whose headers a source includes; every target in the build has it on its include
 # path. Installed, the headers of PARITY_INSTALLED_HEADER_DIRS are <prefix>/include/parity/DIR
 # (cmake/ParityInstall.cmake). Links only: the build never copies or writes a header there.
-set(PARITY_HEADER_DIRS core oracles subjects properties report cli fuzz bench)
+set(PARITY_HEADER_DIRS core oracles subjects properties ops report cli fuzz bench)
 set(PARITY_INSTALLED_HEADER_DIRS core oracles subjects properties)
 set(PARITY_INCLUDE_ROOT ${PROJECT_BINARY_DIR}/include)
 file(MAKE_DIRECTORY ${PARITY_INCLUDE_ROOT}/parity)

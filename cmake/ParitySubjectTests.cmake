@@ -1,5 +1,7 @@
 # parity_add_subject_tests(TARGET <lib> FAMILY <family> SUBJECT <name>
-#                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>])
+#                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>]
+#                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
+#                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>])
 #
 # Needs parity's LibTorch component (parity::property_main).
 # Registers with ctest every property of <family> (lora, transition) against the subject <name>
@@ -10,11 +12,15 @@
 # BACKEND (default host) names a CUDA backend; it exits 77, reported as skipped, when the
 # subject cannot run here. Properties the subject lacks a capability for are reported as not
 # applicable. Reproducers go under <build>/repros/<test>; PARITY_CASES sets the cases per property.
+# MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R, WORK;
+# transition: B, TOKENS, CHANNELS, ELEMENTS), set as PARITY_MAX_<EXTENT> in the test's
+# environment; a cap the family lacks is ignored by it, a bad value fails the test (exit 2).
 #
 # WILL_FAIL: the subject is a deliberately broken copy that parity must catch. The test passes
 # only when some property fails on it; a usage or registration error still fails it.
 function(parity_add_subject_tests)
-  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;SUBJECT;BACKEND;TIMEOUT" "" ${ARGN})
+  set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B MAX_TOKENS MAX_CHANNELS MAX_ELEMENTS)
+  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;SUBJECT;BACKEND;TIMEOUT;${caps}" "" ${ARGN})
   foreach(required TARGET FAMILY SUBJECT)
     if(NOT S_${required})
       message(FATAL_ERROR "parity_add_subject_tests: ${required} is required")
@@ -48,9 +54,15 @@ function(parity_add_subject_tests)
   if(NOT S_TIMEOUT)
     set(S_TIMEOUT 900)
   endif()
+  set(environment "PARITY_REPRO_DIR=${CMAKE_BINARY_DIR}/repros/${name}")
+  foreach(cap ${caps})
+    if(DEFINED S_${cap})
+      list(APPEND environment "PARITY_${cap}=${S_${cap}}")
+    endif()
+  endforeach()
   if(NOT S_WILL_FAIL)
     parity_add_property_tests(EXECUTABLE ${exe} FAMILY ${S_FAMILY} SUBJECT ${S_SUBJECT} PREFIX ${S_SUBJECT}
-                              LABELS ${labels} TIMEOUT ${S_TIMEOUT} REPRO_DIR ${CMAKE_BINARY_DIR}/repros/${name})
+                              LABELS ${labels} TIMEOUT ${S_TIMEOUT} ENVIRONMENT ${environment})
     return()
   endif()
   add_test(NAME ${name} COMMAND ${exe} ${S_FAMILY} ${S_SUBJECT})
@@ -61,12 +73,12 @@ function(parity_add_subject_tests)
   # or "parity: skipped" (the subject cannot run here, exit 77). The first two, inverted by
   # WILL_FAIL, fail the test.
   set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77 TIMEOUT ${S_TIMEOUT}
-                       ENVIRONMENT "PARITY_REPRO_DIR=${CMAKE_BINARY_DIR}/repros/${name}" WILL_FAIL TRUE
+                       ENVIRONMENT "${environment}" WILL_FAIL TRUE
                        PASS_REGULAR_EXPRESSION "parity: every applicable property holds;parity: error")
 endfunction()
 
 # parity_add_property_tests(EXECUTABLE <exe> FAMILY <family> [SUBJECT <name>] PREFIX <prefix>
-#                           LABELS <label...> TIMEOUT <s> REPRO_DIR <dir>)
+#                           LABELS <label...> TIMEOUT <s> ENVIRONMENT <VAR=value...>)
 # One ctest test per property that the property main <exe> registers for <family> and <subject>
 # (default: the family's own kernel), named <prefix>.<family>.<property>, so that a failing
 # property is a failing test of its own. The names are read from `<exe> --gtest_list_tests`
@@ -74,21 +86,24 @@ endfunction()
 # (GoogleTest's gtest_discover_tests, PRE_TEST), so listing needs no device even for a CUDA
 # subject. Each test runs `<exe> --gtest_filter=<family>.<property> <family> <subject>`: its
 # property alone, in a process of its own; it is skipped when the subject cannot run here (exit 77) or the property does
-# not apply to it (gtest's SKIPPED). Every test gets LABELS, TIMEOUT and PARITY_REPRO_DIR=<dir>.
+# not apply to it (gtest's SKIPPED). Every test gets LABELS, TIMEOUT and ENVIRONMENT (PARITY_REPRO_DIR
+# and the test's PARITY_MAX_* caps).
 include(GoogleTest)
 function(parity_add_property_tests)
-  cmake_parse_arguments(P "" "EXECUTABLE;FAMILY;SUBJECT;PREFIX;TIMEOUT;REPRO_DIR" "LABELS" ${ARGN})
+  cmake_parse_arguments(P "" "EXECUTABLE;FAMILY;SUBJECT;PREFIX;TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
   set(list_var parity_tests_${P_PREFIX}_${P_FAMILY})
   string(MAKE_C_IDENTIFIER "${list_var}" list_var)
   gtest_discover_tests(${P_EXECUTABLE} EXTRA_ARGS ${P_FAMILY} ${P_SUBJECT} TEST_FILTER "${P_FAMILY}.*"
                        TEST_PREFIX "${P_PREFIX}."
                        TEST_LIST ${list_var} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 120
-                       PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${P_TIMEOUT} ENVIRONMENT "PARITY_REPRO_DIR=${P_REPRO_DIR}")
-  # gtest_discover_tests passes PROPERTIES on as a flat list, so a list value (two labels) would
-  # be split: the labels are set by a script of their own, included after the discovered tests.
+                       PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${P_TIMEOUT})
+  # gtest_discover_tests passes PROPERTIES on as a flat list, so a list value (two labels, two
+  # variables) would be split: labels and environment are set by a script of their own,
+  # included after the discovered tests.
   set(labels_script "${CMAKE_CURRENT_BINARY_DIR}/${list_var}_labels.cmake")
   file(WRITE "${labels_script}" "foreach(test IN LISTS ${list_var})\n"
-                                "  set_tests_properties(\"\${test}\" PROPERTIES LABELS \"${P_LABELS}\")\n"
+                                "  set_tests_properties(\"\${test}\" PROPERTIES LABELS \"${P_LABELS}\"\n"
+                                "                      ENVIRONMENT \"${P_ENVIRONMENT}\")\n"
                                 "endforeach()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_script}")
   if(COMMAND parity_label_needs)  # in parity's own build (ParityTesting.cmake); not installed

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/hd.hpp"
+#include <parity/core/hd.hpp>
 
 namespace parity {
 

@@ -1,4 +1,4 @@
-#include "core/build_info.hpp"
+#include <parity/core/build_info.hpp>
 
 #include <mutex>
 

@@ -1,11 +1,11 @@
-#include "core/case.hpp"
+#include <parity/core/case.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include "core/bf16.hpp"
-#include "core/compare.hpp"
-#include "core/error.hpp"
-#include "core/json_read.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/json_read.hpp>
 
 namespace parity {
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/layout.hpp"
+#include <parity/core/layout.hpp>
 
 namespace parity {
 

@@ -1,6 +1,6 @@
-#include "core/case_fields.hpp"
+#include <parity/core/case_fields.hpp>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity {
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "core/case.hpp"
+#include <parity/core/case.hpp>
 
 namespace parity {
 

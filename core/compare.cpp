@@ -1,12 +1,12 @@
-#include "core/compare.hpp"
+#include <parity/core/compare.hpp>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
 #include <limits>
 
-#include "core/bf16.hpp"
-#include "core/json_read.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/json_read.hpp>
 
 namespace parity {
 namespace {

@@ -6,7 +6,7 @@
 #include <span>
 #include <string>
 
-#include "core/tensor.hpp"
+#include <parity/core/tensor.hpp>
 
 namespace parity {
 

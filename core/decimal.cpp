@@ -1,8 +1,8 @@
-#include "core/decimal.hpp"
+#include <parity/core/decimal.hpp>
 
 #include <cstdlib>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity {
 

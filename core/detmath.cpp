@@ -1,9 +1,9 @@
-#include "core/detmath.hpp"
+#include <parity/core/detmath.hpp>
 
 #include <cmath>
 #include <cstring>
 
-#include "core/isa.hpp"
+#include <parity/core/isa.hpp>
 
 namespace parity::detmath {
 namespace {

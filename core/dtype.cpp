@@ -1,6 +1,6 @@
-#include "core/dtype.hpp"
+#include <parity/core/dtype.hpp>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity {
 

@@ -2,7 +2,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/escape.hpp"
+#include <parity/core/escape.hpp>
 
 namespace parity {
 

@@ -3,7 +3,7 @@
 // `name` equals `wanted`, or an InputError that lists every known name.
 #include <string>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity {
 

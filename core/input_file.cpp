@@ -1,4 +1,4 @@
-#include "core/input_file.hpp"
+#include <parity/core/input_file.hpp>
 
 #include <cerrno>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/isa.hpp"
+#include <parity/core/isa.hpp>
 
 namespace parity {
 

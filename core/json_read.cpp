@@ -1,10 +1,10 @@
-#include "core/json_read.hpp"
+#include <parity/core/json_read.hpp>
 
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::json_read {
 namespace {

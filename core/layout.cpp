@@ -1,8 +1,8 @@
-#include "core/layout.hpp"
+#include <parity/core/layout.hpp>
 
 #include <cstring>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity {
 namespace {

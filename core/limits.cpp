@@ -1,8 +1,8 @@
-#include "core/limits.hpp"
+#include <parity/core/limits.hpp>
 
 #include <cstdio>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity {
 

@@ -1,4 +1,4 @@
-#include "core/output_file.hpp"
+#include <parity/core/output_file.hpp>
 
 #include <cerrno>
 #include <climits>
@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/decimal.hpp"
-#include "core/error.hpp"
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
 
 namespace parity {
 namespace {

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/hd.hpp"
+#include <parity/core/hd.hpp>
 
 namespace parity {
 

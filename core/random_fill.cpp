@@ -1,10 +1,10 @@
-#include "core/random_fill.hpp"
+#include <parity/core/random_fill.hpp>
 
 #include <cmath>
 
-#include "core/detmath.hpp"
-#include "core/isa.hpp"
-#include "core/philox.hpp"
+#include <parity/core/detmath.hpp>
+#include <parity/core/isa.hpp>
+#include <parity/core/philox.hpp>
 
 namespace parity {
 

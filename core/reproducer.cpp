@@ -1,14 +1,14 @@
-#include "core/reproducer.hpp"
+#include <parity/core/reproducer.hpp>
 
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
-#include "core/build_info.hpp"
-#include "core/error.hpp"
-#include "core/input_file.hpp"
-#include "core/json_read.hpp"
-#include "core/stable_hash.hpp"
+#include <parity/core/build_info.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/input_file.hpp>
+#include <parity/core/json_read.hpp>
+#include <parity/core/stable_hash.hpp>
 
 namespace parity {
 

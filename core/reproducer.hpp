@@ -8,9 +8,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/case.hpp"
-#include "core/output_file.hpp"
-#include "core/verdict.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/output_file.hpp>
+#include <parity/core/verdict.hpp>
 
 namespace parity {
 

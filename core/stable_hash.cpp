@@ -1,4 +1,4 @@
-#include "core/stable_hash.hpp"
+#include <parity/core/stable_hash.hpp>
 
 namespace parity {
 

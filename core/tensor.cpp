@@ -1,10 +1,10 @@
-#include "core/tensor.hpp"
+#include <parity/core/tensor.hpp>
 
 #include <cstring>
 #include <string>
 
-#include "core/bf16.hpp"
-#include "core/error.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/error.hpp>
 
 namespace parity {
 namespace {

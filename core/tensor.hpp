@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "core/dtype.hpp"
+#include <parity/core/dtype.hpp>
 
 namespace parity {
 

@@ -1,9 +1,9 @@
-#include "core/thread_count.hpp"
+#include <parity/core/thread_count.hpp>
 
 #include <algorithm>
 #include <thread>
 
-#include "core/decimal.hpp"
+#include <parity/core/decimal.hpp>
 
 namespace parity {
 

@@ -1,4 +1,4 @@
-#include "core/thread_pool.hpp"
+#include <parity/core/thread_pool.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/thread_count.hpp"
+#include <parity/core/thread_count.hpp>
 
 namespace parity {
 namespace {

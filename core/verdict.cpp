@@ -1,11 +1,11 @@
-#include "core/verdict.hpp"
+#include <parity/core/verdict.hpp>
 
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
-#include "core/error.hpp"
-#include "core/json_read.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/json_read.hpp>
 
 namespace parity {
 

@@ -10,9 +10,9 @@
 // Budget: Cases with more than 2^18 parameters or 64 tokens are skipped (cost guard).
 #include <cstdint>
 
-#include "fuzz/json_case.hpp"
-#include "oracles/tiny_gpt.hpp"
-#include "properties/bridge/bridge_problem.hpp"
+#include <parity/fuzz/json_case.hpp>
+#include <parity/oracles/tiny_gpt.hpp>
+#include <parity/properties/bridge/bridge_problem.hpp>
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/fuzz_input.hpp"
+#include <parity/fuzz/fuzz_input.hpp>
 
 namespace parity::fuzz {
 

@@ -1,11 +1,11 @@
-#include "fuzz/decode_lora.hpp"
+#include <parity/fuzz/decode_lora.hpp>
 
 #include <algorithm>
 
-#include "core/error.hpp"
-#include "fuzz/byte_reader.hpp"
-#include "fuzz/fuzz_values.hpp"
-#include "properties/lora/straddle.hpp"
+#include <parity/core/error.hpp>
+#include <parity/fuzz/byte_reader.hpp>
+#include <parity/fuzz/fuzz_values.hpp>
+#include <parity/properties/lora/straddle.hpp>
 
 namespace parity::fuzz {
 namespace {

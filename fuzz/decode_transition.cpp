@@ -1,11 +1,11 @@
-#include "fuzz/decode_transition.hpp"
+#include <parity/fuzz/decode_transition.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/error.hpp"
-#include "fuzz/byte_reader.hpp"
-#include "fuzz/fuzz_values.hpp"
+#include <parity/core/error.hpp>
+#include <parity/fuzz/byte_reader.hpp>
+#include <parity/fuzz/fuzz_values.hpp>
 
 namespace parity::fuzz {
 namespace {

@@ -1,4 +1,4 @@
-#include "fuzz/feedback.hpp"
+#include <parity/fuzz/feedback.hpp>
 
 #include <array>
 

@@ -4,7 +4,7 @@
 // both.
 #include <string>
 
-#include "core/case.hpp"
+#include <parity/core/case.hpp>
 
 namespace parity::fuzz {
 

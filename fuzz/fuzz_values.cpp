@@ -1,9 +1,9 @@
-#include "fuzz/fuzz_values.hpp"
+#include <parity/fuzz/fuzz_values.hpp>
 
 #include <algorithm>
 
-#include "core/bf16.hpp"
-#include "core/error.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/error.hpp>
 
 namespace parity::fuzz {
 

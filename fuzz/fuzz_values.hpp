@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/layout.hpp"
-#include "fuzz/byte_reader.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/layout.hpp>
+#include <parity/fuzz/byte_reader.hpp>
 
 namespace parity::fuzz {
 

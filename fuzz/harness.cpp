@@ -1,4 +1,4 @@
-#include "fuzz/harness.hpp"
+#include <parity/fuzz/harness.hpp>
 
 #include <cstdlib>
 #include <exception>
@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gen/guarded_verdict.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
 
 namespace parity::fuzz {
 

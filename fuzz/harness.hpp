@@ -5,8 +5,8 @@
 #include <functional>
 #include <string>
 
-#include "core/verdict.hpp"
-#include "fuzz/fuzz_input.hpp"
+#include <parity/core/verdict.hpp>
+#include <parity/fuzz/fuzz_input.hpp>
 
 namespace parity::fuzz {
 

@@ -1,4 +1,4 @@
-#include "fuzz/json_case.hpp"
+#include <parity/fuzz/json_case.hpp>
 
 #include <iostream>
 #include <typeinfo>

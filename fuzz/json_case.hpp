@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "core/case.hpp"
-#include "core/error.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/error.hpp>
 
 namespace parity::fuzz {
 

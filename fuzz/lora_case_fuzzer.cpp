@@ -8,8 +8,8 @@
 // before materialising (cost guard: they are slow, not interesting).
 #include <cstdint>
 
-#include "fuzz/json_case.hpp"
-#include "properties/lora/lora_problem.hpp"
+#include <parity/fuzz/json_case.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
 
 namespace {
 

@@ -15,11 +15,11 @@
 #include <iostream>
 #include <memory>
 
-#include "core/error.hpp"
-#include "fuzz/decode_lora.hpp"
-#include "fuzz/feedback.hpp"
-#include "fuzz/harness.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include <parity/core/error.hpp>
+#include <parity/fuzz/decode_lora.hpp>
+#include <parity/fuzz/feedback.hpp>
+#include <parity/fuzz/harness.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
 
 namespace {
 

@@ -15,11 +15,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/bf16.hpp"
-#include "core/reproducer.hpp"
-#include "fuzz/decode_lora.hpp"
-#include "fuzz/decode_transition.hpp"
-#include "properties/bridge/bridge_problem.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/fuzz/decode_lora.hpp>
+#include <parity/fuzz/decode_transition.hpp>
+#include <parity/properties/bridge/bridge_problem.hpp>
 
 namespace {
 

@@ -17,8 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/reproducer.hpp"
-#include "fuzz/json_case.hpp"
+#include <parity/core/reproducer.hpp>
+#include <parity/fuzz/json_case.hpp>
 
 namespace {
 

@@ -3,9 +3,9 @@
 // it; the subject catalogs still list the torch-* subjects, which report why they cannot run.
 // Linked only into the libFuzzer harnesses (fuzz/CMakeLists.txt), in place of
 // parity_torch_subjects.
-#include "core/error.hpp"
-#include "subjects/torch/lora_torch.hpp"
-#include "subjects/torch/transition_torch.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/torch/lora_torch.hpp>
+#include <parity/subjects/torch/transition_torch.hpp>
 
 namespace parity::subjects::torch_impl {
 namespace {

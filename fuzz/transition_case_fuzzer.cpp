@@ -8,8 +8,8 @@
 // before materialising (cost guard).
 #include <cstdint>
 
-#include "fuzz/json_case.hpp"
-#include "properties/transition/transition_problem.hpp"
+#include <parity/fuzz/json_case.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
 
 namespace {
 

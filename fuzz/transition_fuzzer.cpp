@@ -16,11 +16,11 @@
 #include <iostream>
 #include <memory>
 
-#include "core/error.hpp"
-#include "fuzz/decode_transition.hpp"
-#include "fuzz/feedback.hpp"
-#include "fuzz/harness.hpp"
-#include "properties/transition/transition_properties.hpp"
+#include <parity/core/error.hpp>
+#include <parity/fuzz/decode_transition.hpp>
+#include <parity/fuzz/feedback.hpp>
+#include <parity/fuzz/harness.hpp>
+#include <parity/properties/transition/transition_properties.hpp>
 
 namespace {
 

@@ -26,7 +26,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "oracles/eft.hpp"
+#include <parity/oracles/eft.hpp>
 
 namespace parity::oracles {
 

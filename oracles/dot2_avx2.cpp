@@ -7,7 +7,7 @@
 // the CPU has AVX2 and FMA.
 #include <immintrin.h>
 
-#include "oracles/dot2_ranges.hpp"
+#include <parity/oracles/dot2_ranges.hpp>
 
 #define PARITY_AVX2 __attribute__((target("avx2,fma")))
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "oracles/dot2_ranges.hpp"
+#include <parity/oracles/dot2_ranges.hpp>
 
 #define PARITY_AVX512 __attribute__((target("avx512f")))
 

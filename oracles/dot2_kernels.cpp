@@ -1,11 +1,11 @@
-#include "oracles/dot2_kernels.hpp"
+#include <parity/oracles/dot2_kernels.hpp>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/thread_pool.hpp"
+#include <parity/core/thread_pool.hpp>
 
-#include "oracles/dot2_ranges.hpp"
+#include <parity/oracles/dot2_ranges.hpp>
 
 namespace parity::oracles {
 namespace dot2_detail {

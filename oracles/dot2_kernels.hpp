@@ -8,8 +8,8 @@
 #include <functional>
 #include <span>
 
-#include "core/isa.hpp"
-#include "oracles/dot2.hpp"
+#include <parity/core/isa.hpp>
+#include <parity/oracles/dot2.hpp>
 
 namespace parity::oracles {
 

@@ -1,6 +1,6 @@
 // The portable Dot2 kernels: plain scalar code in exactly the lane structure of
 // dot2_avx2.cpp and dot2_avx512.cpp, so all give the same bits.
-#include "oracles/dot2_ranges.hpp"
+#include <parity/oracles/dot2_ranges.hpp>
 
 namespace parity::oracles::dot2_detail {
 namespace {

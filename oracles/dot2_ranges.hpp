@@ -2,7 +2,7 @@
 // The single-threaded pieces of oracles/dot2_kernels.hpp, one set per instruction set
 // (dot2_portable.cpp, dot2_avx2.cpp, dot2_avx512.cpp), for dot2_kernels.cpp to partition and
 // dispatch. Private to the kernels: include dot2_kernels.hpp instead.
-#include "oracles/dot2_kernels.hpp"
+#include <parity/oracles/dot2_kernels.hpp>
 
 namespace parity::oracles::dot2_detail {
 

@@ -42,7 +42,7 @@
 #include <span>
 #include <vector>
 
-#include "oracles/estimate.hpp"
+#include <parity/oracles/estimate.hpp>
 
 namespace parity::oracles {
 

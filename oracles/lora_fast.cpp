@@ -1,4 +1,4 @@
-#include "oracles/lora_fast.hpp"
+#include <parity/oracles/lora_fast.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "oracles/dot2_kernels.hpp"
-#include "core/thread_pool.hpp"
+#include <parity/oracles/dot2_kernels.hpp>
+#include <parity/core/thread_pool.hpp>
 
 namespace parity::oracles {
 namespace {

@@ -24,8 +24,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "oracles/estimate.hpp"
-#include "oracles/lora.hpp"
+#include <parity/oracles/estimate.hpp>
+#include <parity/oracles/lora.hpp>
 
 namespace parity::oracles {
 

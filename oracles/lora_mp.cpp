@@ -1,8 +1,8 @@
-#include "oracles/lora_mp.hpp"
+#include <parity/oracles/lora_mp.hpp>
 
 #include <cmath>
 
-#include "oracles/multiprecision.hpp"
+#include <parity/oracles/multiprecision.hpp>
 
 namespace parity::oracles {
 namespace {

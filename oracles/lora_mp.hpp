@@ -4,8 +4,8 @@
 // doubles (rounded to nearest) for comparison against the double oracle.
 #include <memory>
 
-#include "oracles/estimate.hpp"
-#include "oracles/lora.hpp"
+#include <parity/oracles/estimate.hpp>
+#include <parity/oracles/lora.hpp>
 
 namespace parity::oracles {
 

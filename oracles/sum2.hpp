@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <limits>
 
-#include "oracles/eft.hpp"
+#include <parity/oracles/eft.hpp>
 
 namespace parity::oracles {
 

@@ -1,6 +1,6 @@
-#include "oracles/tiny_gpt.hpp"
+#include <parity/oracles/tiny_gpt.hpp>
 
-#include "oracles/tiny_gpt_layers.hpp"
+#include <parity/oracles/tiny_gpt_layers.hpp>
 
 namespace parity::oracles {
 namespace {

@@ -1,4 +1,4 @@
-#include "oracles/tiny_gpt_layers.hpp"
+#include <parity/oracles/tiny_gpt_layers.hpp>
 
 #include <algorithm>
 #include <cmath>

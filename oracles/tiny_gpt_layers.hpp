@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "oracles/tiny_gpt_model.hpp"
+#include <parity/oracles/tiny_gpt_model.hpp>
 
 namespace parity::oracles::tiny_gpt {
 

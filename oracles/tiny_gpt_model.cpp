@@ -1,9 +1,9 @@
-#include "oracles/tiny_gpt_model.hpp"
+#include <parity/oracles/tiny_gpt_model.hpp>
 
 #include <cmath>
 
-#include "core/error.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::oracles {
 namespace {

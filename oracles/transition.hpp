@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
-#include "oracles/running_error.hpp"
-#include "oracles/sum2.hpp"
+#include <parity/oracles/running_error.hpp>
+#include <parity/oracles/sum2.hpp>
 
 namespace parity::oracles {
 

@@ -1,8 +1,8 @@
-#include "properties/case_tensors.hpp"
+#include <parity/properties/case_tensors.hpp>
 
-#include "core/error.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/transition/transition_problem.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
 
 namespace parity::properties {
 namespace {

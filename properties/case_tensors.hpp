@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/tensor.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/tensor.hpp>
 
 namespace parity::properties {
 

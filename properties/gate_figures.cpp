@@ -1,11 +1,11 @@
-#include "properties/gate_figures.hpp"
+#include <parity/properties/gate_figures.hpp>
 
 #include <cstdlib>
 #include <system_error>
 
-#include "core/error.hpp"
-#include "core/input_file.hpp"
-#include "core/json_read.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/input_file.hpp>
+#include <parity/core/json_read.hpp>
 
 #ifndef PARITY_FIGURES_SOURCE
 #error "the build defines PARITY_FIGURES_SOURCE (properties/CMakeLists.txt)"

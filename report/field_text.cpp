@@ -1,9 +1,9 @@
-#include "report/field_text.hpp"
+#include <parity/report/field_text.hpp>
 
 #include <cmath>
 #include <limits>
 
-#include "report/html_text.hpp"
+#include <parity/report/html_text.hpp>
 
 namespace parity::report {
 

@@ -1,4 +1,4 @@
-#include "report/html_blocks.hpp"
+#include <parity/report/html_blocks.hpp>
 
 #include <algorithm>
 

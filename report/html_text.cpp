@@ -1,4 +1,4 @@
-#include "report/html_text.hpp"
+#include <parity/report/html_text.hpp>
 
 #include <charconv>
 #include <cmath>

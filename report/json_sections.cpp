@@ -1,15 +1,15 @@
-#include "report/json_sections.hpp"
+#include <parity/report/json_sections.hpp>
 
 #include <algorithm>
 #include <array>
 #include <string_view>
 #include <vector>
 
-#include "report/field_text.hpp"
-#include "report/html_blocks.hpp"
-#include "report/html_text.hpp"
-#include "report/reproducer_link.hpp"
-#include "report/result_status.hpp"
+#include <parity/report/field_text.hpp>
+#include <parity/report/html_blocks.hpp>
+#include <parity/report/html_text.hpp>
+#include <parity/report/reproducer_link.hpp>
+#include <parity/report/result_status.hpp>
 
 namespace parity::report {
 namespace {

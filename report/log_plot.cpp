@@ -1,10 +1,10 @@
-#include "report/log_plot.hpp"
+#include <parity/report/log_plot.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <string_view>
 
-#include "report/html_text.hpp"
+#include <parity/report/html_text.hpp>
 
 namespace parity::report {
 namespace {

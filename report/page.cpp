@@ -1,6 +1,6 @@
-#include "report/page.hpp"
+#include <parity/report/page.hpp>
 
-#include "report/html_text.hpp"
+#include <parity/report/html_text.hpp>
 
 namespace parity::report {
 namespace {

@@ -1,12 +1,12 @@
-#include "report/report_page.hpp"
+#include <parity/report/report_page.hpp>
 
-#include "report/field_text.hpp"
-#include "report/html_text.hpp"
-#include "report/json_sections.hpp"
-#include "report/page.hpp"
-#include "report/reproducer_link.hpp"
-#include "report/result_status.hpp"
-#include "report/trajectory_html.hpp"
+#include <parity/report/field_text.hpp>
+#include <parity/report/html_text.hpp>
+#include <parity/report/json_sections.hpp>
+#include <parity/report/page.hpp>
+#include <parity/report/reproducer_link.hpp>
+#include <parity/report/result_status.hpp>
+#include <parity/report/trajectory_html.hpp>
 
 namespace parity::report {
 namespace {

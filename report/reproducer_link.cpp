@@ -1,6 +1,6 @@
-#include "report/reproducer_link.hpp"
+#include <parity/report/reproducer_link.hpp>
 
-#include "report/html_text.hpp"
+#include <parity/report/html_text.hpp>
 
 namespace parity::report {
 namespace {

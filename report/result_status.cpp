@@ -1,9 +1,9 @@
-#include "report/result_status.hpp"
+#include <parity/report/result_status.hpp>
 
 #include <array>
 #include <string_view>
 
-#include "report/field_text.hpp"
+#include <parity/report/field_text.hpp>
 
 namespace parity::report {
 namespace {

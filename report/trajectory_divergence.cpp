@@ -1,13 +1,13 @@
-#include "report/trajectory_divergence.hpp"
+#include <parity/report/trajectory_divergence.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "report/field_text.hpp"
-#include "report/html_blocks.hpp"
-#include "report/html_text.hpp"
-#include "report/log_plot.hpp"
+#include <parity/report/field_text.hpp>
+#include <parity/report/html_blocks.hpp>
+#include <parity/report/html_text.hpp>
+#include <parity/report/log_plot.hpp>
 
 namespace parity::report {
 namespace {

@@ -1,15 +1,15 @@
-#include "report/trajectory_html.hpp"
+#include <parity/report/trajectory_html.hpp>
 
 #include <cmath>
 #include <limits>
 
-#include "report/field_text.hpp"
-#include "report/html_blocks.hpp"
-#include "report/html_text.hpp"
-#include "report/log_plot.hpp"
-#include "report/page.hpp"
-#include "report/reproducer_link.hpp"
-#include "report/trajectory_divergence.hpp"
+#include <parity/report/field_text.hpp>
+#include <parity/report/html_blocks.hpp>
+#include <parity/report/html_text.hpp>
+#include <parity/report/log_plot.hpp>
+#include <parity/report/page.hpp>
+#include <parity/report/reproducer_link.hpp>
+#include <parity/report/trajectory_divergence.hpp>
 
 namespace parity::report {
 namespace {

@@ -1,12 +1,12 @@
 // parity's own LoRA subjects — its kernels, LibTorch, the probes — registered through the same
 // register_subject as a user's, and the family's view of the registry.
-#include "subjects/lora_family.hpp"
-#include "subjects/probes/lora_probes.hpp"
-#include "subjects/rlkernels/lora_host.hpp"
-#include "subjects/torch/lora_torch.hpp"
-#include "subjects/rlkernels/cuda_device.hpp"
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/probes/lora_probes.hpp>
+#include <parity/subjects/rlkernels/lora_host.hpp>
+#include <parity/subjects/torch/lora_torch.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
 #if PARITY_HAVE_CUDA
-#include "subjects/rlkernels/lora_cuda.hpp"
+#include <parity/subjects/rlkernels/lora_cuda.hpp>
 #endif
 
 namespace parity::subjects {

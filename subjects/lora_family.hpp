@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/tensor.hpp"
-#include "subjects/subject_info.hpp"
-#include "subjects/subject_registry.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/subject_info.hpp>
+#include <parity/subjects/subject_registry.hpp>
 
 namespace parity::subjects {
 

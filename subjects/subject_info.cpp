@@ -1,4 +1,4 @@
-#include "subjects/subject_info.hpp"
+#include <parity/subjects/subject_info.hpp>
 
 namespace parity::subjects {
 

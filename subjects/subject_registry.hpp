@@ -2,7 +2,7 @@
 // The one way a subject becomes known to parity: parity's own kernels, LibTorch and the probes
 // register through it exactly as a user's kernel does.
 //
-//   #include "subjects/subject_registry.hpp"
+//   #include <parity/subjects/subject_registry.hpp>
 //   PARITY_REGISTER_SUBJECT(my_lora, parity::subjects::LoraSubjectInfo{
 //       .name = "my-lora-host", .backend = "host", .description = "my LoRA kernel, host path",
 //       .make = [] { return std::make_unique<MyLora>(); }});
@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "subjects/subject_info.hpp"
+#include <parity/subjects/subject_info.hpp>
 
 namespace parity::subjects {
 

@@ -3,8 +3,8 @@
 // the registry of its subject type once (`template class SubjectRegistry<LoraSubject>;`).
 #include <stdexcept>
 
-#include "core/error.hpp"
-#include "subjects/subject_registry.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/subject_registry.hpp>
 
 namespace parity::subjects {
 

@@ -1,13 +1,13 @@
 // parity's own transition subjects — its kernel, LibTorch's formula and a second formulation,
 // the probes — registered through the same register_subject as a user's, and the family's view
 // of the registry.
-#include "subjects/probes/transition_probes.hpp"
-#include "subjects/rlkernels/transition_host.hpp"
-#include "subjects/torch/transition_torch.hpp"
-#include "subjects/transition_family.hpp"
-#include "subjects/rlkernels/cuda_device.hpp"
+#include <parity/subjects/probes/transition_probes.hpp>
+#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/torch/transition_torch.hpp>
+#include <parity/subjects/transition_family.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
 #if PARITY_HAVE_CUDA
-#include "subjects/rlkernels/transition_cuda.hpp"
+#include <parity/subjects/rlkernels/transition_cuda.hpp>
 #endif
 
 namespace parity::subjects {

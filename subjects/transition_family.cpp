@@ -1,7 +1,7 @@
-#include "subjects/transition_family.hpp"
+#include <parity/subjects/transition_family.hpp>
 
-#include "core/error.hpp"
-#include "subjects/subject_registry_impl.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/subject_registry_impl.hpp>
 
 namespace parity::subjects {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/dtype.hpp"
-#include "core/reproducer.hpp"
-#include "properties/case_tensors.hpp"
+#include <parity/core/dtype.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/case_tensors.hpp>
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "subjects/lora_family.hpp"
+#include <parity/subjects/lora_family.hpp>
 
 namespace my_lora {
 

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/bf16.hpp"  // parity's bf16 conversions and PARITY_HD (__host__ __device__ under nvcc)
+#include <parity/core/bf16.hpp>  // parity's bf16 conversions and PARITY_HD (__host__ __device__ under nvcc)
 
 namespace my_lora {
 

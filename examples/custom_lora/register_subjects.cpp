@@ -1,7 +1,7 @@
 // Registers my kernel with parity's LoRA family: one PARITY_REGISTER_SUBJECT per subject. The
 // name is what parity_add_subject_tests(... SUBJECT <name>) and `parity replay --subject` use.
 #include "my_lora.hpp"
-#include "subjects/subject_registry.hpp"
+#include <parity/subjects/subject_registry.hpp>
 
 using parity::subjects::LoraSubjectInfo;
 

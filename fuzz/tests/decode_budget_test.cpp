@@ -9,9 +9,9 @@
 #include <set>
 #include <vector>
 
-#include "core/error.hpp"
-#include "fuzz/decode_lora.hpp"
-#include "fuzz/decode_transition.hpp"
+#include <parity/core/error.hpp>
+#include <parity/fuzz/decode_lora.hpp>
+#include <parity/fuzz/decode_transition.hpp>
 
 namespace parity::fuzz {
 namespace {

@@ -1,11 +1,11 @@
-#include "properties/bridge/bridge_compare.hpp"
+#include <parity/properties/bridge/bridge_compare.hpp>
 
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 
-#include "core/compare.hpp"
+#include <parity/core/compare.hpp>
 
 namespace parity::properties::bridge {
 namespace {

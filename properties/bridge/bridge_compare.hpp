@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "oracles/tiny_gpt_model.hpp"
+#include <parity/oracles/tiny_gpt_model.hpp>
 
 namespace parity::properties::bridge {
 

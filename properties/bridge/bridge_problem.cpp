@@ -1,10 +1,10 @@
-#include "properties/bridge/bridge_problem.hpp"
+#include <parity/properties/bridge/bridge_problem.hpp>
 
 #include <cmath>
 
-#include "core/case_fields.hpp"
-#include "core/error.hpp"
-#include "core/limits.hpp"
+#include <parity/core/case_fields.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/limits.hpp>
 
 namespace parity::properties::bridge {
 namespace {

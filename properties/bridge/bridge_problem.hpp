@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/case.hpp"
-#include "oracles/tiny_gpt_model.hpp"
+#include <parity/core/case.hpp>
+#include <parity/oracles/tiny_gpt_model.hpp>
 
 namespace parity::properties::bridge {
 

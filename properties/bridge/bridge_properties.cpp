@@ -1,7 +1,7 @@
-#include "properties/bridge/bridge_properties.hpp"
+#include <parity/properties/bridge/bridge_properties.hpp>
 
-#include "core/error.hpp"
-#include "core/find_named.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/find_named.hpp>
 
 namespace parity::properties::bridge {
 

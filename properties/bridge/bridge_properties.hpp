@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "properties/bridge/bridge_compare.hpp"
-#include "properties/bridge/bridge_problem.hpp"
-#include "properties/bridge/bridge_subjects.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/properties/bridge/bridge_compare.hpp>
+#include <parity/properties/bridge/bridge_problem.hpp>
+#include <parity/properties/bridge/bridge_subjects.hpp>
 
 namespace parity::properties::bridge {
 

@@ -1,9 +1,9 @@
-#include "properties/bridge/bridge_provenance.hpp"
+#include <parity/properties/bridge/bridge_provenance.hpp>
 
 #include <sys/utsname.h>
 
-#include "properties/bridge/sha256.hpp"
-#include "subjects/torch/lora_torch.hpp"
+#include <parity/properties/bridge/sha256.hpp>
+#include <parity/subjects/torch/lora_torch.hpp>
 
 #ifndef PARITY_SOURCE_DIR
 #error "the build defines PARITY_SOURCE_DIR (properties/CMakeLists.txt)"

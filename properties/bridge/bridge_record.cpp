@@ -1,8 +1,8 @@
-#include "properties/bridge/bridge_record.hpp"
+#include <parity/properties/bridge/bridge_record.hpp>
 
-#include "core/output_file.hpp"
-#include "properties/bridge/bridge_properties.hpp"
-#include "properties/bridge/bridge_provenance.hpp"
+#include <parity/core/output_file.hpp>
+#include <parity/properties/bridge/bridge_properties.hpp>
+#include <parity/properties/bridge/bridge_provenance.hpp>
 
 namespace parity::properties::bridge {
 namespace {

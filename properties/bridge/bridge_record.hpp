@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/case.hpp"
+#include <parity/core/case.hpp>
 
 namespace parity::properties::bridge {
 

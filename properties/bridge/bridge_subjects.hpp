@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "oracles/tiny_gpt_model.hpp"
-#include "subjects/torch/tiny_gpt_torch.hpp"
+#include <parity/oracles/tiny_gpt_model.hpp>
+#include <parity/subjects/torch/tiny_gpt_torch.hpp>
 
 namespace parity::properties::bridge {
 

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/error.hpp"
-#include "oracles/tiny_gpt.hpp"
-#include "oracles/tiny_gpt_layers.hpp"
-#include "properties/bridge/bridge_properties.hpp"
+#include <parity/core/error.hpp>
+#include <parity/oracles/tiny_gpt.hpp>
+#include <parity/oracles/tiny_gpt_layers.hpp>
+#include <parity/properties/bridge/bridge_properties.hpp>
 
 namespace parity::properties::bridge {
 namespace {

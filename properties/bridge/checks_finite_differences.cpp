@@ -3,9 +3,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/compare.hpp"
-#include "oracles/tiny_gpt.hpp"
-#include "properties/bridge/bridge_properties.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/oracles/tiny_gpt.hpp>
+#include <parity/properties/bridge/bridge_properties.hpp>
 
 namespace parity::properties::bridge {
 namespace {

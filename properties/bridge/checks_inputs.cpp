@@ -1,9 +1,9 @@
 // The bridge's input property: refuses_bad_inputs.
 #include <functional>
 
-#include "core/error.hpp"
-#include "oracles/tiny_gpt.hpp"
-#include "properties/bridge/bridge_properties.hpp"
+#include <parity/core/error.hpp>
+#include <parity/oracles/tiny_gpt.hpp>
+#include <parity/properties/bridge/bridge_properties.hpp>
 
 namespace parity::properties::bridge {
 namespace {

@@ -1,4 +1,4 @@
-#include "properties/bridge/sha256.hpp"
+#include <parity/properties/bridge/sha256.hpp>
 
 #include <fstream>
 #include <iterator>

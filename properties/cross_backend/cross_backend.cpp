@@ -1,12 +1,12 @@
-#include "properties/cross_backend/cross_backend.hpp"
+#include <parity/properties/cross_backend/cross_backend.hpp>
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "core/compare.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/transition/transition_problem.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
 
 namespace parity::properties::cross_backend {
 namespace {

@@ -1,10 +1,10 @@
 #pragma once
 // cross_backend_bitwise: a subject with a CUDA and a host path (SubjectInfo::host_twin) gives the
 // same bits on both for the same Case. Plain C++ check functions, like every property's.
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "subjects/lora_family.hpp"
-#include "subjects/transition_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::properties::cross_backend {
 

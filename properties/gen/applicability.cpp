@@ -1,4 +1,4 @@
-#include "properties/gen/applicability.hpp"
+#include <parity/properties/gen/applicability.hpp>
 
 namespace parity::gen {
 

@@ -4,7 +4,7 @@
 // property that does not apply is reported as such by the runners and never counted as holding.
 #include <string>
 
-#include "subjects/subject_info.hpp"
+#include <parity/subjects/subject_info.hpp>
 
 namespace parity::gen {
 

@@ -1,8 +1,8 @@
-#include "properties/gen/bridge_cases.hpp"
+#include <parity/properties/gen/bridge_cases.hpp>
 
 
-#include "oracles/tiny_gpt_model.hpp"
-#include "properties/bridge/bridge_problem.hpp"
+#include <parity/oracles/tiny_gpt_model.hpp>
+#include <parity/properties/bridge/bridge_problem.hpp>
 
 namespace parity::gen {
 namespace {

@@ -13,8 +13,8 @@
 
 #include <rapidcheck.h>
 
-#include "core/case.hpp"
-#include "properties/gen/case_rules.hpp"
+#include <parity/core/case.hpp>
+#include <parity/properties/gen/case_rules.hpp>
 
 namespace parity::gen {
 

@@ -1,8 +1,8 @@
-#include "properties/gen/bridge_runs.hpp"
+#include <parity/properties/gen/bridge_runs.hpp>
 
 #include <algorithm>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::gen {
 namespace {

@@ -1,9 +1,9 @@
 #pragma once
 // The bridge family behind the generic Family interface (properties/gen/family.hpp), and its
 // typed runs over generated cases. Subjects and properties: properties/bridge/.
-#include "properties/bridge/bridge_properties.hpp"
-#include "properties/gen/bridge_cases.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/properties/bridge/bridge_properties.hpp>
+#include <parity/properties/gen/bridge_cases.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::gen {
 

@@ -5,7 +5,7 @@
 // extent changes. Each family's generator header declares its rules.
 #include <functional>
 
-#include "core/case.hpp"
+#include <parity/core/case.hpp>
 
 namespace parity::gen {
 

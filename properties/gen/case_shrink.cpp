@@ -1,4 +1,4 @@
-#include "properties/gen/case_shrink.hpp"
+#include <parity/properties/gen/case_shrink.hpp>
 
 #include <algorithm>
 #include <string>

@@ -14,7 +14,7 @@
 
 #include <rapidcheck.h>
 
-#include "core/case.hpp"
+#include <parity/core/case.hpp>
 
 namespace parity::gen {
 

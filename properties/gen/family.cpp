@@ -1,11 +1,12 @@
-#include "properties/gen/family.hpp"
+#include <parity/properties/gen/family.hpp>
 
-#include "core/error.hpp"
-#include "properties/gen/bridge_runs.hpp"
-#include "properties/gen/lora_runs.hpp"
-#include "properties/gen/model_runs.hpp"
-#include "properties/gen/trajectory_family.hpp"
-#include "properties/gen/transition_runs.hpp"
+#include <parity/core/error.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/bridge_runs.hpp>
+#include <parity/properties/gen/lora_runs.hpp>
+#include <parity/properties/gen/model_runs.hpp>
+#include <parity/properties/gen/trajectory_family.hpp>
+#include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity::gen {
 
@@ -48,8 +49,12 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
 }
 
 const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> all = {&lora_family(), &transition_family(), &model_family(),
-                                                       &trajectory_family(), &bridge_family()};
+  static const std::vector<const Family*> all = [] {
+    std::vector<const Family*> list = {&lora_family(), &transition_family(), &model_family(), &trajectory_family(),
+                                       &bridge_family()};
+    for (const Family* op : ops::op_families()) list.push_back(op);
+    return list;
+  }();
   return all;
 }
 

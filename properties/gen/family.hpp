@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "properties/gen/case_rules.hpp"
-#include "properties/gen/run_property.hpp"
-#include "subjects/lora_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/properties/gen/case_rules.hpp>
+#include <parity/properties/gen/run_property.hpp>
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::gen {
 
@@ -65,6 +65,10 @@ class Family {
   // Case it draws satisfies, with the consistency rules the shrinker keeps.
   virtual rc::Gen<Case> cases() const = 0;
   virtual const CaseRules& rules() const = 0;
+  // The extents a user may cap (extent_caps.hpp: --max-<extent>, $PARITY_MAX_<EXTENT>,
+  // RunConfig::max_extents), with their defaults and the contract's limits; empty for a family
+  // whose generator takes no caps (run refuses any then).
+  virtual std::vector<ExtentCap> extent_caps() const { return {}; }
 
   // Helpers over the lists above; throw InputError naming the known entries.
   SubjectEntry find_subject(const std::string& name) const;

@@ -10,9 +10,9 @@
 #include <functional>
 #include <string>
 
-#include "core/case.hpp"
-#include "core/error.hpp"
-#include "core/verdict.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/verdict.hpp>
 
 namespace parity::gen {
 

@@ -1,6 +1,6 @@
-#include "properties/gen/lora_runs.hpp"
+#include <parity/properties/gen/lora_runs.hpp>
 
-#include "properties/gen/subject_family.hpp"
+#include <parity/properties/gen/subject_family.hpp>
 
 namespace parity::gen {
 namespace {
@@ -19,6 +19,8 @@ struct LoraTraits {
   static const auto& properties() { return properties::lora::lora_properties(); }
   static const auto& find_property(const std::string& n) { return properties::lora::find_lora_property(n); }
   static rc::Gen<Case> cases(Caps caps) { return lora_case(caps); }
+  static const std::vector<ExtentCap>& extent_caps() { return lora_extent_caps(); }
+  static Caps caps(const ExtentMaxima& maxima) { return lora_caps(maxima); }
   static const CaseRules& rules() { return lora_rules(); }
   static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
     return properties::cross_backend::check_lora(c, s, twin, caps.backward);

@@ -1,8 +1,8 @@
 #pragma once
 // The LoRA family behind the generic Family interface, and its typed run over generated cases.
-#include "properties/gen/family.hpp"
-#include "properties/gen/lora_cases.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/lora_cases.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
 
 namespace parity::gen {
 

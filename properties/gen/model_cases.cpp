@@ -1,11 +1,11 @@
-#include "properties/gen/model_cases.hpp"
+#include <parity/properties/gen/model_cases.hpp>
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "properties/gen/values.hpp"
-#include "properties/model/model_problem.hpp"
+#include <parity/properties/gen/values.hpp>
+#include <parity/properties/model/model_problem.hpp>
 
 namespace parity::gen {
 namespace {

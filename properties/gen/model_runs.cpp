@@ -1,7 +1,7 @@
-#include "properties/gen/model_runs.hpp"
+#include <parity/properties/gen/model_runs.hpp>
 
-#include "core/error.hpp"
-#include "properties/model/model_properties.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/model/model_properties.hpp>
 
 namespace parity::gen {
 namespace {

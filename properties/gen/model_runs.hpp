@@ -1,8 +1,8 @@
 #pragma once
 // The model family behind the generic Family interface (properties/gen/family.hpp). Subjects
 // (runtimes and their probes) and properties: properties/model/.
-#include "properties/gen/family.hpp"
-#include "properties/gen/model_cases.hpp"
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/model_cases.hpp>
 
 namespace parity::gen {
 

@@ -1,13 +1,13 @@
-#include "properties/gen/replay.hpp"
+#include <parity/properties/gen/replay.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <ostream>
 
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gen/family.hpp"
-#include "properties/gen/guarded_verdict.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
 
 namespace parity::gen {
 namespace {

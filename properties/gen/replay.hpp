@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/reproducer.hpp"
-#include "core/verdict.hpp"
+#include <parity/core/reproducer.hpp>
+#include <parity/core/verdict.hpp>
 
 namespace parity::gen {
 

@@ -1,4 +1,4 @@
-#include "properties/gen/run_property.hpp"
+#include <parity/properties/gen/run_property.hpp>
 
 #include <cstdlib>
 #include <exception>
@@ -9,12 +9,12 @@
 #include <rapidcheck/detail/Configuration.h>
 #include <rapidcheck/detail/TestListenerAdapter.h>
 
-#include "core/decimal.hpp"
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
-#include "core/thread_count.hpp"
-#include "properties/gen/case_shrink.hpp"
-#include "properties/gen/guarded_verdict.hpp"
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/core/thread_count.hpp>
+#include <parity/properties/gen/case_shrink.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
 
 namespace parity::gen {
 namespace {
@@ -30,6 +30,13 @@ std::string shell_quoted(const std::string& text) {
   std::string q = "'";
   for (const char ch : text) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return q + "'";
+}
+
+// " --max-<extent> <value>" for each cap.
+std::string max_flags(const ExtentMaxima& maxima) {
+  std::string flags;
+  for (const auto& [extent, max] : maxima) flags += " --max-" + extent + " " + std::to_string(max);
+  return flags;
 }
 
 }  // namespace
@@ -164,7 +171,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
                      ? config.rerun_command(property, result.seed, cases)
                      : (rc_params ? "RC_PARAMS=" + shell_quoted(rc_params) + " " : std::string()) + "parity check " + family +
                            " --subject " + subject + " --property " + property + " --cases " + std::to_string(cases) +
-                           " --seed " + std::to_string(result.seed);
+                           " --seed " + std::to_string(result.seed) + max_flags(config.max_extents);
   // The reproducer is only worth writing if the case fails again: when it does not, the
   // failure is nondeterminism, and the reproducer says so.
   const bool fails_again = reproduces(verdict_of(*last_failing), *kind);

@@ -22,9 +22,10 @@
 
 #include <rapidcheck.h>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "properties/gen/case_rules.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/properties/gen/case_rules.hpp>
+#include <parity/properties/gen/extent_caps.hpp>
 
 namespace parity::gen {
 
@@ -38,12 +39,15 @@ struct RunConfig {
   // The command that replays a reproducer when given its path (gen/replay.hpp): a program
   // that knows the subject, e.g. a user's property test's "<program> --replay".
   std::string replay_command = "parity replay";
+  // The largest extents the family's generator draws, by extent name (extent_caps.hpp): these
+  // override the defaults and $PARITY_MAX_<EXTENT>. A family that caps no extent refuses any.
+  ExtentMaxima max_extents = {};
   // The command that reruns `property` exactly, given the seed and the case count (both are
   // needed: RapidCheck's size schedule depends on the count); a command that returns "" means
   // no command reruns the run (a generator other than the family's), and no rerun line is
-  // printed. Unset: "parity check FAMILY --subject S --property P --cases N --seed X", after
-  // RC_PARAMS='...' when RC_PARAMS is set. A run from a generator with other caps than the
-  // family's default must set it.
+  // printed. Unset: "parity check FAMILY --subject S --property P --cases N --seed X", then
+  // --max-<extent> V for each entry of max_extents, after RC_PARAMS='...' when RC_PARAMS is
+  // set. A run from a generator with other caps than the family's must set it.
   std::function<std::string(const std::string& property, std::uint64_t seed, int cases)> rerun_command = {};
 };
 

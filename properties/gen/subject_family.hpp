@@ -8,12 +8,13 @@
 // (subjects::CapabilityNeeds), check_for(SubjectCapabilities): the check to run on such a
 // subject), Caps (with strided_layouts); static name, description, cases_per_property (the
 // default count of generated cases, bench/README.md), subjects(), find_subject(n),
-// properties(), find_property(n), cases(Caps), rules() (CaseRules), and
+// properties(), find_property(n), cases(Caps), rules() (CaseRules), extent_caps() (the cappable
+// extents), caps(ExtentMaxima) -> Caps, and
 // cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict.
-#include "core/error.hpp"
-#include "properties/cross_backend/cross_backend.hpp"
-#include "properties/gen/applicability.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/cross_backend/cross_backend.hpp>
+#include <parity/properties/gen/applicability.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::gen {
 
@@ -33,6 +34,23 @@ RunConfig with_family_cases(RunConfig config) {
   return config;
 }
 
+// The maxima of a run (defaults, $PARITY_MAX_<EXTENT>, config.max_extents; InputError naming
+// the variable or flag for a bad one).
+template <class Traits>
+ExtentMaxima run_maxima(const RunConfig& config) {
+  return resolve_extent_caps(Traits::name, Traits::extent_caps(), config.max_extents);
+}
+
+// Those of run_maxima that differ from the defaults: what a rerun must say.
+template <class Traits>
+ExtentMaxima non_default_caps(const RunConfig& config) {
+  ExtentMaxima out;
+  const ExtentMaxima all = run_maxima<Traits>(config);
+  for (const auto& cap : Traits::extent_caps())
+    if (all.at(cap.extent) != cap.default_max) out[cap.extent] = all.at(cap.extent);
+  return out;
+}
+
 // Runs `property` on a fresh instance of `subject` per case, over Traits::cases(caps), as many
 // as with_family_cases gives; not applicable when the subject lacks a capability the property
 // needs. A self-check of parity's
@@ -46,6 +64,8 @@ RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subjec
     if (!why.empty()) return not_applicable_result(subject.name, property.name, why);
   }
   caps.strided_layouts = caps.strided_layouts && subject.capabilities.strided_layouts;
+  RunConfig resolved = with_family_cases<Traits>(config);
+  resolved.max_extents = non_default_caps<Traits>(config);
   const auto check = property.check_for(subject.capabilities);
   RunResult result = run_property(
       property.needs_subject ? subject.name : std::string(kOraclesSubject), property.name, Traits::cases(caps),
@@ -53,7 +73,7 @@ RunResult run_typed_property(const subjects::SubjectInfo<typename Traits::Subjec
         auto instance = property.needs_subject ? subject.make() : nullptr;
         return check(c, instance.get());
       },
-      with_family_cases<Traits>(config), Traits::rules());
+      resolved, Traits::rules());
   if (!property.needs_subject && !result.passed)
     result.message += "  " + property.name + " is a self-check of parity's own oracles and calls no subject: " +
                       "this failure is a fault of parity, not a verdict on any subject\n";
@@ -100,23 +120,27 @@ class SubjectFamily final : public Family {
 
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
     if (const auto* self = self_check(subject, property))
-      return run_typed_property<Traits>(oracles_info(), *self, config, {});
+      return run_typed_property<Traits>(oracles_info(), *self, config, Traits::caps(run_maxima<Traits>(config)));
     const Info& info = runnable_subject<Traits>(subject);
     if (property != properties::cross_backend::kProperty)
-      return run_typed_property<Traits>(info, Traits::find_property(property), config, {});
+      return run_typed_property<Traits>(info, Traits::find_property(property), config,
+                                        Traits::caps(run_maxima<Traits>(config)));
     if (info.host_twin.empty())
       return not_applicable_result(subject, property, "the subject has no host twin (host_twin is empty)");
     const Info& twin = runnable_subject<Traits>(info.host_twin);
-    typename Traits::Caps caps;
+    typename Traits::Caps caps = Traits::caps(run_maxima<Traits>(config));
     caps.strided_layouts = info.capabilities.strided_layouts && twin.capabilities.strided_layouts;
+    RunConfig resolved = with_family_cases<Traits>(config);
+    resolved.max_extents = non_default_caps<Traits>(config);
     return run_property(
         subject, property, Traits::cases(caps),
         [&](const Case& c) { return Traits::cross_backend(c, *info.make(), *twin.make(), info.capabilities); },
-        with_family_cases<Traits>(config), Traits::rules());
+        resolved, Traits::rules());
   }
 
-  rc::Gen<Case> cases() const override { return Traits::cases({}); }
+  rc::Gen<Case> cases() const override { return Traits::cases(Traits::caps(run_maxima<Traits>({}))); }
   const CaseRules& rules() const override { return Traits::rules(); }
+  std::vector<ExtentCap> extent_caps() const override { return Traits::extent_caps(); }
 
  private:
   // The pseudo-subject as a subject of this family: every capability, so the cases are the

@@ -1,7 +1,7 @@
-#include "properties/gen/trajectory_family.hpp"
+#include <parity/properties/gen/trajectory_family.hpp>
 
-#include "properties/gen/trajectory_family_cases.hpp"
-#include "properties/trajectory/trajectory_properties.hpp"
+#include <parity/properties/gen/trajectory_family_cases.hpp>
+#include <parity/properties/trajectory/trajectory_properties.hpp>
 
 namespace parity::gen {
 namespace {

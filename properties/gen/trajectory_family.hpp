@@ -1,7 +1,7 @@
 #pragma once
 // The trajectory family behind the generic Family interface (properties/gen/family.hpp).
 // Subjects (binding configurations and the probe) and the property: properties/trajectory/.
-#include "properties/gen/family.hpp"
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::gen {
 

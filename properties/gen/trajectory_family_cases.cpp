@@ -1,7 +1,7 @@
-#include "properties/gen/trajectory_family_cases.hpp"
+#include <parity/properties/gen/trajectory_family_cases.hpp>
 
-#include "properties/gen/values.hpp"
-#include "properties/trajectory/trajectory_problem.hpp"
+#include <parity/properties/gen/values.hpp>
+#include <parity/properties/trajectory/trajectory_problem.hpp>
 
 namespace parity::gen {
 

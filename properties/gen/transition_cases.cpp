@@ -1,10 +1,10 @@
-#include "properties/gen/transition_cases.hpp"
+#include <parity/properties/gen/transition_cases.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "properties/gen/values.hpp"
-#include "properties/transition/transition_problem.hpp"
+#include <parity/properties/gen/values.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
 
 namespace parity::gen {
 namespace {
@@ -14,18 +14,44 @@ struct RowShape {
 };
 
 // tokens x channels: small edge sizes, the reference shapes' (257 x 96, 4096 x 96, 8192 x 32),
-// or a single channel of 2^k + d tokens (at most the family's limit: 2^20 + 1 is not a case).
-rc::Gen<RowShape> row_shape(int max_k) {
+// or a single channel of 2^k + d tokens, each within the caps (2^20 + 1 is not a case).
+rc::Gen<RowShape> row_shape(const TransitionCaps& caps) {
+  std::vector<RowShape> references;
+  for (const RowShape r : {RowShape{257, 96}, RowShape{4096, 96}, RowShape{8192, 32}})
+    if (r.tokens <= caps.max_tokens && r.channels <= caps.max_channels) references.push_back(r);
+  if (references.empty()) references.push_back({std::min<std::int64_t>(257, caps.max_tokens), 1});
+  int max_k = 0;
+  while (max_k < 20 && (std::int64_t{1} << (max_k + 1)) <= caps.max_tokens) ++max_k;
+  const auto small = rc::gen::construct<RowShape>(extent(std::min<std::int64_t>(300, caps.max_tokens), {257}),
+                                                  extent(caps.max_channels, {32, 96}));
+  if (max_k < 8) return small;
   return rc::gen::weightedOneOf<RowShape>(
-      {{6, rc::gen::construct<RowShape>(extent(300, {257}), extent(96, {32, 96}))},
-       {1, rc::gen::map(shrinking_element<int>({0, 1, 2}), [](int i) {
-          const RowShape shapes[] = {{257, 96}, {4096, 96}, {8192, 32}};
-          return shapes[i];
-        })},
-       {2, rc::gen::apply([](int k, int d) {
-          return RowShape{std::min((std::int64_t{1} << k) + d, properties::transition::kMaxTokens), 1};
+      {{6, small},
+       {1, shrinking_element(references)},
+       {2, rc::gen::apply([max = caps.max_tokens](int k, int d) {
+          return RowShape{std::min((std::int64_t{1} << k) + d, max), 1};
         },
                           rc::gen::inRange(8, max_k + 1), rc::gen::inRange(-1, 2))}});
+}
+
+// The batch sizes: 2..8 then 1 (batch invariance needs other rows; one row stays an edge), or
+// one in three a threshold above 8.
+rc::Gen<SizedExtent> batch_size(std::int64_t max_B) {
+  std::vector<std::int64_t> small;
+  for (std::int64_t b = 2; b <= std::min<std::int64_t>(max_B, 8); ++b) small.push_back(b);
+  small.push_back(1);
+  std::vector<std::int64_t> large = threshold_extents(max_B, {9, 15, 16, 17});
+  std::erase_if(large, [](std::int64_t b) { return b <= 8; });
+  if (large.empty()) large.push_back(small.front());
+  return rc::gen::construct<SizedExtent>(shrinking_element(small), shrinking_element(large),
+                                         rc::gen::map(shrinking_element<int>({0, 0, 1}), [](int t) { return t == 1; }));
+}
+
+// The second batch's rows: B + 1, 2B, or B + d (d in [1, B]); B - d (at least 2) past max_B.
+std::int64_t other_rows(std::int64_t B, int kind, std::int64_t d, std::int64_t max_B) {
+  const std::int64_t step = kind == 0 ? 1 : kind == 1 ? B : 1 + d % B;
+  if (B + step <= max_B) return B + step;
+  return std::max<std::int64_t>(2, B - step);
 }
 
 // sigma in (0, 1] (1, a few float steps below 1, near 0, or anywhere) and sigma_prev in
@@ -47,23 +73,34 @@ rc::Gen<std::pair<double, double>> schedule_row() {
 }  // namespace
 
 rc::Gen<Case> transition_case(TransitionCaps caps) {
-  // B >= 2 most of the time (batch invariance needs other rows); B = 1 stays an edge.
-  std::vector<std::int64_t> batch_sizes;
-  for (std::int64_t b = 2; b <= caps.max_B; ++b) batch_sizes.push_back(b);
-  batch_sizes.push_back(1);
-  const auto dims = rc::gen::construct<std::pair<std::int64_t, RowShape>>(shrinking_element(batch_sizes),
-                                                                          row_shape(caps.max_threshold_exponent));
-  return rc::gen::mapcat(dims, [caps](const std::pair<std::int64_t, RowShape>& d) {
-    const std::int64_t n = d.second.tokens * d.second.channels;
-    const std::int64_t B = std::max<std::int64_t>(1, std::min(d.first, caps.max_elements / std::max<std::int64_t>(n, 1)));
+  struct Dims {
+    SizedExtent B;
+    RowShape row;
+    int other_kind;
+    std::int64_t d;
+  };
+  const auto dims = rc::gen::construct<Dims>(batch_size(caps.max_B), row_shape(caps), shrinking_element<int>({0, 1, 2}),
+                                             rc::gen::inRange<std::int64_t>(0, 1 << 20));
+  return rc::gen::mapcat(dims, [caps](Dims d) {
+    const std::int64_t n = d.row.tokens * d.row.channels;
+    // The larger batch within max_elements: a large B is halved, then any B cut to fit.
+    const auto larger = [&] { return std::max(d.B.value(), other_rows(d.B.value(), d.other_kind, d.d, caps.max_B)); };
+    while (d.B.is_large && larger() * n > caps.max_elements) {
+      d.B.large /= 2;
+      if (d.B.large <= 8) d.B.is_large = false;
+    }
+    std::int64_t B = std::max<std::int64_t>(1, std::min(d.B.value(), caps.max_elements / std::max<std::int64_t>(n, 1)));
+    std::int64_t other = other_rows(B, d.other_kind, d.d, caps.max_B);
+    if (other * n > caps.max_elements) other = B > 2 ? B - 1 : B;
     return rc::gen::apply(
-        [B, d, n, strided = caps.strided_layouts](std::uint64_t seed, std::int64_t probe_row, std::vector<std::pair<double, double>> schedule,
+        [B, other, d, n, strided = caps.strided_layouts](std::uint64_t seed, std::int64_t probe_row, std::vector<std::pair<double, double>> schedule,
                   double sigma_max, double noise_level, int kind, bool bf16, Layout lx, Layout lv, Layout le,
                   std::vector<Patch> patches) {
           Case c;
           c.family = "transition";
           c.seed = seed;
-          c.dims = {{"B", B}, {"tokens", d.second.tokens}, {"channels", d.second.channels}};
+          c.dims = {{"B", B}, {"tokens", d.row.tokens}, {"channels", d.row.channels}};
+          if (B > 1 && other != B) c.params["other_rows"] = static_cast<double>(other);
           c.probe_row = probe_row;
           for (std::int64_t b = 0; b < B; ++b) {
             c.params["sigma." + std::to_string(b)] = static_cast<float>(schedule[static_cast<std::size_t>(b)].first);
@@ -94,6 +131,23 @@ rc::Gen<Case> transition_case(TransitionCaps caps) {
         }));
   });
 }
+
+const std::vector<CapField<TransitionCaps>>& transition_cap_fields() {
+  namespace tr = properties::transition;
+  static const std::vector<CapField<TransitionCaps>> fields = {
+      {"B", &TransitionCaps::max_B, tr::kMaxB},
+      {"tokens", &TransitionCaps::max_tokens, tr::kMaxTokens},
+      {"channels", &TransitionCaps::max_channels, tr::kMaxChannels},
+      {"elements", &TransitionCaps::max_elements, tr::kMaxElements}};
+  return fields;
+}
+
+const std::vector<ExtentCap>& transition_extent_caps() {
+  static const std::vector<ExtentCap> caps = extent_caps_of(transition_cap_fields());
+  return caps;
+}
+
+TransitionCaps transition_caps(const ExtentMaxima& maxima) { return caps_from(transition_cap_fields(), maxima); }
 
 const CaseRules& transition_rules() {
   static const CaseRules rules{&properties::transition::check_contract, [](Case c) {

@@ -1,6 +1,6 @@
-#include "properties/gen/transition_runs.hpp"
+#include <parity/properties/gen/transition_runs.hpp>
 
-#include "properties/gen/subject_family.hpp"
+#include <parity/properties/gen/subject_family.hpp>
 
 namespace parity::gen {
 namespace {
@@ -19,6 +19,8 @@ struct TransitionTraits {
     return properties::transition::find_transition_property(n);
   }
   static rc::Gen<Case> cases(Caps caps) { return transition_case(caps); }
+  static const std::vector<ExtentCap>& extent_caps() { return transition_extent_caps(); }
+  static Caps caps(const ExtentMaxima& maxima) { return transition_caps(maxima); }
   static const CaseRules& rules() { return transition_rules(); }
   static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
     return properties::cross_backend::check_transition(c, s, twin, caps.scoring);

@@ -1,8 +1,8 @@
 #pragma once
 // The transition family behind the generic Family interface.
-#include "properties/gen/family.hpp"
-#include "properties/gen/transition_cases.hpp"
-#include "properties/transition/transition_properties.hpp"
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/transition_cases.hpp>
+#include <parity/properties/transition/transition_properties.hpp>
 
 namespace parity::gen {
 

@@ -1,8 +1,8 @@
-#include "properties/gen/values.hpp"
+#include <parity/properties/gen/values.hpp>
 
 #include <algorithm>
 
-#include "core/bf16.hpp"
+#include <parity/core/bf16.hpp>
 
 namespace parity::gen {
 
@@ -14,6 +14,28 @@ rc::Gen<std::int64_t> extent(std::int64_t max, std::vector<std::int64_t> referen
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   return rc::gen::weightedOneOf<std::int64_t>(
       {{3, shrinking_element(edges)}, {1, rc::gen::inRange<std::int64_t>(1, max + 1)}});
+}
+
+std::vector<std::int64_t> threshold_extents(std::int64_t max, std::vector<std::int64_t> reference) {
+  std::vector<std::int64_t> out = std::move(reference);
+  for (std::int64_t p = 32; p <= 8192; p *= 2) out.insert(out.end(), {p - 1, p, p + 1});
+  out.push_back(max);
+  std::erase_if(out, [max](std::int64_t e) { return e < 1 || e > max; });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+rc::Gen<SizedExtent> sized_extent(std::int64_t max, std::int64_t small_max, std::vector<std::int64_t> reference,
+                                  int small_weight) {
+  return rc::gen::construct<SizedExtent>(
+      extent(std::min(small_max, max), reference), shrinking_element(threshold_extents(max, reference)),
+      rc::gen::map(shrinking_element<int>([small_weight] {
+                     std::vector<int> tiers(static_cast<std::size_t>(small_weight) + 1, 0);
+                     tiers.back() = 1;
+                     return tiers;
+                   }()),
+                   [](int tier) { return tier == 1; }));
 }
 
 rc::Gen<Layout> layout() {

@@ -4,21 +4,26 @@
 // it lies outside its bound widened by that error (the kernel is certainly wrong), and a
 // verdict whose oracle error reaches half of some element's bound is discarded as "the
 // oracle is not sure" rather than passed. Its largest share of a bound is recorded as
-// oracle_err_utilisation.
+// oracle_err_utilisation. A case with params.checked_outputs checks that many drawn elements of y
+// and of dx (lora_problem.hpp's checked_indices), and the oracle evaluates only those.
 #include <cmath>
 #include <functional>
+#include <numeric>
 
-#include "core/compare.hpp"
-#include "oracles/lora_fast.hpp"
-#include "properties/lora/error_bounds.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/lora_properties.hpp"
-#include "properties/lora/oracle_inputs.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/oracles/lora_fast.hpp>
+#include <parity/properties/lora/error_bounds.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
+#include <parity/properties/lora/oracle_inputs.hpp>
 
 namespace parity::properties::lora {
 namespace {
 
+// The oracle's values and bounds at the checked elements: value[m] is element index[m] of the
+// output (row-major).
 struct Reference {
+  std::vector<std::int64_t> index;
   std::vector<double> value, bound, oracle_err, peak;
   std::vector<const char*> peak_at;
 };
@@ -26,26 +31,36 @@ struct Reference {
 // Where the oracle's own error reaches this share of a bound, the verdict is not trusted.
 constexpr double kOracleUnsure = 0.5;
 
-// Evaluates `element(i, j)` over a rows x cols output and its bound.
-Reference reference(std::int64_t rows, std::int64_t cols,
+// Evaluates `element(i, j)` and its bound at the elements `index` of a rows x cols output.
+Reference reference(std::int64_t cols, std::vector<std::int64_t> index,
                     const std::function<oracles::Estimate<double>(std::int64_t, std::int64_t)>& element,
                     const std::function<double(const oracles::Estimate<double>&)>& bound) {
   Reference r;
-  r.value.resize(static_cast<std::size_t>(rows * cols));
-  r.bound.resize(r.value.size());
-  r.oracle_err.resize(r.value.size());
-  r.peak.resize(r.value.size());
-  r.peak_at.resize(r.value.size());
-  for (std::int64_t i = 0; i < rows; ++i)
-    for (std::int64_t j = 0; j < cols; ++j) {
-      const auto e = element(i, j);
-      r.value[i * cols + j] = e.value;
-      r.bound[i * cols + j] = bound(e);
-      r.oracle_err[i * cols + j] = e.oracle_err;
-      r.peak[i * cols + j] = e.peak;
-      r.peak_at[i * cols + j] = e.peak_at;
-    }
+  r.index = std::move(index);
+  const std::size_t n = r.index.size();
+  r.value.resize(n);
+  r.bound.resize(n);
+  r.oracle_err.resize(n);
+  r.peak.resize(n);
+  r.peak_at.resize(n);
+  for (std::size_t m = 0; m < n; ++m) {
+    const auto e = element(r.index[m] / cols, r.index[m] % cols);
+    r.value[m] = e.value;
+    r.bound[m] = bound(e);
+    r.oracle_err[m] = e.oracle_err;
+    r.peak[m] = e.peak;
+    r.peak_at[m] = e.peak_at;
+  }
   return r;
+}
+
+// Every element of a rows x cols output.
+Reference reference(std::int64_t rows, std::int64_t cols,
+                    const std::function<oracles::Estimate<double>(std::int64_t, std::int64_t)>& element,
+                    const std::function<double(const oracles::Estimate<double>&)>& bound) {
+  std::vector<std::int64_t> all(static_cast<std::size_t>(rows * cols));
+  std::iota(all.begin(), all.end(), std::int64_t{0});
+  return reference(cols, std::move(all), element, bound);
 }
 
 // dA and dB with their float32 bounds (error_bounds.hpp).
@@ -68,12 +83,15 @@ struct Judged {
   std::int64_t worst_oracle = -1;
   std::int64_t exempt = 0;  // elements with an infinite bound: some permitted order may overflow
   std::int64_t first_exempt = -1;
+  std::size_t checked = 0;  // elements judged
 };
 
 Judged judge(const Tensor& out, const Reference& ref) {
-  const std::vector<double> got = out.values();
+  std::vector<double> got(ref.index.size());
+  for (std::size_t m = 0; m < got.size(); ++m) got[m] = out.value_at(ref.index[m]);
   std::vector<double> widened(ref.bound.size());
   Judged j;
+  j.checked = got.size();
   for (std::size_t i = 0; i < widened.size(); ++i) {
     widened[i] = ref.bound[i] + ref.oracle_err[i];
     if (std::isinf(ref.bound[i]) && j.exempt++ == 0) j.first_exempt = static_cast<std::int64_t>(i);
@@ -94,35 +112,44 @@ std::string unsure_text(const std::string& name, const Tensor& out, const Refere
   if (!(j.oracle_share >= kOracleUnsure)) return {};
   const auto i = j.worst_oracle;
   return name + ": the oracle is not sure: its own error " + number_text(ref.oracle_err[i]) + " at " + name +
-         index_text(i, out.shape()) + " is " + number_text(j.oracle_share) + " of the kernel's bound " +
+         index_text(ref.index[i], out.shape()) + " is " + number_text(j.oracle_share) + " of the kernel's bound " +
          number_text(ref.bound[i]);
 }
 
-std::string exemption_text(const std::string& name, const Tensor& out, const std::vector<double>& peak,
-                           const std::vector<const char*>& peak_at, std::int64_t count, std::int64_t first) {
+// `first` is the position in `ref` of the first exempt element, of `count` among `of` checked.
+std::string exemption_text(const std::string& name, const Tensor& out, const Reference& ref, std::int64_t count,
+                           std::int64_t first, std::size_t of) {
   if (count == 0) return {};
-  return "; " + name + ": " + std::to_string(count) + " of " + std::to_string(out.numel()) +
-         " elements exempt from their bound, first " + name + index_text(first, out.shape()) + ": " +
-         overflow_exemption(peak_at[first], peak[first]);
+  return "; " + name + ": " + std::to_string(count) + " of " + std::to_string(of) +
+         " elements exempt from their bound, first " + name + index_text(ref.index[first], out.shape()) + ": " +
+         overflow_exemption(ref.peak_at[first], ref.peak[first]);
 }
 
 // exemption_text for a judged output.
 std::string exempt_text(const std::string& name, const Tensor& out, const Reference& ref, const Judged& j) {
-  return exemption_text(name, out, ref.peak, ref.peak_at, j.exempt, j.first_exempt);
+  return exemption_text(name, out, ref, j.exempt, j.first_exempt, ref.index.size());
+}
+
+// ", k of n elements checked (params.checked_outputs)" when a subset was checked, else "".
+std::string subset_text(const Tensor& out, const Reference& ref) {
+  if (static_cast<std::int64_t>(ref.index.size()) == out.numel()) return {};
+  return " (" + std::to_string(ref.index.size()) + " of " + std::to_string(out.numel()) +
+         " elements checked, drawn by params.checked_outputs)";
 }
 
 std::string violation_text(const std::string& name, const Tensor& out, const Reference& ref,
                            const Judged& j) {
-  const std::int64_t i = j.check.first_violation;
-  return name + ": " + std::to_string(j.check.violations) + " of " + std::to_string(out.numel()) +
-         " elements outside their bound; first " + name + index_text(i, out.shape()) + " = " +
-         number_text(out.value_at(i)) + ", fp64 " + number_text(ref.value[i]) +
-         nonfinite_note(out.value_at(i), ref.value[i], "fp64") + ", bound " +
-         number_text(ref.bound[i]) + " (max utilisation " + number_text(j.check.max_utilisation) + ")";
+  const std::int64_t m = j.check.first_violation, i = ref.index[m];
+  return name + ": " + std::to_string(j.check.violations) + " of " + std::to_string(ref.index.size()) +
+         " elements checked outside their bound; first " + name + index_text(i, out.shape()) + " = " +
+         number_text(out.value_at(i)) + ", fp64 " + number_text(ref.value[m]) +
+         nonfinite_note(out.value_at(i), ref.value[m], "fp64") + ", bound " +
+         number_text(ref.bound[m]) + " (max utilisation " + number_text(j.check.max_utilisation) + ")" +
+         subset_text(out, ref);
 }
 
-// Whether every element of `out` was exempt from its bound: then nothing of it was checked.
-bool all_exempt(const Tensor& out, const Judged& j) { return j.exempt == out.numel(); }
+// Whether every checked element was exempt from its bound: then nothing of it was checked.
+bool all_exempt(const Reference& ref, const Judged& j) { return j.exempt == static_cast<std::int64_t>(ref.index.size()); }
 
 std::string nothing_checked_text(const std::string& names, std::int64_t elements) {
   return names + ": all " + std::to_string(elements) + " elements exempt: nothing checked";
@@ -134,6 +161,7 @@ void record(Verdict& v, const std::string& prefix, const Judged& j) {
   v.metrics[prefix + "max_abs_err_vs_fp64"] = j.diff.max_abs;
   v.metrics[prefix + "oracle_err_utilisation"] = j.oracle_share;
   v.metrics[prefix + "exempt"] = static_cast<double>(j.exempt);
+  v.metrics[prefix + "checked"] = static_cast<double>(j.checked);
 }
 
 }  // namespace
@@ -145,15 +173,15 @@ Verdict check_forward_accuracy(const Case& c, LoraSubject* s) {
   const oracles::LoraFastOracle oracle(in.operands);
   const auto& op = in.operands;
   const Reference ref = reference(
-      op.T, op.N, [&](std::int64_t t, std::int64_t n) { return oracle.y(t, n); },
+      op.N, checked_indices(c, op.T * op.N, kCheckedStreamY), [&](std::int64_t t, std::int64_t n) { return oracle.y(t, n); },
       [&](const oracles::Estimate<double>& e) {
         return bf16_result_bound(e.value, e.abs_sum, e.peak, e.underflow, depth_y(op.K, op.r));
       });
   const Judged j = judge(y, ref);
   const std::string unsure = unsure_text("y", y, ref, j);
   Verdict v = !j.check.holds()     ? Verdict::fail("forward_accuracy", violation_text("y", y, ref, j))
-              : all_exempt(y, j)  ? Verdict::discard("forward_accuracy", nothing_checked_text("y", y.numel()))
-              : unsure.empty()    ? Verdict::pass("forward_accuracy", "every y element within its bound")
+              : all_exempt(ref, j) ? Verdict::discard("forward_accuracy", nothing_checked_text("y", y.numel()))
+              : unsure.empty()    ? Verdict::pass("forward_accuracy", "every y element within its bound" + subset_text(y, ref))
                                   : Verdict::discard("forward_accuracy", unsure);
   v.detail += exempt_text("y", y, ref, j);
   record(v, "", j);
@@ -167,12 +195,12 @@ Verdict check_gradient_accuracy(const Case& c, LoraSubject* s) {
   const oracles::LoraFastOracle oracle(in.operands);
   const auto& op = in.operands;
   const Reference dx = reference(
-      op.T, op.K, [&](std::int64_t t, std::int64_t k) { return oracle.dx(t, k); },
+      op.K, checked_indices(c, op.T * op.K, kCheckedStreamDx), [&](std::int64_t t, std::int64_t k) { return oracle.dx(t, k); },
       [&](const auto& e) { return bf16_result_bound(e.value, e.abs_sum, e.peak, e.underflow, depth_dx(op.N, op.r)); });
   const Reference dA = dA_reference(oracle, op);
   const Reference dB = dB_reference(oracle, op);
   const Judged jx = judge(g.dx, dx), ja = judge(g.dA, dA), jb = judge(g.dB, dB);
-  Verdict v = Verdict::pass("gradient_accuracy", "every dx, dA, dB element within its bound");
+  Verdict v = Verdict::pass("gradient_accuracy", "every dx, dA, dB element within its bound" + subset_text(g.dx, dx));
   if (!jx.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dx", g.dx, dx, jx));
   else if (!ja.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dA", g.dA, dA, ja));
   else if (!jb.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dB", g.dB, dB, jb));
@@ -180,7 +208,7 @@ Verdict check_gradient_accuracy(const Case& c, LoraSubject* s) {
                                  unsure_text("dB", g.dB, dB, jb);
            !u.empty())
     v = Verdict::discard("gradient_accuracy", u);
-  else if (all_exempt(g.dx, jx) && all_exempt(g.dA, ja) && all_exempt(g.dB, jb))
+  else if (all_exempt(dx, jx) && all_exempt(dA, ja) && all_exempt(dB, jb))
     v = Verdict::discard("gradient_accuracy", nothing_checked_text("dx, dA, dB", g.dx.numel() + g.dA.numel() + g.dB.numel()));
   v.detail += exempt_text("dx", g.dx, dx, jx) + exempt_text("dA", g.dA, dA, ja) + exempt_text("dB", g.dB, dB, jb);
   record(v, "grad_x_", jx);
@@ -213,7 +241,7 @@ Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
     if (g.dA.value_at(i) != 0.0)
       return Verdict::fail("zero_adapter_gradients",
                            "B = 0 but dA" + index_text(i, g.dA.shape()) + " = " + number_text(g.dA.value_at(i)) +
-                               " (must be exactly 0)" + exemption_text("dA", g.dA, dA.peak, dA.peak_at, exempt_a, first_a));
+                               " (must be exactly 0)" + exemption_text("dA", g.dA, dA, exempt_a, first_a, dA.index.size()));
   }
   // dB = s dy^T h: where the oracle's |dB| exceeds its bound, the subject's dB cannot be 0; an
   // element whose bound is infinite (some permitted order may overflow) is exempt.
@@ -230,8 +258,8 @@ Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
       return Verdict::fail("zero_adapter_gradients", "B = 0 and dB" + index_text(i, g.dB.shape()) +
                                                          " = 0, but s dy^T h there is " + number_text(dB.value[i]));
   }
-  const std::string exempt = exemption_text("dA", g.dA, dA.peak, dA.peak_at, exempt_a, first_a) +
-                             exemption_text("dB", g.dB, dB.peak, dB.peak_at, exempt_b, first_b);
+  const std::string exempt = exemption_text("dA", g.dA, dA, exempt_a, first_a, dA.index.size()) +
+                             exemption_text("dB", g.dB, dB, exempt_b, first_b, dB.index.size());
   Verdict v = must_be_nonzero == 0
                   ? Verdict::discard("zero_adapter_gradients", "dB may legitimately vanish here" + exempt)
                   : Verdict::pass("zero_adapter_gradients", "dA exactly 0, dB non-zero wherever it must be" + exempt);

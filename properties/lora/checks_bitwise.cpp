@@ -1,12 +1,13 @@
-// The bitwise LoRA properties: repeatable, rows_independent, layout_invariant (each on forward and
+// The bitwise LoRA properties: repeatable, rows_independent, batch_vs_batch, layout_invariant (each on forward and
 // backward, or on forward alone for a subject without backward), base_frozen.
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
-#include "core/compare.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/properties/batch_pair.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
 
 namespace parity::properties::lora {
 namespace {
@@ -94,6 +95,37 @@ Verdict rows_independent(const Case& c, LoraSubject& s, Calls calls) {
   return v;
 }
 
+Verdict batch_vs_batch(const Case& c, LoraSubject& s, Calls calls) {
+  const std::int64_t T = c.dim("T"), other = other_rows(c), t = c.probe_row;
+  if (const std::string why = batch_pair_unusable(T, other, t); !why.empty()) return Verdict::discard("batch_vs_batch", why);
+  const LoraProblem first = materialise(c), second = materialise(with_rows(c, other));
+  const LoraProblem& fewer = other < T ? second : first;
+  if (!other_row_differs(fewer.in.x, t) || (calls == Calls::both && !other_row_differs(fewer.dy, t)))
+    return Verdict::discard("batch_vs_batch", "every other row of x or dy equals the probe row");
+  const Outputs a = run(s, first, calls), b = run(s, second, calls);
+  const Tensor ya = a.y.rows(t, t + 1), yb = b.y.rows(t, t + 1);
+  NamedPairs pairs = {{"y", {&ya, &yb}}};
+  bool nothing_to_compare = all_nan(ya);
+  Tensor dxa, dxb;
+  if (calls == Calls::both) {
+    dxa = a.g->dx.rows(t, t + 1);
+    dxb = b.g->dx.rows(t, t + 1);
+    pairs.push_back({"dx", {&dxa, &dxb}});
+    nothing_to_compare = nothing_to_compare && all_nan(dxa);
+  }
+  if (nothing_to_compare)
+    return Verdict::discard("batch_vs_batch", "the probe row's outputs are all NaN: nothing to compare");
+  const std::string diff = first_difference(pairs);
+  const std::string batches = std::to_string(T) + "-row and " + std::to_string(other) + "-row batches";
+  Verdict v = diff.empty() ? Verdict::pass("batch_vs_batch", "row " + std::to_string(t) + " is the same bits in " +
+                                                                 batches + "; other rows differed" + note(calls))
+                           : Verdict::fail("batch_vs_batch", "row " + std::to_string(t) + " differs between " + batches +
+                                                                 ": " + diff);
+  v.metrics["rows"] = static_cast<double>(T);
+  v.metrics["other_rows"] = static_cast<double>(other);
+  return v;
+}
+
 Verdict layout_invariant(const Case& c, LoraSubject& s, Calls calls) {
   const bool all_contiguous = std::all_of(c.layouts.begin(), c.layouts.end(),
                                           [](const auto& kv) { return kv.second.is_contiguous(); });
@@ -112,6 +144,8 @@ Verdict check_rows_independent(const Case& c, LoraSubject* s) { return rows_inde
 Verdict check_rows_independent_forward(const Case& c, LoraSubject* s) {
   return rows_independent(c, *s, Calls::forward);
 }
+Verdict check_batch_vs_batch(const Case& c, LoraSubject* s) { return batch_vs_batch(c, *s, Calls::both); }
+Verdict check_batch_vs_batch_forward(const Case& c, LoraSubject* s) { return batch_vs_batch(c, *s, Calls::forward); }
 Verdict check_layout_invariant(const Case& c, LoraSubject* s) { return layout_invariant(c, *s, Calls::both); }
 Verdict check_layout_invariant_forward(const Case& c, LoraSubject* s) {
   return layout_invariant(c, *s, Calls::forward);

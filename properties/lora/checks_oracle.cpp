@@ -3,13 +3,13 @@
 // errors (each about an ulp of the value), which is what lets the accuracy checks trust it.
 #include <cmath>
 
-#include "core/compare.hpp"
-#include "core/random_fill.hpp"
-#include "oracles/lora_fast.hpp"
-#include "oracles/lora_mp.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/lora_properties.hpp"
-#include "properties/lora/oracle_inputs.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/oracles/lora_fast.hpp>
+#include <parity/oracles/lora_mp.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
+#include <parity/properties/lora/oracle_inputs.hpp>
 
 namespace parity::properties::lora {
 namespace {

@@ -1,8 +1,8 @@
-#include "properties/lora/error_bounds.hpp"
+#include <parity/properties/lora/error_bounds.hpp>
 
 #include <cstring>
 
-#include "core/compare.hpp"
+#include <parity/core/compare.hpp>
 
 namespace parity::properties::lora {
 

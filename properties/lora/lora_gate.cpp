@@ -1,12 +1,12 @@
-#include "properties/lora/lora_gate.hpp"
+#include <parity/properties/lora/lora_gate.hpp>
 
 #include <chrono>
 #include <ostream>
 
-#include "core/error.hpp"
-#include "properties/gate_figures.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/lora_properties.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/gate_figures.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/lora_properties.hpp>
 
 namespace parity::properties::lora {
 

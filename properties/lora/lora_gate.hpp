@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/case.hpp"
-#include "subjects/lora_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::properties::lora {
 

@@ -1,13 +1,16 @@
-#include "properties/lora/lora_problem.hpp"
+#include <parity/properties/lora/lora_problem.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <set>
 
-#include "core/bf16.hpp"
-#include "core/case_fields.hpp"
-#include "core/error.hpp"
-#include "core/limits.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/case_fields.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/limits.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::properties::lora {
 namespace {
@@ -38,7 +41,7 @@ Tensor draw_rows(std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::
 std::int64_t positive_dim(const Case& c, const std::string& name) {
   const std::int64_t v = c.dim(name);
   if (v < 1) throw InputError("case.dims." + name + ": must be >= 1 (got " + std::to_string(v) + ")");
-  if (v > (1 << 20)) throw InputError("case.dims." + name + ": larger than 2^20");
+  if (v > kMaxExtent) throw InputError("case.dims." + name + ": larger than 2^20");
   return v;
 }
 
@@ -52,11 +55,12 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
 
 // The work and memory limits (README.md): one forward is T K (N + r) + T N r multiply-adds (the
 // largest reference shape, T 33 N 5120 K 5120 r 16, needs 8.7e8), at most 2^33; the operands as
-// laid out take at most kMaxCaseBytes.
+// laid out take at most kMaxCaseBytes. T is the larger batch (other_rows).
 void check_limits(const Case& c, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
+  T = std::max(T, other_rows(c));
   const double t = static_cast<double>(T), n = static_cast<double>(N), k = static_cast<double>(K),
                rr = static_cast<double>(r);
-  require_within("case.dims", "T K (N + r) + T N r (multiply-adds of one forward)", t * k * (n + rr) + t * n * rr, 0x1p33,
+  require_within("case.dims", "T K (N + r) + T N r (multiply-adds of one forward)", t * k * (n + rr) + t * n * rr, static_cast<double>(kMaxWork),
                  "2^33");
   const double bytes = 2 * c.layout("x").storage_elements(T, K) + 2 * c.layout("W").storage_elements(N, K) +
                        4 * c.layout("A").storage_elements(r, K) + 4 * c.layout("B").storage_elements(N, r) +
@@ -93,13 +97,59 @@ void check_contract(const Case& c) {
     if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
   }
   refuse_unread_fields(c, {.family = "lora", .layouts = true, .probe_row = true, .patches = true});
-  refuse_unknown_params(c, [](const std::string& k) { return k == "alpha" || k == "b_zero"; }, "alpha, b_zero");
+  refuse_unknown_params(c, [](const std::string& k) { return k == "alpha" || k == "b_zero" || k == "other_rows" || k == "checked_outputs"; },
+                        "alpha, b_zero, other_rows, checked_outputs");
+  if (c.params.contains("checked_outputs")) {
+    const double k = c.params.at("checked_outputs");
+    if (!(k >= 1 && k <= 0x1p40 && k == std::floor(k)))
+      throw InputError("case.params.checked_outputs: must be an integer in [1, 2^40]");
+  }
+  if (c.params.contains("other_rows")) {
+    const double rows = c.params.at("other_rows");
+    if (!(rows >= 1 && rows <= static_cast<double>(kMaxExtent) && rows == std::floor(rows)))
+      throw InputError("case.params.other_rows: must be an integer in [1, 2^20]");
+  }
   check_limits(c, T, N, K, r);
   const double alpha = c.param("alpha", static_cast<double>(r));
   // The kernels multiply by float(alpha) / float(r): an alpha beyond float32 would make s = inf.
   if (!(std::fabs(alpha) <= static_cast<double>(std::numeric_limits<float>::max())))
     throw InputError("case.params.alpha: must be finite in float32 (|alpha| <= 3.4028235e38), the kernels' dtype");
   flag_param(c, "b_zero");  // 0 or 1, else InputError
+}
+
+std::int64_t other_rows(const Case& c) {
+  const auto it = c.params.find("other_rows");
+  return it == c.params.end() ? c.dim("T") + 1 : static_cast<std::int64_t>(it->second);
+}
+
+std::vector<std::int64_t> checked_indices(const Case& c, std::int64_t count, std::uint32_t stream) {
+  const auto it = c.params.find("checked_outputs");
+  std::vector<std::int64_t> out;
+  if (it == c.params.end() || it->second >= static_cast<double>(count)) {
+    out.resize(static_cast<std::size_t>(count));
+    std::iota(out.begin(), out.end(), std::int64_t{0});
+    return out;
+  }
+  // Floyd's sampling: k distinct indices in [0, count), one draw each.
+  const auto k = static_cast<std::int64_t>(it->second);
+  std::set<std::int64_t> chosen;
+  for (std::int64_t j = count - k, m = 0; j < count; ++j, ++m) {
+    const auto t = static_cast<std::int64_t>(philox_bits(c.seed, stream, static_cast<std::uint64_t>(m)) %
+                                             static_cast<std::uint64_t>(j + 1));
+    chosen.insert(chosen.count(t) ? j : t);
+  }
+  return {chosen.begin(), chosen.end()};
+}
+
+Case with_rows(const Case& c, std::int64_t rows) {
+  Case out = c;
+  out.dims["T"] = rows;
+  out.params.erase("other_rows");
+  std::erase_if(out.patches, [&](const Patch& p) {
+    return (p.operand == "x" || p.operand == "dy") &&
+           p.index >= operand_size(p.operand, rows, c.dim("N"), c.dim("K"), c.dim("r"));
+  });
+  return out;
 }
 
 std::int64_t operand_size(const std::string& operand, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {

@@ -1,7 +1,7 @@
-#include "properties/lora/lora_properties.hpp"
+#include <parity/properties/lora/lora_properties.hpp>
 
-#include "core/error.hpp"
-#include "core/find_named.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/find_named.hpp>
 
 namespace parity::properties::lora {
 
@@ -11,6 +11,8 @@ const std::vector<LoraProperty>& lora_properties() {
        &check_repeatable_forward},
       {"rows_independent", "a row's outputs are the same bits alone and inside a batch", true,
        &check_rows_independent, {}, &check_rows_independent_forward},
+      {"batch_vs_batch", "a row's outputs are the same bits in batches of two sizes above one", true,
+       &check_batch_vs_batch, {}, &check_batch_vs_batch_forward},
       {"layout_invariant", "strided, transposed, padded and offset operands give the same bits", true,
        &check_layout_invariant, {.strided_layouts = true}, &check_layout_invariant_forward},
       {"base_frozen", "W receives no gradient and its storage is untouched", true, &check_base_frozen,

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "subjects/lora_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::properties::lora {
 
@@ -40,6 +40,15 @@ Verdict check_repeatable_forward(const Case& c, LoraSubject* s);
 // alone must differ.
 Verdict check_rows_independent(const Case& c, LoraSubject* s);
 Verdict check_rows_independent_forward(const Case& c, LoraSubject* s);
+// batch_vs_batch: row probe_row is the same bits (y and dx) in a batch of T rows and in one of
+// other_rows rows (lora_problem.hpp's with_rows: the shared rows are the same), both above one: a
+// plan chosen from the total row count (a split-K from 128 rows, another tile above 64) shows
+// even where the single-row path happens to agree. Discarded when either batch has one row, both
+// are the same size, the probe row is past the smaller, the smaller holds no other row of x and
+// of dy that differs from the probe row's, or the probe row's outputs are all NaN. _forward: y
+// alone. Metrics: rows, other_rows.
+Verdict check_batch_vs_batch(const Case& c, LoraSubject* s);
+Verdict check_batch_vs_batch_forward(const Case& c, LoraSubject* s);
 // layout_invariant: the case's layouts give the same bits as contiguous operands (y, dx, dA,
 // dB); discarded when every layout is contiguous. _forward: y alone.
 Verdict check_layout_invariant(const Case& c, LoraSubject* s);

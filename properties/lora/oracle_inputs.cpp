@@ -1,4 +1,4 @@
-#include "properties/lora/oracle_inputs.hpp"
+#include <parity/properties/lora/oracle_inputs.hpp>
 
 namespace parity::properties::lora {
 

@@ -2,8 +2,8 @@
 // The exact values of a LoRA problem's operands, row-major doubles, for the oracles.
 #include <vector>
 
-#include "oracles/lora.hpp"
-#include "properties/lora/lora_problem.hpp"
+#include <parity/oracles/lora.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
 
 namespace parity::properties::lora {
 

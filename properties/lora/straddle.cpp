@@ -1,13 +1,13 @@
-#include "properties/lora/straddle.hpp"
+#include <parity/properties/lora/straddle.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/bf16.hpp"
-#include "core/random_fill.hpp"
-#include "oracles/lora.hpp"
-#include "properties/lora/lora_problem.hpp"
-#include "properties/lora/oracle_inputs.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/oracles/lora.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/lora/oracle_inputs.hpp>
 
 namespace parity::properties::lora {
 namespace {
@@ -26,13 +26,38 @@ double nearest_bf16_midpoint(double v) {
 
 }  // namespace
 
+namespace {
+
+// The probe row alone as a one-row case: its content is drawn from its own stream wherever it
+// sits, so only its patches move (to row 0); those on other rows of x and on dy go.
+Case probe_row_case(const Case& c) {
+  Case one = c;
+  const std::int64_t K = c.dim("K"), t = c.probe_row;
+  one.dims["T"] = 1;
+  one.probe_row = 0;
+  one.params.erase("other_rows");
+  one.params.erase("checked_outputs");
+  one.patches.clear();
+  for (Patch p : c.patches) {
+    if (p.operand == "dy") continue;
+    if (p.operand == "x") {
+      if (p.index / K != t) continue;
+      p.index -= t * K;
+    }
+    one.patches.push_back(p);
+  }
+  return one;
+}
+
+}  // namespace
+
 std::vector<Patch> straddle_output_patches(const Case& c, int count) {
-  const LoraProblem p = materialise(c);
+  const LoraProblem p = materialise(probe_row_case(c));
   const OracleInputs in(p);
   const auto& op = in.operands;
   if (op.scale == 0.0 || !std::isfinite(op.scale)) return {};
   const oracles::LoraOracle<double> oracle(in.operands);
-  const std::int64_t t = c.probe_row;
+  const std::int64_t t = 0;  // the probe row, alone
   // h[t, j] in double, and the j that moves y most per unit of B.
   std::int64_t best_j = -1;
   double best_h = 0.0;

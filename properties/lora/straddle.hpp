@@ -6,7 +6,7 @@
 // the reference trajectory report (docs/reference.md, "trajectory"), made likely instead of waiting for luck.
 #include <vector>
 
-#include "core/case.hpp"
+#include <parity/core/case.hpp>
 
 namespace parity::properties::lora {
 

@@ -14,8 +14,8 @@
 //     a few dozen times along the path.
 #include <cmath>
 
-#include "core/compare.hpp"
-#include "properties/model/model_properties.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/properties/model/model_properties.hpp>
 
 namespace parity::properties::model {
 namespace {

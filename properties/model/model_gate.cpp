@@ -1,12 +1,12 @@
-#include "properties/model/model_gate.hpp"
+#include <parity/properties/model/model_gate.hpp>
 
 #include <chrono>
 #include <ostream>
 
-#include "core/compare.hpp"
-#include "core/error.hpp"
-#include "properties/gate_figures.hpp"
-#include "properties/model/model_properties.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/properties/gate_figures.hpp>
+#include <parity/properties/model/model_properties.hpp>
 
 namespace parity::properties::model {
 namespace {

@@ -1,10 +1,10 @@
-#include "properties/model/model_problem.hpp"
+#include <parity/properties/model/model_problem.hpp>
 
 #include <algorithm>
 
-#include "core/case_fields.hpp"
-#include "core/error.hpp"
-#include "core/limits.hpp"
+#include <parity/core/case_fields.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/limits.hpp>
 
 namespace parity::properties::model {
 namespace {

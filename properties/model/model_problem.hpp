@@ -14,11 +14,11 @@
 #include <cstdint>
 #include <string>
 
-#include "core/case.hpp"
-#include "subjects/model/model_batch.hpp"
-#include "subjects/model/model_config.hpp"
-#include "subjects/model/model_weights.hpp"
-#include "subjects/runtime/runtime.hpp"
+#include <parity/core/case.hpp>
+#include <parity/subjects/model/model_batch.hpp>
+#include <parity/subjects/model/model_config.hpp>
+#include <parity/subjects/model/model_weights.hpp>
+#include <parity/subjects/runtime/runtime.hpp>
 
 namespace parity::properties::model {
 

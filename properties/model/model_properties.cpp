@@ -1,11 +1,11 @@
-#include "properties/model/model_properties.hpp"
+#include <parity/properties/model/model_properties.hpp>
 
 #include <sstream>
 
-#include "core/compare.hpp"
-#include "core/error.hpp"
-#include "core/find_named.hpp"
-#include "subjects/model/rows/model_rows.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/find_named.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
 
 namespace parity::properties::model {
 namespace {

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "properties/model/model_problem.hpp"
-#include "properties/model/model_subjects.hpp"
-#include "subjects/torch/model_torch.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/properties/model/model_problem.hpp>
+#include <parity/properties/model/model_subjects.hpp>
+#include <parity/subjects/torch/model_torch.hpp>
 
 namespace parity::properties::model {
 

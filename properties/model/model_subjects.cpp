@@ -1,9 +1,9 @@
-#include "properties/model/model_subjects.hpp"
+#include <parity/properties/model/model_subjects.hpp>
 
-#include "core/find_named.hpp"
-#include "subjects/model/rows/model_rows.hpp"
-#include "subjects/model/rows/row_primitives.hpp"
-#include "subjects/probes/model_runtime_probes.hpp"
+#include <parity/core/find_named.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
+#include <parity/subjects/probes/model_runtime_probes.hpp>
 
 namespace parity::properties::model {
 namespace {

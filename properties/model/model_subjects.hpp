@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "subjects/subject_info.hpp"  // SubjectKind
-#include "subjects/runtime/runtime.hpp"
+#include <parity/subjects/subject_info.hpp>  // SubjectKind
+#include <parity/subjects/runtime/runtime.hpp>
 
 namespace parity::properties::model {
 

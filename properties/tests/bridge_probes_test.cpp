@@ -10,8 +10,8 @@
 
 #include <iostream>
 
-#include "oracles/tiny_gpt.hpp"
-#include "properties/gen/bridge_runs.hpp"
+#include <parity/oracles/tiny_gpt.hpp>
+#include <parity/properties/gen/bridge_runs.hpp>
 
 namespace parity {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <iostream>
 
-#include "properties/gen/bridge_runs.hpp"
+#include <parity/properties/gen/bridge_runs.hpp>
 
 namespace parity {
 namespace {

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <string>
 
-#include "core/case.hpp"
-#include "core/error.hpp"
-#include "oracles/tiny_gpt.hpp"
-#include "properties/bridge/bridge_properties.hpp"
-#include "properties/bridge/bridge_provenance.hpp"
-#include "properties/bridge/bridge_record.hpp"
-#include "properties/bridge/sha256.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/error.hpp>
+#include <parity/oracles/tiny_gpt.hpp>
+#include <parity/properties/bridge/bridge_properties.hpp>
+#include <parity/properties/bridge/bridge_provenance.hpp>
+#include <parity/properties/bridge/bridge_record.hpp>
+#include <parity/properties/bridge/sha256.hpp>
 
 namespace parity::properties::bridge {
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/bf16.hpp"
+#include <parity/core/bf16.hpp>
 
 namespace parity {
 namespace {

@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/build_info.hpp"
-#include "core/error.hpp"
-#include "core/reproducer.hpp"
-#include "properties/gen/lora_cases.hpp"
-#include "subjects/torch/lora_torch.hpp"
+#include <parity/core/build_info.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/properties/gen/lora_cases.hpp>
+#include <parity/subjects/torch/lora_torch.hpp>
 
 namespace parity {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <limits>
 
-#include "core/bf16.hpp"
-#include "core/compare.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/compare.hpp>
 
 namespace parity {
 namespace {

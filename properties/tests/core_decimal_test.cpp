@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "core/decimal.hpp"
-#include "core/error.hpp"
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
 
 namespace parity {
 namespace {

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/error.hpp"
-#include "core/output_file.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/output_file.hpp>
 
 namespace parity {
 namespace {

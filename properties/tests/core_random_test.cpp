@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "core/detmath.hpp"
-#include "core/philox.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/detmath.hpp>
+#include <parity/core/philox.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity {
 namespace {

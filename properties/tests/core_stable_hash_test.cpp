@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/reproducer.hpp"
-#include "core/stable_hash.hpp"
+#include <parity/core/reproducer.hpp>
+#include <parity/core/stable_hash.hpp>
 
 namespace parity {
 namespace {

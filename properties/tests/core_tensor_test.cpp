@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "core/compare.hpp"
-#include "core/error.hpp"
-#include "core/layout.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/layout.hpp>
 
 namespace parity {
 namespace {

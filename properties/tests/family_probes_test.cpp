@@ -6,8 +6,8 @@
 
 #include <iostream>
 
-#include "core/error.hpp"
-#include "properties/gen/family.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace {
 

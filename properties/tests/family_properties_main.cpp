@@ -9,8 +9,8 @@
 // error, 77 (ctest: skipped) when the subject cannot run here, e.g. a CUDA kernel without a
 // device. A property the subject lacks a capability for is skipped as not applicable. The last
 // line says which ("parity: ..."); parity_add_subject_tests(... WILL_FAIL) relies on it. A failure
-// prints the shrunk case, the command that reruns it exactly (PARITY_SEED, PARITY_CASES and a
-// --gtest_filter) and the command that replays its reproducer: this program's --replay.
+// prints the shrunk case, the command that reruns it exactly (the PARITY_MAX_* caps set,
+// PARITY_SEED, PARITY_CASES and a --gtest_filter) and the command that replays its reproducer: this program's --replay.
 //
 // usage: <test> --gtest_list_tests
 // Lists family.property for every subject-facing property of every family, without running
@@ -28,11 +28,11 @@
 #include <iostream>
 #include <optional>
 
-#include "core/error.hpp"
-#include "core/escape.hpp"
-#include "properties/gen/family.hpp"
-#include "properties/gen/replay.hpp"
-#include "properties/gen/run_property.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/escape.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/replay.hpp>
+#include <parity/properties/gen/run_property.hpp>
 
 namespace {
 
@@ -84,6 +84,7 @@ int register_properties(int argc, char** argv) {
     return 2;
   }
   const Family& family = parity::gen::find_family(argv[1]);
+  parity::gen::resolve_extent_caps(family.name(), family.extent_caps(), {});  // PARITY_MAX_* checked before any run
   const auto subject = family.find_subject(argc > 2 ? argv[2] : family.default_subject());
   if (subject.role != parity::gen::SubjectRole::implementation) {
     std::cerr << subject.name << " is not registered as an implementation (kind " << parity::subjects::subject_kind_name(subject.role)
@@ -98,10 +99,11 @@ int register_properties(int argc, char** argv) {
   const std::string program = argv[0];
   const RunConfig config{
       .replay_command = program + " --replay",
-      .rerun_command = [program, family = family.name(), subject = subject.name](const std::string& property,
-                                                                              std::uint64_t seed, int cases) {
-        return "PARITY_SEED=" + std::to_string(seed) + " PARITY_CASES=" + std::to_string(cases) + " " + program + " " +
-               family + " " + subject + " --gtest_filter=" + family + "." + property;
+      .rerun_command = [program, family = family.name(), subject = subject.name,
+                        caps = parity::gen::extent_cap_assignments(family.extent_caps())](
+                           const std::string& property, std::uint64_t seed, int cases) {
+        return caps + "PARITY_SEED=" + std::to_string(seed) + " PARITY_CASES=" + std::to_string(cases) + " " + program +
+               " " + family + " " + subject + " --gtest_filter=" + family + "." + property;
       }};
   for (const auto& property : family.properties()) {
     // parity-oracles gets the self-checks of parity's oracles, a real subject everything else.

@@ -16,9 +16,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "oracles/dot2.hpp"
-#include "oracles/dot2_kernels.hpp"
-#include "oracles/eft.hpp"
+#include <parity/oracles/dot2.hpp>
+#include <parity/oracles/dot2_kernels.hpp>
+#include <parity/oracles/eft.hpp>
 
 namespace parity {
 namespace {

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "oracles/lora.hpp"
-#include "oracles/lora_fast.hpp"
-#include "oracles/lora_mp.hpp"
-#include "core/thread_count.hpp"
+#include <parity/oracles/lora.hpp>
+#include <parity/oracles/lora_fast.hpp>
+#include <parity/oracles/lora_mp.hpp>
+#include <parity/core/thread_count.hpp>
 
 namespace parity {
 namespace {

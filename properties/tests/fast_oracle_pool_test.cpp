@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/thread_pool.hpp"
+#include <parity/core/thread_pool.hpp>
 
 namespace parity::oracles {
 namespace {

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "oracles/extended_real.hpp"
-#include "oracles/lora.hpp"
-#include "oracles/lora_fast.hpp"
-#include "oracles/lora_mp.hpp"
+#include <parity/oracles/extended_real.hpp>
+#include <parity/oracles/lora.hpp>
+#include <parity/oracles/lora_fast.hpp>
+#include <parity/oracles/lora_mp.hpp>
 
 namespace parity {
 namespace {

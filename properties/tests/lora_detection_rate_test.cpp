@@ -1,41 +1,60 @@
-// The LoRA family's default run (the case count `ctest -L properties` and `parity check lora`
-// use) must catch a batch-dependent reduction in at least 19 of 20 seeds, not by luck: the
-// two probes whose split-K turns on only past a batch size or a reduction depth, each over
-// seeds 1..20 (as PARITY_SEED would give them), detected as `parity probes` counts it (on a
-// case parity's kernel passes). bench/probe_detection measures every probe of every family.
+// The default run of a family (the case count and caps `ctest -L properties` and `parity check`
+// use) must catch a plan that changes with the size in at least 19 of 20 seeds, not by luck:
+// the LoRA probes whose split-K turns on only past a batch size or a reduction depth, from 128
+// rows, or on one side of 64/65 rows, whose rank path drops a column of B above rank 32, and the
+// transition probe whose reduction tree changes above 8 rows, each over seeds 1..20 (as
+// PARITY_SEED would give them), detected as `parity probes` counts it (on a case parity's
+// kernel passes). bench/probe_detection measures every probe of every family.
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <string>
 
-#include "properties/gen/family.hpp"
+#include <parity/properties/gen/family.hpp>
 
 namespace parity {
 namespace {
 
 constexpr int kSeeds = 20, kRequired = 19;
 
-class DefaultRunDetects : public ::testing::TestWithParam<const char*> {};
+struct Probe {
+  const char* family;
+  const char* name;
+};
+
+class DefaultRunDetects : public ::testing::TestWithParam<Probe> {};
 
 TEST_P(DefaultRunDetects, InNineteenOfTwentySeeds) {
-  const gen::Family& lora = gen::find_family("lora");
+  const gen::Family& family = gen::find_family(GetParam().family);
+  const char* probe = GetParam().name;
   int detected = 0;
   for (int seed = 1; seed <= kSeeds; ++seed) {
     gen::RunConfig config;  // cases 0: the family's default
     config.seed = seed;
     config.shrink = false;
     config.write_reproducer = false;
-    const auto detection = gen::detect_probe(lora, GetParam(), config);
+    const auto detection = gen::detect_probe(family, probe, config);
     if (detection) ++detected;
-    else std::cout << GetParam() << ": seed " << seed << " not detected\n";
+    else std::cout << probe << ": seed " << seed << " not detected\n";
   }
-  std::cout << GetParam() << ": detected in " << detected << " of " << kSeeds << " seeds at "
-            << lora.cases_per_property() << " cases per property\n";
-  EXPECT_GE(detected, kRequired) << GetParam() << " detected in " << detected << " of " << kSeeds << " seeds at "
-                                 << lora.cases_per_property() << " cases per property";
+  std::cout << probe << ": detected in " << detected << " of " << kSeeds << " seeds at "
+            << family.cases_per_property() << " cases per property\n";
+  EXPECT_GE(detected, kRequired) << probe << " detected in " << detected << " of " << kSeeds << " seeds at "
+                                 << family.cases_per_property() << " cases per property";
 }
 
-INSTANTIATE_TEST_SUITE_P(BatchDependentSplitK, DefaultRunDetects,
-                         ::testing::Values("probe-split-k-by-rows", "probe-split-k-by-depth"));
+INSTANTIATE_TEST_SUITE_P(SizeDependentPlans, DefaultRunDetects,
+                         ::testing::Values(Probe{"lora", "probe-split-k-by-rows"}, Probe{"lora", "probe-split-k-by-depth"},
+                                           Probe{"lora", "probe-split-k-from-128-rows"},
+                                           Probe{"lora", "probe-plan-switch-at-64-rows"},
+                                           Probe{"lora", "probe-rank-path-drops-b-column"},
+                                           Probe{"transition", "probe-tree-reduction-above-8-rows"}),
+                         [](const auto& info) {
+                           std::string name = info.param.name;
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace parity

@@ -6,10 +6,10 @@
 
 #include <stdexcept>
 
-#include "core/error.hpp"
-#include "properties/gen/guarded_verdict.hpp"
-#include "properties/gen/lora_runs.hpp"
-#include "subjects/rlkernels/lora_host.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
+#include <parity/properties/gen/lora_runs.hpp>
+#include <parity/subjects/rlkernels/lora_host.hpp>
 
 namespace {
 

@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "core/bf16.hpp"
-#include "properties/gen/lora_runs.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/properties/gen/lora_runs.hpp>
 
 namespace {
 

@@ -9,8 +9,8 @@
 //                          that RapidCheck draws them after its first few small ones.
 #include <memory>
 
-#include "subjects/lora_family.hpp"
-#include "subjects/subject_registry.hpp"
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/subject_registry.hpp>
 
 namespace {
 

@@ -8,12 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/error.hpp"
-#include "core/verdict.hpp"
-#include "properties/gen/family.hpp"
-#include "properties/gen/guarded_verdict.hpp"
-#include "properties/gen/transition_runs.hpp"
-#include "properties/transition/transition_problem.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
+#include <parity/properties/gen/transition_runs.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
 
 namespace {
 

@@ -11,10 +11,10 @@
 #include <random>
 #include <string>
 
-#include "oracles/running_error.hpp"
-#include "oracles/sum2.hpp"
-#include "oracles/transition.hpp"
-#include "properties/gen/transition_runs.hpp"
+#include <parity/oracles/running_error.hpp>
+#include <parity/oracles/sum2.hpp>
+#include <parity/oracles/transition.hpp>
+#include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity {
 namespace {
@@ -170,6 +170,7 @@ TEST(TransitionOracle, Float64AgreesWithMultiprecision) {
   const auto& prop = properties::transition::find_transition_property("oracle_agreement");
   gen::TransitionCaps caps;
   caps.max_elements = 1 << 16;  // the 133-bit oracle costs ~300x a double per element
+  caps.max_B = 8;
   const auto result = gen::run_transition_property(subjects::find_transition_subject("rlkernels-host"), prop, {}, caps);
   EXPECT_TRUE(result.passed) << result.message;
   if (result.passed) std::cout << result.message << "\n";

@@ -1,12 +1,12 @@
-#include "properties/trajectory/trajectory_analysis.hpp"
+#include <parity/properties/trajectory/trajectory_analysis.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include "core/bf16.hpp"
-#include "core/compare.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/compare.hpp>
 
 namespace parity::properties::trajectory {
 namespace {

@@ -15,7 +15,7 @@
 // unequal velocities, the arms are taken at the first unequal step.
 #include <nlohmann/json.hpp>
 
-#include "properties/trajectory/trajectory_run.hpp"
+#include <parity/properties/trajectory/trajectory_run.hpp>
 
 namespace parity::properties::trajectory {
 

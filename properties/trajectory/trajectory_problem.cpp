@@ -1,14 +1,14 @@
-#include "properties/trajectory/trajectory_problem.hpp"
+#include <parity/properties/trajectory/trajectory_problem.hpp>
 
 #include <cmath>
 #include <map>
 #include <string>
 
-#include "core/case_fields.hpp"
-#include "core/decimal.hpp"
-#include "core/error.hpp"
-#include "core/limits.hpp"
-#include "properties/model/model_problem.hpp"
+#include <parity/core/case_fields.hpp>
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/limits.hpp>
+#include <parity/properties/model/model_problem.hpp>
 
 namespace parity::properties::trajectory {
 namespace {

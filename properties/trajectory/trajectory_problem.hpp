@@ -13,11 +13,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/case.hpp"
-#include "subjects/model/model_batch.hpp"
-#include "subjects/model/model_config.hpp"
-#include "subjects/model/model_weights.hpp"
-#include "subjects/runtime/mode.hpp"
+#include <parity/core/case.hpp>
+#include <parity/subjects/model/model_batch.hpp>
+#include <parity/subjects/model/model_config.hpp>
+#include <parity/subjects/model/model_weights.hpp>
+#include <parity/subjects/runtime/mode.hpp>
 
 namespace parity::properties::trajectory {
 

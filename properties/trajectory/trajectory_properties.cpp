@@ -1,8 +1,8 @@
-#include "properties/trajectory/trajectory_properties.hpp"
+#include <parity/properties/trajectory/trajectory_properties.hpp>
 
-#include "core/find_named.hpp"
-#include "properties/trajectory/trajectory_analysis.hpp"
-#include "properties/trajectory/trajectory_run.hpp"
+#include <parity/core/find_named.hpp>
+#include <parity/properties/trajectory/trajectory_analysis.hpp>
+#include <parity/properties/trajectory/trajectory_run.hpp>
 
 namespace parity::properties::trajectory {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "properties/trajectory/trajectory_subjects.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/properties/trajectory/trajectory_subjects.hpp>
 
 namespace parity::properties::trajectory {
 

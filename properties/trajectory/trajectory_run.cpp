@@ -1,8 +1,8 @@
-#include "properties/trajectory/trajectory_run.hpp"
+#include <parity/properties/trajectory/trajectory_run.hpp>
 
-#include "core/bf16.hpp"
-#include "properties/trajectory/trajectory_straddle.hpp"
-#include "subjects/torch/model_torch.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/properties/trajectory/trajectory_straddle.hpp>
+#include <parity/subjects/torch/model_torch.hpp>
 
 namespace parity::properties::trajectory {
 namespace {

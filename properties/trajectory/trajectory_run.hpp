@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/tensor.hpp"
-#include "properties/trajectory/trajectory_problem.hpp"
-#include "properties/trajectory/trajectory_subjects.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/properties/trajectory/trajectory_problem.hpp>
+#include <parity/properties/trajectory/trajectory_subjects.hpp>
 
 namespace parity::properties::trajectory {
 

@@ -1,12 +1,12 @@
-#include "properties/trajectory/trajectory_straddle.hpp"
+#include <parity/properties/trajectory/trajectory_straddle.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
-#include "core/bf16.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::properties::trajectory {
 namespace {

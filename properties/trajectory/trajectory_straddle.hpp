@@ -7,7 +7,7 @@
 // bfloat16).
 #include <cstdint>
 
-#include "core/tensor.hpp"
+#include <parity/core/tensor.hpp>
 
 namespace parity::properties::trajectory {
 

@@ -1,8 +1,8 @@
-#include "properties/trajectory/trajectory_subjects.hpp"
+#include <parity/properties/trajectory/trajectory_subjects.hpp>
 
-#include "core/find_named.hpp"
-#include "subjects/model/rows/model_rows.hpp"
-#include "subjects/probes/batch_variant_projection.hpp"
+#include <parity/core/find_named.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
+#include <parity/subjects/probes/batch_variant_projection.hpp>
 
 namespace parity::properties::trajectory {
 namespace {

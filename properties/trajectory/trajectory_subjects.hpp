@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "subjects/runtime/runtime.hpp"
-#include "subjects/subject_info.hpp"
+#include <parity/subjects/runtime/runtime.hpp>
+#include <parity/subjects/subject_info.hpp>
 
 namespace parity::properties::trajectory {
 

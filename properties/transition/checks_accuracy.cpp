@@ -6,12 +6,12 @@
 // sure" rather than passed, as the LoRA checks do (properties/lora/checks_accuracy.cpp).
 #include <cmath>
 
-#include "core/compare.hpp"
-#include "core/random_fill.hpp"
-#include "oracles/multiprecision.hpp"
-#include "properties/transition/transition_problem.hpp"
-#include "properties/transition/transition_properties.hpp"
-#include "properties/transition/transition_reference.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/oracles/multiprecision.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
+#include <parity/properties/transition/transition_properties.hpp>
+#include <parity/properties/transition/transition_reference.hpp>
 
 namespace parity::properties::transition {
 namespace {

@@ -2,11 +2,11 @@
 // (formula_reference.hpp): matches_formula, logp_vs_formula, second_formulation_agrees.
 #include <cmath>
 
-#include "core/compare.hpp"
-#include "properties/transition/formula_reference.hpp"
-#include "properties/transition/transition_problem.hpp"
-#include "properties/transition/transition_properties.hpp"
-#include "properties/transition/transition_reference.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/properties/transition/formula_reference.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
+#include <parity/properties/transition/transition_properties.hpp>
+#include <parity/properties/transition/transition_reference.hpp>
 
 namespace parity::properties::transition {
 namespace {

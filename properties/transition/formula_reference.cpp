@@ -1,4 +1,4 @@
-#include "properties/transition/formula_reference.hpp"
+#include <parity/properties/transition/formula_reference.hpp>
 
 #include <cmath>
 #include <numbers>

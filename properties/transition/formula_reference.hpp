@@ -14,7 +14,7 @@
 // kernel that rounds each operation once, in the formula's order. The logs are a double log
 // rounded to float32 (kOwnLogUlps); the row mean adds the terms in ascending order in float32
 // and divides by n (a depth any_order_depth(n) covers).
-#include "subjects/transition_family.hpp"
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::properties::transition {
 

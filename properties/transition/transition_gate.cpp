@@ -1,12 +1,12 @@
-#include "properties/transition/transition_gate.hpp"
+#include <parity/properties/transition/transition_gate.hpp>
 
 #include <chrono>
 #include <ostream>
 
-#include "core/error.hpp"
-#include "properties/gate_figures.hpp"
-#include "properties/transition/transition_problem.hpp"
-#include "properties/transition/transition_properties.hpp"
+#include <parity/core/error.hpp>
+#include <parity/properties/gate_figures.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
+#include <parity/properties/transition/transition_properties.hpp>
 
 namespace parity::properties::transition {
 

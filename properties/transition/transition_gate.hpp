@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/case.hpp"
+#include <parity/core/case.hpp>
 
 namespace parity::properties::transition {
 

@@ -1,13 +1,14 @@
-#include "properties/transition/transition_problem.hpp"
+#include <parity/properties/transition/transition_problem.hpp>
 
+#include <algorithm>
 #include <cmath>
 
-#include "core/bf16.hpp"
-#include "core/case_fields.hpp"
-#include "core/decimal.hpp"
-#include "core/error.hpp"
-#include "core/limits.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/case_fields.hpp>
+#include <parity/core/decimal.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/limits.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::properties::transition {
 namespace {
@@ -50,7 +51,7 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
 
 // sigma.<b> or sigma_prev.<b> for b in [0, B) (b in plain decimal), or a scalar parameter.
 bool known_param(const std::string& key, std::int64_t B) {
-  for (const char* scalar : {"sigma_max", "noise_level", "cps", "normaliser", "bf16_inputs"})
+  for (const char* scalar : {"sigma_max", "noise_level", "cps", "normaliser", "bf16_inputs", "other_rows"})
     if (key == scalar) return true;
   for (const std::string prefix : {"sigma.", "sigma_prev."})
     if (key.starts_with(prefix)) {
@@ -63,8 +64,9 @@ bool known_param(const std::string& key, std::int64_t B) {
 // The work and memory limits (README.md): B n elements per operand at most 2^24 (the largest
 // reference shape has 1.6e6), and x, v, eps as laid out at most kMaxCaseBytes.
 void check_limits(const Case& c, std::int64_t B, std::int64_t n) {
+  B = std::max(B, other_rows(c));
   require_within("case.dims", "B x tokens x channels (elements per operand)", static_cast<double>(B) * static_cast<double>(n),
-                 0x1p24, "2^24");
+                 static_cast<double>(kMaxElements), "2^24");
   const double latent = flag_param(c, "bf16_inputs") ? 2.0 : 4.0;
   require_case_bytes("case.dims/case.layouts", "the storage of x, v and eps as laid out, in bytes,",
                      latent * (c.layout("x").storage_elements(B, n) + c.layout("v").storage_elements(B, n)) +
@@ -86,7 +88,13 @@ void check_contract(const Case& c) {
   if (n > kMaxRowElements) throw InputError("case.dims: tokens x channels is larger than 2^22");
   refuse_unread_fields(c, {.family = "transition", .layouts = true, .probe_row = true, .patches = true});
   refuse_unknown_params(c, [B](const std::string& k) { return known_param(k, B); },
-                        "sigma.<b> and sigma_prev.<b> for b in [0, B), sigma_max, noise_level, cps, normaliser, bf16_inputs");
+                        "sigma.<b> and sigma_prev.<b> for b in [0, B), sigma_max, noise_level, cps, normaliser, bf16_inputs, "
+                        "other_rows");
+  if (c.params.contains("other_rows")) {
+    const double rows = c.params.at("other_rows");
+    if (!(rows >= 1 && rows <= static_cast<double>(kMaxB) && rows == std::floor(rows)))
+      throw InputError("case.params.other_rows: must be an integer in [1, " + std::to_string(kMaxB) + "]");
+  }
   check_limits(c, B, n);
   for (const char* flag : {"cps", "normaliser", "bf16_inputs"}) flag_param(c, flag);  // 0 or 1, else InputError
   if (c.probe_row < 0 || c.probe_row >= B)
@@ -139,6 +147,27 @@ TransitionProblem materialise(const Case& c) {
   in.v = c.layout("v").place(v);
   in.eps = c.layout("eps").place(eps);
   return p;
+}
+
+std::int64_t other_rows(const Case& c) {
+  const auto it = c.params.find("other_rows");
+  return it == c.params.end() ? c.dim("B") + 1 : static_cast<std::int64_t>(it->second);
+}
+
+Case with_rows(const Case& c, std::int64_t rows) {
+  const std::int64_t B = c.dim("B");
+  Case out = c;
+  out.dims["B"] = rows;
+  out.params.erase("other_rows");
+  for (std::int64_t b = 0; b < std::max(B, rows); ++b) {
+    const std::string k = std::to_string(b), from = std::to_string(b % B);
+    for (const std::string key : {"sigma.", "sigma_prev."})
+      if (b < rows) out.params[key + k] = c.params.at(key + from);
+      else out.params.erase(key + k);
+  }
+  const std::int64_t size = rows * c.dim("tokens") * c.dim("channels");
+  std::erase_if(out.patches, [size](const Patch& p) { return p.index >= size; });
+  return out;
 }
 
 TransitionProblem single_row(const Case& c, const TransitionProblem& batched, std::int64_t b) {

@@ -1,7 +1,7 @@
-#include "properties/transition/transition_properties.hpp"
+#include <parity/properties/transition/transition_properties.hpp>
 
-#include "core/error.hpp"
-#include "core/find_named.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/find_named.hpp>
 
 namespace parity::properties::transition {
 
@@ -12,6 +12,8 @@ const std::vector<TransitionProperty>& transition_properties() {
       {"logp_vs_formula", "log-prob within the derived bound of the formula's", true, &check_logp_vs_formula},
       {"batch_invariant", "a row's outputs are the same bits alone and inside the batch", true, &check_batch_invariant,
        {.scoring = true}},
+      {"batch_vs_batch", "a row's outputs are the same bits in batches of two sizes above one", true,
+       &check_batch_vs_batch, {.scoring = true}},
       {"scoring_reproduces_sampling", "scoring a sampled prev_sample gives the sampling log-prob bitwise", true,
        &check_scoring_reproduces_sampling, {.scoring = true}},
       {"accuracy", "std, mean, prev and log-prob within their running-error bounds of the exact step", true,

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/case.hpp"
-#include "core/verdict.hpp"
-#include "subjects/transition_family.hpp"
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::properties::transition {
 
@@ -37,6 +37,12 @@ Verdict check_logp_vs_formula(const Case& c, TransitionSubject* s);
 // batch_invariant: the probe row's prev, mean, std and logp (sampling and scoring) are the
 // same bits alone and inside the batch; discarded unless another row differs.
 Verdict check_batch_invariant(const Case& c, TransitionSubject* s);
+// batch_vs_batch: the probe row's outputs (as batch_invariant) are the same bits in a batch of B
+// rows and in one of other_rows rows (transition_problem.hpp's with_rows), both above one: a
+// reduction planned from the batch size shows even where the single-row path agrees.
+// Discarded when either batch has one row, both are the same size, the probe row is past the
+// smaller, or the smaller holds no other row that differs. Metrics: rows, other_rows.
+Verdict check_batch_vs_batch(const Case& c, TransitionSubject* s);
 // scoring_reproduces_sampling: score(prev) equals the log-prob emitted by sample(), bitwise.
 Verdict check_scoring_reproduces_sampling(const Case& c, TransitionSubject* s);
 // accuracy: std, mean, prev and logp within their running-error bounds of the exact step

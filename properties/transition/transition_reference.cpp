@@ -1,6 +1,6 @@
-#include "properties/transition/transition_reference.hpp"
+#include <parity/properties/transition/transition_reference.hpp>
 
-#include "subjects/rlkernels/transition_host.hpp"
+#include <parity/subjects/rlkernels/transition_host.hpp>
 
 namespace parity::properties::transition {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "oracles/transition.hpp"
-#include "properties/transition/transition_problem.hpp"
+#include <parity/oracles/transition.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
 
 namespace parity::properties::transition {
 

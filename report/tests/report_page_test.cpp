@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "report/json_sections.hpp"
-#include "report/report_page.hpp"
-#include "report/result_status.hpp"
+#include <parity/report/json_sections.hpp>
+#include <parity/report/report_page.hpp>
+#include <parity/report/result_status.hpp>
 
 namespace parity::report {
 namespace {

@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "report/html_text.hpp"
-#include "report/log_plot.hpp"
-#include "report/trajectory_html.hpp"
+#include <parity/report/html_text.hpp>
+#include <parity/report/log_plot.hpp>
+#include <parity/report/trajectory_html.hpp>
 
 namespace parity::report {
 namespace {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "report/trajectory_html.hpp"
+#include <parity/report/trajectory_html.hpp>
 
 int main(int argc, char** argv) {
   if (argc != 3) {

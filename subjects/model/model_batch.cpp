@@ -1,10 +1,10 @@
-#include "subjects/model/model_batch.hpp"
+#include <parity/subjects/model/model_batch.hpp>
 
 #include <algorithm>
 #include <cstring>
 
-#include "core/error.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::model {
 namespace {

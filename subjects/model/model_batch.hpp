@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/tensor.hpp"
-#include "subjects/model/model_config.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/model/model_config.hpp>
 
 namespace parity::model {
 

@@ -1,8 +1,8 @@
-#include "subjects/model/model_config.hpp"
+#include <parity/subjects/model/model_config.hpp>
 
 #include <algorithm>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::model {
 

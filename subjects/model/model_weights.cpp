@@ -1,10 +1,10 @@
-#include "subjects/model/model_weights.hpp"
+#include <parity/subjects/model/model_weights.hpp>
 
 #include <cmath>
 
-#include "core/detmath.hpp"
-#include "core/error.hpp"
-#include "core/random_fill.hpp"
+#include <parity/core/detmath.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/random_fill.hpp>
 
 namespace parity::model {
 namespace {

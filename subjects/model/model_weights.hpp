@@ -15,8 +15,8 @@
 #include <map>
 #include <string>
 
-#include "core/tensor.hpp"
-#include "subjects/model/model_config.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/model/model_config.hpp>
 
 namespace parity::model {
 

@@ -1,8 +1,8 @@
-#include "subjects/probes/batch_variant_projection.hpp"
+#include <parity/subjects/probes/batch_variant_projection.hpp>
 
-#include "subjects/model/rows/model_rows.hpp"
-#include "subjects/model/rows/row_primitives.hpp"
-#include "subjects/model/rows/tensor_ops.hpp"
+#include <parity/subjects/model/rows/model_rows.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
+#include <parity/subjects/model/rows/tensor_ops.hpp>
 
 namespace parity::subjects::probes {
 namespace {

@@ -3,7 +3,7 @@
 // proj_out) replaced by a linear row that reduces over K in reverse order when the call holds
 // more than one sample, the way a kernel that picks split-K by batch size would. Each result
 // is as accurate as the forward order's; only the bits depend on the batch.
-#include "subjects/runtime/row_registry.hpp"
+#include <parity/subjects/runtime/row_registry.hpp>
 
 namespace parity::subjects::probes {
 

@@ -1,6 +1,6 @@
-#include "subjects/probes/lora_probes.hpp"
+#include <parity/subjects/probes/lora_probes.hpp>
 
-#include "subjects/rlkernels/lora_host.hpp"
+#include <parity/subjects/rlkernels/lora_host.hpp>
 
 namespace parity::subjects::probes {
 namespace {
@@ -21,6 +21,17 @@ struct SplitKByRows : StandardArithmetic {
 // Splits the base reduction over K in two halves for more than one row, once K is deep enough.
 struct SplitKByDepth : StandardArithmetic {
   static bool split_base_reduction(std::int64_t rows, std::int64_t K) { return rows > 1 && K >= kSplitKMinDepth; }
+};
+
+// Splits the base reduction over K in two halves from kSplitKFromRows rows on.
+struct SplitKFromRows : StandardArithmetic {
+  static bool split_base_reduction(std::int64_t rows, std::int64_t) { return rows >= kSplitKFromRows; }
+};
+
+// One plan for 2..kPlanSwitchRows rows, the split-K above them and for a single row: the
+// single-row path agrees with large batches, so only batches on both sides of the switch differ.
+struct PlanSwitchAtRows : StandardArithmetic {
+  static bool split_base_reduction(std::int64_t rows, std::int64_t) { return rows == 1 || rows > kPlanSwitchRows; }
 };
 
 // Accumulates in bf16: every partial sum is rounded to bf16.
@@ -52,12 +63,32 @@ class BaseWeightGradient : public LoraHostTwin<StandardArithmetic> {
   }
 };
 
+// Above rank kRankPathAbove, a path that leaves out the last column of B (the kernel's rank loop
+// stops one short), forward and backward.
+class RankPathDropsLastColumn : public LoraHostTwin<StandardArithmetic> {
+ public:
+  Tensor forward(const LoraInputs& in) override { return LoraHostTwin<StandardArithmetic>::forward(effective(in)); }
+  LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
+    return LoraHostTwin<StandardArithmetic>::backward(effective(in), dy);
+  }
+
+ private:
+  static LoraInputs effective(const LoraInputs& in) {
+    const std::int64_t N = in.B.dim(0), r = in.B.dim(1);
+    if (r <= kRankPathAbove) return in;
+    LoraInputs out = in;
+    for (std::int64_t n = 0; n < N; ++n) out.B.set_value(n * r + r - 1, 0.0);
+    return out;
+  }
+};
+
 template <class Arith>
 std::unique_ptr<LoraSubject> make_twin() {
   return std::make_unique<LoraHostTwin<Arith>>();
 }
 
 std::unique_ptr<LoraSubject> make_base_gradient() { return std::make_unique<BaseWeightGradient>(); }
+std::unique_ptr<LoraSubject> make_rank_path() { return std::make_unique<RankPathDropsLastColumn>(); }
 
 }  // namespace
 
@@ -73,6 +104,14 @@ void register_lora_probes() {
   probe("probe-split-k-by-depth",
         "splits the base reduction over K in two for more than one row once K >= " + std::to_string(kSplitKMinDepth),
         &make_twin<SplitKByDepth>);
+  probe("probe-split-k-from-128-rows",
+        "splits the base reduction over K in two from " + std::to_string(kSplitKFromRows) + " rows on",
+        &make_twin<SplitKFromRows>);
+  probe("probe-rank-path-drops-b-column",
+        "above rank " + std::to_string(kRankPathAbove) + " leaves out the last column of B", &make_rank_path);
+  probe("probe-plan-switch-at-64-rows",
+        "one plan for 2.." + std::to_string(kPlanSwitchRows) + " rows, a split-K above them and for one row",
+        &make_twin<PlanSwitchAtRows>);
   probe("probe-bf16-accumulation", "accumulates every reduction in bf16", &make_twin<Bf16Accumulation>);
   probe("probe-truncating-bf16", "converts float32 to bf16 by truncation", &make_twin<TruncatingConversion>);
   probe("probe-base-gradient", "gives the frozen base weight W a gradient", &make_base_gradient);

@@ -4,7 +4,7 @@
 // (`parity probes lora`); a probe nothing detects is a failure of parity.
 #include <cstdint>
 
-#include "subjects/lora_family.hpp"
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::subjects::probes {
 
@@ -16,6 +16,11 @@ inline constexpr std::int64_t kSplitKRowThreshold = 16;
 // than one row, but only once K is at least this deep: a batch variance that cases with a
 // shallow reduction never show.
 inline constexpr std::int64_t kSplitKMinDepth = 32;
+
+// Thresholds of the probes at the sizes where real kernels change plan: a split-K from this many
+// rows on; a rank-dependent path above this rank that drops the last column of B; one plan for
+// 2..kPlanSwitchRows rows and another (the split-K, which the single-row call also takes) above.
+inline constexpr std::int64_t kSplitKFromRows = 128, kRankPathAbove = 32, kPlanSwitchRows = 64;
 
 // Registers every LoRA probe (kind probe, backend host, names "probe-...") with
 // register_subject. Called once, by the LoRA catalog.

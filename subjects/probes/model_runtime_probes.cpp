@@ -1,9 +1,9 @@
-#include "subjects/probes/model_runtime_probes.hpp"
+#include <parity/subjects/probes/model_runtime_probes.hpp>
 
 #include <map>
 
-#include "core/bf16.hpp"
-#include "subjects/probes/batch_variant_projection.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/subjects/probes/batch_variant_projection.hpp>
 
 namespace parity::subjects::probes {
 namespace {

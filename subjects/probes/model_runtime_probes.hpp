@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "subjects/runtime/runtime.hpp"
+#include <parity/subjects/runtime/runtime.hpp>
 
 namespace parity::subjects::probes {
 

@@ -1,6 +1,6 @@
-#include "subjects/probes/transition_probes.hpp"
+#include <parity/subjects/probes/transition_probes.hpp>
 
-#include "subjects/rlkernels/transition_host.hpp"
+#include <parity/subjects/rlkernels/transition_host.hpp>
 
 namespace parity::subjects::probes {
 namespace {
@@ -55,6 +55,12 @@ struct BatchDependentReduction : StandardStep {
   static int lanes(std::int64_t B) { return B == 1 ? tr::kLanes : 64; }
 };
 
+// A tree whose lane count depends on the batch size, like a kernel that picks its reduction
+// from the batch: 256 lanes up to kTreeSwitchRows rows, 64 above.
+struct TreeReductionAboveRows : StandardStep {
+  static int lanes(std::int64_t B) { return B > kTreeSwitchRows ? 64 : tr::kLanes; }
+};
+
 template <class Policy>
 std::unique_ptr<TransitionSubject> make() {
   return std::make_unique<TransitionHostTwin<Policy>>();
@@ -75,6 +81,9 @@ void register_transition_probes() {
         &make<NormaliserDropped>);
   probe("probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
         &make<BatchDependentReduction>);
+  probe("probe-tree-reduction-above-8-rows",
+        "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above",
+        &make<TreeReductionAboveRows>);
 }
 
 }  // namespace parity::subjects::probes

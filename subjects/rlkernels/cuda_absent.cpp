@@ -1,6 +1,6 @@
 // cuda_unavailable_reason() of a build without nvcc (cuda_device.cu replaces this file when
 // PARITY_CUDA is on): nothing can run on a device.
-#include "subjects/rlkernels/cuda_device.hpp"
+#include <parity/subjects/rlkernels/cuda_device.hpp>
 
 namespace parity::subjects::rlkernels {
 

@@ -1,8 +1,8 @@
-#include "subjects/rlkernels/cuda_device.hpp"
+#include <parity/subjects/rlkernels/cuda_device.hpp>
 
 #include <cuda_runtime.h>
 
-#include "core/build_info.hpp"
+#include <parity/core/build_info.hpp>
 
 namespace parity::subjects::rlkernels {
 namespace {

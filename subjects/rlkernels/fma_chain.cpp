@@ -1,11 +1,11 @@
-#include "subjects/rlkernels/fma_chain.hpp"
+#include <parity/subjects/rlkernels/fma_chain.hpp>
 
 #include <algorithm>
 
-#include "core/bf16.hpp"
-#include "core/thread_pool.hpp"
-#include "subjects/rlkernels/fma_chain_kernels.hpp"
-#include "subjects/rlkernels/lora_arith.cuh"
+#include <parity/core/bf16.hpp>
+#include <parity/core/thread_pool.hpp>
+#include <parity/subjects/rlkernels/fma_chain_kernels.hpp>
+#include <parity/subjects/rlkernels/lora_arith.cuh>
 
 namespace parity::subjects::rlkernels {
 namespace {

@@ -8,8 +8,8 @@
 // instruction set (core/isa.hpp), tile and thread count, and those of the CUDA kernel.
 #include <cstdint>
 
-#include "core/isa.hpp"
-#include "subjects/rlkernels/matrix_view.hpp"
+#include <parity/core/isa.hpp>
+#include <parity/subjects/rlkernels/matrix_view.hpp>
 
 namespace parity::subjects::rlkernels {
 

@@ -8,8 +8,8 @@
 #include <array>
 #include <utility>
 
-#include "subjects/rlkernels/fma_chain.hpp"
-#include "subjects/rlkernels/fma_chain_kernels.hpp"
+#include <parity/subjects/rlkernels/fma_chain.hpp>
+#include <parity/subjects/rlkernels/fma_chain_kernels.hpp>
 
 #define PARITY_AVX2 __attribute__((target("avx2,fma")))
 

@@ -10,9 +10,9 @@
 #include <array>
 #include <utility>
 
-#include "core/bf16.hpp"
-#include "subjects/rlkernels/fma_chain.hpp"
-#include "subjects/rlkernels/fma_chain_kernels.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/subjects/rlkernels/fma_chain.hpp>
+#include <parity/subjects/rlkernels/fma_chain_kernels.hpp>
 
 #define PARITY_AVX512 __attribute__((target("avx512f")))
 

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/thread_count.hpp"
-#include "core/thread_pool.hpp"
+#include <parity/core/thread_count.hpp>
+#include <parity/core/thread_pool.hpp>
 
 namespace parity::subjects::rlkernels {
 

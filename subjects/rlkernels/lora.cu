@@ -14,12 +14,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/bf16.hpp"
-#include "core/hd.hpp"
-#include "subjects/lora_family.hpp"
-#include "subjects/rlkernels/cuda_memory.cuh"
-#include "subjects/rlkernels/lora_arith.cuh"
-#include "subjects/rlkernels/lora_cuda.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/hd.hpp>
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/rlkernels/cuda_memory.cuh>
+#include <parity/subjects/rlkernels/lora_arith.cuh>
+#include <parity/subjects/rlkernels/lora_cuda.hpp>
 
 namespace parity::subjects::rlkernels {
 namespace {

@@ -17,8 +17,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/bf16.hpp"
-#include "core/hd.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/hd.hpp>
 
 namespace parity::subjects::rlkernels::lora {
 

@@ -2,7 +2,7 @@
 // The CUDA LoRA kernel (lora.cu) as a LoraSubject. Plain C++: callers need no CUDA headers.
 #include <memory>
 
-#include "subjects/lora_family.hpp"
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::subjects::rlkernels {
 

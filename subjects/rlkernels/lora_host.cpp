@@ -1,4 +1,4 @@
-#include "subjects/rlkernels/lora_host.hpp"
+#include <parity/subjects/rlkernels/lora_host.hpp>
 
 namespace parity::subjects::rlkernels {
 

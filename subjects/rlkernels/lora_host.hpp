@@ -9,11 +9,11 @@
 #include <memory>
 #include <vector>
 
-#include "core/bf16.hpp"
-#include "core/isa.hpp"
-#include "subjects/lora_family.hpp"
-#include "subjects/rlkernels/fma_chain.hpp"
-#include "subjects/rlkernels/lora_arith.cuh"
+#include <parity/core/bf16.hpp>
+#include <parity/core/isa.hpp>
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/rlkernels/fma_chain.hpp>
+#include <parity/subjects/rlkernels/lora_arith.cuh>
 
 namespace parity::subjects::rlkernels {
 
@@ -54,4 +54,4 @@ std::unique_ptr<LoraSubject> make_lora_host_twin();
 
 }  // namespace parity::subjects::rlkernels
 
-#include "subjects/rlkernels/lora_host_impl.hpp"
+#include <parity/subjects/rlkernels/lora_host_impl.hpp>

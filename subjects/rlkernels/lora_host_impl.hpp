@@ -3,7 +3,7 @@
 // lora_arith.cuh is one call of `chains`: C[i][j] over p, with the operands viewed so that the
 // reduction index is p and the output column is j. Intermediates live in this thread's
 // scratch buffers (scratch.hpp).
-#include "subjects/rlkernels/scratch.hpp"
+#include <parity/subjects/rlkernels/scratch.hpp>
 
 namespace parity::subjects::rlkernels {
 

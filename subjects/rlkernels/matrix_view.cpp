@@ -1,9 +1,9 @@
-#include "subjects/rlkernels/matrix_view.hpp"
+#include <parity/subjects/rlkernels/matrix_view.hpp>
 
 #include <string>
 
-#include "core/bf16.hpp"
-#include "core/error.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/error.hpp>
 
 namespace parity::subjects::rlkernels {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/dtype.hpp"
-#include "core/tensor.hpp"
+#include <parity/core/dtype.hpp>
+#include <parity/core/tensor.hpp>
 
 namespace parity::subjects::rlkernels {
 

@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "subjects/rlkernels/cuda_memory.cuh"
-#include "subjects/rlkernels/model_arith.cuh"
-#include "subjects/rlkernels/model_rows_checks.hpp"
-#include "subjects/rlkernels/model_rows_cuda.hpp"
-#include "subjects/rlkernels/model_swiglu.hpp"
+#include <parity/subjects/rlkernels/cuda_memory.cuh>
+#include <parity/subjects/rlkernels/model_arith.cuh>
+#include <parity/subjects/rlkernels/model_rows_checks.hpp>
+#include <parity/subjects/rlkernels/model_rows_cuda.hpp>
+#include <parity/subjects/rlkernels/model_swiglu.hpp>
 
 namespace parity::subjects::rlkernels::model::cuda {
 namespace {

@@ -26,8 +26,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/detmath.hpp"
-#include "core/hd.hpp"
+#include <parity/core/detmath.hpp>
+#include <parity/core/hd.hpp>
 
 namespace parity::subjects::rlkernels::model {
 

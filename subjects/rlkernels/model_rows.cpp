@@ -1,14 +1,14 @@
 // Host twins of the row-local DiT rows. Loops run over the output index innermost so the
 // compiler can vectorise them; each output's own chain still runs in the order
 // model_arith.cuh documents. Rows are split across threads by host_parallel.hpp.
-#include "subjects/rlkernels/model_rows.hpp"
+#include <parity/subjects/rlkernels/model_rows.hpp>
 
 #include <vector>
 
-#include "subjects/rlkernels/host_parallel.hpp"
-#include "subjects/rlkernels/model_arith.cuh"
-#include "subjects/rlkernels/model_rows_checks.hpp"
-#include "subjects/rlkernels/model_swiglu.hpp"
+#include <parity/subjects/rlkernels/host_parallel.hpp>
+#include <parity/subjects/rlkernels/model_arith.cuh>
+#include <parity/subjects/rlkernels/model_rows_checks.hpp>
+#include <parity/subjects/rlkernels/model_swiglu.hpp>
 
 namespace parity::subjects::rlkernels::model {
 namespace {

@@ -11,7 +11,7 @@
 // is bitwise repeatable. The host twins use PARITY_THREADS threads (default: the hardware
 // concurrency) over a fixed partition of independent outputs; their results do not depend
 // on it. Shape or dtype mismatches throw InputError.
-#include "core/tensor.hpp"
+#include <parity/core/tensor.hpp>
 
 namespace parity::subjects::rlkernels::model {
 

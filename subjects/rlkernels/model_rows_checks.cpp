@@ -1,10 +1,10 @@
-#include "subjects/rlkernels/model_rows_checks.hpp"
+#include <parity/subjects/rlkernels/model_rows_checks.hpp>
 
 #include <algorithm>
 #include <string>
 
-#include "core/bf16.hpp"
-#include "core/error.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/error.hpp>
 
 namespace parity::subjects::rlkernels::model {
 namespace {

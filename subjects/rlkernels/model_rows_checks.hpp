@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/tensor.hpp"
+#include <parity/core/tensor.hpp>
 
 namespace parity::subjects::rlkernels::model {
 

@@ -7,7 +7,7 @@
 // element or row, independent of the launch configuration. Inputs are copied to the device
 // and results back within each call, which runs synchronously on the current device and
 // throws std::runtime_error naming the CUDA call that failed (InputError on bad inputs).
-#include "subjects/rlkernels/model_rows.hpp"
+#include <parity/subjects/rlkernels/model_rows.hpp>
 
 namespace parity::subjects::rlkernels::model::cuda {
 

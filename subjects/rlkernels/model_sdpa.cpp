@@ -5,10 +5,10 @@
 #include <cmath>
 #include <vector>
 
-#include "subjects/rlkernels/host_parallel.hpp"
-#include "subjects/rlkernels/model_arith.cuh"
-#include "subjects/rlkernels/model_rows.hpp"
-#include "subjects/rlkernels/model_rows_checks.hpp"
+#include <parity/subjects/rlkernels/host_parallel.hpp>
+#include <parity/subjects/rlkernels/model_arith.cuh>
+#include <parity/subjects/rlkernels/model_rows.hpp>
+#include <parity/subjects/rlkernels/model_rows_checks.hpp>
 
 namespace parity::subjects::rlkernels::model {
 namespace {

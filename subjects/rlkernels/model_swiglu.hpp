@@ -4,7 +4,7 @@
 // and swiglu_gate_backward(a, g, du) -> [M, 2F] holding da in columns [0, F) and dg in
 // [F, 2F), each element by model_arith.cuh. dh = [da dg] [W1; W3] is then one chain of
 // length 2F per element, as model_arith.cuh documents.
-#include "subjects/rlkernels/model_rows_checks.hpp"
+#include <parity/subjects/rlkernels/model_rows_checks.hpp>
 
 namespace parity::subjects::rlkernels::model {
 

@@ -19,13 +19,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/bf16.hpp"
-#include "core/hd.hpp"
-#include "subjects/rlkernels/cuda_memory.cuh"
-#include "subjects/rlkernels/transition_arith.cuh"
-#include "subjects/rlkernels/transition_cuda.hpp"
-#include "subjects/rlkernels/transition_host.hpp"  // StandardStep::row
-#include "subjects/transition_family.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/hd.hpp>
+#include <parity/subjects/rlkernels/cuda_memory.cuh>
+#include <parity/subjects/rlkernels/transition_arith.cuh>
+#include <parity/subjects/rlkernels/transition_cuda.hpp>
+#include <parity/subjects/rlkernels/transition_host.hpp>  // StandardStep::row
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::subjects::rlkernels {
 namespace {

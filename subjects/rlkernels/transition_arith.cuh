@@ -24,8 +24,8 @@
 // never a libm, so the kernel and its twin agree.
 #include <cstdint>
 
-#include "core/detmath.hpp"
-#include "core/hd.hpp"
+#include <parity/core/detmath.hpp>
+#include <parity/core/hd.hpp>
 
 namespace parity::subjects::rlkernels::transition {
 

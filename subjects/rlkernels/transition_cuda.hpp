@@ -3,7 +3,7 @@
 // no CUDA headers.
 #include <memory>
 
-#include "subjects/transition_family.hpp"
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::subjects::rlkernels {
 

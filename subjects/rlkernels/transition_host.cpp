@@ -1,4 +1,4 @@
-#include "subjects/rlkernels/transition_host.hpp"
+#include <parity/subjects/rlkernels/transition_host.hpp>
 
 #include <cmath>
 

@@ -4,8 +4,8 @@
 // alternative implementations; StandardStep is the kernel's own.
 #include <memory>
 
-#include "subjects/rlkernels/transition_arith.cuh"
-#include "subjects/transition_family.hpp"
+#include <parity/subjects/rlkernels/transition_arith.cuh>
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::subjects::rlkernels {
 
@@ -43,4 +43,4 @@ std::unique_ptr<TransitionSubject> make_transition_host_twin();
 
 }  // namespace parity::subjects::rlkernels
 
-#include "subjects/rlkernels/transition_host_impl.hpp"
+#include <parity/subjects/rlkernels/transition_host_impl.hpp>

@@ -3,7 +3,7 @@
 // read once into float32 copies (matrix_view.hpp), not element by element through Tensor.
 #include <vector>
 
-#include "subjects/rlkernels/matrix_view.hpp"
+#include <parity/subjects/rlkernels/matrix_view.hpp>
 
 namespace parity::subjects::rlkernels {
 

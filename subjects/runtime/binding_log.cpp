@@ -1,4 +1,4 @@
-#include "subjects/runtime/binding_log.hpp"
+#include <parity/subjects/runtime/binding_log.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "subjects/runtime/mode.hpp"
+#include <parity/subjects/runtime/mode.hpp>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::runtime {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/dtype.hpp"
-#include "core/tensor.hpp"
+#include <parity/core/dtype.hpp>
+#include <parity/core/tensor.hpp>
 
 namespace parity::runtime {
 

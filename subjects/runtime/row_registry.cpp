@@ -1,7 +1,7 @@
-#include "subjects/runtime/row_registry.hpp"
+#include <parity/subjects/runtime/row_registry.hpp>
 
-#include "core/error.hpp"
-#include "core/find_named.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/find_named.hpp>
 
 namespace parity::runtime {
 

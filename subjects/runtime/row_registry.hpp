@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "subjects/runtime/row.hpp"
+#include <parity/subjects/runtime/row.hpp>
 
 namespace parity::runtime {
 

@@ -1,6 +1,6 @@
-#include "subjects/runtime/runtime.hpp"
+#include <parity/subjects/runtime/runtime.hpp>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::runtime {
 

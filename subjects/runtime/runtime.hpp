@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "subjects/runtime/binding_log.hpp"
-#include "subjects/runtime/mode.hpp"
-#include "subjects/runtime/row_registry.hpp"
+#include <parity/subjects/runtime/binding_log.hpp>
+#include <parity/subjects/runtime/mode.hpp>
+#include <parity/subjects/runtime/row_registry.hpp>
 
 namespace parity::runtime {
 

@@ -1,11 +1,11 @@
-#include "subjects/torch/convert.hpp"
+#include <parity/subjects/torch/convert.hpp>
 
 #include <ATen/ops/empty.h>
 
 #include <cstring>
 #include <string>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::subjects::torch_impl {
 namespace {

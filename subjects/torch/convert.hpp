@@ -3,7 +3,7 @@
 // subjects/torch/: core stays free of LibTorch (docs/design.md, "Layout").
 #include <ATen/core/Tensor.h>
 
-#include "core/tensor.hpp"
+#include <parity/core/tensor.hpp>
 
 namespace parity::subjects::torch_impl {
 

@@ -1,4 +1,4 @@
-#include "subjects/torch/lora_torch.hpp"
+#include <parity/subjects/torch/lora_torch.hpp>
 
 #include <ATen/core/Tensor.h>
 #include <ATen/core/grad_mode.h>
@@ -7,8 +7,8 @@
 #include <torch/cuda.h>
 #include <torch/version.h>
 
-#include "core/error.hpp"
-#include "subjects/torch/convert.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/torch/convert.hpp>
 
 namespace parity::subjects::torch_impl {
 namespace {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "subjects/lora_family.hpp"
+#include <parity/subjects/lora_family.hpp>
 
 namespace parity::subjects::torch_impl {
 

@@ -1,4 +1,4 @@
-#include "subjects/torch/matmul_baseline.hpp"
+#include <parity/subjects/torch/matmul_baseline.hpp>
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::subjects::torch_impl {
 

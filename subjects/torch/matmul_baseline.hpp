@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/dtype.hpp"
+#include <parity/core/dtype.hpp>
 
 namespace parity::subjects::torch_impl {
 

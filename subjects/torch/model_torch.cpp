@@ -1,4 +1,4 @@
-#include "subjects/torch/model_torch.hpp"
+#include <parity/subjects/torch/model_torch.hpp>
 
 #include <ATen/core/Tensor.h>
 #include <ATen/TensorOperators.h>
@@ -26,11 +26,11 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "subjects/model/rows/attention.hpp"
-#include "subjects/model/rows/transition_row.hpp"
-#include "subjects/torch/convert.hpp"
-#include "subjects/torch/transition_torch.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/model/rows/attention.hpp>
+#include <parity/subjects/model/rows/transition_row.hpp>
+#include <parity/subjects/torch/convert.hpp>
+#include <parity/subjects/torch/transition_torch.hpp>
 
 namespace parity::model {
 namespace {

@@ -2,11 +2,11 @@
 // The joint audio-video DiT run by LibTorch (the provider), with every boundary and node
 // asking the runtime whether a row takes it (docs/math.md, "The joint audio-video DiT"). Plain
 // parity types only: LibTorch stays inside subjects/torch/.
-#include "core/tensor.hpp"
-#include "subjects/model/model_batch.hpp"
-#include "subjects/model/model_config.hpp"
-#include "subjects/model/model_weights.hpp"
-#include "subjects/runtime/runtime.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/model/model_batch.hpp>
+#include <parity/subjects/model/model_config.hpp>
+#include <parity/subjects/model/model_weights.hpp>
+#include <parity/subjects/runtime/runtime.hpp>
 
 namespace parity::model {
 

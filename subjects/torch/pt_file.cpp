@@ -1,4 +1,4 @@
-#include "subjects/torch/pt_file.hpp"
+#include <parity/subjects/torch/pt_file.hpp>
 
 #include <ATen/core/Dict.h>
 #include <ATen/core/ivalue.h>
@@ -6,7 +6,7 @@
 #include <torch/csrc/jit/serialization/export.h>
 #include <torch/csrc/jit/serialization/pickler.h>
 
-#include "subjects/torch/convert.hpp"
+#include <parity/subjects/torch/convert.hpp>
 
 namespace parity::subjects::torch_impl {
 

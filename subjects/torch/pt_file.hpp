@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/tensor.hpp"
+#include <parity/core/tensor.hpp>
 
 namespace parity::subjects::torch_impl {
 

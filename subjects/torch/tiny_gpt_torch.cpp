@@ -1,4 +1,4 @@
-#include "subjects/torch/tiny_gpt_torch.hpp"
+#include <parity/subjects/torch/tiny_gpt_torch.hpp>
 
 #include <cmath>
 #include <cstring>
@@ -46,7 +46,7 @@
 // The cuDNN and "overrideable" backends, and their switches, exist from LibTorch 2.5 on.
 #define PARITY_SDPA_MORE_BACKENDS (TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 5))
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::subjects::torch_impl {
 namespace {

@@ -1,4 +1,4 @@
-#include "subjects/torch/transition_torch.hpp"
+#include <parity/subjects/torch/transition_torch.hpp>
 
 #include <ATen/core/Tensor.h>
 #include <ATen/core/grad_mode.h>
@@ -25,9 +25,9 @@
 #include <numbers>
 #include <vector>
 
-#include "core/error.hpp"
-#include "subjects/torch/convert.hpp"
-#include "subjects/torch/lora_torch.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/torch/convert.hpp>
+#include <parity/subjects/torch/lora_torch.hpp>
 
 namespace parity::subjects::torch_impl {
 namespace {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "subjects/transition_family.hpp"
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::subjects::torch_impl {
 

@@ -1,15 +1,15 @@
-#include "subjects/model/rows/adaln_rows.hpp"
+#include <parity/subjects/model/rows/adaln_rows.hpp>
 
 #include <cmath>
 
-#include "core/error.hpp"
-#include "subjects/model/model_weights.hpp"
-#include "subjects/model/rows/attention.hpp"
-#include "subjects/model/rows/row_checks.hpp"
-#include "subjects/model/rows/row_shapes.hpp"
-#include "subjects/model/rows/row_primitives.hpp"
-#include "subjects/model/rows/tensor_ops.hpp"
-#include "subjects/rlkernels/model_arith.cuh"
+#include <parity/core/error.hpp>
+#include <parity/subjects/model/model_weights.hpp>
+#include <parity/subjects/model/rows/attention.hpp>
+#include <parity/subjects/model/rows/row_checks.hpp>
+#include <parity/subjects/model/rows/row_shapes.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
+#include <parity/subjects/model/rows/tensor_ops.hpp>
+#include <parity/subjects/rlkernels/model_arith.cuh>
 
 namespace parity::model {
 namespace {

@@ -9,7 +9,7 @@
 //   adaln_norm_out         norm_out        {x [B, T, D], temb, W [2D, D], b} -> RMS(x) (1 + scale) + shift,
 //       (shift, scale) = linear(SiLU(temb)); backward to x.
 // SiLU is the kernels' own (model_arith.cuh), evaluated on the host for these [B, D] operands.
-#include "subjects/runtime/row.hpp"
+#include <parity/subjects/runtime/row.hpp>
 
 namespace parity::model {
 

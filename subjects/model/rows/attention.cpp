@@ -1,9 +1,9 @@
-#include "subjects/model/rows/attention.hpp"
+#include <parity/subjects/model/rows/attention.hpp>
 
 #include <cmath>
 
-#include "core/error.hpp"
-#include "subjects/model/rows/tensor_ops.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/model/rows/tensor_ops.hpp>
 
 namespace parity::model {
 namespace {

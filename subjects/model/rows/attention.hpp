@@ -6,8 +6,8 @@
 // output projection Wo. No biases.
 #include <vector>
 
-#include "core/tensor.hpp"
-#include "subjects/model/rows/row_primitives.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
 
 namespace parity::model {
 

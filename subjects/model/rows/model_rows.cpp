@@ -1,12 +1,12 @@
-#include "subjects/model/rows/model_rows.hpp"
+#include <parity/subjects/model/rows/model_rows.hpp>
 
-#include "core/error.hpp"
-#include "subjects/model/rows/adaln_rows.hpp"
-#include "subjects/model/rows/attention.hpp"
-#include "subjects/model/rows/row_checks.hpp"
-#include "subjects/model/rows/row_shapes.hpp"
-#include "subjects/model/rows/tensor_ops.hpp"
-#include "subjects/model/rows/transition_row.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/model/rows/adaln_rows.hpp>
+#include <parity/subjects/model/rows/attention.hpp>
+#include <parity/subjects/model/rows/row_checks.hpp>
+#include <parity/subjects/model/rows/row_shapes.hpp>
+#include <parity/subjects/model/rows/tensor_ops.hpp>
+#include <parity/subjects/model/rows/transition_row.hpp>
 
 namespace parity::model {
 namespace {

@@ -13,7 +13,7 @@
 //   adaln_modulation              node modulation   opt-in (--bind-all)
 //   adaln_norm_out                norm_out          opt-in (--bind-all)
 // Operand orders are documented where the model calls each row (subjects/torch/model_torch.cpp).
-#include "subjects/runtime/row_registry.hpp"
+#include <parity/subjects/runtime/row_registry.hpp>
 
 namespace parity::model {
 

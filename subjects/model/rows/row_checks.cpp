@@ -1,10 +1,10 @@
-#include "subjects/model/rows/row_checks.hpp"
+#include <parity/subjects/model/rows/row_checks.hpp>
 
 #include <cmath>
 
-#include "core/compare.hpp"
-#include "core/random_fill.hpp"
-#include "subjects/model/rows/row_primitives.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
 
 namespace parity::model {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/tensor.hpp"
-#include "subjects/runtime/row.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/runtime/row.hpp>
 
 namespace parity::model {
 

@@ -1,9 +1,9 @@
-#include "subjects/model/rows/row_primitives.hpp"
+#include <parity/subjects/model/rows/row_primitives.hpp>
 
-#include "core/error.hpp"
-#include "subjects/rlkernels/cuda_device.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
 #if PARITY_HAVE_CUDA
-#include "subjects/rlkernels/model_rows_cuda.hpp"
+#include <parity/subjects/rlkernels/model_rows_cuda.hpp>
 #endif
 
 namespace parity::model {

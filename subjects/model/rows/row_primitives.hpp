@@ -3,9 +3,9 @@
 // return the same bits (subjects/rlkernels/model_rows.hpp documents each function).
 #include <string>
 
-#include "core/tensor.hpp"
-#include "subjects/rlkernels/model_rows.hpp"
-#include "subjects/runtime/row.hpp"
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/rlkernels/model_rows.hpp>
+#include <parity/subjects/runtime/row.hpp>
 
 namespace parity::model {
 

@@ -1,4 +1,4 @@
-#include "subjects/model/rows/row_shapes.hpp"
+#include <parity/subjects/model/rows/row_shapes.hpp>
 
 #include <string>
 

@@ -3,7 +3,7 @@
 // a call that breaks one is a fallback with that reason, never a crash inside the kernel.
 #include <cstddef>
 
-#include "subjects/model/rows/row_checks.hpp"
+#include <parity/subjects/model/rows/row_checks.hpp>
 
 namespace parity::model {
 

@@ -1,8 +1,8 @@
-#include "subjects/model/rows/tensor_ops.hpp"
+#include <parity/subjects/model/rows/tensor_ops.hpp>
 
 #include <cstring>
 
-#include "core/error.hpp"
+#include <parity/core/error.hpp>
 
 namespace parity::model {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "core/tensor.hpp"
+#include <parity/core/tensor.hpp>
 
 namespace parity::model {
 

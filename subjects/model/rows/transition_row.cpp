@@ -1,11 +1,11 @@
-#include "subjects/model/rows/transition_row.hpp"
+#include <parity/subjects/model/rows/transition_row.hpp>
 
-#include "core/error.hpp"
-#include "subjects/model/rows/row_checks.hpp"
-#include "subjects/model/rows/row_shapes.hpp"
-#include "subjects/rlkernels/transition_host.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/model/rows/row_checks.hpp>
+#include <parity/subjects/model/rows/row_shapes.hpp>
+#include <parity/subjects/rlkernels/transition_host.hpp>
 #if PARITY_HAVE_CUDA
-#include "subjects/rlkernels/transition_cuda.hpp"
+#include <parity/subjects/rlkernels/transition_cuda.hpp>
 #endif
 
 namespace parity::model {

@@ -3,8 +3,8 @@
 // (subjects/rlkernels/transition_*), applied to the model's video velocity.
 // Operands {x [B, n] f32 (the latents), v [B, n] f32 (the velocity), eps [B, n] f32,
 // sigma [B] f32, sigma_prev [B] f32}; outputs {prev [B, n], logp [B]}. Forward only.
-#include "subjects/runtime/row.hpp"
-#include "subjects/transition_family.hpp"
+#include <parity/subjects/runtime/row.hpp>
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::model {
 

@@ -3,9 +3,9 @@
 // boundary, audit records it, and off equals the pure LibTorch run.
 #include <gtest/gtest.h>
 
-#include "core/compare.hpp"
-#include "subjects/model/rows/model_rows.hpp"
-#include "subjects/torch/model_torch.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
+#include <parity/subjects/torch/model_torch.hpp>
 
 namespace parity::model {
 namespace {

@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/thread_pool.hpp"
-#include "subjects/rlkernels/host_parallel.hpp"
+#include <parity/core/error.hpp>
+#include <parity/core/thread_pool.hpp>
+#include <parity/subjects/rlkernels/host_parallel.hpp>
 
 namespace parity::subjects::rlkernels {
 namespace {

@@ -10,15 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "core/bf16.hpp"
-#include "core/compare.hpp"
-#include "core/layout.hpp"
-#include "core/random_fill.hpp"
-#include "core/tensor.hpp"
-#include "subjects/lora_family.hpp"
-#include "subjects/rlkernels/cuda_device.hpp"
-#include "subjects/rlkernels/lora_cuda.hpp"
-#include "subjects/rlkernels/lora_host.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/compare.hpp>
+#include <parity/core/layout.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
+#include <parity/subjects/rlkernels/lora_cuda.hpp>
+#include <parity/subjects/rlkernels/lora_host.hpp>
 
 namespace parity::subjects::rlkernels {
 namespace {

@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "core/bf16.hpp"
-#include "core/isa.hpp"
-#include "core/layout.hpp"
-#include "core/tensor.hpp"
-#include "subjects/lora_family.hpp"
-#include "subjects/rlkernels/lora_arith.cuh"
-#include "subjects/rlkernels/lora_host.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/isa.hpp>
+#include <parity/core/layout.hpp>
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/rlkernels/lora_arith.cuh>
+#include <parity/subjects/rlkernels/lora_host.hpp>
 
 namespace parity::subjects::rlkernels {
 namespace {

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "core/compare.hpp"
-#include "core/tensor.hpp"
-#include "subjects/rlkernels/cuda_device.hpp"
-#include "subjects/rlkernels/model_rows.hpp"
-#include "subjects/rlkernels/model_rows_cuda.hpp"
-#include "subjects/rlkernels/tests/model_rows_test_support.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
+#include <parity/subjects/rlkernels/model_rows.hpp>
+#include <parity/subjects/rlkernels/model_rows_cuda.hpp>
+#include <parity/subjects/rlkernels/tests/model_rows_test_support.hpp>
 
 namespace parity::subjects::rlkernels::model {
 namespace {

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "core/bf16.hpp"
-#include "core/compare.hpp"
-#include "core/detmath.hpp"
-#include "core/random_fill.hpp"
-#include "core/tensor.hpp"
-#include "subjects/rlkernels/model_rows.hpp"
-#include "subjects/rlkernels/tests/model_rows_test_support.hpp"
+#include <parity/core/bf16.hpp>
+#include <parity/core/compare.hpp>
+#include <parity/core/detmath.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/rlkernels/model_rows.hpp>
+#include <parity/subjects/rlkernels/tests/model_rows_test_support.hpp>
 
 namespace parity::subjects::rlkernels::model {
 namespace {

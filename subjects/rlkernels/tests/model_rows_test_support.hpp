@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/random_fill.hpp"
-#include "core/tensor.hpp"
+#include <parity/core/random_fill.hpp>
+#include <parity/core/tensor.hpp>
 
 namespace parity::subjects::rlkernels::model::test {
 

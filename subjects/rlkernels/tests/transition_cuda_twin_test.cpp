@@ -16,15 +16,15 @@
 #include <utility>
 #include <vector>
 
-#include "core/compare.hpp"
-#include "core/error.hpp"
-#include "core/layout.hpp"
-#include "core/random_fill.hpp"
-#include "core/tensor.hpp"
-#include "subjects/rlkernels/cuda_device.hpp"
-#include "subjects/rlkernels/transition_cuda.hpp"
-#include "subjects/rlkernels/transition_host.hpp"
-#include "subjects/transition_family.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/layout.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/core/tensor.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
+#include <parity/subjects/rlkernels/transition_cuda.hpp>
+#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/transition_family.hpp>
 
 namespace parity::subjects::rlkernels {
 namespace {

@@ -2,8 +2,8 @@
 // ablations, fallbacks for dtype, shape and a missing backward, the log's severity rule.
 #include <gtest/gtest.h>
 
-#include "core/error.hpp"
-#include "subjects/runtime/runtime.hpp"
+#include <parity/core/error.hpp>
+#include <parity/subjects/runtime/runtime.hpp>
 
 namespace parity::runtime {
 namespace {

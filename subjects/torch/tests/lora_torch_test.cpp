@@ -10,11 +10,11 @@
 #include <ostream>
 #include <vector>
 
-#include "core/build_info.hpp"
-#include "core/compare.hpp"
-#include "core/error.hpp"
-#include "core/random_fill.hpp"
-#include "subjects/torch/lora_torch.hpp"
+#include <parity/core/build_info.hpp>
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/subjects/torch/lora_torch.hpp>
 
 namespace parity::subjects::torch_impl {
 namespace {

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "core/compare.hpp"
-#include "core/error.hpp"
-#include "core/layout.hpp"
-#include "core/random_fill.hpp"
-#include "subjects/torch/transition_torch.hpp"
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/layout.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/subjects/torch/transition_torch.hpp>
 
 namespace parity::subjects::torch_impl {
 namespace {

@@ -1,0 +1,183 @@
+#pragma once
+// Bounded: the scalar type an op's reference is instantiated in to derive, per output element,
+// a rigorous bound on how far any evaluation that the subject's declared Arithmetic allows can
+// be from the exact result. Running error analysis (Wilkinson; Higham, "Accuracy and Stability
+// of Numerical Algorithms", 2nd ed., SIAM 2002, section 3.3), operation by operation.
+//
+// Each value carries v, the double evaluation of the expression (parity's oracle), and E with
+//     |x_hat - x*| <= E   and   |v - x*| <= E,
+// x* the exact value of the expression on the exact inputs, x_hat the subject's evaluation.
+// M = |v| + 2E bounds |x*|, |x_hat| and |v| from above; L = max(|v| - 2E, 0) from below.
+//
+// The rules, u the unit roundoff of the subject's precision, eta half its smallest subnormal
+// (the standard model with underflow, Higham (2.4) and section 2.3:
+// fl(a op b) = (a op b)(1 + d) + e, |d| <= u, |e| <= eta):
+//   a +- b   E = Ea + Eb + u (|v| + 2 (Ea + Eb)) + eta
+//   a * b    E = Ma Eb + Mb Ea + u Ma Mb + eta
+//   a / b    E = Ea / Lb + Ma Eb / Lb^2 + u Ma / Lb + eta               (Lb > 0, else infinite)
+//   sqrt a   E = min(Ea / (2 sqrt La), sqrt Ea) + u sqrt Ma + eta        (|sqrt x - sqrt y| <= sqrt|x - y|)
+//   rsqrt a  E = Ea / (2 La^1.5) + 2 k u / sqrt La + eta                 (mean value theorem; La > 0)
+//   exp a    E = e^(va + 2Ea) Ea + 2 k u e^(va + 2Ea) + eta
+//   log a    E = Ea / La + 2 k u max(|log La|, |log Ma|) + eta           (La > 0)
+//   -a       exact;  max of n terms: exact, E = max Ei.
+// k is the declared accuracy of the function in ulps; an ulp of x is at most 2u|x|, so k ulps
+// is at most a relative 2ku.
+//   sum of n terms (sum()): E = sum Ei + gamma_g sum Mi + (n - 1) eta, gamma_g = g u / (1 - g u)
+// with g = n - 1 for any order and any summation built of n - 1 additions (each term goes
+// through at most n - 1 roundings: Higham Lemma 3.1 and (4.4)), or g = the depth of a declared
+// lane-and-tree order (Arithmetic::reduction_depth; pairwise summation: Higham (4.6)).
+// The double value v is itself one such evaluation, at 2^-53 <= u, so every rule covers it too:
+// its exp and log are core/detmath.hpp's, within 1 ulp of double, far inside 2ku at float32's u;
+// Arithmetic::float64() declares them (k = 1) where the oracle's self-check bounds double itself.
+//
+// Where the float evaluation may leave the finite range (M, or a partial sum, at or above the
+// precision's largest finite) E is infinite: the element is exempt (check_bound accepts any value
+// where the reference is finite), and counted. A non-finite v (an Inf or NaN input) gets E = 0:
+// the subject must give the same class, IEEE's extension of the exact result. A NaN E becomes
+// infinite.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include <parity/core/detmath.hpp>
+#include <parity/ops/framework/arithmetic.hpp>
+
+namespace parity::ops {
+
+class Bounded {
+ public:
+  Bounded() = default;
+  // An exact constant (err 0), representable in the subject's precision: 2, n, a parameter.
+  Bounded(double exact) : v_(exact) {}  // NOLINT: implicit, as a literal is in any real type
+  Bounded(double v, double err, const Arithmetic* a) : v_(v), e_(finish(v, err)), a_(a) {}
+
+  double value() const { return v_; }
+  double err() const { return e_; }
+  const Arithmetic* arithmetic() const { return a_; }
+
+  friend Bounded operator+(const Bounded& a, const Bounded& b) { return add(a, b, a.v_ + b.v_); }
+  friend Bounded operator-(const Bounded& a, const Bounded& b) { return add(a, b, a.v_ - b.v_); }
+  friend Bounded operator-(const Bounded& a) { return {-a.v_, a.e_, a.a_}; }
+  friend Bounded operator*(const Bounded& a, const Bounded& b) {
+    const Arithmetic& ar = pick(a, b);
+    const double ma = a.upper(), mb = b.upper();
+    return rounded(a.v_ * b.v_, ma * b.e_ + mb * a.e_, ma * mb, ar, &ar);
+  }
+  friend Bounded operator/(const Bounded& a, const Bounded& b) {
+    const Arithmetic& ar = pick(a, b);
+    const double lb = b.lower(), ma = a.upper();
+    if (!(lb > 0)) return {a.v_ / b.v_, kInf, &ar};
+    return rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, ar, &ar);
+  }
+  friend Bounded sqrt(const Bounded& a) {
+    const Arithmetic& ar = pick(a, a);
+    const double la = a.lower();
+    const double prop = la > 0 ? std::min(a.e_ / (2 * std::sqrt(la)), std::sqrt(a.e_)) : std::sqrt(a.e_);
+    return rounded(std::sqrt(a.v_), prop, std::sqrt(a.upper()), ar, &ar);
+  }
+  friend Bounded rsqrt(const Bounded& a) {
+    const Arithmetic& ar = pick(a, a);
+    const double la = a.lower();
+    const double v = 1.0 / std::sqrt(a.v_);
+    if (!(la > 0)) return {v, kInf, &ar};
+    return function(v, a.e_ / (2 * la * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, ar);
+  }
+  friend Bounded exp(const Bounded& a) {
+    const Arithmetic& ar = pick(a, a);
+    const double top = detmath::exp(a.v_ + 2 * a.e_);
+    return function(detmath::exp(a.v_), top * a.e_, top, ar.exp_ulps, ar);
+  }
+  friend Bounded log(const Bounded& a) {
+    const Arithmetic& ar = pick(a, a);
+    const double la = a.lower();
+    const double v = detmath::log(a.v_);
+    if (!(la > 0)) return {v, std::isfinite(v) && a.e_ > 0 ? kInf : 0.0, &ar};
+    const double mag = std::max(std::fabs(detmath::log(la)), std::fabs(detmath::log(a.upper())));
+    return function(v, a.e_ / la, mag, ar.log_ulps, ar);
+  }
+
+  // The sum of f(0), ..., f(n - 1) under `ar`'s reduction rule (the header's sum rule).
+  template <class F>
+  static Bounded sum(std::int64_t n, F f, const Arithmetic& ar) {
+    double v = 0, prop = 0, mags = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const Bounded t = f(i);
+      v += t.v_;
+      prop += t.e_;
+      mags += t.upper();
+    }
+    const double g = static_cast<double>(ar.reduction_depth(n));
+    const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : kInf;
+    if (!(mags * (1 + gamma) < ar.max_finite)) return {v, kInf, &ar};
+    return {v, prop + gamma * mags + g * ar.underflow, &ar};
+  }
+
+  // The largest of f(0), ..., f(n - 1), n >= 1: exact in floating point, so its error is the
+  // largest of the terms' errors (a NaN term makes it NaN, as IEEE's maximum does).
+  template <class F>
+  static Bounded max(std::int64_t n, F f) {
+    Bounded m = f(0);
+    double err = m.e_;
+    for (std::int64_t i = 1; i < n; ++i) {
+      const Bounded t = f(i);
+      err = std::max(err, t.e_);
+      if (std::isnan(t.v_) || t.v_ > m.v_) m = t;
+      if (std::isnan(m.v_)) break;
+    }
+    return {m.v_, err, m.a_};
+  }
+
+  // This value rounded once more, into a narrower output dtype of unit `unit` (bf16: 2^-8),
+  // half-smallest-subnormal `eta` and largest finite `max_finite`.
+  Bounded rounded_to(double unit, double eta, double max_finite) const {
+    if (!(upper() < max_finite)) return {v_, kInf, a_};
+    return {v_, e_ + unit * upper() + eta, a_};
+  }
+
+ private:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+  double upper() const { return std::fabs(v_) + 2 * e_; }
+  double lower() const { return std::max(std::fabs(v_) - 2 * e_, 0.0); }
+
+  static double finish(double v, double err) {
+    if (!std::isfinite(v)) return 0.0;
+    return std::isnan(err) ? kInf : err;
+  }
+  // The arithmetic of whichever operand carries one (constants carry none).
+  static const Arithmetic& pick(const Bounded& a, const Bounded& b) {
+    static const Arithmetic fallback;
+    return a.a_ ? *a.a_ : b.a_ ? *b.a_ : fallback;
+  }
+  static Bounded add(const Bounded& a, const Bounded& b, double v) {
+    const Arithmetic& ar = pick(a, b);
+    const double prop = a.e_ + b.e_;
+    return rounded(v, prop, std::fabs(v) * (1 + 0x1p-52) + 2 * prop, ar, &ar);
+  }
+  // A result of magnitude at most `mag` whose inputs' errors propagate to `prop`, rounded once.
+  static Bounded rounded(double v, double prop, double mag, const Arithmetic& ar, const Arithmetic* a) {
+    if (!(mag + prop < ar.max_finite)) return {v, kInf, a};
+    return {v, prop + ar.unit * mag + ar.underflow, a};
+  }
+  // A function result of magnitude at most `mag`, accurate to `ulps`.
+  static Bounded function(double v, double prop, double mag, double ulps, const Arithmetic& ar) {
+    if (!(mag + prop < ar.max_finite)) return {v, kInf, &ar};
+    return {v, prop + 2 * ulps * ar.unit * mag + ar.underflow, &ar};
+  }
+
+  double v_ = 0, e_ = 0;
+  const Arithmetic* a_ = nullptr;
+};
+
+using std::sqrt;
+
+// rsqrt for the other reals the references are instantiated in (double, MPFR).
+template <class R>
+R rsqrt(const R& x) {
+  using std::sqrt;
+  return R(1) / sqrt(x);
+}
+inline double exp(double x) { return detmath::exp(x); }
+inline double log(double x) { return detmath::log(x); }
+
+}  // namespace parity::ops

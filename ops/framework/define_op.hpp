@@ -1,0 +1,42 @@
+#pragma once
+// define_op<Op>(): an op's declaration with its reference instantiated in double, MPFR and
+// Bounded (op_reference.hpp). Include it in the one .cpp that defines the op's family: the
+// MPFR instantiation is compiled there.
+#include <parity/oracles/multiprecision.hpp>
+#include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops {
+
+template <class Op>
+OpDef define_op() {
+  OpDef def;
+  def.decl = Op::declaration();
+  validate(def.decl);
+  def.oracle = [](const OpValues& v) {
+    Eval<double> e(v, Arithmetic::float64());
+    Op::reference(e);
+    return e.outputs();
+  };
+  def.multiprecision = [](const OpValues& v) {
+    Eval<oracles::mp_real> e(v, Arithmetic::float64());
+    Op::reference(e);
+    OutputValues out;
+    for (const auto& [name, values] : e.outputs())
+      for (const auto& x : values) out[name].push_back(static_cast<double>(x));
+    return out;
+  };
+  def.bounded = [](const OpValues& v, const Arithmetic& arithmetic) {
+    Eval<Bounded> e(v, arithmetic);
+    Op::reference(e);
+    BoundedOutputs out;
+    for (const auto& [name, values] : e.outputs())
+      for (const auto& x : values) {
+        out.value[name].push_back(x.value());
+        out.err[name].push_back(x.err());
+      }
+    return out;
+  };
+  return def;
+}
+
+}  // namespace parity::ops

@@ -1,0 +1,29 @@
+#pragma once
+// The generator of an op's Cases, derived from its declaration (op_problem.hpp says what each
+// field means), and its CaseRules.
+//
+// Each extent is small (1 to 8: fast, and where shrinking goes) three times in ten, an edge size
+// (gen::extent: primes, 2^k - 1, 2^k, 2^k + 1, or any value up to its max) two in ten, and one
+// of its declared plan thresholds or a neighbour +-1 five in ten (an extent without thresholds:
+// small four in seven, an edge size three); then the extents are halved,
+// the row extent first, until the largest operand fits the op's max_elements. The dtype of each
+// group, each parameter and each input's scale come from their declared lists (the first is
+// where shrinking goes); each input gets a layout (contiguous a third of the time, 1-D inputs
+// never transposed); up to three patches put float32 special values or values straddling a
+// bf16 rounding boundary (bf16 inputs: bf16 special values) on random input elements.
+#include <rapidcheck.h>
+
+#include <parity/core/case.hpp>
+#include <parity/ops/framework/op_decl.hpp>
+#include <parity/properties/gen/case_rules.hpp>
+
+namespace parity::ops {
+
+// `strided_layouts` false: every input contiguous (a subject without that capability).
+rc::Gen<Case> op_case(const OpDecl& decl, bool strided_layouts = true);
+
+// check_contract of op_problem.hpp; conform keeps probe_row below the row extent and every patch
+// index inside its operand.
+gen::CaseRules op_rules(const OpDecl& decl);
+
+}  // namespace parity::ops

@@ -1,0 +1,208 @@
+#include <parity/ops/framework/op_checks.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include <parity/core/compare.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+
+namespace parity::ops {
+namespace {
+
+// The subject's outputs, or why they are not the declared ones.
+struct Run {
+  OpOutputs out;
+  std::string fault;
+};
+
+Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
+  Run r{s.run(call), {}};
+  for (const auto& t : d.outputs) {
+    const auto it = r.out.find(t.name);
+    const auto shape = eval_shape(t, call.extents);
+    if (it == r.out.end()) r.fault = "the subject returned no output " + t.name;
+    else if (it->second.shape() != shape) r.fault = "output " + t.name + " has the wrong shape";
+    else if (it->second.dtype() != call.output_dtypes.at(t.name))
+      r.fault = "output " + t.name + " is " + std::string(dtype_name(it->second.dtype())) + ", not " +
+                std::string(dtype_name(call.output_dtypes.at(t.name)));
+    if (!r.fault.empty()) return r;
+  }
+  return r;
+}
+
+// The first bitwise difference between two runs' outputs, restricted to rows [a0, a0 + n) of
+// `a` and [b0, b0 + n) of `b` for outputs led by the row extent (every output when n < 0).
+std::string first_difference(const OpDecl& d, const OpOutputs& a, const OpOutputs& b, std::int64_t a0 = 0,
+                             std::int64_t b0 = 0, std::int64_t n = -1) {
+  for (const auto& t : d.outputs) {
+    Tensor x = a.at(t.name), y = b.at(t.name);
+    if (n >= 0) {
+      if (!d.has_rows(t)) continue;
+      x = x.rows(a0, a0 + n);
+      y = y.rows(b0, b0 + n);
+    }
+    const BitwiseDiff diff = compare_bitwise(x, y);
+    if (!diff.equal()) return t.name + ": " + diff.describe(x.shape());
+  }
+  return {};
+}
+
+// Whether some row of a row-led input holds other bits than row `row`.
+bool rows_differ(const OpDecl& d, const OpProblem& p, std::int64_t row) {
+  for (const auto& t : d.inputs) {
+    if (!d.has_rows(t)) continue;
+    const Tensor& x = p.call.inputs.at(t.name);
+    const Tensor mine = x.rows(row, row + 1);
+    for (std::int64_t r = 0; r < x.dim(0); ++r)
+      if (r != row && !compare_bitwise(x.rows(r, r + 1), mine).equal()) return true;
+  }
+  return false;
+}
+
+Verdict bitwise(const char* property, const std::string& diff, const std::string& what) {
+  return diff.empty() ? Verdict::pass(property) : Verdict::fail(property, what + ": " + diff);
+}
+
+// The output's unit roundoff, half its smallest subnormal and its largest finite.
+struct Rounding {
+  double unit, eta, max_finite;
+};
+Rounding rounding_of(DType t) {
+  switch (t) {
+    case DType::bf16: return {0x1p-8, 0x1p-134, 3.3895313892515355e38};
+    case DType::f32: return {0x1p-24, 0x1p-150, 3.4028234663852886e38};
+    case DType::f64: return {0x1p-53, 0x1p-1074, std::numeric_limits<double>::max()};
+  }
+  return {0, 0, 0};
+}
+
+}  // namespace
+
+Verdict repeatable(const OpDef& op, const Case& c, OpSubject& s) {
+  const OpProblem p = materialise(op.decl, c);
+  const OpProblem fresh = p;
+  const Run a = run(op.decl, s, p.call), b = run(op.decl, s, fresh.call);
+  if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("repeatable", a.fault.empty() ? b.fault : a.fault);
+  return bitwise("repeatable", first_difference(op.decl, a.out, b.out), "a second call on the same inputs differs");
+}
+
+Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s) {
+  const OpProblem p = materialise(op.decl, c);
+  const std::int64_t T = rows(op.decl, p);
+  if (T < 2) return Verdict::discard("rows_independent", "a batch of one row");
+  if (!rows_differ(op.decl, p, c.probe_row))
+    return Verdict::discard("rows_independent", "every row holds the probe row's bits");
+  const Run batch = run(op.decl, s, p.call);
+  if (!batch.fault.empty()) return Verdict::fail("rows_independent", batch.fault);
+  std::set<std::int64_t> compared = {c.probe_row, T - 1};
+  for (std::int64_t k = 0; k < kRowsCompared; ++k) compared.insert(k * T / kRowsCompared);
+  for (const std::int64_t row : compared) {
+    const Run alone = run(op.decl, s, row_slice(op.decl, p, row, row + 1).call);
+    if (!alone.fault.empty()) return Verdict::fail("rows_independent", alone.fault);
+    const std::string diff = first_difference(op.decl, batch.out, alone.out, row, 0, 1);
+    if (!diff.empty())
+      return Verdict::fail("rows_independent", "row " + std::to_string(row) + " of a batch of " + std::to_string(T) +
+                                                   " differs from that row alone: " + diff);
+  }
+  return Verdict::pass("rows_independent");
+}
+
+Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s) {
+  const std::int64_t T = c.dim(op.decl.row_extent);
+  if (T < 2) return Verdict::discard("batch_vs_batch", "a batch of one row (both batches must hold several)");
+  const OpProblem p = materialise(op.decl, c), taller = materialise(op.decl, c, 1);
+  const Run a = run(op.decl, s, p.call), b = run(op.decl, s, taller.call);
+  if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("batch_vs_batch", a.fault.empty() ? b.fault : a.fault);
+  return bitwise("batch_vs_batch", first_difference(op.decl, a.out, b.out, 0, 0, T),
+                 "rows of a batch of " + std::to_string(T) + " differ from the same rows in a batch of " +
+                     std::to_string(T + 1));
+}
+
+Verdict layout_invariant(const OpDef& op, const Case& c, OpSubject& s) {
+  if (c.layouts.empty()) return Verdict::discard("layout_invariant", "every input is contiguous");
+  const Run a = run(op.decl, s, materialise(op.decl, c).call);
+  const Run b = run(op.decl, s, materialise(op.decl, c, 0, true).call);
+  if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("layout_invariant", a.fault.empty() ? b.fault : a.fault);
+  return bitwise("layout_invariant", first_difference(op.decl, a.out, b.out), "strided inputs differ from contiguous ones");
+}
+
+Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
+  const OpProblem p = materialise(op.decl, c);
+  const Run r = run(op.decl, s, p.call);
+  if (!r.fault.empty()) return Verdict::fail("forward_accuracy", r.fault);
+  const Arithmetic arithmetic = s.arithmetic();
+  const BoundedOutputs ref = op.bounded(p.values, arithmetic);
+  double utilisation = 0;
+  std::int64_t exempt = 0, checked = 0;
+  for (const auto& t : op.decl.outputs) {
+    const DType dt = p.call.output_dtypes.at(t.name);
+    const Rounding out = rounding_of(dt);
+    const auto& value = ref.value.at(t.name);
+    std::vector<double> bound = ref.err.at(t.name);
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+      if (out.unit > arithmetic.unit)
+        bound[i] = Bounded(value[i], bound[i], &arithmetic).rounded_to(out.unit, out.eta, out.max_finite).err();
+      if (std::isinf(bound[i]) && std::isfinite(value[i])) ++exempt;
+      else ++checked;
+    }
+    const std::vector<double> got = r.out.at(t.name).values();
+    const BoundCheck check = check_bound(got, value, bound);
+    utilisation = std::max(utilisation, check.max_utilisation);
+    if (!check.holds()) {
+      const auto i = static_cast<std::size_t>(check.first_violation);
+      const auto shape = r.out.at(t.name).shape();
+      return Verdict::fail("forward_accuracy",
+                           std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
+                               " elements outside their derived bound; first " + t.name + index_text(check.first_violation, shape) +
+                               " = " + number_text(got[i]) + " vs fp64 " + number_text(value[i]) + " +- " +
+                               number_text(bound[i]) + " (|error| / bound = " +
+                               number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" +
+                               nonfinite_note(got[i], value[i], "fp64"));
+    }
+  }
+  if (checked == 0) return Verdict::discard("forward_accuracy", "every element may overflow in float32: all exempt");
+  Verdict v = Verdict::pass("forward_accuracy", exempt ? std::to_string(exempt) + " elements exempt (their float " +
+                                                             "evaluation may overflow in some permitted order)"
+                                                       : "");
+  v.metrics["bound_utilisation"] = utilisation;
+  v.metrics["exempt"] = static_cast<double>(exempt);
+  return v;
+}
+
+Verdict oracle_agreement(const OpDef& op, const Case& c) {
+  OpProblem p = materialise(op.decl, c);
+  std::int64_t per_row = 1;
+  for (const auto& t : op.decl.inputs)
+    if (op.decl.has_rows(t)) per_row = std::max<std::int64_t>(per_row, static_cast<std::int64_t>(p.values.inputs.at(t.name).size()) / rows(op.decl, p));
+  const std::int64_t keep = std::clamp<std::int64_t>(kOracleCheckElements / per_row, 1, rows(op.decl, p));
+  p = row_slice(op.decl, p, 0, keep);
+  const OutputValues fast = op.oracle(p.values), exact = op.multiprecision(p.values);
+  const BoundedOutputs own = op.bounded(p.values, Arithmetic::float64());
+  Verdict v = Verdict::pass("oracle_agreement");
+  for (const auto& t : op.decl.outputs) {
+    const auto &f = fast.at(t.name), &m = exact.at(t.name), &e = own.err.at(t.name);
+    std::vector<double> bound(f.size());
+    for (std::size_t i = 0; i < f.size(); ++i) bound[i] = e[i] + 0x1p-52 * std::fabs(m[i]);  // m's own rounding
+    const BoundCheck check = check_bound(f, m, bound);
+    v.metrics["bound_utilisation"] = std::max(v.metrics["bound_utilisation"], check.max_utilisation);
+    if (!check.holds()) {
+      const auto i = static_cast<std::size_t>(check.first_violation);
+      return Verdict::fail("oracle_agreement", "parity's double oracle is outside its own bound of the MPFR one at " +
+                                                   t.name + "[" + std::to_string(i) + "]: " + number_text(f[i]) + " vs " +
+                                                   number_text(m[i]) + " +- " + number_text(bound[i]));
+    }
+  }
+  return v;
+}
+
+Verdict cross_backend_bitwise(const OpDef& op, const Case& c, OpSubject& s, OpSubject& twin) {
+  const OpProblem p = materialise(op.decl, c);
+  const Run a = run(op.decl, s, p.call), b = run(op.decl, twin, p.call);
+  if (!a.fault.empty() || !b.fault.empty())
+    return Verdict::fail("cross_backend_bitwise", a.fault.empty() ? b.fault : a.fault);
+  return bitwise("cross_backend_bitwise", first_difference(op.decl, a.out, b.out), "the subject and its host twin differ");
+}
+
+}  // namespace parity::ops

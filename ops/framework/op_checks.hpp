@@ -1,0 +1,43 @@
+#pragma once
+// The properties every op gets from its declaration: check functions Case -> Verdict (plain C++,
+// no RapidCheck), the same for generated cases, replays and reproducers.
+//   repeatable            the same inputs in fresh buffers give the same bits
+//   rows_independent      each compared row of a batch of the row extent (every row of up to
+//                         kRowsCompared, else that many spread evenly, with the probe row and the
+//                         last) gives the bits of that row alone; discarded for one row, or when
+//                         the rows hold the same bits
+//   batch_vs_batch        every row of a batch of T rows gives the bits of the same row in a batch
+//                         of T + 1 (B vs B': a plan chosen from the total row count shows here
+//                         even where one row alone agrees); discarded for T < 2
+//   layout_invariant      the case's strided and offset inputs give the bits of contiguous ones;
+//                         discarded when every input is contiguous
+//   forward_accuracy      every output element within its derived bound (bounded.hpp, under the
+//                         subject's declared Arithmetic, then the output dtype's rounding); the
+//                         utilisation is reported; elements whose float evaluation may overflow
+//                         are exempt and counted, and a case whose elements are all exempt is
+//                         discarded
+//   oracle_agreement      a self-check of parity's oracle, calling no subject: the double oracle
+//                         within its own derived bound (Arithmetic::float64()) of the MPFR one,
+//                         on the first rows of the case (at most kOracleCheckElements)
+//   cross_backend_bitwise a subject and its host twin give the same bits
+#include <string>
+
+#include <parity/core/case.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+
+namespace parity::ops {
+
+inline constexpr std::int64_t kOracleCheckElements = 4096;
+inline constexpr std::int64_t kRowsCompared = 256;
+
+Verdict repeatable(const OpDef& op, const Case& c, OpSubject& s);
+Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s);
+Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s);
+Verdict layout_invariant(const OpDef& op, const Case& c, OpSubject& s);
+Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s);
+Verdict oracle_agreement(const OpDef& op, const Case& c);
+Verdict cross_backend_bitwise(const OpDef& op, const Case& c, OpSubject& s, OpSubject& twin);
+
+}  // namespace parity::ops

@@ -1,0 +1,88 @@
+#include <parity/ops/framework/op_decl.hpp>
+
+#include <set>
+#include <stdexcept>
+
+#include <parity/core/error.hpp>
+
+namespace parity::ops {
+namespace {
+
+template <class T>
+const T& find_named(const std::vector<T>& list, const std::string& name, const std::string& what, const std::string& op) {
+  for (const auto& e : list)
+    if (e.name == name) return e;
+  throw InputError(op + ": unknown " + what + " '" + name + "'");
+}
+
+}  // namespace
+
+const ExtentDecl& OpDecl::extent(const std::string& n) const { return find_named(extents, n, "extent", name); }
+const ParamDecl& OpDecl::param(const std::string& n) const { return find_named(params, n, "parameter", name); }
+const TensorDecl& OpDecl::tensor(const std::string& n) const {
+  for (const auto* list : {&inputs, &outputs})
+    for (const auto& t : *list)
+      if (t.name == n) return t;
+  throw InputError(name + ": unknown operand '" + n + "'");
+}
+
+std::int64_t eval_extent_expr(const std::string& expr, const std::map<std::string, std::int64_t>& extents) {
+  std::int64_t value = 1;
+  std::size_t begin = 0;
+  while (begin <= expr.size()) {
+    const std::size_t end = std::min(expr.find('*', begin), expr.size());
+    const std::string term = expr.substr(begin, end - begin);
+    if (term.empty()) throw InputError("shape expression '" + expr + "': empty term");
+    std::int64_t factor = 0;
+    if (const auto it = extents.find(term); it != extents.end()) {
+      factor = it->second;
+    } else if (term.find_first_not_of("0123456789") == std::string::npos && term.size() < 10) {
+      factor = std::stoll(term);
+    } else {
+      throw InputError("shape expression '" + expr + "': unknown extent '" + term + "'");
+    }
+    if (factor < 0 || (factor > 0 && value > (std::int64_t{1} << 62) / factor))
+      throw InputError("shape expression '" + expr + "': out of range");
+    value *= factor;
+    begin = end + 1;
+  }
+  return value;
+}
+
+std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents) {
+  std::vector<std::int64_t> shape;
+  for (const auto& e : t.shape) shape.push_back(eval_extent_expr(e, extents));
+  return shape;
+}
+
+void validate(const OpDecl& d) {
+  const auto fault = [&](const std::string& why) { throw std::logic_error("op declaration " + d.name + ": " + why); };
+  std::set<std::string> names;
+  std::map<std::string, std::int64_t> ones;
+  for (const auto& e : d.extents) {
+    if (!names.insert(e.name).second) fault("duplicate name " + e.name);
+    if (e.max < 1) fault("extent " + e.name + " has max < 1");
+    ones[e.name] = 1;
+  }
+  bool row_led = false;
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list) {
+      if (!names.insert(t.name).second) fault("duplicate name " + t.name);
+      if (t.shape.empty() || t.shape.size() > 2) fault(t.name + ": operands have rank 1 or 2");
+      try {
+        eval_shape(t, ones);
+      } catch (const InputError& e) {
+        fault(t.name + ": " + e.what());
+      }
+      if (list == &d.inputs && d.has_rows(t)) row_led = true;
+      if (t.scales.empty()) fault(t.name + ": no scales");
+    }
+  if (!ones.contains(d.row_extent) || !row_led) fault("no input leads with the row extent '" + d.row_extent + "'");
+  for (const auto& r : d.reduced_extents)
+    if (!ones.contains(r)) fault("unknown reduced extent " + r);
+  for (const auto& p : d.params)
+    if (p.values.empty() || !names.insert(p.name).second) fault("parameter " + p.name + ": no values or a duplicate");
+  if (d.dtypes.empty()) fault("no dtypes");
+}
+
+}  // namespace parity::ops

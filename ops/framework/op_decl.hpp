@@ -1,0 +1,80 @@
+#pragma once
+// An op family as a declaration (ops/README.md): its extents, operands, outputs and parameters,
+// which extent indexes independent rows and which are reduced over, with optional hints of the
+// extents at which kernels switch plan. Everything else — generators, properties, shrinking,
+// reproducers, `parity check OP` — is derived from it (op_family.hpp). The reference that goes
+// with a declaration is a template over the scalar type (op_reference.hpp).
+//
+// Shapes are expressions over the named extents: each dimension is an extent name, a positive
+// integer literal, or a product of those ("T", "D", "B*H", "4*D"). An operand whose leading
+// dimension is the row extent has one slice per independent row; the others (weights) are shared
+// by every row.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <parity/core/dtype.hpp>
+
+namespace parity::ops {
+
+struct ExtentDecl {
+  std::string name;
+  std::int64_t max = 4096;  // the largest value a generated case takes (the user may lower it)
+  // Sizes at which real kernels typically switch plan (tile, split, rows per block): the
+  // generator draws each and its neighbours +-1 (op_cases.hpp).
+  std::vector<std::int64_t> thresholds = {};
+};
+
+// An operand or output. Operands of one dtype group always share a dtype (x and its weight w,
+// say); the group of an output fixes its dtype.
+struct TensorDecl {
+  std::string name;
+  std::vector<std::string> shape;  // one expression per dimension
+  std::string dtype_group;         // "" means its own name
+  // Inputs only: values drawn as mean + stddev * scale * N(0, 1), scale one of `scales` (drawn
+  // per case, case.params["scale.<name>"]: small activations are where eps matters), rounded to
+  // the dtype; then element patches (special values, bf16-straddling values).
+  double mean = 0.0, stddev = 1.0;
+  std::vector<double> scales = {1.0};
+
+  std::string group() const { return dtype_group.empty() ? name : dtype_group; }
+};
+
+// A scalar parameter: a float32 value drawn from `values` (the first is where shrinking goes).
+struct ParamDecl {
+  std::string name;
+  std::vector<double> values;
+  double min = 0.0, max = 0.0;  // the contract: values in [min, max]
+};
+
+struct OpDecl {
+  std::string name;         // the family's name, e.g. "rms_norm"
+  std::string description;  // one line, with the formula
+  std::vector<ExtentDecl> extents;
+  std::vector<TensorDecl> inputs, outputs;
+  std::vector<ParamDecl> params;
+  // The dtypes each dtype group may take (every group: one list). bf16, f32 (f64 and f16 are
+  // accepted by the API; a subject in f64 needs an oracle beyond double, README.md).
+  std::vector<DType> dtypes = {DType::f32, DType::bf16};
+  std::string row_extent;                    // indexes independent rows (batch invariance)
+  std::vector<std::string> reduced_extents;  // reduced over by every output element
+  // A case holds at most this many elements in its largest operand (with its extra batch row).
+  std::int64_t max_elements = std::int64_t{1} << 20;
+
+  const ExtentDecl& extent(const std::string& name) const;
+  const TensorDecl& tensor(const std::string& name) const;  // an input or an output
+  const ParamDecl& param(const std::string& name) const;
+  bool has_rows(const TensorDecl& t) const { return !t.shape.empty() && t.shape.front() == row_extent; }
+};
+
+// The value of a shape expression under `extents`; throws InputError naming the expression
+// for an unknown name or a malformed term.
+std::int64_t eval_extent_expr(const std::string& expr, const std::map<std::string, std::int64_t>& extents);
+std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
+
+// Throws std::logic_error naming the declaration's fault: a shape naming an unknown extent, a
+// row extent that no input leads with, duplicate names, an empty parameter list of values.
+void validate(const OpDecl& decl);
+
+}  // namespace parity::ops

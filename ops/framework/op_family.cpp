@@ -1,0 +1,162 @@
+#include <parity/ops/framework/op_family.hpp>
+
+#include <mutex>
+
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/core/compare.hpp>
+#include <parity/properties/cross_backend/cross_backend.hpp>
+
+namespace parity::ops {
+namespace {
+
+using Check = Verdict (*)(const OpDef&, const Case&, OpSubject&);
+
+struct SubjectProperty {
+  const char* name;
+  const char* description;
+  Check check;
+};
+
+const std::vector<SubjectProperty>& subject_properties() {
+  static const std::vector<SubjectProperty> all = {
+      {"repeatable", "the same inputs in fresh buffers give the same bits", &repeatable},
+      {"rows_independent", "a row of a batch gives the bits of that row alone", &rows_independent},
+      {"batch_vs_batch", "the rows of a batch of T give the bits of the same rows in a batch of T + 1", &batch_vs_batch},
+      {"layout_invariant", "strided and offset inputs give the bits of contiguous ones", &layout_invariant},
+      {"forward_accuracy", "every output within its derived bound of the exact result", &forward_accuracy},
+  };
+  return all;
+}
+
+constexpr const char* kOracleAgreement = "oracle_agreement";
+
+// The case's parameters for a failure's text (the case summary names its extents only):
+// "dtype.act=bf16 eps=9.99999997e-07 scale.x=0.001".
+std::string params_text(const Case& c) {
+  std::string out;
+  for (const auto& [name, v] : c.params) {
+    out += (out.empty() ? "" : " ") + name + "=";
+    out += name.starts_with("dtype.") ? std::string(dtype_name(dtype_from_code(v, name))) : number_text(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+OpFamily::OpFamily(OpDef def, std::function<void()> register_builtins)
+    : def_(std::move(def)), register_builtins_(std::move(register_builtins)), rules_(op_rules(def_.decl)) {}
+
+const std::vector<OpSubjectInfo>& OpFamily::infos() const {
+  static std::mutex m;
+  std::lock_guard lock(m);
+  if (register_builtins_) {
+    register_builtins_();
+    const_cast<OpFamily*>(this)->register_builtins_ = nullptr;
+  }
+  return op_subjects(def_.decl.name);
+}
+
+std::vector<gen::SubjectEntry> OpFamily::subjects() const {
+  std::vector<gen::SubjectEntry> out;
+  for (const auto& s : infos()) out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable_reason()});
+  out.push_back({gen::kOraclesSubject, "host", gen::SubjectRole::implementation,
+                 "parity's own oracles: runs only the self-checks that call no subject", ""});
+  return out;
+}
+
+std::vector<gen::PropertyEntry> OpFamily::properties() const {
+  std::vector<gen::PropertyEntry> out;
+  for (const auto& p : subject_properties()) out.push_back({p.name, p.description, true});
+  out.push_back({properties::cross_backend::kProperty, properties::cross_backend::kDescription, true});
+  out.push_back({kOracleAgreement, "parity's double oracle within its own derived bound of the MPFR one", false});
+  return out;
+}
+
+const OpSubjectInfo& OpFamily::runnable(const std::string& subject) const {
+  for (const auto& s : infos())
+    if (s.name == subject) {
+      if (const std::string why = s.unavailable_reason(); !why.empty())
+        throw InputError("subject " + subject + " cannot run here: " + why);
+      return s;
+    }
+  find_subject(subject);  // throws, listing the known subjects
+  throw InputError("unknown subject " + subject);
+}
+
+std::function<Verdict(const Case&)> OpFamily::check_for(const std::string& subject, const std::string& property,
+                                                        std::string& why_not) const {
+  auto check = unlabelled_check_for(subject, property, why_not);
+  if (!check) return check;
+  return [check = std::move(check)](const Case& c) {
+    Verdict v = check(c);
+    if (v.fails() && !c.params.empty()) v.detail += " (case params: " + params_text(c) + ")";
+    return v;
+  };
+}
+
+std::function<Verdict(const Case&)> OpFamily::unlabelled_check_for(const std::string& subject, const std::string& property,
+                                                                   std::string& why_not) const {
+  find_property(property);
+  const bool oracles = subject == gen::kOraclesSubject;
+  if (property == kOracleAgreement) {
+    if (!oracles)
+      throw InputError(property + " checks parity's own oracles and calls no subject: run it with --subject " +
+                       std::string(gen::kOraclesSubject) + " (it is no verdict on " + subject + ")");
+    return [this](const Case& c) { return oracle_agreement(def_, c); };
+  }
+  if (oracles)
+    throw InputError(property + " tests a subject: " + std::string(gen::kOraclesSubject) +
+                     " runs only the self-checks of parity's oracles");
+  const OpSubjectInfo& info = runnable(subject);
+  if (property == properties::cross_backend::kProperty) {
+    if (info.host_twin.empty()) {
+      why_not = "the subject has no host twin (host_twin is empty)";
+      return {};
+    }
+    const OpSubjectInfo& twin = runnable(info.host_twin);
+    return [this, &info, &twin](const Case& c) {
+      return cross_backend_bitwise(def_, c, *info.make(), *twin.make());
+    };
+  }
+  if (property == "layout_invariant" && !info.capabilities.strided_layouts) {
+    why_not = "the subject takes contiguous inputs only (strided_layouts is false)";
+    return {};
+  }
+  for (const auto& p : subject_properties())
+    if (p.name == property) return [this, &info, check = p.check](const Case& c) { return check(def_, c, *info.make()); };
+  throw InputError("unknown property " + property);
+}
+
+Verdict OpFamily::check(const std::string& subject, const std::string& property, const Case& c) const {
+  std::string why_not;
+  const auto check = check_for(subject, property, why_not);
+  if (!check) throw InputError(property + " does not apply to " + subject + ": " + why_not);
+  return check(c);
+}
+
+gen::RunResult OpFamily::run(const std::string& subject, const std::string& property, const gen::RunConfig& config) const {
+  std::string why_not;
+  const auto check = check_for(subject, property, why_not);
+  if (!check) return gen::not_applicable_result(subject, property, why_not);
+  bool strided = true;
+  if (subject != gen::kOraclesSubject) {
+    const OpSubjectInfo& info = runnable(subject);
+    strided = info.capabilities.strided_layouts;
+    if (!info.host_twin.empty() && property == properties::cross_backend::kProperty)
+      strided = strided && runnable(info.host_twin).capabilities.strided_layouts;
+  }
+  gen::RunConfig resolved = config;
+  if (resolved.cases <= 0) resolved.cases = cases_per_property();
+  gen::RunResult result = gen::run_property(subject, property, op_case(def_.decl, strided), check, resolved, rules_);
+  if (property == kOracleAgreement && !result.passed)
+    result.message += "  " + property + " is a self-check of parity's own oracles and calls no subject: " +
+                      "this failure is a fault of parity, not a verdict on any subject\n";
+  return result;
+}
+
+rc::Gen<Case> OpFamily::cases() const { return op_case(def_.decl); }
+
+}  // namespace parity::ops

@@ -1,0 +1,61 @@
+#pragma once
+// An op declaration behind the generic Family interface (properties/gen/family.hpp), so that
+// `parity list`, `parity check OP`, `parity probes OP`, `parity replay`, family_properties_test
+// and family_probes_test serve it with no code of its own: its registered subjects
+// (op_subject.hpp) plus parity-oracles, the properties of op_checks.hpp, cases from op_case, a
+// fresh subject instance per case.
+//
+// Applicability: layout_invariant does not apply to a subject without strided_layouts (and its
+// cases are contiguous); cross_backend_bitwise applies to a subject with a host_twin only.
+#include <functional>
+#include <string>
+
+#include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/properties/gen/family.hpp>
+
+namespace parity::ops {
+
+// Generated cases per property of an op by default: enough that each probe of rms_norm and
+// softmax, several of which need two extents at their thresholds at once, is detected in at
+// least 19 of 20 seeds (README.md has the measurement); an op's properties run in seconds.
+inline constexpr int kOpCasesPerProperty = 100;
+
+class OpFamily final : public gen::Family {
+ public:
+  // `register_builtins` registers parity's own subjects of the op; it runs once, before the
+  // op's subject list is first read (a user's subjects, registered at static initialisation,
+  // come first).
+  OpFamily(OpDef def, std::function<void()> register_builtins);
+
+  std::string name() const override { return def_.decl.name; }
+  std::string description() const override { return def_.decl.description; }
+  std::vector<gen::SubjectEntry> subjects() const override;
+  std::vector<gen::PropertyEntry> properties() const override;
+  std::string default_subject() const override { return "rlkernels-host"; }
+  // $PARITY_CASES, else kOpCasesPerProperty.
+  int cases_per_property() const override { return gen::default_case_count(kOpCasesPerProperty); }
+  Verdict check(const std::string& subject, const std::string& property, const Case& c) const override;
+  gen::RunResult run(const std::string& subject, const std::string& property, const gen::RunConfig& config) const override;
+  rc::Gen<Case> cases() const override;
+  const gen::CaseRules& rules() const override { return rules_; }
+
+  const OpDef& def() const { return def_; }
+
+ private:
+  const std::vector<OpSubjectInfo>& infos() const;
+  const OpSubjectInfo& runnable(const std::string& subject) const;
+  // The check `property` runs on cases for `subject` (resolving the self-check and applicability
+  // rules); `why_not` is set, and the check empty, where the property does not apply. A failure's
+  // detail ends with the case's parameters.
+  std::function<Verdict(const Case&)> check_for(const std::string& subject, const std::string& property,
+                                                std::string& why_not) const;
+  std::function<Verdict(const Case&)> unlabelled_check_for(const std::string& subject, const std::string& property,
+                                                           std::string& why_not) const;
+
+  OpDef def_;
+  std::function<void()> register_builtins_;
+  gen::CaseRules rules_;
+};
+
+}  // namespace parity::ops

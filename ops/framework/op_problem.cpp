@@ -1,0 +1,185 @@
+#include <parity/ops/framework/op_problem.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include <parity/core/error.hpp>
+#include <parity/core/layout.hpp>
+#include <parity/core/random_fill.hpp>
+
+namespace parity::ops {
+namespace {
+
+std::string number(double v) { return std::to_string(v); }
+
+double param_of(const Case& c, const std::string& key) {
+  const auto it = c.params.find(key);
+  if (it == c.params.end()) throw InputError("case.params." + key + ": missing");
+  return it->second;
+}
+
+std::map<std::string, DType> group_dtypes(const OpDecl& d, const Case& c) {
+  std::map<std::string, DType> out;
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list) {
+      const std::string key = "dtype." + t.group();
+      out[t.name] = dtype_from_code(param_of(c, key), "case.params." + key);
+    }
+  return out;
+}
+
+double scale_of(const TensorDecl& t, const Case& c) {
+  return t.scales.size() > 1 ? param_of(c, "scale." + t.name) : t.scales.front();
+}
+
+// A 2-D or 1-D logical tensor placed under `l`: 1-D as a column [n, 1] whose lines are its elements.
+Tensor place(const Tensor& logical, const Layout& l) {
+  if (logical.shape().size() == 2) return l.place(logical);
+  const std::int64_t n = logical.dim(0);
+  Tensor column = Tensor::zeros(logical.dtype(), {n, 1});
+  for (std::int64_t i = 0; i < n; ++i) column.set_bits(i, logical.bits_at(i));
+  const Tensor placed = l.place(column);
+  Tensor out = Tensor::strided(logical.dtype(), {n}, {placed.strides()[0]}, placed.offset(), placed.storage_elements());
+  std::copy(placed.storage_bytes().begin(), placed.storage_bytes().end(), out.storage_bytes().begin());
+  return out;
+}
+
+std::int64_t numel(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+}  // namespace
+
+int dtype_code(DType t) {
+  switch (t) {
+    case DType::bf16: return 16;
+    case DType::f32: return 32;
+    case DType::f64: return 64;
+  }
+  return 0;
+}
+
+DType dtype_from_code(double code, const std::string& field) {
+  if (code == 16) return DType::bf16;
+  if (code == 32) return DType::f32;
+  if (code == 64) return DType::f64;
+  throw InputError(field + ": expected 16 (bf16), 32 (f32) or 64 (f64), not " + number(code));
+}
+
+void check_contract(const OpDecl& d, const Case& c) {
+  if (c.family != d.name) throw InputError("case.family: '" + c.family + "' is not " + d.name);
+  for (const auto& [name, v] : c.dims) {
+    const ExtentDecl* e = nullptr;
+    for (const auto& x : d.extents)
+      if (x.name == name) e = &x;
+    if (!e) throw InputError("case.dims." + name + ": not an extent of " + d.name);
+    if (v < 1 || v > e->max) throw InputError("case.dims." + name + ": outside [1, " + std::to_string(e->max) + "]");
+  }
+  for (const auto& e : d.extents) c.dim(e.name);
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list) {
+      const auto shape = eval_shape(t, c.dims);
+      const std::int64_t extra = d.has_rows(t) ? numel(shape) / std::max<std::int64_t>(shape[0], 1) : 0;
+      if (static_cast<double>(numel(shape)) + static_cast<double>(extra) > static_cast<double>(d.max_elements))
+        throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(d.max_elements) + " elements");
+    }
+  const auto dtypes = group_dtypes(d, c);
+  for (const auto& [name, t] : dtypes)
+    if (std::find(d.dtypes.begin(), d.dtypes.end(), t) == d.dtypes.end())
+      throw InputError("case.params.dtype." + d.tensor(name).group() + ": " + std::string(dtype_name(t)) +
+                       " is not a dtype of " + d.name);
+  for (const auto& p : d.params) {
+    const double v = param_of(c, p.name);
+    if (!(v >= p.min && v <= p.max) || static_cast<double>(static_cast<float>(v)) != v)
+      throw InputError("case.params." + p.name + ": expected a float32 value in [" + number(p.min) + ", " + number(p.max) + "]");
+  }
+  for (const auto& t : d.inputs)
+    if (t.scales.size() > 1 && std::find(t.scales.begin(), t.scales.end(), scale_of(t, c)) == t.scales.end())
+      throw InputError("case.params.scale." + t.name + ": not one of the declared scales");
+  for (const auto& [name, l] : c.layouts) {
+    const TensorDecl& t = d.tensor(name);
+    if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == name; }) == d.inputs.end())
+      throw InputError("case.layouts." + name + ": not an input");
+    if (t.shape.size() == 1 && l.transposed) throw InputError("case.layouts." + name + ": a 1-D operand is not transposed");
+    if (l.ld_pad < 0 || l.ld_pad > Layout::kMaxPadOrOffset || l.offset < 0 || l.offset > Layout::kMaxPadOrOffset)
+      throw InputError("case.layouts." + name + ": ld_pad and offset must lie in [0, 2^20]");
+    auto shape = eval_shape(t, c.dims);
+    if (d.has_rows(t)) shape[0] += 1;
+    if (shape.size() == 1) shape.push_back(1);
+    if (l.storage_elements(shape[0], shape[1]) > static_cast<double>(kMaxStorage))
+      throw InputError("case.layouts." + name + ": its storage would exceed " + std::to_string(kMaxStorage) + " elements");
+  }
+  for (std::size_t i = 0; i < c.patches.size(); ++i) {
+    const Patch& p = c.patches[i];
+    const std::string field = "case.patches[" + std::to_string(i) + "]";
+    if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == p.operand; }) == d.inputs.end())
+      throw InputError(field + ".operand: '" + p.operand + "' is not an input of " + d.name);
+    if (p.index < 0 || p.index >= numel(eval_shape(d.tensor(p.operand), c.dims)))
+      throw InputError(field + ".index: outside " + p.operand);
+    if (dtype_size(dtypes.at(p.operand)) < 8 && (p.bits >> (8 * dtype_size(dtypes.at(p.operand)))) != 0)
+      throw InputError(field + ".bits: wider than " + std::string(dtype_name(dtypes.at(p.operand))));
+  }
+  if (c.probe_row < 0 || c.probe_row >= c.dim(d.row_extent))
+    throw InputError("case.probe_row: outside [0, " + d.row_extent + ")");
+}
+
+OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, bool contiguous) {
+  check_contract(d, c);
+  OpProblem p;
+  const auto dtypes = group_dtypes(d, c);
+  p.values.extents = c.dims;
+  p.values.extents[d.row_extent] += extra_rows;
+  for (const auto& param : d.params) p.values.params[param.name] = c.params.at(param.name);
+  p.call.extents = p.values.extents;
+  p.call.params = p.values.params;
+  for (std::size_t k = 0; k < d.inputs.size(); ++k) {
+    const TensorDecl& t = d.inputs[k];
+    const auto shape = eval_shape(t, p.values.extents);
+    Tensor logical = Tensor::zeros(dtypes.at(t.name), shape);
+    const double scale = t.stddev * scale_of(t, c);
+    for (std::int64_t i = 0; i < logical.numel(); ++i)
+      logical.set_value(i, t.mean + scale * philox_normal(c.seed, static_cast<std::uint32_t>(k + 1), static_cast<std::uint64_t>(i)));
+    for (const Patch& patch : c.patches)
+      if (patch.operand == t.name) logical.set_bits(patch.index, patch.bits);
+    p.values.shapes[t.name] = shape;
+    p.values.inputs[t.name] = logical.values();
+    const auto l = c.layouts.find(t.name);
+    p.call.inputs[t.name] = contiguous || l == c.layouts.end() ? logical : place(logical, l->second);
+  }
+  for (const auto& t : d.outputs) {
+    p.values.shapes[t.name] = eval_shape(t, p.values.extents);
+    p.call.output_dtypes[t.name] = dtypes.at(t.name);
+  }
+  return p;
+}
+
+OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std::int64_t end) {
+  OpProblem out;
+  out.values.extents = p.values.extents;
+  out.values.extents[d.row_extent] = end - begin;
+  out.values.params = p.values.params;
+  out.call.extents = out.values.extents;
+  out.call.params = p.call.params;
+  out.call.output_dtypes = p.call.output_dtypes;
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list) out.values.shapes[t.name] = eval_shape(t, out.values.extents);
+  for (const auto& t : d.inputs) {
+    const Tensor& full = p.call.inputs.at(t.name);
+    const auto& values = p.values.inputs.at(t.name);
+    if (!d.has_rows(t)) {
+      out.call.inputs[t.name] = full;
+      out.values.inputs[t.name] = values;
+      continue;
+    }
+    out.call.inputs[t.name] = full.rows(begin, end);
+    const std::int64_t per_row = full.numel() / std::max<std::int64_t>(full.dim(0), 1);
+    out.values.inputs[t.name].assign(values.begin() + begin * per_row, values.begin() + end * per_row);
+  }
+  return out;
+}
+
+std::int64_t rows(const OpDecl& d, const OpProblem& p) { return p.values.extents.at(d.row_extent); }
+
+}  // namespace parity::ops

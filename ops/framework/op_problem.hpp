@@ -1,0 +1,51 @@
+#pragma once
+// What a Case of an op means (every field, and the contract every generated Case satisfies):
+//   dims         one value per declared extent, in [1, max]
+//   params       each declared parameter (a float32 value in [min, max]); "dtype.<group>" for
+//                each dtype group: 16 (bf16), 32 (f32) or 64 (f64), one of the declared dtypes;
+//                "scale.<input>" for an input with several declared scales: one of them
+//   seed         input element i of the k-th declared input is mean + stddev * scale *
+//                philox_normal(seed, k + 1, i), rounded to its dtype (round to nearest even),
+//                i its row-major logical index: the first rows of a taller batch are the same bits
+//   patches      then overwrite logical elements of inputs with raw bits of their dtype
+//   layouts      input -> Layout (2-D: core/layout.hpp; 1-D: ld_pad is the gap between
+//                elements and transposed is refused); absent means contiguous
+//   probe_row    a row of the row extent, the one the row properties compare
+// The largest operand holds at most max_elements with one extra row (batch_vs_batch's), and each
+// placed storage at most kMaxStorage elements: a Case past either is refused before anything is
+// allocated, naming the field.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <parity/core/case.hpp>
+#include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+
+namespace parity::ops {
+
+inline constexpr std::int64_t kMaxStorage = std::int64_t{1} << 24;
+
+struct OpProblem {
+  OpCall call;      // the inputs in the case's layouts, what a subject is given
+  OpValues values;  // the same inputs' exact logical values, for the references
+};
+
+// The Case's dtype code of a dtype (16, 32, 64) and back (InputError naming `field`).
+int dtype_code(DType t);
+DType dtype_from_code(double code, const std::string& field);
+
+// Throws InputError naming the field of `c` that is outside the op's contract (header comment).
+void check_contract(const OpDecl& decl, const Case& c);
+
+// The problem of `c` with `extra_rows` more rows along the row extent (the same bits in the
+// first rows), in the case's layouts or, with `contiguous`, in none.
+OpProblem materialise(const OpDecl& decl, const Case& c, std::int64_t extra_rows = 0, bool contiguous = false);
+
+// Rows [begin, end) of a materialised problem as a problem of its own (contiguous inputs).
+OpProblem row_slice(const OpDecl& decl, const OpProblem& p, std::int64_t begin, std::int64_t end);
+
+// The rows of the row extent in `p`.
+std::int64_t rows(const OpDecl& decl, const OpProblem& p);
+
+}  // namespace parity::ops

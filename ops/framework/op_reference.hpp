@@ -1,0 +1,154 @@
+#pragma once
+// An op's reference, written once as a template over the real type R:
+//
+//   struct MyOp {
+//     static OpDecl declaration();
+//     template <class R> static void reference(Eval<R>& e);   // reads inputs, writes outputs
+//   };
+//
+// define_op<MyOp>() instantiates it three times: in double (the oracle), in MPFR (133 bits,
+// the oracle's check) and in Bounded (bounded.hpp: the per-element bound of a float evaluation
+// under a subject's declared Arithmetic). Inside a reference, write arithmetic as for any real
+// (+ - * /, sqrt, rsqrt, exp, log: unqualified, from namespace parity::ops), constants as R(2),
+// every sum through e.sum(n, f), which is where the declared reduction order enters, and every
+// maximum through e.max(n, f).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/bounded.hpp>
+#include <parity/ops/framework/op_decl.hpp>
+
+namespace parity::ops {
+
+// The exact logical values of one case's inputs (row-major), its extents and parameters, and
+// every operand's and output's shape: what every instantiation of a reference reads.
+struct OpValues {
+  std::map<std::string, std::int64_t> extents;
+  std::map<std::string, double> params;
+  std::map<std::string, std::vector<double>> inputs;
+  std::map<std::string, std::vector<std::int64_t>> shapes;
+};
+
+template <class R>
+class Eval {
+ public:
+  // `arithmetic`: the evaluation that Bounded bounds (unused by the other reals).
+  Eval(const OpValues& values, const Arithmetic& arithmetic) : values_(values), arithmetic_(arithmetic) {}
+
+  std::int64_t extent(const std::string& name) const { return at(values_.extents, name, "extent"); }
+  R param(const std::string& name) const { return make(at(values_.params, name, "parameter")); }
+
+  // Element access to an input, by logical indices (one per dimension).
+  class Input {
+   public:
+    R operator()(std::int64_t i) const { return e_->make((*data_)[static_cast<std::size_t>(i)]); }
+    R operator()(std::int64_t i, std::int64_t j) const { return (*this)(i * cols_ + j); }
+
+   private:
+    friend class Eval;
+    const Eval* e_;
+    const std::vector<double>* data_;
+    std::int64_t cols_;
+  };
+  class Output {
+   public:
+    R& operator()(std::int64_t i) { return (*data_)[static_cast<std::size_t>(i)]; }
+    R& operator()(std::int64_t i, std::int64_t j) { return (*this)(i * cols_ + j); }
+
+   private:
+    friend class Eval;
+    std::vector<R>* data_;
+    std::int64_t cols_;
+  };
+
+  Input input(const std::string& name) const {
+    Input in;
+    in.e_ = this;
+    in.data_ = &at(values_.inputs, name, "input");
+    in.cols_ = cols(name);
+    return in;
+  }
+  Output output(const std::string& name) {
+    auto& data = outputs_[name];
+    std::int64_t n = 1;
+    for (auto d : at(values_.shapes, name, "output")) n *= d;
+    data.assign(static_cast<std::size_t>(n), R(0));
+    Output out;
+    out.data_ = &data;
+    out.cols_ = cols(name);
+    return out;
+  }
+
+  // sum of f(0), ..., f(n - 1): in Bounded under the declared reduction order; otherwise
+  // ascending.
+  template <class F>
+  R sum(std::int64_t n, F f) const {
+    if constexpr (std::is_same_v<R, Bounded>) {
+      return Bounded::sum(n, f, arithmetic_);
+    } else {
+      R s(0);
+      for (std::int64_t i = 0; i < n; ++i) s += f(i);
+      return s;
+    }
+  }
+
+  // The largest of f(0), ..., f(n - 1), n >= 1; NaN if any is NaN.
+  template <class F>
+  R max(std::int64_t n, F f) const {
+    if constexpr (std::is_same_v<R, Bounded>) {
+      return Bounded::max(n, f);
+    } else {
+      R m = f(0);
+      for (std::int64_t i = 1; i < n && !isnan_(m); ++i) {
+        const R t = f(i);
+        if (isnan_(t) || t > m) m = t;
+      }
+      return m;
+    }
+  }
+
+  std::map<std::string, std::vector<R>>& outputs() { return outputs_; }
+
+ private:
+  static bool isnan_(const R& v) { return v != v; }
+  R make(double v) const {
+    if constexpr (std::is_same_v<R, Bounded>) return Bounded(v, 0.0, &arithmetic_);
+    else return R(v);
+  }
+  std::int64_t cols(const std::string& name) const {
+    const auto& shape = at(values_.shapes, name, "operand");
+    return shape.size() == 2 ? shape[1] : 1;
+  }
+  template <class M>
+  static const typename M::mapped_type& at(const M& m, const std::string& name, const char* what) {
+    const auto it = m.find(name);
+    if (it == m.end()) throw InputError(std::string("reference: no ") + what + " '" + name + "'");
+    return it->second;
+  }
+
+  const OpValues& values_;
+  const Arithmetic& arithmetic_;
+  std::map<std::string, std::vector<R>> outputs_;
+};
+
+// Each output's values, row-major.
+using OutputValues = std::map<std::string, std::vector<double>>;
+// Each output's double value and error bound under one Arithmetic, before the output's rounding.
+struct BoundedOutputs {
+  OutputValues value, err;
+};
+
+// An op as the framework uses it: its declaration and its reference in the three reals.
+struct OpDef {
+  OpDecl decl;
+  std::function<OutputValues(const OpValues&)> oracle;          // double
+  std::function<OutputValues(const OpValues&)> multiprecision;  // MPFR, rounded to double
+  std::function<BoundedOutputs(const OpValues&, const Arithmetic&)> bounded;
+};
+
+}  // namespace parity::ops

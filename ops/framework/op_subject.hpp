@@ -1,0 +1,73 @@
+#pragma once
+// A subject of an op: a kernel that takes the op's declared inputs (parity Tensors of the
+// declared shapes and dtypes, any strides and offsets unless its capabilities say otherwise)
+// and parameters, and returns its declared outputs. One interface for every op; a subject says
+// which op it implements when it registers:
+//
+//   PARITY_REGISTER_OP_SUBJECT(my_norm, "rms_norm", parity::ops::OpSubjectInfo{
+//       .name = "my-rms-norm", .backend = "host", .description = "my RMSNorm",
+//       .make = [] { return std::make_unique<MyNorm>(); }});
+//
+// Registration rules are subjects/subject_registry.hpp's: before the op's subject list is first
+// read; a static library holding the registration is linked whole-archive. The contract of
+// subjects/subject_info.hpp holds: stateless across calls.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <parity/core/tensor.hpp>
+#include <parity/ops/framework/arithmetic.hpp>
+#include <parity/subjects/subject_info.hpp>
+
+namespace parity::ops {
+
+struct OpCall {
+  std::map<std::string, std::int64_t> extents;
+  std::map<std::string, Tensor> inputs;
+  std::map<std::string, double> params;           // float32 values
+  std::map<std::string, DType> output_dtypes;     // the dtype each output must have
+
+  // Throw InputError naming what is missing.
+  std::int64_t extent(const std::string& name) const;
+  const Tensor& input(const std::string& name) const;
+  double param(const std::string& name) const;
+  DType output_dtype(const std::string& name) const;
+};
+
+// Each declared output, contiguous or not, of its declared shape and dtype.
+using OpOutputs = std::map<std::string, Tensor>;
+
+class OpSubject {
+ public:
+  virtual ~OpSubject() = default;
+  // What the subject promises about its arithmetic, for its derived bounds (arithmetic.hpp).
+  virtual Arithmetic arithmetic() const { return {}; }
+  virtual OpOutputs run(const OpCall& call) = 0;
+};
+
+// Capabilities used: strided_layouts (false: contiguous operands only; layout_invariant does
+// not apply). host_twin names the subject of the same op whose bits this one must equal.
+using OpSubjectInfo = subjects::SubjectInfo<OpSubject>;
+
+// Registers `info` as a subject of op `op`. Throws InputError for an empty or taken name or an
+// empty make, std::logic_error once that op's list has been read.
+void register_op_subject(const std::string& op, OpSubjectInfo info);
+// Registers a host mismatch probe of `op` (subjects::SubjectKind::probe) made as a `Probe`.
+template <class Probe>
+void register_host_probe(const std::string& op, std::string name, std::string description) {
+  register_op_subject(op, OpSubjectInfo{.name = std::move(name), .backend = "host", .kind = subjects::SubjectKind::probe,
+                                        .description = std::move(description),
+                                        .make = [] { return std::unique_ptr<OpSubject>(std::make_unique<Probe>()); }});
+}
+// The subjects of `op` in registration order; fixes its list.
+const std::vector<OpSubjectInfo>& op_subjects(const std::string& op);
+
+}  // namespace parity::ops
+
+#define PARITY_REGISTER_OP_SUBJECT(id, op, ...)                                             \
+  namespace {                                                                               \
+  [[maybe_unused]] const bool parity_op_registered_##id =                                   \
+      (::parity::ops::register_op_subject(op, __VA_ARGS__), true);                          \
+  }

@@ -1,0 +1,197 @@
+// The op framework's own pieces: Bounded's rules against float32 evaluations and exact MPFR
+// results (single operations, a chain that propagates errors, sums in three orders); shape
+// expressions; declarations refused; and for rms_norm's declaration, generated cases inside
+// the contract, and a taller batch holding the same bits in its first rows.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <boost/multiprecision/mpfr.hpp>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include <parity/core/detmath.hpp>
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/bounded.hpp>
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/rms_norm/rms_norm_op.hpp>
+
+namespace parity::ops {
+namespace {
+
+using Exact = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>,
+                                            boost::multiprecision::et_off>;
+
+// A float32 of either sign with an exponent in [-20, 20].
+rc::Gen<float> moderate() {
+  return rc::gen::apply([](bool neg, int e, std::uint32_t m) {
+    return static_cast<float>((neg ? -1.0 : 1.0) * std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -23), e));
+  }, rc::gen::arbitrary<bool>(), rc::gen::inRange(-20, 21), rc::gen::inRange<std::uint32_t>(0, 1u << 23));
+}
+
+// The arithmetic these float32 evaluations have: correctly rounded + - * / sqrt; rsqrt as
+// 1.0f / sqrtf; exp and log core/detmath.hpp's rounded once to float (0.5 ulp and a double's
+// error): what rms_norm's kernel declares for rsqrt.
+Arithmetic float32_arithmetic() { return {.exp_ulps = 0.5 + 0x1p-20, .log_ulps = 0.5 + 0x1p-20, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+
+void expect_within(float got, const Exact& exact, const Bounded& b) {
+  const double err = std::fabs(static_cast<double>(Exact(got) - exact));
+  EXPECT_LE(err, b.err()) << "float32 " << got << " exact " << static_cast<double>(exact) << " bound " << b.err();
+}
+
+RC_GTEST_PROP(Bounded, EachOperationBoundsItsFloat32Evaluation, ()) {
+  const float a = *moderate(), b = *moderate();
+  const Arithmetic ar = float32_arithmetic();
+  const Bounded A(a, 0, &ar), B(b, 0, &ar);
+  expect_within(a + b, Exact(a) + Exact(b), A + B);
+  expect_within(a - b, Exact(a) - Exact(b), A - B);
+  expect_within(a * b, Exact(a) * Exact(b), A * B);
+  expect_within(a / b, Exact(a) / Exact(b), A / B);
+  const float p = std::fabs(a);
+  const Bounded P(p, 0, &ar);
+  expect_within(std::sqrt(p), sqrt(Exact(p)), sqrt(P));
+  expect_within(1.0f / std::sqrt(p), Exact(1) / sqrt(Exact(p)), rsqrt(P));
+  expect_within(detmath::log_f32(p), log(Exact(p)), log(P));
+  const float small = a / 1048576.0f;  // |small| < 2: exp stays finite
+  expect_within(detmath::exp_f32(small), exp(Exact(small)), exp(Bounded(small, 0, &ar)));
+}
+
+// ((a * b + c) / sqrt(|d|)) * rsqrt(|a| + 1): every rule's propagation of its inputs' errors.
+RC_GTEST_PROP(Bounded, AChainBoundsItsFloat32Evaluation, ()) {
+  const float a = *moderate(), b = *moderate(), c = *moderate(), d = *moderate();
+  const Arithmetic ar = float32_arithmetic();
+  const Bounded A(a, 0, &ar), B(b, 0, &ar), C(c, 0, &ar), D(d, 0, &ar);
+  const float f = ((a * b + c) / std::sqrt(std::fabs(d))) * (1.0f / std::sqrt(std::fabs(a) + 1.0f));
+  const Exact e = ((Exact(a) * b + c) / sqrt(abs(Exact(d)))) * (Exact(1) / sqrt(abs(Exact(a)) + 1));
+  const Bounded bound = ((A * B + C) / sqrt(Bounded(std::fabs(d), 0, &ar))) * rsqrt(Bounded(std::fabs(a), 0, &ar) + Bounded(1.0));
+  expect_within(f, e, bound);
+  (void)D;
+}
+
+// Any order of n - 1 additions is within the any-order bound; the declared lane order within
+// the tighter lane bound, which is no looser.
+RC_GTEST_PROP(Bounded, SumsInEveryOrderWithinTheReductionBound, ()) {
+  const auto n = *rc::gen::inRange<std::size_t>(1, 700);
+  const auto x = *rc::gen::container<std::vector<float>>(n, moderate());
+  Exact exact = 0;
+  for (float v : x) exact += v;
+  float forward = 0, backward = 0;
+  for (float v : x) forward += v;
+  for (std::size_t i = n; i-- > 0;) backward += x[i];
+  std::vector<float> pairwise = x;
+  while (pairwise.size() > 1) {
+    std::vector<float> next;
+    for (std::size_t i = 0; i < pairwise.size(); i += 2)
+      next.push_back(i + 1 < pairwise.size() ? pairwise[i] + pairwise[i + 1] : pairwise[i]);
+    pairwise = next;
+  }
+  float lanes[8] = {};
+  for (std::size_t i = 0; i < n; ++i) lanes[i % 8] += x[i];
+  for (int stride = 4; stride >= 1; stride /= 2)
+    for (int j = 0; j < stride; ++j) lanes[j] += lanes[j + stride];
+  const Arithmetic any, laned{.reduction_lanes = 8};
+  const auto term = [&](const Arithmetic& ar) {
+    return [&x, &ar](std::int64_t i) { return Bounded(x[static_cast<std::size_t>(i)], 0, &ar); };
+  };
+  const Bounded any_order = Bounded::sum(static_cast<std::int64_t>(n), term(any), any);
+  const Bounded lane_order = Bounded::sum(static_cast<std::int64_t>(n), term(laned), laned);
+  expect_within(forward, exact, any_order);
+  expect_within(backward, exact, any_order);
+  expect_within(pairwise[0], exact, any_order);
+  expect_within(lanes[0], exact, lane_order);
+  RC_ASSERT(lane_order.err() <= any_order.err());
+}
+
+// 1 followed by n - 1 terms just above half an ulp of 1: every addition rounds up by almost u,
+// so the forward sum attains the any-order bound to first order (Higham's worst case for
+// recursive summation): the rule is sharp, not only sound.
+TEST(Bounded, TheSumBoundIsAttainedByItsWorstCase) {
+  const Arithmetic any;
+  for (const std::int64_t n : {2, 10, 1000}) {
+    const float t = 0x1p-24f * (1.0f + 0x1p-20f);
+    float s = 1.0f;
+    Exact exact = 1;
+    for (std::int64_t i = 1; i < n; ++i) {
+      s += t;
+      exact += t;
+    }
+    const Bounded b = Bounded::sum(n, [&](std::int64_t i) { return Bounded(i == 0 ? 1.0 : t, 0, &any); }, any);
+    expect_within(s, exact, b);
+    EXPECT_GT(std::fabs(static_cast<double>(Exact(s) - exact)) / b.err(), 0.9) << "n = " << n;
+  }
+}
+
+TEST(Bounded, OverflowMakesTheBoundInfiniteAndNonFiniteValuesExact) {
+  const Arithmetic ar;
+  const Bounded big(3e38, 0, &ar);
+  EXPECT_TRUE(std::isinf((big * Bounded(2.0)).err()));
+  EXPECT_TRUE(std::isfinite((big * Bounded(2.0)).value()));
+  const Bounded inf(INFINITY, 0, &ar);
+  EXPECT_EQ((inf + Bounded(1.0)).err(), 0.0);
+  EXPECT_EQ(rsqrt(inf).value(), 0.0);
+}
+
+TEST(OpDecl, ShapeExpressions) {
+  const std::map<std::string, std::int64_t> e = {{"B", 3}, {"H", 4}};
+  EXPECT_EQ(eval_extent_expr("B", e), 3);
+  EXPECT_EQ(eval_extent_expr("B*H", e), 12);
+  EXPECT_EQ(eval_extent_expr("2*H", e), 8);
+  EXPECT_THROW(eval_extent_expr("B*Q", e), InputError);
+  EXPECT_THROW(eval_extent_expr("B**H", e), InputError);
+}
+
+TEST(OpDecl, ValidateRefusesAFaultyDeclaration) {
+  OpDecl d = rms_norm::RmsNorm::declaration();
+  EXPECT_NO_THROW(validate(d));
+  d.inputs[0].shape = {"T", "Q"};
+  EXPECT_THROW(validate(d), std::logic_error);
+  d = rms_norm::RmsNorm::declaration();
+  d.row_extent = "D2";
+  EXPECT_THROW(validate(d), std::logic_error);
+}
+
+RC_GTEST_PROP(OpCases, GeneratedCasesSatisfyTheContract, ()) {
+  const OpDecl d = rms_norm::RmsNorm::declaration();
+  const Case c = *op_case(d);
+  check_contract(d, c);  // throws InputError outside the contract
+  const gen::CaseRules rules = op_rules(d);
+  Case smaller = c;
+  smaller.dims["T"] = 1;
+  rules.check_contract(rules.conform(smaller));
+}
+
+RC_GTEST_PROP(OpProblem, ATallerBatchHoldsTheSameRows, ()) {
+  const OpDecl d = rms_norm::RmsNorm::declaration();
+  const Case c = *op_case(d);
+  const OpProblem p = materialise(d, c), taller = materialise(d, c, 1), plain = materialise(d, c, 0, true);
+  const auto& x = p.values.inputs.at("x");
+  const auto& tx = taller.values.inputs.at("x");
+  RC_ASSERT(tx.size() == x.size() + static_cast<std::size_t>(c.dim("D")));
+  const auto same = [](double a, double b) { return std::isnan(a) ? std::isnan(b) : a == b; };
+  for (std::size_t i = 0; i < x.size(); ++i) RC_ASSERT(same(x[i], tx[i]));
+  const std::vector<double> placed = p.call.inputs.at("x").values(), contiguous = plain.call.inputs.at("x").values();
+  for (std::size_t i = 0; i < x.size(); ++i) RC_ASSERT(same(placed[i], contiguous[i]));
+}
+
+TEST(OpProblem, ContractNamesTheField) {
+  const OpDecl d = rms_norm::RmsNorm::declaration();
+  Case c;
+  c.family = "rms_norm";
+  c.dims = {{"T", 2}, {"D", 3}};
+  c.params = {{"eps", 1e-6f}, {"dtype.act", 32}, {"scale.x", 1.0}};
+  EXPECT_NO_THROW(check_contract(d, c));
+  c.dims["D"] = 9000;
+  try {
+    check_contract(d, c);
+    FAIL() << "D = 9000 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.dims.D"), std::string::npos) << e.what();
+  }
+  c.dims["D"] = 3;
+  c.params["dtype.act"] = 8;
+  EXPECT_THROW(check_contract(d, c), InputError);
+}
+
+}  // namespace
+}  // namespace parity::ops

@@ -1,0 +1,7 @@
+#include <parity/ops/rms_norm/rms_norm_host.hpp>
+
+namespace parity::ops::rms_norm {
+
+std::unique_ptr<OpSubject> make_host_twin() { return std::make_unique<RmsNormHost<Standard>>(); }
+
+}  // namespace parity::ops::rms_norm

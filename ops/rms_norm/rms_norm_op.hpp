@@ -1,0 +1,44 @@
+#pragma once
+// RMSNorm (Zhang and Sennrich 2019), as LLaMA-style and diffusion transformers use it:
+//   y[t, i] = x[t, i] * rsqrt(mean_i(x[t, :]^2) + eps) * w[i]
+// over rows t of T (independent), reducing over D. x, w and y share one dtype; a float32 or
+// bf16 subject computes in float32 and rounds y once.
+#include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops::rms_norm {
+
+struct RmsNorm {
+  static OpDecl declaration() {
+    return {
+        .name = "rms_norm",
+        .description = "RMSNorm: y = x * rsqrt(mean(x^2) + eps) * w over rows of T, reducing over D",
+        // Plan thresholds: rows per block and split-row plans switch on the row count (vLLM's at
+        // 256, SGLang's from the total row count), the reduction on the width.
+        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}},
+                    {.name = "D", .max = 8192, .thresholds = {256, 512, 1024, 2048, 4096, 8192}}},
+        // Small activations (scale 1e-3) are where eps and its placement matter.
+        .inputs = {{.name = "x", .shape = {"T", "D"}, .dtype_group = "act", .scales = {1.0, 1e-3, 30.0}},
+                   {.name = "w", .shape = {"D"}, .dtype_group = "act", .mean = 1.0, .stddev = 0.1}},
+        .outputs = {{.name = "y", .shape = {"T", "D"}, .dtype_group = "act"}},
+        .params = {{.name = "eps", .values = {1e-6, 1e-5, 1e-12, 0.0}, .min = 0.0, .max = 1.0}},
+        .row_extent = "T",
+        .reduced_extents = {"D"},
+    };
+  }
+
+  template <class R>
+  static void reference(Eval<R>& e) {
+    const std::int64_t T = e.extent("T"), D = e.extent("D");
+    const auto x = e.input("x");
+    const auto w = e.input("w");
+    auto y = e.output("y");
+    const R eps = e.param("eps");
+    for (std::int64_t t = 0; t < T; ++t) {
+      const R squares = e.sum(D, [&](std::int64_t i) { return x(t, i) * x(t, i); });
+      const R inv = rsqrt(squares / R(static_cast<double>(D)) + eps);
+      for (std::int64_t i = 0; i < D; ++i) y(t, i) = (x(t, i) * inv) * w(i);
+    }
+  }
+};
+
+}  // namespace parity::ops::rms_norm

@@ -1,0 +1,41 @@
+// The only rms_norm source that includes LibTorch (ATen's per-operator headers).
+#include <parity/ops/rms_norm/rms_norm_torch.hpp>
+
+#include <parity/subjects/torch/convert.hpp>
+
+#if __has_include(<ATen/ops/rms_norm.h>)
+#include <ATen/ops/rms_norm.h>
+#define PARITY_HAVE_AT_RMS_NORM 1
+#endif
+
+namespace parity::ops::rms_norm {
+namespace {
+
+class TorchCpu : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+#if PARITY_HAVE_AT_RMS_NORM
+    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
+    const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
+    const std::int64_t D = call.extent("D");
+    return {{"y", subjects::torch_impl::from_aten(at::rms_norm(x, {D}, w, call.param("eps")))}};
+#else
+    (void)call;
+    throw std::logic_error("at::rms_norm is absent from this LibTorch");
+#endif
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
+
+std::string torch_unavailable_reason() {
+#if PARITY_HAVE_AT_RMS_NORM
+  return {};
+#else
+  return "this LibTorch has no at::rms_norm (LibTorch 2.4 and later do)";
+#endif
+}
+
+}  // namespace parity::ops::rms_norm

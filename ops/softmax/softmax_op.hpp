@@ -1,0 +1,47 @@
+#pragma once
+// Softmax and log-softmax over the last dimension, as attention and the logits' loss use them:
+//   m = max_i x[t, i],  s = sum_i exp(x[t, i] - m)
+//   y[t, i] = exp(x[t, i] - m) / s,   log_y[t, i] = (x[t, i] - m) - log(s)
+// over rows t of T (independent), reducing over N. x, y and log_y share one dtype; a float32 or
+// bf16 subject computes in float32 and rounds each output once.
+#include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops::softmax {
+
+struct Softmax {
+  static OpDecl declaration() {
+    return {
+        .name = "softmax",
+        .description = "softmax and log-softmax: y = exp(x - max) / sum exp(x - max) over rows of T, reducing over N",
+        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}},
+                    {.name = "N", .max = 8192, .thresholds = {256, 512, 1024, 2048, 4096, 8192}}},
+        // Logits of scale 30 overflow exp without the max subtracted and underflow softmax.
+        .inputs = {{.name = "x", .shape = {"T", "N"}, .dtype_group = "act", .scales = {1.0, 30.0}}},
+        .outputs = {{.name = "y", .shape = {"T", "N"}, .dtype_group = "act"},
+                    {.name = "log_y", .shape = {"T", "N"}, .dtype_group = "act"}},
+        .params = {},
+        .row_extent = "T",
+        .reduced_extents = {"N"},
+    };
+  }
+
+  template <class R>
+  static void reference(Eval<R>& e) {
+    const std::int64_t T = e.extent("T"), N = e.extent("N");
+    const auto x = e.input("x");
+    auto y = e.output("y");
+    auto log_y = e.output("log_y");
+    for (std::int64_t t = 0; t < T; ++t) {
+      const R m = e.max(N, [&](std::int64_t i) { return x(t, i); });
+      const R s = e.sum(N, [&](std::int64_t i) { return exp(x(t, i) - m); });
+      const R log_s = log(s);
+      for (std::int64_t i = 0; i < N; ++i) {
+        const R d = x(t, i) - m;
+        y(t, i) = exp(d) / s;
+        log_y(t, i) = d - log_s;
+      }
+    }
+  }
+};
+
+}  // namespace parity::ops::softmax

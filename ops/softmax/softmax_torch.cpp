@@ -1,0 +1,25 @@
+// The only softmax source that includes LibTorch (ATen's per-operator headers).
+#include <parity/ops/softmax/softmax_torch.hpp>
+
+#include <ATen/ops/log_softmax.h>
+#include <ATen/ops/softmax.h>
+
+#include <parity/subjects/torch/convert.hpp>
+
+namespace parity::ops::softmax {
+namespace {
+
+class TorchCpu : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
+    return {{"y", subjects::torch_impl::from_aten(at::softmax(x, 1))},
+            {"log_y", subjects::torch_impl::from_aten(at::log_softmax(x, 1))}};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
+
+}  // namespace parity::ops::softmax

@@ -1,0 +1,126 @@
+// The generators' sizes: by default they reach the thresholds where real kernels change plan
+// (T >= 128, r > 32, B > 8 up to the cap, both sides of 64/65 rows) while most cases stay small; a cap, from
+// RunConfig or $PARITY_MAX_<EXTENT>, is never exceeded; bad caps are refused naming the flag or
+// the variable.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+
+#include <parity/core/error.hpp>
+#include <parity/properties/gen/extent_caps.hpp>
+#include <parity/properties/gen/lora_cases.hpp>
+#include <parity/properties/gen/transition_cases.hpp>
+#include <parity/properties/lora/lora_problem.hpp>
+#include <parity/properties/transition/transition_problem.hpp>
+
+namespace parity {
+namespace {
+
+void draw(const rc::Gen<Case>& gen, int count, const std::function<void(const Case&)>& visit) {
+  rc::Random random(0xCA95ull);
+  for (int i = 0; i < count; ++i) visit(gen(random.split(), i % 2 ? i % 101 : 100).value());
+}
+
+double work(const Case& c) {
+  const double T = static_cast<double>(std::max(c.dim("T"), properties::lora::other_rows(c)));
+  const double N = static_cast<double>(c.dim("N")), K = static_cast<double>(c.dim("K")), r = static_cast<double>(c.dim("r"));
+  return T * K * (N + r) + T * N * r;
+}
+
+TEST(ExtentCaps, LoraDefaultsReachTheThresholdsAndMostCasesStaySmall) {
+  const gen::LoraCaps caps;
+  int rows_128 = 0, rank_33 = 0, straddles_64 = 0, small = 0, subset = 0;
+  const int count = 400;
+  draw(gen::lora_case(caps), count, [&](const Case& c) {
+    const std::int64_t T = c.dim("T"), other = properties::lora::other_rows(c);
+    rows_128 += T >= 128;
+    rank_33 += c.dim("r") > 32;
+    straddles_64 += std::min(T, other) >= 2 && std::min(T, other) <= 64 && std::max(T, other) > 64;
+    small += T <= 80 && c.dim("N") <= 130 && c.dim("K") <= 400 && c.dim("r") <= 17;
+    subset += c.params.contains("checked_outputs");
+    EXPECT_LE(work(c), static_cast<double>(caps.max_work)) << c.summary();
+    EXPECT_NO_THROW(gen::lora_rules().check_contract(c)) << c.summary();
+  });
+  EXPECT_GE(rows_128, count / 20);
+  EXPECT_GE(rank_33, count / 20);
+  EXPECT_GE(straddles_64, count / 100);
+  EXPECT_GE(small, count / 3);
+  EXPECT_GT(subset, 0);
+}
+
+TEST(ExtentCaps, TransitionDefaultsReachBatchesAboveEight) {
+  int above_8 = 0, at_cap = 0;
+  const int count = 400;
+  draw(gen::transition_case(), count, [&](const Case& c) {
+    above_8 += c.dim("B") > 8;
+    at_cap += std::max(c.dim("B"), properties::transition::other_rows(c)) == gen::TransitionCaps{}.max_B;
+    EXPECT_NO_THROW(gen::transition_rules().check_contract(c)) << c.summary();
+  });
+  EXPECT_GE(above_8, count / 10);
+  EXPECT_GT(at_cap, 0);
+}
+
+TEST(ExtentCaps, LoraCapsAreNeverExceeded) {
+  gen::LoraCaps caps;
+  caps.max_T = 100;
+  caps.max_N = 40;
+  caps.max_K = 3000;
+  caps.max_r = 5;
+  bool deep = false;
+  draw(gen::lora_case(caps), 300, [&](const Case& c) {
+    EXPECT_LE(std::max(c.dim("T"), properties::lora::other_rows(c)), 100) << c.summary();
+    EXPECT_LE(c.dim("N"), 40);
+    EXPECT_LE(c.dim("K"), 3000);
+    EXPECT_LE(c.dim("r"), 5);
+    deep = deep || c.dim("K") > 400;
+  });
+  EXPECT_TRUE(deep) << "a raised cap is reached";
+}
+
+TEST(ExtentCaps, TransitionCapsAreNeverExceeded) {
+  gen::TransitionCaps caps;
+  caps.max_B = 20;
+  caps.max_tokens = 1000;
+  caps.max_channels = 8;
+  draw(gen::transition_case(caps), 300, [&](const Case& c) {
+    EXPECT_LE(std::max(c.dim("B"), properties::transition::other_rows(c)), 20) << c.summary();
+    EXPECT_LE(c.dim("tokens"), 1000);
+    EXPECT_LE(c.dim("channels"), 8);
+  });
+}
+
+TEST(ExtentCaps, TheEnvironmentThenExplicitValuesOverrideTheDefaults) {
+  const std::vector<gen::ExtentCap> caps = {{"T", 8192, 1 << 20}, {"r", 256, 1 << 20}};
+  EXPECT_EQ(gen::extent_cap_variable("r"), "PARITY_MAX_R");
+  ::setenv("PARITY_MAX_T", "4096", 1);
+  auto m = gen::resolve_extent_caps("lora", caps, {});
+  EXPECT_EQ(m.at("T"), 4096);
+  EXPECT_EQ(m.at("r"), 256);
+  EXPECT_EQ(gen::extent_cap_assignments(caps), "PARITY_MAX_T=4096 ");
+  m = gen::resolve_extent_caps("lora", caps, {{"T", 300}});
+  EXPECT_EQ(m.at("T"), 300);
+  ::unsetenv("PARITY_MAX_T");
+}
+
+TEST(ExtentCaps, BadCapsAreRefusedNamingTheVariableOrFlag) {
+  const std::vector<gen::ExtentCap> caps = {{"B", 1024, 8192}};
+  const auto message = [&](const gen::ExtentMaxima& explicit_maxima) {
+    try {
+      gen::resolve_extent_caps("transition", caps, explicit_maxima);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  for (const char* bad : {"0", "010", "8193", "-5", "abc"}) {
+    ::setenv("PARITY_MAX_B", bad, 1);
+    EXPECT_NE(message({}).find("PARITY_MAX_B"), std::string::npos) << bad;
+  }
+  ::unsetenv("PARITY_MAX_B");
+  EXPECT_NE(message({{"B", 9000}}).find("--max-B"), std::string::npos);
+  EXPECT_NE(message({{"T", 10}}).find("--max-T: the transition family has no extent T"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace parity
