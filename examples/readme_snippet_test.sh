@@ -36,6 +36,11 @@ for name in CMakeLists.txt register_subjects.cpp run.sh replay.sh; do
   [ -s "$work/src/$name" ] || fail "README.md has no snippet '$name'"
 done
 
+# The README's user has the python3 of the torch parity was built with on PATH: here, the
+# project's venv when parity was built against it (none for Debian's LibTorch, found in /usr).
+venv="$(dirname "$readme")/.venv/bin"
+[ -x "$venv/python3" ] && export PATH="$venv:$PATH"
+
 cd "$work/src"
 extra=$(printf ' %q' "$@")
 status=0
@@ -48,10 +53,11 @@ while IFS= read -r line; do
 done < run.sh
 cat "$work/run.log"
 [ "$status" -eq 0 ] || fail "a README run.sh line exited $status"
-grep -q "my-lora-host_lora_properties .*Passed" "$work/run.log" || fail "my-lora-host's properties did not run and pass"
+# One test per property for a subject (my-lora-host.lora.<property>); the broken copy is one test.
+grep -q "my-lora-host\.lora\.rows_independent .*Passed" "$work/run.log" || fail "my-lora-host's properties did not run and pass"
 grep -q "my-lora-host-broken_lora_properties .*Passed" "$work/run.log" || fail "the broken copy was not caught"
 if [ "$cuda" = ON ]; then
-  grep -q "my-lora-cuda_lora_properties" "$work/run.log" || fail "the CUDA kernel's test is missing"
+  grep -q "my-lora-cuda\.lora\." "$work/run.log" || fail "the CUDA kernel's tests are missing"
 fi
 
 # The replay lines: the first still fails on the broken copy, the second passes on the host path.
