@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include <parity/core/markup_escape.hpp>
+
 namespace parity::cli {
 namespace {
 
@@ -30,42 +32,19 @@ std::string failure_body(const ResultRecord& r) {
 }
 
 void write_testcase(std::ostream& out, const ResultRecord& r) {
-  out << "    <testcase classname=\"" << xml_escaped(r.family + "." + r.subject) << "\" name=\""
-      << xml_escaped(r.property.empty() ? r.status : r.property) << "\">\n";
+  out << "    <testcase classname=\"" << markup_escaped(r.family + "." + r.subject) << "\" name=\""
+      << markup_escaped(r.property.empty() ? r.status : r.property) << "\">\n";
   if (r.failed)
-    out << "      <failure type=\"" << xml_escaped(r.kind ? failure_kind_name(*r.kind) : r.status) << "\" message=\""
-        << xml_escaped(r.detail) << "\">" << xml_escaped(failure_body(r)) << "</failure>\n";
+    out << "      <failure type=\"" << markup_escaped(r.kind ? failure_kind_name(*r.kind) : r.status) << "\" message=\""
+        << markup_escaped(r.detail) << "\">" << markup_escaped(failure_body(r)) << "</failure>\n";
   else if (r.skipped)
-    out << "      <skipped message=\"" << xml_escaped(r.status + ": " + r.detail) << "\"/>\n";
+    out << "      <skipped message=\"" << markup_escaped(r.status + ": " + r.detail) << "\"/>\n";
   else if (r.reproducer)
-    out << "      <system-out>" << xml_escaped(failure_body(r)) << "</system-out>\n";
+    out << "      <system-out>" << markup_escaped(failure_body(r)) << "</system-out>\n";
   out << "    </testcase>\n";
 }
 
 }  // namespace
-
-std::string xml_escaped(const std::string& text) {
-  std::string out;
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
-          char hex[8];
-          std::snprintf(hex, sizeof hex, "\\x%02x", c);
-          out += hex;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out;
-}
 
 std::string junit_xml(const std::string& command, const std::vector<ResultRecord>& results) {
   std::vector<std::string> families;  // in order of first appearance
@@ -74,13 +53,13 @@ std::string junit_xml(const std::string& command, const std::vector<ResultRecord
   Counts all;
   for (const auto& r : results) all.add(r);
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << xml_escaped("parity " + command) << "\""
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << markup_escaped("parity " + command) << "\""
       << all.attributes() << ">\n";
   for (const auto& family : families) {
     Counts suite;
     for (const auto& r : results)
       if (r.family == family) suite.add(r);
-    out << "  <testsuite name=\"" << xml_escaped("parity " + command + " " + family) << "\"" << suite.attributes() << ">\n";
+    out << "  <testsuite name=\"" << markup_escaped("parity " + command + " " + family) << "\"" << suite.attributes() << ">\n";
     for (const auto& r : results)
       if (r.family == family) write_testcase(out, r);
     out << "  </testsuite>\n";

@@ -7,8 +7,8 @@
 //         <failure type="KIND" message="DETAIL">case, detail, reproducer, replay, rerun</failure>
 //         or <skipped message="DETAIL"/> (not applicable, discarded)
 // A testcase without a property (a probe no property detected) is named after its status.
-// Text is escaped for XML 1.0: & < > " ' as entities, and a character XML cannot hold (a
-// control character other than tab, newline and carriage return) as the text \xNN.
+// Text is escaped by core/markup_escape.hpp (XML 1.0: entities, and a control character XML
+// cannot hold as the text \xNN).
 #include <string>
 #include <vector>
 
@@ -17,8 +17,5 @@
 namespace parity::cli {
 
 std::string junit_xml(const std::string& command, const std::vector<ResultRecord>& results);
-
-// `text` escaped for an XML attribute value or character data, as above.
-std::string xml_escaped(const std::string& text);
 
 }  // namespace parity::cli

@@ -40,8 +40,8 @@ std::string display(const json& j) {
 std::string display_exact(const json& j) {
   if (j.is_number_integer()) return j.dump();  // every digit, beyond 2^53 too
   if (j.is_number()) return format_exact(j.get<double>());
-  if (j.is_string()) return escape_html(j.get_ref<const std::string&>());
-  return escape_html(j.dump());
+  if (j.is_string()) return markup_escaped(j.get_ref<const std::string&>());
+  return markup_escaped(j.dump());
 }
 
 std::string display_member(const json& j, std::string_view key) {

@@ -4,11 +4,9 @@
 #include <string>
 #include <string_view>
 
-namespace parity::report {
+#include <parity/core/markup_escape.hpp>  // markup_escaped, for every page writer
 
-// `text` with & < > " ' replaced by their entities: safe as element content and inside a
-// quoted attribute value.
-std::string escape_html(std::string_view text);
+namespace parity::report {
 
 // The shortest decimal text that reads back as `v` exactly ("0.408203125", "1.9e-06");
 // "nan", "inf" or "-inf" when `v` is not finite.

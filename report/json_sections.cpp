@@ -36,14 +36,14 @@ bool flat(const json& j) {
 
 std::string heading(int level, const std::string& text) {
   const std::string h = "h" + std::to_string(std::clamp(level, 2, 6));
-  return "<" + h + ">" + escape_html(text) + "</" + h + ">\n";
+  return "<" + h + ">" + markup_escaped(text) + "</" + h + ">\n";
 }
 
 std::string compact(const json& j) {
   const std::string text = j.dump();
-  if (text.size() <= kLongJson) return "<code>" + escape_html(text) + "</code>";
-  return "<details><summary><code>" + escape_html(text.substr(0, kLongJson)) + "&hellip;</code></summary><code>" +
-         escape_html(text) + "</code></details>";
+  if (text.size() <= kLongJson) return "<code>" + markup_escaped(text) + "</code>";
+  return "<details><summary><code>" + markup_escaped(text.substr(0, kLongJson)) + "&hellip;</code></summary><code>" +
+         markup_escaped(text) + "</code></details>";
 }
 
 std::string scalars_text(const json& a) {
@@ -54,7 +54,7 @@ std::string scalars_text(const json& a) {
 
 std::string cell(const std::string& key, const json& v, const std::filesystem::path& page_dir) {
   if ((key == "reproducer" || key == "path") && v.is_string()) return file_link(v.get<std::string>(), page_dir);
-  if (key == "replay" && v.is_string()) return "<code class=\"command\">" + escape_html(v.get<std::string>()) + "</code>";
+  if (key == "replay" && v.is_string()) return "<code class=\"command\">" + markup_escaped(v.get<std::string>()) + "</code>";
   if (v.is_array() && all_scalars(v) && v.size() <= 8) return scalars_text(v);
   if (!is_scalar(v)) return compact(v);
   return display(v);
@@ -88,7 +88,7 @@ std::string rows_table(const json& rows, const std::filesystem::path& page_dir) 
   const bool with_status = std::any_of(rows.begin(), rows.end(), [](const json& r) { return row_status(r) != Status::unknown; });
   Row header;
   if (with_status) header.push_back("result");
-  for (const auto& c : columns) header.push_back(escape_html(c));
+  for (const auto& c : columns) header.push_back(markup_escaped(c));
   std::vector<Row> body;
   for (const auto& r : rows) {
     if (!r.is_object()) continue;
@@ -119,7 +119,7 @@ std::string json_sections(const json& value, const std::filesystem::path& page_d
     if (key == "reproducer") {
       sections += heading(level, "reproducer") + reproducer_html(v, member_or_null(value, "replay"), page_dir);
     } else if (is_scalar(v) || (v.is_array() && !has_objects(v))) {
-      settings.emplace_back(escape_html(key), cell(key, v, page_dir));
+      settings.emplace_back(markup_escaped(key), cell(key, v, page_dir));
     } else if (v.is_array()) {
       sections += heading(level, key) + rows_table(v, page_dir);
     } else if (!v.empty() && std::all_of(v.begin(), v.end(), [](const json& m) { return flat(m); })) {

@@ -145,7 +145,7 @@ std::string series_marks(const PlotSeries& s, std::size_t index, const XScale& x
     run += num(px) + "," + num(py) + " ";
     ++run_points;
     out += "<circle class=\"data\" r=\"2.5\" fill=\"" + std::string(colour) + "\" cx=\"" + num(px) +
-           "\" cy=\"" + num(py) + "\"><title>" + escape_html(s.name) + " at " + num(p.x) + ": " +
+           "\" cy=\"" + num(py) + "\"><title>" + markup_escaped(s.name) + " at " + num(p.x) + ": " +
            format_exact(p.y) + "</title></circle>";
   }
   flush();
@@ -157,10 +157,10 @@ std::string legend(const LogPlot& plot, const YScale& ys) {
   double y = kTop + 4;
   for (std::size_t i = 0; i < plot.series.size(); ++i, y += 18) {
     out += "<line x1=\"" + num(kLegend) + "\" x2=\"" + num(kLegend + 24) + "\" y1=\"" + num(y) + "\" y2=\"" +
-           num(y) + "\" " + stroke(i, 2.5) + "/>" + text(kLegend + 30, y + 4, "start", escape_html(plot.series[i].name));
+           num(y) + "\" " + stroke(i, 2.5) + "/>" + text(kLegend + 30, y + 4, "start", markup_escaped(plot.series[i].name));
   }
   if (ys.any_zero && !plot.zero_meaning.empty())
-    out += text(kLegend, y + 8, "start", escape_html(plot.zero_meaning) + " (bottom row)", " class=\"note\"");
+    out += text(kLegend, y + 8, "start", markup_escaped(plot.zero_meaning) + " (bottom row)", " class=\"note\"");
   return out;
 }
 
@@ -178,10 +178,10 @@ std::string render_log_plot(const LogPlot& plot) {
   const XScale xs = x_scale(plot);
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
                     num(kHeight) + "\" viewBox=\"0 0 " + num(kWidth) + " " + num(kHeight) + "\" role=\"img\">";
-  svg += text(kWidth / 2, 22, "middle", escape_html(plot.title), " class=\"title\"");
+  svg += text(kWidth / 2, 22, "middle", markup_escaped(plot.title), " class=\"title\"");
   svg += y_axis(ys) + x_axis(xs);
-  svg += text((kLeft + kRight) / 2, kHeight - 10, "middle", escape_html(plot.x_label));
-  svg += text(16, (kTop + kBottom) / 2, "middle", escape_html(plot.y_label),
+  svg += text((kLeft + kRight) / 2, kHeight - 10, "middle", markup_escaped(plot.x_label));
+  svg += text(16, (kTop + kBottom) / 2, "middle", markup_escaped(plot.y_label),
               " transform=\"rotate(-90 16 " + num((kTop + kBottom) / 2) + ")\"");
   for (std::size_t i = 0; i < plot.series.size(); ++i)
     svg += series_marks(plot.series[i], i, xs, ys);

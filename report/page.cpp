@@ -45,7 +45,7 @@ window.addEventListener('load', function () {
 
 std::string html_page(std::string_view title, std::string_view body_html) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>";
-  out += escape_html(title);
+  out += markup_escaped(title);
   out += "</title><style>";
   out += kStyle;
   out += "</style></head>\n<body>\n";

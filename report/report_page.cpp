@@ -30,7 +30,7 @@ std::string failure_item(const json& row, const std::filesystem::path& page_dir)
   std::string what;
   for (const char* key : {"property", "probe", "shape", "subject"})
     if (const json& v = member_or_null(row, key); v.is_string())
-      what += (what.empty() ? "" : ", ") + std::string(key) + " <b>" + escape_html(v.get<std::string>()) + "</b>";
+      what += (what.empty() ? "" : ", ") + std::string(key) + " <b>" + markup_escaped(v.get<std::string>()) + "</b>";
   const json& c = member_or_null(row, "case");
   if (!c.is_null()) what += (what.empty() ? "case " : "; case ") + (c.is_string() ? display(c) : "<code>" + display(c) + "</code>");
   for (const char* key : {"detail", "observed"})
@@ -39,12 +39,12 @@ std::string failure_item(const json& row, const std::filesystem::path& page_dir)
   if (what.empty()) what = "<code>" + display(row) + "</code>";
   if (const json& r = member_or_null(row, "reproducer"); r.is_string()) what += "; reproducer " + file_link(r.get<std::string>(), page_dir);
   if (const json& r = member_or_null(row, "replay"); r.is_string())
-    what += "; replay <code class=\"command\">" + escape_html(r.get<std::string>()) + "</code>";
+    what += "; replay <code class=\"command\">" + markup_escaped(r.get<std::string>()) + "</code>";
   return "<li>" + what + "</li>\n";
 }
 
 std::string conclusion_block(const ReportInput& in, const std::filesystem::path& page_dir) {
-  std::string out = "<p><b>" + escape_html(in.name) + "</b>: " + conclusion_sentence(in.doc) + "</p>\n";
+  std::string out = "<p><b>" + markup_escaped(in.name) + "</b>: " + conclusion_sentence(in.doc) + "</p>\n";
   if (is_trajectory(in.doc)) return out;
   if (is_reproducer(in.doc)) {
     const json& observed = member_or_null(in.doc, "observed");
@@ -100,7 +100,7 @@ std::string render_report_page(const std::vector<ReportInput>& inputs, const std
   for (const auto& in : inputs) body += conclusion_block(in, page_dir);
   body += "</section>\n";
   for (const auto& in : inputs) {
-    body += "<section class=\"file\">\n<h2 class=\"file\">" + escape_html(in.name) + "</h2>\n";
+    body += "<section class=\"file\">\n<h2 class=\"file\">" + markup_escaped(in.name) + "</h2>\n";
     body += is_trajectory(in.doc) ? trajectory_body(in.doc, page_dir) : json_sections(in.doc, page_dir, 3);
     body += "</section>\n";
   }

@@ -17,7 +17,7 @@ std::string href(const std::string& path) {
       default: out += c;
     }
   }
-  return escape_html(out);
+  return markup_escaped(out);
 }
 
 }  // namespace
@@ -32,7 +32,7 @@ std::string path_from_page(const std::string& recorded, const std::filesystem::p
 
 std::string file_link(const std::string& recorded, const std::filesystem::path& page_dir) {
   const std::string rel = path_from_page(recorded, page_dir);
-  return "<a href=\"" + href(rel) + "\"><code>" + escape_html(rel) + "</code></a>";
+  return "<a href=\"" + href(rel) + "\"><code>" + markup_escaped(rel) + "</code></a>";
 }
 
 std::string reproducer_html(const nlohmann::json& path, const nlohmann::json& replay,
@@ -42,10 +42,10 @@ std::string reproducer_html(const nlohmann::json& path, const nlohmann::json& re
   const std::string from_page = path_from_page(recorded, page_dir);
   std::string out = "<p>File: " + file_link(recorded, page_dir) + "</p>\n";
   const std::string command = "parity replay " + from_page;
-  out += "<p>Replay it from this page's folder: <code class=\"command\">" + escape_html(command) + "</code></p>\n";
+  out += "<p>Replay it from this page's folder: <code class=\"command\">" + markup_escaped(command) + "</code></p>\n";
   if (replay.is_string() && replay.get<std::string>() != command)
     out += "<p>As recorded, from the folder parity ran in: <code class=\"command\">" +
-           escape_html(replay.get<std::string>()) + "</code></p>\n";
+           markup_escaped(replay.get<std::string>()) + "</code></p>\n";
   return out;
 }
 

@@ -52,7 +52,7 @@ std::string ends_of(const json& arm) {
 std::string arms_table(const json& arms) {
   std::vector<Row> rows;
   for (const auto& [name, arm] : arms.items())
-    rows.push_back({escape_html(name), display_member(arm, "description"), display_member(arm, "video_max_abs_diff"),
+    rows.push_back({markup_escaped(name), display_member(arm, "description"), display_member(arm, "video_max_abs_diff"),
                     display_member(arm, "audio_max_abs_diff"), ends_of(arm)});
   return html_table({"arm", "what it runs", "video velocity max abs diff", "audio velocity max abs diff",
                      "relative difference, first &rarr; last block"},
@@ -96,7 +96,7 @@ std::string thresholds_table(const json& thresholds) {
   if (!thresholds.is_object() || thresholds.empty()) return "";
   std::vector<Row> rows;
   for (const auto& [name, value] : thresholds.items())
-    rows.push_back({"<code>" + escape_html(name) + "</code>", display(value), threshold_meaning(name)});
+    rows.push_back({"<code>" + markup_escaped(name) + "</code>", display(value), threshold_meaning(name)});
   return "<h3>Thresholds of the conclusion</h3>\n<p>gap X is the larger of arm X's video and audio velocity max "
          "abs differences. The conclusion is the first that holds: <code>no_gap</code> (gap A = 0), "
          "<code>flipped_elements</code>, <code>layouts</code>, else <code>both</code>.</p>\n" +
