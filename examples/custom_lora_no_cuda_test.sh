@@ -8,9 +8,10 @@
 # again from TORCH_ROOT on CMAKE_PREFIX_PATH, without loading its CMake files. Fails if configure
 # found the toolkit's CMake package or loaded LibTorch's CMake files. (The example's own check_language(CUDA) may still see an nvcc through
 # CMake's built-in /usr/local/cuda search: it only sets MY_LORA_CUDA's default, given OFF here.)
-# usage: custom_lora_no_cuda_test.sh BUILD_DIR EXAMPLE_DIR NVCC_OR_EMPTY TORCH_ROOT [-DVAR=VALUE...]
+# usage: custom_lora_no_cuda_test.sh BUILD_DIR EXAMPLE_DIR nvcc=[NVCC] TORCH_ROOT [-DVAR=VALUE...]
+# (nvcc= is never an empty argument: ctest drops those, which would shift the others.)
 set -euo pipefail
-build=$1 example=$2 nvcc=$3 torch_root=$4
+build=$1 example=$2 nvcc=${3#nvcc=} torch_root=$4
 shift 4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

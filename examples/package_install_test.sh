@@ -13,9 +13,10 @@
 #   - the CUDA component: found with a toolkit (parity::cudart is then the toolkit's CUDA::cudart)
 #     when parity was built with CUDA; refused, with the reason, when it was not.
 # (examples/custom_lora_package_test.sh consumes a moved prefix with the LibTorch component.)
-# usage: package_install_test.sh BUILD_DIR SOURCE_DIR TORCH_ROOT NVCC_OR_EMPTY [-DVAR=VALUE...]
+# usage: package_install_test.sh BUILD_DIR SOURCE_DIR TORCH_ROOT nvcc=[NVCC] [-DVAR=VALUE...]
+# (nvcc= is never an empty argument: ctest drops those, which would shift the -D options.)
 set -euo pipefail
-build=$(readlink -f "$1") source=$(readlink -f "$2") torch_root=$3 nvcc=$4
+build=$(readlink -f "$1") source=$(readlink -f "$2") torch_root=$3 nvcc=${4#nvcc=}
 shift 4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
