@@ -2,7 +2,7 @@
 // parity's own subjects of an op, registered the one way every op parity ships registers them:
 //   rlkernels-host  its deterministic kernel's host twin;
 //   rlkernels-cuda  the CUDA kernel, bit for bit the host twin's (cross_backend_bitwise);
-//                   unavailable without a device, or in a build without CUDA (make_cuda null);
+//                   unavailable without a device, or where make_cuda is null (a build without CUDA);
 //   torch-cpu       LibTorch's implementation, a reference subject: findings, never gated.
 // Call it from the op's register_builtins (op_family.hpp), which then registers its probes.
 #include <memory>
