@@ -10,10 +10,11 @@
 // The row extent is the batch B, not the tokens: a row must carry every input its outputs read,
 // and a token's output reads its sample's scale and shift. So rows_independent and
 // batch_vs_batch ask that a sample's S tokens give the same bits alone and in any batch, which
-// is what a sampler running a batch of prompts (or CFG's doubled batch) needs; a token's
-// independence of the other tokens is the per-token reduction over D, the same in every plan
-// that depends on D alone. x, scale, shift and y share one dtype; a float32 or bf16 subject
-// computes in float32 and rounds y once. The variance is the two-pass one.
+// is what a sampler running a batch of prompts (or CFG's doubled batch) needs. Left unchecked:
+// that a token's bits do not depend on S, the number of tokens beside it in its sample (that
+// needs a second row extent; the framework has one per op). x, scale, shift and y share one
+// dtype; a float32 or bf16 subject computes in float32 and rounds y once. The variance is the
+// two-pass one.
 #include <parity/ops/framework/op_reference.hpp>
 
 namespace parity::ops::adaln {
