@@ -1,0 +1,58 @@
+// The CUDA AdaLN kernel: one block of kLanes threads per token (b, s), two lane sums (the mean,
+// then the centred squares) folded in lane_sum.cuh's order, all arithmetic adaln_arith.cuh's
+// PARITY_HD code (compiled with --fmad=false), so y equals the host twin's bit for bit.
+#include <parity/ops/adaln/adaln_arith.cuh>
+#include <parity/ops/adaln/adaln_cuda.hpp>
+#include <parity/ops/kernels/device_operand.cuh>
+
+namespace parity::ops::adaln {
+namespace {
+
+// The block's lane sums folded into lanes[0], which every thread then reads.
+__device__ float block_sum(float* lanes, float mine, int l) {
+  lanes[l] = mine;
+  __syncthreads();
+  for (int stride = kLanes / 2; stride >= 1; stride /= 2) {
+    if (l < stride) kernels::fold_level(lanes, stride, l);
+    __syncthreads();
+  }
+  const float total = lanes[0];
+  __syncthreads();  // lanes is reused by the next sum
+  return total;
+}
+
+__global__ void __launch_bounds__(kLanes) adaln_tokens(kernels::DeviceView x, kernels::DeviceView scale,
+                                                       kernels::DeviceView shift, std::int64_t S, std::int64_t D,
+                                                       float eps, kernels::DeviceOut y) {
+  __shared__ float lanes[kLanes];
+  const std::int64_t b = blockIdx.x / S, base = (blockIdx.x % S) * D;
+  const int l = static_cast<int>(threadIdx.x);
+  const auto load = [&](std::int64_t i) { return x(b, base + i); };
+  const float mean = mean_of(block_sum(lanes, kernels::lane_sum(load, D, l), l), D);
+  const float inv = inv_std(block_sum(lanes, kernels::lane_sum(CentredSquare<decltype(load)>{load, mean}, D, l), l), D, eps);
+  for (std::int64_t i = l; i < D; i += kLanes)
+    y.store(b * S * D + base + i, modulated(normalised(load(i), mean, inv), scale(b, i), shift(b, i)));
+}
+
+class CudaKernel : public OpSubject {
+ public:
+  Arithmetic arithmetic() const override { return declared_arithmetic(); }
+
+  OpOutputs run(const OpCall& call) override {
+    const std::int64_t B = call.extent("B"), S = call.extent("S"), D = call.extent("D");
+    Tensor y = Tensor::zeros(call.output_dtype("y"), {B, S * D});
+    const kernels::DeviceInput x(call.input("x"), "adaln cuda"), scale(call.input("scale"), "adaln cuda"),
+        shift(call.input("shift"), "adaln cuda");
+    kernels::DeviceOutput out(y, "adaln cuda");
+    adaln_tokens<<<static_cast<unsigned>(B * S), kLanes>>>(x.view(), scale.view(), shift.view(), S, D,
+                                                          static_cast<float>(call.param("eps")), out.out());
+    out.copy_back();
+    return {{"y", std::move(y)}};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
+
+}  // namespace parity::ops::adaln

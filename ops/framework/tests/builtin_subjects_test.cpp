@@ -1,0 +1,58 @@
+// The framework's additions for shipped ops: register_builtin_subjects registers the host twin,
+// the CUDA kernel (its host twin named, unavailable where this build or machine has no CUDA)
+// and LibTorch's reference subject under their fixed names; Eval::param_value gives a
+// variant-selecting parameter's plain value in every instantiation and names an unknown one.
+#include <gtest/gtest.h>
+
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/builtin_subjects.hpp>
+#include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops {
+namespace {
+
+class Nothing : public OpSubject {
+ public:
+  OpOutputs run(const OpCall&) override { return {}; }
+};
+
+std::unique_ptr<OpSubject> make_nothing() { return std::make_unique<Nothing>(); }
+std::string no_torch() { return "no torch here"; }
+
+TEST(BuiltinSubjects, RegistersTheHostTwinTheCudaKernelAndTheReference) {
+  register_builtin_subjects("builtin_test_op", {.kernel = "a test kernel", .make_host = &make_nothing,
+                                                .make_cuda = nullptr, .torch = "a test reference",
+                                                .make_torch = &make_nothing, .torch_unavailable = &no_torch});
+  const auto& s = op_subjects("builtin_test_op");
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].name, "rlkernels-host");
+  EXPECT_EQ(s[0].description, "a test kernel, host twin");
+  EXPECT_EQ(s[0].unavailable_reason(), "");
+  EXPECT_NE(s[0].make(), nullptr);
+  EXPECT_EQ(s[1].name, "rlkernels-cuda");
+  EXPECT_EQ(s[1].host_twin, "rlkernels-host");
+  EXPECT_EQ(s[1].backend, "cuda");
+  EXPECT_NE(s[1].unavailable_reason(), "") << "no CUDA kernel was given: it must never run";
+  EXPECT_EQ(s[2].name, "torch-cpu");
+  EXPECT_EQ(s[2].kind, subjects::SubjectKind::reference);
+  EXPECT_EQ(s[2].unavailable_reason(), "no torch here");
+}
+
+TEST(EvalParamValue, IsThePlainValueInEveryRealAndNamesAnUnknownParameter) {
+  OpValues v;
+  v.params = {{"interleaved", 1.0}};
+  const Arithmetic ar;
+  const Eval<Bounded> bounded(v, ar);
+  const Eval<double> plain(v, ar);
+  EXPECT_EQ(bounded.param_value("interleaved"), 1.0);
+  EXPECT_EQ(plain.param_value("interleaved"), 1.0);
+  try {
+    (void)plain.param_value("causal");
+    FAIL() << "an unknown parameter was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'causal'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace parity::ops

@@ -1,0 +1,23 @@
+#pragma once
+// Host-side operand access shared by parity's op host twins: an input's logical values as
+// float32 (exact: f32 and bf16 inputs are floats), and an output element stored as the CUDA
+// kernels store it (bf16: round to nearest even, bf16_from_float_rne; f32: the value itself).
+#include <cstdint>
+#include <vector>
+
+#include <parity/core/bf16.hpp>
+#include <parity/core/tensor.hpp>
+
+namespace parity::ops::kernels {
+
+inline std::vector<float> host_floats(const Tensor& t) {
+  const std::vector<double> v = t.values();
+  return {v.begin(), v.end()};
+}
+
+inline void store(Tensor& out, std::int64_t i, float v) {
+  if (out.dtype() == DType::bf16) out.set_bits(i, bf16_from_float_rne(v));
+  else out.set_value(i, v);
+}
+
+}  // namespace parity::ops::kernels

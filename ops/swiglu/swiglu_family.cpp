@@ -1,0 +1,30 @@
+// The swiglu op family: its declaration and reference (swiglu_op.hpp) instantiated, and parity's
+// own subjects of it registered as a user's are.
+#include <parity/ops/swiglu/swiglu_family.hpp>
+
+#include <parity/ops/framework/builtin_subjects.hpp>
+#include <parity/ops/framework/define_op.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/swiglu/swiglu_cuda.hpp>
+#include <parity/ops/swiglu/swiglu_host.hpp>
+#include <parity/ops/swiglu/swiglu_op.hpp>
+#include <parity/ops/swiglu/swiglu_torch.hpp>
+
+namespace parity::ops::swiglu {
+namespace {
+
+void register_builtins() {
+  register_builtin_subjects("swiglu", {.kernel = "parity's deterministic SwiGLU kernel", .make_host = &make_host_twin,
+                                       .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+                                       .torch = "LibTorch's at::silu(a) * b on the CPU", .make_torch = &make_torch_cpu});
+  register_probes();
+}
+
+}  // namespace
+
+const gen::Family& family() {
+  static const OpFamily f(define_op<Swiglu>(), &register_builtins);
+  return f;
+}
+
+}  // namespace parity::ops::swiglu

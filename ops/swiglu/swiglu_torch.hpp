@@ -1,0 +1,14 @@
+#pragma once
+// LibTorch's SwiGLU as a reference subject of swiglu: at::silu of the first half times the
+// second half (ATen has no fused op; a bf16 silu is rounded to bf16 before the multiply, as an
+// unfused model computes it). Its results are findings, never gated. Plain C++: callers need
+// no LibTorch headers.
+#include <memory>
+
+#include <parity/ops/framework/op_subject.hpp>
+
+namespace parity::ops::swiglu {
+
+std::unique_ptr<OpSubject> make_torch_cpu();
+
+}  // namespace parity::ops::swiglu
