@@ -1,7 +1,7 @@
 // parity fuzz-repro FAMILY CRASH_FILE [--subject S] [--out DIR] [--max-checks N] [--no-shrink]
 //
-// Turns a libFuzzer crash file of FAMILY's harness into a reproducer: decodes it with the
-// harness's own decoder (fuzz/decode.hpp), checks the property the input selects on the
+// Turns a libFuzzer crash file of FAMILY's harness (an op's: op_fuzzer's) into a reproducer:
+// decodes it with the harness's own decoder for the subject (fuzz/decode.hpp), checks the property the input selects on the
 // subject (--subject, else $PARITY_FUZZ_SUBJECT, else the family's default), shrinks the Case
 // with the Case shrinker (properties/gen/case_shrink.hpp: RapidCheck's shrink machinery, re-checking
 // after every step), and writes the reproducer to --out (default $PARITY_REPRO_DIR, else
@@ -39,11 +39,11 @@ int cmd_fuzz_repro(const Args& args) {
   const std::string& file = args.positional()[1];
   const gen::Family& family = gen::find_family(family_name);
   const auto dir = writable_repro_dir(args, "--out");
-  const fuzz::FuzzInput in = fuzz::decode_for_family(family_name, read_bytes(file));
   const char* env = std::getenv("PARITY_FUZZ_SUBJECT");
   const gen::SubjectEntry subject =
       family.find_subject(args.get("--subject").value_or(env && *env ? env : family.default_subject()));
   if (!subject.unavailable.empty()) throw InputError("subject " + subject.name + " cannot run here: " + subject.unavailable);
+  const fuzz::FuzzInput in = fuzz::decode_for_family(family_name, read_bytes(file), subject.name);
 
   family.find_property(in.property);
   try {

@@ -14,19 +14,24 @@
 namespace parity::cli {
 namespace {
 
-// Every family's capped extents (properties/gen/extent_caps.hpp): extent -> what each family
-// draws by default and allows.
+// Every family's capped extents with a flag of their own (properties/gen/extent_caps.hpp):
+// extent -> what each family draws by default and allows.
 std::map<std::string, std::string> extent_cap_help() {
   std::map<std::string, std::string> help;
   for (const gen::Family* f : gen::families())
     for (const auto& cap : f->extent_caps())
-      help[cap.extent] += (help[cap.extent].empty() ? "" : "; ") + f->name() + ": default " +
+      if (cap.own_flag)
+        help[cap.extent] += (help[cap.extent].empty() ? "" : "; ") + f->name() + ": default " +
                           std::to_string(cap.default_max) + ", at most " + std::to_string(cap.limit);
   return help;
 }
 
-// The --max-<extent> flags of the commands that generate cases (cli/extent_caps.hpp).
+// The --max-<extent> flags of the commands that generate cases, and --max (cli/extent_caps.hpp).
 std::vector<FlagSpec> with_extent_caps(std::vector<FlagSpec> flags) {
+  flags.push_back({"--max", "EXT=N,...", "the largest values of extents by name, any family's (e.g. --max T=4096,D=8192 "
+                                         "for rms_norm; an unknown extent's refusal lists the family's); each overrides "
+                                         "$PARITY_MAX_<EXT>, the extent's name in upper case; a value outside the "
+                                         "extent's range or an extent no selected family has is refused"});
   for (const auto& [extent, help] : extent_cap_help())
     flags.push_back({"--max-" + extent, "N", "the largest " + extent + " a generated case draws (" + help +
                                                  "; default $" + gen::extent_cap_variable(extent) + ")"});
@@ -65,6 +70,8 @@ const std::vector<EnvironmentVariable>& environment_variables() {
                          "docs/reference/figures.json)"},
       {"PARITY_FUZZ_SUBJECT", "the subject when --subject is not given (default the family's own kernel); the "
                               "fuzz harnesses read it too"},
+      {"PARITY_FUZZ_OP", "the op the op_fuzzer harness checks (default: each input's first byte picks one of the ops "
+                         "that have the subject)"},
     };
     for (const auto& [extent, help] : extent_cap_help())
       t.push_back({gen::extent_cap_variable(extent), "the largest " + extent + " a generated case draws when --max-" +
@@ -99,7 +106,8 @@ const std::vector<CommandSpec>& command_specs() {
            "replays it. --subject parity-oracles runs instead the self-checks of parity's own oracles "
            "(oracle_agreement), which call no subject and are never a subject's verdict. Exit 0 if every property "
            "holds.",
-       .positionals = {{"FAMILY", "lora, transition, model, trajectory or bridge (parity list families)"}},
+       .positionals = {{"FAMILY", "lora, transition, model, trajectory, bridge or an op (rms_norm, softmax, ...: parity list "
+                                  "families)"}},
        .flags = with_extent_caps(with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
                                      {"--property", "P", "one property (default every one)"},
                                      {"--cases", "N", "generated cases per property (default $PARITY_CASES, else the "
@@ -150,7 +158,8 @@ const std::vector<CommandSpec>& command_specs() {
            "Decodes a crash file of FAMILY's harness (fuzz/README.md), checks the property it selects on the "
            "subject, shrinks the case and writes a reproducer. Exit 0 if a reproducer that still fails was "
            "written, 1 if the input does not fail on the subject, 2 if its property does not apply to it.",
-       .positionals = {{"FAMILY", "the harness's family: lora or transition"}, {"CRASH_FILE", "the input libFuzzer saved"}},
+       .positionals = {{"FAMILY", "the harness's family: lora, transition or an op (rms_norm, softmax, ...: op_fuzzer's)"},
+                       {"CRASH_FILE", "the input libFuzzer saved"}},
        .flags = {{"--subject", "S", "the subject (default $PARITY_FUZZ_SUBJECT, else the family's own kernel)"},
                  {"--out", "DIR", "where the reproducer is written (default $PARITY_REPRO_DIR, else reports/repros)"},
                  {"--max-checks", "N", "checks the shrink may spend (default 3000)"},

@@ -1,7 +1,8 @@
 # parity_add_subject_tests(TARGET <lib> FAMILY <family> SUBJECT <name>
 #                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>]
 #                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
-#                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>])
+#                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>]
+#                          [MAX <EXT>=<n>...])
 #
 # Needs parity's LibTorch component (parity::property_main).
 # Registers with ctest every property of <family> (lora, transition) against the subject <name>
@@ -15,12 +16,14 @@
 # MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R, WORK;
 # transition: B, TOKENS, CHANNELS, ELEMENTS), set as PARITY_MAX_<EXTENT> in the test's
 # environment; a cap the family lacks is ignored by it, a bad value fails the test (exit 2).
+# MAX <EXT>=<n>... caps any extent by its name, an op family's among them (FAMILY rms_norm
+# MAX T=4096 D=8192), set as PARITY_MAX_<EXT in upper case>=<n> the same way.
 #
 # WILL_FAIL: the subject is a deliberately broken copy that parity must catch. The test passes
 # only when some property fails on it; a usage or registration error still fails it.
 function(parity_add_subject_tests)
   set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B MAX_TOKENS MAX_CHANNELS MAX_ELEMENTS)
-  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;SUBJECT;BACKEND;TIMEOUT;${caps}" "" ${ARGN})
+  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;SUBJECT;BACKEND;TIMEOUT;${caps}" "MAX" ${ARGN})
   foreach(required TARGET FAMILY SUBJECT)
     if(NOT S_${required})
       message(FATAL_ERROR "parity_add_subject_tests: ${required} is required")
@@ -59,6 +62,13 @@ function(parity_add_subject_tests)
     if(DEFINED S_${cap})
       list(APPEND environment "PARITY_${cap}=${S_${cap}}")
     endif()
+  endforeach()
+  foreach(item IN LISTS S_MAX)
+    if(NOT item MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
+      message(FATAL_ERROR "parity_add_subject_tests: MAX ${item}: expected <EXT>=<n>")
+    endif()
+    string(TOUPPER "${CMAKE_MATCH_1}" extent)
+    list(APPEND environment "PARITY_MAX_${extent}=${CMAKE_MATCH_2}")
   endforeach()
   if(NOT S_WILL_FAIL)
     parity_add_property_tests(EXECUTABLE ${exe} FAMILY ${S_FAMILY} SUBJECT ${S_SUBJECT} PREFIX ${S_SUBJECT}

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include <parity/core/bf16.hpp>
+#include <parity/core/f16.hpp>
 #include <parity/core/json_read.hpp>
 
 namespace parity {
@@ -15,6 +16,7 @@ bool is_nan_bits(DType t, std::uint64_t bits) {
   switch (t) {
     case DType::f32: return std::isnan(bits_float(static_cast<std::uint32_t>(bits)));
     case DType::bf16: return bf16_is_nan(static_cast<std::uint16_t>(bits));
+    case DType::f16: return f16_is_nan(static_cast<std::uint16_t>(bits));
     case DType::f64: return (bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull &&
                             (bits & 0x000FFFFFFFFFFFFFull) != 0;
   }

@@ -12,6 +12,7 @@ std::uint64_t padding_bits(DType t) {
   switch (t) {
     case DType::f32: return 0x7FC0BADDu;
     case DType::bf16: return 0x7FDDu;
+    case DType::f16: return 0x7EDDu;
     case DType::f64: return 0x7FF8BADD0000BADDull;
   }
   return 0;

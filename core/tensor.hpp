@@ -48,7 +48,8 @@ class Tensor {
   std::uint64_t bits_at(std::int64_t i) const;
   void set_bits(std::int64_t i, std::uint64_t bits);
   double value_at(std::int64_t i) const;
-  // Stores v rounded to the dtype (round to nearest even for bf16 and f32).
+  // Stores v rounded to the dtype, to nearest even: f32 and f16 directly from the double, bf16
+  // through float32.
   void set_value(std::int64_t i, double v);
 
   // Whole storage as raw bits, padding included (for "was this buffer touched?" checks).

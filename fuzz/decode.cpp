@@ -2,6 +2,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/fuzz/decode_lora.hpp>
+#include <parity/fuzz/decode_op.hpp>
 #include <parity/fuzz/decode_transition.hpp>
 
 namespace parity::fuzz {
@@ -10,28 +11,38 @@ namespace {
 void require_known(const std::string& family) {
   for (const auto& f : fuzz_families())
     if (f == family) return;
-  throw InputError("family '" + family + "' has no fuzz harness (these do: lora, transition)");
+  std::string known;
+  for (const auto& f : fuzz_families()) known += (known.empty() ? "" : ", ") + f;
+  throw InputError("family '" + family + "' has no fuzz harness (these do: " + known + ")");
 }
+
+bool is_op(const std::string& family) { return family != "lora" && family != "transition"; }
 
 }  // namespace
 
 const std::vector<std::string>& fuzz_families() {
-  static const std::vector<std::string> all = {"lora", "transition"};
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> out = {"lora", "transition"};
+    for (const auto& op : op_fuzz_ops()) out.push_back(op);
+    return out;
+  }();
   return all;
 }
 
 std::string harness_name(const std::string& family) {
   require_known(family);
-  return family + "_fuzzer";
+  return is_op(family) ? "op_fuzzer" : family + "_fuzzer";
 }
 
-FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes) {
+FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes, const std::string& subject) {
   require_known(family);
+  if (is_op(family)) return decode_op(bytes, family, subject);
   return family == "lora" ? decode_lora(bytes) : decode_transition(bytes);
 }
 
-const std::vector<std::string>& fuzz_properties(const std::string& family) {
+std::vector<std::string> fuzz_properties(const std::string& family, const std::string& subject) {
   require_known(family);
+  if (is_op(family)) return op_fuzz_properties(family, subject);
   return family == "lora" ? lora_fuzz_properties() : transition_fuzz_properties();
 }
 

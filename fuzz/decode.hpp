@@ -10,17 +10,21 @@
 
 namespace parity::fuzz {
 
-// The families with a harness byte format, e.g. {"lora", "transition"}.
+// The families with a harness byte format: {"lora", "transition"} and every op family (ops/,
+// whose one harness is op_fuzzer: decode_op.hpp).
 const std::vector<std::string>& fuzz_families();
 
-// The harness of `family` ("<family>_fuzzer"). Throws InputError naming the known families.
+// The harness of `family` ("<family>_fuzzer"; "op_fuzzer" for an op). Throws InputError naming
+// the known families.
 std::string harness_name(const std::string& family);
 
-// Decodes `bytes` exactly as the family's harness does. Throws InputError for a family
-// without a byte format; never for the bytes.
-FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes);
+// Decodes `bytes` exactly as the family's harness does when it checks `subject` (an op's format
+// depends on the subject's capabilities; lora's and transition's do not). Throws InputError for
+// a family without a byte format or an op without that subject; never for the bytes.
+FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes,
+                            const std::string& subject = "rlkernels-host");
 
-// The properties the family's harness may select.
-const std::vector<std::string>& fuzz_properties(const std::string& family);
+// The properties the family's harness may select (on `subject`, for an op).
+std::vector<std::string> fuzz_properties(const std::string& family, const std::string& subject = "rlkernels-host");
 
 }  // namespace parity::fuzz

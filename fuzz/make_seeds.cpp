@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,12 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/reproducer.hpp>
+#include <parity/fuzz/byte_reader.hpp>
 #include <parity/fuzz/decode_lora.hpp>
+#include <parity/fuzz/decode_op.hpp>
+#include <parity/fuzz/fuzz_values.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/properties/gen/family.hpp>
 #include <parity/fuzz/decode_transition.hpp>
 #include <parity/properties/bridge/bridge_problem.hpp>
 
@@ -127,6 +133,58 @@ std::vector<std::pair<std::string, fuzz::FuzzInput>> transition_seeds() {
   return out;
 }
 
+// op_fuzzer's seeds (decode_op.hpp), for each op and each property: small extents, then each
+// extent at its first plan threshold, in each dtype, straddling the probe row's outputs; and
+// one with strided inputs and special values.
+void op_seeds() {
+  for (std::size_t o = 0; o < fuzz::op_fuzz_ops().size(); ++o) {
+    const std::string& op = fuzz::op_fuzz_ops()[o];
+    const gen::Family& family = gen::find_family(op);
+    const ops::OpDecl& d = dynamic_cast<const ops::OpFamily&>(family).def().decl;
+    const auto properties = fuzz::op_fuzz_properties(op, "rlkernels-host");
+    std::size_t groups = 0, scaled = 0;
+    std::set<std::string> seen;
+    for (const auto* list : {&d.inputs, &d.outputs})
+      for (const auto& t : *list) groups += seen.insert(t.group()).second ? 1 : 0;
+    for (const auto& t : d.inputs) scaled += t.scales.size() > 1 ? 1 : 0;
+    for (std::size_t p = 0; p < properties.size(); ++p)
+      for (std::size_t dt = 0; dt < d.dtypes.size(); ++dt)
+        for (const bool at_threshold : {false, true}) {
+          fuzz::ByteWriter w;
+          w.u8(static_cast<std::uint8_t>(o));
+          w.u8(static_cast<std::uint8_t>(p));
+          for (std::size_t e = 0; e < d.extents.size(); ++e) {
+            w.u8(at_threshold ? 255 : 0);
+            w.u8(static_cast<std::uint8_t>(at_threshold ? 1 : 2 + 3 * e));  // threshold 0 itself; or small
+          }
+          for (std::size_t g = 0; g < groups; ++g) w.u8(static_cast<std::uint8_t>(dt));
+          for (std::size_t k = 0; k < d.params.size() + scaled; ++k) w.u8(0);
+          w.u16(1);  // probe row 1 (of at least 2 rows where the extent allows)
+          for (std::size_t k = 0; k < d.inputs.size(); ++k) w.u8(0);
+          w.u64(static_cast<std::uint64_t>(17 + p));
+          w.u8(4);  // straddles
+          write("op_fuzzer", op + "_" + properties[p] + "_" + std::string(dtype_name(d.dtypes[dt])) +
+                                 (at_threshold ? "_thresholds" : "_small"),
+                w.bytes());
+        }
+    fuzz::ByteWriter w;
+    w.u8(static_cast<std::uint8_t>(o));
+    w.u8(3);  // layout_invariant, where it applies
+    for (std::size_t e = 0; e < d.extents.size(); ++e) w.u8(0), w.u8(5);
+    for (std::size_t k = 0; k < groups + d.params.size() + scaled; ++k) w.u8(0);
+    w.u16(0);
+    for (std::size_t k = 0; k < d.inputs.size(); ++k) w.u8(0x25);  // padded, offset
+    w.u64(3);
+    w.u8(0);
+    for (const std::uint32_t bits : {0x7FC00000u, 0x7F800000u, 0x00000001u, 0x80000000u}) {
+      w.u8(0);
+      w.u24(bits % 5);
+      fuzz::encode_float_bits(w, bits);
+    }
+    write("op_fuzzer", op + "_special_values_strided", w.bytes());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +193,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   root = argv[1];
+  op_seeds();
   std::vector<std::pair<std::string, int>> lora_names;
   const auto lora_inputs = lora_seeds(lora_names);
   std::vector<Case> cases;  // decoded, for the validators' JSON seeds

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_straddle.hpp>
 #include <parity/properties/gen/values.hpp>
 
 namespace parity::ops {
@@ -10,13 +11,14 @@ namespace {
 
 rc::Gen<std::int64_t> extent_of(const ExtentDecl& e) {
   std::vector<std::int64_t> small, near;
-  for (std::int64_t v = 1; v <= std::min<std::int64_t>(8, e.max); ++v) small.push_back(v);
+  for (std::int64_t v = e.min; v <= std::min<std::int64_t>(e.min + 7, e.max); ++v) small.push_back(v);
   for (const auto t : e.thresholds)
     for (const auto v : {t, t - 1, t + 1})
-      if (v >= 1 && v <= e.max) near.push_back(v);
-  if (near.empty()) return rc::gen::weightedOneOf<std::int64_t>({{4, gen::shrinking_element(small)}, {3, gen::extent(e.max)}});
-  return rc::gen::weightedOneOf<std::int64_t>(
-      {{3, gen::shrinking_element(small)}, {2, gen::extent(e.max)}, {5, gen::shrinking_element(near)}});
+      if (v >= e.min && v <= e.max) near.push_back(v);
+  // gen::extent draws from [1, max]: shifted to [min, max].
+  const auto edge = rc::gen::map(gen::extent(e.max - e.min + 1), [min = e.min](std::int64_t v) { return v + min - 1; });
+  if (near.empty()) return rc::gen::weightedOneOf<std::int64_t>({{4, gen::shrinking_element(small)}, {3, edge}});
+  return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, edge}, {5, gen::shrinking_element(near)}});
 }
 
 std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::int64_t>& dims) {
@@ -32,20 +34,40 @@ std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::i
   return most;
 }
 
-// Halves extents, the row extent first, until the largest operand fits.
-void fit(const OpDecl& d, std::map<std::string, std::int64_t>& dims) {
-  while (largest_operand(d, dims) > d.max_elements) {
-    auto& rows = dims[d.row_extent];
-    if (rows > 1) {
-      rows = std::max<std::int64_t>(1, rows / 2);
-      continue;
-    }
-    auto widest = std::max_element(dims.begin(), dims.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    widest->second = std::max<std::int64_t>(1, widest->second / 2);
+}  // namespace
+
+void fit_extents(const OpDecl& d, std::map<std::string, std::int64_t>& dims, std::int64_t max_elements) {
+  const auto halve = [&](const std::string& name) {
+    auto& v = dims[name];
+    const std::int64_t to = std::max(d.extent(name).min, v / 2);
+    if (to == v) return false;
+    v = to;
+    return true;
+  };
+  while (largest_operand(d, dims) > max_elements) {
+    if (halve(d.row_extent)) continue;
+    std::vector<std::pair<std::int64_t, std::string>> widest;
+    for (const auto& [name, v] : dims) widest.emplace_back(v, name);
+    std::sort(widest.begin(), widest.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;  // ties: the first name
+    });
+    bool shrunk = false;
+    for (const auto& [v, name] : widest)
+      if ((shrunk = halve(name))) break;
+    if (!shrunk) return;
   }
 }
 
+namespace {
+
+// f16's special values in the order of gen::special_bits(): +-0, +-1, f16 max, min normal,
+// denorm_min, +-Inf, NaN.
+rc::Gen<std::uint64_t> f16_special_bits() {
+  return gen::shrinking_element<std::uint64_t>({0x0000, 0x8000, 0x3C00, 0xBC00, 0x7BFF, 0x0400, 0x0001, 0x7C00, 0xFC00, 0x7E00});
+}
+
 rc::Gen<std::uint64_t> patch_bits_for(DType t) {
+  if (t == DType::f16) return f16_special_bits();
   if (t == DType::bf16)
     return rc::gen::map(gen::special_bits(), [](std::uint32_t b) -> std::uint64_t { return b == 1 ? 1 : b >> 16; });
   return rc::gen::cast<std::uint64_t>(gen::patch_bits());
@@ -58,7 +80,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     Case c;
     c.family = d.name;
     for (const auto& e : d.extents) c.dims[e.name] = *extent_of(e);
-    fit(d, c.dims);
+    fit_extents(d, c.dims, d.max_elements);
     c.seed = *rc::gen::arbitrary<std::uint64_t>();
     std::map<std::string, DType> group;
     for (const auto* list : {&d.inputs, &d.outputs})
@@ -89,6 +111,16 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
       c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, n), *patch_bits_for(group.at(t.group()))});
     }
     return c;
+  });
+}
+
+rc::Gen<Case> op_case(const OpDef& op, bool strided_layouts) {
+  return rc::gen::mapcat(op_case(op.decl, strided_layouts), [op](const Case& c) {
+    return rc::gen::map(gen::shrinking_element<int>({0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8}), [op, c](int straddles) {
+      Case out = c;
+      for (Patch& p : straddle_patches(op, c, straddles).patches) out.patches.push_back(std::move(p));
+      return out;
+    });
   });
 }
 

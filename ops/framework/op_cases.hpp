@@ -10,17 +10,26 @@
 // group, each parameter and each input's scale come from their declared lists (the first is
 // where shrinking goes); each input gets a layout (contiguous a third of the time, 1-D inputs
 // never transposed); up to three patches put float32 special values or values straddling a
-// bf16 rounding boundary (bf16 inputs: bf16 special values) on random input elements.
+// bf16 rounding boundary (bf16 and f16 inputs: their own special values) on random input elements.
 #include <rapidcheck.h>
 
 #include <parity/core/case.hpp>
 #include <parity/ops/framework/op_decl.hpp>
+#include <parity/ops/framework/op_reference.hpp>
 #include <parity/properties/gen/case_rules.hpp>
 
 namespace parity::ops {
 
 // `strided_layouts` false: every input contiguous (a subject without that capability).
 rc::Gen<Case> op_case(const OpDecl& decl, bool strided_layouts = true);
+// op_case(op.decl), then, two cases in three, 1 to 8 output-straddling patches placed through
+// the reference on the probe row (op_straddle.hpp; none where no output is bf16 or f16).
+rc::Gen<Case> op_case(const OpDef& op, bool strided_layouts = true);
+
+// Halves extents (never below their min), the row extent first, then the widest that can
+// shrink, until the largest operand (with batch_vs_batch's extra row) holds at most
+// `max_elements` (or none can shrink: check_contract then refuses the Case).
+void fit_extents(const OpDecl& decl, std::map<std::string, std::int64_t>& dims, std::int64_t max_elements);
 
 // check_contract of op_problem.hpp; conform keeps probe_row below the row extent and every patch
 // index inside its operand.

@@ -74,6 +74,7 @@ Rounding rounding_of(DType t) {
     case DType::bf16: return {0x1p-8, 0x1p-134, 3.3895313892515355e38};
     case DType::f32: return {0x1p-24, 0x1p-150, 3.4028234663852886e38};
     case DType::f64: return {0x1p-53, 0x1p-1074, std::numeric_limits<double>::max()};
+    case DType::f16: return {0x1p-11, 0x1p-25, 65504.0};
   }
   return {0, 0, 0};
 }

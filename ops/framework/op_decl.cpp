@@ -61,7 +61,7 @@ void validate(const OpDecl& d) {
   std::map<std::string, std::int64_t> ones;
   for (const auto& e : d.extents) {
     if (!names.insert(e.name).second) fault("duplicate name " + e.name);
-    if (e.max < 1) fault("extent " + e.name + " has max < 1");
+    if (e.min < 1 || e.max < e.min || e.limit < e.max) fault("extent " + e.name + " needs 1 <= min <= max <= limit");
     ones[e.name] = 1;
   }
   bool row_led = false;

@@ -20,10 +20,14 @@ namespace parity::ops {
 
 struct ExtentDecl {
   std::string name;
-  std::int64_t max = 4096;  // the largest value a generated case takes (the user may lower it)
+  // The largest value a generated case takes by default; a user's cap (`parity check OP --max
+  // T=N`, $PARITY_MAX_<NAME>, parity_add_subject_tests(... MAX T=N)) moves it within [min, limit].
+  std::int64_t max = 4096;
   // Sizes at which real kernels typically switch plan (tile, split, rows per block): the
   // generator draws each and its neighbours +-1 (op_cases.hpp).
   std::vector<std::int64_t> thresholds = {};
+  std::int64_t min = 1;                       // the smallest value the op takes
+  std::int64_t limit = std::int64_t{1} << 20;  // the contract: the largest value a Case may hold
 };
 
 // An operand or output. Operands of one dtype group always share a dtype (x and its weight w,
@@ -54,8 +58,9 @@ struct OpDecl {
   std::vector<ExtentDecl> extents;
   std::vector<TensorDecl> inputs, outputs;
   std::vector<ParamDecl> params;
-  // The dtypes each dtype group may take (every group: one list). bf16, f32 (f64 and f16 are
-  // accepted by the API; a subject in f64 needs an oracle beyond double, README.md).
+  // The dtypes each dtype group may take (every group: one list): bf16, f16, f32 (f64 is
+  // accepted by the API; a subject in f64 needs an oracle beyond double, README.md). An f16
+  // output is rounded once more at u = 2^-11 (a bf16 one at 2^-8) after the subject's precision.
   std::vector<DType> dtypes = {DType::f32, DType::bf16};
   std::string row_extent;                    // indexes independent rows (batch invariance)
   std::vector<std::string> reduced_extents;  // reduced over by every output element

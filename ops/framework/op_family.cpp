@@ -1,5 +1,6 @@
 #include <parity/ops/framework/op_family.hpp>
 
+#include <cstdlib>
 #include <mutex>
 
 #include <parity/core/error.hpp>
@@ -148,15 +149,43 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
     if (!info.host_twin.empty() && property == properties::cross_backend::kProperty)
       strided = strided && runnable(info.host_twin).capabilities.strided_layouts;
   }
+  const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), extent_caps(), config.max_extents);
   gen::RunConfig resolved = config;
   if (resolved.cases <= 0) resolved.cases = cases_per_property();
-  gen::RunResult result = gen::run_property(subject, property, op_case(def_.decl, strided), check, resolved, rules_);
+  resolved.max_extents = {};
+  if (!resolved.rerun_command) {
+    std::string caps;
+    for (const auto& e : def_.decl.extents)
+      if (maxima.at(e.name) != e.max) caps += (caps.empty() ? " --max " : ",") + e.name + "=" + std::to_string(maxima.at(e.name));
+    const char* rc_params = std::getenv("RC_PARAMS");
+    resolved.rerun_command = [op = name(), subject, caps, rc = std::string(rc_params ? rc_params : "")](
+                                 const std::string& p, std::uint64_t seed, int cases) {
+      std::string quoted = "'";
+      for (const char ch : rc) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+      return (rc.empty() ? "" : "RC_PARAMS=" + quoted + "' ") + "parity check " + op + " --subject " + subject +
+             " --property " + p + " --cases " + std::to_string(cases) + " --seed " + std::to_string(seed) + caps;
+    };
+  }
+  gen::RunResult result = gen::run_property(subject, property, op_case(capped(maxima), strided), check, resolved, rules_);
   if (property == kOracleAgreement && !result.passed)
     result.message += "  " + property + " is a self-check of parity's own oracles and calls no subject: " +
                       "this failure is a fault of parity, not a verdict on any subject\n";
   return result;
 }
 
-rc::Gen<Case> OpFamily::cases() const { return op_case(def_.decl); }
+rc::Gen<Case> OpFamily::cases() const { return op_case(def_); }
+
+std::vector<gen::ExtentCap> OpFamily::extent_caps() const {
+  std::vector<gen::ExtentCap> caps;
+  for (const auto& e : def_.decl.extents)
+    caps.push_back({.extent = e.name, .default_max = e.max, .limit = e.limit, .min = e.min, .own_flag = false});
+  return caps;
+}
+
+OpDef OpFamily::capped(const gen::ExtentMaxima& maxima) const {
+  OpDef op = def_;
+  for (auto& e : op.decl.extents) e.max = maxima.at(e.name);
+  return op;
+}
 
 }  // namespace parity::ops

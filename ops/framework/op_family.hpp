@@ -7,6 +7,9 @@
 //
 // Applicability: layout_invariant does not apply to a subject without strided_layouts (and its
 // cases are contiguous); cross_backend_bitwise applies to a subject with a host_twin only.
+// Caps: a run draws each extent up to its declared max, or the user's cap (extent_caps()); a
+// failure's rerun line carries the caps that differ from the declared ones as --max EXT=N,...
+// Cases carry output-straddling patches (op_cases.hpp, op_straddle.hpp).
 #include <functional>
 #include <string>
 
@@ -39,6 +42,9 @@ class OpFamily final : public gen::Family {
   gen::RunResult run(const std::string& subject, const std::string& property, const gen::RunConfig& config) const override;
   rc::Gen<Case> cases() const override;
   const gen::CaseRules& rules() const override { return rules_; }
+  // Every declared extent: default its max, limit its limit, min its min, no --max-<extent> flag
+  // of its own (`parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents).
+  std::vector<gen::ExtentCap> extent_caps() const override;
 
   const OpDef& def() const { return def_; }
 
@@ -52,6 +58,9 @@ class OpFamily final : public gen::Family {
                                                 std::string& why_not) const;
   std::function<Verdict(const Case&)> unlabelled_check_for(const std::string& subject, const std::string& property,
                                                            std::string& why_not) const;
+
+  // The op with each extent's max set from `maxima` (resolved caps).
+  OpDef capped(const gen::ExtentMaxima& maxima) const;
 
   OpDef def_;
   std::function<void()> register_builtins_;

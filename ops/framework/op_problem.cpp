@@ -57,6 +57,7 @@ int dtype_code(DType t) {
     case DType::bf16: return 16;
     case DType::f32: return 32;
     case DType::f64: return 64;
+    case DType::f16: return 116;
   }
   return 0;
 }
@@ -65,7 +66,8 @@ DType dtype_from_code(double code, const std::string& field) {
   if (code == 16) return DType::bf16;
   if (code == 32) return DType::f32;
   if (code == 64) return DType::f64;
-  throw InputError(field + ": expected 16 (bf16), 32 (f32) or 64 (f64), not " + number(code));
+  if (code == 116) return DType::f16;
+  throw InputError(field + ": expected 16 (bf16), 32 (f32), 64 (f64) or 116 (f16), not " + number(code));
 }
 
 void check_contract(const OpDecl& d, const Case& c) {
@@ -75,7 +77,8 @@ void check_contract(const OpDecl& d, const Case& c) {
     for (const auto& x : d.extents)
       if (x.name == name) e = &x;
     if (!e) throw InputError("case.dims." + name + ": not an extent of " + d.name);
-    if (v < 1 || v > e->max) throw InputError("case.dims." + name + ": outside [1, " + std::to_string(e->max) + "]");
+    if (v < e->min || v > e->limit)
+      throw InputError("case.dims." + name + ": outside [" + std::to_string(e->min) + ", " + std::to_string(e->limit) + "]");
   }
   for (const auto& e : d.extents) c.dim(e.name);
   for (const auto* list : {&d.inputs, &d.outputs})

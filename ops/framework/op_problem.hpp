@@ -1,8 +1,10 @@
 #pragma once
 // What a Case of an op means (every field, and the contract every generated Case satisfies):
-//   dims         one value per declared extent, in [1, max]
+//   dims         one value per declared extent, in [min, limit] (generated: [min, max], max the
+//                declared one or the user's cap)
 //   params       each declared parameter (a float32 value in [min, max]); "dtype.<group>" for
-//                each dtype group: 16 (bf16), 32 (f32) or 64 (f64), one of the declared dtypes;
+//                each dtype group: 16 (bf16), 32 (f32), 64 (f64) or 116 (f16, IEEE
+//                binary16), one of the declared dtypes;
 //                "scale.<input>" for an input with several declared scales: one of them
 //   seed         input element i of the k-th declared input is mean + stddev * scale *
 //                philox_normal(seed, k + 1, i), rounded to its dtype (round to nearest even),
@@ -31,7 +33,7 @@ struct OpProblem {
   OpValues values;  // the same inputs' exact logical values, for the references
 };
 
-// The Case's dtype code of a dtype (16, 32, 64) and back (InputError naming `field`).
+// The Case's dtype code of a dtype (16, 32, 64, 116) and back (InputError naming `field`).
 int dtype_code(DType t);
 DType dtype_from_code(double code, const std::string& field);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <parity/core/bf16.hpp>
+#include <parity/core/f16.hpp>
 #include <parity/ops/rms_norm/rms_norm_arith.cuh>
 #include <parity/ops/rms_norm/rms_norm_cuda.hpp>
 #include <parity/subjects/rlkernels/cuda_memory.cuh>
@@ -19,18 +20,20 @@ using subjects::rlkernels::cuda::DeviceBuffer;
 
 void check(cudaError_t err, const char* call) { subjects::rlkernels::cuda::check(err, "rms_norm cuda", call); }
 
-// An operand in device memory, f32 or bf16: element (t, i) at data[offset + t s0 + i s1].
+// An operand in device memory, f32, bf16 or f16: element (t, i) at data[offset + t s0 + i s1].
 struct View {
   const void* data;
-  bool bf16;
+  DType dtype;
   std::int64_t offset, s0, s1;
   __device__ float operator()(std::int64_t t, std::int64_t i) const {
     const std::int64_t at = offset + t * s0 + i * s1;
-    return bf16 ? bf16_to_float(static_cast<const std::uint16_t*>(data)[at]) : static_cast<const float*>(data)[at];
+    if (dtype == DType::bf16) return bf16_to_float(static_cast<const std::uint16_t*>(data)[at]);
+    if (dtype == DType::f16) return f16_to_float(static_cast<const std::uint16_t*>(data)[at]);
+    return static_cast<const float*>(data)[at];
   }
 };
 
-__global__ void __launch_bounds__(kLanes) rms_norm_rows(View x, View w, std::int64_t D, float eps, bool bf16_out, void* y) {
+__global__ void __launch_bounds__(kLanes) rms_norm_rows(View x, View w, std::int64_t D, float eps, DType out, void* y) {
   __shared__ float lanes[kLanes];
   const std::int64_t t = blockIdx.x;
   const int l = static_cast<int>(threadIdx.x);
@@ -44,7 +47,8 @@ __global__ void __launch_bounds__(kLanes) rms_norm_rows(View x, View w, std::int
   const float inv = inv_rms(lanes[0], D, eps);
   for (std::int64_t i = l; i < D; i += kLanes) {
     const float v = normalise(x(t, i), inv, w(0, i));
-    if (bf16_out) static_cast<std::uint16_t*>(y)[t * D + i] = bf16_from_float_rne(v);
+    if (out == DType::bf16) static_cast<std::uint16_t*>(y)[t * D + i] = bf16_from_float_rne(v);
+    else if (out == DType::f16) static_cast<std::uint16_t*>(y)[t * D + i] = f16_from_float_rne(v);
     else static_cast<float*>(y)[t * D + i] = v;
   }
 }
@@ -63,10 +67,10 @@ class CudaKernel : public OpSubject {
     DeviceBuffer dx(x.storage_bytes().size()), dw(w.storage_bytes().size()), dy(y.storage_bytes().size());
     check(cudaMemcpy(dx.as<void>(), x.storage_bytes().data(), x.storage_bytes().size(), cudaMemcpyHostToDevice), "cudaMemcpy x");
     check(cudaMemcpy(dw.as<void>(), w.storage_bytes().data(), w.storage_bytes().size(), cudaMemcpyHostToDevice), "cudaMemcpy w");
-    const View vx{dx.as<void>(), x.dtype() == DType::bf16, x.offset(), x.strides()[0], x.strides()[1]};
-    const View vw{dw.as<void>(), w.dtype() == DType::bf16, w.offset(), 0, w.strides()[0]};
+    const View vx{dx.as<void>(), x.dtype(), x.offset(), x.strides()[0], x.strides()[1]};
+    const View vw{dw.as<void>(), w.dtype(), w.offset(), 0, w.strides()[0]};
     rms_norm_rows<<<static_cast<unsigned>(T), kLanes>>>(vx, vw, D, static_cast<float>(call.param("eps")),
-                                                        out == DType::bf16, dy.as<void>());
+                                                        out, dy.as<void>());
     check(cudaGetLastError(), "rms_norm_rows launch");
     check(cudaMemcpy(y.storage_bytes().data(), dy.as<void>(), y.storage_bytes().size(), cudaMemcpyDeviceToHost), "cudaMemcpy y");
     return {{"y", std::move(y)}};

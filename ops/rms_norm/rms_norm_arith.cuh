@@ -4,7 +4,7 @@
 // no contraction:
 //   the row's sum of squares x[i] * x[i] in ops/kernels/lane_sum.cuh's fixed order;
 //   inv = 1.0f / sqrtf(sum / float(D) + eps);   y[i] = (x[i] * inv) * w[i], rounded once to
-//   the output dtype (bf16: round to nearest even).
+//   the output dtype (bf16, f16: round to nearest even).
 // The order depends on D alone, never on T, the grid or the device. Declared arithmetic
 // (ops/framework/arithmetic.hpp): reduction_lanes = kLanes; rsqrt as 1 / sqrt is two correct
 // roundings, a relative error of at most 2u / (1 - u) < 2 (1 + 2^-20) u, i.e. rsqrt_ulps 1 + 2^-20.

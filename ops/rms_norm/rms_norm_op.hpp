@@ -1,8 +1,8 @@
 #pragma once
 // RMSNorm (Zhang and Sennrich 2019), as LLaMA-style and diffusion transformers use it:
 //   y[t, i] = x[t, i] * rsqrt(mean_i(x[t, :]^2) + eps) * w[i]
-// over rows t of T (independent), reducing over D. x, w and y share one dtype; a float32 or
-// bf16 subject computes in float32 and rounds y once.
+// over rows t of T (independent), reducing over D. x, w and y share one dtype (f32, bf16 or
+// f16); a subject computes in float32 and rounds y once.
 #include <parity/ops/framework/op_reference.hpp>
 
 namespace parity::ops::rms_norm {
@@ -21,6 +21,7 @@ struct RmsNorm {
                    {.name = "w", .shape = {"D"}, .dtype_group = "act", .mean = 1.0, .stddev = 0.1}},
         .outputs = {{.name = "y", .shape = {"T", "D"}, .dtype_group = "act"}},
         .params = {{.name = "eps", .values = {1e-6, 1e-5, 1e-12, 0.0}, .min = 0.0, .max = 1.0}},
+        .dtypes = {DType::f32, DType::bf16, DType::f16},
         .row_extent = "T",
         .reduced_extents = {"D"},
     };

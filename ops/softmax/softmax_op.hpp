@@ -2,8 +2,8 @@
 // Softmax and log-softmax over the last dimension, as attention and the logits' loss use them:
 //   m = max_i x[t, i],  s = sum_i exp(x[t, i] - m)
 //   y[t, i] = exp(x[t, i] - m) / s,   log_y[t, i] = (x[t, i] - m) - log(s)
-// over rows t of T (independent), reducing over N. x, y and log_y share one dtype; a float32 or
-// bf16 subject computes in float32 and rounds each output once.
+// over rows t of T (independent), reducing over N. x, y and log_y share one dtype (f32, bf16
+// or f16); a subject computes in float32 and rounds each output once.
 #include <parity/ops/framework/op_reference.hpp>
 
 namespace parity::ops::softmax {
@@ -20,6 +20,7 @@ struct Softmax {
         .outputs = {{.name = "y", .shape = {"T", "N"}, .dtype_group = "act"},
                     {.name = "log_y", .shape = {"T", "N"}, .dtype_group = "act"}},
         .params = {},
+        .dtypes = {DType::f32, DType::bf16, DType::f16},
         .row_extent = "T",
         .reduced_extents = {"N"},
     };

@@ -21,7 +21,8 @@ ExtentMaxima resolve_extent_caps(const std::string& family, const std::vector<Ex
   for (const auto& cap : caps) {
     const auto limit = static_cast<std::uint64_t>(cap.limit);
     const std::string variable = extent_cap_variable(cap.extent);
-    out[cap.extent] = static_cast<std::int64_t>(env_decimal(variable.c_str(), 1, limit).value_or(cap.default_max));
+    const auto min = static_cast<std::uint64_t>(cap.min);
+    out[cap.extent] = static_cast<std::int64_t>(env_decimal(variable.c_str(), min, limit).value_or(cap.default_max));
     known += (known.empty() ? "" : ", ") + cap.extent;
   }
   for (const auto& [extent, max] : explicit_maxima) {
@@ -29,8 +30,9 @@ ExtentMaxima resolve_extent_caps(const std::string& family, const std::vector<Ex
     const auto it = out.find(extent);
     if (it == out.end()) throw InputError(flag + ": the " + family + " family has no extent " + extent + " (its extents: " + known + ")");
     for (const auto& cap : caps)
-      if (cap.extent == extent && (max < 1 || max > cap.limit))
-        throw InputError(flag + ": " + std::to_string(max) + " is outside [1, " + std::to_string(cap.limit) + "]");
+      if (cap.extent == extent && (max < cap.min || max > cap.limit))
+        throw InputError(flag + ": " + std::to_string(max) + " is outside [" + std::to_string(cap.min) + ", " +
+                         std::to_string(cap.limit) + "]");
     it->second = max;
   }
   return out;

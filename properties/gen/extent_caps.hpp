@@ -16,6 +16,11 @@ struct ExtentCap {
   std::string extent;        // the Case dimension it caps, e.g. "T"
   std::int64_t default_max;  // what a run draws up to unless told otherwise
   std::int64_t limit;        // the family's contract: a cap above it is refused
+  std::int64_t min = 1;      // the smallest value the family takes: a cap below it is refused
+  // Whether `parity check` has a --max-<extent> flag (and --help a $PARITY_MAX_<EXTENT> row) for
+  // it. The op families' extents (ops/) have none of their own: they are capped by the generic
+  // `--max EXT=N` and $PARITY_MAX_<EXT>, so that a new op adds no flags.
+  bool own_flag = true;
 };
 
 // Extent name -> the largest value a generator may draw.
@@ -52,7 +57,7 @@ std::string extent_cap_variable(const std::string& extent);
 
 // The maxima of `caps`: each default, then $PARITY_MAX_<EXTENT> when set and non-empty, then
 // `explicit_maxima[extent]`. Throws InputError naming the variable (or "--max-<extent>") for a
-// value that is not plain decimal in [1, limit], and for an explicit extent `family` lacks.
+// value that is not plain decimal in [min, limit], and for an explicit extent `family` lacks.
 ExtentMaxima resolve_extent_caps(const std::string& family, const std::vector<ExtentCap>& caps,
                                  const ExtentMaxima& explicit_maxima);
 

@@ -15,6 +15,7 @@ at::ScalarType aten_dtype(DType t) {
     case DType::bf16: return at::kBFloat16;
     case DType::f32: return at::kFloat;
     case DType::f64: return at::kDouble;
+    case DType::f16: return at::kHalf;
   }
   throw InputError("to_aten: unknown dtype");
 }
@@ -24,6 +25,7 @@ DType parity_dtype(at::ScalarType t) {
     case at::kBFloat16: return DType::bf16;
     case at::kFloat: return DType::f32;
     case at::kDouble: return DType::f64;
+    case at::kHalf: return DType::f16;
     default: throw InputError(std::string("from_aten: unsupported dtype ") + c10::toString(t));
   }
 }

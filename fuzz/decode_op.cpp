@@ -1,0 +1,120 @@
+#include <parity/fuzz/decode_op.hpp>
+
+#include <algorithm>
+
+#include <parity/core/bf16.hpp>
+
+#include <parity/core/error.hpp>
+#include <parity/core/tensor.hpp>
+#include <parity/fuzz/byte_reader.hpp>
+#include <parity/fuzz/fuzz_values.hpp>
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_straddle.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/cross_backend/cross_backend.hpp>
+
+namespace parity::fuzz {
+namespace {
+
+const ops::OpFamily& op_family(const std::string& name) {
+  for (const gen::Family* f : ops::op_families())
+    if (f->name() == name) return dynamic_cast<const ops::OpFamily&>(*f);
+  std::string known;
+  for (const auto& n : op_fuzz_ops()) known += (known.empty() ? "" : ", ") + n;
+  throw InputError("'" + name + "' is not an op family (these are: " + known + ")");
+}
+
+const ops::OpSubjectInfo& subject_info(const std::string& op, const std::string& subject) {
+  op_family(op).subjects();  // registers the op's own subjects
+  for (const auto& s : ops::op_subjects(op))
+    if (s.name == subject) return s;
+  throw InputError("op " + op + " has no subject '" + subject + "'");
+}
+
+std::int64_t decode_extent(ByteReader& in, const ops::ExtentDecl& e) {
+  const std::uint8_t b0 = in.u8(), b1 = in.u8();
+  if (b0 < 192) return std::min(e.max, e.min + b1 % 16);
+  std::vector<std::int64_t> sizes;
+  for (const auto t : e.thresholds) sizes.push_back(t);
+  for (std::int64_t p = 16; p <= e.max; p *= 2) sizes.push_back(p);
+  if (sizes.empty()) sizes.push_back(e.max);
+  const std::int64_t v = sizes[(b1 / 3) % sizes.size()] + b1 % 3 - 1;
+  return std::clamp(v, e.min, e.max);
+}
+
+}  // namespace
+
+const std::vector<std::string>& op_fuzz_ops() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const gen::Family* f : ops::op_families()) out.push_back(f->name());
+    return out;
+  }();
+  return names;
+}
+
+std::vector<std::string> op_fuzz_properties(const std::string& op, const std::string& subject) {
+  const ops::OpSubjectInfo& info = subject_info(op, subject);
+  std::vector<std::string> out = {"repeatable", "rows_independent", "batch_vs_batch"};
+  if (info.capabilities.strided_layouts) out.push_back("layout_invariant");
+  out.push_back("forward_accuracy");
+  if (!info.host_twin.empty()) out.push_back(properties::cross_backend::kProperty);
+  return out;
+}
+
+FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, const std::string& subject) {
+  ByteReader in(bytes);
+  in.u8();  // the op, chosen by the harness
+  const ops::OpFamily& family = op_family(op);
+  const ops::OpDecl& d = family.def().decl;
+  const auto properties = op_fuzz_properties(op, subject);
+  const bool strided = subject_info(op, subject).capabilities.strided_layouts;
+
+  FuzzInput out;
+  out.property = properties[in.u8() % properties.size()];
+  Case& c = out.c;
+  c.family = op;
+  for (const auto& e : d.extents) c.dims[e.name] = decode_extent(in, e);
+  ops::fit_extents(d, c.dims, std::min(kOpFuzzElements, d.max_elements));
+  std::map<std::string, DType> group;
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list)
+      if (!group.contains(t.group())) {
+        group[t.group()] = d.dtypes[in.u8() % d.dtypes.size()];
+        c.params["dtype." + t.group()] = ops::dtype_code(group[t.group()]);
+      }
+  for (const auto& p : d.params) c.params[p.name] = static_cast<float>(p.values[in.u8() % p.values.size()]);
+  for (const auto& t : d.inputs)
+    if (t.scales.size() > 1) c.params["scale." + t.name] = t.scales[in.u8() % t.scales.size()];
+  c.probe_row = in.u16() % c.dims.at(d.row_extent);
+  for (const auto& t : d.inputs) {
+    Layout l = decode_layout(in.u8());
+    if (t.shape.size() == 1) l.transposed = false;
+    if (strided && !l.is_contiguous()) c.layouts[t.name] = l;
+  }
+  c.seed = in.u64();
+  const int straddles = in.u8() % 9;
+  std::vector<std::int64_t> sizes;
+  for (const auto& t : d.inputs) {
+    std::int64_t n = 1;
+    for (const auto s : ops::eval_shape(t, c.dims)) n *= s;
+    sizes.push_back(std::max<std::int64_t>(n, 1));
+  }
+  while (c.patches.size() < kOpFuzzPatches && in.remaining() >= 9) {
+    const std::size_t k = in.u8() % d.inputs.size();
+    const std::int64_t index = static_cast<std::int64_t>(in.u24()) % sizes[k];
+    const std::uint32_t bits = decode_float_bits(in);
+    const DType dt = group.at(d.inputs[k].group());
+    Tensor one = Tensor::zeros(dt, {1});
+    if (dt == DType::f32) one.set_bits(0, bits);  // every float32 pattern, NaN payloads too
+    else one.set_value(0, bits_float(bits));
+    c.patches.push_back({d.inputs[k].name, index, one.bits_at(0)});
+  }
+  for (Patch& p : ops::straddle_patches(family.def(), c, straddles, kOpFuzzStraddleBudget).patches)
+    c.patches.push_back(std::move(p));
+  return out;
+}
+
+}  // namespace parity::fuzz

@@ -1,0 +1,53 @@
+#pragma once
+// The op harness's byte format (fuzz/README.md, "Byte formats"): one format for every op
+// family (ops/), derived from its declaration. Every byte string decodes to a Case the op
+// accepts (check_contract), within a budget that keeps one check bounded: the largest operand
+// holds at most kOpFuzzElements elements with its extra row (extents halved, the row extent
+// first, as the generator does), 16 patches, 8 straddles.
+//
+//   offset  bytes   field
+//   0       1       the op (op_fuzzer without $PARITY_FUZZ_OP: the b % size-th of the ops that
+//                   have the subject; read and ignored here, where the op is given)
+//   1       1       property: op_fuzz_properties(op, subject)[b % size]
+//   2...    2 each  each extent, in declared order: b0 < 192: min + b1 % 16 (small); else a
+//                   realistic size sizes[(b1 / 3) % count] + b1 % 3 - 1, sizes its declared
+//                   thresholds and the powers of two from 16 up to its max; clamped to [min,
+//                   max]; then fit to the budget
+//   ...     1 each  each dtype group (in the order operands declare them): dtypes[b % size]
+//   ...     1 each  each parameter: values[b % size]
+//   ...     1 each  each input with several scales: scales[b % size]
+//   ...     2       probe_row = u16 % rows
+//   ...     1 each  each input's layout (fuzz_values.hpp; a 1-D input is never transposed; all
+//                   contiguous for a subject without strided_layouts)
+//   ...     8       seed, little-endian
+//   ...     1       output-straddling patches on the probe row: b % 9 (ops/framework/op_straddle.hpp,
+//                   within kOpFuzzStraddleBudget), placed after the patches below
+//   ...     9 each  patches, at most 16: input b % inputs, index u24 % its elements, value
+//                   decode_float_bits (fuzz_values.hpp) rounded to the input's dtype
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <parity/fuzz/fuzz_input.hpp>
+
+namespace parity::fuzz {
+
+inline constexpr std::int64_t kOpFuzzElements = std::int64_t{1} << 15;
+inline constexpr std::size_t kOpFuzzPatches = 16;
+inline constexpr std::size_t kOpFuzzMaxBytes = 512;
+// The straddle search's budget per input (op_straddle.hpp): a sixteenth of the generator's.
+inline constexpr std::int64_t kOpFuzzStraddleBudget = std::int64_t{1} << 18;
+
+// The op families, in ops::op_families() order.
+const std::vector<std::string>& op_fuzz_ops();
+// The subject-facing properties of `op` that apply to `subject` (repeatable, rows_independent,
+// batch_vs_batch, layout_invariant with strided_layouts, forward_accuracy, cross_backend_bitwise
+// with a host twin). Throws InputError for an unknown op or subject.
+std::vector<std::string> op_fuzz_properties(const std::string& op, const std::string& subject);
+
+// Decodes `bytes` for `op` and `subject`. Throws InputError only for an unknown op or subject,
+// never for the bytes.
+FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, const std::string& subject);
+
+}  // namespace parity::fuzz
