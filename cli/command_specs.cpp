@@ -48,8 +48,8 @@ std::vector<FlagSpec> with_result_outputs(std::vector<FlagSpec> flags) {
 
 // The flags that make a PyTorch operator the subject (cli/torch_op_flags.hpp).
 std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
-  flags.push_back({"--torch-op", "SCHEMA", "a PyTorch operator as the subject, by schema name (e.g. mylib::rms_norm): "
-                                           "called through the dispatcher; the default subject then"});
+  flags.push_back({"--torch-op", "SCHEMA", "a PyTorch operator by schema name (e.g. mylib::rms_norm), called through "
+                                           "the dispatcher: the subject unless --subject names another"});
   flags.push_back({"--library", "FILE", "the shared library to load first, whose TORCH_LIBRARY registers --torch-op"});
   flags.push_back({"--torch-arg", "DECLARED=ARGUMENT,...", "the schema argument a declared input, parameter or "
                                                             "extent goes to (default: the argument of its name)"});
@@ -112,7 +112,8 @@ const std::vector<CommandSpec>& command_specs() {
            "PyTorch operator (TORCH_LIBRARY) the subject of an op family by its schema name, its arguments the "
            "declaration's inputs, parameters and extents of the same names (or --torch-arg's), its returns the "
            "declared outputs. Exit 0 if every property holds.",
-       .positionals = {{"FAMILY", "lora, transition, model, trajectory or bridge (parity list families)"}},
+       .positionals = {{"FAMILY", "lora, transition, model, trajectory, bridge or an op such as rms_norm (parity list "
+                                  "families)"}},
        .flags = with_extent_caps(with_torch_op(with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
                                      {"--property", "P", "one property (default every one)"},
                                      {"--cases", "N", "generated cases per property (default $PARITY_CASES, else the "
