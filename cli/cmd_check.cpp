@@ -7,6 +7,7 @@
 #include <parity/cli/commands.hpp>
 #include <parity/cli/extent_caps.hpp>
 #include <parity/cli/result_outputs.hpp>
+#include <parity/cli/torch_op_flags.hpp>
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/family.hpp>
 
@@ -46,7 +47,9 @@ ResultRecord check_record(const std::string& family, const std::string& subject,
 int cmd_check(const Args& args) {
   if (args.positional().size() != 1) throw InputError("check needs exactly one FAMILY (e.g. parity check lora)");
   const gen::Family& family = gen::find_family(args.positional()[0]);
-  const gen::SubjectEntry subject = family.find_subject(args.get("--subject").value_or(family.default_subject()));
+  std::string default_subject = family.default_subject();
+  if (const auto spec = torch_op_flags(args)) default_subject = ops::register_torch_op(family.name(), *spec);
+  const gen::SubjectEntry subject = family.find_subject(args.get("--subject").value_or(default_subject));
   if (!subject.unavailable.empty())
     throw InputError("--subject: " + subject.name + " cannot run here: " + subject.unavailable);
   // A real subject gets its family's subject-facing properties; the pseudo-subject

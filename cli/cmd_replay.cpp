@@ -1,11 +1,13 @@
 #include <parity/cli/args.hpp>
 #include <parity/cli/commands.hpp>
 #include <parity/cli/result_outputs.hpp>
+#include <parity/cli/torch_op_flags.hpp>
 #include <parity/properties/gen/replay.hpp>
 
 namespace parity::cli {
 
 int cmd_replay(const Args& args) {
+  if (const auto spec = torch_op_flags(args)) ops::register_torch_op_for_reproducers(args.positional(), *spec);
   const ResultOutputs outputs(args);
   std::vector<gen::ReplayOutcome> outcomes;
   const int still_failing = gen::replay_reproducers(args.positional(), args.get("--subject"), outputs.human(), &outcomes);

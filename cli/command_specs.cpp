@@ -51,6 +51,17 @@ std::vector<FlagSpec> with_result_outputs(std::vector<FlagSpec> flags) {
   return flags;
 }
 
+// The flags that make a PyTorch operator the subject (cli/torch_op_flags.hpp).
+std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
+  flags.push_back({"--torch-op", "SCHEMA", "a PyTorch operator by schema name (e.g. mylib::rms_norm), called through "
+                                           "the dispatcher: the subject unless --subject names another"});
+  flags.push_back({"--library", "FILE", "the shared library to load first, whose TORCH_LIBRARY registers --torch-op"});
+  flags.push_back({"--torch-arg", "DECLARED=ARGUMENT,...", "the schema argument a declared input, parameter or "
+                                                            "extent goes to (default: the argument of its name)"});
+  flags.push_back({"--torch-device", "cpu|cuda", "the device of --torch-op's tensors (default cpu)"});
+  return flags;
+}
+
 const FlagSpec kReproDir = {"--repro-dir", "DIR", "where reproducers are written (default $PARITY_REPRO_DIR, else reports/repros)"};
 
 }  // namespace
@@ -104,16 +115,18 @@ const std::vector<CommandSpec>& command_specs() {
            "Runs every property of FAMILY, or one, on a subject (default rlkernels-host); a failure is shrunk and "
            "written as a reproducer, with the command that reruns the run (--cases and --seed) and the one that "
            "replays it. --subject parity-oracles runs instead the self-checks of parity's own oracles "
-           "(oracle_agreement), which call no subject and are never a subject's verdict. Exit 0 if every property "
-           "holds.",
-       .positionals = {{"FAMILY", "lora, transition, model, trajectory, bridge or an op (rms_norm, softmax, ...: parity list "
+           "(oracle_agreement), which call no subject and are never a subject's verdict. --torch-op makes a "
+           "PyTorch operator (TORCH_LIBRARY) the subject of an op family by its schema name, its arguments the "
+           "declaration's inputs, parameters and extents of the same names (or --torch-arg's), its returns the "
+           "declared outputs. Exit 0 if every property holds.",
+       .positionals = {{"FAMILY", "lora, transition, model, trajectory, bridge or an op such as rms_norm (parity list "
                                   "families)"}},
-       .flags = with_extent_caps(with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
+       .flags = with_extent_caps(with_torch_op(with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
                                      {"--property", "P", "one property (default every one)"},
                                      {"--cases", "N", "generated cases per property (default $PARITY_CASES, else the "
                                                       "family's)"},
                                      {"--seed", "N", "the seed (default RC_PARAMS' seed=, else $PARITY_SEED, else fixed)"},
-                                     kReproDir})),
+                                     kReproDir}))),
        .environment = with_extent_cap_variables(
            {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"}),
        .run = cmd_check},
@@ -136,7 +149,7 @@ const std::vector<CommandSpec>& command_specs() {
            "Exit 0 if all pass now, 1 if some still fail, 2 for a bad file or a property that does not apply to "
            "the subject.",
        .positionals = {{"FILE", "reproducer files, or directories of them (every *.json in each)", true}},
-       .flags = with_result_outputs({{"--subject", "S", "replay on this subject instead of the recorded one"}}),
+       .flags = with_torch_op(with_result_outputs({{"--subject", "S", "replay on this subject instead of the recorded one"}})),
        .environment = {"PARITY_THREADS"},
        .run = cmd_replay},
       {.name = "list",

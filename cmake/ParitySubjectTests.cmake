@@ -3,27 +3,67 @@
 #                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
 #                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>]
 #                          [MAX <EXT>=<n>...])
+# parity_add_subject_tests(OP <op> TORCH_OP <schema> LIBRARY <lib>
+#                          [TORCH_ARGS <declared>=<argument>...] [DEVICE cpu|cuda] [WILL_FAIL] [TIMEOUT <s>]
+#                          [MAX <EXT>=<n>...])
 #
 # Needs parity's LibTorch component (parity::property_main).
-# Registers with ctest every property of <family> (lora, transition) against the subject <name>
-# that the library <lib> registers (PARITY_REGISTER_SUBJECT, subjects/subject_registry.hpp).
+# Registers with ctest every property of <family> (lora, transition, an op such as rms_norm)
+# against the subject <name> that the library <lib> registers (PARITY_REGISTER_SUBJECT,
+# subjects/subject_registry.hpp; PARITY_REGISTER_OP_SUBJECT for an op). OP is another name for
+# FAMILY.
 # Builds <lib>_parity_tests once per library: parity's property main (parity::property_main)
 # linked with <lib>, whole-archive when <lib> is a static library so that its registrations
-# are kept. Adds the test <name>_<family>_properties, labelled `properties`, and `gpu` when
+# are kept. Adds one test per property, <name>.<family>.<property>, labelled `properties`, and `gpu` when
 # BACKEND (default host) names a CUDA backend; it exits 77, reported as skipped, when the
 # subject cannot run here. Properties the subject lacks a capability for are reported as not
-# applicable. Reproducers go under <build>/repros/<test>; PARITY_CASES sets the cases per property.
+# applicable. Reproducers go under <build>/repros/<name>_<family>_properties; PARITY_CASES sets the cases per property.
 # MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R, WORK;
 # transition: B, TOKENS, CHANNELS, ELEMENTS), set as PARITY_MAX_<EXTENT> in the test's
 # environment; a cap the family lacks is ignored by it, a bad value fails the test (exit 2).
 # MAX <EXT>=<n>... caps any extent by its name, an op family's among them (FAMILY rms_norm
 # MAX T=4096 D=8192), set as PARITY_MAX_<EXT in upper case>=<n> the same way.
 #
+# TORCH_OP: the subject is the PyTorch operator <schema> (e.g. mylib::rms_norm, registered with
+# TORCH_LIBRARY), called through the dispatcher with no code of the user's (parity check
+# --torch-op, ops/torch_op/torch_op.hpp): LIBRARY (a shared-library target, or a file) is loaded
+# first; TORCH_ARGS maps declared names to schema arguments (--torch-arg); DEVICE cuda gives it
+# CUDA tensors (subject <schema>@cuda, label gpu). The program is parity_torch_op_tests, the
+# property main alone, built once per project.
+#
 # WILL_FAIL: the subject is a deliberately broken copy that parity must catch. The test passes
 # only when some property fails on it; a usage or registration error still fails it.
 function(parity_add_subject_tests)
   set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B MAX_TOKENS MAX_CHANNELS MAX_ELEMENTS)
-  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;SUBJECT;BACKEND;TIMEOUT;${caps}" "MAX" ${ARGN})
+  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;${caps}"
+                        "TORCH_ARGS;MAX" ${ARGN})
+  if(S_OP)
+    set(S_FAMILY ${S_OP})
+  endif()
+  set(args)
+  if(S_TORCH_OP)
+    if(NOT S_LIBRARY)
+      message(FATAL_ERROR "parity_add_subject_tests: TORCH_OP ${S_TORCH_OP} needs LIBRARY (the library that registers it)")
+    endif()
+    set(S_TARGET parity_torch_op)
+    set(S_SUBJECT ${S_TORCH_OP})
+    set(library ${S_LIBRARY})
+    if(TARGET ${S_LIBRARY})
+      set(library $<TARGET_FILE:${S_LIBRARY}>)
+    endif()
+    list(APPEND args --torch-op ${S_TORCH_OP} --library ${library})
+    if(S_TORCH_ARGS)
+      string(REPLACE ";" "," torch_args "${S_TORCH_ARGS}")
+      list(APPEND args --torch-arg ${torch_args})
+    endif()
+    if(S_DEVICE STREQUAL "cuda")
+      set(S_SUBJECT ${S_TORCH_OP}@cuda)
+      set(S_BACKEND cuda)
+      list(APPEND args --torch-device cuda)
+    elseif(S_DEVICE AND NOT S_DEVICE STREQUAL "cpu")
+      message(FATAL_ERROR "parity_add_subject_tests: DEVICE ${S_DEVICE} is neither cpu nor cuda")
+    endif()
+  endif()
   foreach(required TARGET FAMILY SUBJECT)
     if(NOT S_${required})
       message(FATAL_ERROR "parity_add_subject_tests: ${required} is required")
@@ -33,12 +73,20 @@ function(parity_add_subject_tests)
     message(FATAL_ERROR "parity_add_subject_tests: parity::property_main is missing: find_package(parity) with the "
                         "LibTorch component (the default; COMPONENTS Core leaves it out)")
   endif()
-  if(NOT TARGET ${S_TARGET})
+  if(NOT TARGET ${S_TARGET} AND NOT S_TORCH_OP)
     message(FATAL_ERROR "parity_add_subject_tests: TARGET ${S_TARGET} is not a target")
   endif()
 
   set(exe ${S_TARGET}_parity_tests)
-  if(NOT TARGET ${exe})
+  if(S_TORCH_OP)
+    if(NOT TARGET ${exe})
+      add_executable(${exe})
+      target_link_libraries(${exe} PRIVATE parity::property_main)
+    endif()
+    if(TARGET ${S_LIBRARY})
+      add_dependencies(${exe} ${S_LIBRARY})
+    endif()
+  elseif(NOT TARGET ${exe})
     add_executable(${exe})
     get_target_property(type ${S_TARGET} TYPE)
     if(type STREQUAL "STATIC_LIBRARY")
@@ -72,10 +120,10 @@ function(parity_add_subject_tests)
   endforeach()
   if(NOT S_WILL_FAIL)
     parity_add_property_tests(EXECUTABLE ${exe} FAMILY ${S_FAMILY} SUBJECT ${S_SUBJECT} PREFIX ${S_SUBJECT}
-                              LABELS ${labels} TIMEOUT ${S_TIMEOUT} ENVIRONMENT ${environment})
+                              LABELS ${labels} TIMEOUT ${S_TIMEOUT} ENVIRONMENT ${environment} ARGS ${args})
     return()
   endif()
-  add_test(NAME ${name} COMMAND ${exe} ${S_FAMILY} ${S_SUBJECT})
+  add_test(NAME ${name} COMMAND ${exe} ${S_FAMILY} ${S_SUBJECT} ${args})
   if(COMMAND parity_label_needs)  # in parity's own build (ParityTesting.cmake); not installed
     parity_label_needs("${labels}" ${exe})
   endif()
@@ -88,7 +136,7 @@ function(parity_add_subject_tests)
 endfunction()
 
 # parity_add_property_tests(EXECUTABLE <exe> FAMILY <family> [SUBJECT <name>] PREFIX <prefix>
-#                           LABELS <label...> TIMEOUT <s> ENVIRONMENT <VAR=value...>)
+#                           LABELS <label...> TIMEOUT <s> ENVIRONMENT <VAR=value...> [ARGS <arg...>])
 # One ctest test per property that the property main <exe> registers for <family> and <subject>
 # (default: the family's own kernel), named <prefix>.<family>.<property>, so that a failing
 # property is a failing test of its own. The names are read from `<exe> --gtest_list_tests`
@@ -97,13 +145,13 @@ endfunction()
 # subject. Each test runs `<exe> --gtest_filter=<family>.<property> <family> <subject>`: its
 # property alone, in a process of its own; it is skipped when the subject cannot run here (exit 77) or the property does
 # not apply to it (gtest's SKIPPED). Every test gets LABELS, TIMEOUT and ENVIRONMENT (PARITY_REPRO_DIR
-# and the test's PARITY_MAX_* caps).
+# and the test's PARITY_MAX_* caps); ARGS follow <family> <subject> on every command line.
 include(GoogleTest)
 function(parity_add_property_tests)
-  cmake_parse_arguments(P "" "EXECUTABLE;FAMILY;SUBJECT;PREFIX;TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
+  cmake_parse_arguments(P "" "EXECUTABLE;FAMILY;SUBJECT;PREFIX;TIMEOUT" "LABELS;ENVIRONMENT;ARGS" ${ARGN})
   set(list_var parity_tests_${P_PREFIX}_${P_FAMILY})
   string(MAKE_C_IDENTIFIER "${list_var}" list_var)
-  gtest_discover_tests(${P_EXECUTABLE} EXTRA_ARGS ${P_FAMILY} ${P_SUBJECT} TEST_FILTER "${P_FAMILY}.*"
+  gtest_discover_tests(${P_EXECUTABLE} EXTRA_ARGS ${P_FAMILY} ${P_SUBJECT} ${P_ARGS} TEST_FILTER "${P_FAMILY}.*"
                        TEST_PREFIX "${P_PREFIX}."
                        TEST_LIST ${list_var} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 120
                        PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${P_TIMEOUT})

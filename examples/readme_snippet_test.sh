@@ -15,15 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $1"; exit 1; }
 
-# snippet NAME: the fenced code between <!-- readme-snippet: NAME --> and <!-- /readme-snippet -->,
-# without the README's list indentation.
-snippet() {
-  awk -v name="$1" '
-    $0 ~ "<!-- readme-snippet: " name " -->" { on = 1; next }
-    on && /<!-- \/readme-snippet -->/ { exit }
-    on && /^ *```/ { fence = !fence; next }
-    on && fence { sub(/^   /, ""); print }' "$readme"
-}
+source "$(dirname "$0")/readme_snippets.sh"
 
 mkdir -p "$work/home" "$work/src"
 export HOME="$work/home"
@@ -42,15 +34,8 @@ venv="$(dirname "$readme")/.venv/bin"
 [ -x "$venv/python3" ] && export PATH="$venv:$PATH"
 
 cd "$work/src"
-extra=$(printf ' %q' "$@")
 status=0
-while IFS= read -r line; do
-  [ -n "$line" ] || continue
-  read -r -a words <<< "$line"
-  [ "${words[0]:-} ${words[1]:-} ${words[2]:-}" = "cmake -S ." ] && line="$line$extra"
-  echo "+ $line"
-  eval "$line" >> "$work/run.log" 2>&1 || { status=$?; break; }
-done < run.sh
+run_lines run.sh "$work/run.log" "$@" || status=$?
 cat "$work/run.log"
 [ "$status" -eq 0 ] || fail "a README run.sh line exited $status"
 # One test per property for a subject (my-lora-host.lora.<property>); the broken copy is one test.

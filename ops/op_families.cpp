@@ -6,11 +6,47 @@
 #include <parity/ops/softmax/softmax_family.hpp>
 #include <parity/ops/swiglu/swiglu_family.hpp>
 
+#include <stdexcept>
+
+#include <parity/core/error.hpp>
+
 namespace parity::ops {
+namespace {
+
+struct Registered {
+  std::vector<const gen::Family*> families;
+  bool read = false;
+};
+
+Registered& registered() {
+  static Registered r;
+  return r;
+}
+
+}  // namespace
 
 const std::vector<const gen::Family*>& op_families() {
-  static const std::vector<const gen::Family*> all = {&rms_norm::family(), &softmax::family(), &rope::family(), &swiglu::family(), &adaln::family()};
+  static const std::vector<const gen::Family*> all = [] {
+    std::vector<const gen::Family*> list = {&rms_norm::family(), &softmax::family(), &rope::family(),
+                                             &swiglu::family(), &adaln::family()};
+    registered().read = true;
+    for (const gen::Family* f : registered().families) {
+      for (const gen::Family* shipped : list)
+        if (shipped->name() == f->name()) throw InputError("register_op_family: parity has an op " + f->name() + " already");
+      list.push_back(f);
+    }
+    return list;
+  }();
   return all;
+}
+
+void register_op_family(const gen::Family& family) {
+  if (registered().read)
+    throw std::logic_error("register_op_family(" + family.name() + "): the op families were already read; register " +
+                           "at static initialisation (PARITY_REGISTER_OP)");
+  for (const gen::Family* f : registered().families)
+    if (f->name() == family.name()) throw InputError("register_op_family: " + family.name() + " is registered twice");
+  registered().families.push_back(&family);
 }
 
 }  // namespace parity::ops

@@ -47,8 +47,9 @@ std::string params_text(const Case& c) {
 
 }  // namespace
 
-OpFamily::OpFamily(OpDef def, std::function<void()> register_builtins)
-    : def_(std::move(def)), register_builtins_(std::move(register_builtins)), rules_(op_rules(def_.decl)) {}
+OpFamily::OpFamily(OpDef def, std::function<void()> register_builtins, std::string default_subject)
+    : def_(std::move(def)), register_builtins_(std::move(register_builtins)), default_subject_(std::move(default_subject)),
+      rules_(op_rules(def_.decl)) {}
 
 const std::vector<OpSubjectInfo>& OpFamily::infos() const {
   static std::mutex m;

@@ -28,14 +28,14 @@ class OpFamily final : public gen::Family {
  public:
   // `register_builtins` registers parity's own subjects of the op; it runs once, before the
   // op's subject list is first read (a user's subjects, registered at static initialisation,
-  // come first).
-  OpFamily(OpDef def, std::function<void()> register_builtins);
+  // come first). `default_subject` is the subject `parity check OP` and the probes' control use.
+  OpFamily(OpDef def, std::function<void()> register_builtins, std::string default_subject = "rlkernels-host");
 
   std::string name() const override { return def_.decl.name; }
   std::string description() const override { return def_.decl.description; }
   std::vector<gen::SubjectEntry> subjects() const override;
   std::vector<gen::PropertyEntry> properties() const override;
-  std::string default_subject() const override { return "rlkernels-host"; }
+  std::string default_subject() const override { return default_subject_; }
   // $PARITY_CASES, else kOpCasesPerProperty.
   int cases_per_property() const override { return gen::default_case_count(kOpCasesPerProperty); }
   Verdict check(const std::string& subject, const std::string& property, const Case& c) const override;
@@ -64,6 +64,7 @@ class OpFamily final : public gen::Family {
 
   OpDef def_;
   std::function<void()> register_builtins_;
+  std::string default_subject_;
   gen::CaseRules rules_;
 };
 

@@ -16,7 +16,9 @@ namespace fs = std::filesystem;
 
 constexpr int kFlakyRuns = 20;
 
-std::vector<fs::path> expand(const std::vector<std::string>& inputs) {
+}  // namespace
+
+std::vector<fs::path> reproducer_files(const std::vector<std::string>& inputs) {
   std::vector<fs::path> files;
   for (const auto& in : inputs) {
     const fs::path p(in);
@@ -36,12 +38,10 @@ std::vector<fs::path> expand(const std::vector<std::string>& inputs) {
   return files;
 }
 
-}  // namespace
-
 int replay_reproducers(const std::vector<std::string>& inputs, const std::optional<std::string>& subject_override,
                        std::ostream& out, std::vector<ReplayOutcome>* outcomes) {
   if (inputs.empty()) throw InputError("replay needs at least one FILE or DIR");
-  const auto files = expand(inputs);
+  const auto files = reproducer_files(inputs);
   // Read every file first: a bad file is an input error before anything runs.
   std::vector<Reproducer> repros;
   for (const auto& f : files) repros.push_back(read_reproducer(f));

@@ -2,6 +2,7 @@
 // Replays reproducers (core/reproducer.hpp) against the subjects this program knows: `parity
 // replay` and a user's property test (`<target>_parity_tests --replay`, which also knows the
 // user's subjects) are both this function.
+#include <filesystem>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -22,6 +23,10 @@ struct ReplayOutcome {
   int runs = 1;
   int failures = 0;     // runs that failed; still failing while > 0
 };
+
+// The reproducer files `inputs` name: each file, and for a directory every *.json in it (sorted).
+// Throws InputError naming an input that does not exist or a directory that holds none.
+std::vector<std::filesystem::path> reproducer_files(const std::vector<std::string>& inputs);
 
 // Re-runs each reproducer's property on its subject, or on `subject` when given, and prints per
 // reproducer "STILL FAILS", "passes now" or "discarded" with its case and verdict, then "N of M

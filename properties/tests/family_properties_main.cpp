@@ -12,6 +12,12 @@
 // prints the shrunk case, the command that reruns it exactly (the PARITY_MAX_* caps set,
 // PARITY_SEED, PARITY_CASES and a --gtest_filter) and the command that replays its reproducer: this program's --replay.
 //
+// usage: <test> FAMILY [SUBJECT] --torch-op SCHEMA [--library FILE] [--torch-arg A=B,...] [--torch-device D]
+//        <test> --replay [--subject S] --torch-op SCHEMA ... FILE|DIR...
+// A PyTorch operator as a subject of an op family, as `parity check --torch-op` (ops/torch_op/torch_op.hpp):
+// registered first, the default SUBJECT then; the rerun and replay commands a failure prints carry
+// the same flags. parity_add_subject_tests(OP ... TORCH_OP ...) runs this program so.
+//
 // usage: <test> --gtest_list_tests
 // Lists family.property for every subject-facing property of every family, without running
 // anything: what gtest_discover_tests reads to register one ctest test per property
@@ -26,10 +32,12 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include <parity/core/error.hpp>
 #include <parity/core/escape.hpp>
+#include <parity/ops/torch_op/torch_op.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/replay.hpp>
 #include <parity/properties/gen/run_property.hpp>
@@ -72,8 +80,38 @@ void register_listing() {
                                 []() -> ::testing::Test* { return new Listed; });
 }
 
+// The --torch-op flags, taken out of argv: the spec, and the flags as a command's words.
+struct TorchOpFlags {
+  std::optional<parity::ops::TorchOpSpec> spec;
+  std::string words;  // " --torch-op mylib::rms_norm --library libmylib.so"
+};
+
+TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
+  std::map<std::string, std::string> values;
+  std::string words;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg != "--torch-op" && arg != "--library" && arg != "--torch-arg" && arg != "--torch-device") {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (i + 1 == argc) throw parity::InputError(arg + " needs a value");
+    values[arg] = argv[++i];
+    words += " " + arg + " " + values[arg];
+  }
+  argc = kept;
+  if (!values.count("--torch-op")) {
+    if (!values.empty()) throw parity::InputError(values.begin()->first + " needs --torch-op SCHEMA");
+    return {};
+  }
+  return {parity::ops::torch_op_spec(values["--torch-op"], values["--library"], values["--torch-arg"],
+                                     values.count("--torch-device") ? values["--torch-device"] : "cpu"),
+          words};
+}
+
 // Registers one test per subject-facing property; returns 0, or the exit status that ends the run.
-int register_properties(int argc, char** argv) {
+int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
   if (argc == 1 && GTEST_FLAG_GET(list_tests)) {
     register_listing();
     return 0;
@@ -85,7 +123,9 @@ int register_properties(int argc, char** argv) {
   }
   const Family& family = parity::gen::find_family(argv[1]);
   parity::gen::resolve_extent_caps(family.name(), family.extent_caps(), {});  // PARITY_MAX_* checked before any run
-  const auto subject = family.find_subject(argc > 2 ? argv[2] : family.default_subject());
+  const std::string default_subject = torch_op.spec ? parity::ops::register_torch_op(family.name(), *torch_op.spec)
+                                                    : family.default_subject();
+  const auto subject = family.find_subject(argc > 2 ? argv[2] : default_subject);
   if (subject.role != parity::gen::SubjectRole::implementation) {
     std::cerr << subject.name << " is not registered as an implementation (kind " << parity::subjects::subject_kind_name(subject.role)
               << "): its failures are findings or detections, not test failures\nparity: error: not an implementation\n";
@@ -98,12 +138,12 @@ int register_properties(int argc, char** argv) {
   // This program knows its subjects: it replays, and reruns a property on the same seed and case count.
   const std::string program = argv[0];
   const RunConfig config{
-      .replay_command = program + " --replay",
+      .replay_command = program + " --replay" + torch_op.words,
       .rerun_command = [program, family = family.name(), subject = subject.name,
-                        caps = parity::gen::extent_cap_assignments(family.extent_caps())](
+                        caps = parity::gen::extent_cap_assignments(family.extent_caps()), words = torch_op.words](
                            const std::string& property, std::uint64_t seed, int cases) {
         return caps + "PARITY_SEED=" + std::to_string(seed) + " PARITY_CASES=" + std::to_string(cases) + " " + program +
-               " " + family + " " + subject + " --gtest_filter=" + family + "." + property;
+               " " + family + " " + subject + " --gtest_filter=" + family + "." + property + words;
       }};
   for (const auto& property : family.properties()) {
     // parity-oracles gets the self-checks of parity's oracles, a real subject everything else.
@@ -117,7 +157,7 @@ int register_properties(int argc, char** argv) {
 }
 
 // `--replay [--subject S] FILE|DIR...` (argv[1] is --replay): the exit status.
-int replay(int argc, char** argv) {
+int replay(int argc, char** argv, const TorchOpFlags& torch_op) {
   std::optional<std::string> subject;
   std::vector<std::string> inputs;
   for (int i = 2; i < argc; ++i) {
@@ -131,6 +171,7 @@ int replay(int argc, char** argv) {
       inputs.push_back(arg);
     }
   }
+  if (torch_op.spec) parity::ops::register_torch_op_for_reproducers(inputs, *torch_op.spec);
   return parity::gen::replay_reproducers(inputs, subject, std::cout) ? 1 : 0;
 }
 
@@ -140,8 +181,9 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   try {
     parity::gen::check_environment();
-    if (argc > 1 && std::string(argv[1]) == "--replay") return replay(argc, argv);
-    if (const int status = register_properties(argc, argv); status != 0) return status;
+    const TorchOpFlags torch_op = take_torch_op_flags(argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "--replay") return replay(argc, argv, torch_op);
+    if (const int status = register_properties(argc, argv, torch_op); status != 0) return status;
   } catch (const parity::InputError& e) {  // its message is escaped
     std::cerr << e.what() << "\nparity: error: " << e.what() << "\n";
     return 2;

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# PyTorch operators as subjects by schema name (ops/torch_op/torch_op.hpp), through `parity check`
+# and `parity replay` and through the property main as parity_add_subject_tests(TORCH_OP) runs it:
+#   - mylib::rms_norm (examples/torch_op/mylib.cpp) holds every rms_norm property; the
+#     mapping by --torch-arg and an argument's default work alike;
+#   - mylib::rms_norm_broken (eps after the square root) fails, with a reproducer that still fails
+#     on replay through either program and passes on mylib::rms_norm;
+#   - bad input exits 2 naming the flag: an unknown operator, a library that does not load, an
+#     argument without counterpart, a type that cannot take what maps to it, returns that are not
+#     the declared outputs, a malformed or unknown --torch-arg, a family that is not an op, a flag
+#     without --torch-op; a returned tensor of another dtype is the operator's failure (exit 1).
+# usage: torch_op_cli_test.sh PARITY LIBRARY PROPERTY_MAIN
+parity=$1 lib=$2 main=$3
+source "$(dirname "$0")/../../../cli/tests/expect.sh"
+export PARITY_REPRO_DIR=$work/repros
+check() { "$parity" check rms_norm --cases 12 --library "$lib" "$@"; }
+
+expect 0 "forward_accuracy              holds" -- check --torch-op mylib::rms_norm
+expect 0 "layout_invariant              holds" -- check --torch-op parity_test::renamed --torch-arg x=input,w=weight,eps=epsilon
+expect 0 "rows_independent              holds" -- check --torch-op parity_test::defaulted --property rows_independent
+expect 1 "FAILS" -- check --torch-op mylib::rms_norm_broken --property forward_accuracy
+repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
+[ -n "$repro" ] || { echo "FAIL: no reproducer of mylib::rms_norm_broken"; failures=$((failures + 1)); }
+expect 1 "STILL FAILS" -- "$parity" replay "$repro" --torch-op mylib::rms_norm_broken --library "$lib"
+expect 0 "passes now" -- "$parity" replay "$repro" --torch-op mylib::rms_norm --library "$lib" --subject mylib::rms_norm
+expect 2 "unknown rms_norm subject 'mylib::rms_norm_broken'" -- "$parity" replay "$repro"
+
+expect 2 "--torch-op: PyTorch's dispatcher has no operator mylib::rms_nrm after loading $lib (its namespace has: mylib::rms_norm" \
+  -- check --torch-op mylib::rms_nrm
+expect 2 "--torch-op: 'rms_norm' is not a schema name" -- check --torch-op rms_norm
+expect 2 "--library: cannot load $work/none.so" -- "$parity" check rms_norm --torch-op mylib::rms_norm --library "$work/none.so"
+expect 2 "--torch-arg: argument groups (int) of parity_test::extra has no default and no counterpart in rms_norm" \
+  -- check --torch-op parity_test::extra
+expect 2 "--torch-arg: argument w (float) of parity_test::float_weight cannot take rms_norm's input w, a tensor" \
+  -- check --torch-op parity_test::float_weight
+expect 2 "--torch-op: parity_test::two returns 2 values, rms_norm declares 1 outputs" -- check --torch-op parity_test::two
+expect 2 "--torch-arg: argument input (Tensor) of parity_test::renamed has no default and no counterpart in rms_norm" \
+  -- check --torch-op parity_test::renamed
+expect 2 "--torch-arg: rms_norm's input w goes to no argument of parity_test::no_weight(Tensor x, float eps)" \
+  -- check --torch-op parity_test::no_weight
+expect 2 "--torch-arg: 'x' is not DECLARED=ARGUMENT" -- check --torch-op parity_test::renamed --torch-arg x
+expect 2 "--torch-arg: rms_norm declares no input (inputs x, w; parameters eps; extents T, D)" \
+  -- check --torch-op parity_test::renamed --torch-arg input=input
+expect 2 "--torch-arg: parity_test::renamed(Tensor input, Tensor weight, float epsilon) has no argument X" \
+  -- check --torch-op parity_test::renamed --torch-arg x=X
+expect 2 "--torch-device: 'tpu' is neither cpu nor cuda" -- check --torch-op mylib::rms_norm --torch-device tpu
+expect 2 "--torch-op: lora is not an op family" -- "$parity" check lora --torch-op mylib::rms_norm --library "$lib"
+expect 2 "--library needs --torch-op SCHEMA" -- "$parity" check rms_norm --library "$lib"
+expect 1 "returned y as f32, the rms_norm declaration wants bf16" -- check --torch-op parity_test::always_f32 --property repeatable
+
+# The property main, as parity_add_subject_tests(OP rms_norm TORCH_OP ...) runs it.
+torch_op=(--torch-op mylib::rms_norm_broken --library "$lib")
+rm -rf "$work/repros"
+expect 1 "$main --replay ${torch_op[*]} $work/repros/" -- \
+  env PARITY_CASES=12 "$main" rms_norm "${torch_op[@]}" --gtest_filter=rms_norm.forward_accuracy
+expect 1 "STILL FAILS" -- "$main" --replay "${torch_op[@]}" "$work/repros"
+expect 0 "parity: every applicable property holds" -- \
+  env PARITY_CASES=12 "$main" rms_norm --torch-op mylib::rms_norm --library "$lib" --gtest_filter=rms_norm.repeatable
+expect 2 "--torch-op: PyTorch's dispatcher has no operator mylib::nothing" -- "$main" rms_norm --torch-op mylib::nothing --library "$lib"
+
+[ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
+echo "torch_op_cli: operators by schema name hold, fail, replay and are refused as documented"

@@ -1,0 +1,57 @@
+#include <parity/ops/torch_op/torch_op.hpp>
+
+#include <mutex>
+#include <set>
+
+#include <parity/core/error.hpp>
+#include <parity/core/reproducer.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/replay.hpp>
+
+namespace parity::ops {
+
+TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
+                          const std::string& device) {
+  TorchOpSpec spec{.schema = schema, .library = library, .device = device};
+  if (device != "cpu" && device != "cuda") throw InputError("--torch-device: '" + device + "' is neither cpu nor cuda");
+  std::size_t begin = 0;
+  while (begin < args.size()) {
+    const std::size_t end = std::min(args.find(',', begin), args.size());
+    const std::string pair = args.substr(begin, end - begin);
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
+      throw InputError("--torch-arg: '" + pair + "' is not DECLARED=ARGUMENT (e.g. x=input)");
+    if (!spec.args.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second)
+      throw InputError("--torch-arg: " + pair.substr(0, eq) + " is mapped twice");
+    begin = end + 1;
+  }
+  return spec;
+}
+
+std::string torch_op_subject_name(const TorchOpSpec& spec) {
+  return spec.device == "cuda" ? spec.schema + "@cuda" : spec.schema;
+}
+
+std::string register_torch_op(const std::string& family, const TorchOpSpec& spec) {
+  static std::mutex m;
+  static std::set<std::pair<std::string, std::string>> registered;
+  std::string ops;
+  for (const gen::Family* f : op_families()) {
+    ops += (ops.empty() ? "" : ", ") + f->name();
+    const auto* op = dynamic_cast<const OpFamily*>(f);
+    if (op == nullptr || f->name() != family) continue;
+    const std::string name = torch_op_subject_name(spec);
+    std::lock_guard lock(m);
+    if (registered.emplace(family, name).second) register_op_subject(family, torch_op_subject(op->def().decl, spec));
+    return name;
+  }
+  throw InputError("--torch-op: " + family + " is not an op family; a torch operator is a subject of one of: " + ops);
+}
+
+std::string register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec) {
+  for (const auto& file : gen::reproducer_files(inputs)) register_torch_op(read_reproducer(file).failing_case.family, spec);
+  return torch_op_subject_name(spec);
+}
+
+}  // namespace parity::ops

@@ -1,0 +1,61 @@
+#pragma once
+// A PyTorch operator as a subject of an op, by its schema name, with no code of the user's: a
+// kernel registered with PyTorch's dispatcher (TORCH_LIBRARY in C++) is loaded from its shared
+// library, found by name (c10::Dispatcher::findSchema) and called boxed, on CPU tensors or, for
+// the device cuda, CUDA tensors:
+//
+//   parity check rms_norm --torch-op mylib::rms_norm --library libmylib.so
+//   parity_add_subject_tests(OP rms_norm TORCH_OP mylib::rms_norm LIBRARY mylib)   (CMake)
+//
+// The declaration's inputs, parameters and extents go to the schema's arguments of the same name,
+// or of the name --torch-arg gives (DECLARED=ARGUMENT): a Tensor argument takes an input (its
+// case's dtype, shape, strides and offset), a float argument a parameter, an int argument an
+// extent or a parameter; an argument nothing maps to takes its default. The schema's returns are
+// the declaration's outputs in order. Plain C++: callers need no LibTorch headers (the LibTorch
+// code is torch_op_subject.cpp).
+#include <map>
+#include <string>
+#include <vector>
+
+#include <parity/ops/framework/op_decl.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+
+namespace parity::ops {
+
+struct TorchOpSpec {
+  std::string schema;   // "mylib::rms_norm" or "mylib::rms_norm.overload" (--torch-op)
+  std::string library;  // the shared library whose loading registers it; "" when already loaded (--library)
+  std::map<std::string, std::string> args;  // declared name -> schema argument (--torch-arg)
+  std::string device = "cpu";               // cpu or cuda (--torch-device)
+};
+
+// The spec of the flags' values: `args` is "DECLARED=ARGUMENT,..." (may be empty), `device` cpu or
+// cuda. Throws InputError naming the flag for a malformed value.
+TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
+                          const std::string& device);
+
+// The subject's name: the schema name, with "@cuda" for the device cuda.
+std::string torch_op_subject_name(const TorchOpSpec& spec);
+
+// The subject that calls `spec`'s operator as an implementation of `decl`: loads the library
+// (RTLD_GLOBAL: its static initialisers register the operator), finds the schema and maps its
+// arguments now. Throws InputError naming the flag (--library, --torch-op, --torch-arg,
+// --torch-device) for a library that does not load, an operator the dispatcher does not have
+// (listing those of its namespace), a declared name that matches no argument, an argument
+// without a counterpart or default, an argument whose type cannot take what maps to it (a Tensor
+// for a parameter, a float for an input), or returns that are not the declaration's outputs.
+// The subject runs each call through the dispatcher; a returned tensor whose dtype or shape is
+// not the declared output's is its failure (an exception naming the output).
+OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec);
+
+// Registers torch_op_subject(the declaration of op family `family`, spec) as a subject of it,
+// unless one of that name is registered already; returns the subject's name. Throws InputError
+// naming --torch-op when `family` is not an op family (parity list families), and as above.
+std::string register_torch_op(const std::string& family, const TorchOpSpec& spec);
+
+// Registers it with the family of each reproducer `inputs` names (files, or directories of them:
+// gen::reproducer_files), for a replay; returns the subject's name. Throws InputError naming a
+// bad file, or as register_torch_op does.
+std::string register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec);
+
+}  // namespace parity::ops
