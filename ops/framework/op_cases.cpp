@@ -32,9 +32,15 @@ std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::i
   return most;
 }
 
-// Halves extents, the row extent first, until the largest operand fits.
+// The work of `dims` with the extra batch row.
+std::int64_t taller_work(const OpDecl& d, std::map<std::string, std::int64_t> dims) {
+  dims[d.row_extent] += 1;
+  return work_of(d, dims);
+}
+
+// Halves extents, the row extent first, until the largest operand and the work fit.
 void fit(const OpDecl& d, std::map<std::string, std::int64_t>& dims) {
-  while (largest_operand(d, dims) > d.max_elements) {
+  while (largest_operand(d, dims) > d.max_elements || taller_work(d, dims) > d.max_work) {
     auto& rows = dims[d.row_extent];
     if (rows > 1) {
       rows = std::max<std::int64_t>(1, rows / 2);

@@ -42,6 +42,9 @@ class Eval {
 
   std::int64_t extent(const std::string& name) const { return at(values_.extents, name, "extent"); }
   R param(const std::string& name) const { return make(at(values_.params, name, "parameter")); }
+  // A parameter's plain value, for one that selects a variant (causal, a layout) rather than
+  // entering the arithmetic.
+  double choice(const std::string& name) const { return at(values_.params, name, "parameter"); }
 
   // Element access to an input, by logical indices (one per dimension).
   class Input {

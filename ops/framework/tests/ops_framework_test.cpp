@@ -174,6 +174,43 @@ RC_GTEST_PROP(OpProblem, ATallerBatchHoldsTheSameRows, ()) {
   for (std::size_t i = 0; i < x.size(); ++i) RC_ASSERT(same(placed[i], contiguous[i]));
 }
 
+// An op declaring its work (attention's B*H*S*S*D) gets cases whose work, with the extra batch
+// row, is within max_work, and a case past it is refused naming case.dims.
+OpDecl with_work() {
+  OpDecl d = rms_norm::RmsNorm::declaration();
+  d.work = "T*D*D";
+  d.max_work = std::int64_t{1} << 16;
+  return d;
+}
+
+RC_GTEST_PROP(OpCases, GeneratedCasesKeepTheirWorkWithinTheDeclaredMaximum, ()) {
+  const OpDecl d = with_work();
+  const Case c = *op_case(d);
+  RC_ASSERT((c.dim("T") + 1) * c.dim("D") * c.dim("D") <= d.max_work);
+  check_contract(d, c);
+}
+
+TEST(OpProblem, ContractRefusesWorkPastTheMaximum) {
+  const OpDecl d = with_work();
+  Case c;
+  c.family = "rms_norm";
+  c.dims = {{"T", 1}, {"D", 128}};
+  c.params = {{"eps", 1e-6f}, {"dtype.act", 32}, {"scale.x", 1.0}};
+  EXPECT_NO_THROW(check_contract(d, c));  // (1 + 1) * 128 * 128 = 2^15
+  c.dims["T"] = 3;                         // 4 * 128 * 128 = 2^16
+  EXPECT_NO_THROW(check_contract(d, c));
+  c.dims["T"] = 4;
+  try {
+    check_contract(d, c);
+    FAIL() << "work past max_work accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.dims: the work T*D*D"), std::string::npos) << e.what();
+  }
+  OpDecl bad = d;
+  bad.work = "T*Q";
+  EXPECT_THROW(validate(bad), std::logic_error);
+}
+
 TEST(OpProblem, ContractNamesTheField) {
   const OpDecl d = rms_norm::RmsNorm::declaration();
   Case c;
