@@ -38,17 +38,18 @@ std::int64_t taller_work(const OpDecl& d, std::map<std::string, std::int64_t> di
   return work_of(d, dims);
 }
 
-// Halves extents, the row extent first, until the largest operand and the work fit.
+// Halves extents until the largest operand and the work fit: the row extent first down to 2
+// rows (the row properties need two), then the widest extent, then the rows down to 1.
 void fit(const OpDecl& d, std::map<std::string, std::int64_t>& dims) {
-  while (largest_operand(d, dims) > d.max_elements || taller_work(d, dims) > d.max_work) {
-    auto& rows = dims[d.row_extent];
-    if (rows > 1) {
-      rows = std::max<std::int64_t>(1, rows / 2);
-      continue;
-    }
+  const auto too_big = [&] { return largest_operand(d, dims) > d.max_elements || taller_work(d, dims) > d.max_work; };
+  auto& rows = dims[d.row_extent];
+  while (too_big() && rows > 2) rows = std::max<std::int64_t>(2, rows / 2);
+  while (too_big()) {
     auto widest = std::max_element(dims.begin(), dims.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (widest->second == 1) break;
     widest->second = std::max<std::int64_t>(1, widest->second / 2);
   }
+  while (too_big() && rows > 1) rows = rows / 2;
 }
 
 rc::Gen<std::uint64_t> patch_bits_for(DType t) {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <parity/core/compare.hpp>
 #include <parity/core/detmath.hpp>
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/bounded.hpp>
@@ -130,6 +131,27 @@ TEST(Bounded, OverflowMakesTheBoundInfiniteAndNonFiniteValuesExact) {
   const Bounded inf(INFINITY, 0, &ar);
   EXPECT_EQ((inf + Bounded(1.0)).err(), 0.0);
   EXPECT_EQ(rsqrt(inf).value(), 0.0);
+}
+
+// exp(-200) is 1.4e-87 in double but 0 in float32, and 0 * Inf is NaN where the double value is
+// Inf: the product's class is unknown, and so is any sum it enters. An Inf times an exact
+// nonzero keeps its class.
+TEST(Bounded, AnInfTimesAValueThatMayUnderflowHasAnUnknownClass) {
+  const Arithmetic ar;
+  const Bounded p = exp(Bounded(-200.0, 0, &ar)), inf(INFINITY, 0, &ar);
+  ASSERT_EQ(detmath::exp_f32(-200.0f), 0.0f);
+  EXPECT_TRUE(std::isnan(detmath::exp_f32(-200.0f) * INFINITY));
+  const Bounded product = p * inf;
+  EXPECT_TRUE(std::isinf(product.value()));
+  EXPECT_TRUE(std::isinf(product.err()));
+  const Bounded sum = Bounded::sum(2, [&](std::int64_t i) { return i == 0 ? product : Bounded(1.0, 0, &ar); }, ar);
+  EXPECT_TRUE(std::isinf(sum.err()));
+  EXPECT_TRUE(std::isinf((sum / Bounded(2.0, 0, &ar)).err()));
+  const std::vector<double> got = {NAN}, ref = {sum.value()}, bound = {sum.err()};
+  EXPECT_TRUE(check_bound(got, ref, bound).holds());
+  EXPECT_EQ((inf * Bounded(2.0, 0, &ar)).err(), 0.0);
+  const Bounded may_overflow(3e38, INFINITY, &ar);
+  EXPECT_TRUE(std::isinf((inf + may_overflow).err()));
 }
 
 TEST(OpDecl, ShapeExpressions) {
