@@ -30,7 +30,7 @@ class SdpaBackwardHost : public OpSubject {
   Arithmetic arithmetic() const override { return kernel_arithmetic(); }
 
   OpOutputs run(const OpCall& call) override {
-    const HostCall c(call);
+    const HostCall c(call, "dq");
     const std::int64_t S = c.hd.S, D = c.hd.D;
     const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v")),
                              g = floats(call.input("do"));

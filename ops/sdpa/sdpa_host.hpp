@@ -35,7 +35,7 @@ class SdpaHost : public OpSubject {
   Arithmetic arithmetic() const override { return kernel_arithmetic(); }
 
   OpOutputs run(const OpCall& call) override {
-    const HostCall c(call);
+    const HostCall c(call, "o");
     const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v"));
     Tensor o = Tensor::zeros(c.out, {c.B, c.row_elements()}), lse = Tensor::zeros(c.out, {c.B, c.hd.H * c.hd.S});
     std::vector<float> p(static_cast<std::size_t>(c.hd.S)), out(static_cast<std::size_t>(c.hd.D));
