@@ -3,6 +3,7 @@
 #include <parity/ops/adaln/adaln_family.hpp>
 #include <parity/ops/rms_norm/rms_norm_family.hpp>
 #include <parity/ops/rope/rope_family.hpp>
+#include <parity/ops/sdpa/sdpa_family.hpp>
 #include <parity/ops/softmax/softmax_family.hpp>
 #include <parity/ops/swiglu/swiglu_family.hpp>
 
@@ -28,7 +29,8 @@ Registered& registered() {
 const std::vector<const gen::Family*>& op_families() {
   static const std::vector<const gen::Family*> all = [] {
     std::vector<const gen::Family*> list = {&rms_norm::family(), &softmax::family(), &rope::family(),
-                                             &swiglu::family(), &adaln::family()};
+                                             &swiglu::family(), &adaln::family(),
+                                             &sdpa::family(), &sdpa::backward_family()};
     registered().read = true;
     for (const gen::Family* f : registered().families) {
       for (const gen::Family* shipped : list)

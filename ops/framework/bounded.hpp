@@ -34,7 +34,11 @@
 // precision's largest finite) E is infinite: the element is exempt (check_bound accepts any value
 // where the reference is finite), and counted. A non-finite v (an Inf or NaN input) gets E = 0:
 // the subject must give the same class, IEEE's extension of the exact result. A NaN E becomes
-// infinite.
+// infinite. Where that class is not determined — an Inf times an operand that may round to 0
+// (an underflowed probability) or may be anything (E infinite), or an Inf combined with an
+// operand that may overflow — the value's class is unknown: E is infinite whatever v is
+// (check_bound then accepts any non-finite value where v is not finite), and every value
+// computed from it inherits that.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -57,26 +61,32 @@ class Bounded {
 
   friend Bounded operator+(const Bounded& a, const Bounded& b) { return add(a, b, a.v_ + b.v_); }
   friend Bounded operator-(const Bounded& a, const Bounded& b) { return add(a, b, a.v_ - b.v_); }
-  friend Bounded operator-(const Bounded& a) { return {-a.v_, a.e_, a.a_}; }
+  friend Bounded operator-(const Bounded& a) { return a.class_unknown() ? unknown(-a.v_, a.a_) : Bounded{-a.v_, a.e_, a.a_}; }
   friend Bounded operator*(const Bounded& a, const Bounded& b) {
     const Arithmetic& ar = pick(a, b);
+    const double v = a.v_ * b.v_;
+    if (unknown_class(a, b, v) || (std::isinf(a.v_) && b.may_be_zero()) || (std::isinf(b.v_) && a.may_be_zero()))
+      return unknown(v, &ar);
     const double ma = a.upper(), mb = b.upper();
-    return rounded(a.v_ * b.v_, ma * b.e_ + mb * a.e_, ma * mb, ar, &ar);
+    return rounded(v, ma * b.e_ + mb * a.e_, ma * mb, ar, &ar);
   }
   friend Bounded operator/(const Bounded& a, const Bounded& b) {
     const Arithmetic& ar = pick(a, b);
+    if (unknown_class(a, b, a.v_ / b.v_)) return unknown(a.v_ / b.v_, &ar);
     const double lb = b.lower(), ma = a.upper();
     if (!(lb > 0)) return {a.v_ / b.v_, kInf, &ar};
     return rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, ar, &ar);
   }
   friend Bounded sqrt(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
+    if (a.class_unknown()) return unknown(std::sqrt(a.v_), &ar);
     const double la = a.lower();
     const double prop = la > 0 ? std::min(a.e_ / (2 * std::sqrt(la)), std::sqrt(a.e_)) : std::sqrt(a.e_);
     return rounded(std::sqrt(a.v_), prop, std::sqrt(a.upper()), ar, &ar);
   }
   friend Bounded rsqrt(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
+    if (a.class_unknown()) return unknown(1.0 / std::sqrt(a.v_), &ar);
     const double la = a.lower();
     const double v = 1.0 / std::sqrt(a.v_);
     if (!(la > 0)) return {v, kInf, &ar};
@@ -84,11 +94,13 @@ class Bounded {
   }
   friend Bounded exp(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
+    if (a.class_unknown()) return unknown(detmath::exp(a.v_), &ar);
     const double top = detmath::exp(a.v_ + 2 * a.e_);
     return function(detmath::exp(a.v_), top * a.e_, top, ar.exp_ulps, ar);
   }
   friend Bounded log(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
+    if (a.class_unknown()) return unknown(detmath::log(a.v_), &ar);
     const double la = a.lower();
     const double v = detmath::log(a.v_);
     if (!(la > 0)) return {v, std::isfinite(v) && a.e_ > 0 ? kInf : 0.0, &ar};
@@ -100,12 +112,16 @@ class Bounded {
   template <class F>
   static Bounded sum(std::int64_t n, F f, const Arithmetic& ar) {
     double v = 0, prop = 0, mags = 0;
+    bool unknown_term = false, may_be_anything = false;
     for (std::int64_t i = 0; i < n; ++i) {
       const Bounded t = f(i);
       v += t.v_;
       prop += t.e_;
       mags += t.upper();
+      unknown_term = unknown_term || t.class_unknown();
+      may_be_anything = may_be_anything || t.may_be_anything();
     }
+    if (unknown_term || (!std::isfinite(v) && may_be_anything)) return unknown(v, &ar);
     const double g = static_cast<double>(ar.reduction_depth(n));
     const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : kInf;
     if (!(mags * (1 + gamma) < ar.max_finite)) return {v, kInf, &ar};
@@ -118,18 +134,22 @@ class Bounded {
   static Bounded max(std::int64_t n, F f) {
     Bounded m = f(0);
     double err = m.e_;
+    bool unknown_term = m.class_unknown(), may_be_anything = m.may_be_anything();
     for (std::int64_t i = 1; i < n; ++i) {
       const Bounded t = f(i);
       err = std::max(err, t.e_);
+      unknown_term = unknown_term || t.class_unknown();
+      may_be_anything = may_be_anything || t.may_be_anything();
       if (std::isnan(t.v_) || t.v_ > m.v_) m = t;
-      if (std::isnan(m.v_)) break;
     }
+    if (unknown_term || (!std::isfinite(m.v_) && may_be_anything)) return unknown(m.v_, m.a_);
     return {m.v_, err, m.a_};
   }
 
   // This value rounded once more, into a narrower output dtype of unit `unit` (bf16: 2^-8),
   // half-smallest-subnormal `eta` and largest finite `max_finite`.
   Bounded rounded_to(double unit, double eta, double max_finite) const {
+    if (class_unknown()) return *this;
     if (!(upper() < max_finite)) return {v_, kInf, a_};
     return {v_, e_ + unit * upper() + eta, a_};
   }
@@ -139,6 +159,22 @@ class Bounded {
 
   double upper() const { return std::fabs(v_) + 2 * e_; }
   double lower() const { return std::max(std::fabs(v_) - 2 * e_, 0.0); }
+  // A non-finite value whose class a subject's evaluation may not share (the header).
+  bool class_unknown() const { return !std::isfinite(v_) && std::isinf(e_); }
+  // A finite value whose evaluation may be anything (it may overflow).
+  bool may_be_anything() const { return std::isfinite(v_) && std::isinf(e_); }
+  // A finite value whose evaluation may be 0 where v is not, or not where v is.
+  bool may_be_zero() const { return std::isfinite(v_) && lower() == 0 && (v_ != 0 || e_ > 0); }
+  static Bounded unknown(double v, const Arithmetic* a) {
+    Bounded b(v, kInf, a);
+    b.e_ = kInf;
+    return b;
+  }
+  // Whether a binary operation's result v has an unknown class: an operand's is, or v is not
+  // finite and an operand may be anything.
+  static bool unknown_class(const Bounded& a, const Bounded& b, double v) {
+    return a.class_unknown() || b.class_unknown() || (!std::isfinite(v) && (a.may_be_anything() || b.may_be_anything()));
+  }
 
   static double finish(double v, double err) {
     if (!std::isfinite(v)) return 0.0;
@@ -151,6 +187,7 @@ class Bounded {
   }
   static Bounded add(const Bounded& a, const Bounded& b, double v) {
     const Arithmetic& ar = pick(a, b);
+    if (unknown_class(a, b, v)) return unknown(v, &ar);
     const double prop = a.e_ + b.e_;
     return rounded(v, prop, std::fabs(v) * (1 + 0x1p-52) + 2 * prop, ar, &ar);
   }

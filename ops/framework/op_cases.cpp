@@ -34,27 +34,40 @@ std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::i
   return most;
 }
 
+// The work of `dims` with the extra batch row.
+std::int64_t taller_work(const OpDecl& d, std::map<std::string, std::int64_t> dims) {
+  dims[d.row_extent] += 1;
+  return work_of(d, dims);
+}
+
 }  // namespace
 
 void fit_extents(const OpDecl& d, std::map<std::string, std::int64_t>& dims, std::int64_t max_elements) {
-  const auto halve = [&](const std::string& name) {
+  const auto too_big = [&] { return largest_operand(d, dims) > max_elements || taller_work(d, dims) > d.max_work; };
+  // Halves `name` toward `floor` (never below the extent's declared min); false if it cannot move.
+  const auto halve = [&](const std::string& name, std::int64_t floor) {
     auto& v = dims[name];
-    const std::int64_t to = std::max(d.extent(name).min, v / 2);
-    if (to == v) return false;
+    const std::int64_t to = std::max({d.extent(name).min, floor, v / 2});
+    if (to >= v) return false;
     v = to;
     return true;
   };
-  while (largest_operand(d, dims) > max_elements) {
-    if (halve(d.row_extent)) continue;
+  // The row extent first down to 2 rows (the row properties need two), then the widest extent
+  // (ties: the first name), then the rows down to their min.
+  while (too_big() && halve(d.row_extent, 2)) {
+  }
+  while (too_big()) {
     std::vector<std::pair<std::int64_t, std::string>> widest;
     for (const auto& [name, v] : dims) widest.emplace_back(v, name);
     std::sort(widest.begin(), widest.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;  // ties: the first name
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
     bool shrunk = false;
     for (const auto& [v, name] : widest)
-      if ((shrunk = halve(name))) break;
-    if (!shrunk) return;
+      if ((shrunk = halve(name, 1))) break;
+    if (!shrunk) break;
+  }
+  while (too_big() && halve(d.row_extent, 1)) {
   }
 }
 

@@ -5,8 +5,9 @@
 // Each extent is small (1 to 8: fast, and where shrinking goes) three times in ten, an edge size
 // (gen::extent: primes, 2^k - 1, 2^k, 2^k + 1, or any value up to its max) two in ten, and one
 // of its declared plan thresholds or a neighbour +-1 five in ten (an extent without thresholds:
-// small four in seven, an edge size three); then the extents are halved,
-// the row extent first, until the largest operand fits the op's max_elements. The dtype of each
+// small four in seven, an edge size three); then the extents are halved (the row extent first
+// down to 2 rows, then the widest, then the rows down to 1) until the largest operand fits the
+// op's max_elements and its work (with the extra batch row) its max_work. The dtype of each
 // group, each parameter and each input's scale come from their declared lists (the first is
 // where shrinking goes); each input gets a layout (contiguous a third of the time, 1-D inputs
 // never transposed); up to three patches put float32 special values or values straddling a

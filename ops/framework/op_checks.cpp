@@ -143,7 +143,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     const auto& value = ref.value.at(t.name);
     std::vector<double> bound = ref.err.at(t.name);
     for (std::size_t i = 0; i < bound.size(); ++i) {
-      if (out.unit > arithmetic.unit)
+      if (out.unit > arithmetic.unit && std::isfinite(value[i]))  // a non-finite value keeps its class rule
         bound[i] = Bounded(value[i], bound[i], &arithmetic).rounded_to(out.unit, out.eta, out.max_finite).err();
       if (std::isinf(bound[i]) && std::isfinite(value[i])) ++exempt;
       else ++checked;

@@ -55,6 +55,10 @@ std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::st
   return shape;
 }
 
+std::int64_t work_of(const OpDecl& d, const std::map<std::string, std::int64_t>& extents) {
+  return d.work.empty() ? 1 : eval_extent_expr(d.work, extents);
+}
+
 void validate(const OpDecl& d) {
   const auto fault = [&](const std::string& why) { throw std::logic_error("op declaration " + d.name + ": " + why); };
   std::set<std::string> names;
@@ -83,6 +87,12 @@ void validate(const OpDecl& d) {
   for (const auto& p : d.params)
     if (p.values.empty() || !names.insert(p.name).second) fault("parameter " + p.name + ": no values or a duplicate");
   if (d.dtypes.empty()) fault("no dtypes");
+  try {
+    work_of(d, ones);
+  } catch (const InputError& e) {
+    fault(std::string("work: ") + e.what());
+  }
+  if (d.max_work < 1) fault("max_work < 1");
 }
 
 }  // namespace parity::ops

@@ -66,6 +66,12 @@ struct OpDecl {
   std::vector<std::string> reduced_extents;  // reduced over by every output element
   // A case holds at most this many elements in its largest operand (with its extra batch row).
   std::int64_t max_elements = std::int64_t{1} << 20;
+  // Optional: the op's work as a product expression over the extents (attention's
+  // "B*H*S*S*D", a GEMM's "T*N*K"); a case's work, with its extra batch row, is at most
+  // max_work. For ops whose cost grows faster than their largest operand: it keeps every case,
+  // and the reference's Bounded and MPFR evaluations of it, bounded in time. "" is no limit.
+  std::string work = "";
+  std::int64_t max_work = std::int64_t{1} << 30;
 
   const ExtentDecl& extent(const std::string& name) const;
   const TensorDecl& tensor(const std::string& name) const;  // an input or an output
@@ -78,7 +84,10 @@ struct OpDecl {
 std::int64_t eval_extent_expr(const std::string& expr, const std::map<std::string, std::int64_t>& extents);
 std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
 
-// Throws std::logic_error naming the declaration's fault: a shape naming an unknown extent, a
+// The work of `extents` under the declaration (1 where it declares none).
+std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_t>& extents);
+
+// Throws std::logic_error naming the declaration's fault: a shape or work naming an unknown extent, a
 // row extent that no input leads with, duplicate names, an empty parameter list of values.
 void validate(const OpDecl& decl);
 

@@ -88,6 +88,11 @@ void check_contract(const OpDecl& d, const Case& c) {
       if (static_cast<double>(numel(shape)) + static_cast<double>(extra) > static_cast<double>(d.max_elements))
         throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(d.max_elements) + " elements");
     }
+  std::map<std::string, std::int64_t> taller = c.dims;
+  taller[d.row_extent] += 1;
+  if (const std::int64_t w = work_of(d, taller); w > d.max_work)
+    throw InputError("case.dims: the work " + d.work + " with one more " + d.row_extent + " would be " +
+                     std::to_string(w) + ", more than " + std::to_string(d.max_work));
   const auto dtypes = group_dtypes(d, c);
   for (const auto& [name, t] : dtypes)
     if (std::find(d.dtypes.begin(), d.dtypes.end(), t) == d.dtypes.end())

@@ -13,9 +13,9 @@
 //   layouts      input -> Layout (2-D: core/layout.hpp; 1-D: ld_pad is the gap between
 //                elements and transposed is refused); absent means contiguous
 //   probe_row    a row of the row extent, the one the row properties compare
-// The largest operand holds at most max_elements with one extra row (batch_vs_batch's), and each
-// placed storage at most kMaxStorage elements: a Case past either is refused before anything is
-// allocated, naming the field.
+// The largest operand holds at most max_elements and the work at most max_work, each with one
+// extra row (batch_vs_batch's), and each placed storage at most kMaxStorage elements: a Case
+// past any is refused before anything is allocated, naming the field.
 #include <cstdint>
 #include <map>
 #include <string>

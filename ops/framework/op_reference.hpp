@@ -42,8 +42,8 @@ class Eval {
 
   std::int64_t extent(const std::string& name) const { return at(values_.extents, name, "extent"); }
   R param(const std::string& name) const { return make(at(values_.params, name, "parameter")); }
-  // A parameter's plain value, for one that selects a variant of the op (a layout flag: 0 or
-  // 1) rather than entering its arithmetic: the same in every instantiation.
+  // A parameter's plain value, for one that selects a variant of the op (causal, a layout:
+  // 0 or 1) rather than entering its arithmetic: the same in every instantiation.
   double param_value(const std::string& name) const { return at(values_.params, name, "parameter"); }
 
   // Element access to an input, by logical indices (one per dimension).

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <parity/core/compare.hpp>
 #include <parity/core/detmath.hpp>
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/bounded.hpp>
@@ -132,6 +133,27 @@ TEST(Bounded, OverflowMakesTheBoundInfiniteAndNonFiniteValuesExact) {
   EXPECT_EQ(rsqrt(inf).value(), 0.0);
 }
 
+// exp(-200) is 1.4e-87 in double but 0 in float32, and 0 * Inf is NaN where the double value is
+// Inf: the product's class is unknown, and so is any sum it enters. An Inf times an exact
+// nonzero keeps its class.
+TEST(Bounded, AnInfTimesAValueThatMayUnderflowHasAnUnknownClass) {
+  const Arithmetic ar;
+  const Bounded p = exp(Bounded(-200.0, 0, &ar)), inf(INFINITY, 0, &ar);
+  ASSERT_EQ(detmath::exp_f32(-200.0f), 0.0f);
+  EXPECT_TRUE(std::isnan(detmath::exp_f32(-200.0f) * INFINITY));
+  const Bounded product = p * inf;
+  EXPECT_TRUE(std::isinf(product.value()));
+  EXPECT_TRUE(std::isinf(product.err()));
+  const Bounded sum = Bounded::sum(2, [&](std::int64_t i) { return i == 0 ? product : Bounded(1.0, 0, &ar); }, ar);
+  EXPECT_TRUE(std::isinf(sum.err()));
+  EXPECT_TRUE(std::isinf((sum / Bounded(2.0, 0, &ar)).err()));
+  const std::vector<double> got = {NAN}, ref = {sum.value()}, bound = {sum.err()};
+  EXPECT_TRUE(check_bound(got, ref, bound).holds());
+  EXPECT_EQ((inf * Bounded(2.0, 0, &ar)).err(), 0.0);
+  const Bounded may_overflow(3e38, INFINITY, &ar);
+  EXPECT_TRUE(std::isinf((inf + may_overflow).err()));
+}
+
 TEST(OpDecl, ShapeExpressions) {
   const std::map<std::string, std::int64_t> e = {{"B", 3}, {"H", 4}};
   EXPECT_EQ(eval_extent_expr("B", e), 3);
@@ -172,6 +194,43 @@ RC_GTEST_PROP(OpProblem, ATallerBatchHoldsTheSameRows, ()) {
   for (std::size_t i = 0; i < x.size(); ++i) RC_ASSERT(same(x[i], tx[i]));
   const std::vector<double> placed = p.call.inputs.at("x").values(), contiguous = plain.call.inputs.at("x").values();
   for (std::size_t i = 0; i < x.size(); ++i) RC_ASSERT(same(placed[i], contiguous[i]));
+}
+
+// An op declaring its work (attention's B*H*S*S*D) gets cases whose work, with the extra batch
+// row, is within max_work, and a case past it is refused naming case.dims.
+OpDecl with_work() {
+  OpDecl d = rms_norm::RmsNorm::declaration();
+  d.work = "T*D*D";
+  d.max_work = std::int64_t{1} << 16;
+  return d;
+}
+
+RC_GTEST_PROP(OpCases, GeneratedCasesKeepTheirWorkWithinTheDeclaredMaximum, ()) {
+  const OpDecl d = with_work();
+  const Case c = *op_case(d);
+  RC_ASSERT((c.dim("T") + 1) * c.dim("D") * c.dim("D") <= d.max_work);
+  check_contract(d, c);
+}
+
+TEST(OpProblem, ContractRefusesWorkPastTheMaximum) {
+  const OpDecl d = with_work();
+  Case c;
+  c.family = "rms_norm";
+  c.dims = {{"T", 1}, {"D", 128}};
+  c.params = {{"eps", 1e-6f}, {"dtype.act", 32}, {"scale.x", 1.0}};
+  EXPECT_NO_THROW(check_contract(d, c));  // (1 + 1) * 128 * 128 = 2^15
+  c.dims["T"] = 3;                         // 4 * 128 * 128 = 2^16
+  EXPECT_NO_THROW(check_contract(d, c));
+  c.dims["T"] = 4;
+  try {
+    check_contract(d, c);
+    FAIL() << "work past max_work accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.dims: the work T*D*D"), std::string::npos) << e.what();
+  }
+  OpDecl bad = d;
+  bad.work = "T*Q";
+  EXPECT_THROW(validate(bad), std::logic_error);
 }
 
 TEST(OpProblem, ContractNamesTheField) {

@@ -1,0 +1,58 @@
+#pragma once
+// The host twin of parity's attention forward kernel: sdpa_arith.cuh's arithmetic, one query
+// row at a time, on the CPU. `Policy` (CUTLASS style) lets the mismatch probes (sdpa_probes.cpp)
+// be real alternative implementations of single steps; Standard is the kernel's own.
+#include <memory>
+
+#include <parity/ops/sdpa/sdpa_arith.cuh>
+#include <parity/ops/sdpa/sdpa_host_io.hpp>
+
+namespace parity::ops::sdpa {
+
+// What one query row's computation gets: the head's loaders, the row, its visible keys, the
+// batch's B*H (a plan may depend on it), and scratch for n probabilities and D outputs.
+struct RowCall {
+  HostHead q, k, v;
+  std::int64_t i, n, D, BH;
+  float scale;
+  float* p;
+  float* o;
+};
+
+struct Standard {
+  static std::int64_t keys(bool causal, std::int64_t i, std::int64_t S) { return visible_keys(causal, i, S); }
+  // Writes o[0..D) and returns the logsumexp.
+  static float row(const RowCall& c) {
+    const Partial r = attend(c.q, c.k, c.v, c.i, 0, c.n, c.D, c.scale, c.p, c.o);
+    normalise(c.o, c.D, r.l);
+    return logsumexp(r);
+  }
+};
+
+template <class Policy>
+class SdpaHost : public OpSubject {
+ public:
+  Arithmetic arithmetic() const override { return kernel_arithmetic(); }
+
+  OpOutputs run(const OpCall& call) override {
+    const HostCall c(call, "o");
+    const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v"));
+    Tensor o = Tensor::zeros(c.out, {c.B, c.row_elements()}), lse = Tensor::zeros(c.out, {c.B, c.hd.H * c.hd.S});
+    std::vector<float> p(static_cast<std::size_t>(c.hd.S)), out(static_cast<std::size_t>(c.hd.D));
+    for (std::int64_t b = 0; b < c.B; ++b)
+      for (std::int64_t h = 0; h < c.hd.H; ++h)
+        for (std::int64_t i = 0; i < c.hd.S; ++i) {
+          const RowCall r{HostHead(q, c, b, h), HostHead(k, c, b, h), HostHead(v, c, b, h), i,
+                          Policy::keys(c.causal, i, c.hd.S), c.hd.D, c.B * c.hd.H, c.scale, p.data(), out.data()};
+          store(lse, b * c.hd.H * c.hd.S + c.hd.lse_col(i, h), Policy::row(r));
+          for (std::int64_t d = 0; d < c.hd.D; ++d) store(o, b * c.row_elements() + c.hd.col(i, h, d), out[d]);
+        }
+    return {{"o", std::move(o)}, {"lse", std::move(lse)}};
+  }
+};
+
+std::unique_ptr<OpSubject> make_host_twin();
+// Registers the mismatch probes of sdpa_probes.cpp.
+void register_probes();
+
+}  // namespace parity::ops::sdpa

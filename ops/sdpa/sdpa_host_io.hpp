@@ -1,0 +1,51 @@
+#pragma once
+// What the host twins of sdpa and sdpa_backward share: a call's shape and parameters, operands
+// as float32, one head of one batch element as a loader, and the outputs' rounding.
+#include <cstdint>
+#include <vector>
+
+#include <parity/core/bf16.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/sdpa/sdpa_heads.hpp>
+
+namespace parity::ops::sdpa {
+
+struct HostCall {
+  Heads hd;
+  std::int64_t B;
+  bool causal;
+  float scale;
+  DType out;
+
+  // `output`: one of the outputs (they share a dtype group).
+  HostCall(const OpCall& c, const char* output)
+      : hd{.S = c.extent("S"), .H = c.extent("H"), .D = c.extent("D"), .bshd = c.param("layout") != 0},
+        B(c.extent("B")), causal(c.param("causal") != 0), scale(static_cast<float>(c.param("scale"))),
+        out(c.output_dtype(output)) {}
+  std::int64_t row_elements() const { return hd.S * hd.H * hd.D; }
+};
+
+// The logical values of an operand as float32 (exact: its dtype is bf16 or f32), row-major.
+inline std::vector<float> floats(const Tensor& t) {
+  const std::vector<double> d = t.values();
+  return {d.begin(), d.end()};
+}
+
+// Head h of batch element b of a [B, S*H*D] operand held as floats: (s, d) -> float.
+struct HostHead {
+  const float* row;
+  Heads hd;
+  std::int64_t h;
+  float operator()(std::int64_t s, std::int64_t d) const { return row[hd.col(s, h, d)]; }
+
+  HostHead(const std::vector<float>& x, const HostCall& c, std::int64_t b, std::int64_t head)
+      : row(x.data() + b * c.row_elements()), hd(c.hd), h(head) {}
+};
+
+// Element i of an output, rounded once to its dtype (bf16: round to nearest even).
+inline void store(Tensor& t, std::int64_t i, float v) {
+  if (t.dtype() == DType::bf16) t.set_bits(i, bf16_from_float_rne(v));
+  else t.set_value(i, v);
+}
+
+}  // namespace parity::ops::sdpa

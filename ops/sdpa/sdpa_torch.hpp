@@ -1,0 +1,17 @@
+#pragma once
+// LibTorch's attention on the CPU as reference subjects of sdpa and sdpa_backward: findings,
+// never gated. at::_scaled_dot_product_flash_attention_for_cpu is the kernel
+// at::scaled_dot_product_attention runs on the CPU for these dtypes, and the one that returns
+// the logsumexp; its _backward is what autograd runs for it. [B, S, H, D] operands are handed
+// over as the transposed [B, H, S, D] views model code passes. Plain C++: callers need no
+// LibTorch headers.
+#include <memory>
+
+#include <parity/ops/framework/op_subject.hpp>
+
+namespace parity::ops::sdpa {
+
+std::unique_ptr<OpSubject> make_torch_cpu();
+std::unique_ptr<OpSubject> make_torch_cpu_backward();
+
+}  // namespace parity::ops::sdpa
