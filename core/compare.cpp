@@ -1,8 +1,9 @@
 #include <parity/core/compare.hpp>
 
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include <parity/core/bf16.hpp>
@@ -30,6 +31,15 @@ std::int64_t ordered(std::uint64_t bits, int width_bits) {
   return (bits & sign) ? -mag : mag;
 }
 
+// Bits of element i of a contiguous tensor, read straight from its storage (no index
+// arithmetic per dimension).
+std::uint64_t contiguous_bits(const Tensor& c, std::int64_t i) {
+  const std::size_t width = dtype_size(c.dtype());
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, c.storage_bytes().data() + static_cast<std::size_t>(i) * width, width);
+  return bits;
+}
+
 }  // namespace
 
 bool other_row_differs(const Tensor& m, std::int64_t row) {
@@ -37,7 +47,7 @@ bool other_row_differs(const Tensor& m, std::int64_t row) {
   const std::int64_t rows = c.dim(0), cols = c.dim(1);
   for (std::int64_t u = 0; u < rows; ++u)
     for (std::int64_t k = 0; k < cols && u != row; ++k)
-      if (c.bits_at(u * cols + k) != c.bits_at(row * cols + k)) return true;
+      if (contiguous_bits(c, u * cols + k) != contiguous_bits(c, row * cols + k)) return true;
   return false;
 }
 
@@ -95,8 +105,9 @@ BitwiseDiff compare_bitwise(const Tensor& a, const Tensor& b) {
     return d;
   }
   d.compared = a.numel();
+  const Tensor ca = a.contiguous(), cb = b.contiguous();
   for (std::int64_t i = 0; i < d.compared; ++i) {
-    const std::uint64_t x = a.bits_at(i), y = b.bits_at(i);
+    const std::uint64_t x = contiguous_bits(ca, i), y = contiguous_bits(cb, i);
     if (x == y || (is_nan_bits(a.dtype(), x) && is_nan_bits(a.dtype(), y))) continue;
     if (d.differing++ == 0) {
       d.first_index = i;

@@ -48,7 +48,15 @@ Tensor Layout::place(const Tensor& logical) const {
   const std::size_t width = dtype_size(logical.dtype());
   auto bytes = placed.storage_bytes();
   for (std::size_t at = 0; at < bytes.size(); at += width) std::memcpy(&bytes[at], &pad, width);
-  for (std::int64_t i = 0; i < logical.numel(); ++i) placed.set_bits(i, logical.bits_at(i));
+  // Element (r, c) of the row-major source goes to offset + r ld + c, or offset + c ld + r
+  // transposed.
+  const Tensor src = logical.contiguous();
+  const std::byte* from = src.storage_bytes().data();
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const std::int64_t at = offset + (transposed ? c * ld + r : r * ld + c);
+      std::memcpy(&bytes[static_cast<std::size_t>(at) * width], from + static_cast<std::size_t>(r * cols + c) * width, width);
+    }
   return placed;
 }
 

@@ -24,6 +24,32 @@ void require_extents(const std::vector<std::int64_t>& shape) {
                        std::to_string(shape[i]) + ")");
 }
 
+// f(k, pos) for the logical elements k = 0, 1, ... of a tensor of `shape`, `strides` and
+// storage `offset` in row-major order, pos each one's storage position: an odometer over the
+// indices, no division per element.
+template <class F>
+void for_each_position(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
+                       std::int64_t offset, F f) {
+  const std::size_t rank = shape.size();
+  for (std::int64_t d : shape)
+    if (d == 0) return;
+  if (rank == 0) return f(std::int64_t{0}, offset);
+  const std::int64_t inner = shape[rank - 1], step = strides[rank - 1];
+  std::vector<std::int64_t> index(rank, 0);
+  std::int64_t base = offset;
+  for (std::int64_t k = 0;;) {
+    for (std::int64_t j = 0; j < inner; ++j) f(k++, base + j * step);
+    std::size_t d = rank - 1;
+    while (d-- > 0) {
+      base += strides[d];
+      if (++index[d] < shape[d]) break;
+      base -= shape[d] * strides[d];
+      index[d] = 0;
+    }
+    if (d == static_cast<std::size_t>(-1)) return;
+  }
+}
+
 }  // namespace
 
 Tensor Tensor::zeros(DType dtype, std::vector<std::int64_t> shape) {
@@ -124,8 +150,15 @@ void Tensor::set_value(std::int64_t i, double v) {
 
 Tensor Tensor::contiguous() const {
   Tensor out = zeros(dtype_, shape_);
-  const std::int64_t n = numel();
-  for (std::int64_t i = 0; i < n; ++i) out.set_bits(i, bits_at(i));
+  const std::size_t width = dtype_size(dtype_);
+  if (is_contiguous()) {
+    std::memcpy(out.storage_.data(), storage_.data(), out.storage_.size());
+    return out;
+  }
+  for_each_position(shape_, strides_, offset_, [&](std::int64_t k, std::int64_t pos) {
+    std::memcpy(out.storage_.data() + static_cast<std::size_t>(k) * width,
+                storage_.data() + static_cast<std::size_t>(pos) * width, width);
+  });
   return out;
 }
 
@@ -136,14 +169,25 @@ Tensor Tensor::rows(std::int64_t begin, std::int64_t end) const {
   std::vector<std::int64_t> shape = shape_;
   shape[0] = end - begin;
   Tensor out = zeros(dtype_, shape);
-  const std::int64_t row = shape_[0] == 0 ? 0 : numel() / shape_[0];
-  for (std::int64_t i = 0; i < out.numel(); ++i) out.set_bits(i, bits_at(begin * row + i));
+  const std::size_t width = dtype_size(dtype_);
+  for_each_position(shape, strides_, offset_ + begin * strides_[0], [&](std::int64_t k, std::int64_t pos) {
+    std::memcpy(out.storage_.data() + static_cast<std::size_t>(k) * width,
+                storage_.data() + static_cast<std::size_t>(pos) * width, width);
+  });
   return out;
 }
 
 std::vector<double> Tensor::values() const {
   std::vector<double> v(static_cast<std::size_t>(numel()));
-  for (std::int64_t i = 0; i < numel(); ++i) v[static_cast<std::size_t>(i)] = value_at(i);
+  const auto each = [&](auto convert) {
+    for_each_position(shape_, strides_, offset_,
+                      [&](std::int64_t k, std::int64_t pos) { v[static_cast<std::size_t>(k)] = convert(pos); });
+  };
+  switch (dtype_) {
+    case DType::f32: each([this](std::int64_t pos) { return static_cast<double>(storage<float>()[pos]); }); break;
+    case DType::bf16: each([this](std::int64_t pos) { return static_cast<double>(bf16_to_float(storage<std::uint16_t>()[pos])); }); break;
+    case DType::f64: each([this](std::int64_t pos) { return storage<double>()[pos]; }); break;
+  }
   return v;
 }
 

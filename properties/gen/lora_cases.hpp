@@ -2,9 +2,10 @@
 // RapidCheck generator of LoRA Cases (properties/lora/lora_problem.hpp says what each field
 // means). Each extent is small most of the time (1, primes, 2^k +- 1 and tile sizes up to the
 // small maxima T 80, N 130, K 400, r 17, and the reference extents under them: fast, and where
-// shrinking ends) and one time in six a threshold where real kernels change plan (2^k - 1, 2^k,
-// 2^k + 1 from 31 up to 8193, the reference extents, the cap itself; values_hpp's
-// threshold_extents). A case over the work budget (max_work, and N K <= 2^20: every element of W
+// shrinking ends) and otherwise a threshold above those maxima where real kernels change plan
+// (2^k - 1, 2^k, 2^k + 1 up to 8193, the reference extents, the cap itself; values.hpp's
+// sized_extent): T one time in four (the kernels' plans switch on the row count: split-K from
+// 128 rows, a batch plan chosen from the total rows), N, K and r one time in six. A case over the work budget (max_work, and N K <= 2^20: every element of W
 // is drawn, whatever T) has its large extents demoted, N first, then
 // K, then r, then T, each halved until the case fits (a power of two stays one) or it falls to
 // its small draw, which it then takes. params.other_rows, the second batch of batch_vs_batch, is T + 1, 2T or T + a drawn

@@ -28,8 +28,13 @@ std::vector<std::int64_t> threshold_extents(std::int64_t max, std::vector<std::i
 
 rc::Gen<SizedExtent> sized_extent(std::int64_t max, std::int64_t small_max, std::vector<std::int64_t> reference,
                                   int small_weight) {
+  small_max = std::min(small_max, max);
+  // The large tier adds what the small draw does not reach: the thresholds above small_max
+  // (all of them when none is, under a low cap).
+  std::vector<std::int64_t> large = threshold_extents(max, reference);
+  if (large.back() > small_max) std::erase_if(large, [small_max](std::int64_t e) { return e <= small_max; });
   return rc::gen::construct<SizedExtent>(
-      extent(std::min(small_max, max), reference), shrinking_element(threshold_extents(max, reference)),
+      extent(small_max, reference), shrinking_element(std::move(large)),
       rc::gen::map(shrinking_element<int>([small_weight] {
                      std::vector<int> tiers(static_cast<std::size_t>(small_weight) + 1, 0);
                      tiers.back() = 1;

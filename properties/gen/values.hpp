@@ -30,7 +30,8 @@ rc::Gen<std::int64_t> extent(std::int64_t max, std::vector<std::int64_t> referen
 std::vector<std::int64_t> threshold_extents(std::int64_t max, std::vector<std::int64_t> reference = {});
 
 // One extent drawn both ways: `small` from extent(small_max, reference) and `large` from
-// threshold_extents(max, reference), and which of them the case uses. A family's generator
+// the threshold_extents(max, reference) above small_max (all of them when none lies above), and
+// which of them the case uses. A family's generator
 // may demote a large draw to its small one (or to a smaller threshold) to fit its work budget.
 struct SizedExtent {
   std::int64_t small = 1, large = 1;

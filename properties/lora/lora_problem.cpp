@@ -10,33 +10,13 @@
 #include <parity/core/case_fields.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/limits.hpp>
+#include <parity/core/normal_tensor.hpp>
 #include <parity/core/random_fill.hpp>
 
 namespace parity::properties::lora {
 namespace {
 
 enum Stream : std::uint32_t { kX = 1, kXProbe = 2, kW = 3, kA = 4, kB = 5, kDy = 6, kDyProbe = 7 };
-
-Tensor draw(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed,
-            std::uint32_t stream, double stddev) {
-  Tensor t = Tensor::zeros(dtype, {rows, cols});
-  for (std::int64_t i = 0; i < rows * cols; ++i)
-    t.set_value(i, static_cast<double>(static_cast<float>(philox_normal(seed, stream, i) * stddev)));
-  return t;
-}
-
-// Rows drawn from `stream`, except row `probe` drawn from `probe_stream`.
-Tensor draw_rows(std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::uint32_t stream,
-                 std::uint32_t probe_stream, std::int64_t probe) {
-  Tensor t = Tensor::zeros(DType::bf16, {rows, cols});
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const double v = r == probe ? philox_normal(seed, probe_stream, c)
-                                  : philox_normal(seed, stream, r * cols + c);
-      t.set_value(r * cols + c, static_cast<double>(static_cast<float>(v)));
-    }
-  return t;
-}
 
 std::int64_t positive_dim(const Case& c, const std::string& name) {
   const std::int64_t v = c.dim(name);
@@ -166,13 +146,12 @@ LoraProblem materialise(const Case& c) {
   const double alpha = c.param("alpha", static_cast<double>(r));
   const bool b_zero = flag_param(c, "b_zero");
 
-  Tensor x = draw_rows(T, K, c.seed, kX, kXProbe, c.probe_row);
-  Tensor W = draw(DType::bf16, N, K, c.seed, kW, 1.0 / std::sqrt(static_cast<double>(K)));
-  Tensor A = draw(DType::f32, r, K, c.seed, kA, 1.0 / std::sqrt(static_cast<double>(K)));
-  Tensor B = b_zero
-                 ? Tensor::zeros(DType::f32, {N, r})
-                 : draw(DType::f32, N, r, c.seed, kB, 1.0 / std::sqrt(static_cast<double>(r)));
-  Tensor dy = draw_rows(T, N, c.seed, kDy, kDyProbe, c.probe_row);
+  Tensor x = normal_tensor(DType::bf16, T, K, c.seed, kX, 1.0, kXProbe, c.probe_row);
+  Tensor W = normal_tensor(DType::bf16, N, K, c.seed, kW, 1.0 / std::sqrt(static_cast<double>(K)));
+  Tensor A = normal_tensor(DType::f32, r, K, c.seed, kA, 1.0 / std::sqrt(static_cast<double>(K)));
+  Tensor B = b_zero ? Tensor::zeros(DType::f32, {N, r})
+                    : normal_tensor(DType::f32, N, r, c.seed, kB, 1.0 / std::sqrt(static_cast<double>(r)));
+  Tensor dy = normal_tensor(DType::bf16, T, N, c.seed, kDy, 1.0, kDyProbe, c.probe_row);
   apply_patches(c, "x", x);
   apply_patches(c, "W", W);
   apply_patches(c, "A", A);

@@ -1,7 +1,9 @@
 // Philox known answers (Random123's kat_vectors) and the deterministic normal draw.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <vector>
 
 #include <parity/core/detmath.hpp>
 #include <parity/core/philox.hpp>
@@ -44,6 +46,28 @@ TEST(PhiloxNormal, MomentsAndDeterminism) {
   EXPECT_NEAR(sum2 / n, 1.0, 0.01);
   EXPECT_EQ(philox_normal(7, 3, 12345), philox_normal(7, 3, 12345));
   EXPECT_NE(philox_normal(7, 3, 12345), philox_normal(7, 4, 12345));
+}
+
+// The batch draw is the scalar one, bit for bit, on whichever kernel this CPU takes: counts
+// that are and are not multiples of the vector width, and indices whose high word carries.
+TEST(PhiloxNormals, EqualScalarDrawsBitForBit) {
+  struct Range {
+    std::uint64_t seed;
+    std::uint32_t stream;
+    std::uint64_t first;
+    std::int64_t count;
+  };
+  for (const Range& r : {Range{42, 1, 0, 100003}, Range{0xFFFFFFFFFFFFFFFFull, 0xFFFFFFFFu, 0xFFFFFFFFull - 37, 80},
+                         Range{7, 3, 12345, 7}, Range{2024, 6, (std::uint64_t{1} << 40) + 3, 20001}}) {
+    std::vector<double> batch(static_cast<std::size_t>(r.count));
+    philox_normals(r.seed, r.stream, r.first, r.count, batch.data());
+    for (std::int64_t i = 0; i < r.count; ++i) {
+      const double scalar = philox_normal(r.seed, r.stream, r.first + static_cast<std::uint64_t>(i));
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(batch[static_cast<std::size_t>(i)]), std::bit_cast<std::uint64_t>(scalar))
+          << "seed " << r.seed << " stream " << r.stream << " index " << r.first + static_cast<std::uint64_t>(i) << ": "
+          << batch[static_cast<std::size_t>(i)] << " against " << scalar;
+    }
+  }
 }
 
 }  // namespace

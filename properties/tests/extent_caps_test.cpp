@@ -11,6 +11,7 @@
 #include <parity/properties/gen/extent_caps.hpp>
 #include <parity/properties/gen/lora_cases.hpp>
 #include <parity/properties/gen/transition_cases.hpp>
+#include <parity/properties/gen/values.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
 #include <parity/properties/transition/transition_problem.hpp>
 
@@ -47,6 +48,19 @@ TEST(ExtentCaps, LoraDefaultsReachTheThresholdsAndMostCasesStaySmall) {
   EXPECT_GE(straddles_64, count / 100);
   EXPECT_GE(small, count / 3);
   EXPECT_GT(subset, 0);
+}
+
+// The large tier draws only what the small one cannot reach (else a large T of 31..70 would
+// take the place of one past 128), and under a cap below every threshold still something.
+TEST(ExtentCaps, LargeDrawsLieAboveTheSmallRange) {
+  rc::Random random(0x51CEull);
+  for (int i = 0; i < 500; ++i) {
+    const gen::SizedExtent e = gen::sized_extent(8192, 80, {33, 70, 257})(random.split(), 100).value();
+    EXPECT_GT(e.large, 80);
+    EXPECT_LE(e.large, 8192);
+    const gen::SizedExtent capped = gen::sized_extent(40, 80)(random.split(), 100).value();
+    EXPECT_LE(capped.large, 40);
+  }
 }
 
 TEST(ExtentCaps, TransitionDefaultsReachBatchesAboveEight) {

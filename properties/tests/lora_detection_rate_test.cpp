@@ -5,10 +5,8 @@
 // transition probe whose reduction tree changes above 8 rows, each over seeds 1..20 (as
 // PARITY_SEED would give them), detected as `parity probes` counts it (on a case parity's
 // kernel passes). bench/probe_detection measures every probe of every family.
-// probe-split-k-from-128-rows is not asserted here: the default run catches it in 17 of 20
-// seeds (a T >= 128 case comes about one in eight), short of the 19 this test demands, and
-// `parity probes` still must catch it at its 200 cases (family_probes_test). Raising T's
-// threshold tier for LoRA is open work; bench/README.md carries the measured rate.
+// A measurement (label `rates`, about ten minutes on one core: run on demand, bench/README.md),
+// not part of ci/test; there family_probes_test (label `probes`) runs each probe at one seed.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -49,6 +47,7 @@ TEST_P(DefaultRunDetects, InNineteenOfTwentySeeds) {
 
 INSTANTIATE_TEST_SUITE_P(SizeDependentPlans, DefaultRunDetects,
                          ::testing::Values(Probe{"lora", "probe-split-k-by-rows"}, Probe{"lora", "probe-split-k-by-depth"},
+                                           Probe{"lora", "probe-split-k-from-128-rows"},
                                            Probe{"lora", "probe-plan-switch-at-64-rows"},
                                            Probe{"lora", "probe-rank-path-drops-b-column"},
                                            Probe{"transition", "probe-tree-reduction-above-8-rows"}),

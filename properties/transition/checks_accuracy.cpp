@@ -39,10 +39,11 @@ Judgement judge(const char* name, const Tensor& out, std::int64_t count, Get&& r
   Judgement j;
   std::int64_t worst = -1;
   std::vector<Reference> refs(got.size());
+  const std::vector<double> values = out.values();
   for (std::int64_t i = 0; i < count; ++i) {
     const Reference t = reference(i);
     refs[i] = t;
-    got[i] = out.value_at(i);
+    got[i] = values[static_cast<std::size_t>(i)];
     ref[i] = t.value;
     bound[i] = t.err + t.oracle_err;
     if (!std::isfinite(t.value) || !std::isfinite(t.err)) continue;
@@ -119,8 +120,7 @@ Verdict check_oracle_agreement(const Case& c, TransitionSubject*) {
     const auto rp = row_params(p.in, b);
     const auto fast = exact_logp(step, b, prev, kernel_reduction_depth(n));
     const auto row_mp = oracles::transition_row<oracles::mp_real>(rp, kOwnLogUlps);
-    std::vector<double> prev_row(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) prev_row[i] = prev.value_at(b * n + i);
+    const std::vector<double> prev_row = prev.rows(b, b + 1).values();
     const std::span<const double> x(step.x.data() + b * n, n), v(step.v.data() + b * n, n);
     const auto exact = oracles::transition_logp<oracles::mp_real>(row_mp, x, v, prev_row, 1);
     const double e = exact.value.convert_to<double>();

@@ -8,23 +8,12 @@
 #include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/limits.hpp>
-#include <parity/core/random_fill.hpp>
+#include <parity/core/normal_tensor.hpp>
 
 namespace parity::properties::transition {
 namespace {
 
 enum Stream : std::uint32_t { kX = 1, kXProbe = 2, kV = 3, kVProbe = 4, kEps = 5, kEpsProbe = 6 };
-
-Tensor draw_rows(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::uint32_t stream,
-                 std::uint32_t probe_stream, std::int64_t probe) {
-  Tensor t = Tensor::zeros(dtype, {rows, cols});
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const double z = r == probe ? philox_normal(seed, probe_stream, c) : philox_normal(seed, stream, r * cols + c);
-      t.set_value(r * cols + c, static_cast<double>(static_cast<float>(z)));
-    }
-  return t;
-}
 
 std::int64_t positive_dim(const Case& c, const std::string& name, std::int64_t max) {
   const std::int64_t v = c.dim(name);
@@ -137,9 +126,9 @@ TransitionProblem materialise(const Case& c) {
   in.normaliser = !c.params.contains("normaliser") || flag_param(c, "normaliser");
   const DType latent = flag_param(c, "bf16_inputs") ? DType::bf16 : DType::f32;
 
-  Tensor x = draw_rows(latent, B, n, c.seed, kX, kXProbe, c.probe_row);
-  Tensor v = draw_rows(latent, B, n, c.seed, kV, kVProbe, c.probe_row);
-  Tensor eps = draw_rows(DType::f32, B, n, c.seed, kEps, kEpsProbe, c.probe_row);
+  Tensor x = normal_tensor(latent, B, n, c.seed, kX, 1.0, kXProbe, c.probe_row);
+  Tensor v = normal_tensor(latent, B, n, c.seed, kV, 1.0, kVProbe, c.probe_row);
+  Tensor eps = normal_tensor(DType::f32, B, n, c.seed, kEps, 1.0, kEpsProbe, c.probe_row);
   apply_patches(c, "x", x);
   apply_patches(c, "v", v);
   apply_patches(c, "eps", eps);
@@ -171,8 +160,13 @@ Case with_rows(const Case& c, std::int64_t rows) {
 }
 
 TransitionProblem single_row(const Case& c, const TransitionProblem& batched, std::int64_t b) {
-  TransitionProblem q = batched;
+  // Every field of TransitionInputs, the batch's three tensors left uncopied.
+  TransitionProblem q;
   const auto i = static_cast<std::size_t>(b);
+  q.in.sigma_max = batched.in.sigma_max;
+  q.in.noise_level = batched.in.noise_level;
+  q.in.type = batched.in.type;
+  q.in.normaliser = batched.in.normaliser;
   q.in.x = c.layout("x").place(batched.in.x.rows(b, b + 1));
   q.in.v = c.layout("v").place(batched.in.v.rows(b, b + 1));
   q.in.eps = c.layout("eps").place(batched.in.eps.rows(b, b + 1));

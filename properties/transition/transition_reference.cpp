@@ -42,8 +42,7 @@ ExactStep exact_step(const TransitionProblem& p, double log_ulps) {
 
 oracles::LogpEstimate<double> exact_logp(const ExactStep& step, std::int64_t b, const Tensor& prev, std::int64_t depth) {
   const auto n = static_cast<std::size_t>(step.n);
-  std::vector<double> prev_row(n);
-  for (std::size_t i = 0; i < n; ++i) prev_row[i] = prev.value_at(b * step.n + static_cast<std::int64_t>(i));
+  const std::vector<double> prev_row = prev.rows(b, b + 1).values();
   const std::span<const double> x(step.x.data() + b * step.n, n), v(step.v.data() + b * step.n, n);
   return oracles::transition_logp<double>(step.rows[static_cast<std::size_t>(b)], x, v, prev_row, depth);
 }
