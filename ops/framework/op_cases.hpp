@@ -6,11 +6,13 @@
 // (gen::extent: primes, 2^k - 1, 2^k, 2^k + 1, or any value up to its max) two in ten, and one
 // of its declared plan thresholds or a neighbour +-1 five in ten (an extent without thresholds:
 // small four in seven, an edge size three); then the extents are halved,
-// the row extent first, until the largest operand fits the op's max_elements. The dtype of each
+// the row extent first, until the largest operand fits the op's max_elements (and the
+// extents' product its max_work). The dtype of each
 // group, each parameter and each input's scale come from their declared lists (the first is
 // where shrinking goes); each input gets a layout (contiguous a third of the time, 1-D inputs
 // never transposed); up to three patches put float32 special values or values straddling a
-// bf16 rounding boundary (bf16 inputs: bf16 special values) on random input elements.
+// bf16 rounding boundary (bf16 inputs: bf16 special values) on random input elements; an
+// optional input the parameters leave absent gets neither.
 #include <rapidcheck.h>
 
 #include <parity/core/case.hpp>
@@ -23,7 +25,7 @@ namespace parity::ops {
 rc::Gen<Case> op_case(const OpDecl& decl, bool strided_layouts = true);
 
 // check_contract of op_problem.hpp; conform keeps probe_row below the row extent and every patch
-// index inside its operand.
+// index inside its operand, and drops the layouts and patches of absent optional inputs.
 gen::CaseRules op_rules(const OpDecl& decl);
 
 }  // namespace parity::ops

@@ -52,6 +52,15 @@ std::int64_t numel(const std::vector<std::int64_t>& shape) {
 
 }  // namespace
 
+double work(const OpDecl& d, const std::map<std::string, std::int64_t>& dims) {
+  double product = 1;
+  for (const auto& e : d.extents) {
+    const auto it = dims.find(e.name);
+    product *= static_cast<double>(it == dims.end() ? 1 : it->second) + (e.name == d.row_extent ? 1 : 0);
+  }
+  return product;
+}
+
 int dtype_code(DType t) {
   switch (t) {
     case DType::bf16: return 16;
@@ -85,6 +94,9 @@ void check_contract(const OpDecl& d, const Case& c) {
       if (static_cast<double>(numel(shape)) + static_cast<double>(extra) > static_cast<double>(d.max_elements))
         throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(d.max_elements) + " elements");
     }
+  if (d.max_work > 0 && work(d, c.dims) > static_cast<double>(d.max_work))
+    throw InputError("case.dims: the product of the extents (with one more row) exceeds the op's max_work " +
+                     std::to_string(d.max_work));
   const auto dtypes = group_dtypes(d, c);
   for (const auto& [name, t] : dtypes)
     if (std::find(d.dtypes.begin(), d.dtypes.end(), t) == d.dtypes.end())
@@ -102,6 +114,7 @@ void check_contract(const OpDecl& d, const Case& c) {
     const TensorDecl& t = d.tensor(name);
     if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == name; }) == d.inputs.end())
       throw InputError("case.layouts." + name + ": not an input");
+    if (!is_present(t, c.params)) throw InputError("case.layouts." + name + ": the case has no " + name + " (" + t.present_if + " is 0)");
     if (t.shape.size() == 1 && l.transposed) throw InputError("case.layouts." + name + ": a 1-D operand is not transposed");
     if (l.ld_pad < 0 || l.ld_pad > Layout::kMaxPadOrOffset || l.offset < 0 || l.offset > Layout::kMaxPadOrOffset)
       throw InputError("case.layouts." + name + ": ld_pad and offset must lie in [0, 2^20]");
@@ -116,6 +129,8 @@ void check_contract(const OpDecl& d, const Case& c) {
     const std::string field = "case.patches[" + std::to_string(i) + "]";
     if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == p.operand; }) == d.inputs.end())
       throw InputError(field + ".operand: '" + p.operand + "' is not an input of " + d.name);
+    if (!is_present(d.tensor(p.operand), c.params))
+      throw InputError(field + ".operand: the case has no " + p.operand + " (" + d.tensor(p.operand).present_if + " is 0)");
     if (p.index < 0 || p.index >= numel(eval_shape(d.tensor(p.operand), c.dims)))
       throw InputError(field + ".index: outside " + p.operand);
     if (dtype_size(dtypes.at(p.operand)) < 8 && (p.bits >> (8 * dtype_size(dtypes.at(p.operand)))) != 0)
@@ -136,6 +151,7 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
   p.call.params = p.values.params;
   for (std::size_t k = 0; k < d.inputs.size(); ++k) {
     const TensorDecl& t = d.inputs[k];
+    if (!is_present(t, c.params)) continue;  // k still numbers the declared inputs: the others' bits stay
     const auto shape = eval_shape(t, p.values.extents);
     Tensor logical = Tensor::zeros(dtypes.at(t.name), shape);
     const double scale = t.stddev * scale_of(t, c);
@@ -166,6 +182,7 @@ OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list) out.values.shapes[t.name] = eval_shape(t, out.values.extents);
   for (const auto& t : d.inputs) {
+    if (!p.call.inputs.contains(t.name)) continue;  // an absent optional input
     const Tensor& full = p.call.inputs.at(t.name);
     const auto& values = p.values.inputs.at(t.name);
     if (!d.has_rows(t)) {

@@ -11,9 +11,10 @@
 //   layouts      input -> Layout (2-D: core/layout.hpp; 1-D: ld_pad is the gap between
 //                elements and transposed is refused); absent means contiguous
 //   probe_row    a row of the row extent, the one the row properties compare
-// The largest operand holds at most max_elements with one extra row (batch_vs_batch's), and each
-// placed storage at most kMaxStorage elements: a Case past either is refused before anything is
-// allocated, naming the field.
+// The largest operand holds at most max_elements with one extra row (batch_vs_batch's), each
+// placed storage at most kMaxStorage elements and, where the op declares max_work, the product of
+// the extents (one more row) at most that; an absent optional input (present_if) has no layout
+// or patch. A Case outside this is refused before anything is allocated, naming the field.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -34,6 +35,9 @@ struct OpProblem {
 // The Case's dtype code of a dtype (16, 32, 64) and back (InputError naming `field`).
 int dtype_code(DType t);
 DType dtype_from_code(double code, const std::string& field);
+
+// The product of every extent of `dims`, the row extent with one more row (OpDecl::max_work).
+double work(const OpDecl& decl, const std::map<std::string, std::int64_t>& dims);
 
 // Throws InputError naming the field of `c` that is outside the op's contract (header comment).
 void check_contract(const OpDecl& decl, const Case& c);
