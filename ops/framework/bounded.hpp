@@ -33,8 +33,11 @@
 // Where the float evaluation may leave the finite range (M, or a partial sum, at or above the
 // precision's largest finite) E is infinite: the element is exempt (check_bound accepts any value
 // where the reference is finite), and counted. A non-finite v (an Inf or NaN input) gets E = 0:
-// the subject must give the same class, IEEE's extension of the exact result. A NaN E becomes
-// infinite.
+// the subject must give the same class, IEEE's extension of the exact result; except where an
+// operand's float evaluation may itself leave the finite range (its E infinite: Inf + a product
+// that may overflow to -Inf is NaN in float), where E stays infinite and check_bound accepts any
+// non-finite result. A NaN E becomes infinite (finite v) or 0 (non-finite v: Inf times an exact 0
+// error, the class IEEE's).
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -66,7 +69,7 @@ class Bounded {
   friend Bounded operator/(const Bounded& a, const Bounded& b) {
     const Arithmetic& ar = pick(a, b);
     const double lb = b.lower(), ma = a.upper();
-    if (!(lb > 0)) return {a.v_ / b.v_, kInf, &ar};
+    if (!(lb > 0)) return {a.v_ / b.v_, out_of_range(a.v_ / b.v_, a.e_ + b.e_), &ar};
     return rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, ar, &ar);
   }
   friend Bounded sqrt(const Bounded& a) {
@@ -79,7 +82,7 @@ class Bounded {
     const Arithmetic& ar = pick(a, a);
     const double la = a.lower();
     const double v = 1.0 / std::sqrt(a.v_);
-    if (!(la > 0)) return {v, kInf, &ar};
+    if (!(la > 0)) return {v, out_of_range(v, a.e_), &ar};
     return function(v, a.e_ / (2 * la * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, ar);
   }
   friend Bounded exp(const Bounded& a) {
@@ -108,7 +111,7 @@ class Bounded {
     }
     const double g = static_cast<double>(ar.reduction_depth(n));
     const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : kInf;
-    if (!(mags * (1 + gamma) < ar.max_finite)) return {v, kInf, &ar};
+    if (!(mags * (1 + gamma) < ar.max_finite)) return {v, out_of_range(v, prop), &ar};
     return {v, prop + gamma * mags + g * ar.underflow, &ar};
   }
 
@@ -130,7 +133,7 @@ class Bounded {
   // This value rounded once more, into a narrower output dtype of unit `unit` (bf16: 2^-8),
   // half-smallest-subnormal `eta` and largest finite `max_finite`.
   Bounded rounded_to(double unit, double eta, double max_finite) const {
-    if (!(upper() < max_finite)) return {v_, kInf, a_};
+    if (!(upper() < max_finite)) return {v_, out_of_range(v_, e_), a_};
     return {v_, e_ + unit * upper() + eta, a_};
   }
 
@@ -141,9 +144,12 @@ class Bounded {
   double lower() const { return std::max(std::fabs(v_) - 2 * e_, 0.0); }
 
   static double finish(double v, double err) {
-    if (!std::isfinite(v)) return 0.0;
+    if (!std::isfinite(v)) return std::isinf(err) ? kInf : 0.0;  // infinite: some operand may leave the range
     return std::isnan(err) ? kInf : err;
   }
+  // Where the float evaluation may leave the finite range: E infinite for a finite v; for a
+  // non-finite v the operands' propagated error `prop`, infinite where one of them may.
+  static double out_of_range(double v, double prop) { return std::isfinite(v) ? kInf : prop; }
   // The arithmetic of whichever operand carries one (constants carry none).
   static const Arithmetic& pick(const Bounded& a, const Bounded& b) {
     static const Arithmetic fallback;
@@ -156,12 +162,12 @@ class Bounded {
   }
   // A result of magnitude at most `mag` whose inputs' errors propagate to `prop`, rounded once.
   static Bounded rounded(double v, double prop, double mag, const Arithmetic& ar, const Arithmetic* a) {
-    if (!(mag + prop < ar.max_finite)) return {v, kInf, a};
+    if (!(mag + prop < ar.max_finite)) return {v, out_of_range(v, prop), a};
     return {v, prop + ar.unit * mag + ar.underflow, a};
   }
   // A function result of magnitude at most `mag`, accurate to `ulps`.
   static Bounded function(double v, double prop, double mag, double ulps, const Arithmetic& ar) {
-    if (!(mag + prop < ar.max_finite)) return {v, kInf, &ar};
+    if (!(mag + prop < ar.max_finite)) return {v, out_of_range(v, prop), &ar};
     return {v, prop + 2 * ulps * ar.unit * mag + ar.underflow, &ar};
   }
 

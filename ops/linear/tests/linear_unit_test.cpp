@@ -64,6 +64,17 @@ TEST(LinearKernel, WithinItsBoundWhereTheTailAndEpilogueProbesAreNot) {
   }
 }
 
+// Found at 10x the default cases: an Inf of x beside W's largest bf16 in one dot product. The
+// exact sum is Inf; in float32 the other product may overflow to -Inf, and Inf - Inf is NaN.
+TEST(LinearKernel, AnInfBesideAProductThatMayOverflowMayGiveNaN) {
+  Case c = make_case(13, 1, 6, 0, 0);
+  c.params["dtype.act"] = 16;
+  c.params["scale.x"] = 1.0;
+  c.patches = {{"x", 73, 0x7f80}, {"W", 2, 0x7f7f}};
+  const Verdict v = forward_accuracy(def(), c, *make("rlkernels-host"));
+  EXPECT_TRUE(v.holds()) << v.detail;
+}
+
 TEST(LinearFamily, ALargeCaseIsRefusedNamingItsDims) {
   try {
     check_contract(def().decl, make_case(4096, 64, 8192, 1, 1));
