@@ -1,6 +1,8 @@
 #include <parity/ops/op_families.hpp>
 
 #include <parity/ops/adaln/adaln_family.hpp>
+#include <parity/ops/layer_norm/layer_norm_family.hpp>
+#include <parity/ops/linear/linear_family.hpp>
 #include <parity/ops/rms_norm/rms_norm_family.hpp>
 #include <parity/ops/rope/rope_family.hpp>
 #include <parity/ops/sdpa/sdpa_family.hpp>
@@ -30,7 +32,8 @@ const std::vector<const gen::Family*>& op_families() {
   static const std::vector<const gen::Family*> all = [] {
     std::vector<const gen::Family*> list = {&rms_norm::family(), &softmax::family(), &rope::family(),
                                              &swiglu::family(), &adaln::family(),
-                                             &sdpa::family(), &sdpa::backward_family()};
+                                             &sdpa::family(), &sdpa::backward_family(),
+                                             &linear::family(), &layer_norm::family()};
     registered().read = true;
     for (const gen::Family* f : registered().families) {
       for (const gen::Family* shipped : list)

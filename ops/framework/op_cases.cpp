@@ -106,19 +106,19 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     for (const auto& t : d.inputs)
       if (t.scales.size() > 1) c.params["scale." + t.name] = *gen::shrinking_element(t.scales);
     c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
+    std::vector<std::size_t> present;
+    for (std::size_t j = 0; j < d.inputs.size(); ++j)
+      if (is_present(d.inputs[j], c.params)) present.push_back(j);
     if (strided_layouts)
-      for (const auto& t : d.inputs) {
+      for (const std::size_t j : present) {
+        const TensorDecl& t = d.inputs[j];
         Layout l = *gen::layout();
         if (t.shape.size() == 1) l.transposed = false;
         if (!l.is_contiguous()) c.layouts[t.name] = l;
       }
     const auto count = *gen::shrinking_element<std::size_t>({0, 1, 2, 3});
     for (std::size_t i = 0; i < count; ++i) {
-      const TensorDecl& t = d.inputs[*gen::shrinking_element<std::size_t>([&] {
-        std::vector<std::size_t> k(d.inputs.size());
-        for (std::size_t j = 0; j < k.size(); ++j) k[j] = j;
-        return k;
-      }())];
+      const TensorDecl& t = d.inputs[*gen::shrinking_element<std::size_t>(present)];
       std::int64_t n = 1;
       for (auto s : eval_shape(t, c.dims)) n *= s;
       c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, n), *patch_bits_for(group.at(t.group()))});
@@ -141,6 +141,9 @@ gen::CaseRules op_rules(const OpDecl& d) {
   return {[d](const Case& c) { check_contract(d, c); },
           [d](Case c) {
             c.probe_row = std::clamp<std::int64_t>(c.probe_row, 0, std::max<std::int64_t>(c.dim(d.row_extent), 1) - 1);
+            // An optional input that shrinking made absent takes its layout and patches with it.
+            std::erase_if(c.patches, [&](const Patch& p) { return !is_present(d.tensor(p.operand), c.params); });
+            std::erase_if(c.layouts, [&](const auto& l) { return !is_present(d.tensor(l.first), c.params); });
             for (Patch& p : c.patches) {
               std::int64_t n = 1;
               for (auto s : eval_shape(d.tensor(p.operand), c.dims)) n *= s;

@@ -11,7 +11,8 @@
 // group, each parameter and each input's scale come from their declared lists (the first is
 // where shrinking goes); each input gets a layout (contiguous a third of the time, 1-D inputs
 // never transposed); up to three patches put float32 special values or values straddling a
-// bf16 rounding boundary (bf16 and f16 inputs: their own special values) on random input elements.
+// bf16 rounding boundary (bf16 and f16 inputs: their own special values) on random input elements; an optional input the
+// parameters leave absent gets neither.
 #include <rapidcheck.h>
 
 #include <parity/core/case.hpp>
@@ -33,7 +34,7 @@ rc::Gen<Case> op_case(const OpDef& op, bool strided_layouts = true);
 void fit_extents(const OpDecl& decl, std::map<std::string, std::int64_t>& dims, std::int64_t max_elements);
 
 // check_contract of op_problem.hpp; conform keeps probe_row below the row extent and every patch
-// index inside its operand.
+// index inside its operand, and drops the layouts and patches of absent optional inputs.
 gen::CaseRules op_rules(const OpDecl& decl);
 
 }  // namespace parity::ops

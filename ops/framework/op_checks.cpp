@@ -52,7 +52,7 @@ std::string first_difference(const OpDecl& d, const OpOutputs& a, const OpOutput
 // Whether some row of a row-led input holds other bits than row `row`.
 bool rows_differ(const OpDecl& d, const OpProblem& p, std::int64_t row) {
   for (const auto& t : d.inputs) {
-    if (!d.has_rows(t)) continue;
+    if (!d.has_rows(t) || !p.call.has_input(t.name)) continue;
     const Tensor& x = p.call.inputs.at(t.name);
     const Tensor mine = x.rows(row, row + 1);
     for (std::int64_t r = 0; r < x.dim(0); ++r)
@@ -176,7 +176,7 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
   OpProblem p = materialise(op.decl, c);
   std::int64_t per_row = 1;
   for (const auto& t : op.decl.inputs)
-    if (op.decl.has_rows(t)) per_row = std::max<std::int64_t>(per_row, static_cast<std::int64_t>(p.values.inputs.at(t.name).size()) / rows(op.decl, p));
+    if (op.decl.has_rows(t) && p.call.has_input(t.name)) per_row = std::max<std::int64_t>(per_row, static_cast<std::int64_t>(p.values.inputs.at(t.name).size()) / rows(op.decl, p));
   const std::int64_t keep = std::clamp<std::int64_t>(kOracleCheckElements / per_row, 1, rows(op.decl, p));
   p = row_slice(op.decl, p, 0, keep);
   const OutputValues fast = op.oracle(p.values), exact = op.multiprecision(p.values);

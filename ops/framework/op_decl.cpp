@@ -1,5 +1,6 @@
 #include <parity/ops/framework/op_decl.hpp>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -78,7 +79,11 @@ void validate(const OpDecl& d) {
       } catch (const InputError& e) {
         fault(t.name + ": " + e.what());
       }
-      if (list == &d.inputs && d.has_rows(t)) row_led = true;
+      if (list == &d.inputs && d.has_rows(t) && t.present_if.empty()) row_led = true;
+      if (!t.present_if.empty() && (list != &d.inputs || std::none_of(d.params.begin(), d.params.end(), [&](const ParamDecl& p) {
+                                      return p.name == t.present_if;
+                                    })))
+        fault(t.name + ": present_if names no parameter, or the operand is an output");
       if (t.scales.empty()) fault(t.name + ": no scales");
     }
   if (!ones.contains(d.row_extent) || !row_led) fault("no input leads with the row extent '" + d.row_extent + "'");

@@ -41,6 +41,10 @@ struct TensorDecl {
   // the dtype; then element patches (special values, bf16-straddling values).
   double mean = 0.0, stddev = 1.0;
   std::vector<double> scales = {1.0};
+  // Inputs only: an optional operand (a bias) names the parameter that says whether a case has
+  // it: present where that parameter is nonzero; absent (no values, no tensor in the call, no
+  // layout or patch) where it is 0. "" means always present.
+  std::string present_if = {};
 
   std::string group() const { return dtype_group.empty() ? name : dtype_group; }
 };
@@ -79,6 +83,13 @@ struct OpDecl {
   bool has_rows(const TensorDecl& t) const { return !t.shape.empty() && t.shape.front() == row_extent; }
 };
 
+// Whether input `t` is present under a case's parameters (TensorDecl::present_if).
+inline bool is_present(const TensorDecl& t, const std::map<std::string, double>& params) {
+  if (t.present_if.empty()) return true;
+  const auto it = params.find(t.present_if);
+  return it != params.end() && it->second != 0;
+}
+
 // The value of a shape expression under `extents`; throws InputError naming the expression
 // for an unknown name or a malformed term.
 std::int64_t eval_extent_expr(const std::string& expr, const std::map<std::string, std::int64_t>& extents);
@@ -88,7 +99,8 @@ std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::st
 std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_t>& extents);
 
 // Throws std::logic_error naming the declaration's fault: a shape or work naming an unknown extent, a
-// row extent that no input leads with, duplicate names, an empty parameter list of values.
+// row extent that no always-present input leads with, duplicate names, an empty parameter list
+// of values, a present_if on an output or naming no parameter.
 void validate(const OpDecl& decl);
 
 }  // namespace parity::ops

@@ -52,6 +52,7 @@ std::int64_t numel(const std::vector<std::int64_t>& shape) {
 
 }  // namespace
 
+
 int dtype_code(DType t) {
   switch (t) {
     case DType::bf16: return 16;
@@ -110,6 +111,7 @@ void check_contract(const OpDecl& d, const Case& c) {
     const TensorDecl& t = d.tensor(name);
     if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == name; }) == d.inputs.end())
       throw InputError("case.layouts." + name + ": not an input");
+    if (!is_present(t, c.params)) throw InputError("case.layouts." + name + ": the case has no " + name + " (" + t.present_if + " is 0)");
     if (t.shape.size() == 1 && l.transposed) throw InputError("case.layouts." + name + ": a 1-D operand is not transposed");
     if (l.ld_pad < 0 || l.ld_pad > Layout::kMaxPadOrOffset || l.offset < 0 || l.offset > Layout::kMaxPadOrOffset)
       throw InputError("case.layouts." + name + ": ld_pad and offset must lie in [0, 2^20]");
@@ -124,6 +126,8 @@ void check_contract(const OpDecl& d, const Case& c) {
     const std::string field = "case.patches[" + std::to_string(i) + "]";
     if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == p.operand; }) == d.inputs.end())
       throw InputError(field + ".operand: '" + p.operand + "' is not an input of " + d.name);
+    if (!is_present(d.tensor(p.operand), c.params))
+      throw InputError(field + ".operand: the case has no " + p.operand + " (" + d.tensor(p.operand).present_if + " is 0)");
     if (p.index < 0 || p.index >= numel(eval_shape(d.tensor(p.operand), c.dims)))
       throw InputError(field + ".index: outside " + p.operand);
     if (dtype_size(dtypes.at(p.operand)) < 8 && (p.bits >> (8 * dtype_size(dtypes.at(p.operand)))) != 0)
@@ -144,6 +148,7 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
   p.call.params = p.values.params;
   for (std::size_t k = 0; k < d.inputs.size(); ++k) {
     const TensorDecl& t = d.inputs[k];
+    if (!is_present(t, c.params)) continue;  // k still numbers the declared inputs: the others' bits stay
     const auto shape = eval_shape(t, p.values.extents);
     Tensor logical = Tensor::zeros(dtypes.at(t.name), shape);
     const double scale = t.stddev * scale_of(t, c);
@@ -174,6 +179,7 @@ OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list) out.values.shapes[t.name] = eval_shape(t, out.values.extents);
   for (const auto& t : d.inputs) {
+    if (!p.call.inputs.contains(t.name)) continue;  // an absent optional input
     const Tensor& full = p.call.inputs.at(t.name);
     const auto& values = p.values.inputs.at(t.name);
     if (!d.has_rows(t)) {

@@ -69,6 +69,9 @@ class Eval {
     std::int64_t cols_;
   };
 
+  // Whether the case has the optional input `name` (TensorDecl::present_if).
+  bool has_input(const std::string& name) const { return values_.inputs.contains(name); }
+
   Input input(const std::string& name) const {
     Input in;
     in.e_ = this;

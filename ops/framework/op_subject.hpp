@@ -25,13 +25,14 @@ namespace parity::ops {
 
 struct OpCall {
   std::map<std::string, std::int64_t> extents;
-  std::map<std::string, Tensor> inputs;
+  std::map<std::string, Tensor> inputs;           // every input the case has (absent optional ones missing)
   std::map<std::string, double> params;           // float32 values
   std::map<std::string, DType> output_dtypes;     // the dtype each output must have
 
   // Throw InputError naming what is missing.
   std::int64_t extent(const std::string& name) const;
   const Tensor& input(const std::string& name) const;
+  bool has_input(const std::string& name) const { return inputs.contains(name); }  // an optional input
   double param(const std::string& name) const;
   DType output_dtype(const std::string& name) const;
 };

@@ -1,7 +1,8 @@
 // The op framework's own pieces: Bounded's rules against float32 evaluations and exact MPFR
 // results (single operations, a chain that propagates errors, sums in three orders); shape
 // expressions; declarations refused; and for rms_norm's declaration, generated cases inside
-// the contract, and a taller batch holding the same bits in its first rows.
+// the contract, and a taller batch holding the same bits in its first rows; an optional input
+// (present_if) and the work cap (max_work) on a small declaration of their own.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -250,6 +251,76 @@ TEST(OpProblem, ContractNamesTheField) {
   c.dims["D"] = 3;
   c.params["dtype.act"] = 8;
   EXPECT_THROW(check_contract(d, c), InputError);
+}
+
+// A declaration with an optional operand and a work cap: y = x + b (b present where bias != 0).
+OpDecl optional_bias_decl() {
+  return {.name = "add_bias",
+          .extents = {{.name = "T", .max = 64}, {.name = "D", .max = 64}},
+          .inputs = {{.name = "x", .shape = {"T", "D"}}, {.name = "b", .shape = {"D"}, .present_if = "bias"}},
+          .outputs = {{.name = "y", .shape = {"T", "D"}}},
+          .params = {{.name = "bias", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0}},
+          .row_extent = "T",
+          .work = "T*D",
+          .max_work = 600};
+}
+
+Case optional_bias_case(double bias) {
+  Case c;
+  c.family = "add_bias";
+  c.seed = 5;
+  c.dims = {{"T", 3}, {"D", 4}};
+  c.params = {{"bias", bias}, {"dtype.x", 32}, {"dtype.b", 32}, {"dtype.y", 32}};
+  return c;
+}
+
+TEST(OpDecl, AnOptionalInputIsAbsentWhereItsParameterIsZero) {
+  const OpDecl d = optional_bias_decl();
+  validate(d);
+  const OpProblem with = materialise(d, optional_bias_case(1)), without = materialise(d, optional_bias_case(0));
+  EXPECT_TRUE(with.call.has_input("b"));
+  EXPECT_TRUE(with.values.inputs.contains("b"));
+  EXPECT_FALSE(without.call.has_input("b"));
+  EXPECT_FALSE(without.values.inputs.contains("b"));
+  EXPECT_EQ(with.values.inputs.at("x"), without.values.inputs.at("x"));  // the other inputs keep their bits
+  EXPECT_FALSE(row_slice(d, without, 1, 2).call.has_input("b"));
+  Case patched = optional_bias_case(0);
+  patched.patches.push_back({"b", 0, 0x7fc00000});
+  try {
+    check_contract(d, patched);
+    FAIL() << "a patch of an absent input accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.patches[0].operand"), std::string::npos) << e.what();
+  }
+  patched.layouts["b"] = Layout{.ld_pad = 1};
+  EXPECT_NO_THROW(check_contract(d, op_rules(d).conform(patched)));  // conform drops both
+  OpDecl bad = d;
+  bad.inputs[1].present_if = "no_such_parameter";
+  EXPECT_THROW(validate(bad), std::logic_error);
+}
+
+TEST(OpDecl, TheWorkCapBoundsEveryCase) {
+  const OpDecl d = optional_bias_decl();
+  Case c = optional_bias_case(1);
+  c.dims = {{"T", 24}, {"D", 24}};  // (24 + 1) x 24 = 600: at the cap
+  EXPECT_NO_THROW(check_contract(d, c));
+  c.dims["T"] = 25;
+  try {
+    check_contract(d, c);
+    FAIL() << "work 624 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("max_work"), std::string::npos) << e.what();
+  }
+}
+
+RC_GTEST_PROP(OpCases, CasesOfAnOptionalInputAndAWorkCapSatisfyTheContract, ()) {
+  const OpDecl d = optional_bias_decl();
+  const Case c = *op_case(d);
+  check_contract(d, c);
+  RC_ASSERT((c.dim("T") + 1) * c.dim("D") <= 600);
+  Case absent = c;
+  absent.params["bias"] = 0;
+  check_contract(d, op_rules(d).conform(absent));
 }
 
 }  // namespace

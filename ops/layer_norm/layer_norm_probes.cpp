@@ -1,0 +1,56 @@
+// Mismatch probes of layer_norm: the kernel with one realistic step changed, each of which the
+// generic properties must catch (parity probes layer_norm). They inherit the kernel's declared
+// arithmetic: a probe that breaks that promise is exactly what must be caught.
+#include <algorithm>
+#include <cmath>
+
+#include <parity/ops/layer_norm/layer_norm_host.hpp>
+
+namespace parity::ops::layer_norm {
+namespace {
+
+// One pass over the row, var = E[x^2] - E[x]^2 (clamped at 0), as Welford-less fused kernels do:
+// it cancels catastrophically where the mean is large against the spread.
+struct OnePassVariance : Standard {
+  static float var(const float* row, std::int64_t D, float mean) {
+    const float squares = kernels::host_lane_sum([row](std::int64_t i) { return row[i] * row[i]; }, D);
+    return std::max(row_var(squares, D) - mean * mean, 0.0f);
+  }
+};
+
+// From 128 rows on, another plan takes the mean as a multiply by float(1 / D): as launchers that
+// switch rows-per-block on the row count do. Same accuracy, other bits.
+struct PlanByRows : Standard {
+  static float mean(const float* row, std::int64_t D, std::int64_t T) {
+    if (T < 128) return Standard::mean(row, D, T);
+    return kernels::host_lane_sum([row](std::int64_t i) { return row[i]; }, D) * (1.0f / static_cast<float>(D));
+  }
+};
+
+// eps added after the square root: 1 / (sqrt(var) + eps).
+struct EpsAfterSqrt : Standard {
+  static float inv(float var, float eps) { return 1.0f / (sqrtf(var) + eps); }
+};
+
+// The unbiased variance (sum / (D - 1), torch.var's default) where LayerNorm's is biased.
+struct UnbiasedVariance : Standard {
+  static float var(const float* row, std::int64_t D, float mean) {
+    return deviations(row, D, mean) / static_cast<float>(D - 1);
+  }
+};
+
+template <class Policy>
+void add(const char* name, const char* description) {
+  register_host_probe<LayerNormHost<Policy>>("layer_norm", name, description);
+}
+
+}  // namespace
+
+void register_probes() {
+  add<OnePassVariance>("probe-one-pass-variance", "var = E[x^2] - E[x]^2 in one pass (cancels for a large mean)");
+  add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
+  add<EpsAfterSqrt>("probe-eps-after-sqrt", "1 / (sqrt(var) + eps) instead of rsqrt(var + eps)");
+  add<UnbiasedVariance>("probe-unbiased-variance", "the variance divided by D - 1 instead of D");
+}
+
+}  // namespace parity::ops::layer_norm

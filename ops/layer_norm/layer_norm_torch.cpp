@@ -1,0 +1,28 @@
+// The only layer_norm source that includes LibTorch (ATen's per-operator headers).
+#include <parity/ops/layer_norm/layer_norm_torch.hpp>
+
+#include <ATen/ops/layer_norm.h>
+
+#include <parity/subjects/torch/convert.hpp>
+
+namespace parity::ops::layer_norm {
+namespace {
+
+class TorchCpu : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    using subjects::torch_impl::to_aten;
+    const auto optional = [&](const char* name) {
+      return call.has_input(name) ? std::optional(to_aten(call.input(name))) : std::nullopt;
+    };
+    const at::Tensor x = to_aten(call.input("x"));
+    return {{"y", subjects::torch_impl::from_aten(
+                      at::layer_norm(x, {call.extent("D")}, optional("w"), optional("b"), call.param("eps")))}};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
+
+}  // namespace parity::ops::layer_norm

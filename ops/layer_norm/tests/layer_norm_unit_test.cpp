@@ -1,0 +1,75 @@
+// parity's LayerNorm kernel against its documented contract (layer_norm_arith.cuh): the mean and
+// the squared deviations in the 256-lane order, whatever T; on hand-made cases of activations
+// offset 100 times their spread, with and without the affine, the kernel within its derived
+// bound while the one-pass-variance and eps probes are not; an unbiased variance outside it on
+// a short row.
+#include <gtest/gtest.h>
+
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/layer_norm/layer_norm_family.hpp>
+#include <parity/ops/layer_norm/layer_norm_host.hpp>
+
+namespace parity::ops::layer_norm {
+namespace {
+
+const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+
+Case make_case(std::int64_t T, std::int64_t D, double affine, double scale, std::uint64_t seed) {
+  Case c;
+  c.family = "layer_norm";
+  c.seed = seed;
+  c.dims = {{"T", T}, {"D", D}};
+  c.params = {{"eps", static_cast<float>(1e-5)}, {"affine", affine}, {"dtype.act", 32}, {"scale.x", scale}};
+  return c;
+}
+
+std::unique_ptr<OpSubject> make(const std::string& name) {
+  family().subjects();  // registers parity's own
+  for (const auto& s : op_subjects("layer_norm"))
+    if (s.name == name) return s.make();
+  throw std::logic_error("no subject " + name);
+}
+
+// The lane order of lane_sum.cuh, written out: lane i % 256 in ascending order, then the fold.
+template <class Term>
+float lane_order(const Term& term, std::int64_t n) {
+  std::vector<float> lanes(kLanes, 0.0f);
+  for (std::int64_t i = 0; i < n; ++i) lanes[static_cast<std::size_t>(i % kLanes)] += term(i);
+  for (int stride = kLanes / 2; stride >= 1; stride /= 2)
+    for (int j = 0; j < stride; ++j) lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
+  return lanes[0];
+}
+
+TEST(LayerNormKernel, MeanAndVarianceAreTheDocumentedLaneOrder) {
+  for (const std::int64_t D : {1, 255, 256, 257, 1000, 4097}) {
+    std::vector<float> row(static_cast<std::size_t>(D));
+    for (std::int64_t i = 0; i < D; ++i) row[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(i % 97) * 0x1p-10f;
+    const auto at = [&](std::int64_t i) { return row[static_cast<std::size_t>(i)]; };
+    const float mean = lane_order(at, D) / static_cast<float>(D);
+    const float var = lane_order([&](std::int64_t i) { return (at(i) - mean) * (at(i) - mean); }, D) / static_cast<float>(D);
+    for (const std::int64_t T : {1, 300}) {
+      EXPECT_EQ(Standard::mean(row.data(), D, T), mean) << "D = " << D;
+      EXPECT_EQ(Standard::var(row.data(), D, mean), var) << "D = " << D;
+    }
+  }
+}
+
+TEST(LayerNormKernel, WithinItsBoundWhereTheOnePassAndEpsProbesAreNot) {
+  for (const std::uint64_t seed : {1u, 2u, 3u})
+    for (const double affine : {0.0, 1.0}) {
+      const Case c = make_case(4, 300, affine, 1e-2, seed);
+      EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds()) << affine;
+      EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-one-pass-variance")).fails()) << affine;
+      EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-eps-after-sqrt")).fails()) << affine;
+    }
+}
+
+TEST(LayerNormKernel, AnUnbiasedVarianceIsOutsideTheBoundOfAShortRow) {
+  const Case c = make_case(2, 4, 0, 1.0, 1);
+  EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds());
+  EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-unbiased-variance")).fails());
+}
+
+}  // namespace
+}  // namespace parity::ops::layer_norm

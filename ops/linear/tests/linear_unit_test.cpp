@@ -1,0 +1,94 @@
+// parity's linear kernel against its documented contract (linear_arith.cuh): each dot product in
+// the 256-lane order, whatever T; on hand-made cases with and without a bias, the kernel within
+// its derived bound while the K-tail and bf16-epilogue probes are not; and a case of T = 4096,
+// K = 8192 refused before anything is allocated (max_elements, max_work), while generated cases
+// drawn at those extents are cut to fit.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/linear/linear_family.hpp>
+#include <parity/ops/linear/linear_host.hpp>
+
+namespace parity::ops::linear {
+namespace {
+
+const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+
+Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, double bias, std::uint64_t seed) {
+  Case c;
+  c.family = "linear";
+  c.seed = seed;
+  c.dims = {{"T", T}, {"N", N}, {"K", K}};
+  c.params = {{"bias", bias}, {"dtype.act", 32}, {"scale.x", 1e-3}};
+  return c;
+}
+
+std::unique_ptr<OpSubject> make(const std::string& name) {
+  family().subjects();  // registers parity's own
+  for (const auto& s : op_subjects("linear"))
+    if (s.name == name) return s.make();
+  throw std::logic_error("no subject " + name);
+}
+
+TEST(LinearKernel, DotIsTheDocumentedLaneOrder) {
+  for (const std::int64_t K : {1, 255, 256, 257, 1000, 4097}) {
+    std::vector<float> x(static_cast<std::size_t>(K)), w(static_cast<std::size_t>(K));
+    for (std::int64_t k = 0; k < K; ++k) {
+      x[static_cast<std::size_t>(k)] = 1.0f + static_cast<float>(k % 97) * 0x1p-10f;
+      w[static_cast<std::size_t>(k)] = 0.5f - static_cast<float>(k % 31) * 0x1p-9f;
+    }
+    std::vector<float> lanes(kLanes, 0.0f);
+    for (std::int64_t k = 0; k < K; ++k) {
+      float& s = lanes[static_cast<std::size_t>(k % kLanes)];
+      s = s + x[static_cast<std::size_t>(k)] * w[static_cast<std::size_t>(k)];
+    }
+    for (int stride = kLanes / 2; stride >= 1; stride /= 2)
+      for (int j = 0; j < stride; ++j) lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
+    for (const std::int64_t T : {1, 300}) EXPECT_EQ(Standard::dot(x.data(), w.data(), K, T), lanes[0]) << "K = " << K;
+  }
+}
+
+TEST(LinearKernel, WithinItsBoundWhereTheTailAndEpilogueProbesAreNot) {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    for (const double bias : {0.0, 1.0}) {
+      const Case c = make_case(4, 5, 300, bias, seed);
+      EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds()) << bias;
+      EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-k-tail")).fails()) << bias;
+    }
+    EXPECT_TRUE(forward_accuracy(def(), make_case(4, 5, 300, 1, seed), *make("probe-bf16-before-bias")).fails());
+  }
+}
+
+// Found at 10x the default cases: an Inf of x beside W's largest bf16 in one dot product. The
+// exact sum is Inf; in float32 the other product may overflow to -Inf, and Inf - Inf is NaN.
+TEST(LinearKernel, AnInfBesideAProductThatMayOverflowMayGiveNaN) {
+  Case c = make_case(13, 1, 6, 0, 0);
+  c.params["dtype.act"] = 16;
+  c.params["scale.x"] = 1.0;
+  c.patches = {{"x", 73, 0x7f80}, {"W", 2, 0x7f7f}};
+  const Verdict v = forward_accuracy(def(), c, *make("rlkernels-host"));
+  EXPECT_TRUE(v.holds()) << v.detail;
+}
+
+TEST(LinearFamily, ALargeCaseIsRefusedNamingItsDims) {
+  try {
+    check_contract(def().decl, make_case(4096, 64, 8192, 1, 1));
+    FAIL() << "T = 4096, K = 8192 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.dims"), std::string::npos) << e.what();
+  }
+}
+
+RC_GTEST_PROP(LinearFamily, GeneratedCasesStayWithinTheWorkCap, ()) {
+  const Case c = *op_case(def().decl);
+  check_contract(def().decl, c);
+  RC_ASSERT((c.dim("T") + 1) * c.dim("N") * c.dim("K") <= def().decl.max_work);
+}
+
+}  // namespace
+}  // namespace parity::ops::linear
