@@ -48,7 +48,8 @@ int cmd_check(const Args& args) {
   if (args.positional().size() != 1) throw InputError("check needs exactly one FAMILY (e.g. parity check lora)");
   const gen::Family& family = gen::find_family(args.positional()[0]);
   std::string default_subject = family.default_subject();
-  if (const auto spec = torch_op_flags(args)) default_subject = ops::register_torch_op(family.name(), *spec);
+  const auto torch_op = torch_op_flags(args);
+  if (torch_op) default_subject = ops::register_torch_op(family.name(), *torch_op);
   const gen::SubjectEntry subject = family.find_subject(args.get("--subject").value_or(default_subject));
   if (!subject.unavailable.empty())
     throw InputError("--subject: " + subject.name + " cannot run here: " + subject.unavailable);
@@ -71,6 +72,10 @@ int cmd_check(const Args& args) {
   config.max_extents = extent_caps(args, family, {&family});
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
   config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
+  if (torch_op) {  // the printed rerun and replay lines load the operator again
+    config.subject_flags = ops::torch_op_flag_words(*torch_op);
+    config.replay_command = "parity replay" + config.subject_flags + " --subject " + subject.name;
+  }
 
   out << "parity check " << family.name() << " on " << subject.name << " (" << subject.description << ")\n";
   int failed = 0;

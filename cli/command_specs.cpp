@@ -54,7 +54,8 @@ std::vector<FlagSpec> with_result_outputs(std::vector<FlagSpec> flags) {
 // The flags that make a PyTorch operator the subject (cli/torch_op_flags.hpp).
 std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
   flags.push_back({"--torch-op", "SCHEMA", "a PyTorch operator by schema name (e.g. mylib::rms_norm), called through "
-                                           "the dispatcher: the subject unless --subject names another"});
+                                           "the dispatcher: check's subject unless --subject names another; replay "
+                                           "runs the subject each reproducer records (--subject overrides)"});
   flags.push_back({"--library", "FILE", "the shared library to load first, whose TORCH_LIBRARY registers --torch-op"});
   flags.push_back({"--torch-arg", "DECLARED=ARGUMENT,...", "the schema argument a declared input, parameter or "
                                                             "extent goes to (default: the argument of its name)"});

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <parity/core/bf16.hpp>
+#include <parity/core/f16.hpp>
 #include <parity/core/random_fill.hpp>
 
 namespace parity {
@@ -20,6 +21,7 @@ Tensor normal_tensor(DType dtype, std::int64_t rows, std::int64_t cols, std::uin
       switch (dtype) {
         case DType::f32: t.storage<float>()[at + c] = f; break;
         case DType::bf16: t.storage<std::uint16_t>()[at + c] = bf16_from_float_rne(f); break;
+        case DType::f16: t.storage<std::uint16_t>()[at + c] = f16_from_float_rne(f); break;
         case DType::f64: t.storage<double>()[at + c] = static_cast<double>(f); break;
       }
     }

@@ -152,7 +152,7 @@ Tensor Tensor::contiguous() const {
   Tensor out = zeros(dtype_, shape_);
   const std::size_t width = dtype_size(dtype_);
   if (is_contiguous()) {
-    std::memcpy(out.storage_.data(), storage_.data(), out.storage_.size());
+    if (!out.storage_.empty()) std::memcpy(out.storage_.data(), storage_.data(), out.storage_.size());
     return out;
   }
   for_each_position(shape_, strides_, offset_, [&](std::int64_t k, std::int64_t pos) {
@@ -186,6 +186,7 @@ std::vector<double> Tensor::values() const {
   switch (dtype_) {
     case DType::f32: each([this](std::int64_t pos) { return static_cast<double>(storage<float>()[pos]); }); break;
     case DType::bf16: each([this](std::int64_t pos) { return static_cast<double>(bf16_to_float(storage<std::uint16_t>()[pos])); }); break;
+    case DType::f16: each([this](std::int64_t pos) { return static_cast<double>(f16_to_float(storage<std::uint16_t>()[pos])); }); break;
     case DType::f64: each([this](std::int64_t pos) { return storage<double>()[pos]; }); break;
   }
   return v;

@@ -92,7 +92,7 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
   for (const auto& t : d.inputs) {
     Layout l = decode_layout(in.u8());
     if (t.shape.size() == 1) l.transposed = false;
-    if (strided && !l.is_contiguous()) c.layouts[t.name] = l;
+    if (strided && !l.is_contiguous() && ops::is_present(t, c.params)) c.layouts[t.name] = l;  // none for an absent input
   }
   c.seed = in.u64();
   const int straddles = in.u8() % 9;
@@ -107,6 +107,7 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
     const std::int64_t index = static_cast<std::int64_t>(in.u24()) % sizes[k];
     const std::uint32_t bits = decode_float_bits(in);
     const DType dt = group.at(d.inputs[k].group());
+    if (!ops::is_present(d.inputs[k], c.params)) continue;  // an absent optional input: its bytes spent, no patch
     Tensor one = Tensor::zeros(dt, {1});
     if (dt == DType::f32) one.set_bits(0, bits);  // every float32 pattern, NaN payloads too
     else one.set_value(0, bits_float(bits));

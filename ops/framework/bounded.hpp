@@ -35,8 +35,10 @@
 // where the reference is finite), and counted. A non-finite v (an Inf or NaN input) gets E = 0:
 // the subject must give the same class, IEEE's extension of the exact result. A NaN E becomes
 // infinite. Where that class is not determined — an Inf times an operand that may round to 0
-// (an underflowed probability) or may be anything (E infinite), or an Inf combined with an
-// operand that may overflow — the value's class is unknown: E is infinite whatever v is
+// (an underflowed probability) or may be anything (E infinite), an Inf combined with an
+// operand that may overflow, or a division by (an rsqrt or log of) an operand whose double
+// value is 0 but whose evaluation may not be (a variance exactly 0 in double, positive in
+// float) — the value's class is unknown: E is infinite whatever v is
 // (check_bound then accepts any non-finite value where v is not finite), and every value
 // computed from it inherits that.
 #include <cmath>
@@ -74,7 +76,9 @@ class Bounded {
     const Arithmetic& ar = pick(a, b);
     if (unknown_class(a, b, a.v_ / b.v_)) return unknown(a.v_ / b.v_, &ar);
     const double lb = b.lower(), ma = a.upper();
-    if (!(lb > 0)) return {a.v_ / b.v_, kInf, &ar};
+    // The quotient's class is the double's where the divisor is exactly 0 and the dividend's
+    // sign is certain (x / 0 = +-Inf), or both are exact.
+    if (!(lb > 0)) return beyond_range(a.v_ / b.v_, b.e_ > 0 || (a.e_ > 0 && a.lower() == 0), &ar);
     return rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, ar, &ar);
   }
   friend Bounded sqrt(const Bounded& a) {
@@ -89,7 +93,7 @@ class Bounded {
     if (a.class_unknown()) return unknown(1.0 / std::sqrt(a.v_), &ar);
     const double la = a.lower();
     const double v = 1.0 / std::sqrt(a.v_);
-    if (!(la > 0)) return {v, kInf, &ar};
+    if (!(la > 0)) return beyond_range(v, a.e_ > 0, &ar);
     return function(v, a.e_ / (2 * la * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, ar);
   }
   friend Bounded exp(const Bounded& a) {
@@ -103,7 +107,7 @@ class Bounded {
     if (a.class_unknown()) return unknown(detmath::log(a.v_), &ar);
     const double la = a.lower();
     const double v = detmath::log(a.v_);
-    if (!(la > 0)) return {v, std::isfinite(v) && a.e_ > 0 ? kInf : 0.0, &ar};
+    if (!(la > 0)) return a.e_ > 0 ? beyond_range(v, true, &ar) : Bounded(v, 0.0, &ar);
     const double mag = std::max(std::fabs(detmath::log(la)), std::fabs(detmath::log(a.upper())));
     return function(v, a.e_ / la, mag, ar.log_ulps, ar);
   }
@@ -169,6 +173,15 @@ class Bounded {
     Bounded b(v, kInf, a);
     b.e_ = kInf;
     return b;
+  }
+  // A result whose operand may reach 0 or below (L = 0: a divisor, rsqrt's or log's argument):
+  // finite v is exempt (E infinite); a non-finite v (the double's operand exactly 0 or
+  // negative) has a determined class only where the operand is exact (`operand_may_differ`
+  // false: the subject's operand is that very value), else an unknown one (the subject's
+  // operand may be positive and its result finite).
+  static Bounded beyond_range(double v, bool operand_may_differ, const Arithmetic* a) {
+    if (std::isfinite(v) || operand_may_differ) return unknown(v, a);
+    return {v, 0.0, a};
   }
   // Whether a binary operation's result v has an unknown class: an operand's is, or v is not
   // finite and an operand may be anything.

@@ -1,6 +1,5 @@
 #include <parity/ops/framework/op_family.hpp>
 
-#include <cstdlib>
 #include <mutex>
 
 #include <parity/core/error.hpp>
@@ -153,20 +152,10 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
   const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), extent_caps(), config.max_extents);
   gen::RunConfig resolved = config;
   if (resolved.cases <= 0) resolved.cases = cases_per_property();
+  // The default rerun line (run_property.hpp) names the caps that differ from the declaration's.
   resolved.max_extents = {};
-  if (!resolved.rerun_command) {
-    std::string caps;
-    for (const auto& e : def_.decl.extents)
-      if (maxima.at(e.name) != e.max) caps += (caps.empty() ? " --max " : ",") + e.name + "=" + std::to_string(maxima.at(e.name));
-    const char* rc_params = std::getenv("RC_PARAMS");
-    resolved.rerun_command = [op = name(), subject, caps, rc = std::string(rc_params ? rc_params : "")](
-                                 const std::string& p, std::uint64_t seed, int cases) {
-      std::string quoted = "'";
-      for (const char ch : rc) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-      return (rc.empty() ? "" : "RC_PARAMS=" + quoted + "' ") + "parity check " + op + " --subject " + subject +
-             " --property " + p + " --cases " + std::to_string(cases) + " --seed " + std::to_string(seed) + caps;
-    };
-  }
+  for (const auto& e : def_.decl.extents)
+    if (maxima.at(e.name) != e.max) resolved.max_extents[e.name] = maxima.at(e.name);
   gen::RunResult result = gen::run_property(subject, property, op_case(capped(maxima), strided), check, resolved, rules_);
   if (property == kOracleAgreement && !result.passed)
     result.message += "  " + property + " is a self-check of parity's own oracles and calls no subject: " +

@@ -44,15 +44,19 @@ struct Element {
   std::int64_t full = 0;   // index in the case's input
 };
 
-// The one-row problem and what the search evaluates on it, within a budget of input elements
-// evaluated: past it every evaluation is NaN, which ends the search.
+// The one-row problem and what the search evaluates on it, within a budget: each evaluation
+// costs its input elements plus the op's declared work on one row (OpDecl::work: attention's
+// S*S per head costs more than its inputs); past the budget every evaluation is NaN, which ends
+// the search.
 struct Row {
   const OpDef& op;
   OpValues values;
   std::map<std::string, DType> dtypes;
   std::int64_t budget;
+  std::int64_t work = 0;  // the declared work of one row
 
   double output(const std::string& name, std::int64_t j) {
+    budget -= work;
     for (const auto& [n, v] : values.inputs) budget -= static_cast<std::int64_t>(v.size()) + 1;
     if (budget < 0) return std::numeric_limits<double>::quiet_NaN();
     const OutputValues out = op.oracle(values);
@@ -132,8 +136,11 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   }
   if (outputs.empty() || count <= 0) return plan;
   const OpProblem one = row_slice(d, full, c.probe_row, c.probe_row + 1);
-  Row row{op, one.values, {}, budget};
-  for (const auto& t : d.inputs) row.dtypes[t.name] = full.call.inputs.at(t.name).dtype();
+  std::map<std::string, std::int64_t> one_row = c.dims;
+  one_row[d.row_extent] = 1;
+  Row row{op, one.values, {}, budget, d.work.empty() ? 0 : work_of(d, one_row)};
+  for (const auto& t : d.inputs)
+    if (full.call.has_input(t.name)) row.dtypes[t.name] = full.call.inputs.at(t.name).dtype();
 
   struct Target {
     const TensorDecl* output;
@@ -145,7 +152,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   // an element moves a reduction over the row least, the fine adjustment after a coarse one.
   std::map<std::string, std::vector<std::int64_t>> smallest;
   for (const auto& in : d.inputs) {
-    if (!d.has_rows(in)) continue;
+    if (!d.has_rows(in) || !full.call.has_input(in.name)) continue;  // an absent optional input
     const auto& v = row.values.inputs.at(in.name);
     std::vector<std::int64_t> order;
     for (std::int64_t k = 0; k < static_cast<std::int64_t>(v.size()); ++k)
@@ -168,6 +175,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
     if (!chosen.insert({out.name, j}).second) continue;
     Target target{&out, j, 0.0, {}};
     for (const auto& in : d.inputs) {
+      if (!full.call.has_input(in.name)) continue;  // an absent optional input
       const auto n = static_cast<std::int64_t>(row.values.inputs.at(in.name).size());
       if (n == 0) continue;
       const std::int64_t offset = d.has_rows(in) ? c.probe_row * n : 0;

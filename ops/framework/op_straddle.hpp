@@ -51,8 +51,8 @@ struct StraddlePlan {
 
 // Up to `count` straddles on the probe row of `c`, its outputs of a narrow dtype (bf16, f16)
 // led by the row extent: none when the op has none or the probe row's reference is not finite.
-// Deterministic in (op, c, count, budget): `budget` input elements' worth of one-row reference
-// evaluations at most.
+// Deterministic in (op, c, count, budget): one-row reference evaluations costing `budget` at
+// most, each its input elements plus the op's declared work of one row.
 StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::int64_t budget = kStraddleBudget);
 
 // The rounding midpoint of `t` (bf16 or f16) nearest the finite v, and the distance of v from

@@ -33,6 +33,24 @@ std::string torch_op_subject_name(const TorchOpSpec& spec) {
   return spec.device == "cuda" ? spec.schema + "@cuda" : spec.schema;
 }
 
+std::string torch_op_flag_words(const TorchOpSpec& spec) {
+  const auto word = [](const std::string& v) {
+    if (!v.empty() && v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,@+-") ==
+                          std::string::npos)
+      return v;
+    std::string q = "'";
+    for (const char ch : v) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+  };
+  std::string words = " --torch-op " + word(spec.schema);
+  if (!spec.library.empty()) words += " --library " + word(spec.library);
+  std::string args;
+  for (const auto& [declared, argument] : spec.args) args += (args.empty() ? "" : ",") + declared + "=" + argument;
+  if (!args.empty()) words += " --torch-arg " + word(args);
+  if (spec.device != "cpu") words += " --torch-device " + spec.device;
+  return words;
+}
+
 std::string register_torch_op(const std::string& family, const TorchOpSpec& spec) {
   static std::mutex m;
   static std::set<std::pair<std::string, std::string>> registered;

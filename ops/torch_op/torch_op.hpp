@@ -37,6 +37,10 @@ TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library,
 // The subject's name: the schema name, with "@cuda" for the device cuda.
 std::string torch_op_subject_name(const TorchOpSpec& spec);
 
+// The flags that give `spec` back, for a printed command: " --torch-op S [--library F]
+// [--torch-arg A=B,...] [--torch-device cuda]", each value shell-quoted where it needs it.
+std::string torch_op_flag_words(const TorchOpSpec& spec);
+
 // The subject that calls `spec`'s operator as an implementation of `decl`: loads the library
 // (RTLD_GLOBAL: its static initialisers register the operator), finds the schema and maps its
 // arguments now. Throws InputError naming the flag (--library, --torch-op, --torch-arg,

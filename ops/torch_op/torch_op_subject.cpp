@@ -98,6 +98,10 @@ std::vector<Source> map_arguments(const OpDecl& decl, const TorchOpSpec& spec, c
     if (declares(decl.inputs, declared)) {
       if (kind != c10::TypeKind::TensorType)
         throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s input " + declared + ", a tensor");
+      // An optional input (absent in some cases: linear's bias) needs an optional argument (Tensor?).
+      if (!decl.tensor(declared).present_if.empty() && a.type()->kind() != c10::TypeKind::OptionalType)
+        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s optional input " + declared +
+                         " (absent where " + decl.tensor(declared).present_if + " is 0): it needs the type Tensor?");
       s.kind = Source::input;
     } else if (declares(decl.params, declared)) {
       if (kind != c10::TypeKind::FloatType && kind != c10::TypeKind::IntType)
@@ -145,7 +149,10 @@ class TorchOp : public OpSubject {
     for (std::size_t i = 0; i < sources_.size(); ++i) {
       const Source& s = sources_[i];
       switch (s.kind) {
-        case Source::input: stack.emplace_back(on_device(to_aten(call.input(s.name)))); break;
+        case Source::input:
+          if (call.has_input(s.name)) stack.emplace_back(on_device(to_aten(call.input(s.name))));
+          else stack.emplace_back();  // an absent optional input: None to its Tensor? argument
+          break;
         case Source::param:
           if (s.as_int) stack.emplace_back(static_cast<std::int64_t>(call.param(s.name)));
           else stack.emplace_back(call.param(s.name));

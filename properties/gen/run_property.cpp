@@ -32,11 +32,12 @@ std::string shell_quoted(const std::string& text) {
   return q + "'";
 }
 
-// " --max-<extent> <value>" for each cap.
+// " --max EXT=N,EXT=N" for the caps (the flag every family's extents take; op extents have no
+// --max-EXT of their own), "" for none.
 std::string max_flags(const ExtentMaxima& maxima) {
-  std::string flags;
-  for (const auto& [extent, max] : maxima) flags += " --max-" + extent + " " + std::to_string(max);
-  return flags;
+  std::string items;
+  for (const auto& [extent, max] : maxima) items += (items.empty() ? "" : ",") + extent + "=" + std::to_string(max);
+  return items.empty() ? "" : " --max " + items;
 }
 
 }  // namespace
@@ -171,7 +172,8 @@ RunResult run_property(const std::string& subject, const std::string& property, 
                      ? config.rerun_command(property, result.seed, cases)
                      : (rc_params ? "RC_PARAMS=" + shell_quoted(rc_params) + " " : std::string()) + "parity check " + family +
                            " --subject " + subject + " --property " + property + " --cases " + std::to_string(cases) +
-                           " --seed " + std::to_string(result.seed) + max_flags(config.max_extents);
+                           " --seed " + std::to_string(result.seed) + max_flags(config.max_extents) +
+                           config.subject_flags;
   // The reproducer is only worth writing if the case fails again: when it does not, the
   // failure is nondeterminism, and the reproducer says so.
   const bool fails_again = reproduces(verdict_of(*last_failing), *kind);

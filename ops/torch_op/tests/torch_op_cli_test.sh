@@ -24,6 +24,16 @@ repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" --torch-op mylib::rms_norm_broken --library "$lib"
 expect 0 "passes now" -- "$parity" replay "$repro" --torch-op mylib::rms_norm --library "$lib" --subject mylib::rms_norm
 expect 2 "unknown rms_norm subject 'mylib::rms_norm_broken'" -- "$parity" replay "$repro"
+# The failure's printed rerun: and replay: lines run as printed (they load the operator again).
+out=$(check --torch-op mylib::rms_norm_broken --property forward_accuracy 2>&1)
+for line in rerun replay; do
+  command=$(printf '%s\n' "$out" | sed -n "s/^  $line: *parity //p" | head -n 1)
+  if [ -z "$command" ]; then
+    echo "FAIL: the failure printed no $line: line"; failures=$((failures + 1))
+  else
+    eval "expect 1 FAIL -- \"\$parity\" $command"
+  fi
+done
 
 expect 2 "--torch-op: PyTorch's dispatcher has no operator mylib::rms_nrm after loading $lib (its namespace has: mylib::rms_norm" \
   -- check --torch-op mylib::rms_nrm
