@@ -2,33 +2,21 @@
 // own subjects of it registered as a user's are.
 #include <parity/ops/linear/linear_family.hpp>
 
+#include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/linear/linear_cuda.hpp>
 #include <parity/ops/linear/linear_host.hpp>
 #include <parity/ops/linear/linear_op.hpp>
 #include <parity/ops/linear/linear_torch.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
-#if PARITY_HAVE_CUDA
-#include <parity/ops/linear/linear_cuda.hpp>
-#endif
 
 namespace parity::ops::linear {
 namespace {
 
-#if PARITY_HAVE_CUDA
-std::unique_ptr<OpSubject> make_cuda() { return make_cuda_kernel(); }
-#else
-std::unique_ptr<OpSubject> make_cuda() { return nullptr; }  // never called: unavailable
-#endif
-
 void register_builtins() {
-  register_op_subject("linear", {.name = "rlkernels-host", .backend = "host",
-                                 .description = "parity's deterministic linear kernel, host twin", .make = &make_host_twin});
-  register_op_subject("linear", {.name = "rlkernels-cuda", .backend = "cuda",
-                                 .description = "parity's deterministic linear kernel, CUDA", .host_twin = "rlkernels-host",
-                                 .unavailable_reason = &subjects::rlkernels::cuda_unavailable_reason, .make = &make_cuda});
-  register_op_subject("linear", {.name = "torch-cpu", .backend = "torch-cpu", .kind = subjects::SubjectKind::reference,
-                                 .description = "LibTorch's at::linear on the CPU", .make = &make_torch_cpu});
+  register_builtin_subjects("linear", {.kernel = "parity's deterministic linear kernel", .make_host = &make_host_twin,
+                                   .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+                                   .torch = "LibTorch's at::linear on the CPU", .make_torch = &make_torch_cpu});
   register_probes();
 }
 
