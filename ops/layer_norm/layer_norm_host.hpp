@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include <parity/core/bf16.hpp>
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/layer_norm/layer_norm_arith.cuh>
 
 namespace parity::ops::layer_norm {
@@ -37,8 +37,8 @@ class LayerNormHost : public OpSubject {
     const auto eps = static_cast<float>(call.param("eps"));
     const bool affine = call.has_input("w");
     const DType out = call.output_dtype("y");
-    const std::vector<float> xv = floats(x), wv = affine ? floats(call.input("w")) : std::vector<float>{},
-                             bv = affine ? floats(call.input("b")) : std::vector<float>{};
+    const std::vector<float> xv = kernels::host_floats(x), wv = affine ? kernels::host_floats(call.input("w")) : std::vector<float>{},
+                             bv = affine ? kernels::host_floats(call.input("b")) : std::vector<float>{};
     Tensor y = Tensor::zeros(out, {T, D});
     for (std::int64_t t = 0; t < T; ++t) {
       const float* row = xv.data() + t * D;
@@ -47,17 +47,10 @@ class LayerNormHost : public OpSubject {
       for (std::int64_t i = 0; i < D; ++i) {
         const auto k = static_cast<std::size_t>(i);
         const float v = normalise(row[i], mean, inv, affine, affine ? wv[k] : 0.0f, affine ? bv[k] : 0.0f);
-        if (out == DType::bf16) y.set_bits(t * D + i, bf16_from_float_rne(v));
-        else y.set_value(t * D + i, v);
+        kernels::store(y, t * D + i, v);
       }
     }
     return {{"y", std::move(y)}};
-  }
-
- private:
-  static std::vector<float> floats(const Tensor& t) {
-    const std::vector<double> d = t.values();
-    return {d.begin(), d.end()};
   }
 };
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include <parity/core/bf16.hpp>
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/linear/linear_arith.cuh>
 
 namespace parity::ops::linear {
@@ -33,22 +33,15 @@ class LinearHost : public OpSubject {
     const std::int64_t T = x.dim(0), K = x.dim(1), N = w.dim(0);
     const bool has_bias = call.has_input("b");
     const DType out = call.output_dtype("y");
-    const std::vector<float> xv = floats(x), wv = floats(w), bv = has_bias ? floats(call.input("b")) : std::vector<float>{};
+    const std::vector<float> xv = kernels::host_floats(x), wv = kernels::host_floats(w), bv = has_bias ? kernels::host_floats(call.input("b")) : std::vector<float>{};
     Tensor y = Tensor::zeros(out, {T, N});
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t n = 0; n < N; ++n) {
         const float acc = Policy::dot(xv.data() + t * K, wv.data() + n * K, K, T);
         const float v = Policy::epilogue(acc, has_bias, has_bias ? bv[static_cast<std::size_t>(n)] : 0.0f);
-        if (out == DType::bf16) y.set_bits(t * N + n, bf16_from_float_rne(v));
-        else y.set_value(t * N + n, v);
+        kernels::store(y, t * N + n, v);
       }
     return {{"y", std::move(y)}};
-  }
-
- private:
-  static std::vector<float> floats(const Tensor& t) {
-    const std::vector<double> d = t.values();
-    return {d.begin(), d.end()};
   }
 };
 
