@@ -2,35 +2,22 @@
 // parity's own subjects of it registered as a user's are.
 #include <parity/ops/rms_norm/rms_norm_family.hpp>
 
+#include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/rms_norm/rms_norm_cuda.hpp>
 #include <parity/ops/rms_norm/rms_norm_host.hpp>
 #include <parity/ops/rms_norm/rms_norm_op.hpp>
 #include <parity/ops/rms_norm/rms_norm_torch.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
-#if PARITY_HAVE_CUDA
-#include <parity/ops/rms_norm/rms_norm_cuda.hpp>
-#endif
 
 namespace parity::ops::rms_norm {
 namespace {
 
-#if PARITY_HAVE_CUDA
-std::unique_ptr<OpSubject> make_cuda() { return make_cuda_kernel(); }
-#else
-std::unique_ptr<OpSubject> make_cuda() { return nullptr; }  // never called: unavailable
-#endif
-
 void register_builtins() {
-  register_op_subject("rms_norm", {.name = "rlkernels-host", .backend = "host",
-                                   .description = "parity's deterministic RMSNorm kernel, host twin",
-                                   .make = &make_host_twin});
-  register_op_subject("rms_norm", {.name = "rlkernels-cuda", .backend = "cuda",
-                                   .description = "parity's deterministic RMSNorm kernel, CUDA", .host_twin = "rlkernels-host",
-                                   .unavailable_reason = &subjects::rlkernels::cuda_unavailable_reason, .make = &make_cuda});
-  register_op_subject("rms_norm", {.name = "torch-cpu", .backend = "torch-cpu", .kind = subjects::SubjectKind::reference,
-                                   .description = "LibTorch's at::rms_norm on the CPU",
-                                   .unavailable_reason = &torch_unavailable_reason, .make = &make_torch_cpu});
+  register_builtin_subjects("rms_norm", {.kernel = "parity's deterministic RMSNorm kernel", .make_host = &make_host_twin,
+                                         .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+                                         .torch = "LibTorch's at::rms_norm on the CPU", .make_torch = &make_torch_cpu,
+                                         .torch_unavailable = &torch_unavailable_reason});
   register_probes();
 }
 
