@@ -12,8 +12,10 @@ class TorchCpu : public OpSubject {
  public:
   OpOutputs run(const OpCall& call) override {
     using subjects::torch_impl::to_aten;
-    const auto optional = [&](const char* name) {
-      return call.has_input(name) ? std::optional(to_aten(call.input(name))) : std::nullopt;
+    // c10::optional: std::optional from LibTorch 2.x on, a type of its own in 1.13.
+    const auto optional = [&](const char* name) -> c10::optional<at::Tensor> {
+      if (!call.has_input(name)) return c10::nullopt;
+      return to_aten(call.input(name));
     };
     const at::Tensor x = to_aten(call.input("x"));
     return {{"y", subjects::torch_impl::from_aten(

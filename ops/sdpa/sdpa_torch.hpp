@@ -1,8 +1,10 @@
 #pragma once
 // LibTorch's attention on the CPU as reference subjects of sdpa and sdpa_backward: findings,
-// never gated. at::_scaled_dot_product_flash_attention_for_cpu is the kernel
-// at::scaled_dot_product_attention runs on the CPU for these dtypes, and the one that returns
-// the logsumexp; its _backward is what autograd runs for it. [B, S, H, D] operands are handed
+// never gated. From LibTorch 2.2 on, at::_scaled_dot_product_flash_attention_for_cpu is the
+// kernel at::scaled_dot_product_attention runs on the CPU for these dtypes, and the one that
+// returns the logsumexp; its _backward is what autograd runs for it. LibTorch 1.13 has no fused
+// CPU attention: there the subjects are ATen's composition of its math path in float32
+// (matmul, softmax, logsumexp), differentiated by autograd. [B, S, H, D] operands are handed
 // over as the transposed [B, H, S, D] views model code passes. Plain C++: callers need no
 // LibTorch headers.
 #include <memory>
