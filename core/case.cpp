@@ -1,10 +1,13 @@
 #include <parity/core/case.hpp>
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
+#include <parity/core/f16.hpp>
 #include <parity/core/json_read.hpp>
 
 namespace parity {
@@ -30,22 +33,63 @@ double Case::param(const std::string& name, double fallback) const {
 
 namespace {
 
-// A patch's float32 value, and the name of a special value it is, e.g. "3.38953139e+38 (bits
-// 0x7f7f0000, bf16 max)".
-std::string patch_value_text(std::uint64_t bits) {
-  if (bits > 0xFFFFFFFFull) return "(bits " + jr::hex_bits(bits, 8) + ")";
-  const auto u = static_cast<std::uint32_t>(bits);
+// ", bf16 max" and the like: the name of a 16-bit dtype's special magnitude (`max` and
+// `min_normal` its bits; 0x0001 is every such dtype's denorm min), or "".
+struct Specials16 {
+  std::uint64_t max, min_normal;
+};
+std::string special_16_name(const char* dtype, std::uint64_t bits, Specials16 specials) {
+  const std::uint64_t magnitude = bits & 0x7FFFu;
+  if (magnitude == specials.max) return std::string(", ") + dtype + " max";
+  if (magnitude == specials.min_normal) return std::string(", ") + dtype + " min normal";
+  if (magnitude == 0x0001u) return std::string(", ") + dtype + " denorm min";
+  return "";
+}
+
+// A patch's value, and the name of a special value it is: "3.38953139e+38 (bits 0x7f7f0000,
+// bf16 max)" for float32 bits, "inf (bf16 bits 0x7f80)" for another dtype's.
+std::string patch_value_text(const Patch& p) {
+  const std::uint64_t bits = p.bits;
+  if (dtype_size(p.dtype) < 8 && bits >> (8 * dtype_size(p.dtype)) != 0)
+    return "(" + std::string(dtype_name(p.dtype)) + " bits " + jr::hex_bits(bits, 8) + ", wider than " +
+           std::string(dtype_name(p.dtype)) + ")";
+  double value = 0.0;
   std::string name;
-  switch (u & 0x7FFFFFFFu) {
-    case 0x7F7F0000u: name = ", bf16 max"; break;
-    case 0x7F7FFFFFu: name = ", float32 max"; break;
-    case 0x00800000u: name = ", float32 min normal"; break;
-    case 0x00000001u: name = ", float32 denorm min"; break;
+  switch (p.dtype) {
+    case DType::f32: {
+      const auto u = static_cast<std::uint32_t>(bits);
+      switch (u & 0x7FFFFFFFu) {
+        case 0x7F7F0000u: name = ", bf16 max"; break;
+        case 0x7F7FFFFFu: name = ", float32 max"; break;
+        case 0x00800000u: name = ", float32 min normal"; break;
+        case 0x00000001u: name = ", float32 denorm min"; break;
+      }
+      return number_text(static_cast<double>(bits_float(u))) + " (bits " + jr::hex_bits(bits, 8) + name + ")";
+    }
+    case DType::bf16:
+      value = bf16_to_float(static_cast<std::uint16_t>(bits));
+      name = special_16_name("bf16", bits, {0x7F7F, 0x0080});
+      break;
+    case DType::f16:
+      value = f16_to_float(static_cast<std::uint16_t>(bits));
+      name = special_16_name("f16", bits, {0x7BFF, 0x0400});
+      break;
+    case DType::f64: std::memcpy(&value, &bits, sizeof value); break;
   }
-  return number_text(static_cast<double>(bits_float(u))) + " (bits " + jr::hex_bits(bits, 8) + name + ")";
+  return number_text(value) + " (" + std::string(dtype_name(p.dtype)) + " bits " +
+         jr::hex_bits(bits, static_cast<int>(2 * dtype_size(p.dtype))) + name + ")";
 }
 
 constexpr std::size_t kPatchesShown = 4;
+
+// parse_dtype, its error naming `where`.
+DType parse_dtype_field(const std::string& text, const std::string& where) {
+  try {
+    return parse_dtype(text);
+  } catch (const InputError& e) {
+    throw InputError(where + ": " + e.what());
+  }
+}
 
 }  // namespace
 
@@ -59,7 +103,7 @@ std::string Case::summary() const {
   for (const auto& a : ablations) s += " native=" + a;
   for (std::size_t i = 0; i < patches.size() && i < kPatchesShown; ++i)
     s += (i ? ", " : " patches: ") + patches[i].operand + "[" + std::to_string(patches[i].index) +
-         "] = " + patch_value_text(patches[i].bits);
+         "] = " + patch_value_text(patches[i]);
   if (patches.size() > kPatchesShown) s += " and " + std::to_string(patches.size() - kPatchesShown) + " more";
   return s;
 }
@@ -79,9 +123,11 @@ json case_to_json(const Case& c) {
   j["params"] = json::object();
   for (const auto& [k, v] : c.params) j["params"][k] = jr::finite_or_text(v);
   j["patches"] = json::array();
-  for (const auto& p : c.patches)
-    j["patches"].push_back(
-        {{"operand", p.operand}, {"index", p.index}, {"bits", jr::hex_bits(p.bits, 4)}});
+  for (const auto& p : c.patches) {
+    json pj = {{"operand", p.operand}, {"index", p.index}, {"bits", jr::hex_bits(p.bits, 4)}};
+    if (p.dtype != DType::f32) pj["dtype"] = dtype_name(p.dtype);
+    j["patches"].push_back(std::move(pj));
+  }
   return j;
 }
 
@@ -127,6 +173,11 @@ Case case_from_json(const json& j, const std::string& where) {
       p.operand = jr::as_string(jr::member(pj, at, "operand"), at + ".operand");
       p.index = jr::as_int(jr::member(pj, at, "index"), at + ".index");
       p.bits = jr::as_hex_bits(jr::member(pj, at, "bits"), at + ".bits");
+      if (const json* dtype = jr::optional_member(pj, at, "dtype"))
+        p.dtype = parse_dtype_field(jr::as_string(*dtype, at + ".dtype"), at + ".dtype");
+      if (dtype_size(p.dtype) < 8 && p.bits >> (8 * dtype_size(p.dtype)) != 0)
+        throw InputError(at + ".bits: " + jr::hex_bits(p.bits, 4) + " is wider than " +
+                         std::string(dtype_name(p.dtype)));
       c.patches.push_back(p);
     }
   }

@@ -9,16 +9,20 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <parity/core/dtype.hpp>
 #include <parity/core/layout.hpp>
 
 namespace parity {
 
-// Overwrites one logical element of an operand with raw bits of the operand's dtype,
-// after the operand has been drawn from the seed.
+// Overwrites one logical element of an operand, after the operand has been drawn from the seed,
+// with the value whose raw `dtype` bits are `bits`. The LoRA and transition families' patches are
+// float32 values, rounded to the operand's dtype; an op family's are in the operand's own dtype
+// (a bf16 operand's patch holds bf16 bits), so that any value of any dtype can be one.
 struct Patch {
   std::string operand;
-  std::int64_t index = 0;   // row-major logical index
-  std::uint64_t bits = 0;   // raw bits, zero-extended
+  std::int64_t index = 0;      // row-major logical index
+  std::uint64_t bits = 0;      // raw bits of `dtype`, zero-extended
+  DType dtype = DType::f32;    // in JSON "dtype", written only when not f32
 
   friend bool operator==(const Patch&, const Patch&) = default;
 };
@@ -41,7 +45,8 @@ struct Case {
 
   // One line, e.g. "lora K=7 N=5 T=3 r=2 seed=42 probe_row=1 x:transposed patches: dy[4] =
   // 3.38953139e+38 (bits 0x7f7f0000, bf16 max)": each patch (the first four, then how many
-  // more) as operand[index] = its float32 value (bits, and the name of a special value).
+  // more) as operand[index] = its value (its bits, their dtype unless float32, and the name of a
+  // special value), e.g. "q[0] = inf (bf16 bits 0x7f80)".
   std::string summary() const;
 
   friend bool operator==(const Case&, const Case&) = default;

@@ -111,7 +111,7 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
     Tensor one = Tensor::zeros(dt, {1});
     if (dt == DType::f32) one.set_bits(0, bits);  // every float32 pattern, NaN payloads too
     else one.set_value(0, bits_float(bits));
-    c.patches.push_back({d.inputs[k].name, index, one.bits_at(0)});
+    c.patches.push_back({d.inputs[k].name, index, one.bits_at(0), dt});
   }
   for (Patch& p : ops::straddle_patches(family.def(), c, straddles, kOpFuzzStraddleBudget).patches)
     c.patches.push_back(std::move(p));

@@ -121,7 +121,8 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
       const TensorDecl& t = d.inputs[*gen::shrinking_element<std::size_t>(present)];
       std::int64_t n = 1;
       for (auto s : eval_shape(t, c.dims)) n *= s;
-      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, n), *patch_bits_for(group.at(t.group()))});
+      const DType dtype = group.at(t.group());
+      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, n), *patch_bits_for(dtype), dtype});
     }
     return c;
   });

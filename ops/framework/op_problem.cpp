@@ -130,8 +130,11 @@ void check_contract(const OpDecl& d, const Case& c) {
       throw InputError(field + ".operand: the case has no " + p.operand + " (" + d.tensor(p.operand).present_if + " is 0)");
     if (p.index < 0 || p.index >= numel(eval_shape(d.tensor(p.operand), c.dims)))
       throw InputError(field + ".index: outside " + p.operand);
-    if (dtype_size(dtypes.at(p.operand)) < 8 && (p.bits >> (8 * dtype_size(dtypes.at(p.operand)))) != 0)
-      throw InputError(field + ".bits: wider than " + std::string(dtype_name(dtypes.at(p.operand))));
+    if (p.dtype != dtypes.at(p.operand))
+      throw InputError(field + ".dtype: " + std::string(dtype_name(p.dtype)) + ", but the case's " + p.operand + " is " +
+                       std::string(dtype_name(dtypes.at(p.operand))) + " (an op's patches hold the operand's own bits)");
+    if (dtype_size(p.dtype) < 8 && (p.bits >> (8 * dtype_size(p.dtype))) != 0)
+      throw InputError(field + ".bits: wider than " + std::string(dtype_name(p.dtype)));
   }
   if (c.probe_row < 0 || c.probe_row >= c.dim(d.row_extent))
     throw InputError("case.probe_row: outside [0, " + d.row_extent + ")");

@@ -220,7 +220,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
       if (!best) continue;
       const Grid grid{row.dtypes.at(best->input)};
       row.values.inputs.at(best->input)[static_cast<std::size_t>(best->local)] = grid.value(best_bits);
-      plan.patches.push_back({best->input, best->full, best_bits});
+      plan.patches.push_back({best->input, best->full, best_bits, row.dtypes.at(best->input)});
     }
     if (all_placed) break;
   }

@@ -75,6 +75,8 @@ void check_contract(const Case& c) {
       throw InputError(at + ".index: " + std::to_string(p.index) + " is outside " + p.operand + " (" +
                        std::to_string(size) + " elements)");
     if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
+    if (p.dtype != DType::f32)
+      throw InputError(at + ".dtype: " + std::string(dtype_name(p.dtype)) + ": lora patches are float32 values");
   }
   refuse_unread_fields(c, {.family = "lora", .layouts = true, .probe_row = true, .patches = true});
   refuse_unknown_params(c, [](const std::string& k) { return k == "alpha" || k == "b_zero" || k == "other_rows" || k == "checked_outputs"; },

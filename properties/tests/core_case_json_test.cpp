@@ -55,6 +55,43 @@ TEST(CaseSummary, DecodesPatches) {
       << c.summary();
 }
 
+// An op's patch holds its operand's own bits: the summary decodes them in that dtype, and JSON
+// keeps the dtype (absent for float32, so a float32 patch reads as before).
+TEST(CaseSummary, DecodesPatchesOfOtherDtypes) {
+  Case c;
+  c.family = "sdpa";
+  c.dims = {{"S", 1}};
+  c.patches = {{"q", 0, 0x7F80, DType::bf16}, {"k", 1, 0x7F7F, DType::bf16}, {"v", 2, 0x7BFF, DType::f16}};
+  EXPECT_EQ(c.summary(), "sdpa S=1 seed=0 probe_row=0 patches: q[0] = inf (bf16 bits 0x7f80), "
+                         "k[1] = 3.38953139e+38 (bf16 bits 0x7f7f, bf16 max), v[2] = 65504 (f16 bits 0x7bff, f16 max)");
+  const nlohmann::json j = case_to_json(c);
+  EXPECT_EQ(j.at("patches")[0].at("dtype"), "bf16");
+  EXPECT_EQ(case_from_json(j, "case"), c);
+  c.patches = {{"x", 0, 0x3F800000u}};
+  EXPECT_FALSE(case_to_json(c).at("patches")[0].contains("dtype"));
+}
+
+TEST(CaseJson, RefusesAPatchWiderThanItsDtypeOrOfAnUnknownDtype) {
+  Case c;
+  c.family = "sdpa";
+  nlohmann::json j = case_to_json(c);
+  j["patches"] = {{{"operand", "q"}, {"index", 0}, {"bits", "0x10000"}, {"dtype", "bf16"}}};
+  EXPECT_THROW(
+      try { case_from_json(j, "case"); } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("case.patches[0].bits"), std::string::npos) << e.what();
+        throw;
+      },
+      InputError);
+  j["patches"][0]["bits"] = "0x1";
+  j["patches"][0]["dtype"] = "f8";
+  EXPECT_THROW(
+      try { case_from_json(j, "case"); } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("case.patches[0].dtype"), std::string::npos) << e.what();
+        throw;
+      },
+      InputError);
+}
+
 // Every reproducer says where it came from: parity's version and commit, the LibTorch of the
 // build (the version its headers report, with the wheel's local tag, e.g. "2.11.0+cu130"), the
 // CUDA runtime and the device ("cpu" until the CUDA backend notes one).

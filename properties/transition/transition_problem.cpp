@@ -98,6 +98,8 @@ void check_contract(const Case& c) {
     if (p.index < 0 || p.index >= B * tokens * channels)
       throw InputError(at + ".index: " + std::to_string(p.index) + " is outside " + p.operand);
     if (p.bits > 0xFFFFFFFFull) throw InputError(at + ".bits: not a float32 bit pattern");
+    if (p.dtype != DType::f32)
+      throw InputError(at + ".dtype: " + std::string(dtype_name(p.dtype)) + ": transition patches are float32 values");
   }
   for (std::int64_t b = 0; b < B; ++b) {
     const std::string k = std::to_string(b);

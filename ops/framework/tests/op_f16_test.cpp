@@ -69,8 +69,8 @@ TEST(OpF16, AnF16OutputIsBoundedAtTwoToTheMinusEleven) {
 TEST(OpF16, AnF16InputHoldsF16Bits) {
   const OpDef op = define_op<Scale>();
   Case c = scale_case(2, 3, DType::f16, DType::f32);
-  c.patches.push_back({"x", 4, 0x7C00});  // +Inf
-  c.patches.push_back({"x", 5, 0x0001});  // denorm_min
+  c.patches.push_back({"x", 4, 0x7C00, DType::f16});  // +Inf
+  c.patches.push_back({"x", 5, 0x0001, DType::f16});  // denorm_min
   const OpProblem p = materialise(op.decl, c);
   EXPECT_EQ(p.call.inputs.at("x").dtype(), DType::f16);
   EXPECT_TRUE(std::isinf(p.values.inputs.at("x")[4]));
@@ -80,7 +80,17 @@ TEST(OpF16, AnF16InputHoldsF16Bits) {
       EXPECT_EQ(f16_to_float(f16_from_double_rne(v)), v);
     }
   }
-  c.patches.push_back({"x", 0, 0x10000});  // wider than f16
+  EXPECT_NE(c.summary().find("x[4] = inf (f16 bits 0x7c00)"), std::string::npos) << c.summary();
+  EXPECT_NE(c.summary().find("x[5] = 5.96046448e-08 (f16 bits 0x0001, f16 denorm min)"), std::string::npos) << c.summary();
+  Case float32_bits = c;
+  float32_bits.patches.push_back({"x", 0, 0x3F800000u});  // float32 bits on an f16 operand
+  try {
+    materialise(op.decl, float32_bits);
+    ADD_FAILURE() << "a float32 patch of an f16 operand accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.patches[2].dtype"), std::string::npos) << e.what();
+  }
+  c.patches.push_back({"x", 0, 0x10000, DType::f16});  // wider than f16
   EXPECT_THROW(materialise(op.decl, c), InputError);
 }
 

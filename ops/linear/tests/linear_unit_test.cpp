@@ -70,7 +70,7 @@ TEST(LinearKernel, AnInfBesideAProductThatMayOverflowMayGiveNaN) {
   Case c = make_case(13, 1, 6, 0, 0);
   c.params["dtype.act"] = 16;
   c.params["scale.x"] = 1.0;
-  c.patches = {{"x", 73, 0x7f80}, {"W", 2, 0x7f7f}};
+  c.patches = {{"x", 73, 0x7f80, DType::bf16}, {"W", 2, 0x7f7f, DType::bf16}};
   const Verdict v = forward_accuracy(def(), c, *make("rlkernels-host"));
   EXPECT_TRUE(v.holds()) << v.detail;
 }

@@ -132,7 +132,7 @@ TEST(SdpaKernel, AnInfValueWithAnUnderflowedProbabilityIsNoViolation) {
   for (const gen::Family* f : {&family(), &backward_family()}) {
     Case c = make_case(f->name().c_str(), 1, 1, 2, 25, false, false, 0, 10.0);
     c.params["dtype.act"] = 16;
-    c.patches = {{"v", 0, 0x7f80}};
+    c.patches = {{"v", 0, 0x7f80, DType::bf16}};
     EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "rlkernels-host")).holds()) << f->name();
   }
 }
