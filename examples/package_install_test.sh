@@ -12,7 +12,7 @@
 #     LibTorch, libcudart, MPFR, GMP, OpenSSL, RapidCheck, GoogleTest;
 #   - the CUDA component: found with a toolkit (parity::cudart is then the toolkit's CUDA::cudart)
 #     when parity was built with CUDA; refused, with the reason, when it was not.
-# (examples/custom_lora_package_test.sh consumes a moved prefix with the LibTorch component.)
+# (examples/readme_snippet_test.sh consumes a moved prefix with the LibTorch component.)
 # usage: package_install_test.sh BUILD_DIR SOURCE_DIR TORCH_ROOT nvcc=[NVCC] [-DVAR=VALUE...]
 # (nvcc= is never an empty argument: ctest drops those, which would shift the -D options.)
 set -euo pipefail

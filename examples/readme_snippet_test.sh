@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# README.md's "Test your own kernel", as a user follows it: installs the build to $HOME/parity
-# (HOME a scratch directory), writes the README's CMakeLists.txt and register_subjects.cpp
-# snippets as written (between its `<!-- readme-snippet: NAME -->` markers) beside the example's
-# other sources, runs the README's run.sh lines (configure, build, ctest -L properties) and its
-# replay.sh lines. Holds when they build and pass, the broken copy is caught with a reproducer
-# that still fails on it and passes on the host path, and, in a CUDA build, the CUDA kernel's
-# test is there (the .cu file was not skipped).
+# README.md's "Test your own kernel" (the LoRA path) as a user follows it, and examples/custom_lora
+# with it: installs the build to a scratch prefix and moves the prefix to $HOME/parity (HOME a
+# scratch directory: an install is relocatable); writes the README's CMakeLists.txt and
+# register_subjects.cpp snippets as written (between its `<!-- readme-snippet: NAME -->`
+# markers) beside the example's other sources, after checking that they are the example's own
+# files (its CMakeLists.txt less its leading comment), so that one build tests both; runs the
+# README's run.sh lines (configure, build, ctest -L properties) and its replay.sh lines. Holds when
+# every property holds on the host path (and, in a CUDA build, the CUDA kernel's tests are
+# there: the .cu file was not skipped), and the broken copy is caught: a property fails on it,
+# shrunk, with a reproducer written, and the replay command printed with the failure (the
+# example's own test program, which knows its subjects) still fails on that reproducer, which
+# passes on the good host path (--subject); bad replay arguments exit 2 naming what is wrong.
 # usage: readme_snippet_test.sh BUILD_DIR README EXAMPLE_DIR CUDA(ON|OFF) [-DVAR=VALUE...]
 #   the -D arguments (this build's compilers and flags) are added to the README's configure line.
 set -euo pipefail
@@ -19,7 +24,8 @@ source "$(dirname "$0")/readme_snippets.sh"
 
 mkdir -p "$work/home" "$work/src"
 export HOME="$work/home"
-cmake --install "$build" --prefix "$HOME/parity" > "$work/install.log"
+cmake --install "$build" --prefix "$work/stage" > "$work/install.log"
+mv "$work/stage" "$HOME/parity"
 for f in "$example"/*; do
   case $(basename "$f") in CMakeLists.txt | register_subjects.cpp) ;; *) cp "$f" "$work/src/" ;; esac
 done
@@ -27,6 +33,10 @@ for name in CMakeLists.txt register_subjects.cpp run.sh replay.sh; do
   snippet "$name" > "$work/src/$name"
   [ -s "$work/src/$name" ] || fail "README.md has no snippet '$name'"
 done
+cmp -s "$work/src/register_subjects.cpp" "$example/register_subjects.cpp" ||
+  fail "README.md's register_subjects.cpp is not examples/custom_lora/register_subjects.cpp"
+sed '1,/^[^#]/{/^#/d}' "$example/CMakeLists.txt" | cmp -s - "$work/src/CMakeLists.txt" ||
+  fail "README.md's CMakeLists.txt is not examples/custom_lora/CMakeLists.txt less its leading comment"
 
 # The README's user has the python3 of the torch parity was built with on PATH: here, the
 # project's venv when parity was built against it (none for Debian's LibTorch, found in /usr).
@@ -45,7 +55,33 @@ if [ "$cuda" = ON ]; then
   grep -q "my-lora-cuda\.lora\." "$work/run.log" || fail "the CUDA kernel's tests are missing"
 fi
 
-# The replay lines: the first still fails on the broken copy, the second passes on the host path.
+# The broken copy's failure as its test prints it (a WILL_FAIL test's output is not shown).
+ctest --test-dir build -R '^my-lora-host-broken_lora_properties$' -V > "$work/broken.log" 2>&1 || true
+grep -q "FAILED lora/.* on my-lora-host-broken" "$work/broken.log" || { cat "$work/broken.log"; fail "no property failed on the broken copy"; }
+repros="$work/src/build/repros/my-lora-host-broken_lora_properties"
+ls "$repros/"*.json > /dev/null 2>&1 || fail "no reproducer was written for the broken copy"
+program="$work/src/build/my_lora_parity_tests"
+
+# expect STATUS TEXT -- COMMAND...: COMMAND exits STATUS and prints TEXT.
+expect() {
+  local want=$1 text=$2 got=0
+  shift 3
+  "$@" > "$work/out.log" 2>&1 || got=$?
+  [[ $got -eq $want ]] && grep -qF -- "$text" "$work/out.log" ||
+    { cat "$work/out.log"; fail "'$*' exited $got (want $want, printing '$text')"; }
+}
+# The replay command the failure printed, run as printed.
+replay=$(grep -m 1 -o "replay: .*" "$work/broken.log" | sed 's/^replay: *//')
+[[ $replay == "$program --replay $repros/"*.json ]] || fail "the failure printed '$replay', not $program --replay FILE"
+read -r -a replay_words <<< "$replay"
+expect 1 "STILL FAILS" -- "${replay_words[@]}"
+expect 1 "on my-lora-host-broken" -- "$program" --replay "$repros"
+expect 0 "passes now" -- "$program" --replay --subject my-lora-host "$repros"
+grep -q "STILL FAILS\|discarded" "$work/out.log" && { cat "$work/out.log"; fail "a reproducer does not pass on my-lora-host"; }
+expect 2 "no such file" -- "$program" --replay "$work/missing.json"
+expect 2 "unknown lora subject 'nobody'" -- "$program" --replay --subject nobody "$repros"
+
+# The README's replay lines: the first still fails on the broken copy, the second passes on the host path.
 want=(1 0)
 i=0
 while IFS= read -r line; do
@@ -57,4 +93,5 @@ while IFS= read -r line; do
   i=$((i + 1))
 done < replay.sh
 [ "$i" -eq 2 ] || fail "README.md's replay.sh has $i lines, not 2"
-echo "readme_snippet: README's snippets build and pass as written; the broken copy is caught and replays"
+echo "readme_snippet: README's snippets, examples/custom_lora's files, build against a moved install and pass"
+echo "as written; the broken copy is caught with a reproducer that replays failing and passes on my-lora-host"

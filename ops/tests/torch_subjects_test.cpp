@@ -1,0 +1,65 @@
+// parity's glue to LibTorch for every shipped op's reference subject (torch-cpu): on generated
+// cases (every dtype, layout, optional operand and parameter the generator draws), the subject
+// runs and returns each declared output whole, in the declared shape and dtype. What LibTorch
+// computes is a finding (`parity check OP --subject torch-cpu`), never asserted here; that its
+// results reach parity whole is parity's own code (the conversions, the attention heads' views,
+// LibTorch 1.13's composed attention). Label torch: it runs against every LibTorch parity builds
+// with (ci/test: torch 2.x and 1.13).
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include <rapidcheck.h>
+
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/op_families.hpp>
+
+namespace parity::ops {
+namespace {
+
+constexpr int kCasesPerOp = 12;
+
+TEST(TorchSubjects, EveryOpsReferenceReturnsItsDeclaredOutputsWhole) {
+  int ops_run = 0, ops_listed = 0;
+  for (const gen::Family* family : op_families()) {
+    const auto& op = dynamic_cast<const OpFamily&>(*family);
+    ++ops_listed;
+    family->subjects();  // registers parity's own
+    const OpSubjectInfo* torch = nullptr;
+    for (const auto& s : op_subjects(family->name()))
+      if (s.name == "torch-cpu") torch = &s;
+    ASSERT_NE(torch, nullptr) << family->name() << " has no torch-cpu subject";
+    if (const std::string why = torch->unavailable_reason(); !why.empty()) {
+      std::cout << family->name() << ": torch-cpu unavailable here (" << why << ")\n";
+      continue;
+    }
+    const std::unique_ptr<OpSubject> subject = torch->make();
+    const rc::Gen<Case> cases = op_case(op.def());
+    for (int k = 0; k < kCasesPerOp; ++k) {
+      // Sizes 0 to 99 across the cases, as a run of kCasesPerOp cases draws them.
+      const Case c = cases(rc::Random(static_cast<std::uint64_t>(k) + 1), k * 100 / kCasesPerOp).value();
+      const OpProblem p = materialise(op.def().decl, c);
+      OpOutputs out;
+      try {
+        out = subject->run(p.call);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << family->name() << " torch-cpu threw on " << c.summary() << ": " << e.what();
+        continue;
+      }
+      for (const TensorDecl& o : op.def().decl.outputs) {
+        ASSERT_TRUE(out.contains(o.name)) << family->name() << " torch-cpu returned no " << o.name << " on " << c.summary();
+        const Tensor& t = out.at(o.name);
+        EXPECT_EQ(t.dtype(), p.call.output_dtype(o.name)) << family->name() << "." << o.name << " on " << c.summary();
+        EXPECT_EQ(t.shape(), eval_shape(o, c.dims)) << family->name() << "." << o.name << " on " << c.summary();
+      }
+    }
+    ++ops_run;
+  }
+  EXPECT_GE(ops_listed, 9) << "parity ships nine op families with a LibTorch reference";
+  EXPECT_GT(ops_run, 0) << "no op's LibTorch reference is available: nothing was checked";
+}
+
+}  // namespace
+}  // namespace parity::ops
