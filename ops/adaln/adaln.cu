@@ -3,23 +3,11 @@
 // PARITY_HD code (compiled with --fmad=false), so y equals the host twin's bit for bit.
 #include <parity/ops/adaln/adaln_arith.cuh>
 #include <parity/ops/adaln/adaln_cuda.hpp>
+#include <parity/ops/kernels/block_sum.cuh>
 #include <parity/ops/kernels/device_operand.cuh>
 
 namespace parity::ops::adaln {
 namespace {
-
-// The block's lane sums folded into lanes[0], which every thread then reads.
-__device__ float block_sum(float* lanes, float mine, int l) {
-  lanes[l] = mine;
-  __syncthreads();
-  for (int stride = kLanes / 2; stride >= 1; stride /= 2) {
-    if (l < stride) kernels::fold_level(lanes, stride, l);
-    __syncthreads();
-  }
-  const float total = lanes[0];
-  __syncthreads();  // lanes is reused by the next sum
-  return total;
-}
 
 __global__ void __launch_bounds__(kLanes) adaln_tokens(kernels::DeviceView x, kernels::DeviceView scale,
                                                        kernels::DeviceView shift, std::int64_t S, std::int64_t D,
@@ -28,8 +16,9 @@ __global__ void __launch_bounds__(kLanes) adaln_tokens(kernels::DeviceView x, ke
   const std::int64_t b = blockIdx.x / S, base = (blockIdx.x % S) * D;
   const int l = static_cast<int>(threadIdx.x);
   const auto load = [&](std::int64_t i) { return x(b, base + i); };
-  const float mean = mean_of(block_sum(lanes, kernels::lane_sum(load, D, l), l), D);
-  const float inv = inv_std(block_sum(lanes, kernels::lane_sum(CentredSquare<decltype(load)>{load, mean}, D, l), l), D, eps);
+  const float mean = mean_of(kernels::block_sum(lanes, kernels::lane_sum(load, D, l), l), D);
+  const float squares = kernels::block_sum(lanes, kernels::lane_sum(CentredSquare<decltype(load)>{load, mean}, D, l), l);
+  const float inv = inv_std(squares, D, eps);
   for (std::int64_t i = l; i < D; i += kLanes)
     y.store(b * S * D + base + i, modulated(normalised(load(i), mean, inv), scale(b, i), shift(b, i)));
 }

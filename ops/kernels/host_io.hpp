@@ -1,7 +1,8 @@
 #pragma once
 // Host-side operand access shared by parity's op host twins: an input's logical values as
-// float32 (exact: f32 and bf16 inputs are floats), and an output element stored as the CUDA
-// kernels store it (bf16: round to nearest even, bf16_from_float_rne; f32: the value itself).
+// float32 (exact: f32, bf16 and f16 inputs are floats), and an output element stored as the CUDA
+// kernels store it (device_operand.cuh): bf16 and f16 rounded once to nearest even, f32 the
+// value itself.
 #include <cstdint>
 #include <vector>
 

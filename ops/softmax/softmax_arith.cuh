@@ -1,19 +1,27 @@
 #pragma once
-// The arithmetic of parity's deterministic softmax kernel (softmax_host.cpp; a CUDA kernel would
-// share it). All float32, one rounding per operation, no contraction:
-//   m = the row's maximum, in ascending order (a NaN makes it NaN);
+// The arithmetic of parity's deterministic softmax kernel, shared bit for bit by the CUDA kernel
+// (softmax.cu) and its host twin (softmax_host.hpp). All float32, one rounding per operation, no
+// contraction:
+//   m = the row's maximum, in ascending order (a NaN makes it NaN; of equal values, zeros of
+//       either sign among them, the first is kept);
 //   s = the sum of exp(x[i] - m) in ops/kernels/lane_sum.cuh's fixed order;
 //   y[i] = exp(x[i] - m) / s;   log_y[i] = (x[i] - m) - log(s);
 // exp and log are core/detmath.hpp's, rounded once to float32 (0.5 ulp and a double's error),
-// each output rounded once to its dtype (bf16: round to nearest even). Declared arithmetic:
-// reduction_lanes = kLanes, exp_ulps = log_ulps = 0.5 + 2^-20.
+// each output rounded once to its dtype (bf16, f16: round to nearest even). The order depends
+// on N alone, never on T, the grid or the device. Declared arithmetic: reduction_lanes = kLanes,
+// exp_ulps = log_ulps = 0.5 + 2^-20.
 #include <cstdint>
 
 #include <parity/core/detmath.hpp>
 #include <parity/core/hd.hpp>
+#include <parity/ops/framework/arithmetic.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
 
 namespace parity::ops::softmax {
+
+inline Arithmetic declared_arithmetic() {
+  return {.reduction_lanes = kernels::kLanes, .exp_ulps = 0.5 + 0x1p-20, .log_ulps = 0.5 + 0x1p-20};
+}
 
 template <class Load>
 PARITY_HD float row_max(const Load& load, std::int64_t n) {

@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include <parity/core/bf16.hpp>
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/softmax/softmax_arith.cuh>
 
 namespace parity::ops::softmax {
@@ -25,28 +25,21 @@ struct Standard {
 template <class Policy>
 class SoftmaxHost : public OpSubject {
  public:
-  Arithmetic arithmetic() const override {
-    return {.reduction_lanes = kernels::kLanes, .exp_ulps = 0.5 + 0x1p-20, .log_ulps = 0.5 + 0x1p-20};
-  }
+  Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
   OpOutputs run(const OpCall& call) override {
     const Tensor& x = call.input("x");
     const std::int64_t T = x.dim(0), N = x.dim(1);
     const DType out = call.output_dtype("y");
-    const std::vector<double> xd = x.values();
-    const std::vector<float> xv(xd.begin(), xd.end());
+    const std::vector<float> xv = kernels::host_floats(x);
     Tensor y = Tensor::zeros(out, {T, N}), log_y = Tensor::zeros(out, {T, N});
-    const auto store = [out](Tensor& t, std::int64_t i, float v) {
-      if (out == DType::bf16) t.set_bits(i, bf16_from_float_rne(v));
-      else t.set_value(i, v);
-    };
     for (std::int64_t t = 0; t < T; ++t) {
       const float* row = xv.data() + t * N;
       const float m = Policy::max(row, N);
       const float s = Policy::sum(row, N, T, m);
       for (std::int64_t i = 0; i < N; ++i) {
-        store(y, t * N + i, Policy::y(row[i], m, s));
-        store(log_y, t * N + i, Policy::log_y(row[i], m, s));
+        kernels::store(y, t * N + i, Policy::y(row[i], m, s));
+        kernels::store(log_y, t * N + i, Policy::log_y(row[i], m, s));
       }
     }
     return {{"y", std::move(y)}, {"log_y", std::move(log_y)}};

@@ -1,12 +1,14 @@
 // The framework's additions for shipped ops: register_builtin_subjects registers the host twin,
 // the CUDA kernel (its host twin named, unavailable where this build or machine has no CUDA)
-// and LibTorch's reference subject under their fixed names; Eval::param_value gives a
-// variant-selecting parameter's plain value in every instantiation and names an unknown one.
+// and LibTorch's reference subject under their fixed names, and every op parity ships registers
+// all three; Eval::param_value gives a variant-selecting parameter's plain value in every
+// instantiation and names an unknown one.
 #include <gtest/gtest.h>
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/op_families.hpp>
 
 namespace parity::ops {
 namespace {
@@ -36,6 +38,26 @@ TEST(BuiltinSubjects, RegistersTheHostTwinTheCudaKernelAndTheReference) {
   EXPECT_EQ(s[2].name, "torch-cpu");
   EXPECT_EQ(s[2].kind, subjects::SubjectKind::reference);
   EXPECT_EQ(s[2].unavailable_reason(), "no torch here");
+}
+
+TEST(BuiltinSubjects, EveryShippedOpHasItsHostTwinItsCudaKernelAndItsReference) {
+  ASSERT_FALSE(op_families().empty());
+  for (const gen::Family* f : op_families()) {
+    f->subjects();  // registers parity's own
+    const auto& s = op_subjects(f->name());
+    const auto named = [&](const std::string& name) {
+      for (const auto& info : s)
+        if (info.name == name) return &info;
+      return static_cast<const OpSubjectInfo*>(nullptr);
+    };
+    ASSERT_NE(named("rlkernels-host"), nullptr) << f->name();
+    const OpSubjectInfo* cuda = named("rlkernels-cuda");
+    ASSERT_NE(cuda, nullptr) << f->name();
+    EXPECT_EQ(cuda->backend, "cuda") << f->name();
+    EXPECT_EQ(cuda->host_twin, "rlkernels-host") << f->name();
+    ASSERT_NE(named("torch-cpu"), nullptr) << f->name();
+    EXPECT_EQ(named("torch-cpu")->kind, subjects::SubjectKind::reference) << f->name();
+  }
 }
 
 TEST(EvalParamValue, IsThePlainValueInEveryRealAndNamesAnUnknownParameter) {
