@@ -20,7 +20,7 @@ namespace {
 // parity's kernel of attention's `pass` (host twin and CUDA) and LibTorch's.
 BuiltinSubjects attention(const std::string& pass, MakeOpSubject host, MakeOpSubject cuda, MakeOpSubject torch) {
   return {.kernel = "parity's deterministic attention " + pass + " kernel", .make_host = host, .make_cuda = cuda,
-          .torch = "LibTorch's attention " + pass + " on the CPU (flash attention for CPU)", .make_torch = torch};
+          .torch = "LibTorch's attention " + pass + " on the CPU (" + torch_kernel() + ")", .make_torch = torch};
 }
 
 }  // namespace

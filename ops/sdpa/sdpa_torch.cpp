@@ -103,6 +103,10 @@ class TorchCpuBackward : public OpSubject {
 
 }  // namespace
 
+std::string torch_kernel() {
+  return PARITY_SDPA_FUSED_CPU ? "its flash attention for CPU" : "matmul, softmax and logsumexp: LibTorch 1.13 has no fused CPU attention";
+}
+
 std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
 std::unique_ptr<OpSubject> make_torch_cpu_backward() { return std::make_unique<TorchCpuBackward>(); }
 

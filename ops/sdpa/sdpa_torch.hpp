@@ -8,12 +8,15 @@
 // over as the transposed [B, H, S, D] views model code passes. Plain C++: callers need no
 // LibTorch headers.
 #include <memory>
+#include <string>
 
 #include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::sdpa {
 
 std::unique_ptr<OpSubject> make_torch_cpu();
+// What the subjects run in this LibTorch, for their descriptions.
+std::string torch_kernel();
 std::unique_ptr<OpSubject> make_torch_cpu_backward();
 
 }  // namespace parity::ops::sdpa

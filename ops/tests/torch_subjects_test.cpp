@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <string>
 
 #include <rapidcheck.h>
 
@@ -20,6 +21,11 @@ namespace parity::ops {
 namespace {
 
 constexpr int kCasesPerOp = 12;
+
+// LibTorch's refusal of a dtype it has no kernel for on the CPU (AT_DISPATCH's message, e.g.
+// LibTorch 1.13's softmax in f16): a finding about that LibTorch, printed, not a fault of
+// parity's glue.
+bool is_dtype_refusal(const std::string& what) { return what.find("not implemented for '") != std::string::npos; }
 
 TEST(TorchSubjects, EveryOpsReferenceReturnsItsDeclaredOutputsWhole) {
   int ops_run = 0, ops_listed = 0;
@@ -37,6 +43,7 @@ TEST(TorchSubjects, EveryOpsReferenceReturnsItsDeclaredOutputsWhole) {
     }
     const std::unique_ptr<OpSubject> subject = torch->make();
     const rc::Gen<Case> cases = op_case(op.def());
+    int cases_run = 0;
     for (int k = 0; k < kCasesPerOp; ++k) {
       // Sizes 0 to 99 across the cases, as a run of kCasesPerOp cases draws them.
       const Case c = cases(rc::Random(static_cast<std::uint64_t>(k) + 1), k * 100 / kCasesPerOp).value();
@@ -45,7 +52,12 @@ TEST(TorchSubjects, EveryOpsReferenceReturnsItsDeclaredOutputsWhole) {
       try {
         out = subject->run(p.call);
       } catch (const std::exception& e) {
-        ADD_FAILURE() << family->name() << " torch-cpu threw on " << c.summary() << ": " << e.what();
+        const std::string what = e.what();
+        if (is_dtype_refusal(what))
+          std::cout << family->name() << " torch-cpu: this LibTorch refuses " << c.summary() << ": "
+                    << what.substr(0, what.find('\n')) << "\n";
+        else
+          ADD_FAILURE() << family->name() << " torch-cpu threw on " << c.summary() << ": " << what;
         continue;
       }
       for (const TensorDecl& o : op.def().decl.outputs) {
@@ -54,7 +66,9 @@ TEST(TorchSubjects, EveryOpsReferenceReturnsItsDeclaredOutputsWhole) {
         EXPECT_EQ(t.dtype(), p.call.output_dtype(o.name)) << family->name() << "." << o.name << " on " << c.summary();
         EXPECT_EQ(t.shape(), eval_shape(o, c.dims)) << family->name() << "." << o.name << " on " << c.summary();
       }
+      ++cases_run;
     }
+    EXPECT_GT(cases_run, 0) << family->name() << " torch-cpu: LibTorch refused every case, nothing was checked";
     ++ops_run;
   }
   EXPECT_GE(ops_listed, 9) << "parity ships nine op families with a LibTorch reference";
