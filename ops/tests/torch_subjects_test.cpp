@@ -1,10 +1,10 @@
-// parity's glue to LibTorch for every shipped op's reference subject (torch-cpu): on generated
-// cases (every dtype, layout, optional operand and parameter the generator draws), the subject
-// runs and returns each declared output whole, in the declared shape and dtype. What LibTorch
-// computes is a finding (`parity check OP --subject torch-cpu`), never asserted here; that its
-// results reach parity whole is parity's own code (the conversions, the attention heads' views,
-// LibTorch 1.13's composed attention). Label torch: it runs against every LibTorch parity builds
-// with (ci/test: torch 2.x and 1.13).
+// parity's glue to LibTorch for every shipped op's reference subject (torch-cpu): on 12
+// generated cases per op (dtypes, layouts, optional operands and parameters as the generator
+// draws them), the subject runs against this LibTorch and returns each declared output, in the
+// declared shape and dtype. It checks that the glue builds, calls and converts (LibTorch 1.13's
+// composed attention included); the values are not checked: what LibTorch computes is a finding
+// (`parity check OP --subject torch-cpu`), never asserted. Label torch: it runs against every
+// LibTorch parity builds with (ci/test: torch 2.x and 1.13).
 #include <gtest/gtest.h>
 
 #include <iostream>
