@@ -149,7 +149,17 @@ std::vector<Dot2Result> finish_all(const std::vector<Dot2State>& st) {
 
 }  // namespace
 
-LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(op.r) {
+Estimate<double> LoraFastOracle::element(const std::vector<Estimate<double>>& v, std::int64_t i, const char* name) {
+  if (i < 0 || static_cast<std::size_t>(i) >= v.size())
+    throw std::logic_error(std::string("LoraFastOracle: ") + name + " element " + std::to_string(i) +
+                           (v.empty() ? " read, but that output was not evaluated" : " out of range"));
+  return v[static_cast<std::size_t>(i)];
+}
+
+LoraFastOracle::LoraFastOracle(const LoraOperands& op, Outputs outputs) : N_(op.N), K_(op.K), r_(op.r) {
+  const bool want_y = outputs == Outputs::all || outputs == Outputs::forward;
+  const bool want_dx = outputs == Outputs::all || outputs == Outputs::backward;
+  const bool want_backward = outputs != Outputs::forward;
   const Index T = op.T, N = op.N, K = op.K, r = op.r;
   const double s = op.scale, as = std::fabs(op.scale);
   const double* x = op.x.data();
@@ -175,53 +185,55 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
     special.h[i] = h[i].hi;
   }
 
-  // y = x W^T + sum_j B[n,j] (s h[t,j]), one Dot2 per element over K exact products, then the 2r
-  // of [s h parts] . [B, B] as a second segment.
-  std::vector<double> sh2(at(T * 2 * r)), B2(at(N * 2 * r));
-  for (Index t = 0; t < T; ++t)
-    for (Index j = 0; j < r; ++j) {
-      const std::size_t tj = at(t * r + j);
-      sh2[at(t * 2 * r + j)] = sh.p[tj];
-      sh2[at(t * 2 * r + r + j)] = sh.l[tj];
-    }
-  for (Index n = 0; n < N; ++n)
-    for (Index q = 0; q < 2; ++q)
-      for (Index j = 0; j < r; ++j) B2[at(n * 2 * r + q * r + j)] = op.B[at(n * r + j)];
-  // Each y element's fields as its group is finished; per element the r-sums run in ascending
-  // j as in LoraOracle, vectorised across the group's n.
-  // absB has kNtGroupRows zeros past its end: the sink reads a whole group's width from row j.
-  std::vector<double> absB(at(r * N) + kNtGroupRows), babs(at(N), 0.0), hmax(at(T));
-  for (Index n = 0; n < N; ++n)
-    for (Index j = 0; j < r; ++j) {
-      absB[at(j * N + n)] = std::fabs(op.B[at(n * r + j)]);
-      babs[at(n)] = babs[at(n)] + absB[at(j * N + n)];
-    }
-  for (Index t = 0; t < T; ++t) hmax[at(t)] = row_max(habs, t, r);
-  y_.resize(at(T * N));
-  // x W^T's products exact (x, W float32 values, checked by dot2_nt); s h's parts are not.
-  const NtOperands y_op{x,         at(K),     at(T),     op.W.data(), at(K), at(N), at(K), sh2.data(), at(2 * r),
-                        B2.data(), at(2 * r), at(2 * r), true};
-  dot2_nt(y_op, [&](const NtGroup& g) {
-    double low_abs[kNtGroupRows], propagated[kNtGroupRows];  // q >= g.rows unused
-    weighted_row_sums(absB.data() + g.j, at(N), at(r), habs.data() + g.i * at(r), sh.err.data() + g.i * at(r),
-                      low_abs, propagated);
-    for (std::size_t q = 0; q < g.rows; ++q) {
-      const std::size_t n = g.j + q;
-      Estimate<double>& e = y_[g.i * at(N) + n];
-      e.value = g.hi[q];
-      e.abs_sum = g.first_abs[q] + as * low_abs[q];
-      raise(e, g.first_abs[q], "x W^T");
-      raise(e, low_abs[q], "h B^T");
-      raise(e, hmax[g.i], "h");
-      raise(e, e.abs_sum, "y");
-      raise(e, as * hmax[g.i], "s·h");
-      raise(e, orders.y(static_cast<Index>(g.i), static_cast<Index>(n)));
-      e.underflow = static_cast<double>(K) * (1 + S * babs[n]) + static_cast<double>(r) * S + 1 + orders.underflow_y(static_cast<Index>(g.i), static_cast<Index>(n));
-      e.oracle_err = unsure_if_nan((std::fabs(g.lo[q]) + g.err_dd[q]) + propagated[q] * kSumSlack);
-      if (!std::isfinite(e.value)) e.value = special.y(static_cast<Index>(g.i), static_cast<Index>(n));
-    }
-  });
-  if (op.G.empty()) return;
+  if (want_y) {
+    // y = x W^T + sum_j B[n,j] (s h[t,j]), one Dot2 per element over K exact products, then the 2r
+    // of [s h parts] . [B, B] as a second segment.
+    std::vector<double> sh2(at(T * 2 * r)), B2(at(N * 2 * r));
+    for (Index t = 0; t < T; ++t)
+      for (Index j = 0; j < r; ++j) {
+        const std::size_t tj = at(t * r + j);
+        sh2[at(t * 2 * r + j)] = sh.p[tj];
+        sh2[at(t * 2 * r + r + j)] = sh.l[tj];
+      }
+    for (Index n = 0; n < N; ++n)
+      for (Index q = 0; q < 2; ++q)
+        for (Index j = 0; j < r; ++j) B2[at(n * 2 * r + q * r + j)] = op.B[at(n * r + j)];
+    // Each y element's fields as its group is finished; per element the r-sums run in ascending
+    // j as in LoraOracle, vectorised across the group's n.
+    // absB has kNtGroupRows zeros past its end: the sink reads a whole group's width from row j.
+    std::vector<double> absB(at(r * N) + kNtGroupRows), babs(at(N), 0.0), hmax(at(T));
+    for (Index n = 0; n < N; ++n)
+      for (Index j = 0; j < r; ++j) {
+        absB[at(j * N + n)] = std::fabs(op.B[at(n * r + j)]);
+        babs[at(n)] = babs[at(n)] + absB[at(j * N + n)];
+      }
+    for (Index t = 0; t < T; ++t) hmax[at(t)] = row_max(habs, t, r);
+    y_.resize(at(T * N));
+    // x W^T's products exact (x, W float32 values, checked by dot2_nt); s h's parts are not.
+    const NtOperands y_op{x,         at(K),     at(T),     op.W.data(), at(K), at(N), at(K), sh2.data(), at(2 * r),
+                          B2.data(), at(2 * r), at(2 * r), true};
+    dot2_nt(y_op, [&](const NtGroup& g) {
+      double low_abs[kNtGroupRows], propagated[kNtGroupRows];  // q >= g.rows unused
+      weighted_row_sums(absB.data() + g.j, at(N), at(r), habs.data() + g.i * at(r), sh.err.data() + g.i * at(r),
+                        low_abs, propagated);
+      for (std::size_t q = 0; q < g.rows; ++q) {
+        const std::size_t n = g.j + q;
+        Estimate<double>& e = y_[g.i * at(N) + n];
+        e.value = g.hi[q];
+        e.abs_sum = g.first_abs[q] + as * low_abs[q];
+        raise(e, g.first_abs[q], "x W^T");
+        raise(e, low_abs[q], "h B^T");
+        raise(e, hmax[g.i], "h");
+        raise(e, e.abs_sum, "y");
+        raise(e, as * hmax[g.i], "s·h");
+        raise(e, orders.y(static_cast<Index>(g.i), static_cast<Index>(n)));
+        e.underflow = static_cast<double>(K) * (1 + S * babs[n]) + static_cast<double>(r) * S + 1 + orders.underflow_y(static_cast<Index>(g.i), static_cast<Index>(n));
+        e.oracle_err = unsure_if_nan((std::fabs(g.lo[q]) + g.err_dd[q]) + propagated[q] * kSumSlack);
+        if (!std::isfinite(e.value)) e.value = special.y(static_cast<Index>(g.i), static_cast<Index>(n));
+      }
+    });
+  }
+  if (op.G.empty() || !want_backward) return;
   const double* G = op.G.data();
   const std::vector<double> Gt = transpose(G, T, N);
   const std::vector<const double*> Gt_rows = row_pointers(Gt.data(), N, T), G_rows = row_pointers(G, T, N);
@@ -242,38 +254,40 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op) : N_(op.N), K_(op.K), r_(
     dhabs[i] = as * dhraw[i].abs;
   }
 
-  // dx = G W + dh A: N products, then the 2r of dh's parts.
-  std::vector<Dot2State> dxst(at(T * K));
-  dot2_tn({Gt_rows, W_rows, at(T), at(K)}, dxst.data());
-  std::vector<double> dx_main_abs(dxst.size());
-  for (std::size_t i = 0; i < dxst.size(); ++i) dx_main_abs[i] = dxst[i].abs;
-  const std::vector<double> p_t = transpose(dh.p.data(), T, r), l_t = transpose(dh.l.data(), T, r);
-  const PartRows dh_cols = part_rows({&p_t, &l_t}, T, A_rows);
-  dot2_tn({dh_cols.parts, dh_cols.other, at(T), at(K)}, dxst.data());
-  dx_.resize(dxst.size());
-  for (Index t = 0; t < T; ++t) {
-    const double dh_max = row_max(dhabs, t, r), raw_max = row_max(dhraw_abs, t, r);
-    for (Index k = 0; k < K; ++k) {
-      double low_abs = 0, aabs = 0, propagated = 0, unscaled = 0;
-      for (Index j = 0; j < r; ++j) {
-        const double a = std::fabs(op.A[at(j * K + k)]);
-        low_abs += dhabs[at(t * r + j)] * a;
-        unscaled += dhraw_abs[at(t * r + j)] * a;
-        aabs += a;
-        propagated += dh.err[at(t * r + j)] * a;
+  if (want_dx) {
+    // dx = G W + dh A: N products, then the 2r of dh's parts.
+    std::vector<Dot2State> dxst(at(T * K));
+    dot2_tn({Gt_rows, W_rows, at(T), at(K)}, dxst.data());
+    std::vector<double> dx_main_abs(dxst.size());
+    for (std::size_t i = 0; i < dxst.size(); ++i) dx_main_abs[i] = dxst[i].abs;
+    const std::vector<double> p_t = transpose(dh.p.data(), T, r), l_t = transpose(dh.l.data(), T, r);
+    const PartRows dh_cols = part_rows({&p_t, &l_t}, T, A_rows);
+    dot2_tn({dh_cols.parts, dh_cols.other, at(T), at(K)}, dxst.data());
+    dx_.resize(dxst.size());
+    for (Index t = 0; t < T; ++t) {
+      const double dh_max = row_max(dhabs, t, r), raw_max = row_max(dhraw_abs, t, r);
+      for (Index k = 0; k < K; ++k) {
+        double low_abs = 0, aabs = 0, propagated = 0, unscaled = 0;
+        for (Index j = 0; j < r; ++j) {
+          const double a = std::fabs(op.A[at(j * K + k)]);
+          low_abs += dhabs[at(t * r + j)] * a;
+          unscaled += dhraw_abs[at(t * r + j)] * a;
+          aabs += a;
+          propagated += dh.err[at(t * r + j)] * a;
+        }
+        const std::size_t tk = at(t * K + k);
+        const Dot2Result res = dot2_finish(dxst[tk]);
+        Estimate<double>& e = dx_[tk];
+        e.value = std::isfinite(res.hi) ? res.hi : special.dx(t, k);
+        e.abs_sum = dx_main_abs[tk] + low_abs;
+        raise(e, e.abs_sum, "dx");
+        raise(e, dh_max, "s·(dy B)");
+        raise(e, raw_max, "dy B");
+        raise(e, unscaled, "dh A before s");
+        raise(e, orders.dx(t, k));
+        e.underflow = static_cast<double>(N + r) + (static_cast<double>(N) * S + 1) * aabs + orders.underflow_dx(t, k);
+        e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
       }
-      const std::size_t tk = at(t * K + k);
-      const Dot2Result res = dot2_finish(dxst[tk]);
-      Estimate<double>& e = dx_[tk];
-      e.value = std::isfinite(res.hi) ? res.hi : special.dx(t, k);
-      e.abs_sum = dx_main_abs[tk] + low_abs;
-      raise(e, e.abs_sum, "dx");
-      raise(e, dh_max, "s·(dy B)");
-      raise(e, raw_max, "dy B");
-      raise(e, unscaled, "dh A before s");
-      raise(e, orders.dx(t, k));
-      e.underflow = static_cast<double>(N + r) + (static_cast<double>(N) * S + 1) * aabs + orders.underflow_dx(t, k);
-      e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
     }
   }
 

@@ -31,16 +31,24 @@ namespace parity::oracles {
 
 class LoraFastOracle {
  public:
-  // Evaluates every output now (the spans of op must outlive only the constructor).
-  explicit LoraFastOracle(const LoraOperands& op);
+  // Which outputs the constructor evaluates: a check pays only for what it judges (y alone is
+  // a third of the work of every output; dA and dB alone leave out dx, the largest backward
+  // sum). Each evaluated element is the same with any selection.
+  enum class Outputs { all, forward, backward, adapter };  // every output; y; dx, dA, dB; dA, dB
 
-  Estimate<double> y(std::int64_t t, std::int64_t n) const { return y_[static_cast<std::size_t>(t * N_ + n)]; }
+  // Evaluates the selected outputs now (the spans of op must outlive only the constructor).
+  // Reading an output that was not selected is a contract violation (checked: std::logic_error).
+  explicit LoraFastOracle(const LoraOperands& op, Outputs outputs = Outputs::all);
+
+  Estimate<double> y(std::int64_t t, std::int64_t n) const { return element(y_, t * N_ + n, "y"); }
   // Backward elements; require G.
-  Estimate<double> dx(std::int64_t t, std::int64_t k) const { return dx_[static_cast<std::size_t>(t * K_ + k)]; }
-  Estimate<double> dA(std::int64_t j, std::int64_t k) const { return dA_[static_cast<std::size_t>(j * K_ + k)]; }
-  Estimate<double> dB(std::int64_t n, std::int64_t j) const { return dB_[static_cast<std::size_t>(n * r_ + j)]; }
+  Estimate<double> dx(std::int64_t t, std::int64_t k) const { return element(dx_, t * K_ + k, "dx"); }
+  Estimate<double> dA(std::int64_t j, std::int64_t k) const { return element(dA_, j * K_ + k, "dA"); }
+  Estimate<double> dB(std::int64_t n, std::int64_t j) const { return element(dB_, n * r_ + j, "dB"); }
 
  private:
+  static Estimate<double> element(const std::vector<Estimate<double>>& v, std::int64_t i, const char* name);
+
   std::int64_t N_ = 0, K_ = 0, r_ = 0;
   std::vector<Estimate<double>> y_, dx_, dA_, dB_;
 };

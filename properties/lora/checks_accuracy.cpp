@@ -170,7 +170,7 @@ Verdict check_forward_accuracy(const Case& c, LoraSubject* s) {
   const LoraProblem p = materialise(c);
   const Tensor y = s->forward(p.in);
   const OracleInputs in(p);
-  const oracles::LoraFastOracle oracle(in.operands);
+  const oracles::LoraFastOracle oracle(in.operands, oracles::LoraFastOracle::Outputs::forward);
   const auto& op = in.operands;
   const Reference ref = reference(
       op.N, checked_indices(c, op.T * op.N, kCheckedStreamY), [&](std::int64_t t, std::int64_t n) { return oracle.y(t, n); },
@@ -192,7 +192,7 @@ Verdict check_gradient_accuracy(const Case& c, LoraSubject* s) {
   const LoraProblem p = materialise(c);
   const subjects::LoraGradients g = s->backward(p.in, p.dy);
   const OracleInputs in(p);
-  const oracles::LoraFastOracle oracle(in.operands);
+  const oracles::LoraFastOracle oracle(in.operands, oracles::LoraFastOracle::Outputs::backward);
   const auto& op = in.operands;
   const Reference dx = reference(
       op.K, checked_indices(c, op.T * op.K, kCheckedStreamDx), [&](std::int64_t t, std::int64_t k) { return oracle.dx(t, k); },
@@ -228,7 +228,7 @@ Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
         return Verdict::discard("zero_adapter_gradients", "x or dy holds a non-finite value (0 * Inf is NaN)");
   const subjects::LoraGradients g = s->backward(p.in, p.dy);
   const OracleInputs in(p);
-  const oracles::LoraFastOracle oracle(in.operands);
+  const oracles::LoraFastOracle oracle(in.operands, oracles::LoraFastOracle::Outputs::adapter);
   const auto& op = in.operands;
   // dA = dh^T x with dh = s dy B = 0 is exactly 0 in every permitted order, except where one
   // may overflow (s·dy or s·x beyond float32 makes Inf * 0 = NaN): those elements are exempt.

@@ -3,7 +3,8 @@
 // rounding is in its oracle_err too) on generated operands that are well conditioned,
 // cancelling, spread over a wide exponent range, or float32 subnormals; the bound a few
 // ulps where the problem is well conditioned; and the kernel-side fields (abs_sum, peak,
-// underflow) those of LoraOracle<double>; x, W or A that are not float32 values refused.
+// underflow) those of LoraOracle<double>; x, W or A that are not float32 values refused; a
+// selection of outputs the same bits as every output.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -192,6 +193,51 @@ TEST(LoraFastOracle, SameBitsWithOneAndTwoThreads) {
       }
   });
   EXPECT_EQ(compared, T * N + T * K + r * K + N * r);
+}
+
+// Each selection of outputs evaluates its outputs to the same bits as every output at once,
+// and refuses a read of an output it left out.
+TEST(LoraFastOracle, SelectedOutputsAreTheSameBitsAndOthersAreRefused) {
+  using Outputs = oracles::LoraFastOracle::Outputs;
+  const std::int64_t T = 5, N = 9, K = 70, r = 3;
+  std::vector<double> x(T * K), W(N * K), A(r * K), B(N * r), G(T * N);
+  std::uint64_t state = 777;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(static_cast<float>(static_cast<double>(state >> 11) * 0x1p-53 - 0.5));
+  };
+  for (auto* v : {&x, &W, &A, &B, &G})
+    for (double& e : *v) e = next();
+  const oracles::LoraOperands op{T, N, K, r, x, W, A, B, G, 0.5};
+  const oracles::LoraFastOracle all(op);
+  struct Selection {
+    Outputs outputs;
+    const char* evaluated;  // the first letters after 'd' ("y" for y) of the outputs it holds
+  };
+  for (const Selection sel : {Selection{Outputs::forward, "y"}, Selection{Outputs::backward, "xAB"},
+                              Selection{Outputs::adapter, "AB"}}) {
+    const oracles::LoraFastOracle some(op, sel.outputs);
+    std::int64_t compared = 0, refused = 0;
+    each_output(op, all, [&](const char* name, std::int64_t rows, std::int64_t cols, auto all_at) {
+      const char key = name[0] == 'y' ? 'y' : name[1];
+      const bool held = std::string(sel.evaluated).find(key) != std::string::npos;
+      auto some_at = [&](std::int64_t i, std::int64_t j) {
+        return key == 'y' ? some.y(i, j) : key == 'x' ? some.dx(i, j) : key == 'A' ? some.dA(i, j) : some.dB(i, j);
+      };
+      if (!held) {
+        EXPECT_THROW(some_at(0, 0), std::logic_error) << name;
+        ++refused;
+        return;
+      }
+      for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < cols; ++j) {
+          ASSERT_TRUE(same_bits(all_at(i, j), some_at(i, j))) << name << "(" << i << "," << j << ")";
+          ++compared;
+        }
+    });
+    EXPECT_GT(compared, 0);
+    EXPECT_EQ(refused, 4 - static_cast<std::int64_t>(std::string(sel.evaluated).size()));
+  }
 }
 
 }  // namespace
