@@ -156,19 +156,26 @@ TEST(LoraFastOracle, RefusesXWOrAThatIsNotFloat32) {
   }
 }
 
+// Float32 values in [-0.5, 0.5) from a 64-bit LCG seeded with `seed`, every operand filled.
+Operands lcg_operands(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, std::uint64_t seed, double scale) {
+  Operands o;
+  o.x.resize(T * K), o.W.resize(N * K), o.A.resize(r * K), o.B.resize(N * r), o.G.resize(T * N);
+  std::uint64_t state = seed;
+  for (auto* v : {&o.x, &o.W, &o.A, &o.B, &o.G})
+    for (double& e : *v) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      e = static_cast<double>(static_cast<float>(static_cast<double>(state >> 11) * 0x1p-53 - 0.5));
+    }
+  o.op = {T, N, K, r, o.x, o.W, o.A, o.B, o.G, scale};
+  return o;
+}
+
 // The same bits with one and two threads, through PARITY_THREADS, at a shape whose every
 // kernel has several chunks (N, K above one block each).
 TEST(LoraFastOracle, SameBitsWithOneAndTwoThreads) {
   const std::int64_t T = 7, N = 300, K = 260, r = 4;
-  std::vector<double> x(T * K), W(N * K), A(r * K), B(N * r), G(T * N);
-  std::uint64_t state = 12345;
-  auto next = [&] {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<double>(static_cast<float>(static_cast<double>(state >> 11) * 0x1p-53 - 0.5));
-  };
-  for (auto* v : {&x, &W, &A, &B, &G})
-    for (double& e : *v) e = next();
-  const oracles::LoraOperands op{T, N, K, r, x, W, A, B, G, 2.0};
+  const Operands o = lcg_operands(T, N, K, r, 12345, 2.0);
+  const oracles::LoraOperands& op = o.op;
   const char* saved = std::getenv("PARITY_THREADS");
   const std::string restore = saved ? saved : "";
   setenv("PARITY_THREADS", "1", 1);
@@ -200,15 +207,8 @@ TEST(LoraFastOracle, SameBitsWithOneAndTwoThreads) {
 TEST(LoraFastOracle, SelectedOutputsAreTheSameBitsAndOthersAreRefused) {
   using Outputs = oracles::LoraFastOracle::Outputs;
   const std::int64_t T = 5, N = 9, K = 70, r = 3;
-  std::vector<double> x(T * K), W(N * K), A(r * K), B(N * r), G(T * N);
-  std::uint64_t state = 777;
-  auto next = [&] {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<double>(static_cast<float>(static_cast<double>(state >> 11) * 0x1p-53 - 0.5));
-  };
-  for (auto* v : {&x, &W, &A, &B, &G})
-    for (double& e : *v) e = next();
-  const oracles::LoraOperands op{T, N, K, r, x, W, A, B, G, 0.5};
+  const Operands o = lcg_operands(T, N, K, r, 777, 0.5);
+  const oracles::LoraOperands& op = o.op;
   const oracles::LoraFastOracle all(op);
   struct Selection {
     Outputs outputs;
