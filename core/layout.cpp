@@ -1,6 +1,8 @@
 #include <parity/core/layout.hpp>
 
+#include <cstdint>
 #include <cstring>
+#include <span>
 
 #include <parity/core/error.hpp>
 
@@ -16,6 +18,30 @@ std::uint64_t padding_bits(DType t) {
     case DType::f64: return 0x7FF8BADD0000BADDull;
   }
   return 0;
+}
+
+// Fills `placed`'s storage with the dtype's padding and puts logical's elements where the
+// layout says, as words of the dtype's width (Word): a row-major row is one copy, a transposed
+// one a word per element; every copy has a size the compiler knows.
+template <class Word>
+void place_words(const Tensor& logical, Tensor& placed, const Layout& l, std::int64_t ld) {
+  const auto pad = static_cast<Word>(padding_bits(logical.dtype()));
+  const std::span<std::byte> bytes = placed.storage_bytes();
+  for (std::size_t at = 0; at < bytes.size(); at += sizeof(Word)) std::memcpy(&bytes[at], &pad, sizeof(Word));
+  const Tensor src = logical.contiguous();
+  const std::byte* from = src.storage_bytes().data();
+  const std::int64_t rows = logical.dim(0), cols = logical.dim(1);
+  const auto word = [](std::int64_t i) { return static_cast<std::size_t>(i) * sizeof(Word); };
+  // Element (r, c) of the row-major source goes to offset + r ld + c, or offset + c ld + r
+  // transposed.
+  for (std::int64_t r = 0; r < rows; ++r) {
+    if (!l.transposed) {
+      if (cols > 0) std::memcpy(&bytes[word(l.offset + r * ld)], from + word(r * cols), word(cols));
+      continue;
+    }
+    for (std::int64_t c = 0; c < cols; ++c)
+      std::memcpy(&bytes[word(l.offset + c * ld + r)], from + word(r * cols + c), sizeof(Word));
+  }
 }
 
 }  // namespace
@@ -44,19 +70,11 @@ Tensor Layout::place(const Tensor& logical) const {
                                   transposed ? std::vector<std::int64_t>{1, ld}
                                              : std::vector<std::int64_t>{ld, 1},
                                   offset, offset + lines * ld);
-  const std::uint64_t pad = padding_bits(logical.dtype());
-  const std::size_t width = dtype_size(logical.dtype());
-  auto bytes = placed.storage_bytes();
-  for (std::size_t at = 0; at < bytes.size(); at += width) std::memcpy(&bytes[at], &pad, width);
-  // Element (r, c) of the row-major source goes to offset + r ld + c, or offset + c ld + r
-  // transposed.
-  const Tensor src = logical.contiguous();
-  const std::byte* from = src.storage_bytes().data();
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const std::int64_t at = offset + (transposed ? c * ld + r : r * ld + c);
-      std::memcpy(&bytes[static_cast<std::size_t>(at) * width], from + static_cast<std::size_t>(r * cols + c) * width, width);
-    }
+  switch (dtype_size(logical.dtype())) {
+    case 2: place_words<std::uint16_t>(logical, placed, *this, ld); break;
+    case 4: place_words<std::uint32_t>(logical, placed, *this, ld); break;
+    default: place_words<std::uint64_t>(logical, placed, *this, ld); break;
+  }
   return placed;
 }
 
