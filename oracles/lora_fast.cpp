@@ -296,29 +296,40 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op, Outputs outputs) : N_(op.
   std::vector<Dot2State> dAst(at(r * K));
   dot2_tn({dh_rows.parts, dh_rows.other, at(r), at(K)}, dAst.data());
   dA_.resize(dAst.size());
+  // The fields' sums over t, t outermost (x and dh read row by row); each element's terms still
+  // come in ascending t, as one loop per element adds them.
+  std::vector<double> dA_abs(dAst.size()), dA_unscaled(dAst.size()), dA_propagated(dAst.size()), xabs(at(K));
+  std::vector<double> dh_max(at(r)), raw_max(at(r));
+  for (Index t = 0; t < T; ++t) {
+    for (Index k = 0; k < K; ++k) xabs[at(k)] += std::fabs(x[t * K + k]);
+    for (Index j = 0; j < r; ++j) {
+      const std::size_t tj = at(t * r + j);
+      dh_max[at(j)] = std::max(dh_max[at(j)], dhabs[tj]);
+      raw_max[at(j)] = std::max(raw_max[at(j)], dhraw_abs[tj]);
+      for (Index k = 0; k < K; ++k) {
+        const double xv = std::fabs(x[t * K + k]);
+        const std::size_t jk = at(j * K + k);
+        dA_abs[jk] += dhabs[tj] * xv;
+        dA_unscaled[jk] += dhraw_abs[tj] * xv;
+        dA_propagated[jk] += dh.err[tj] * xv;
+      }
+    }
+  }
   for (Index j = 0; j < r; ++j)
     for (Index k = 0; k < K; ++k) {
-      double abs_sum = 0, xabs = 0, propagated = 0, unscaled = 0, dh_max = 0, raw_max = 0;
-      for (Index t = 0; t < T; ++t) {
-        const double xv = std::fabs(x[t * K + k]);
-        const std::size_t tj = at(t * r + j);
-        abs_sum += dhabs[tj] * xv;
-        unscaled += dhraw_abs[tj] * xv;
-        xabs += xv;
-        propagated += dh.err[tj] * xv;
-        dh_max = std::max(dh_max, dhabs[tj]);
-        raw_max = std::max(raw_max, dhraw_abs[tj]);
-      }
+      const std::size_t jk = at(j * K + k);
+      const double abs_sum = dA_abs[jk], unscaled = dA_unscaled[jk], propagated = dA_propagated[jk];
+      const double xabs_k = xabs[at(k)];
       const Dot2Result res = dot2_finish(dAst[at(j * K + k)]);
       Estimate<double>& e = dA_[at(j * K + k)];
       e.value = std::isfinite(res.hi) ? res.hi : special.dA(j, k);
       e.abs_sum = abs_sum;
-      raise(e, dh_max, "s·(dy B)");
-      raise(e, raw_max, "dy B");
+      raise(e, dh_max[at(j)], "s·(dy B)");
+      raise(e, raw_max[at(j)], "dy B");
       raise(e, abs_sum, "dA");
       raise(e, unscaled, "dh^T x before s");
       raise(e, orders.dA(j, k));
-      e.underflow = static_cast<double>(T) + (static_cast<double>(N) * S + 1) * xabs + orders.underflow_dA(j, k);
+      e.underflow = static_cast<double>(T) + (static_cast<double>(N) * S + 1) * xabs_k + orders.underflow_dA(j, k);
       e.oracle_err = unsure_if_nan(res.err() + propagated * kSumSlack);
     }
 
@@ -332,17 +343,24 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op, Outputs outputs) : N_(op.
   std::vector<Dot2State> dBst(at(N * r));
   dot2_tn({h_rows.other, h_rows.parts, at(N), at(r)}, dBst.data());
   dB_.resize(dBst.size());
+  // As for dA: t outermost, each element's terms in ascending t.
+  std::vector<double> dB_raw_abs(dBst.size()), dB_propagated(dBst.size()), gabs(at(N)), hmax(at(r));
+  for (Index t = 0; t < T; ++t) {
+    for (Index j = 0; j < r; ++j) hmax[at(j)] = std::max(hmax[at(j)], habs[at(t * r + j)]);
+    for (Index n = 0; n < N; ++n) {
+      const double g = std::fabs(G[t * N + n]);
+      gabs[at(n)] += g;
+      for (Index j = 0; j < r; ++j) {
+        const std::size_t tj = at(t * r + j), nj = at(n * r + j);
+        dB_raw_abs[nj] += g * habs[tj];
+        dB_propagated[nj] += g * h[tj].err_dd;
+      }
+    }
+  }
   for (Index n = 0; n < N; ++n)
     for (Index j = 0; j < r; ++j) {
-      double raw_abs = 0, gabs = 0, propagated = 0, hmax_j = 0;
-      for (Index t = 0; t < T; ++t) {
-        const double g = std::fabs(G[t * N + n]);
-        const std::size_t tj = at(t * r + j);
-        raw_abs += g * habs[tj];
-        gabs += g;
-        propagated += g * h[tj].err_dd;
-        hmax_j = std::max(hmax_j, habs[tj]);
-      }
+      const std::size_t nj = at(n * r + j);
+      const double raw_abs = dB_raw_abs[nj], propagated = dB_propagated[nj], hmax_j = hmax[at(j)];
       const Dot2Result res = dot2_finish(dBst[at(n * r + j)]);
       Estimate<double>& e = dB_[at(n * r + j)];
       e.value = s * res.hi;
@@ -353,7 +371,7 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op, Outputs outputs) : N_(op.
       raise(e, e.abs_sum, "dB");
       raise(e, as * hmax_j, "s·h");
       raise(e, orders.dB(n, j));
-      e.underflow = S * static_cast<double>(K) * gabs + static_cast<double>(T) * S + 1 + orders.underflow_dB(n, j);
+      e.underflow = S * static_cast<double>(K) * gabs[at(n)] + static_cast<double>(T) * S + 1 + orders.underflow_dB(n, j);
       e.oracle_err = unsure_if_nan((as * (res.err() + propagated * kSumSlack) + kU * std::fabs(e.value) + kTiny) * kSumSlack);
     }
 }
