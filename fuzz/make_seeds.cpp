@@ -238,12 +238,18 @@ int main(int argc, char** argv) {
   odd.params["alpha"] = std::numeric_limits<double>::infinity();
   odd.params["nan"] = std::numeric_limits<double>::quiet_NaN();
   const Case& patched = cases[lora_inputs.size() - 2];  // forward_accuracy_special_values
-  const std::string good = reproducer_to_json({"rlkernels-host", "forward_accuracy", patched, v}).dump(1);
+  // Without "environment" (the build's provenance, which the reader ignores), so that the seeds
+  // are the same from every build.
+  const auto seed_reproducer = [](const Reproducer& r) {
+    json j = reproducer_to_json(r);
+    j.erase("environment");
+    return j.dump(1);
+  };
+  const std::string good = seed_reproducer({"rlkernels-host", "forward_accuracy", patched, v});
   write_text("repro_parser_fuzzer", "lora.json", good);
-  write_text("repro_parser_fuzzer", "transition.json",
-             reproducer_to_json({"rlkernels-host", "accuracy", cases.back(), v}).dump(1));
+  write_text("repro_parser_fuzzer", "transition.json", seed_reproducer({"rlkernels-host", "accuracy", cases.back(), v}));
   write_text("repro_parser_fuzzer", "non_finite_params.json",
-             reproducer_to_json({"probe-scale-dropped", "forward_accuracy", odd, v}).dump(1));
+             seed_reproducer({"probe-scale-dropped", "forward_accuracy", odd, v}));
   write_text("repro_parser_fuzzer", "truncated.json", good.substr(0, good.size() / 2));
   write_text("repro_parser_fuzzer", "wrong_schema.json", json{{"schema", "parity.repro/0"}}.dump());
   write_text("repro_parser_fuzzer", "bits_not_hex.json",
