@@ -149,11 +149,14 @@ std::vector<Dot2Result> finish_all(const std::vector<Dot2State>& st) {
 
 }  // namespace
 
-Estimate<double> LoraFastOracle::element(const std::vector<Estimate<double>>& v, std::int64_t i, const char* name) {
-  if (i < 0 || static_cast<std::size_t>(i) >= v.size())
-    throw std::logic_error(std::string("LoraFastOracle: ") + name + " element " + std::to_string(i) +
-                           (v.empty() ? " read, but that output was not evaluated" : " out of range"));
-  return v[static_cast<std::size_t>(i)];
+Estimate<double> LoraFastOracle::element(const std::vector<Estimate<double>>& v, std::int64_t i, std::int64_t j,
+                                         std::int64_t cols, const char* name) {
+  if (v.empty()) throw std::logic_error(std::string("LoraFastOracle: ") + name + " read, but that output was not evaluated");
+  const std::int64_t rows = static_cast<std::int64_t>(v.size()) / cols;
+  if (i < 0 || i >= rows || j < 0 || j >= cols)
+    throw std::logic_error(std::string("LoraFastOracle: ") + name + "(" + std::to_string(i) + ", " + std::to_string(j) +
+                           ") is outside its " + std::to_string(rows) + " x " + std::to_string(cols));
+  return v[static_cast<std::size_t>(i * cols + j)];
 }
 
 LoraFastOracle::LoraFastOracle(const LoraOperands& op, Outputs outputs) : N_(op.N), K_(op.K), r_(op.r) {

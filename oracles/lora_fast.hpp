@@ -37,17 +37,20 @@ class LoraFastOracle {
   enum class Outputs { all, forward, backward, adapter };  // every output; y; dx, dA, dB; dA, dB
 
   // Evaluates the selected outputs now (the spans of op must outlive only the constructor).
-  // Reading an output that was not selected is a contract violation (checked: std::logic_error).
+  // Reading an output that was not selected, or an element outside an output, is a contract
+  // violation (checked: std::logic_error).
   explicit LoraFastOracle(const LoraOperands& op, Outputs outputs = Outputs::all);
 
-  Estimate<double> y(std::int64_t t, std::int64_t n) const { return element(y_, t * N_ + n, "y"); }
+  Estimate<double> y(std::int64_t t, std::int64_t n) const { return element(y_, t, n, N_, "y"); }
   // Backward elements; require G.
-  Estimate<double> dx(std::int64_t t, std::int64_t k) const { return element(dx_, t * K_ + k, "dx"); }
-  Estimate<double> dA(std::int64_t j, std::int64_t k) const { return element(dA_, j * K_ + k, "dA"); }
-  Estimate<double> dB(std::int64_t n, std::int64_t j) const { return element(dB_, n * r_ + j, "dB"); }
+  Estimate<double> dx(std::int64_t t, std::int64_t k) const { return element(dx_, t, k, K_, "dx"); }
+  Estimate<double> dA(std::int64_t j, std::int64_t k) const { return element(dA_, j, k, K_, "dA"); }
+  Estimate<double> dB(std::int64_t n, std::int64_t j) const { return element(dB_, n, j, r_, "dB"); }
 
  private:
-  static Estimate<double> element(const std::vector<Estimate<double>>& v, std::int64_t i, const char* name);
+  // Element (i, j) of a row-major output of `cols` columns; std::logic_error outside it.
+  static Estimate<double> element(const std::vector<Estimate<double>>& v, std::int64_t i, std::int64_t j,
+                                  std::int64_t cols, const char* name);
 
   std::int64_t N_ = 0, K_ = 0, r_ = 0;
   std::vector<Estimate<double>> y_, dx_, dA_, dB_;

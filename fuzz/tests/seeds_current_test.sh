@@ -8,9 +8,11 @@ set -u
 seeds=$1
 corpus=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$seeds" "$tmp" > "$tmp.log" 2>&1 || { echo "FAIL: parity_fuzz_seeds exited $?:"; cat "$tmp.log"; rm -f "$tmp.log"; exit 1; }
-rm -f "$tmp.log"
+log=$(mktemp)
+trap 'rm -rf "$tmp" "$log"' EXIT
+"$seeds" "$tmp" > "$log" 2>&1 || { echo "FAIL: parity_fuzz_seeds exited $?:"; cat "$log"; exit 1; }
+generated=$(find "$tmp" -type f | wc -l)
+[ "$generated" -gt 0 ] || { echo "FAIL: parity_fuzz_seeds wrote no seed"; exit 1; }
 stale=0
 while IFS= read -r -d '' f; do
   rel=${f#"$tmp"/}
@@ -20,4 +22,4 @@ while IFS= read -r -d '' f; do
   fi
 done < <(find "$tmp" -type f -print0)
 [ "$stale" -eq 0 ] || { echo "rerun: parity_fuzz_seeds corpus"; exit 1; }
-echo "every one of the $(find "$tmp" -type f | wc -l) generated seeds is committed as generated"
+echo "every one of the $generated generated seeds is committed as generated"

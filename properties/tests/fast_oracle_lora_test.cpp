@@ -77,7 +77,7 @@ void generate(Operands& o, Kind kind, std::int64_t T, std::int64_t N, std::int64
 bool same_bits(const Estimate<double>& a, const Estimate<double>& b) {
   return std::memcmp(&a.value, &b.value, sizeof(double)) == 0 &&
          std::memcmp(&a.oracle_err, &b.oracle_err, sizeof(double)) == 0 && a.abs_sum == b.abs_sum &&
-         a.peak == b.peak && a.underflow == b.underflow;
+         a.peak == b.peak && std::string(a.peak_at) == b.peak_at && a.underflow == b.underflow;
 }
 
 // Calls f(name, rows, cols, element) for the four outputs of a LoRA oracle-like object.
@@ -203,7 +203,7 @@ TEST(LoraFastOracle, SameBitsWithOneAndTwoThreads) {
 }
 
 // Each selection of outputs evaluates its outputs to the same bits as every output at once,
-// and refuses a read of an output it left out.
+// and refuses a read of an output it left out or of an element outside an output.
 TEST(LoraFastOracle, SelectedOutputsAreTheSameBitsAndOthersAreRefused) {
   using Outputs = oracles::LoraFastOracle::Outputs;
   const std::int64_t T = 5, N = 9, K = 70, r = 3;
@@ -238,6 +238,9 @@ TEST(LoraFastOracle, SelectedOutputsAreTheSameBitsAndOthersAreRefused) {
     EXPECT_GT(compared, 0);
     EXPECT_EQ(refused, 4 - static_cast<std::int64_t>(std::string(sel.evaluated).size()));
   }
+  EXPECT_THROW(all.y(0, N), std::logic_error);  // not y(1, 0)
+  EXPECT_THROW(all.dB(N, 0), std::logic_error);
+  EXPECT_THROW(all.dx(-1, 0), std::logic_error);
 }
 
 }  // namespace
