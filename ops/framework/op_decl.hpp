@@ -35,7 +35,7 @@ struct ExtentDecl {
 struct TensorDecl {
   std::string name;
   std::vector<std::string> shape;  // one expression per dimension
-  std::string dtype_group;         // "" means its own name
+  std::string dtype_group = {};    // "" means its own name
   // Inputs only: values drawn as mean + stddev * scale * N(0, 1), scale one of `scales` (drawn
   // per case, case.params["scale.<name>"]: small activations are where eps matters), rounded to
   // the dtype; then element patches (special values, bf16-straddling values).
@@ -52,22 +52,22 @@ struct TensorDecl {
 // A scalar parameter: a float32 value drawn from `values` (the first is where shrinking goes).
 struct ParamDecl {
   std::string name;
-  std::vector<double> values;
+  std::vector<double> values = {};
   double min = 0.0, max = 0.0;  // the contract: values in [min, max]
 };
 
 struct OpDecl {
   std::string name;         // the family's name, e.g. "rms_norm"
-  std::string description;  // one line, with the formula
+  std::string description = {};  // one line, with the formula
   std::vector<ExtentDecl> extents;
-  std::vector<TensorDecl> inputs, outputs;
-  std::vector<ParamDecl> params;
+  std::vector<TensorDecl> inputs = {}, outputs = {};
+  std::vector<ParamDecl> params = {};
   // The dtypes each dtype group may take (every group: one list): bf16, f16, f32 (f64 is
   // accepted by the API; a subject in f64 needs an oracle beyond double, README.md). An f16
   // output is rounded once more at u = 2^-11 (a bf16 one at 2^-8) after the subject's precision.
   std::vector<DType> dtypes = {DType::f32, DType::bf16};
-  std::string row_extent;                    // indexes independent rows (batch invariance)
-  std::vector<std::string> reduced_extents;  // reduced over by every output element
+  std::string row_extent = {};                    // indexes independent rows (batch invariance)
+  std::vector<std::string> reduced_extents = {};  // reduced over by every output element
   // A case holds at most this many elements in its largest operand (with its extra batch row).
   std::int64_t max_elements = std::int64_t{1} << 20;
   // Optional: the op's work as a product expression over the extents (attention's

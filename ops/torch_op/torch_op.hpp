@@ -25,7 +25,7 @@ namespace parity::ops {
 struct TorchOpSpec {
   std::string schema;   // "mylib::rms_norm" or "mylib::rms_norm.overload" (--torch-op)
   std::string library;  // the shared library whose loading registers it; "" when already loaded (--library)
-  std::map<std::string, std::string> args;  // declared name -> schema argument (--torch-arg)
+  std::map<std::string, std::string> args = {};  // declared name -> schema argument (--torch-arg)
   std::string device = "cpu";               // cpu or cuda (--torch-device)
 };
 

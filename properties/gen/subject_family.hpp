@@ -146,7 +146,11 @@ class SubjectFamily final : public Family {
   // The pseudo-subject as a subject of this family: every capability, so the cases are the
   // family's full set; never made.
   static const Info& oracles_info() {
-    static const Info info{.name = kOraclesSubject, .capabilities = {}, .unavailable_reason = [] { return std::string(); }};
+    static const Info info{.name = kOraclesSubject,
+                           .backend = "host",
+                           .description = "the oracles alone (no subject)",
+                           .capabilities = {},
+                           .unavailable_reason = [] { return std::string(); }};
     return info;
   }
 
