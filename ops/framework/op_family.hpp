@@ -47,9 +47,11 @@ class OpFamily final : public gen::Family {
   std::vector<gen::ExtentCap> extent_caps() const override;
 
   const OpDef& def() const { return def_; }
+  // Every registered subject of the op, parity's own among them. The first read fixes the list:
+  // a registration after it throws std::logic_error.
+  const std::vector<OpSubjectInfo>& infos() const;
 
  private:
-  const std::vector<OpSubjectInfo>& infos() const;
   const OpSubjectInfo& runnable(const std::string& subject) const;
   // The check `property` runs on cases for `subject` (resolving the self-check and applicability
   // rules); `why_not` is set, and the check empty, where the property does not apply. A failure's

@@ -5,7 +5,6 @@
 #include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/find_named.hpp>
-#include <parity/subjects/model/rows/model_rows.hpp>
 
 namespace parity::properties::model {
 namespace {
@@ -68,10 +67,10 @@ std::vector<std::pair<std::string, std::string>> expected_calls(const parity::mo
 }
 
 // What the log must say for one boundary, derived from the mode, the ablations, the opt-in
-// flags and the registry alone (not from the runtime's own decision code).
-runtime::Binding expected_binding(const ModelProblem& p, const std::string& boundary, const std::string& kind,
-                                  runtime::Backend backend) {
-  const auto* row = parity::model::model_rows().for_kind(kind);
+// flags and the subject's registry alone (not from the runtime's own decision code).
+runtime::Binding expected_binding(const ModelProblem& p, const runtime::RowRegistry& rows, const std::string& boundary,
+                                  const std::string& kind, runtime::Backend backend) {
+  const auto* row = rows.for_kind(kind);
   if (!row) return {"", BindingStatus::provider, "", 0};
   const auto& o = p.options;
   if (o.mode == Mode::off) return {row->name, BindingStatus::provider, "", 0};
@@ -97,7 +96,7 @@ Verdict binding_log_matches(const Case& c, const ModelSubject& s) {
   std::size_t expected_count = 0;
   for (const auto& [boundary, kind] : expected_calls(p.config)) {
     ++expected_count;
-    const auto want = expected_binding(p, boundary, kind, backend);
+    const auto want = expected_binding(p, s.registry(), boundary, kind, backend);
     auto it = log.find(boundary);
     if (it == log.end()) return Verdict::fail("binding_log_matches", "boundary '" + boundary + "' is missing from the log");
     const auto& got = it->second;

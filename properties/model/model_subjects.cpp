@@ -1,6 +1,7 @@
 #include <parity/properties/model/model_subjects.hpp>
 
 #include <parity/core/find_named.hpp>
+#include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/probes/model_runtime_probes.hpp>
@@ -20,6 +21,23 @@ std::vector<ModelSubject> build() {
                      return std::make_unique<runtime::Runtime>(parity::model::model_rows(), o);
                    }});
   }
+  // parity's runtime with the float32 projections on a kernel of the op linear (op_bound_rows.hpp):
+  // every implementation subject of linear, a user's registered ones included.
+  for (const auto& k : projection_kernels()) {
+    const std::string b = runtime::backend_name(k.backend);
+    all.push_back({"runtime-" + b + "+" + kProjectionOp + "=" + k.name, b, subjects::SubjectKind::implementation,
+                   "parity's runtime, the float32 projections on linear's " + k.name + " (" + k.description +
+                       "), the other rows on the rlkernels " + (k.backend == runtime::Backend::host ? "host twins" : "CUDA kernels"),
+                   [k] {
+                     if (std::string why = parity::model::backend_unavailable_reason(k.backend); !why.empty()) return why;
+                     return k.unavailable ? k.unavailable() : std::string();
+                   },
+                   [k](runtime::RuntimeOptions o) {
+                     o.backend = k.backend;
+                     return std::make_unique<runtime::Runtime>(rows_with_projection_kernel(k.name, k.backend), o);
+                   },
+                   &rows_with_projection_kernel(k.name, k.backend)});
+  }
   for (const auto& p : subjects::probes::model_runtime_probes())
     all.push_back({p.name, "host", subjects::SubjectKind::probe, p.description, [] { return std::string(); },
                    [make = p.make](runtime::RuntimeOptions o) {
@@ -30,6 +48,8 @@ std::vector<ModelSubject> build() {
 }
 
 }  // namespace
+
+const runtime::RowRegistry& ModelSubject::registry() const { return rows ? *rows : parity::model::model_rows(); }
 
 const std::vector<ModelSubject>& model_subjects() {
   static const std::vector<ModelSubject> all = build();

@@ -1,6 +1,8 @@
 #pragma once
 // The model family's subjects: runtimes. parity's own runtime binds the rows on the host twin
-// or on CUDA; the probes are runtimes with one defect each (subjects/probes).
+// or on CUDA (runtime-host, runtime-cuda); runtime-BACKEND+linear=NAME binds the float32
+// projections to the op linear's implementation subject NAME and the other rows to parity's
+// (op_bound_rows.hpp); the probes are runtimes with one defect each (subjects/probes).
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,8 +19,12 @@ struct ModelSubject {
   subjects::SubjectKind kind = subjects::SubjectKind::implementation;
   std::string description;
   std::function<std::string()> unavailable;  // why it cannot run here, or ""
-  // A fresh runtime over the model's rows for `options` (the subject sets the backend).
+  // A fresh runtime over `registry()`'s rows for `options` (the subject sets the backend).
   std::function<std::unique_ptr<runtime::Runtime>(runtime::RuntimeOptions options)> make;
+  // The rows those runtimes bind from, what the binding log is judged against; nullptr: the
+  // model's own (subjects/model/rows/model_rows.hpp).
+  const runtime::RowRegistry* rows = nullptr;
+  const runtime::RowRegistry& registry() const;
 };
 
 const std::vector<ModelSubject>& model_subjects();

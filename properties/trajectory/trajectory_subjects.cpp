@@ -1,25 +1,27 @@
 #include <parity/properties/trajectory/trajectory_subjects.hpp>
 
 #include <parity/core/find_named.hpp>
+#include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/probes/batch_variant_projection.hpp>
 
 namespace parity::properties::trajectory {
 namespace {
 
-std::function<std::unique_ptr<runtime::Runtime>(runtime::Mode)> bound(bool video, bool all) {
-  return [video, all](runtime::Mode mode) {
+std::function<std::unique_ptr<runtime::Runtime>(runtime::Mode)> bound(bool video, bool all,
+                                                                     const runtime::RowRegistry& rows = parity::model::model_rows()) {
+  return [video, all, &rows](runtime::Mode mode) {
     runtime::RuntimeOptions o;
     o.mode = mode;
     o.bind_video_projections = video;
     o.bind_all = all;
-    return std::make_unique<runtime::Runtime>(parity::model::model_rows(), o);
+    return std::make_unique<runtime::Runtime>(rows, o);
   };
 }
 
 std::vector<TrajectorySubject> build() {
   using subjects::SubjectKind;
-  return {
+  std::vector<TrajectorySubject> all = {
       {"bound-all", SubjectKind::implementation, "every boundary bound to parity's rows (--bind-all)",
        bound(true, true)},
       {"bound-video-projections", SubjectKind::reference,
@@ -40,6 +42,15 @@ std::vector<TrajectorySubject> build() {
          return std::make_unique<runtime::Runtime>(subjects::probes::rows_with_batch_variant_projections(), o);
        }},
   };
+  // Every boundary bound, the float32 projections on a host kernel of the op linear, a user's
+  // registered ones included (properties/model/op_bound_rows.hpp).
+  for (const auto& k : model::projection_kernels()) {
+    if (k.backend != runtime::Backend::host) continue;
+    all.push_back({std::string("bound-all+") + model::kProjectionOp + "=" + k.name, SubjectKind::implementation,
+                   "every boundary bound, the float32 projections on linear's " + k.name + " (" + k.description + ")",
+                   bound(true, true, model::rows_with_projection_kernel(k.name, runtime::Backend::host))});
+  }
+  return all;
 }
 
 }  // namespace

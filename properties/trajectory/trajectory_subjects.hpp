@@ -1,10 +1,12 @@
 #pragma once
 // The trajectory family's subjects: binding configurations of the model under which single
-// and batched sampling are compared. Only a subject computed by parity's rows alone is an
+// and batched sampling are compared. Only a subject whose every boundary is bound to a row is an
 // implementation: whether a subject that leaves any boundary on LibTorch is batch invariant
 // depends on its BLAS kernel, the CPU and the thread count, so such a subject is a reference
 // whose divergence is a finding.
 //   bound-all                every boundary on parity's rows (--bind-all): must stay bitwise equal
+//   bound-all+linear=NAME    every boundary bound, the float32 projections on the op linear's host
+//                            implementation subject NAME (properties/model/op_bound_rows.hpp)
 //   bound-video-projections  (reference) strict with proj_in / proj_out bound, the timestep MLP and
 //                            AdaLN GEMMs still on LibTorch (the reference's "diag" arm)
 //   strict                   (reference) strict with the video projections and the timestep path

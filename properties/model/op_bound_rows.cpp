@@ -1,0 +1,188 @@
+#include <parity/properties/model/op_bound_rows.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
+#include <parity/subjects/model/rows/row_checks.hpp>
+#include <parity/subjects/model/rows/tensor_ops.hpp>
+
+namespace parity::properties::model {
+namespace {
+
+using runtime::Backend;
+
+// The boundaries parity serves with float32 linear rows (subjects/model/rows/model_rows.hpp).
+bool is_f32_projection(const runtime::RowInfo& row) {
+  for (const char* kind : {"audio_proj_in", "audio_proj_out", "proj_in", "proj_out"})
+    if (row.serves.size() == 1 && row.serves.front() == kind) return true;
+  return false;
+}
+
+// W^T of a [N, K] tensor, [K, N] contiguous.
+Tensor transposed(const Tensor& w) {
+  const Tensor c = w.contiguous();
+  const std::int64_t N = c.dim(0), K = c.dim(1);
+  Tensor t = Tensor::zeros(c.dtype(), {K, N});
+  for (std::int64_t n = 0; n < N; ++n)
+    for (std::int64_t k = 0; k < K; ++k) t.set_bits(k * N + n, c.bits_at(n * K + k));
+  return t;
+}
+
+// A projection row on one kernel of the op (op_bound_rows.hpp).
+class OpProjectionRow final : public runtime::Row {
+ public:
+  OpProjectionRow(std::string subject, std::unique_ptr<ops::OpSubject> kernel)
+      : subject_(std::move(subject)), kernel_(std::move(kernel)) {}
+
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    return {parity::model::as_token_rows(o.at(0), [&](const Tensor& x) { return linear(x, o.at(1), &o.at(2)); })};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
+    const Tensor Wt = transposed(o.at(1));
+    return {parity::model::as_token_rows(g.at(0), [&](const Tensor& dy) { return linear(dy, Wt, nullptr); }), Tensor(), Tensor()};
+  }
+
+ private:
+  // y [T, N] = x [T, K] W^T (+ b) by the kernel, float32.
+  Tensor linear(const Tensor& x, const Tensor& W, const Tensor* b) const {
+    ops::OpCall call;
+    call.extents = {{"T", x.dim(0)}, {"N", W.dim(0)}, {"K", x.dim(1)}};
+    call.inputs = {{"x", x}, {"W", W}};
+    if (b) call.inputs.emplace("b", *b);
+    call.params = {{"bias", b ? 1.0 : 0.0}};
+    call.output_dtypes = {{"y", DType::f32}};
+    ops::OpOutputs out = kernel_->run(call);
+    const auto y = out.find("y");
+    if (y == out.end() || y->second.dtype() != DType::f32 ||
+        y->second.shape() != std::vector<std::int64_t>{x.dim(0), W.dim(0)})
+      throw std::runtime_error("linear subject " + subject_ + " did not return y, float32 [" + std::to_string(x.dim(0)) + ", " +
+                       std::to_string(W.dim(0)) + "], for a model projection");
+    return y->second;
+  }
+
+  std::string subject_;
+  std::unique_ptr<ops::OpSubject> kernel_;  // stateless across calls (op_subject.hpp)
+};
+
+// The self-check's view of a projection row: operands x, W, b, dy; outputs y and dx, so one
+// comparison covers both of the kernel's calls (with a bias, and without one on W^T).
+class ForwardAndBackward final : public runtime::Row {
+ public:
+  explicit ForwardAndBackward(std::unique_ptr<runtime::Row> row) : row_(std::move(row)) {}
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    const std::vector<Tensor> xwb{o.at(0), o.at(1), o.at(2)};
+    return {row_->forward(xwb).at(0), row_->backward(xwb, {o.at(3)}).at(0)};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
+    throw std::logic_error("the self-check's row has no backward");
+  }
+
+ private:
+  std::unique_ptr<runtime::Row> row_;
+};
+
+const std::vector<ops::OpSubjectInfo>& projection_op_subjects() {
+  const auto* op = dynamic_cast<const ops::OpFamily*>(&gen::find_family(kProjectionOp));
+  if (!op) throw std::logic_error(std::string("the family ") + kProjectionOp + " is not an op family");
+  return op->infos();
+}
+
+const ops::OpSubjectInfo* find_subject(const std::string& subject) {
+  for (const auto& info : projection_op_subjects())
+    if (info.name == subject) return &info;
+  return nullptr;
+}
+
+const ops::OpSubjectInfo& projection_subject(const std::string& subject, Backend backend) {
+  const ops::OpSubjectInfo* info = find_subject(subject);
+  if (!info) throw InputError("linear has no subject " + subject + " (parity list subjects)");
+  if (info->kind != subjects::SubjectKind::implementation)
+    throw InputError("linear subject " + subject + " is a " + subjects::subject_kind_name(info->kind) +
+                     ", not an implementation: only a kernel under test serves the model's projections");
+  if (info->backend != runtime::backend_name(backend))
+    throw InputError("linear subject " + subject + " runs on " + info->backend + ", not on the runtime's " +
+                     runtime::backend_name(backend));
+  return *info;
+}
+
+// Why `info`'s kernel cannot run here ("" when it can), named.
+std::string unavailable(const ops::OpSubjectInfo& info) {
+  const std::string why = info.unavailable_reason ? info.unavailable_reason() : std::string();
+  return why.empty() ? why : "linear subject " + info.name + ": " + why;
+}
+
+// A row on `info`'s kernel; InputError when it cannot run here, runtime_error when it makes none.
+std::unique_ptr<runtime::Row> make_row(const ops::OpSubjectInfo& info) {
+  if (std::string why = unavailable(info); !why.empty()) throw InputError(why);
+  std::unique_ptr<ops::OpSubject> kernel = info.make();
+  if (!kernel) throw std::runtime_error("linear subject " + info.name + " made no kernel");
+  return std::make_unique<OpProjectionRow>(info.name, std::move(kernel));
+}
+
+runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
+  // On the kernel's backend the row is the kernel; on the host, for a CUDA kernel, its host twin
+  // (the bits the self-check compares on CUDA); a CUDA kernel without a twin has no host row.
+  const ops::OpSubjectInfo* twin = info.host_twin.empty() ? nullptr : find_subject(info.host_twin);
+  const auto make = [info, twin](Backend b) -> std::unique_ptr<runtime::Row> {
+    if (runtime::backend_name(b) == info.backend) return make_row(info);
+    if (b == Backend::host && twin) return make_row(*twin);
+    throw InputError("linear subject " + info.name + " has no host twin to compare its CUDA bits with");
+  };
+  // Forward and backward (the kernel without a bias, on dy and W^T) each twice on one example,
+  // the same bits and finite, and on CUDA the host twin's; then the replaced row's checks.
+  const auto check = parity::model::repeatable_self_check(
+      [make](Backend b) { return std::make_unique<ForwardAndBackward>(make(b)); },
+      [] {
+        return std::vector<Tensor>{parity::model::example_operand(DType::f32, {3, 5}, 1),
+                                   parity::model::example_operand(DType::f32, {4, 5}, 2),
+                                   parity::model::example_operand(DType::f32, {4}, 3),
+                                   parity::model::example_operand(DType::f32, {3, 4}, 4)};
+      });
+  runtime::RowRegistry r;
+  for (runtime::RowInfo row : parity::model::model_rows().rows()) {
+    if (is_f32_projection(row)) {
+      row.name += "=" + info.name;
+      row.make = make;
+      row.cannot_take = [info, replaced = row.cannot_take](const runtime::BoundaryCall& call, Backend b) {
+        if (std::string why = replaced(call, b); !why.empty()) return why;
+        return unavailable(info);
+      };
+      row.self_check = [info, check](Backend b) {
+        if (std::string why = unavailable(info); !why.empty()) return why;
+        return check(b);
+      };
+    }
+    r.add(std::move(row));
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<ProjectionKernel> projection_kernels() {
+  std::vector<ProjectionKernel> out;
+  for (const auto& info : projection_op_subjects()) {
+    if (info.kind != subjects::SubjectKind::implementation || (info.backend != "host" && info.backend != "cuda")) continue;
+    out.push_back({info.name, info.description, info.backend == "host" ? Backend::host : Backend::cuda,
+                   info.unavailable_reason});
+  }
+  return out;
+}
+
+const runtime::RowRegistry& rows_with_projection_kernel(const std::string& subject, Backend backend) {
+  static std::mutex m;
+  static std::map<std::string, std::unique_ptr<runtime::RowRegistry>> registries;
+  const ops::OpSubjectInfo& info = projection_subject(subject, backend);
+  std::lock_guard lock(m);
+  auto& r = registries[subject];
+  if (!r) r = std::make_unique<runtime::RowRegistry>(build(info));
+  return *r;
+}
+
+}  // namespace parity::properties::model
