@@ -135,7 +135,7 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
     throw InputError("linear subject " + info.name + " has no host twin to compare its CUDA bits with");
   };
   // Forward and backward (the kernel without a bias, on dy and W^T) each twice on one example,
-  // the same bits and finite, and on CUDA the host twin's; then the replaced row's checks.
+  // the same bits and finite, and on CUDA the host twin's.
   const auto check = parity::model::repeatable_self_check(
       [make](Backend b) { return std::make_unique<ForwardAndBackward>(make(b)); },
       [] {
