@@ -21,6 +21,7 @@
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/run_property.hpp>
 
 namespace {
@@ -86,7 +87,7 @@ int main(int argc, char** argv) {
     std::cout << std::left << std::setw(44) << "op/probe/property" << std::setw(6) << "dtype" << std::setw(22)
               << "with straddles" << "without\n";
     for (const Row& r : rows) {
-      const auto& f = dynamic_cast<const ops::OpFamily&>(gen::find_family(r.op));
+      const auto& f = ops::find_op_family(r.op);
       f.find_subject(r.probe);
       for (const DType dt : {DType::bf16, DType::f16}) {
         const Tally with = measure(f, r, dt, true, seeds, cases), without = measure(f, r, dt, false, seeds, cases);

@@ -18,16 +18,8 @@
 namespace parity::fuzz {
 namespace {
 
-const ops::OpFamily& op_family(const std::string& name) {
-  for (const gen::Family* f : ops::op_families())
-    if (f->name() == name) return dynamic_cast<const ops::OpFamily&>(*f);
-  std::string known;
-  for (const auto& n : op_fuzz_ops()) known += (known.empty() ? "" : ", ") + n;
-  throw InputError("'" + name + "' is not an op family (these are: " + known + ")");
-}
-
 const ops::OpSubjectInfo& subject_info(const std::string& op, const std::string& subject) {
-  op_family(op).subjects();  // registers the op's own subjects
+  ops::find_op_family(op).subjects();  // registers the op's own subjects
   for (const auto& s : ops::op_subjects(op))
     if (s.name == subject) return s;
   throw InputError("op " + op + " has no subject '" + subject + "'");
@@ -67,7 +59,7 @@ std::vector<std::string> op_fuzz_properties(const std::string& op, const std::st
 FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, const std::string& subject) {
   ByteReader in(bytes);
   in.u8();  // the op, chosen by the harness
-  const ops::OpFamily& family = op_family(op);
+  const ops::OpFamily& family = ops::find_op_family(op);
   const ops::OpDecl& d = family.def().decl;
   const auto properties = op_fuzz_properties(op, subject);
   const bool strided = subject_info(op, subject).capabilities.strided_layouts;

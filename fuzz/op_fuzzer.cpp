@@ -31,15 +31,9 @@ using namespace parity;
 std::string subject_name, fixed_op;
 std::vector<std::string> ops_with_subject;  // where the op comes from the first byte
 
-const ops::OpFamily& family_of(const std::string& op) {
-  for (const gen::Family* f : ops::op_families())
-    if (f->name() == op) return dynamic_cast<const ops::OpFamily&>(*f);
-  throw InputError("unknown op " + op);
-}
-
 // op (8 ids) x property (8) x first output's dtype (4), then per extent at-threshold bits.
 std::uint32_t config_of(const fuzz::FuzzInput& in, const Verdict& v) {
-  const ops::OpDecl& d = family_of(in.c.family).def().decl;
+  const ops::OpDecl& d = ops::find_op_family(in.c.family).def().decl;
   std::uint32_t h = fuzz::name_id(in.c.family.c_str()) * 31u + fuzz::name_id(in.property.c_str());
   h = h * 7u + static_cast<std::uint32_t>(in.c.params.at("dtype." + d.outputs.front().group()));
   for (const auto& e : d.extents) {
@@ -62,14 +56,14 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     for (const std::string& name : fuzz::op_fuzz_ops()) {
       if (!fixed_op.empty() && name != fixed_op) continue;
       try {
-        const gen::SubjectEntry s = family_of(name).find_subject(subject_name);
+        const gen::SubjectEntry s = ops::find_op_family(name).find_subject(subject_name);
         if (!s.unavailable.empty()) throw InputError("subject " + subject_name + " cannot run here: " + s.unavailable);
         ops_with_subject.push_back(name);
       } catch (const InputError&) {
         if (!fixed_op.empty()) throw;
       }
     }
-    if (!fixed_op.empty() && ops_with_subject.empty()) family_of(fixed_op);  // names the unknown op
+    if (!fixed_op.empty() && ops_with_subject.empty()) ops::find_op_family(fixed_op);  // names the unknown op
     if (ops_with_subject.empty()) throw InputError("no op has the subject " + subject_name);
   } catch (const InputError& e) {
     std::cerr << "op_fuzzer: PARITY_FUZZ_OP / PARITY_FUZZ_SUBJECT: " << e.what() << "\n";
@@ -85,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string op = fixed_op.empty() && size > 0 ? ops_with_subject[data[0] % ops_with_subject.size()]
                                                       : ops_with_subject.front();
   const fuzz::FuzzInput in = fuzz::decode_op({data, size}, op, subject_name);
-  const gen::Family& family = family_of(op);
+  const gen::Family& family = ops::find_op_family(op);
   const Verdict v = fuzz::run_guarded(op, in, [&] { return family.check(subject_name, in.property, in.c); });
   fuzz::observe_config(config_of(in, v));
   if (v.fails()) fuzz::report_violation(op, subject_name, in, v);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include <parity/core/error.hpp>
+#include <parity/ops/framework/op_family.hpp>
 
 namespace parity::ops {
 namespace {
@@ -43,6 +44,15 @@ const std::vector<const gen::Family*>& op_families() {
     return list;
   }();
   return all;
+}
+
+const OpFamily& find_op_family(const std::string& name) {
+  std::string known;
+  for (const gen::Family* f : op_families()) {
+    if (f->name() == name) return dynamic_cast<const OpFamily&>(*f);
+    known += (known.empty() ? "" : ", ") + f->name();
+  }
+  throw InputError("'" + name + "' is not an op family (these are: " + known + ")");
 }
 
 void register_op_family(const gen::Family& family) {

@@ -7,7 +7,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_family.hpp>
-#include <parity/properties/gen/family.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
@@ -88,9 +88,7 @@ class ForwardAndBackward final : public runtime::Row {
 };
 
 const std::vector<ops::OpSubjectInfo>& projection_op_subjects() {
-  const auto* op = dynamic_cast<const ops::OpFamily*>(&gen::find_family(kProjectionOp));
-  if (!op) throw std::logic_error(std::string("the family ") + kProjectionOp + " is not an op family");
-  return op->infos();
+  return ops::find_op_family(kProjectionOp).infos();
 }
 
 const ops::OpSubjectInfo* find_subject(const std::string& subject) {

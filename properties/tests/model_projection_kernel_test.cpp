@@ -14,6 +14,7 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/verdict.hpp>
 #include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
@@ -25,7 +26,7 @@ namespace {
 using properties::model::rows_with_projection_kernel;
 
 const ops::OpSubjectInfo& linear_subject(const std::string& name) {
-  const auto& op = dynamic_cast<const ops::OpFamily&>(gen::find_family("linear"));
+  const auto& op = ops::find_op_family("linear");
   for (const auto& s : op.infos())
     if (s.name == name) return s;
   throw std::logic_error("no linear subject " + name);
