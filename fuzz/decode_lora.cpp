@@ -72,19 +72,29 @@ FuzzInput decode_lora(std::span<const std::uint8_t> bytes) {
   out.property = lora_fuzz_properties()[in.u8() % lora_fuzz_properties().size()];
   Case& c = out.c;
   c.family = "lora";
-  std::int64_t T = extent(in.u8(), kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
-  std::int64_t N = extent(in.u8(), kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
-  std::int64_t K = extent(in.u8(), kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
-  std::int64_t r = extent(in.u8(), kSmallRankBytes, kLoraMaxRank, kLoraRealisticRanks);
+  std::uint8_t extent_bytes[4];
+  for (std::uint8_t& b : extent_bytes) b = in.u8();
+  const std::uint8_t probe_byte = in.u8();
+  std::vector<std::uint8_t> layout_bytes(kOperands.size());
+  for (std::uint8_t& b : layout_bytes) b = in.u8();
+  const std::uint8_t flags = in.u8();
+  // Without the realistic-sizes flag every extent byte decodes to a small extent.
+  const bool realistic = (flags >> 6) == 3u;
+  const auto dim = [realistic](std::uint8_t b, int small_bytes, std::int64_t small_max, const auto& table) {
+    return extent(realistic ? b : static_cast<std::uint8_t>(b % small_bytes), small_bytes, small_max, table);
+  };
+  std::int64_t T = dim(extent_bytes[0], kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
+  std::int64_t N = dim(extent_bytes[1], kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
+  std::int64_t K = dim(extent_bytes[2], kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents);
+  std::int64_t r = dim(extent_bytes[3], kSmallRankBytes, kLoraMaxRank, kLoraRealisticRanks);
   fit_budget(T, N, K, r);
   c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
-  c.probe_row = in.u8() % T;
-  for (const auto& op : kOperands)
-    if (const Layout l = decode_layout(in.u8()); !l.is_contiguous()) c.layouts[op] = l;
-  const std::uint8_t flags = in.u8();
+  c.probe_row = probe_byte % T;
+  for (std::size_t i = 0; i < kOperands.size(); ++i)
+    if (const Layout l = decode_layout(layout_bytes[i]); !l.is_contiguous()) c.layouts[kOperands[i]] = l;
   c.params["alpha"] = alphas(r)[flags & 3u];
   if (flags & 4u) c.params["b_zero"] = 1.0;
-  const int straddles = std::min((flags >> 3) & 7, 4);
+  const int straddles = std::max(((flags >> 3) & 7) - 3, 0);  // 0 for half the values, else 1-4
   c.seed = in.u64();
   const std::vector<std::int64_t> sizes = {T * K, N * K, r * K, N * r, T * N};
   while (in.remaining() > 0 && c.patches.size() < kMaxPatches) c.patches.push_back(decode_patch(in, kOperands, sizes));
@@ -124,7 +134,9 @@ std::vector<std::uint8_t> encode_lora(const FuzzInput& in, int straddles) {
   const auto a = alphas(r);
   const auto alpha = std::find(a.begin(), a.end(), c.param("alpha", static_cast<double>(r)));
   if (alpha == a.end()) throw InputError("encode_lora: alpha has no encoding");
-  w.u8(static_cast<std::uint8_t>((alpha - a.begin()) | (c.param("b_zero", 0.0) != 0.0 ? 4 : 0) | straddles << 3));
+  const bool realistic = T > kLoraMaxExtent || N > kLoraMaxExtent || K > kLoraMaxExtent || r > kLoraMaxRank;
+  w.u8(static_cast<std::uint8_t>((alpha - a.begin()) | (c.param("b_zero", 0.0) != 0.0 ? 4 : 0) | (straddles > 0 ? straddles + 3 : 0) << 3 |
+                                 (realistic ? 0xC0 : 0)));
   w.u64(c.seed);
   for (const Patch& p : c.patches) encode_patch(w, p, kOperands);
   return w.bytes();

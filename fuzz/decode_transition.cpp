@@ -28,6 +28,21 @@ int batch_byte(std::int64_t B) {
   return -1;
 }
 
+// The row's tokens: 3 values of u in 4 draw a short row (up to kTransitionSmallRowTokens), the
+// rest any length up to kTransitionMaxRowLength / channels.
+constexpr std::uint16_t kLongRowTokens = 0xC000;
+std::int64_t short_row_tokens(std::int64_t channels) {
+  return std::min(kTransitionSmallRowTokens, kTransitionMaxRowLength / channels);
+}
+std::int64_t tokens_of(std::uint16_t u, std::int64_t channels) {
+  return u < kLongRowTokens ? 1 + u % short_row_tokens(channels)
+                            : 1 + (u - kLongRowTokens) % (kTransitionMaxRowLength / channels);
+}
+// The u16 that decodes to `tokens` (1 <= tokens <= kTransitionMaxRowLength / channels).
+std::uint16_t tokens_word(std::int64_t tokens, std::int64_t channels) {
+  return static_cast<std::uint16_t>(tokens <= short_row_tokens(channels) ? tokens - 1 : kLongRowTokens + tokens - 1);
+}
+
 double sigma_of(std::uint16_t u) { return u == 0xFFFF ? 1.0 : static_cast<float>((u + 1.0) / 65536.0); }
 double sigma_prev_of(double sigma, std::uint8_t b) { return static_cast<float>(sigma * (b / 256.0)); }
 
@@ -53,8 +68,7 @@ FuzzInput decode_transition(std::span<const std::uint8_t> bytes) {
   c.family = "transition";
   const std::int64_t B = batch_of(in.u8());
   const std::int64_t channels = 1 + in.u8() % kMaxChannels;
-  const std::int64_t tokens = std::clamp<std::int64_t>(kTransitionWorkBudget / (B * channels), 1,
-                                                       1 + in.u16() % (kTransitionMaxRowLength / channels));
+  const std::int64_t tokens = std::clamp<std::int64_t>(kTransitionWorkBudget / (B * channels), 1, tokens_of(in.u16(), channels));
   c.dims = {{"B", B}, {"tokens", tokens}, {"channels", channels}};
   c.probe_row = in.u8() % B;
   const std::uint8_t flags = in.u8();
@@ -99,7 +113,7 @@ std::vector<std::uint8_t> encode_transition(const FuzzInput& in) {
   w.u8(static_cast<std::uint8_t>(prop - props.begin()));
   w.u8(static_cast<std::uint8_t>(batch_byte(B)));
   w.u8(static_cast<std::uint8_t>(channels - 1));
-  w.u16(static_cast<std::uint16_t>(tokens - 1));
+  w.u16(tokens_word(tokens, channels));
   w.u8(static_cast<std::uint8_t>(c.probe_row));
   const int step = c.param("cps", 0.0) != 0.0 ? 1 : c.param("normaliser", 1.0) == 0.0 ? 2 : 0;
   w.u8(static_cast<std::uint8_t>(step | (c.param("bf16_inputs", 0.0) != 0.0 ? 4 : 0) |

@@ -9,8 +9,9 @@
 //   1       1      B: b < 248: 1 + b % 8; else kTransitionRealisticBatches[b - 248] (the batch
 //                  sizes where real kernels change their plan: 9 to 64)
 //   2       1      channels = 1 + b % 96
-//   3..4    2      tokens = 1 + u16 % (4096 / channels), then lowered to the largest value with
-//                  B x tokens x channels <= kTransitionWorkBudget (at least 1)
+//   3..4    2      tokens: u16 < 0xC000 (3 in 4): 1 + u16 % min(16, 4096 / channels), a short row;
+//                  else 1 + (u16 - 0xC000) % (4096 / channels), any length; then lowered to the
+//                  largest value with B x tokens x channels <= kTransitionWorkBudget (at least 1)
 //   5       1      probe_row = b % B
 //   6       1      bits 0-1 step (sde, cps, sde without normaliser, sde); bit 2 bf16 inputs;
 //                  bits 3-4 sigma_max (0.995, 0.98, 0.9997, 0.5); bits 5-6 noise_level
@@ -33,6 +34,10 @@ namespace parity::fuzz {
 inline constexpr std::int64_t kTransitionMaxRows = 8;  // rows with their own sigma bytes
 inline constexpr std::int64_t kTransitionRealisticBatches[] = {9, 12, 16, 17, 32, 33, 63, 64};
 inline constexpr std::int64_t kTransitionMaxRowLength = 4096;
+// Tokens of a short row, the default (3 inputs in 4): the cases the harness runs most, fast
+// (a row of up to 16 x 96 elements still crosses the lane-reduction plans' 256 and 512); the
+// long rows, up to kTransitionMaxRowLength elements, are one input in 4.
+inline constexpr std::int64_t kTransitionSmallRowTokens = 16;
 // Latent elements B x n of one case, at most: 2^15, the largest small case (B 8 x 4096), so that
 // a batch of 64 comes with rows of up to 512.
 inline constexpr std::int64_t kTransitionWorkBudget = std::int64_t{1} << 15;

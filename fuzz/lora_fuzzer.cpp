@@ -5,7 +5,7 @@
 // gradient_accuracy; the first input byte picks one) holds on parity's own kernel,
 // rlkernels-host, or on the subject named by $PARITY_FUZZ_SUBJECT (e.g. a probe, which must
 // be caught). A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
-// Budget: one forward's multiply-adds at most kLoraWorkBudget (2^18; extents small, <= 64 and
+// Budget: one forward's multiply-adds at most kLoraWorkBudget (2^18; extents small, <= 32 and
 // r <= 16, or realistic, up to 8193 and r 128: decode_lora.hpp), 16 patches; inputs longer
 // than the format are refused.
 // Feedback: the path each forward and backward call took (LoraSubject::last_path) by row

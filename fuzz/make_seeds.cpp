@@ -81,10 +81,13 @@ std::vector<fuzz::FuzzInput> lora_seeds(std::vector<std::pair<std::string, int>>
   // The reference shape T 33 (N and K capped to 64), rank 16, alpha 32: every property.
   for (const auto& p : fuzz::lora_fuzz_properties()) add("ref_T33_N64_K64_r16_" + p, lora(p, 33, 64, 64, 16, 16));
   add("rows_independent_T17_split_threshold_straddles", lora("rows_independent", 17, 16, 32, 4, 3), 4);
-  // K 38: the largest K of a T 64, N 64, r 16 case within the work budget (the decoder lowers a
-  // larger K to it).
-  add("rows_independent_T64_straddles", lora("rows_independent", 64, 64, 38, 16, 40), 4);
+  // T and N 64 (the realistic tier's), r 16, K 33: within the work budget, which a K of 64 is not.
+  add("rows_independent_T64_straddles", lora("rows_independent", 64, 64, 33, 16, 40), 4);
   add("rows_independent_T1", lora("rows_independent", 1, 8, 8, 2));
+  // The realistic tier (the flag of decode_lora.hpp): T 128, where split-K plans start, and
+  // rank 33, past a rank-32 path.
+  add("rows_independent_T128_realistic", lora("rows_independent", 128, 16, 64, 4, 100));
+  add("forward_accuracy_r33_realistic", lora("forward_accuracy", 4, 8, 16, 33, 1));
   auto layouts = lora("layout_invariant", 9, 13, 31, 3, 4);
   for (const char* op : {"x", "W", "A", "B", "dy"}) layouts.c.layouts[op] = Layout{true, 3, 5};
   add("layout_invariant_all_transposed_padded", layouts);

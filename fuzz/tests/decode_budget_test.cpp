@@ -4,6 +4,7 @@
 // bytes that decode to the same case.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -35,9 +36,9 @@ std::vector<std::uint8_t> random_bytes(std::mt19937& rng, std::size_t n) {
 TEST(LoraFuzzFormat, EveryInputStaysWithinTheBudgetAndLargeExtentsAreReached) {
   std::mt19937 rng(7);
   std::set<std::int64_t> T_seen, r_seen;
-  for (int i = 0; i < 5000; ++i) {
+  for (int i = 0; i < 20000; ++i) {
     std::vector<std::uint8_t> bytes = random_bytes(rng, 20 + rng() % 130);
-    bytes[11] &= 0x07;  // no output-straddling patches: computing them materialises the case
+    bytes[11] &= 0xC7;  // no output-straddling patches: computing them materialises the case
     const FuzzInput in = decode_lora(bytes);
     ASSERT_LE(lora_work(in.c), kLoraWorkBudget) << in.c.summary();
     ASSERT_LE(lora_elements(in.c), kLoraElementBudget) << in.c.summary();
@@ -49,14 +50,29 @@ TEST(LoraFuzzFormat, EveryInputStaysWithinTheBudgetAndLargeExtentsAreReached) {
   for (const std::int64_t r : {32, 33, 64}) EXPECT_EQ(r_seen.count(r), 1u) << "r " << r;
 }
 
+TEST(LoraFuzzFormat, WithoutTheRealisticFlagEveryExtentIsSmall) {
+  std::mt19937 rng(5);
+  for (int i = 0; i < 5000; ++i) {
+    std::vector<std::uint8_t> bytes = random_bytes(rng, 20 + rng() % 130);
+    bytes[11] &= 0x87;  // no straddles, bit 7 alone at most: not the flag
+    const FuzzInput in = decode_lora(bytes);
+    for (const char* d : {"T", "N", "K"}) ASSERT_LE(in.c.dim(d), kLoraMaxExtent) << in.c.summary();
+    ASSERT_LE(in.c.dim("r"), kLoraMaxRank) << in.c.summary();
+  }
+}
+
 TEST(LoraFuzzFormat, TheBudgetLowersKThenN) {
-  // T 1024 (realistic byte 192 + 10), N 8, K 64, r 1: K is lowered to what fits both budgets.
-  const std::vector<std::uint8_t> bytes = {0, 192 + 10, 7, 63, 0};
+  // T 1024 (its realistic byte, the flag set in byte 11), N 8, K 32, r 1: K is lowered to what
+  // fits both budgets.
+  const auto t1024 = std::find(std::begin(kLoraRealisticExtents), std::end(kLoraRealisticExtents), 1024);
+  ASSERT_NE(t1024, std::end(kLoraRealisticExtents));
+  const auto T_byte = static_cast<std::uint8_t>(192 + (t1024 - std::begin(kLoraRealisticExtents)));
+  const std::vector<std::uint8_t> bytes = {0, T_byte, 7, 31, 0, 0, 0, 0, 0, 0, 0, 0xC0};
   const FuzzInput in = decode_lora(bytes);
   EXPECT_EQ(in.c.dim("T"), 1024);
   EXPECT_EQ(in.c.dim("N"), 8);
   EXPECT_EQ(in.c.dim("r"), 1);
-  EXPECT_LT(in.c.dim("K"), 64);
+  EXPECT_LT(in.c.dim("K"), 32);
   EXPECT_LE(lora_work(in.c), kLoraWorkBudget);
   EXPECT_LE(lora_elements(in.c), kLoraElementBudget);
   EXPECT_TRUE(lora_work(in.c) + 1024 * (8 + 1) > kLoraWorkBudget ||
@@ -80,14 +96,19 @@ TEST(LoraFuzzFormat, ARealisticCaseRoundTrips) {
 TEST(TransitionFuzzFormat, BatchesPastEightWithinTheBudget) {
   std::mt19937 rng(11);
   std::set<std::int64_t> B_seen;
+  std::int64_t longest = 0, short_rows = 0;
   for (int i = 0; i < 20000; ++i) {
     const FuzzInput in = decode_transition(random_bytes(rng, 18 + rng() % 160));
     const std::int64_t B = in.c.dim("B"), n = in.c.dim("tokens") * in.c.dim("channels");
     ASSERT_LE(B * n, kTransitionWorkBudget) << in.c.summary();
     ASSERT_LE(n, kTransitionMaxRowLength) << in.c.summary();
     B_seen.insert(B);
+    longest = std::max(longest, n);
+    short_rows += in.c.dim("tokens") <= kTransitionSmallRowTokens;
   }
   for (const std::int64_t B : {8, 9, 16, 17, 33, 64}) EXPECT_EQ(B_seen.count(B), 1u) << "B " << B;
+  EXPECT_GT(longest, 4000) << "rows near 4096 elements are not reached";
+  EXPECT_GT(short_rows, 20000 * 7 / 10) << "a short row is not the default (3 inputs in 4)";
 }
 
 TEST(TransitionFuzzFormat, ALargeBatchRoundTrips) {
