@@ -1,18 +1,10 @@
 #include <parity/ops/op_families.hpp>
 
-#include <parity/ops/adaln/adaln_family.hpp>
-#include <parity/ops/layer_norm/layer_norm_family.hpp>
-#include <parity/ops/linear/linear_family.hpp>
-#include <parity/ops/rms_norm/rms_norm_family.hpp>
-#include <parity/ops/rope/rope_family.hpp>
-#include <parity/ops/sdpa/sdpa_family.hpp>
-#include <parity/ops/softmax/softmax_family.hpp>
-#include <parity/ops/swiglu/swiglu_family.hpp>
-
 #include <stdexcept>
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/shipped_op_families.hpp>
 
 namespace parity::ops {
 namespace {
@@ -31,10 +23,7 @@ Registered& registered() {
 
 const std::vector<const gen::Family*>& op_families() {
   static const std::vector<const gen::Family*> all = [] {
-    std::vector<const gen::Family*> list = {&rms_norm::family(), &softmax::family(), &rope::family(),
-                                             &swiglu::family(), &adaln::family(),
-                                             &sdpa::family(), &sdpa::backward_family(),
-                                             &linear::family(), &layer_norm::family()};
+    std::vector<const gen::Family*> list = shipped_op_families();
     registered().read = true;
     for (const gen::Family* f : registered().families) {
       for (const gen::Family* shipped : list)

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; [ -f "$tmp/log" ] && cat "$tmp/log"; exit 1; }
 
-# fuzz/decode_op.hpp for rms_norm: op 0, batch_vs_batch (property 2), T = 128 - 1 (a realistic
+# fuzz/decode_op.hpp for rms_norm (the op byte is ignored under PARITY_FUZZ_OP): batch_vs_batch (property 2), T = 128 - 1 (a realistic
 # size: thresholds and powers of two, index 2, -1), D = 1 + 2, f32, eps 1e-6, scale 1, probe row
 # 0, contiguous, seed 1, no straddles.
 printf '\x00\x02\xff\x06\x00\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00' > "$tmp/input"
