@@ -14,9 +14,11 @@
 # harnesses (cmake --preset P && cmake --build --preset P). After the builds' figures, each
 # sanitised build's as a share of the last build's (the baseline, fuzz-nosan by default).
 set -euo pipefail
+builds=()
+for b in "$@"; do builds+=("$(realpath -m -- "$b")"); done  # named from the caller's directory
 cd "$(dirname "$0")/.."
+root=$PWD
 runs=${RUNS:-20000}
-builds=("$@")
 if [ ${#builds[@]} -eq 0 ]; then
   for b in build/fuzz build/fuzz-ubsan build/fuzz-nosan; do [ -x "$b/fuzz/lora_fuzzer" ] && builds+=("$b"); done
 fi
@@ -72,15 +74,15 @@ for b in "${builds[@]}"; do
     figure[$b.$h.session]=$(per_cpu_second "$runs" "$b/fuzz/$h" -runs="$runs" -seed=1 -max_len="$max_len" \
       -dict=fuzz/floats.dict "$tmp/corpus")
     row+=("${figure[$b.$h.session]}")
-    printf '%-22s %-18s %8s %8s %8s\n' "$b" "$h" "${row[@]}"
+    printf '%-22s %-18s %8s %8s %8s\n' "${b#"$root"/}" "$h" "${row[@]}"
   done
 done
 base=${builds[-1]}
 if [ ${#builds[@]} -gt 1 ]; then
-  echo "share of $base's figure:"
+  echo "share of ${base#"$root"/}'s figure:"
   for b in "${builds[@]::${#builds[@]}-1}"; do
     for h in lora_fuzzer transition_fuzzer; do
-      line=$(printf '%-22s %-18s' "$b" "$h")
+      line=$(printf '%-22s %-18s' "${b#"$root"/}" "$h")
       for kind in default format session; do
         line+=$(awk -v a="${figure[$b.$h.$kind]}" -v z="${figure[$base.$h.$kind]}" 'BEGIN {printf " %8.2f", a / z}')
       done

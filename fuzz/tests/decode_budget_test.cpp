@@ -50,15 +50,44 @@ TEST(LoraFuzzFormat, EveryInputStaysWithinTheBudgetAndLargeExtentsAreReached) {
   for (const std::int64_t r : {32, 33, 64}) EXPECT_EQ(r_seen.count(r), 1u) << "r " << r;
 }
 
-TEST(LoraFuzzFormat, WithoutTheRealisticFlagEveryExtentIsSmall) {
-  std::mt19937 rng(5);
-  for (int i = 0; i < 5000; ++i) {
-    std::vector<std::uint8_t> bytes = random_bytes(rng, 20 + rng() % 130);
-    bytes[11] &= 0x87;  // no straddles, bit 7 alone at most: not the flag
+TEST(LoraFuzzFormat, OnlyBothFlagBitsAllowRealisticExtents) {
+  // Extent bytes that name realistic sizes (T 63, N 64, K 65, r 31) under each value of bits 6-7.
+  for (const std::uint8_t bits : {0x00, 0x40, 0x80, 0xC0}) {
+    const std::vector<std::uint8_t> bytes = {0, 192, 193, 194, 224, 0, 0, 0, 0, 0, 0, bits};
     const FuzzInput in = decode_lora(bytes);
-    for (const char* d : {"T", "N", "K"}) ASSERT_LE(in.c.dim(d), kLoraMaxExtent) << in.c.summary();
-    ASSERT_LE(in.c.dim("r"), kLoraMaxRank) << in.c.summary();
+    if (bits == 0xC0) {
+      EXPECT_EQ(in.c.dim("T"), 63);
+      EXPECT_EQ(in.c.dim("r"), 31);
+    } else {
+      for (const char* d : {"T", "N", "K"}) EXPECT_LE(in.c.dim(d), kLoraMaxExtent) << "bits " << int(bits);
+      EXPECT_LE(in.c.dim("r"), kLoraMaxRank) << "bits " << int(bits);
+    }
   }
+}
+
+TEST(LoraFuzzFormat, SmallAndBoundaryCasesRoundTripWithEveryStraddleCount) {
+  // T at the edge of the small tier (32) and just past it (33, which needs the flag), with 0-4
+  // output-straddling patches: the decoded case is the encoded one plus its straddles.
+  for (const std::int64_t T : {1, 32, 33})
+    for (int straddles = 0; straddles <= 4; ++straddles) {
+      FuzzInput in;
+      in.property = "forward_accuracy";
+      in.c.family = "lora";
+      in.c.seed = 5;
+      in.c.dims = {{"T", T}, {"N", 8}, {"K", 16}, {"r", 2}};
+      in.c.probe_row = T - 1;
+      in.c.params["alpha"] = 4.0;
+      const std::vector<std::uint8_t> bytes = encode_lora(in, straddles);
+      EXPECT_EQ(bytes[11] >> 6 == 3, T > kLoraMaxExtent) << "T " << T;
+      const FuzzInput out = decode_lora(bytes);
+      EXPECT_EQ(out.property, in.property);
+      EXPECT_EQ(out.c.dims, in.c.dims) << "T " << T << ", " << straddles << " straddles";
+      EXPECT_EQ(out.c.probe_row, in.c.probe_row);
+      EXPECT_EQ(out.c.params, in.c.params);
+      EXPECT_LE(out.c.patches.size(), static_cast<std::size_t>(straddles)) << "T " << T;
+      if (straddles == 0) EXPECT_TRUE(out.c.patches.empty());
+      else EXPECT_FALSE(out.c.patches.empty()) << "T " << T << ", " << straddles << " straddles asked";
+    }
 }
 
 TEST(LoraFuzzFormat, TheBudgetLowersKThenN) {

@@ -5,6 +5,7 @@
 // whose oracle error reaches half of some element's bound is discarded as "the oracle is not
 // sure" rather than passed, as the LoRA checks do (properties/lora/checks_accuracy.cpp).
 #include <cmath>
+#include <stdexcept>
 
 #include <parity/core/compare.hpp>
 #include <parity/core/random_fill.hpp>
@@ -36,6 +37,9 @@ struct Judgement {
 template <class Get>
 Judgement judge(const char* name, const Tensor& out, std::int64_t count, Get&& reference) {
   const std::vector<double> got = out.values();
+  if (std::ssize(got) != count)  // the subject's contract: sample() returns the problem's shapes
+    throw std::runtime_error(std::string("the subject returned ") + name + " of " + std::to_string(got.size()) +
+                             " elements, not " + std::to_string(count));
   std::vector<double> ref(static_cast<std::size_t>(count)), bound(ref.size());
   Judgement j;
   std::int64_t worst = -1;
