@@ -119,7 +119,9 @@ const std::vector<CommandSpec>& command_specs() {
            "(oracle_agreement), which call no subject and are never a subject's verdict. --torch-op makes a "
            "PyTorch operator (TORCH_LIBRARY) the subject of an op family by its schema name, its arguments the "
            "declaration's inputs, parameters and extents of the same names (or --torch-arg's), its returns the "
-           "declared outputs. Exit 0 if every property holds.",
+           "declared outputs; on model and trajectory, a kernel of the op linear at the model's float32 "
+           "projections (the subject runtime-host+linear=SCHEMA, or bound-all+linear=SCHEMA). Exit 0 if every "
+           "property holds.",
        .positionals = {{"FAMILY", "lora, transition, model, trajectory, bridge or an op such as rms_norm (parity list "
                                   "families)"}},
        .flags = with_extent_caps(with_torch_op(with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},

@@ -3,7 +3,7 @@
 #                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
 #                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>]
 #                          [MAX <EXT>=<n>...])
-# parity_add_subject_tests(OP <op> TORCH_OP <schema> LIBRARY <lib>
+# parity_add_subject_tests(OP <op>|FAMILY <family> TORCH_OP <schema> LIBRARY <lib>
 #                          [TORCH_ARGS <declared>=<argument>...] [DEVICE cpu|cuda] [WILL_FAIL] [TIMEOUT <s>]
 #                          [MAX <EXT>=<n>...])
 #
@@ -26,7 +26,9 @@
 #
 # TORCH_OP: the subject is the PyTorch operator <schema> (e.g. mylib::rms_norm, registered with
 # TORCH_LIBRARY), called through the dispatcher with no code of the user's (parity check
-# --torch-op, ops/torch_op/torch_op.hpp): LIBRARY (a shared-library target, or a file) is loaded
+# --torch-op, ops/torch_op/torch_op.hpp); with FAMILY model or trajectory, the family's runtime
+# with its float32 projections on the operator, as a kernel of the op linear
+# (runtime-host+linear=<schema>, bound-all+linear=<schema>; the trajectory's on CPU only): LIBRARY (a shared-library target, or a file) is loaded
 # first; TORCH_ARGS maps declared names to schema arguments (--torch-arg); DEVICE cuda gives it
 # CUDA tensors (subject <schema>@cuda, label gpu). The program is parity_torch_op_tests, the
 # property main alone, built once per project.

@@ -7,6 +7,7 @@
 #include <parity/core/reproducer.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/replay.hpp>
 
 namespace parity::ops {
@@ -64,12 +65,28 @@ std::string register_torch_op(const std::string& family, const TorchOpSpec& spec
     if (registered.emplace(family, name).second) register_op_subject(family, torch_op_subject(op->def().decl, spec));
     return name;
   }
-  throw InputError("--torch-op: " + family + " is not an op family; a torch operator is a subject of one of: " + ops);
+  // A family whose subjects run an op's kernels (the model's projections): the operator as a
+  // kernel of that op, inside the family's subject.
+  std::string hosts;
+  for (const gen::Family* f : gen::families()) {
+    if (f->kernel_op().empty()) continue;
+    hosts += (hosts.empty() ? "" : ", ") + f->name() + " (" + f->kernel_op() + ")";
+    if (f->name() != family) continue;
+    std::string subject;
+    try {  // the family's refusal of the device, before the operator is loaded
+      subject = f->subject_with_kernel(torch_op_subject_name(spec), spec.device);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--torch-device: ") + e.what());
+    }
+    register_torch_op(f->kernel_op(), spec);
+    return subject;
+  }
+  throw InputError("--torch-op: " + family + " is not an op family; a torch operator is a subject of one of: " + ops +
+                   ", or a kernel of an op inside the subjects of: " + hosts);
 }
 
-std::string register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec) {
+void register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec) {
   for (const auto& file : gen::reproducer_files(inputs)) register_torch_op(read_reproducer(file).failing_case.family, spec);
-  return torch_op_subject_name(spec);
 }
 
 }  // namespace parity::ops

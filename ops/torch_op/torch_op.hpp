@@ -53,13 +53,18 @@ std::string torch_op_flag_words(const TorchOpSpec& spec);
 OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec);
 
 // Registers torch_op_subject(the declaration of op family `family`, spec) as a subject of it,
-// unless one of that name is registered already; returns the subject's name. Throws InputError
-// naming --torch-op when `family` is not an op family (parity list families), and as above.
+// unless one of that name is registered already; returns the subject's name. For a family whose
+// subjects run an op's kernels (gen::Family::kernel_op: model and trajectory, the op linear at
+// the float32 projections), registers the operator with that op and returns the family's subject
+// that runs it (runtime-host+linear=mylib::linear). Must come before the family's subjects are
+// first listed. Throws InputError naming --torch-op when `family` is neither (parity list
+// families), --torch-device for a device the family cannot run the kernel on, and as above.
 std::string register_torch_op(const std::string& family, const TorchOpSpec& spec);
 
 // Registers it with the family of each reproducer `inputs` names (files, or directories of them:
-// gen::reproducer_files), for a replay; returns the subject's name. Throws InputError naming a
-// bad file, or as register_torch_op does.
-std::string register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec);
+// gen::reproducer_files), for a replay (each reproducer records its subject). Throws InputError
+// naming a bad file, or as register_torch_op does for any of those families (so a replay of
+// reproducers of several families takes an operator every one of them can run).
+void register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec);
 
 }  // namespace parity::ops

@@ -19,6 +19,10 @@ SubjectEntry Family::find_subject(const std::string& wanted) const {
   throw InputError("unknown " + name() + " subject '" + wanted + "' (known: " + known + ")");
 }
 
+std::string Family::subject_with_kernel(const std::string& kernel, const std::string&) const {
+  throw InputError(name() + " runs no op's kernel in parity's place, so not " + kernel);
+}
+
 PropertyEntry Family::find_property(const std::string& wanted) const {
   std::string known;
   for (const auto& p : properties()) {

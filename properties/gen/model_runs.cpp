@@ -2,6 +2,8 @@
 
 #include <parity/core/error.hpp>
 #include <parity/properties/model/model_properties.hpp>
+#include <parity/properties/model/model_subjects.hpp>
+#include <parity/properties/model/op_bound_rows.hpp>
 
 namespace parity::gen {
 namespace {
@@ -22,6 +24,10 @@ class ModelFamily final : public Family {
     return "joint audio-video DiT: runtime modes, boundary bindings, audit == strict, batch invariance";
   }
   std::string default_subject() const override { return "runtime-host"; }
+  std::string kernel_op() const override { return pm::kProjectionOp; }
+  std::string subject_with_kernel(const std::string& kernel, const std::string& device) const override {
+    return pm::model_subject_with_kernel(kernel, device == "cuda" ? runtime::Backend::cuda : runtime::Backend::host);
+  }
 
   std::vector<SubjectEntry> subjects() const override {
     std::vector<SubjectEntry> out;

@@ -1,7 +1,10 @@
 #include <parity/properties/gen/trajectory_family.hpp>
 
 #include <parity/properties/gen/trajectory_family_cases.hpp>
+#include <parity/core/error.hpp>
+#include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/properties/trajectory/trajectory_properties.hpp>
+#include <parity/properties/trajectory/trajectory_subjects.hpp>
 
 namespace parity::gen {
 namespace {
@@ -15,6 +18,12 @@ class TrajectoryFamily final : public Family {
     return "sampling trajectories of the model, single vs batched, with bf16-straddling latents";
   }
   std::string default_subject() const override { return "bound-all"; }
+  std::string kernel_op() const override { return properties::model::kProjectionOp; }
+  std::string subject_with_kernel(const std::string& kernel, const std::string& device) const override {
+    if (device != "cpu")
+      throw InputError("trajectory runs the model's rows on the host: " + kernel + " on " + device + " cannot serve them");
+    return pt::trajectory_subject_with_kernel(kernel);
+  }
 
   std::vector<SubjectEntry> subjects() const override {
     std::vector<SubjectEntry> out;

@@ -25,7 +25,7 @@ std::vector<ModelSubject> build() {
   // every implementation subject of linear, a user's registered ones included.
   for (const auto& k : projection_kernels()) {
     const std::string b = runtime::backend_name(k.backend);
-    all.push_back({"runtime-" + b + "+" + kProjectionOp + "=" + k.name, b, subjects::SubjectKind::implementation,
+    all.push_back({model_subject_with_kernel(k.name, k.backend), b, subjects::SubjectKind::implementation,
                    "parity's runtime, the float32 projections on linear's " + k.name + " (" + k.description +
                        "), the other rows on the rlkernels " + (k.backend == runtime::Backend::host ? "host twins" : "CUDA kernels"),
                    [k] {
@@ -50,6 +50,10 @@ std::vector<ModelSubject> build() {
 }  // namespace
 
 const runtime::RowRegistry& ModelSubject::registry() const { return rows ? *rows : parity::model::model_rows(); }
+
+std::string model_subject_with_kernel(const std::string& kernel, runtime::Backend backend) {
+  return "runtime-" + std::string(runtime::backend_name(backend)) + "+" + kProjectionOp + "=" + kernel;
+}
 
 const std::vector<ModelSubject>& model_subjects() {
   static const std::vector<ModelSubject> all = build();

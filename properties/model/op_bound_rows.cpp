@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include <parity/core/error.hpp>
@@ -87,6 +88,15 @@ class ForwardAndBackward final : public runtime::Row {
   std::unique_ptr<runtime::Row> row_;
 };
 
+// Where a subject of the op runs its tensors, as the runtime's backend: parity's and a user's
+// kernels on the host or on CUDA, a PyTorch operator (ops/torch_op) on CPU or CUDA tensors;
+// nullopt for any other backend (LibTorch's own subject, torch-cpu, is a reference anyway).
+std::optional<Backend> runtime_backend(const ops::OpSubjectInfo& info) {
+  if (info.backend == "host" || info.backend == "torch-op-cpu") return Backend::host;
+  if (info.backend == "cuda" || info.backend == "torch-op-cuda") return Backend::cuda;
+  return std::nullopt;
+}
+
 const std::vector<ops::OpSubjectInfo>& projection_op_subjects() {
   return ops::find_op_family(kProjectionOp).infos();
 }
@@ -103,7 +113,7 @@ const ops::OpSubjectInfo& projection_subject(const std::string& subject, Backend
   if (info->kind != subjects::SubjectKind::implementation)
     throw InputError("linear subject " + subject + " is a " + subjects::subject_kind_name(info->kind) +
                      ", not an implementation: only a kernel under test serves the model's projections");
-  if (info->backend != runtime::backend_name(backend))
+  if (runtime_backend(*info) != backend)
     throw InputError("linear subject " + subject + " runs on " + info->backend + ", not on the runtime's " +
                      runtime::backend_name(backend));
   return *info;
@@ -128,7 +138,7 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
   // (the bits the self-check compares on CUDA); a CUDA kernel without a twin has no host row.
   const ops::OpSubjectInfo* twin = info.host_twin.empty() ? nullptr : find_subject(info.host_twin);
   const auto make = [info, twin](Backend b) -> std::unique_ptr<runtime::Row> {
-    if (runtime::backend_name(b) == info.backend) return make_row(info);
+    if (runtime_backend(info) == b) return make_row(info);
     if (b == Backend::host && twin) return make_row(*twin);
     throw InputError("linear subject " + info.name + " has no host twin to compare its CUDA bits with");
   };
@@ -166,9 +176,9 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
 std::vector<ProjectionKernel> projection_kernels() {
   std::vector<ProjectionKernel> out;
   for (const auto& info : projection_op_subjects()) {
-    if (info.kind != subjects::SubjectKind::implementation || (info.backend != "host" && info.backend != "cuda")) continue;
-    out.push_back({info.name, info.description, info.backend == "host" ? Backend::host : Backend::cuda,
-                   info.unavailable_reason});
+    const std::optional<Backend> backend = runtime_backend(info);
+    if (info.kind != subjects::SubjectKind::implementation || !backend) continue;
+    out.push_back({info.name, info.description, *backend, info.unavailable_reason});
   }
   return out;
 }

@@ -27,7 +27,8 @@ namespace parity::properties::model {
 inline constexpr const char* kProjectionOp = "linear";
 
 // A kernel of kProjectionOp that can serve the projections: an implementation subject (not a
-// reference or a probe) on the host or on CUDA.
+// reference or a probe) on the host or on CUDA, a PyTorch operator registered as one
+// (ops/torch_op: `parity check model --torch-op mylib::linear`) on CPU or CUDA tensors included.
 struct ProjectionKernel {
   std::string name, description;
   runtime::Backend backend = runtime::Backend::host;

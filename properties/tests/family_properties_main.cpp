@@ -14,9 +14,11 @@
 //
 // usage: <test> FAMILY [SUBJECT] --torch-op SCHEMA [--library FILE] [--torch-arg A=B,...] [--torch-device D]
 //        <test> --replay [--subject S] --torch-op SCHEMA ... FILE|DIR...
-// A PyTorch operator as a subject of an op family, as `parity check --torch-op` (ops/torch_op/torch_op.hpp):
-// registered first, the default SUBJECT then; the rerun and replay commands a failure prints carry
-// the same flags. parity_add_subject_tests(OP ... TORCH_OP ...) runs this program so.
+// A PyTorch operator as a subject of an op family, or as the kernel of linear inside the model's or
+// the trajectory's subjects, as `parity check --torch-op` (ops/torch_op/torch_op.hpp): registered
+// first, the default SUBJECT then, and the operator's own name as SUBJECT stands for it; the rerun
+// and replay commands a failure prints carry the same flags. parity_add_subject_tests(OP|FAMILY ...
+// TORCH_OP ...) runs this program so.
 //
 // usage: <test> --gtest_list_tests
 // Lists family.property for every subject-facing property of every family, without running
@@ -125,7 +127,11 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
   parity::gen::resolve_extent_caps(family.name(), family.extent_caps(), {});  // PARITY_MAX_* checked before any run
   const std::string default_subject = torch_op.spec ? parity::ops::register_torch_op(family.name(), *torch_op.spec)
                                                     : family.default_subject();
-  const auto subject = family.find_subject(argc > 2 ? argv[2] : default_subject);
+  // The operator's own name (parity_add_subject_tests' SUBJECT for TORCH_OP) stands for the
+  // family's subject that runs it: itself in an op family, runtime-host+linear=NAME in the model.
+  const std::string wanted = argc > 2 ? argv[2] : default_subject;
+  const bool the_operator = torch_op.spec && wanted == parity::ops::torch_op_subject_name(*torch_op.spec);
+  const auto subject = family.find_subject(the_operator ? default_subject : wanted);
   if (subject.role != parity::gen::SubjectRole::implementation) {
     std::cerr << subject.name << " is not registered as an implementation (kind " << parity::subjects::subject_kind_name(subject.role)
               << "): its failures are findings or detections, not test failures\nparity: error: not an implementation\n";

@@ -46,7 +46,7 @@ std::vector<TrajectorySubject> build() {
   // registered ones included (properties/model/op_bound_rows.hpp).
   for (const auto& k : model::projection_kernels()) {
     if (k.backend != runtime::Backend::host) continue;
-    all.push_back({std::string("bound-all+") + model::kProjectionOp + "=" + k.name, SubjectKind::implementation,
+    all.push_back({trajectory_subject_with_kernel(k.name), SubjectKind::implementation,
                    "every boundary bound, the float32 projections on linear's " + k.name + " (" + k.description + ")",
                    bound(true, true, model::rows_with_projection_kernel(k.name, runtime::Backend::host))});
   }
@@ -54,6 +54,10 @@ std::vector<TrajectorySubject> build() {
 }
 
 }  // namespace
+
+std::string trajectory_subject_with_kernel(const std::string& kernel) {
+  return std::string("bound-all+") + model::kProjectionOp + "=" + kernel;
+}
 
 const std::vector<TrajectorySubject>& trajectory_subjects() {
   static const std::vector<TrajectorySubject> all = build();

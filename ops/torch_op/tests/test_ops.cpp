@@ -1,9 +1,16 @@
 // Operators beside examples/torch_op/mylib.cpp's, for torch_op_cli_test.sh: each either maps to
 // rms_norm only through --torch-arg or a default, or is refused for a reason the test names.
-// Each correct one calls mylib::rms_norm through the dispatcher.
+// Each correct one calls mylib::rms_norm through the dispatcher. And two float32 linear operators
+// for the model's projections: `linear` sums each output over k in ascending order, whatever the
+// batch; `linear_by_rows` sums in descending order when its row count is even, as a kernel that
+// plans by the row count might: a sample's tokens alone and in a batch of two are an odd and an
+// even count, so the model's batch invariance must catch it.
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
+
+#include <cmath>
+#include <cstdint>
 
 namespace {
 
@@ -25,6 +32,36 @@ std::tuple<at::Tensor, at::Tensor> two(const at::Tensor& x, const at::Tensor& w,
 }
 at::Tensor always_f32(const at::Tensor& x, const at::Tensor& w, double eps) { return rms_norm(x, w, eps).to(at::kFloat); }
 
+// y [T, N] = x [T, K] W [N, K]^T (+ b [N]), float32, one fma chain per element in k order (descending
+// if `descending`), then the bias.
+at::Tensor linear_in_order(const at::Tensor& x_in, const at::Tensor& W_in, const c10::optional<at::Tensor>& b_in,
+                           bool descending) {
+  TORCH_CHECK(x_in.scalar_type() == at::kFloat && W_in.scalar_type() == at::kFloat, "linear: float32 operands only");
+  const at::Tensor x = x_in.contiguous(), W = W_in.contiguous();
+  const at::Tensor b = b_in ? b_in->contiguous() : at::Tensor();
+  const std::int64_t T = x.size(0), K = x.size(1), N = W.size(0);
+  at::Tensor y = at::empty({T, N}, x.options());
+  const float* xp = x.data_ptr<float>();
+  const float* wp = W.data_ptr<float>();
+  float* yp = y.data_ptr<float>();
+  for (std::int64_t t = 0; t < T; ++t)
+    for (std::int64_t n = 0; n < N; ++n) {
+      float acc = 0.0f;
+      for (std::int64_t i = 0; i < K; ++i) {
+        const std::int64_t k = descending ? K - 1 - i : i;
+        acc = std::fma(xp[t * K + k], wp[n * K + k], acc);
+      }
+      yp[t * N + n] = b.defined() ? acc + b.data_ptr<float>()[n] : acc;
+    }
+  return y;
+}
+at::Tensor linear(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b, std::int64_t) {
+  return linear_in_order(x, W, b, false);
+}
+at::Tensor linear_by_rows(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b, std::int64_t) {
+  return linear_in_order(x, W, b, x.size(0) % 2 == 0);
+}
+
 }  // namespace
 
 TORCH_LIBRARY(parity_test, m) {
@@ -35,6 +72,8 @@ TORCH_LIBRARY(parity_test, m) {
   m.def("no_weight(Tensor x, float eps) -> Tensor");
   m.def("two(Tensor x, Tensor w, float eps) -> (Tensor, Tensor)");
   m.def("always_f32(Tensor x, Tensor w, float eps) -> Tensor");
+  m.def("linear(Tensor x, Tensor W, Tensor? b, int bias) -> Tensor");
+  m.def("linear_by_rows(Tensor x, Tensor W, Tensor? b, int bias) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
@@ -45,4 +84,6 @@ TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
   m.impl("no_weight", &no_weight);
   m.impl("two", &two);
   m.impl("always_f32", &always_f32);
+  m.impl("linear", &linear);
+  m.impl("linear_by_rows", &linear_by_rows);
 }

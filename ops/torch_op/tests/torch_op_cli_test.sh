@@ -8,7 +8,10 @@
 #   - bad input exits 2 naming the flag: an unknown operator, a library that does not load, an
 #     argument without counterpart, a type that cannot take what maps to it, returns that are not
 #     the declared outputs, a malformed or unknown --torch-arg, a family that is not an op, a flag
-#     without --torch-op; a returned tensor of another dtype is the operator's failure (exit 1).
+#     without --torch-op; a returned tensor of another dtype is the operator's failure (exit 1);
+#   - a torch linear operator serves the model's float32 projections (parity check model and
+#     trajectory --torch-op, and the property main): a batch-invariant one holds, one whose bits
+#     depend on the row count fails the model's batch invariance and replays.
 # usage: torch_op_cli_test.sh PARITY LIBRARY PROPERTY_MAIN
 parity=$1 lib=$2 main=$3
 source "$(dirname "$0")/../../../cli/tests/expect.sh"
@@ -24,16 +27,20 @@ repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" --torch-op mylib::rms_norm_broken --library "$lib"
 expect 0 "passes now" -- "$parity" replay "$repro" --torch-op mylib::rms_norm --library "$lib" --subject mylib::rms_norm
 expect 2 "unknown rms_norm subject 'mylib::rms_norm_broken'" -- "$parity" replay "$repro"
-# The failure's printed rerun: and replay: lines run as printed (they load the operator again).
-out=$(check --torch-op mylib::rms_norm_broken --property forward_accuracy 2>&1)
-for line in rerun replay; do
-  command=$(printf '%s\n' "$out" | sed -n "s/^  $line: *parity //p" | head -n 1)
-  if [ -z "$command" ]; then
-    echo "FAIL: the failure printed no $line: line"; failures=$((failures + 1))
-  else
-    eval "expect 1 FAIL -- \"\$parity\" $command"
-  fi
-done
+# printed_lines_fail OUTPUT: the rerun: and replay: lines a failure printed run as printed (they
+# load the operator again) and fail again.
+printed_lines_fail() {
+  local line command
+  for line in rerun replay; do
+    command=$(printf '%s\n' "$1" | sed -n "s/^  $line: *parity //p" | head -n 1)
+    if [ -z "$command" ]; then
+      echo "FAIL: the failure printed no $line: line"; failures=$((failures + 1))
+    else
+      eval "expect 1 FAIL -- \"\$parity\" $command"
+    fi
+  done
+}
+printed_lines_fail "$(check --torch-op mylib::rms_norm_broken --property forward_accuracy 2>&1)"
 
 expect 2 "--torch-op: PyTorch's dispatcher has no operator mylib::rms_nrm after loading $lib (its namespace has: mylib::rms_norm" \
   -- check --torch-op mylib::rms_nrm
@@ -57,6 +64,29 @@ expect 2 "--torch-device: 'tpu' is neither cpu nor cuda" -- check --torch-op myl
 expect 2 "--torch-op: lora is not an op family" -- "$parity" check lora --torch-op mylib::rms_norm --library "$lib"
 expect 2 "--library needs --torch-op SCHEMA" -- "$parity" check rms_norm --library "$lib"
 expect 1 "returned y as f32, the rms_norm declaration wants bf16" -- check --torch-op parity_test::always_f32 --property repeatable
+
+# A torch operator as the model's float32 projections (op linear's kernel inside the model's and
+# the trajectory's subjects): parity_test::linear (one fma chain per output, whatever the batch)
+# holds every model property and the trajectory's; parity_test::linear_by_rows (another order
+# for an even row count) fails the model's batch invariance and the trajectory's single vs
+# batched, with a reproducer that replays (and passes on parity_test::linear) and printed rerun
+# and replay lines that run as printed; a device the trajectory cannot run is refused.
+linear=(--torch-op parity_test::linear --library "$lib")
+broken=(--torch-op parity_test::linear_by_rows --library "$lib")
+expect 0 "batch_invariant_bound         holds" -- "$parity" check model --cases 6 "${linear[@]}"
+expect 0 "parity check trajectory on bound-all+linear=parity_test::linear" -- "$parity" check trajectory --cases 3 "${linear[@]}"
+expect 1 "single_equals_batched         FAILS" -- "$parity" check trajectory --cases 10 "${broken[@]}" --property single_equals_batched
+rm -rf "$work/repros"
+expect 1 "batch_invariant_bound         FAILS" -- "$parity" check model --cases 20 "${broken[@]}" --property batch_invariant_bound
+repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
+[ -n "$repro" ] || { echo "FAIL: no reproducer of parity_test::linear_by_rows in the model"; failures=$((failures + 1)); }
+expect 1 "STILL FAILS" -- "$parity" replay "$repro" "${broken[@]}"
+expect 0 "passes now" -- "$parity" replay "$repro" "${linear[@]}" --subject runtime-host+linear=parity_test::linear
+printed_lines_fail "$("$parity" check model --cases 20 "${broken[@]}" --property batch_invariant_bound 2>&1)"
+expect 2 "--torch-device: trajectory runs the model's rows on the host" -- \
+  "$parity" check trajectory "${linear[@]}" --torch-device cuda
+expect 0 "parity: every applicable property holds" -- \
+  env PARITY_CASES=4 "$main" model parity_test::linear "${linear[@]}" --gtest_filter=model.audit_equals_strict
 
 # The property main, as parity_add_subject_tests(OP rms_norm TORCH_OP ...) runs it.
 torch_op=(--torch-op mylib::rms_norm_broken --library "$lib")
