@@ -22,6 +22,10 @@
 
 namespace parity::ops {
 
+// The backend (OpSubjectInfo::backend) of an operator's subject on CPU and on CUDA tensors.
+inline constexpr const char* kTorchOpCpuBackend = "torch-op-cpu";
+inline constexpr const char* kTorchOpCudaBackend = "torch-op-cuda";
+
 struct TorchOpSpec {
   std::string schema;   // "mylib::rms_norm" or "mylib::rms_norm.overload" (--torch-op)
   std::string library;  // the shared library whose loading registers it; "" when already loaded (--library)

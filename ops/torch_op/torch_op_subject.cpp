@@ -199,7 +199,7 @@ OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec) {
   c10::OperatorHandle handle = find_operator(spec);
   std::vector<Source> sources = map_arguments(decl, spec, handle.schema());
   const bool cuda = spec.device == "cuda";
-  OpSubjectInfo info{.name = torch_op_subject_name(spec), .backend = cuda ? "torch-op-cuda" : "torch-op-cpu",
+  OpSubjectInfo info{.name = torch_op_subject_name(spec), .backend = cuda ? kTorchOpCudaBackend : kTorchOpCpuBackend,
                      .description = "the PyTorch operator " + spec.schema + " on " + (cuda ? "CUDA" : "CPU") +
                                     " tensors" + (spec.library.empty() ? "" : " (" + spec.library + ")")};
   if (cuda)

@@ -9,6 +9,7 @@
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/ops/torch_op/torch_op.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
@@ -92,8 +93,8 @@ class ForwardAndBackward final : public runtime::Row {
 // kernels on the host or on CUDA, a PyTorch operator (ops/torch_op) on CPU or CUDA tensors;
 // nullopt for any other backend (LibTorch's own subject, torch-cpu, is a reference anyway).
 std::optional<Backend> runtime_backend(const ops::OpSubjectInfo& info) {
-  if (info.backend == "host" || info.backend == "torch-op-cpu") return Backend::host;
-  if (info.backend == "cuda" || info.backend == "torch-op-cuda") return Backend::cuda;
+  if (info.backend == "host" || info.backend == ops::kTorchOpCpuBackend) return Backend::host;
+  if (info.backend == "cuda" || info.backend == ops::kTorchOpCudaBackend) return Backend::cuda;
   return std::nullopt;
 }
 
