@@ -99,7 +99,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     for (const auto* list : {&d.inputs, &d.outputs})
       for (const auto& t : *list)
         if (!group.contains(t.group())) {
-          group[t.group()] = *gen::shrinking_element(d.dtypes);
+          group[t.group()] = *gen::shrinking_element(d.dtypes_of(t.group()));
           c.params["dtype." + t.group()] = dtype_code(group[t.group()]);
         }
     for (const auto& p : d.params) c.params[p.name] = static_cast<float>(*gen::shrinking_element(p.values));

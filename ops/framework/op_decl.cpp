@@ -57,7 +57,24 @@ std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::st
 }
 
 std::int64_t work_of(const OpDecl& d, const std::map<std::string, std::int64_t>& extents) {
-  return d.work.empty() ? 1 : eval_extent_expr(d.work, extents);
+  if (d.work.empty()) return 1;
+  std::int64_t total = 0;
+  std::size_t begin = 0;
+  while (begin <= d.work.size()) {
+    const std::size_t end = std::min(d.work.find('+', begin), d.work.size());
+    std::string term = d.work.substr(begin, end - begin);
+    term.erase(std::remove(term.begin(), term.end(), ' '), term.end());
+    const std::int64_t product = eval_extent_expr(term, extents);
+    if (product > (std::int64_t{1} << 62) - total) throw InputError("work '" + d.work + "': out of range");
+    total += product;
+    begin = end + 1;
+  }
+  return total;
+}
+
+const std::vector<DType>& OpDecl::dtypes_of(const std::string& group) const {
+  const auto it = group_dtypes.find(group);
+  return it == group_dtypes.end() ? dtypes : it->second;
 }
 
 void validate(const OpDecl& d) {
@@ -92,6 +109,12 @@ void validate(const OpDecl& d) {
   for (const auto& p : d.params)
     if (p.values.empty() || !names.insert(p.name).second) fault("parameter " + p.name + ": no values or a duplicate");
   if (d.dtypes.empty()) fault("no dtypes");
+  for (const auto& [group, list] : d.group_dtypes) {
+    bool named = false;
+    for (const auto* tensors : {&d.inputs, &d.outputs})
+      for (const auto& t : *tensors) named = named || t.group() == group;
+    if (!named || list.empty()) fault("group_dtypes: " + group + " is no operand's dtype group, or has no dtypes");
+  }
   try {
     work_of(d, ones);
   } catch (const InputError& e) {

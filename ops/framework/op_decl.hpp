@@ -62,16 +62,19 @@ struct OpDecl {
   std::vector<ExtentDecl> extents;
   std::vector<TensorDecl> inputs = {}, outputs = {};
   std::vector<ParamDecl> params = {};
-  // The dtypes each dtype group may take (every group: one list): bf16, f16, f32 (f64 is
-  // accepted by the API; a subject in f64 needs an oracle beyond double, README.md). An f16
-  // output is rounded once more at u = 2^-11 (a bf16 one at 2^-8) after the subject's precision.
+  // The dtypes each dtype group may take: bf16, f16, f32 (f64 is accepted by the API; a
+  // subject in f64 needs an oracle beyond double, README.md). An f16 output is rounded once
+  // more at u = 2^-11 (a bf16 one at 2^-8) after the subject's precision. `dtypes` is every
+  // group's list unless `group_dtypes` names the group with a list of its own (LoRA's float32
+  // adapter beside its bf16 activations).
   std::vector<DType> dtypes = {DType::f32, DType::bf16};
+  std::map<std::string, std::vector<DType>> group_dtypes = {};
   std::string row_extent = {};                    // indexes independent rows (batch invariance)
   std::vector<std::string> reduced_extents = {};  // reduced over by every output element
   // A case holds at most this many elements in its largest operand (with its extra batch row).
   std::int64_t max_elements = std::int64_t{1} << 20;
-  // Optional: the op's work as a product expression over the extents (attention's
-  // "B*H*S*S*D", a GEMM's "T*N*K"); a case's work, with its extra batch row, is at most
+  // Optional: the op's work as a sum of product expressions over the extents (attention's
+  // "B*H*S*S*D", a GEMM's "T*N*K", LoRA's "T*K*N + T*K*r + T*N*r"); a case's work, with its extra batch row, is at most
   // max_work. For ops whose cost grows faster than their largest operand: it keeps every case,
   // and the reference's Bounded and MPFR evaluations of it, bounded in time. "" is no limit.
   std::string work = "";
@@ -80,6 +83,8 @@ struct OpDecl {
   const ExtentDecl& extent(const std::string& name) const;
   const TensorDecl& tensor(const std::string& name) const;  // an input or an output
   const ParamDecl& param(const std::string& name) const;
+  // The dtypes dtype group `group` may take (group_dtypes', else dtypes).
+  const std::vector<DType>& dtypes_of(const std::string& group) const;
   bool has_rows(const TensorDecl& t) const { return !t.shape.empty() && t.shape.front() == row_extent; }
 };
 

@@ -95,10 +95,13 @@ void check_contract(const OpDecl& d, const Case& c) {
     throw InputError("case.dims: the work " + d.work + " with one more " + d.row_extent + " would be " +
                      std::to_string(w) + ", more than " + std::to_string(d.max_work));
   const auto dtypes = group_dtypes(d, c);
-  for (const auto& [name, t] : dtypes)
-    if (std::find(d.dtypes.begin(), d.dtypes.end(), t) == d.dtypes.end())
-      throw InputError("case.params.dtype." + d.tensor(name).group() + ": " + std::string(dtype_name(t)) +
-                       " is not a dtype of " + d.name);
+  for (const auto& [name, t] : dtypes) {
+    const std::string& group = d.tensor(name).group();
+    const std::vector<DType>& allowed = d.dtypes_of(group);
+    if (std::find(allowed.begin(), allowed.end(), t) == allowed.end())
+      throw InputError("case.params.dtype." + group + ": " + std::string(dtype_name(t)) + " is not a dtype of " +
+                       d.name + "'s " + group);
+  }
   for (const auto& p : d.params) {
     const double v = param_of(c, p.name);
     if (!(v >= p.min && v <= p.max) || static_cast<double>(static_cast<float>(v)) != v)

@@ -193,6 +193,41 @@ TEST(OpDecl, ValidateRefusesAFaultyDeclaration) {
   EXPECT_THROW(validate(d), std::logic_error);
 }
 
+TEST(OpDecl, WorkIsASumOfProducts) {
+  OpDecl d = rms_norm::RmsNorm::declaration();
+  d.work = "T*D*D + 2*T + D";
+  EXPECT_EQ(work_of(d, {{"T", 3}, {"D", 5}}), 3 * 5 * 5 + 2 * 3 + 5);
+  d.work = "T*D +";
+  EXPECT_THROW(validate(d), std::logic_error);
+}
+
+// A group's own dtype list: drawn from it alone, checked against it, and validated.
+TEST(OpDecl, AGroupMayHaveDtypesOfItsOwn) {
+  OpDecl d = rms_norm::RmsNorm::declaration();
+  EXPECT_EQ(d.dtypes_of("act"), d.dtypes);
+  d.group_dtypes = {{"act", {DType::f16}}};
+  EXPECT_NO_THROW(validate(d));
+  EXPECT_EQ(d.dtypes_of("act"), std::vector<DType>{DType::f16});
+  Case c;
+  c.family = "rms_norm";
+  c.dims = {{"T", 2}, {"D", 3}};
+  c.params = {{"eps", 1e-6f}, {"dtype.act", dtype_code(DType::f32)}, {"scale.x", 1.0}};
+  EXPECT_THROW(check_contract(d, c), InputError);  // f32 is in dtypes, not in act's own list
+  c.params["dtype.act"] = dtype_code(DType::f16);
+  EXPECT_NO_THROW(check_contract(d, c));
+  d.group_dtypes = {{"weights", {DType::f32}}};  // no operand's group
+  EXPECT_THROW(validate(d), std::logic_error);
+  d.group_dtypes = {{"act", {}}};
+  EXPECT_THROW(validate(d), std::logic_error);
+}
+
+RC_GTEST_PROP(OpCases, AGroupsOwnDtypesAreTheOnlyOnesDrawn, ()) {
+  OpDecl d = rms_norm::RmsNorm::declaration();
+  d.group_dtypes = {{"act", {DType::bf16}}};
+  const Case c = *op_case(d);
+  RC_ASSERT(c.params.at("dtype.act") == dtype_code(DType::bf16));
+}
+
 RC_GTEST_PROP(OpCases, GeneratedCasesSatisfyTheContract, ()) {
   const OpDecl d = rms_norm::RmsNorm::declaration();
   const Case c = *op_case(d);
