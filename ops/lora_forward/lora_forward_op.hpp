@@ -1,0 +1,70 @@
+#pragma once
+// The forward of a LoRA linear layer (Hu et al. 2021), as parity's LoRA family defines it
+// (subjects/lora_family.hpp), declared as an op:
+//   h[t, j] = sum_k x[t, k] A[j, k]
+//   y[t, n] = sum_k x[t, k] W[n, k] + s * sum_j h[t, j] B[n, j]
+// over rows t of T (independent), reducing over K and the rank r. x, W and y are bf16 (the
+// activations and the frozen base weight), A and B float32 (the trainable adapter); a subject
+// computes in float32 and rounds y once. The LoRA family's own properties (the frozen base, the
+// adapter's gradients, the gate's figures) stay the family's; this op gives every LoRA subject
+// the generic ones.
+#include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops::lora_forward {
+
+struct LoraForward {
+  static OpDecl declaration() {
+    return {
+        .name = "lora_forward",
+        .description = "LoRA forward: y = x W^T + s (x A^T) B^T over rows of T, reducing over K and r",
+        // Plan thresholds: batched plans and split-K switch on the row count (16, 64, 128 rows,
+        // what parity's LoRA probes model), split-K and the reduction tiles on K, the rank path
+        // past a tile of 32 adapter columns.
+        .extents = {{.name = "T", .max = 4096, .thresholds = {16, 64, 128}},
+                    {.name = "N", .max = 1024, .thresholds = {64, 128}},
+                    {.name = "K", .max = 8192, .thresholds = {32, 1024, 4096}},
+                    {.name = "r", .max = 64, .thresholds = {16, 32}}},
+        // W and A of spread 0.05 (initialised projections, 1/sqrt(K) at K = 400); B of spread
+        // 0.05 is a trained adapter's, so the low-rank path is a few percent of y, far above a
+        // bf16 ulp: a kernel that drops or mis-scales it is visible.
+        .inputs = {{.name = "x", .shape = {"T", "K"}, .dtype_group = "act"},
+                   {.name = "W", .shape = {"N", "K"}, .dtype_group = "act", .stddev = 0.05},
+                   {.name = "A", .shape = {"r", "K"}, .dtype_group = "adapter", .stddev = 0.05},
+                   {.name = "B", .shape = {"N", "r"}, .dtype_group = "adapter", .stddev = 0.05}},
+        .outputs = {{.name = "y", .shape = {"T", "N"}, .dtype_group = "act"}},
+        // s = alpha / r: 1, and the alpha = 2r, alpha = r / 2 and alpha = 16 at r = 1 of common
+        // recipes.
+        .params = {{.name = "scale", .values = {1.0, 2.0, 0.5, 16.0}, .min = 0.0, .max = 1024.0}},
+        .dtypes = {DType::bf16},
+        .group_dtypes = {{"adapter", {DType::f32}}},
+        .row_extent = "T",
+        .reduced_extents = {"K", "r"},
+        // One forward's multiply-adds: a case's runs and its bounds stay within a second.
+        .work = "T*K*N + T*K*r + T*N*r",
+        .max_work = std::int64_t{1} << 24,
+    };
+  }
+
+  template <class R>
+  static void reference(Eval<R>& e) {
+    const std::int64_t T = e.extent("T"), N = e.extent("N"), K = e.extent("K"), r = e.extent("r");
+    const auto x = e.input("x");
+    const auto W = e.input("W");
+    const auto A = e.input("A");
+    const auto B = e.input("B");
+    auto y = e.output("y");
+    const R s = e.param("scale");
+    std::vector<R> h;
+    for (std::int64_t t = 0; t < T; ++t) {
+      h.clear();
+      for (std::int64_t j = 0; j < r; ++j) h.push_back(e.sum(K, [&](std::int64_t k) { return x(t, k) * A(j, k); }));
+      for (std::int64_t n = 0; n < N; ++n) {
+        const R base = e.sum(K, [&](std::int64_t k) { return x(t, k) * W(n, k); });
+        const R low_rank = e.sum(r, [&](std::int64_t j) { return h[static_cast<std::size_t>(j)] * B(n, j); });
+        y(t, n) = base + s * low_rank;
+      }
+    }
+  }
+};
+
+}  // namespace parity::ops::lora_forward

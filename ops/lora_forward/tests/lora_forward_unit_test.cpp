@@ -1,0 +1,119 @@
+// lora_forward against the LoRA family it declares: the op's subjects are the family's, and each
+// returns the family subject's own bits; the reference in double is the formula; parity's host
+// twin holds its derived bound on hand-made cases while the scale-dropped and rank-path probes
+// do not; the adapter group is float32 alone (a bf16 A is refused naming the field); the probe
+// that changes the backward alone is left out; generated cases stay within the work cap.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/lora_forward/lora_forward_family.hpp>
+#include <parity/ops/lora_forward/lora_subject_op.hpp>
+#include <parity/subjects/lora_family.hpp>
+
+namespace parity::ops::lora_forward {
+namespace {
+
+const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+
+Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, double scale, std::uint64_t seed) {
+  Case c;
+  c.family = "lora_forward";
+  c.seed = seed;
+  c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
+  c.params = {{"scale", scale}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}};
+  return c;
+}
+
+const OpSubjectInfo* find(const std::string& name) {
+  family().subjects();  // registers the LoRA family's subjects
+  for (const auto& s : op_subjects("lora_forward"))
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::unique_ptr<OpSubject> make(const std::string& name) {
+  const OpSubjectInfo* info = find(name);
+  if (!info) throw std::logic_error("no subject " + name);
+  return info->make();
+}
+
+TEST(LoraForward, EveryLoraSubjectIsASubjectButTheBackwardOnlyProbe) {
+  for (const auto& lora : subjects::lora_subjects()) {
+    const OpSubjectInfo* info = find(lora.name);
+    if (lora.name == kBackwardOnlyProbes[0]) {
+      EXPECT_EQ(info, nullptr) << lora.name;
+      continue;
+    }
+    ASSERT_NE(info, nullptr) << lora.name;
+    EXPECT_EQ(info->kind, lora.kind) << lora.name;
+    EXPECT_EQ(info->backend, lora.backend) << lora.name;
+    EXPECT_EQ(info->host_twin, lora.host_twin) << lora.name;
+  }
+}
+
+TEST(LoraForward, ReturnsTheLoraSubjectsOwnBits) {
+  const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
+  const OpOutputs out = make("rlkernels-host")->run(p.call);
+  const subjects::LoraInputs in{.x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"),
+                                .B = p.call.input("B"), .scale = 2.0f};
+  const Tensor direct = subjects::find_lora_subject("rlkernels-host").make()->forward(in);
+  ASSERT_EQ(out.at("y").shape(), direct.shape());
+  for (std::int64_t i = 0; i < direct.numel(); ++i) EXPECT_EQ(out.at("y").bits_at(i), direct.bits_at(i)) << i;
+}
+
+TEST(LoraForward, TheDoubleReferenceIsTheFormula) {
+  const Case c = make_case(3, 4, 9, 2, 0.5, 5);
+  const OpProblem p = materialise(def().decl, c);
+  const auto ref = def().oracle(p.values);
+  const Tensor &x = p.call.input("x"), &W = p.call.input("W"), &A = p.call.input("A"), &B = p.call.input("B");
+  for (std::int64_t t = 0; t < 3; ++t)
+    for (std::int64_t n = 0; n < 4; ++n) {
+      double y = 0;
+      for (std::int64_t k = 0; k < 9; ++k) y += x.value_at(t * 9 + k) * W.value_at(n * 9 + k);
+      for (std::int64_t j = 0; j < 2; ++j) {
+        double h = 0;
+        for (std::int64_t k = 0; k < 9; ++k) h += x.value_at(t * 9 + k) * A.value_at(j * 9 + k);
+        y += 0.5 * h * B.value_at(n * 2 + j);
+      }
+      EXPECT_NEAR(ref.at("y")[static_cast<std::size_t>(t * 4 + n)], y, 1e-12 * (1 + std::fabs(y))) << t << ", " << n;
+    }
+}
+
+TEST(LoraForward, WithinItsBoundWhereTheScaleAndRankProbesAreNot) {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    const Case c = make_case(4, 6, 300, 40, 2.0, seed);
+    const Verdict v = forward_accuracy(def(), c, *make("rlkernels-host"));
+    EXPECT_TRUE(v.holds()) << v.detail;
+    EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-scale-dropped")).fails()) << seed;
+    EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-rank-path-drops-b-column")).fails()) << seed;
+  }
+}
+
+TEST(LoraForward, TheAdapterIsFloat32Alone) {
+  Case c = make_case(2, 2, 4, 1, 1.0, 1);
+  c.params["dtype.adapter"] = dtype_code(DType::bf16);
+  try {
+    check_contract(def().decl, c);
+    FAIL() << "a bf16 adapter accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.params.dtype.adapter"), std::string::npos) << e.what();
+  }
+}
+
+RC_GTEST_PROP(LoraForward, GeneratedCasesStayWithinTheWorkCap, ()) {
+  const Case c = *op_case(def().decl);
+  check_contract(def().decl, c);
+  const std::int64_t T = c.dim("T") + 1, N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
+  RC_ASSERT(T * K * N + T * K * r + T * N * r <= def().decl.max_work);
+  RC_ASSERT(c.params.at("dtype.adapter") == dtype_code(DType::f32));
+}
+
+}  // namespace
+}  // namespace parity::ops::lora_forward

@@ -1,0 +1,125 @@
+// transition_step against the transition family it declares: the op's subjects are the family's,
+// each returns the family subject's own bits with every row at the case's sigma; the double
+// reference is the formula (sde with its normaliser, and cps); parity's host twin holds its
+// derived bound on hand-made cases of both steps while the probes that change a step's
+// arithmetic do not; the outputs are float32 alone.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/transition_step/transition_step_family.hpp>
+#include <parity/ops/transition_step/transition_step_op.hpp>
+#include <parity/subjects/transition_family.hpp>
+
+namespace parity::ops::transition_step {
+namespace {
+
+const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+
+Case make_case(std::int64_t B, std::int64_t n, bool cps, double sigma, std::uint64_t seed) {
+  Case c;
+  c.family = "transition_step";
+  c.seed = seed;
+  c.dims = {{"B", B}, {"n", n}};
+  c.params = {{"type", cps ? 1.0 : 0.0}, {"sigma", sigma}, {"step", 0.1f}, {"sigma_max", 0.98f},
+              {"noise_level", 0.7f}, {"normaliser", 1.0}, {"dtype.act", dtype_code(DType::f32)},
+              {"dtype.f32", dtype_code(DType::f32)}};
+  return c;
+}
+
+const OpSubjectInfo* find(const std::string& name) {
+  family().subjects();  // registers the transition family's subjects
+  for (const auto& s : op_subjects("transition_step"))
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::unique_ptr<OpSubject> make(const std::string& name) {
+  const OpSubjectInfo* info = find(name);
+  if (!info) throw std::logic_error("no subject " + name);
+  return info->make();
+}
+
+TEST(TransitionStep, EveryTransitionSubjectIsASubject) {
+  for (const auto& step : subjects::transition_subjects()) {
+    const OpSubjectInfo* info = find(step.name);
+    ASSERT_NE(info, nullptr) << step.name;
+    EXPECT_EQ(info->kind, step.kind) << step.name;
+    EXPECT_EQ(info->host_twin, step.host_twin) << step.name;
+  }
+}
+
+TEST(TransitionStep, ReturnsTheTransitionSubjectsOwnBits) {
+  for (const bool cps : {false, true}) {
+    const OpProblem p = materialise(def().decl, make_case(3, 300, cps, 0.8f, 4));
+    const OpOutputs out = make("rlkernels-host")->run(p.call);
+    subjects::TransitionInputs in{.x = p.call.input("x"), .v = p.call.input("v"), .eps = p.call.input("eps")};
+    in.sigma.assign(3, 0.8f);
+    in.sigma_prev.assign(3, sigma_prev_of(0.8f, 0.1f));
+    in.sigma_max = 0.98f;
+    in.noise_level = 0.7f;
+    in.type = cps ? subjects::StepType::cps : subjects::StepType::sde;
+    const subjects::TransitionOutputs direct = subjects::find_transition_subject("rlkernels-host").make()->sample(in);
+    for (const auto& [name, t] : {std::pair{"prev", direct.prev}, {"mean", direct.mean}, {"std", direct.std},
+                                  {"logp", direct.logp}}) {
+      ASSERT_EQ(out.at(name).shape(), t.shape()) << name;
+      for (std::int64_t i = 0; i < t.numel(); ++i) EXPECT_EQ(out.at(name).bits_at(i), t.bits_at(i)) << name << i;
+    }
+  }
+}
+
+TEST(TransitionStep, TheDoubleReferenceIsTheFormula) {
+  const double sigma = 0.5, sigma_prev = sigma_prev_of(0.5, 0.1f), a = 0.7f;
+  for (const bool cps : {false, true}) {
+    Case c = make_case(2, 5, cps, sigma, 3);
+    c.params["step"] = 0.1f;
+    const OpProblem p = materialise(def().decl, c);
+    const auto ref = def().oracle(p.values);
+    const Tensor &x = p.call.input("x"), &v = p.call.input("v"), &eps = p.call.input("eps");
+    const double dt = sigma_prev - sigma;
+    const double std = cps ? sigma_prev * static_cast<float>(std::sin(a * M_PI / 2)) : std::sqrt(sigma / (1 - sigma)) * a;
+    const double noise = cps ? std : std * std::sqrt(-dt);
+    for (std::int64_t b = 0; b < 2; ++b) {
+      double logp = 0;
+      for (std::int64_t i = 0; i < 5; ++i) {
+        const double xi = x.value_at(b * 5 + i), vi = v.value_at(b * 5 + i), e = eps.value_at(b * 5 + i);
+        const double mean = cps ? (xi - sigma * vi) * (1 - sigma_prev) + (xi + vi * (1 - sigma)) * std::sqrt(sigma_prev * sigma_prev - std * std)
+                                : xi * (1 + std * std / (2 * sigma) * dt) + vi * (1 + std * std * (1 - sigma) / (2 * sigma)) * dt;
+        EXPECT_NEAR(ref.at("mean")[static_cast<std::size_t>(b * 5 + i)], mean, 1e-12 * (1 + std::fabs(mean)));
+        const double d = noise * e;
+        // 2 pi of a float32 pi, as the Python formula's torch.as_tensor(math.pi) holds it.
+        const double two_pi = 2.0 * static_cast<double>(static_cast<float>(M_PI));
+        logp += cps ? -d * d : -d * d / (2 * noise * noise) - std::log(noise) - std::log(std::sqrt(two_pi));
+      }
+      EXPECT_NEAR(ref.at("logp")[static_cast<std::size_t>(b)], logp / 5, 1e-9 * (1 + std::fabs(logp))) << cps;
+      EXPECT_NEAR(ref.at("std")[static_cast<std::size_t>(b)], std, 1e-12) << cps;
+    }
+  }
+}
+
+TEST(TransitionStep, WithinItsBoundWhereTheStepProbesAreNot) {
+  for (const std::uint64_t seed : {1u, 2u}) {
+    for (const bool cps : {false, true}) {
+      const Verdict v = forward_accuracy(def(), make_case(3, 700, cps, 0.8f, seed), *make("rlkernels-host"));
+      EXPECT_TRUE(v.holds()) << v.detail;
+    }
+    const Case sde = make_case(3, 700, false, 0.8f, seed);
+    for (const char* probe : {"probe-no-sqrt-dt", "probe-sum-not-mean", "probe-normaliser-dropped"})
+      EXPECT_TRUE(forward_accuracy(def(), sde, *make(probe)).fails()) << probe;
+  }
+}
+
+TEST(TransitionStep, TheOutputsAreFloat32Alone) {
+  Case c = make_case(2, 4, false, 0.5, 1);
+  c.params["dtype.f32"] = dtype_code(DType::bf16);
+  EXPECT_THROW(check_contract(def().decl, c), InputError);
+}
+
+}  // namespace
+}  // namespace parity::ops::transition_step
