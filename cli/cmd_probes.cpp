@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -64,7 +65,14 @@ int cmd_probes(const Args& args) {
 
   std::vector<ResultRecord> records;
   int undetected = 0;
-  out << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::setw(28) << "detected by"
+  // Columns as wide as their longest entry, and a space.
+  std::size_t family_width = std::string("family").size(), probe_width = std::string("probe").size();
+  for (const auto& [family, probe] : probes) {
+    family_width = std::max(family_width, family->name().size());
+    probe_width = std::max(probe_width, probe.name.size());
+  }
+  const int fw = static_cast<int>(family_width) + 1, pw = static_cast<int>(probe_width) + 1;
+  out << std::left << std::setw(fw) << "family" << std::setw(pw) << "probe" << std::setw(28) << "detected by"
       << "shrunk case\n";
   for (const auto& [family, probe] : probes) {
     const auto start = std::chrono::steady_clock::now();
@@ -77,7 +85,7 @@ int cmd_probes(const Args& args) {
                 << probe.name << ": " << (detection ? "detected by " + detection->property : "NOT DETECTED") << " ("
                 << std::setprecision(3) << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
                 << " s)\n";
-    out << std::setw(12) << family->name() << std::setw(34) << probe.name;
+    out << std::setw(fw) << family->name() << std::setw(pw) << probe.name;
     if (detection) {
       out << std::setw(28) << detection->property << detection->result.counterexample->summary() << "\n";
     } else {
