@@ -1,6 +1,8 @@
 #include <parity/fuzz/decode_op.hpp>
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 
 #include <parity/core/bf16.hpp>
 
@@ -47,6 +49,47 @@ const std::vector<std::string>& op_fuzz_ops() {
   return names;
 }
 
+namespace {
+
+std::uint8_t slot_hash(const std::string& name) {
+  std::uint32_t h = 2166136261u;  // FNV-1a, 32 bits
+  for (const unsigned char ch : name) h = (h ^ ch) * 16777619u;
+  return static_cast<std::uint8_t>(h & 0xFFu);
+}
+
+// The op holding each byte value ("" for none).
+const std::array<std::string, 256>& slots() {
+  static const std::array<std::string, 256> table = [] {
+    std::array<std::string, 256> out;
+    if (op_fuzz_ops().size() > out.size()) throw std::logic_error("op_fuzzer: more than 256 ops");
+    for (const std::string& op : op_fuzz_ops()) {
+      std::uint8_t s = slot_hash(op);
+      while (!out[s].empty()) ++s;  // wraps at 256
+      out[s] = op;
+    }
+    return out;
+  }();
+  return table;
+}
+
+}  // namespace
+
+std::uint8_t op_slot(const std::string& op) {
+  const auto& table = slots();
+  const auto it = std::find(table.begin(), table.end(), op);
+  if (op.empty() || it == table.end()) throw InputError("op_fuzzer: no op " + op);
+  return static_cast<std::uint8_t>(it - table.begin());
+}
+
+const std::string& op_of_byte(std::uint8_t b, const std::vector<std::string>& ops) {
+  const auto& table = slots();
+  for (int k = 0; k < 256; ++k) {
+    const std::string& op = table[static_cast<std::uint8_t>(b + k)];
+    if (!op.empty() && std::find(ops.begin(), ops.end(), op) != ops.end()) return op;
+  }
+  throw std::logic_error("op_fuzzer: none of the ops holds a slot");
+}
+
 std::vector<std::string> op_fuzz_properties(const std::string& op, const std::string& subject) {
   const ops::OpSubjectInfo& info = subject_info(op, subject);
   std::vector<std::string> out = {"repeatable", "rows_independent", "batch_vs_batch"};
@@ -74,7 +117,8 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list)
       if (!group.contains(t.group())) {
-        group[t.group()] = d.dtypes[in.u8() % d.dtypes.size()];
+        const std::vector<DType>& allowed = d.dtypes_of(t.group());
+        group[t.group()] = allowed[in.u8() % allowed.size()];
         c.params["dtype." + t.group()] = ops::dtype_code(group[t.group()]);
       }
   for (const auto& p : d.params) c.params[p.name] = static_cast<float>(p.values[in.u8() % p.values.size()]);

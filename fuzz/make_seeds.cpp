@@ -139,8 +139,9 @@ std::vector<std::pair<std::string, fuzz::FuzzInput>> transition_seeds() {
 }
 
 // op_fuzzer's seeds (decode_op.hpp), for each op and each property: small extents, then each
-// extent at its first plan threshold, in each dtype, straddling the probe row's outputs; and
-// one with strided inputs and special values.
+// extent at its first plan threshold, in each dtype of the shared list (a group with a list of
+// its own takes its dt % size-th), straddling the probe row's outputs; and one with strided
+// inputs and special values.
 void op_seeds() {
   for (std::size_t o = 0; o < fuzz::op_fuzz_ops().size(); ++o) {
     const std::string& op = fuzz::op_fuzz_ops()[o];
@@ -156,7 +157,7 @@ void op_seeds() {
       for (std::size_t dt = 0; dt < d.dtypes.size(); ++dt)
         for (const bool at_threshold : {false, true}) {
           fuzz::ByteWriter w;
-          w.u8(static_cast<std::uint8_t>(o));
+          w.u8(fuzz::op_slot(op));
           w.u8(static_cast<std::uint8_t>(p));
           for (std::size_t e = 0; e < d.extents.size(); ++e) {
             w.u8(at_threshold ? 255 : 0);
@@ -173,7 +174,7 @@ void op_seeds() {
                 w.bytes());
         }
     fuzz::ByteWriter w;
-    w.u8(static_cast<std::uint8_t>(o));
+    w.u8(fuzz::op_slot(op));
     w.u8(3);  // layout_invariant, where it applies
     for (std::size_t e = 0; e < d.extents.size(); ++e) w.u8(0), w.u8(5);
     for (std::size_t k = 0; k < groups + d.params.size() + scaled; ++k) w.u8(0);

@@ -1,7 +1,7 @@
 // op_fuzzer: bytes -> a Case of an op family (decode_op.hpp) -> one property of the op on the
 // subject. One harness for every op declared under ops/: the op is $PARITY_FUZZ_OP, or, when
-// that is unset or empty, the one the first input byte names (each input then fuzzes one op of
-// those that have the subject).
+// that is unset or empty, the one the first input byte names (fuzz::op_of_byte: a byte's op stays
+// the same when ops are added; each input then fuzzes one op of those that have the subject).
 //
 // Property: the subject-facing properties of the op that apply to the subject (repeatable,
 // rows_independent, batch_vs_batch, layout_invariant, forward_accuracy, cross_backend_bitwise;
@@ -76,8 +76,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > fuzz::kOpFuzzMaxBytes) return -1;
-  const std::string op = fixed_op.empty() && size > 0 ? ops_with_subject[data[0] % ops_with_subject.size()]
-                                                      : ops_with_subject.front();
+  const std::string& op = fixed_op.empty() && size > 0 ? fuzz::op_of_byte(data[0], ops_with_subject)
+                                                       : ops_with_subject.front();
   const fuzz::FuzzInput in = fuzz::decode_op({data, size}, op, subject_name);
   const gen::Family& family = ops::find_op_family(op);
   const Verdict v = fuzz::run_guarded(op, in, [&] { return family.check(subject_name, in.property, in.c); });
