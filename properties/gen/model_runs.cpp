@@ -26,7 +26,7 @@ class ModelFamily final : public Family {
   std::string default_subject() const override { return "runtime-host"; }
   std::string kernel_op() const override { return pm::kProjectionOp; }
   std::string subject_with_kernel(const std::string& kernel, const std::string& device) const override {
-    return pm::model_subject_with_kernel(kernel, device == "cuda" ? runtime::Backend::cuda : runtime::Backend::host);
+    return pm::model_subject_with_kernel(pm::kProjectionOp, kernel, device == "cuda" ? runtime::Backend::cuda : runtime::Backend::host);
   }
 
   std::vector<SubjectEntry> subjects() const override {

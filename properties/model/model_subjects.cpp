@@ -1,6 +1,7 @@
 #include <parity/properties/model/model_subjects.hpp>
 
 #include <parity/core/find_named.hpp>
+#include <parity/properties/model/attention_bound_rows.hpp>
 #include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
@@ -21,22 +22,35 @@ std::vector<ModelSubject> build() {
                      return std::make_unique<runtime::Runtime>(parity::model::model_rows(), o);
                    }});
   }
-  // parity's runtime with the float32 projections on a kernel of the op linear (op_bound_rows.hpp):
-  // every implementation subject of linear, a user's registered ones included.
-  for (const auto& k : projection_kernels()) {
-    const std::string b = runtime::backend_name(k.backend);
-    all.push_back({model_subject_with_kernel(k.name, k.backend), b, subjects::SubjectKind::implementation,
-                   "parity's runtime, the float32 projections on linear's " + k.name + " (" + k.description +
-                       "), the other rows on the rlkernels " + (k.backend == runtime::Backend::host ? "host twins" : "CUDA kernels"),
-                   [k] {
-                     if (std::string why = parity::model::backend_unavailable_reason(k.backend); !why.empty()) return why;
-                     return k.unavailable ? k.unavailable() : std::string();
-                   },
-                   [k](runtime::RuntimeOptions o) {
-                     o.backend = k.backend;
-                     return std::make_unique<runtime::Runtime>(rows_with_projection_kernel(k.name, k.backend), o);
-                   },
-                   &rows_with_projection_kernel(k.name, k.backend)});
+  // parity's runtime with the float32 projections on a kernel of the op linear
+  // (op_bound_rows.hpp), or the attention on a kernel of sdpa and sdpa_backward
+  // (attention_bound_rows.hpp): every such implementation subject, a user's registered ones
+  // included.
+  struct Binding {
+    const char* op;
+    std::string where;
+    std::vector<BoundKernel> kernels;
+    const runtime::RowRegistry& (*rows)(const std::string&, runtime::Backend);
+  };
+  for (const Binding& binding : {Binding{kProjectionOp, "the float32 projections", projection_kernels(), &rows_with_projection_kernel},
+                                 Binding{kAttentionOp, "the attention", attention_kernels(), &rows_with_attention_kernel}}) {
+    for (const auto& k : binding.kernels) {
+      const std::string b = runtime::backend_name(k.backend);
+      const auto rows = binding.rows;
+      all.push_back({model_subject_with_kernel(binding.op, k.name, k.backend), b, subjects::SubjectKind::implementation,
+                     "parity's runtime, " + binding.where + " on " + binding.op + "'s " + k.name + " (" + k.description +
+                         "), the other rows on the rlkernels " +
+                         (k.backend == runtime::Backend::host ? "host twins" : "CUDA kernels"),
+                     [k] {
+                       if (std::string why = parity::model::backend_unavailable_reason(k.backend); !why.empty()) return why;
+                       return k.unavailable ? k.unavailable() : std::string();
+                     },
+                     [k, rows](runtime::RuntimeOptions o) {
+                       o.backend = k.backend;
+                       return std::make_unique<runtime::Runtime>(rows(k.name, k.backend), o);
+                     },
+                     &rows(k.name, k.backend)});
+    }
   }
   for (const auto& p : subjects::probes::model_runtime_probes())
     all.push_back({p.name, "host", subjects::SubjectKind::probe, p.description, [] { return std::string(); },
@@ -51,8 +65,8 @@ std::vector<ModelSubject> build() {
 
 const runtime::RowRegistry& ModelSubject::registry() const { return rows ? *rows : parity::model::model_rows(); }
 
-std::string model_subject_with_kernel(const std::string& kernel, runtime::Backend backend) {
-  return "runtime-" + std::string(runtime::backend_name(backend)) + "+" + kProjectionOp + "=" + kernel;
+std::string model_subject_with_kernel(const std::string& op, const std::string& kernel, runtime::Backend backend) {
+  return "runtime-" + std::string(runtime::backend_name(backend)) + "+" + op + "=" + kernel;
 }
 
 const std::vector<ModelSubject>& model_subjects() {

@@ -28,9 +28,10 @@ struct ModelSubject {
 };
 
 const std::vector<ModelSubject>& model_subjects();
-// The name of the subject that runs the float32 projections on `kernel`, a subject of the op
-// linear, with the other rows on `backend`: runtime-BACKEND+linear=KERNEL.
-std::string model_subject_with_kernel(const std::string& kernel, runtime::Backend backend);
+// The name of the subject that runs the rows of `op` (linear: the float32 projections; sdpa:
+// the attention) on `kernel`, a subject of that op, with the other rows on `backend`:
+// runtime-BACKEND+OP=KERNEL.
+std::string model_subject_with_kernel(const std::string& op, const std::string& kernel, runtime::Backend backend);
 // InputError listing the known names otherwise.
 const ModelSubject& find_model_subject(const std::string& name);
 

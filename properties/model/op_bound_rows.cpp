@@ -3,13 +3,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 
 #include <parity/core/error.hpp>
-#include <parity/ops/framework/op_family.hpp>
-#include <parity/ops/op_families.hpp>
-#include <parity/ops/torch_op/torch_op.hpp>
+#include <parity/properties/model/op_kernels.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
@@ -89,59 +86,15 @@ class ForwardAndBackward final : public runtime::Row {
   std::unique_ptr<runtime::Row> row_;
 };
 
-// Where a subject of the op runs its tensors, as the runtime's backend: parity's and a user's
-// kernels on the host or on CUDA, a PyTorch operator (ops/torch_op) on CPU or CUDA tensors;
-// nullopt for any other backend (LibTorch's own subject, torch-cpu, is a reference anyway).
-std::optional<Backend> runtime_backend(const ops::OpSubjectInfo& info) {
-  if (info.backend == "host" || info.backend == ops::kTorchOpCpuBackend) return Backend::host;
-  if (info.backend == "cuda" || info.backend == ops::kTorchOpCudaBackend) return Backend::cuda;
-  return std::nullopt;
-}
-
-const std::vector<ops::OpSubjectInfo>& projection_op_subjects() {
-  return ops::find_op_family(kProjectionOp).infos();
-}
-
-const ops::OpSubjectInfo* find_subject(const std::string& subject) {
-  for (const auto& info : projection_op_subjects())
-    if (info.name == subject) return &info;
-  return nullptr;
-}
-
-const ops::OpSubjectInfo& projection_subject(const std::string& subject, Backend backend) {
-  const ops::OpSubjectInfo* info = find_subject(subject);
-  if (!info) throw InputError("linear has no subject " + subject + " (parity list subjects)");
-  if (info->kind != subjects::SubjectKind::implementation)
-    throw InputError("linear subject " + subject + " is a " + subjects::subject_kind_name(info->kind) +
-                     ", not an implementation: only a kernel under test serves the model's projections");
-  if (runtime_backend(*info) != backend)
-    throw InputError("linear subject " + subject + " runs on " + info->backend + ", not on the runtime's " +
-                     runtime::backend_name(backend));
-  return *info;
-}
-
-// Why `info`'s kernel cannot run here ("" when it can), named.
-std::string unavailable(const ops::OpSubjectInfo& info) {
-  const std::string why = info.unavailable_reason ? info.unavailable_reason() : std::string();
-  return why.empty() ? why : "linear subject " + info.name + ": " + why;
-}
-
-// A row on `info`'s kernel; InputError when it cannot run here, runtime_error when it makes none.
+// A row on `info`'s kernel.
 std::unique_ptr<runtime::Row> make_row(const ops::OpSubjectInfo& info) {
-  if (std::string why = unavailable(info); !why.empty()) throw InputError(why);
-  std::unique_ptr<ops::OpSubject> kernel = info.make();
-  if (!kernel) throw std::runtime_error("linear subject " + info.name + " made no kernel");
-  return std::make_unique<OpProjectionRow>(info.name, std::move(kernel));
+  return std::make_unique<OpProjectionRow>(info.name, make_kernel(kProjectionOp, info));
 }
 
 runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
-  // On the kernel's backend the row is the kernel; on the host, for a CUDA kernel, its host twin
-  // (the bits the self-check compares on CUDA); a CUDA kernel without a twin has no host row.
-  const ops::OpSubjectInfo* twin = info.host_twin.empty() ? nullptr : find_subject(info.host_twin);
-  const auto make = [info, twin](Backend b) -> std::unique_ptr<runtime::Row> {
-    if (runtime_backend(info) == b) return make_row(info);
-    if (b == Backend::host && twin) return make_row(*twin);
-    throw InputError("linear subject " + info.name + " has no host twin to compare its CUDA bits with");
+  // On the kernel's backend the row is the kernel; on the host, for a CUDA kernel, its host twin.
+  const auto make = [info](Backend b) -> std::unique_ptr<runtime::Row> {
+    return make_row(kernel_for_backend(kProjectionOp, info, b));
   };
   // Forward and backward (the kernel without a bias, on dy and W^T) each twice on one example,
   // the same bits and finite, and on CUDA the host twin's.
@@ -160,10 +113,10 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
       row.make = make;
       row.cannot_take = [info, replaced = row.cannot_take](const runtime::BoundaryCall& call, Backend b) {
         if (std::string why = replaced(call, b); !why.empty()) return why;
-        return unavailable(info);
+        return kernel_unavailable(kProjectionOp, info);
       };
       row.self_check = [info, check](Backend b) {
-        if (std::string why = unavailable(info); !why.empty()) return why;
+        if (std::string why = kernel_unavailable(kProjectionOp, info); !why.empty()) return why;
         return check(b);
       };
     }
@@ -174,20 +127,12 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
 
 }  // namespace
 
-std::vector<ProjectionKernel> projection_kernels() {
-  std::vector<ProjectionKernel> out;
-  for (const auto& info : projection_op_subjects()) {
-    const std::optional<Backend> backend = runtime_backend(info);
-    if (info.kind != subjects::SubjectKind::implementation || !backend) continue;
-    out.push_back({info.name, info.description, *backend, info.unavailable_reason});
-  }
-  return out;
-}
+std::vector<BoundKernel> projection_kernels() { return bindable_kernels(kProjectionOp); }
 
 const runtime::RowRegistry& rows_with_projection_kernel(const std::string& subject, Backend backend) {
   static std::mutex m;
   static std::map<std::string, std::unique_ptr<runtime::RowRegistry>> registries;
-  const ops::OpSubjectInfo& info = projection_subject(subject, backend);
+  const ops::OpSubjectInfo& info = bindable_subject(kProjectionOp, subject, backend);
   std::lock_guard lock(m);
   auto& r = registries[subject];
   if (!r) r = std::make_unique<runtime::RowRegistry>(build(info));

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <parity/properties/model/op_kernels.hpp>
 #include <parity/subjects/runtime/row_registry.hpp>
 
 namespace parity::properties::model {
@@ -26,16 +27,10 @@ namespace parity::properties::model {
 // The op whose kernels can serve the model's projections.
 inline constexpr const char* kProjectionOp = "linear";
 
-// A kernel of kProjectionOp that can serve the projections: an implementation subject (not a
-// reference or a probe) on the host or on CUDA, a PyTorch operator registered as one
-// (ops/torch_op: `parity check model --torch-op mylib::linear`) on CPU or CUDA tensors included.
-struct ProjectionKernel {
-  std::string name, description;
-  runtime::Backend backend = runtime::Backend::host;
-  std::function<std::string()> unavailable;  // may be empty: always available
-};
-// Every such subject of kProjectionOp, in registration order (fixes its subject list).
-std::vector<ProjectionKernel> projection_kernels();
+// Every kernel of kProjectionOp that can serve the projections (op_kernels.hpp: implementation
+// subjects on the host or on CUDA, a PyTorch operator registered as one, `parity check model
+// --torch-op mylib::linear`, on CPU or CUDA tensors included), in registration order.
+std::vector<BoundKernel> projection_kernels();
 
 // The model's rows with its float32 projections on `subject`, an implementation subject of
 // kProjectionOp whose backend is `backend`'s. One registry per subject, for the program's

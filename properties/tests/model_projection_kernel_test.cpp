@@ -20,6 +20,8 @@
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
 
+#include "model_property_run.hpp"
+
 namespace parity {
 namespace {
 
@@ -134,15 +136,6 @@ TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
       }
       EXPECT_LE(std::fabs(g[0].value_at(m * K + k) - exact), gamma * abs) << "dx[" << m << ", " << k << "]";
     }
-}
-
-gen::RunResult run_model_property(const std::string& subject, const std::string& property) {
-  gen::RunConfig config;
-  config.cases = 25;
-  config.seed = 7;
-  config.shrink = false;
-  config.write_reproducer = false;
-  return gen::find_family("model").run(subject, property, config);
 }
 
 TEST(ProjectionKernel, ParitysLinearKernelHoldsEveryModelPropertyInTheModel) {

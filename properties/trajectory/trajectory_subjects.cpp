@@ -1,6 +1,7 @@
 #include <parity/properties/trajectory/trajectory_subjects.hpp>
 
 #include <parity/core/find_named.hpp>
+#include <parity/properties/model/attention_bound_rows.hpp>
 #include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/probes/batch_variant_projection.hpp>
@@ -49,6 +50,14 @@ std::vector<TrajectorySubject> build() {
     all.push_back({trajectory_subject_with_kernel(k.name), SubjectKind::implementation,
                    "every boundary bound, the float32 projections on linear's " + k.name + " (" + k.description + ")",
                    bound(true, true, model::rows_with_projection_kernel(k.name, runtime::Backend::host))});
+  }
+  // Every boundary bound, the attention on a host kernel of sdpa and sdpa_backward
+  // (properties/model/attention_bound_rows.hpp).
+  for (const auto& k : model::attention_kernels()) {
+    if (k.backend != runtime::Backend::host) continue;
+    all.push_back({std::string("bound-all+") + model::kAttentionOp + "=" + k.name, SubjectKind::implementation,
+                   "every boundary bound, the attention on sdpa's " + k.name + " (" + k.description + ")",
+                   bound(true, true, model::rows_with_attention_kernel(k.name, runtime::Backend::host))});
   }
   return all;
 }

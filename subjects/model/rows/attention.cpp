@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <parity/core/error.hpp>
+#include <parity/subjects/model/rows/row_checks.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
 
 namespace parity::model {
@@ -54,6 +55,14 @@ AttentionOperands AttentionOperands::from(const std::vector<Tensor>& o, std::siz
 }
 
 std::vector<Tensor> AttentionOperands::list() const { return {h, wq, wk, wv, wo, norm_q, norm_k, cos, sin}; }
+
+AttentionOperands AttentionOperands::example() {
+  return {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {8, 8}, 2),
+          example_operand(DType::f32, {8, 8}, 3),    example_operand(DType::f32, {8, 8}, 4),
+          example_operand(DType::f32, {8, 8}, 5),    example_operand(DType::f32, {4}, 6),
+          example_operand(DType::f32, {4}, 7),       example_operand(DType::f32, {5, 1}, 8),
+          example_operand(DType::f32, {5, 1}, 9)};
+}
 
 Tensor attention_forward(const Primitives& p, const AttentionOperands& in) {
   const Dims d = dims_of(in);

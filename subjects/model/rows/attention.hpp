@@ -22,6 +22,8 @@ struct AttentionOperands {
   static constexpr int kCount = 9;
   static AttentionOperands from(const std::vector<Tensor>& operands, std::size_t first = 0);
   std::vector<Tensor> list() const;
+  // A small example (B 1, T 5, D 8, two heads of 4, rope on 2 dims) for the rows' self-checks.
+  static AttentionOperands example();
 };
 
 Tensor attention_forward(const Primitives& p, const AttentionOperands& in);

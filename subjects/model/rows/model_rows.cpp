@@ -94,11 +94,7 @@ class RefinerRow : public Row {
   const Primitives& p_;
 };
 
-std::vector<Tensor> attention_example() {
-  return {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {8, 8}, 2), example_operand(DType::f32, {8, 8}, 3),
-          example_operand(DType::f32, {8, 8}, 4),    example_operand(DType::f32, {8, 8}, 5), example_operand(DType::f32, {4}, 6),
-          example_operand(DType::f32, {4}, 7),       example_operand(DType::f32, {5, 1}, 8), example_operand(DType::f32, {5, 1}, 9)};
-}
+std::vector<Tensor> attention_example() { return AttentionOperands::example().list(); }
 
 std::vector<Tensor> feed_forward_example() {
   return {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {6, 8}, 2), example_operand(DType::f32, {6, 8}, 3),

@@ -1,6 +1,7 @@
 #pragma once
 // The rlkernels model primitives on one backend: the host twins, or the CUDA kernels that
 // return the same bits (subjects/rlkernels/model_rows.hpp documents each function).
+#include <functional>
 #include <string>
 
 #include <parity/core/tensor.hpp>
@@ -9,18 +10,20 @@
 
 namespace parity::model {
 
+// Each a function, so that a primitive may be one of an op's kernels (properties/model/
+// op_bound_rows.hpp binds a kernel of sdpa at the attention row this way).
 struct Primitives {
-  Tensor (*linear_forward)(const Tensor&, const Tensor&, const Tensor*);
-  Tensor (*linear_backward_input)(const Tensor&, const Tensor&);
-  Tensor (*rms_norm_forward)(const Tensor&, const Tensor*, float);
-  Tensor (*rms_norm_backward_input)(const Tensor&, const Tensor*, float, const Tensor&);
-  Tensor (*rope_forward)(const Tensor&, const Tensor&, const Tensor&, int);
-  Tensor (*rope_backward_input)(const Tensor&, const Tensor&, const Tensor&, int);
-  Tensor (*sdpa_forward)(const Tensor&, const Tensor&, const Tensor&, float);
-  subjects::rlkernels::model::SdpaGrads (*sdpa_backward)(const Tensor&, const Tensor&, const Tensor&, float,
-                                                         const Tensor&);
-  Tensor (*swiglu_forward)(const Tensor&, const Tensor&, const Tensor&, const Tensor&);
-  Tensor (*swiglu_backward_input)(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&);
+  std::function<Tensor(const Tensor&, const Tensor&, const Tensor*)> linear_forward;
+  std::function<Tensor(const Tensor&, const Tensor&)> linear_backward_input;
+  std::function<Tensor(const Tensor&, const Tensor*, float)> rms_norm_forward;
+  std::function<Tensor(const Tensor&, const Tensor*, float, const Tensor&)> rms_norm_backward_input;
+  std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, int)> rope_forward;
+  std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, int)> rope_backward_input;
+  std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, float)> sdpa_forward;
+  std::function<subjects::rlkernels::model::SdpaGrads(const Tensor&, const Tensor&, const Tensor&, float, const Tensor&)>
+      sdpa_backward;
+  std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&)> swiglu_forward;
+  std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&)> swiglu_backward_input;
 };
 
 // The primitives of `backend`; throws InputError for cuda in a build without CUDA.

@@ -1,0 +1,162 @@
+#include <parity/properties/model/attention_bound_rows.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include <parity/core/error.hpp>
+#include <parity/subjects/model/rows/attention.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
+#include <parity/subjects/model/rows/row_checks.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
+#include <parity/subjects/model/rows/tensor_ops.hpp>
+
+namespace parity::properties::model {
+namespace {
+
+using parity::model::AttentionOperands;
+using parity::model::reshaped;
+using runtime::Backend;
+
+bool is_attention(const runtime::RowInfo& row) { return row.serves.size() == 1 && row.serves.front() == "attention"; }
+
+// The op call on q, k, v [B, H, T, Dh] (and d_out for the backward): rows [B, H*T*Dh], layout 0.
+ops::OpCall sdpa_call(const std::string& subject, const Tensor& q, const Tensor& k, const Tensor& v, float scale) {
+  if (k.shape() != q.shape() || v.shape() != q.shape())
+    throw InputError("sdpa subject " + subject + ": the model's attention gave q, k and v of different shapes");
+  const std::int64_t B = q.dim(0), H = q.dim(1), S = q.dim(2), D = q.dim(3);
+  ops::OpCall call;
+  call.extents = {{"B", B}, {"H", H}, {"S", S}, {"D", D}};
+  call.inputs = {{"q", reshaped(q, {B, H * S * D})}, {"k", reshaped(k, {B, H * S * D})}, {"v", reshaped(v, {B, H * S * D})}};
+  call.params = {{"scale", scale}, {"causal", 0.0}, {"layout", 0.0}};
+  return call;
+}
+
+// Output `name` of a kernel's run, [B, H*S*D] float32, as [B, H, S, D].
+Tensor heads_of(const std::string& subject, ops::OpOutputs& out, const std::string& name, const Tensor& like) {
+  const auto it = out.find(name);
+  const std::int64_t B = like.dim(0), n = like.numel() / B;
+  if (it == out.end() || it->second.dtype() != DType::f32 || it->second.shape() != std::vector<std::int64_t>{B, n})
+    throw std::runtime_error("sdpa subject " + subject + " did not return " + name + ", float32 [" + std::to_string(B) +
+                             ", " + std::to_string(n) + "], for the model's attention");
+  return reshaped(it->second, like.shape());
+}
+
+// parity's primitives of `backend` with sdpa_forward and sdpa_backward on the kernels.
+parity::model::Primitives with_kernels(Backend backend, const std::string& subject,
+                                       std::shared_ptr<ops::OpSubject> forward, std::shared_ptr<ops::OpSubject> backward) {
+  parity::model::Primitives p = parity::model::primitives(backend);
+  p.sdpa_forward = [subject, forward](const Tensor& q, const Tensor& k, const Tensor& v, float scale) {
+    ops::OpCall call = sdpa_call(subject, q, k, v, scale);
+    call.output_dtypes = {{"o", DType::f32}, {"lse", DType::f32}};
+    ops::OpOutputs out = forward->run(call);
+    return heads_of(subject, out, "o", q);
+  };
+  p.sdpa_backward = [subject, backward](const Tensor& q, const Tensor& k, const Tensor& v, float scale, const Tensor& d_out) {
+    ops::OpCall call = sdpa_call(subject, q, k, v, scale);
+    call.inputs.emplace("do", reshaped(d_out, {q.dim(0), q.numel() / q.dim(0)}));
+    call.output_dtypes = {{"dq", DType::f32}, {"dk", DType::f32}, {"dv", DType::f32}};
+    ops::OpOutputs out = backward->run(call);
+    return subjects::rlkernels::model::SdpaGrads{heads_of(subject, out, "dq", q), heads_of(subject, out, "dk", k),
+                                                 heads_of(subject, out, "dv", v)};
+  };
+  return p;
+}
+
+// The attention row on the kernels (operands h, wq, wk, wv, wo, norm_q, norm_k, cos, sin).
+class OpAttentionRow final : public runtime::Row {
+ public:
+  explicit OpAttentionRow(parity::model::Primitives p) : p_(std::move(p)) {}
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    return {parity::model::attention_forward(p_, AttentionOperands::from(o))};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
+    std::vector<Tensor> grads(o.size());
+    grads[0] = parity::model::attention_backward_input(p_, AttentionOperands::from(o), g.at(0));
+    return grads;
+  }
+
+ private:
+  parity::model::Primitives p_;
+};
+
+// The self-check's view: the attention operands and d_out; outputs the forward and dh.
+class ForwardAndBackward final : public runtime::Row {
+ public:
+  explicit ForwardAndBackward(std::unique_ptr<runtime::Row> row) : row_(std::move(row)) {}
+  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
+    const std::vector<Tensor> operands(o.begin(), o.begin() + AttentionOperands::kCount);
+    return {row_->forward(operands).at(0), row_->backward(operands, {o.at(AttentionOperands::kCount)}).at(0)};
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
+    throw std::logic_error("the self-check's row has no backward");
+  }
+
+ private:
+  std::unique_ptr<runtime::Row> row_;
+};
+
+// Why the kernel of either op cannot run here ("" when both can).
+std::string unavailable(const ops::OpSubjectInfo& forward, const ops::OpSubjectInfo& backward) {
+  if (std::string why = kernel_unavailable(kAttentionOp, forward); !why.empty()) return why;
+  return kernel_unavailable(kAttentionBackwardOp, backward);
+}
+
+runtime::RowRegistry build(const ops::OpSubjectInfo& forward, const ops::OpSubjectInfo& backward) {
+  const auto make = [forward, backward](Backend b) -> std::unique_ptr<runtime::Row> {
+    const ops::OpSubjectInfo& f = kernel_for_backend(kAttentionOp, forward, b);
+    const ops::OpSubjectInfo& g = kernel_for_backend(kAttentionBackwardOp, backward, b);
+    return std::make_unique<OpAttentionRow>(with_kernels(b, f.name, make_kernel(kAttentionOp, f),
+                                                         make_kernel(kAttentionBackwardOp, g)));
+  };
+  const auto check = parity::model::repeatable_self_check(
+      [make](Backend b) { return std::make_unique<ForwardAndBackward>(make(b)); },
+      [] {
+        std::vector<Tensor> o = AttentionOperands::example().list();
+        o.push_back(parity::model::example_operand(DType::f32, o.front().shape(), 10));  // d_out, h's shape
+        return o;
+      });
+  runtime::RowRegistry r;
+  for (runtime::RowInfo row : parity::model::model_rows().rows()) {
+    if (is_attention(row)) {
+      row.name += "=" + forward.name;
+      row.make = make;
+      row.cannot_take = [forward, backward, replaced = row.cannot_take](const runtime::BoundaryCall& call, Backend b) {
+        if (std::string why = replaced(call, b); !why.empty()) return why;
+        return unavailable(forward, backward);
+      };
+      row.self_check = [forward, backward, check](Backend b) {
+        if (std::string why = unavailable(forward, backward); !why.empty()) return why;
+        return check(b);
+      };
+    }
+    r.add(std::move(row));
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<BoundKernel> attention_kernels() {
+  std::vector<BoundKernel> out;
+  for (BoundKernel k : bindable_kernels(kAttentionOp)) {
+    const ops::OpSubjectInfo* backward = find_op_kernel(kAttentionBackwardOp, k.name);
+    if (backward && runtime_backend(*backward) == k.backend && backward->kind == subjects::SubjectKind::implementation)
+      out.push_back(std::move(k));
+  }
+  return out;
+}
+
+const runtime::RowRegistry& rows_with_attention_kernel(const std::string& subject, Backend backend) {
+  static std::mutex m;
+  static std::map<std::string, std::unique_ptr<runtime::RowRegistry>> registries;
+  const ops::OpSubjectInfo& forward = bindable_subject(kAttentionOp, subject, backend);
+  const ops::OpSubjectInfo& backward = bindable_subject(kAttentionBackwardOp, subject, backend);
+  std::lock_guard lock(m);
+  auto& r = registries[subject];
+  if (!r) r = std::make_unique<runtime::RowRegistry>(build(forward, backward));
+  return *r;
+}
+
+}  // namespace parity::properties::model

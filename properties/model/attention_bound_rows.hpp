@@ -1,0 +1,38 @@
+#pragma once
+// A kernel of the ops `sdpa` and `sdpa_backward` (ops/sdpa: a user's registered subject of both,
+// or parity's own) bound at the model's attention: the row joint_attention (node attention)
+// with its scaled dot-product attention, forward and backward, served by that kernel, and the
+// rest of the row (the q, k, v and output projections, the per-head RMSNorm, RoPE) on parity's
+// primitives of the same backend. The row keeps the replaced row's acceptance, opt-in group
+// and boundary, under its name with "=SUBJECT" ("joint_attention=my-sdpa"), so every mode
+// (strict, audit, auto, off) binds it as it binds parity's row and the binding log names it.
+// token_refiner_block, a fused block of several ops, stays parity's.
+//
+// The row hands the kernel q, k, v [B, H, T, Dh] as the op's rows [B, H*T*Dh] (layout 0, S = T:
+// joint self-attention), not causal, at the model's scale 1/sqrt(Dh), and reads o (sdpa) and dq,
+// dk, dv (sdpa_backward) back; lse is not used. Its self-check, run by auto mode before it
+// binds: forward and backward each give the same bits twice and finite outputs on a small
+// example, and on CUDA the bits of the kernel's host twin (a CUDA kernel without one is bound by
+// strict mode only). A kernel unavailable here refuses every call, saying why.
+#include <string>
+#include <vector>
+
+#include <parity/properties/model/op_kernels.hpp>
+#include <parity/subjects/runtime/row_registry.hpp>
+
+namespace parity::properties::model {
+
+// The ops whose kernels can serve the model's attention: a kernel is a subject of both, by one
+// name.
+inline constexpr const char* kAttentionOp = "sdpa";
+inline constexpr const char* kAttentionBackwardOp = "sdpa_backward";
+
+// Every bindable kernel of kAttentionOp that sdpa_backward also has, in registration order.
+std::vector<BoundKernel> attention_kernels();
+
+// The model's rows with joint_attention on `subject` (of both ops) on `backend`. One registry per
+// subject, for the program's lifetime. Throws InputError naming the op and the subject when
+// either op lacks it, it is a reference or a probe, or it runs on another backend.
+const runtime::RowRegistry& rows_with_attention_kernel(const std::string& subject, runtime::Backend backend);
+
+}  // namespace parity::properties::model

@@ -1,0 +1,168 @@
+// A kernel of the ops sdpa and sdpa_backward bound at the model's attention (properties/model/
+// attention_bound_rows.hpp): the registry replaces exactly joint_attention; the row's forward is
+// the model's attention with its scaled dot-product attention on the kernel, within the float32
+// bound of parity's own row; a kernel registered by the program becomes the model subject
+// runtime-host+sdpa=NAME, runs inside the model and is judged by its properties: parity's own
+// attention kernel passes every one, one whose bits depend on the batch fails
+// batch_invariant_bound; a kernel of one op alone is not bindable.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+
+#include <parity/core/bf16.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/properties/model/attention_bound_rows.hpp>
+#include <parity/subjects/model/rows/attention.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
+#include <parity/subjects/model/rows/row_checks.hpp>
+
+#include "model_property_run.hpp"
+
+namespace parity {
+namespace {
+
+using properties::model::attention_kernels;
+using properties::model::rows_with_attention_kernel;
+
+std::unique_ptr<ops::OpSubject> parity_kernel(const std::string& op) {
+  for (const auto& s : ops::find_op_family(op).infos())
+    if (s.name == "rlkernels-host") return s.make();
+  throw std::logic_error("no " + op + " rlkernels-host");
+}
+
+// Forward calls the model made (not auto mode's self-check of the row, on B 1, S 5, D 4).
+std::atomic<int> model_calls{0};
+
+// parity's sdpa kernel, counting; and the same with o rounded through bf16 whenever the batch
+// has an even number of rows (a plan chosen from the batch).
+class Counting : public ops::OpSubject {
+ public:
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    if (call.extent("S") != 5) ++model_calls;
+    return kernel_->run(call);
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa");
+};
+
+class EvenBatchBf16 : public ops::OpSubject {
+ public:
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    ops::OpOutputs out = kernel_->run(call);
+    if (call.extent("B") % 2 == 0) {
+      Tensor& o = out.at("o");
+      for (std::int64_t i = 0; i < o.numel(); ++i) o.set_value(i, round_through_bf16(static_cast<float>(o.value_at(i))));
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa");
+};
+
+class Backward : public ops::OpSubject {
+ public:
+  ops::OpOutputs run(const ops::OpCall& call) override { return kernel_->run(call); }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa_backward");
+};
+
+template <class K>
+ops::OpSubjectInfo host_subject(const char* name, const char* description) {
+  return {.name = name, .backend = "host", .description = description,
+          .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<K>()); }};
+}
+
+PARITY_REGISTER_OP_SUBJECT(counting, "sdpa", host_subject<Counting>("test-counting", "parity's sdpa kernel, counting"));
+PARITY_REGISTER_OP_SUBJECT(counting_backward, "sdpa_backward",
+                           host_subject<Backward>("test-counting", "parity's sdpa_backward kernel"));
+PARITY_REGISTER_OP_SUBJECT(even_batch, "sdpa", host_subject<EvenBatchBf16>("test-even-batch-bf16", "o through bf16 for an even B"));
+PARITY_REGISTER_OP_SUBJECT(even_batch_backward, "sdpa_backward",
+                           host_subject<Backward>("test-even-batch-bf16", "parity's sdpa_backward kernel"));
+PARITY_REGISTER_OP_SUBJECT(forward_only, "sdpa", host_subject<Counting>("test-forward-only", "no sdpa_backward subject"));
+
+TEST(AttentionKernel, ReplacesExactlyJointAttention) {
+  const auto& base = model::model_rows().rows();
+  const auto& bound = rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).rows();
+  ASSERT_EQ(bound.size(), base.size());
+  int replaced = 0;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    EXPECT_EQ(bound[i].serves, base[i].serves);
+    EXPECT_EQ(bound[i].opt_in, base[i].opt_in);
+    if (bound[i].name != base[i].name) {
+      EXPECT_EQ(bound[i].name, "joint_attention=rlkernels-host");
+      ++replaced;
+    }
+  }
+  EXPECT_EQ(replaced, 1);
+}
+
+TEST(AttentionKernel, OnlyAKernelOfBothOpsIsBindable) {
+  bool listed = false;
+  for (const auto& k : attention_kernels()) {
+    EXPECT_NE(k.name, "test-forward-only");
+    listed = listed || k.name == "test-counting";
+  }
+  EXPECT_TRUE(listed);
+  try {
+    rows_with_attention_kernel("test-forward-only", runtime::Backend::host);
+    FAIL() << "a kernel of sdpa alone was bound";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sdpa_backward has no subject test-forward-only"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(rows_with_attention_kernel("probe-split-keys", runtime::Backend::host), InputError);
+  EXPECT_THROW(rows_with_attention_kernel("rlkernels-host", runtime::Backend::cuda), InputError);
+}
+
+// The bound row and parity's own compute the same formula with float32 roundings in another
+// order: every element agrees within a float32-scale tolerance (a relative 2^-12 of the largest
+// output, far above the two orders' roundings over a 5-key softmax and 8-wide projections, far
+// below any wiring error, which changes values at order one).
+TEST(AttentionKernel, TheRowIsTheModelsAttentionWithTheKernelInside) {
+  const runtime::RowInfo* info = rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).for_kind("attention");
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(info->self_check(runtime::Backend::host), "");
+  const std::vector<Tensor> operands = model::AttentionOperands::example().list();
+  const Tensor d_out = model::example_operand(DType::f32, operands.front().shape(), 21);
+  const auto bound = info->make(runtime::Backend::host);
+  const runtime::RowInfo* own = model::model_rows().for_kind("attention");
+  ASSERT_NE(own, nullptr);
+  const auto parity_row = own->make(runtime::Backend::host);
+  for (const bool backward : {false, true}) {
+    const Tensor a = backward ? bound->backward(operands, {d_out}).at(0) : bound->forward(operands).at(0);
+    const Tensor b = backward ? parity_row->backward(operands, {d_out}).at(0) : parity_row->forward(operands).at(0);
+    ASSERT_EQ(a.shape(), b.shape());
+    double largest = 0;
+    for (std::int64_t i = 0; i < b.numel(); ++i) largest = std::max(largest, std::fabs(b.value_at(i)));
+    ASSERT_GT(largest, 0.0);
+    for (std::int64_t i = 0; i < b.numel(); ++i)
+      EXPECT_LE(std::fabs(a.value_at(i) - b.value_at(i)), 0x1p-12 * largest) << (backward ? "dh[" : "y[") << i << "]";
+  }
+}
+
+TEST(AttentionKernel, ParitysAttentionKernelHoldsEveryModelPropertyInTheModel) {
+  model_calls = 0;
+  for (const auto& p : gen::find_family("model").properties()) {
+    const gen::RunResult r = run_model_property("runtime-host+sdpa=test-counting", p.name);
+    EXPECT_TRUE(r.passed) << p.name << ": " << r.message;
+  }
+  EXPECT_GT(model_calls.load(), 0) << "the kernel bound at the attention never ran in the model";
+}
+
+TEST(AttentionKernel, AKernelWhoseBitsDependOnTheBatchFailsBatchInvariance) {
+  const gen::RunResult r = run_model_property("runtime-host+sdpa=test-even-batch-bf16", "batch_invariant_bound");
+  EXPECT_FALSE(r.passed) << r.message;
+  ASSERT_TRUE(r.verdict.has_value()) << r.message;
+  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
+  EXPECT_TRUE(run_model_property("runtime-host+sdpa=test-even-batch-bf16", "audit_equals_strict").passed);
+}
+
+}  // namespace
+}  // namespace parity
