@@ -160,7 +160,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
   for (const auto& p : by) properties += (properties.empty() ? "" : ",") + p;
   std::ostringstream seconds_text;  // its own stream: the precision stays off cout's later columns
   seconds_text << std::setprecision(3) << median(seconds);
-  std::cout << std::left << std::setw(12) << family.name() << std::setw(34) << probe << std::right << std::setw(4)
+  std::cout << std::left << std::setw(16) << family.name() << std::setw(34) << probe << std::right << std::setw(4)
             << detected << " of " << std::setw(3) << std::left << o.seeds << std::right << std::setw(10)
             << median(cases) << std::setw(10) << seconds_text.str() << std::setw(12)
             << (o.shrink ? std::to_string(static_cast<long long>(median(sizes))) : std::string("-")) << "  "
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
     for (const Family* family : selected)
       std::cout << " " << family->name() << " " << (o.cases ? o.cases : family->cases_per_property());
     std::cout << "\n"
-              << std::left << std::setw(12) << "family" << std::setw(34) << "probe" << std::right << std::setw(12)
+              << std::left << std::setw(16) << "family" << std::setw(34) << "probe" << std::right << std::setw(12)
               << "detected" << std::setw(10) << "cases" << std::setw(10) << "seconds" << std::setw(12) << "shrunk size"
               << "  " << std::left << std::setw(36) << "by" << " first shrunk extents" << std::right << "\n";
     nlohmann::json report = nlohmann::json::array();

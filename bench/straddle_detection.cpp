@@ -90,6 +90,8 @@ int main(int argc, char** argv) {
       const auto& f = ops::find_op_family(r.op);
       f.find_subject(r.probe);
       for (const DType dt : {DType::bf16, DType::f16}) {
+        const auto& declared = f.def().decl.dtypes;
+        if (std::find(declared.begin(), declared.end(), dt) == declared.end()) continue;  // not the op's
         const Tally with = measure(f, r, dt, true, seeds, cases), without = measure(f, r, dt, false, seeds, cases);
         std::cout << std::setw(44) << (r.op + "/" + r.probe + "/" + r.property) << std::setw(6) << dtype_name(dt)
                   << std::setw(22) << with.text(seeds) << without.text(seeds) << std::endl;

@@ -7,7 +7,8 @@
 //
 //   offset  bytes   field
 //   0       1       the op (op_fuzzer without $PARITY_FUZZ_OP: op_of_byte(b, the ops that
-//                   have the subject); read and ignored here, where the op is given)
+//                   have the subject): an op's slot names it, another byte the b % size-th;
+//                   read and ignored here, where the op is given)
 //   1       1       property: op_fuzz_properties(op, subject)[b % size]
 //   2...    2 each  each extent, in declared order: b0 < 192: min + b1 % 16 (small); else a
 //                   realistic size sizes[(b1 / 3) % count] + b1 % 3 - 1, sizes its declared
@@ -42,12 +43,13 @@ inline constexpr std::int64_t kOpFuzzStraddleBudget = std::int64_t{1} << 18;
 // The op families, in ops::op_families() order.
 const std::vector<std::string>& op_fuzz_ops();
 
-// The op byte's mapping, stable when ops are added: each op of op_fuzz_ops() holds one of the 256
-// byte values, its slot: the low byte of the FNV-1a hash of its name, or the next free value
-// after it where an op earlier in op_fuzz_ops() holds that one. A byte names the op of the first
-// slot at or after it (wrapping) among `ops`. So a seed written with an op's slot names that op
-// whatever ops are added later (unless a new one sorts before it and takes its slot), and every
-// byte names one of `ops`. Throws std::logic_error for an empty `ops`.
+// The op byte's mapping. Each op of op_fuzz_ops() holds one of the 256 byte values, its slot:
+// the low byte of the FNV-1a hash of its name, or the next free value after it where an op
+// earlier in op_fuzz_ops() holds that one. A byte that is the slot of one of `ops` names that op;
+// any other byte names ops[b % size], so the ops share the bytes evenly. The seeds are written
+// with their op's slot (op_slot), so they keep naming their ops when ops are added, unless a new
+// op that sorts earlier takes a seed's slot; an input grown by fuzzing keeps its op only where
+// its first byte is a slot. Throws std::logic_error for an empty `ops`.
 std::uint8_t op_slot(const std::string& op);
 const std::string& op_of_byte(std::uint8_t b, const std::vector<std::string>& ops);
 // The subject-facing properties of `op` that apply to `subject` (repeatable, rows_independent,

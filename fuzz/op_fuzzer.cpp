@@ -1,7 +1,8 @@
 // op_fuzzer: bytes -> a Case of an op family (decode_op.hpp) -> one property of the op on the
 // subject. One harness for every op declared under ops/: the op is $PARITY_FUZZ_OP, or, when
-// that is unset or empty, the one the first input byte names (fuzz::op_of_byte: a byte's op stays
-// the same when ops are added; each input then fuzzes one op of those that have the subject).
+// that is unset or empty, the one the first input byte names (fuzz::op_of_byte: an op's slot,
+// hashed from its name, names it whatever ops are added, so the seeds keep their ops; another
+// byte names the b % size-th of the ops that have the subject).
 //
 // Property: the subject-facing properties of the op that apply to the subject (repeatable,
 // rows_independent, batch_vs_batch, layout_invariant, forward_accuracy, cross_backend_bitwise;

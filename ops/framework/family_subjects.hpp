@@ -14,7 +14,7 @@
 
 namespace parity::ops {
 
-// Registers every subject of `family` with `op`, but those `leave_out` names (may be empty).
+// Registers every subject of `family` with `op`, but those `leave_out` selects (may be empty).
 template <class Adapter, class Subject>
 void register_family_subjects(const std::string& op, const std::vector<subjects::SubjectInfo<Subject>>& family,
                               const std::function<bool(const std::type_identity_t<subjects::SubjectInfo<Subject>>&)>&

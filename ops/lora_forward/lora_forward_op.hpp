@@ -18,9 +18,9 @@ struct LoraForward {
         .name = "lora_forward",
         .description = "LoRA forward: y = x W^T + s (x A^T) B^T over rows of T, reducing over K and r",
         // Plan thresholds: batched plans and split-K switch on the row count (16, 64, 128 rows,
-        // what parity's LoRA probes model), split-K and the reduction tiles on K, the rank path
-        // past a tile of 32 adapter columns.
-        .extents = {{.name = "T", .max = 4096, .thresholds = {16, 64, 128}},
+        // what parity's LoRA probes model, and the GEMM tiles' 256), split-K and the reduction
+        // tiles on K, the rank path past a tile of 32 adapter columns.
+        .extents = {{.name = "T", .max = 4096, .thresholds = {16, 64, 128, 256}},
                     {.name = "N", .max = 1024, .thresholds = {64, 128}},
                     {.name = "K", .max = 8192, .thresholds = {32, 1024, 4096}},
                     {.name = "r", .max = 64, .thresholds = {16, 32}}},
@@ -61,6 +61,8 @@ struct LoraForward {
       for (std::int64_t n = 0; n < N; ++n) {
         const R base = e.sum(K, [&](std::int64_t k) { return x(t, k) * W(n, k); });
         const R low_rank = e.sum(r, [&](std::int64_t j) { return h[static_cast<std::size_t>(j)] * B(n, j); });
+        // The kernels' fma(s, low_rank, base) rounds once where this rounds twice, and their
+        // fma chains round less than products then sums: the bound covers them, a little wide.
         y(t, n) = base + s * low_rank;
       }
     }

@@ -44,12 +44,13 @@ struct TransitionStep {
                     {.name = "std", .shape = {"B"}, .dtype_group = "f32"},
                     {.name = "logp", .shape = {"B"}, .dtype_group = "f32"}},
         // sigma at the schedule's start (1, where sigma_max enters), middle and end; steps of a
-        // 10- and a 50-step schedule; the noise levels of Flow-GRPO's recipes. The contract keeps
-        // sigma_prev >= 0.075 and every std positive.
+        // 10- and a 50-step schedule; the noise levels of Flow-GRPO's recipes (a = 1 makes the cps
+        // root sqrt(sigma_prev^2 - std^2) exactly 0, whose bound is loose: sqrt of its error). The
+        // contract keeps sigma_prev >= 0.075 and every std positive.
         .params = {{.name = "type", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0},
                    {.name = "sigma", .values = {1.0, 0.8, 0.5, 0.2}, .min = 0.2, .max = 1.0},
                    {.name = "step", .values = {0.1, 0.02}, .min = 0.001, .max = 0.125},
-                   {.name = "sigma_max", .values = {0.98, 0.9}, .min = 0.5, .max = 0.999},
+                   {.name = "sigma_max", .values = {0.98, 0.9}, .min = 0.5, .max = static_cast<double>(0.999f)},
                    {.name = "noise_level", .values = {0.7, 1.0, 0.3}, .min = 0.05, .max = 1.0},
                    {.name = "normaliser", .values = {1.0, 0.0}, .min = 0.0, .max = 1.0}},
         .dtypes = {DType::f32, DType::bf16},

@@ -1,5 +1,6 @@
 #include <parity/ops/transition_step/transition_subject_op.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -21,7 +22,9 @@ class TransitionOpSubject final : public OpSubject {
     const subjects::TransitionAccuracyContract c = step_->accuracy_contract();
     Arithmetic a;
     a.reduction_lanes = c.reduction == subjects::TransitionAccuracyContract::Reduction::fixed_256_lane_tree ? 256 : 0;
-    a.log_ulps = c.log_ulps;
+    // parity's log_f32 is a double log rounded to float32: half an ulp and the double's error,
+    // as softmax and sdpa declare the same construction.
+    a.log_ulps = std::max(c.log_ulps, 0.5 + 0x1p-20);
     return a;
   }
 

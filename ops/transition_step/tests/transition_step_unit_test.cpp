@@ -2,7 +2,8 @@
 // each returns the family subject's own bits with every row at the case's sigma; the double
 // reference is the formula (sde with its normaliser, and cps); parity's host twin holds its
 // derived bound on hand-made cases of both steps while the probes that change a step's
-// arithmetic do not; the outputs are float32 alone.
+// arithmetic do not; the outputs are float32 alone; its sigma_prev and cps factor are the
+// kernel's.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -15,6 +16,7 @@
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/transition_step/transition_step_family.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
+#include <parity/subjects/rlkernels/transition_host.hpp>
 #include <parity/subjects/transition_family.hpp>
 
 namespace parity::ops::transition_step {
@@ -113,6 +115,14 @@ TEST(TransitionStep, WithinItsBoundWhereTheStepProbesAreNot) {
     for (const char* probe : {"probe-no-sqrt-dt", "probe-sum-not-mean", "probe-normaliser-dropped"})
       EXPECT_TRUE(forward_accuracy(def(), sde, *make(probe)).fails()) << probe;
   }
+}
+
+// The declaration's sigma_prev and cps factor are the kernel's: the same float32 values.
+TEST(TransitionStep, TheDeclarationsConstantsAreTheKernels) {
+  for (const float a : {0.3f, 0.7f, 1.0f, 0.05f}) EXPECT_EQ(cps_sin_of(a), subjects::rlkernels::cps_sin_factor(a)) << a;
+  for (const float sigma : {1.0f, 0.8f, 0.5f, 0.2f})
+    for (const float step : {0.1f, 0.02f, 0.001f})
+      EXPECT_EQ(sigma_prev_of(sigma, step), sigma - step) << sigma << " - " << step;  // float32 subtraction
 }
 
 TEST(TransitionStep, TheOutputsAreFloat32Alone) {
