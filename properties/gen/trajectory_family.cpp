@@ -22,7 +22,7 @@ class TrajectoryFamily final : public Family {
   std::string subject_with_kernel(const std::string& kernel, const std::string& device) const override {
     if (device != "cpu")
       throw InputError("trajectory runs the model's rows on the host: " + kernel + " on " + device + " cannot serve them");
-    return pt::trajectory_subject_with_kernel(kernel);
+    return pt::trajectory_subject_with_kernel(properties::model::kProjectionOp, kernel);
   }
 
   std::vector<SubjectEntry> subjects() const override {

@@ -23,8 +23,8 @@ bool is_attention(const runtime::RowInfo& row) { return row.serves.size() == 1 &
 
 // The op call on q, k, v [B, H, T, Dh] (and d_out for the backward): rows [B, H*T*Dh], layout 0.
 ops::OpCall sdpa_call(const std::string& subject, const Tensor& q, const Tensor& k, const Tensor& v, float scale) {
-  if (k.shape() != q.shape() || v.shape() != q.shape())
-    throw InputError("sdpa subject " + subject + ": the model's attention gave q, k and v of different shapes");
+  if (k.shape() != q.shape() || v.shape() != q.shape())  // q, k, v are projections of one h
+    throw std::logic_error("sdpa subject " + subject + ": the model's attention gave q, k and v of different shapes");
   const std::int64_t B = q.dim(0), H = q.dim(1), S = q.dim(2), D = q.dim(3);
   ops::OpCall call;
   call.extents = {{"B", B}, {"H", H}, {"S", S}, {"D", D}};
@@ -142,8 +142,11 @@ std::vector<BoundKernel> attention_kernels() {
   std::vector<BoundKernel> out;
   for (BoundKernel k : bindable_kernels(kAttentionOp)) {
     const ops::OpSubjectInfo* backward = find_op_kernel(kAttentionBackwardOp, k.name);
-    if (backward && runtime_backend(*backward) == k.backend && backward->kind == subjects::SubjectKind::implementation)
-      out.push_back(std::move(k));
+    if (!backward || runtime_backend(*backward) != k.backend || backward->kind != subjects::SubjectKind::implementation)
+      continue;
+    const ops::OpSubjectInfo* forward = find_op_kernel(kAttentionOp, k.name);
+    k.unavailable = [forward, backward] { return unavailable(*forward, *backward); };
+    out.push_back(std::move(k));
   }
   return out;
 }

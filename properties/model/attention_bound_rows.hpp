@@ -13,7 +13,12 @@
 // dk, dv (sdpa_backward) back; lse is not used. Its self-check, run by auto mode before it
 // binds: forward and backward each give the same bits twice and finite outputs on a small
 // example, and on CUDA the bits of the kernel's host twin (a CUDA kernel without one is bound by
-// strict mode only). A kernel unavailable here refuses every call, saying why.
+// strict and audit modes only). A kernel unavailable here refuses every call, saying why.
+//
+// The model's generated cases (by default tokens up to 40, batch up to 4) stay inside the sdpa
+// ops' declared maxima on B and S and below their plan thresholds on S; the row passes any shape
+// the model's attention takes to the kernel, which `parity check sdpa` judges over the op's own.
+// The first call fixes the subject lists of both ops (as listing the model's subjects does).
 #include <string>
 #include <vector>
 
@@ -27,7 +32,8 @@ namespace parity::properties::model {
 inline constexpr const char* kAttentionOp = "sdpa";
 inline constexpr const char* kAttentionBackwardOp = "sdpa_backward";
 
-// Every bindable kernel of kAttentionOp that sdpa_backward also has, in registration order.
+// Every bindable kernel of kAttentionOp that sdpa_backward also has, in registration order;
+// unavailable where either op's subject is.
 std::vector<BoundKernel> attention_kernels();
 
 // The model's rows with joint_attention on `subject` (of both ops) on `backend`. One registry per

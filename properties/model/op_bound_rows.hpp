@@ -13,7 +13,7 @@
 // dy [T, N] and W^T [K, N] without a bias. Its self-check, run by auto mode before it binds:
 // forward and backward each give the same bits twice and finite outputs on a small example, and
 // on CUDA the bits of the kernel's host twin (OpSubjectInfo::host_twin; a CUDA kernel without one
-// is never bound by auto mode, only by strict). A kernel whose subject is unavailable here
+// is never bound by auto mode, only by strict and audit). A kernel whose subject is unavailable here
 // refuses every call (cannot_take says why), so strict mode reports it and auto falls back.
 #include <functional>
 #include <string>

@@ -35,14 +35,16 @@ std::unique_ptr<ops::OpSubject> parity_kernel(const std::string& op) {
   throw std::logic_error("no " + op + " rlkernels-host");
 }
 
-// Forward calls the model made (not auto mode's self-check of the row, on B 1, S 5, D 4).
-std::atomic<int> model_calls{0};
+// Calls of the counting kernels (forward, backward) other than auto mode's self-check of the row
+// (B 1, S 5, D 4), and every call.
+std::atomic<int> model_calls{0}, backward_model_calls{0}, forward_calls{0}, backward_calls{0};
 
 // parity's sdpa kernel, counting; and the same with o rounded through bf16 whenever the batch
 // has an even number of rows (a plan chosen from the batch).
 class Counting : public ops::OpSubject {
  public:
   ops::OpOutputs run(const ops::OpCall& call) override {
+    ++forward_calls;
     if (call.extent("S") != 5) ++model_calls;
     return kernel_->run(call);
   }
@@ -68,7 +70,11 @@ class EvenBatchBf16 : public ops::OpSubject {
 
 class Backward : public ops::OpSubject {
  public:
-  ops::OpOutputs run(const ops::OpCall& call) override { return kernel_->run(call); }
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    ++backward_calls;
+    if (call.extent("S") != 5) ++backward_model_calls;
+    return kernel_->run(call);
+  }
 
  private:
   std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa_backward");
@@ -102,6 +108,17 @@ TEST(AttentionKernel, ReplacesExactlyJointAttention) {
     }
   }
   EXPECT_EQ(replaced, 1);
+  // The replaced row keeps parity's acceptance: a bf16 h is refused, a float32 one taken.
+  const runtime::RowInfo* info = rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).for_kind("attention");
+  ASSERT_NE(info, nullptr);
+  EXPECT_TRUE(info->has_backward);
+  std::vector<runtime::TensorSpec> operands;
+  for (const Tensor& t : model::AttentionOperands::example().list()) operands.push_back(runtime::TensorSpec::of(t));
+  runtime::BoundaryCall call{.boundary = "attention", .kind = "attention", .node = true, .operands = operands,
+                             .needs_backward = true};
+  EXPECT_EQ(info->cannot_take(call, runtime::Backend::host), "");
+  call.operands[0].dtype = DType::bf16;
+  EXPECT_NE(info->cannot_take(call, runtime::Backend::host), "");
 }
 
 TEST(AttentionKernel, OnlyAKernelOfBothOpsIsBindable) {
@@ -121,12 +138,14 @@ TEST(AttentionKernel, OnlyAKernelOfBothOpsIsBindable) {
   EXPECT_THROW(rows_with_attention_kernel("rlkernels-host", runtime::Backend::cuda), InputError);
 }
 
-// The bound row and parity's own compute the same formula with float32 roundings in another
-// order: every element agrees within a float32-scale tolerance (a relative 2^-12 of the largest
-// output, far above the two orders' roundings over a 5-key softmax and 8-wide projections, far
-// below any wiring error, which changes values at order one).
+// The bound row calls the kernel's sdpa in its forward and its sdpa_backward in its backward, and
+// computes what parity's own row does: their sdpa steps round in another order (the op's kernel
+// divides by the sum after weighting, the model's normalises first), so every element agrees
+// within a relative 2^-12 of the largest output, far above those roundings over a 5-key softmax,
+// far below a wiring error (a transposed layout, a causal mask, swapped gradients, a wrong
+// scale), which changes values at order one.
 TEST(AttentionKernel, TheRowIsTheModelsAttentionWithTheKernelInside) {
-  const runtime::RowInfo* info = rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).for_kind("attention");
+  const runtime::RowInfo* info = rows_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->self_check(runtime::Backend::host), "");
   const std::vector<Tensor> operands = model::AttentionOperands::example().list();
@@ -136,7 +155,9 @@ TEST(AttentionKernel, TheRowIsTheModelsAttentionWithTheKernelInside) {
   ASSERT_NE(own, nullptr);
   const auto parity_row = own->make(runtime::Backend::host);
   for (const bool backward : {false, true}) {
+    const int forwards = forward_calls, backwards = backward_calls;
     const Tensor a = backward ? bound->backward(operands, {d_out}).at(0) : bound->forward(operands).at(0);
+    EXPECT_GT(backward ? backward_calls - backwards : forward_calls - forwards, 0) << "the kernel was not called";
     const Tensor b = backward ? parity_row->backward(operands, {d_out}).at(0) : parity_row->forward(operands).at(0);
     ASSERT_EQ(a.shape(), b.shape());
     double largest = 0;
@@ -154,6 +175,7 @@ TEST(AttentionKernel, ParitysAttentionKernelHoldsEveryModelPropertyInTheModel) {
     EXPECT_TRUE(r.passed) << p.name << ": " << r.message;
   }
   EXPECT_GT(model_calls.load(), 0) << "the kernel bound at the attention never ran in the model";
+  EXPECT_GT(backward_model_calls.load(), 0) << "its sdpa_backward never ran in the model";
 }
 
 TEST(AttentionKernel, AKernelWhoseBitsDependOnTheBatchFailsBatchInvariance) {

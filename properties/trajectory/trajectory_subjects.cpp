@@ -47,7 +47,7 @@ std::vector<TrajectorySubject> build() {
   // registered ones included (properties/model/op_bound_rows.hpp).
   for (const auto& k : model::projection_kernels()) {
     if (k.backend != runtime::Backend::host) continue;
-    all.push_back({trajectory_subject_with_kernel(k.name), SubjectKind::implementation,
+    all.push_back({trajectory_subject_with_kernel(model::kProjectionOp, k.name), SubjectKind::implementation,
                    "every boundary bound, the float32 projections on linear's " + k.name + " (" + k.description + ")",
                    bound(true, true, model::rows_with_projection_kernel(k.name, runtime::Backend::host))});
   }
@@ -55,7 +55,7 @@ std::vector<TrajectorySubject> build() {
   // (properties/model/attention_bound_rows.hpp).
   for (const auto& k : model::attention_kernels()) {
     if (k.backend != runtime::Backend::host) continue;
-    all.push_back({std::string("bound-all+") + model::kAttentionOp + "=" + k.name, SubjectKind::implementation,
+    all.push_back({trajectory_subject_with_kernel(model::kAttentionOp, k.name), SubjectKind::implementation,
                    "every boundary bound, the attention on sdpa's " + k.name + " (" + k.description + ")",
                    bound(true, true, model::rows_with_attention_kernel(k.name, runtime::Backend::host))});
   }
@@ -64,8 +64,8 @@ std::vector<TrajectorySubject> build() {
 
 }  // namespace
 
-std::string trajectory_subject_with_kernel(const std::string& kernel) {
-  return std::string("bound-all+") + model::kProjectionOp + "=" + kernel;
+std::string trajectory_subject_with_kernel(const std::string& op, const std::string& kernel) {
+  return "bound-all+" + op + "=" + kernel;
 }
 
 const std::vector<TrajectorySubject>& trajectory_subjects() {

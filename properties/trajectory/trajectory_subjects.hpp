@@ -36,8 +36,8 @@ struct TrajectorySubject {
 
 const std::vector<TrajectorySubject>& trajectory_subjects();
 const TrajectorySubject& find_trajectory_subject(const std::string& name);  // InputError otherwise
-// The name of the subject with every boundary bound and the float32 projections on `kernel`, a
-// host subject of the op linear: bound-all+linear=KERNEL.
-std::string trajectory_subject_with_kernel(const std::string& kernel);
+// The name of the subject with every boundary bound and the rows of `op` (linear: the float32
+// projections; sdpa: the attention) on `kernel`, a host subject of that op: bound-all+OP=KERNEL.
+std::string trajectory_subject_with_kernel(const std::string& op, const std::string& kernel);
 
 }  // namespace parity::properties::trajectory

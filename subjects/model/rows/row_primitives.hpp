@@ -11,7 +11,7 @@
 namespace parity::model {
 
 // Each a function, so that a primitive may be one of an op's kernels (properties/model/
-// op_bound_rows.hpp binds a kernel of sdpa at the attention row this way).
+// attention_bound_rows.hpp binds a kernel of sdpa at the attention row this way).
 struct Primitives {
   std::function<Tensor(const Tensor&, const Tensor&, const Tensor*)> linear_forward;
   std::function<Tensor(const Tensor&, const Tensor&)> linear_backward_input;
