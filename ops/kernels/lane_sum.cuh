@@ -22,13 +22,21 @@ PARITY_HD float lane_sum(const Term& term, std::int64_t n, int lane) {
 // One level of the pairwise fold: lanes[j] += lanes[j + stride] for j < stride.
 PARITY_HD void fold_level(float* lanes, int stride, int j) { lanes[j] = lanes[j] + lanes[j + stride]; }
 
-// The whole reduction on one thread (the host twins'): the lanes, then the fold.
+// The whole reduction on one thread (the host twins'): the lanes, then the fold. Only the
+// `used` = min(n, kLanes) lanes that hold a term are computed and folded: a lane without one is
+// +0.0f, and no lane sum is -0.0f (each starts at +0.0f, and a sum rounded to nearest is -0.0f
+// only when both addends are), so folding an empty lane into another is x + (+0.0f) = x, bit for
+// bit (NaN and infinities included). The bits are the full fold's (lane_sum_test checks). This
+// holds in IEEE arithmetic, the default floating-point environment; with flush-to-zero on (which
+// the host twins never set) an underflowing sum could be -0.0f.
 template <class Term>
 inline float host_lane_sum(const Term& term, std::int64_t n) {
   float lanes[kLanes];
-  for (int l = 0; l < kLanes; ++l) lanes[l] = lane_sum(term, n, l);
+  const int used = n < kLanes ? static_cast<int>(n) : kLanes;
+  if (used == 0) return 0.0f;
+  for (int l = 0; l < used; ++l) lanes[l] = lane_sum(term, n, l);
   for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-    for (int j = 0; j < stride; ++j) fold_level(lanes, stride, j);
+    for (int j = 0; j < stride && j + stride < used; ++j) fold_level(lanes, stride, j);
   return lanes[0];
 }
 

@@ -4,6 +4,7 @@
 // its strides.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -30,23 +31,29 @@ struct View {
   }
 };
 
-__global__ void __launch_bounds__(kLanes) linear_elements(View x, View w, View b, bool has_bias, std::int64_t N,
-                                                          std::int64_t K, bool bf16_out, void* y) {
+// One block per output column n, striding over the rows t (gridDim.y is at most 65535, T is not):
+// each output is one block's lanes and fold, whatever the grid.
+__global__ void __launch_bounds__(kLanes) linear_elements(View x, View w, View b, bool has_bias, std::int64_t T,
+                                                          std::int64_t N, std::int64_t K, bool bf16_out, void* y) {
   __shared__ float lanes[kLanes];
-  const std::int64_t n = blockIdx.x, t = blockIdx.y;
+  const std::int64_t n = blockIdx.x;
   const int l = static_cast<int>(threadIdx.x);
-  const auto lx = [&](std::int64_t k) { return x(t, k); };
-  const auto lw = [&](std::int64_t k) { return w(n, k); };
-  lanes[l] = kernels::lane_sum(Product<decltype(lx), decltype(lw)>{lx, lw}, K, l);
-  __syncthreads();
-  for (int stride = kLanes / 2; stride >= 1; stride /= 2) {
-    if (l < stride) kernels::fold_level(lanes, stride, l);
+  for (std::int64_t t = blockIdx.y; t < T; t += gridDim.y) {
+    const auto lx = [&](std::int64_t k) { return x(t, k); };
+    const auto lw = [&](std::int64_t k) { return w(n, k); };
+    lanes[l] = kernels::lane_sum(Product<decltype(lx), decltype(lw)>{lx, lw}, K, l);
     __syncthreads();
+    for (int stride = kLanes / 2; stride >= 1; stride /= 2) {
+      if (l < stride) kernels::fold_level(lanes, stride, l);
+      __syncthreads();
+    }
+    if (l == 0) {
+      const float v = add_bias(lanes[0], has_bias, has_bias ? b(0, n) : 0.0f);
+      if (bf16_out) static_cast<std::uint16_t*>(y)[t * N + n] = bf16_from_float_rne(v);
+      else static_cast<float*>(y)[t * N + n] = v;
+    }
+    __syncthreads();  // lanes[0] is read before the next row overwrites the lanes
   }
-  if (l != 0) return;
-  const float v = add_bias(lanes[0], has_bias, has_bias ? b(0, n) : 0.0f);
-  if (bf16_out) static_cast<std::uint16_t*>(y)[t * N + n] = bf16_from_float_rne(v);
-  else static_cast<float*>(y)[t * N + n] = v;
 }
 
 class CudaKernel : public OpSubject {
@@ -74,8 +81,8 @@ class CudaKernel : public OpSubject {
     }
     const View vx{dx.as<void>(), x.dtype() == DType::bf16, x.offset(), x.strides()[0], x.strides()[1]};
     const View vw{dw.as<void>(), w.dtype() == DType::bf16, w.offset(), w.strides()[0], w.strides()[1]};
-    const dim3 grid(static_cast<unsigned>(N), static_cast<unsigned>(T));
-    linear_elements<<<grid, kLanes>>>(vx, vw, vb, has_bias, N, K, out == DType::bf16, dy.as<void>());
+    const dim3 grid(static_cast<unsigned>(N), static_cast<unsigned>(std::clamp<std::int64_t>(T, 1, 65535)));
+    linear_elements<<<grid, kLanes>>>(vx, vw, vb, has_bias, T, N, K, out == DType::bf16, dy.as<void>());
     check(cudaGetLastError(), "linear_elements launch");
     check(cudaMemcpy(y.storage_bytes().data(), dy.as<void>(), y.storage_bytes().size(), cudaMemcpyDeviceToHost), "cudaMemcpy y");
     return {{"y", std::move(y)}};

@@ -1,7 +1,7 @@
 #pragma once
 // The host twin of parity's attention backward kernel: sdpa_arith.cuh's arithmetic in the CUDA
 // kernel's order (sdpa.cu): per head, each query row's softmax row, P, dS and dq; then each
-// key's dk and dv. `Policy` lets the mismatch probes (sdpa_backward_probes.cpp) change single
+// key's dk and dv; the heads spread over threads (for_each_head). `Policy` lets the mismatch probes (sdpa_backward_probes.cpp) change single
 // steps; BackwardStandard is the kernel's own.
 #include <memory>
 
@@ -34,32 +34,30 @@ class SdpaBackwardHost : public OpSubject {
     const std::int64_t S = c.hd.S, D = c.hd.D;
     const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v")),
                              g = floats(call.input("do"));
-    OpOutputs out;
-    for (const char* name : {"dq", "dk", "dv"}) out[name] = Tensor::zeros(c.out, {c.B, c.row_elements()});
-    std::vector<float> P(static_cast<std::size_t>(S * S)), dS(P.size()), acc(static_cast<std::size_t>(D));
-    for (std::int64_t b = 0; b < c.B; ++b)
-      for (std::int64_t h = 0; h < c.hd.H; ++h) {
-        const HostHead hq(q, c, b, h), hk(k, c, b, h), hv(v, c, b, h), hg(g, c, b, h);
-        const auto put = [&](const char* name, std::int64_t s, std::int64_t d, float x) {
-          store(out[name], b * c.row_elements() + c.hd.col(s, h, d), x);
-        };
-        for (std::int64_t i = 0; i < S; ++i) {
-          const std::int64_t n = Policy::keys(c.causal, i, S);
-          float* p = P.data() + i * S;
-          float* ds = dS.data() + i * S;
-          const Partial r = attend(hq, hk, hv, i, 0, n, D, c.scale, p, acc.data());
-          softmax_grad(hv, hg, i, n, D, r, p, acc.data(), ds, typename Policy::Grad{});
-          for (std::int64_t d = 0; d < D; ++d) put("dq", i, d, Policy::dq_sum({ds, 1}, hk, n, d, c.B * c.hd.H) * c.scale);
-        }
-        for (std::int64_t j = 0; j < S; ++j) {
-          const std::int64_t first = Policy::first_query(c.causal, j);
-          for (std::int64_t d = 0; d < D; ++d) {
-            put("dk", j, d, column_sum(Strip{dS.data() + first * S + j, S}, hq, first, S - first, d) * c.scale);
-            put("dv", j, d, Policy::dv_sum({P.data() + first * S + j, S}, hg, first, S - first, d, c.out == DType::bf16));
-          }
+    Tensor dq = Tensor::zeros(c.out, {c.B, c.row_elements()}), dk = dq, dv = dq;
+    for_each_head(c, [&](std::int64_t b, std::int64_t h) {
+      std::vector<float> P(static_cast<std::size_t>(S * S)), dS(P.size()), acc(static_cast<std::size_t>(D));
+      const HostHead hq(q, c, b, h), hk(k, c, b, h), hv(v, c, b, h), hg(g, c, b, h);
+      const auto put = [&](Tensor& t, std::int64_t s, std::int64_t d, float x) {
+        store(t, b * c.row_elements() + c.hd.col(s, h, d), x);
+      };
+      for (std::int64_t i = 0; i < S; ++i) {
+        const std::int64_t n = Policy::keys(c.causal, i, S);
+        float* p = P.data() + i * S;
+        float* ds = dS.data() + i * S;
+        const Partial r = attend(hq, hk, hv, i, 0, n, D, c.scale, p, acc.data());
+        softmax_grad(hv, hg, i, n, D, r, p, acc.data(), ds, typename Policy::Grad{});
+        for (std::int64_t d = 0; d < D; ++d) put(dq, i, d, Policy::dq_sum({ds, 1}, hk, n, d, c.B * c.hd.H) * c.scale);
+      }
+      for (std::int64_t j = 0; j < S; ++j) {
+        const std::int64_t first = Policy::first_query(c.causal, j);
+        for (std::int64_t d = 0; d < D; ++d) {
+          put(dk, j, d, column_sum(Strip{dS.data() + first * S + j, S}, hq, first, S - first, d) * c.scale);
+          put(dv, j, d, Policy::dv_sum({P.data() + first * S + j, S}, hg, first, S - first, d, c.out == DType::bf16));
         }
       }
-    return out;
+    });
+    return {{"dq", std::move(dq)}, {"dk", std::move(dk)}, {"dv", std::move(dv)}};
   }
 };
 

@@ -10,59 +10,15 @@
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
-#include <parity/subjects/model/rows/tensor_ops.hpp>
+#include <parity/subjects/model/rows/sdpa_kernels.hpp>
 
 namespace parity::properties::model {
 namespace {
 
 using parity::model::AttentionOperands;
-using parity::model::reshaped;
 using runtime::Backend;
 
 bool is_attention(const runtime::RowInfo& row) { return row.serves.size() == 1 && row.serves.front() == "attention"; }
-
-// The op call on q, k, v [B, H, T, Dh] (and d_out for the backward): rows [B, H*T*Dh], layout 0.
-ops::OpCall sdpa_call(const std::string& subject, const Tensor& q, const Tensor& k, const Tensor& v, float scale) {
-  if (k.shape() != q.shape() || v.shape() != q.shape())  // q, k, v are projections of one h
-    throw std::logic_error("sdpa subject " + subject + ": the model's attention gave q, k and v of different shapes");
-  const std::int64_t B = q.dim(0), H = q.dim(1), S = q.dim(2), D = q.dim(3);
-  ops::OpCall call;
-  call.extents = {{"B", B}, {"H", H}, {"S", S}, {"D", D}};
-  call.inputs = {{"q", reshaped(q, {B, H * S * D})}, {"k", reshaped(k, {B, H * S * D})}, {"v", reshaped(v, {B, H * S * D})}};
-  call.params = {{"scale", scale}, {"causal", 0.0}, {"layout", 0.0}};
-  return call;
-}
-
-// Output `name` of a kernel's run, [B, H*S*D] float32, as [B, H, S, D].
-Tensor heads_of(const std::string& subject, ops::OpOutputs& out, const std::string& name, const Tensor& like) {
-  const auto it = out.find(name);
-  const std::int64_t B = like.dim(0), n = like.numel() / B;
-  if (it == out.end() || it->second.dtype() != DType::f32 || it->second.shape() != std::vector<std::int64_t>{B, n})
-    throw std::runtime_error("sdpa subject " + subject + " did not return " + name + ", float32 [" + std::to_string(B) +
-                             ", " + std::to_string(n) + "], for the model's attention");
-  return reshaped(it->second, like.shape());
-}
-
-// parity's primitives of `backend` with sdpa_forward and sdpa_backward on the kernels.
-parity::model::Primitives with_kernels(Backend backend, const std::string& subject,
-                                       std::shared_ptr<ops::OpSubject> forward, std::shared_ptr<ops::OpSubject> backward) {
-  parity::model::Primitives p = parity::model::primitives(backend);
-  p.sdpa_forward = [subject, forward](const Tensor& q, const Tensor& k, const Tensor& v, float scale) {
-    ops::OpCall call = sdpa_call(subject, q, k, v, scale);
-    call.output_dtypes = {{"o", DType::f32}, {"lse", DType::f32}};
-    ops::OpOutputs out = forward->run(call);
-    return heads_of(subject, out, "o", q);
-  };
-  p.sdpa_backward = [subject, backward](const Tensor& q, const Tensor& k, const Tensor& v, float scale, const Tensor& d_out) {
-    ops::OpCall call = sdpa_call(subject, q, k, v, scale);
-    call.inputs.emplace("do", reshaped(d_out, {q.dim(0), q.numel() / q.dim(0)}));
-    call.output_dtypes = {{"dq", DType::f32}, {"dk", DType::f32}, {"dv", DType::f32}};
-    ops::OpOutputs out = backward->run(call);
-    return subjects::rlkernels::model::SdpaGrads{heads_of(subject, out, "dq", q), heads_of(subject, out, "dk", k),
-                                                 heads_of(subject, out, "dv", v)};
-  };
-  return p;
-}
 
 // The attention row on the kernels (operands h, wq, wk, wv, wo, norm_q, norm_k, cos, sin).
 class OpAttentionRow final : public runtime::Row {
@@ -107,8 +63,8 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& forward, const ops::OpSubje
   const auto make = [forward, backward](Backend b) -> std::unique_ptr<runtime::Row> {
     const ops::OpSubjectInfo& f = kernel_for_backend(kAttentionOp, forward, b);
     const ops::OpSubjectInfo& g = kernel_for_backend(kAttentionBackwardOp, backward, b);
-    return std::make_unique<OpAttentionRow>(with_kernels(b, f.name, make_kernel(kAttentionOp, f),
-                                                         make_kernel(kAttentionBackwardOp, g)));
+    return std::make_unique<OpAttentionRow>(parity::model::with_sdpa_kernels(
+        parity::model::primitives(b), f.name, make_kernel(kAttentionOp, f), make_kernel(kAttentionBackwardOp, g)));
   };
   const auto check = parity::model::repeatable_self_check(
       [make](Backend b) { return std::make_unique<ForwardAndBackward>(make(b)); },

@@ -8,9 +8,9 @@
 // (strict, audit, auto, off) binds it as it binds parity's row and the binding log names it.
 // token_refiner_block, a fused block of several ops, stays parity's.
 //
-// The row hands the kernel q, k, v [B, H, T, Dh] as the op's rows [B, H*T*Dh] (layout 0, S = T:
-// joint self-attention), not causal, at the model's scale 1/sqrt(Dh), and reads o (sdpa) and dq,
-// dk, dv (sdpa_backward) back; lse is not used. Its self-check, run by auto mode before it
+// The row hands the kernel q, k, v as parity's own attention kernel gets them
+// (subjects/model/rows/sdpa_kernels.hpp: [B, H*T*Dh] rows, layout 0, not causal, at the model's
+// scale 1/sqrt(Dh)). Its self-check, run by auto mode before it
 // binds: forward and backward each give the same bits twice and finite outputs on a small
 // example, and on CUDA the bits of the kernel's host twin (a CUDA kernel without one is bound by
 // strict and audit modes only). A kernel unavailable here refuses every call, saying why.

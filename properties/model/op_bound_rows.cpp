@@ -7,6 +7,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/properties/model/op_kernels.hpp>
+#include <parity/subjects/model/rows/linear_kernel.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
@@ -23,16 +24,6 @@ bool is_f32_projection(const runtime::RowInfo& row) {
   return false;
 }
 
-// W^T of a [N, K] tensor, [K, N] contiguous.
-Tensor transposed(const Tensor& w) {
-  const Tensor c = w.contiguous();
-  const std::int64_t N = c.dim(0), K = c.dim(1);
-  Tensor t = Tensor::zeros(c.dtype(), {K, N});
-  for (std::int64_t n = 0; n < N; ++n)
-    for (std::int64_t k = 0; k < K; ++k) t.set_bits(k * N + n, c.bits_at(n * K + k));
-  return t;
-}
-
 // A projection row on one kernel of the op (op_bound_rows.hpp).
 class OpProjectionRow final : public runtime::Row {
  public:
@@ -43,26 +34,13 @@ class OpProjectionRow final : public runtime::Row {
     return {parity::model::as_token_rows(o.at(0), [&](const Tensor& x) { return linear(x, o.at(1), &o.at(2)); })};
   }
   std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
-    const Tensor Wt = transposed(o.at(1));
+    const Tensor Wt = parity::model::transposed(o.at(1));
     return {parity::model::as_token_rows(g.at(0), [&](const Tensor& dy) { return linear(dy, Wt, nullptr); }), Tensor(), Tensor()};
   }
 
  private:
-  // y [T, N] = x [T, K] W^T (+ b) by the kernel, float32.
   Tensor linear(const Tensor& x, const Tensor& W, const Tensor* b) const {
-    ops::OpCall call;
-    call.extents = {{"T", x.dim(0)}, {"N", W.dim(0)}, {"K", x.dim(1)}};
-    call.inputs = {{"x", x}, {"W", W}};
-    if (b) call.inputs.emplace("b", *b);
-    call.params = {{"bias", b ? 1.0 : 0.0}};
-    call.output_dtypes = {{"y", DType::f32}};
-    ops::OpOutputs out = kernel_->run(call);
-    const auto y = out.find("y");
-    if (y == out.end() || y->second.dtype() != DType::f32 ||
-        y->second.shape() != std::vector<std::int64_t>{x.dim(0), W.dim(0)})
-      throw std::runtime_error("linear subject " + subject_ + " did not return y, float32 [" + std::to_string(x.dim(0)) + ", " +
-                       std::to_string(W.dim(0)) + "], for a model projection");
-    return y->second;
+    return parity::model::linear_by(*kernel_, subject_, x, W, b);
   }
 
   std::string subject_;

@@ -1,9 +1,9 @@
 // The DiT rows on the device. Every kernel is a grid-stride loop over independent outputs
-// (elements, rows, query rows or key rows); each output is evaluated by one thread through
+// (elements or rows); each output is evaluated by one thread through
 // the PARITY_HD arithmetic of model_arith.cuh, in its documented order (this file is
 // compiled with --fmad=false), so the results equal the host twins' bit for bit whatever
-// the grid. Attention recomputes scores and probabilities instead of storing them: the same
-// chains give the same bits.
+// the grid. (The model's projections and attention are parity's kernels of the ops linear and
+// sdpa: ops/linear/linear.cu, ops/sdpa/sdpa.cu.)
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -72,11 +72,11 @@ void launch(Kernel kernel, int64_t outputs, const char* name, Args... args) {
 
 // ---- kernels ---------------------------------------------------------------------------
 
-__global__ void linear_forward_kernel(const float* x, const float* W, const float* b, int64_t M,
-                                      int64_t N, int64_t K, float* y) {
+__global__ void linear_forward_kernel(const float* x, const float* W, int64_t M, int64_t N, int64_t K,
+                                      float* y) {
   for (int64_t e = first_index(); e < M * N; e += grid_stride()) {
     const int64_t m = e / N, n = e % N;
-    y[e] = linear_output(chain(0.0f, x + m * K, 1, W + n * K, 1, K), b, n);
+    y[e] = chain(0.0f, x + m * K, 1, W + n * K, 1, K);
   }
 }
 
@@ -112,91 +112,6 @@ __global__ void rope_kernel(const float* x, const float* cos, const float* sin, 
   }
 }
 
-// Row maximum m and denominator l of query row q against the Tk keys k.
-__device__ void softmax_stats(const float* q, const float* k, int64_t Tk, int64_t Dh, float scale,
-                              float* m, float* l) {
-  float mx = -INFINITY;
-  for (int64_t j = 0; j < Tk; ++j) mx = running_max(mx, attention_score(q, k + j * Dh, Dh, scale));
-  float sum = 0.0f;
-  for (int64_t j = 0; j < Tk; ++j) sum = sum + softmax_weight(attention_score(q, k + j * Dh, Dh, scale), mx);
-  *m = mx;
-  *l = sum;
-}
-
-__device__ float probability(const float* q, const float* kj, int64_t Dh, float scale, float m, float l) {
-  return softmax_prob(softmax_weight(attention_score(q, kj, Dh, scale), m), l);
-}
-
-// One thread per (b, h, i): o[i, :] = chain_j P_ij v[j, :].
-__global__ void sdpa_forward_kernel(const float* q, const float* k, const float* v, SdpaDims d,
-                                    float scale, float* o) {
-  for (int64_t row = first_index(); row < d.B * d.H * d.Tq; row += grid_stride()) {
-    const int64_t bh = row / d.Tq;
-    const float* qi = q + row * d.Dh;
-    const float* kh = k + bh * d.Tk * d.Dh;
-    const float* vh = v + bh * d.Tk * d.Dh;
-    float m, l;
-    softmax_stats(qi, kh, d.Tk, d.Dh, scale, &m, &l);
-    float* oi = o + row * d.Dh;
-    for (int64_t j = 0; j < d.Tk; ++j) {
-      const float p = probability(qi, kh + j * d.Dh, d.Dh, scale, m, l);
-      for (int64_t c = 0; c < d.Dh; ++c) oi[c] = mac(oi[c], p, vh[j * d.Dh + c]);
-    }
-  }
-}
-
-// One thread per (b, h, i): the row statistics m, l, D and dq[i, :].
-__global__ void sdpa_query_kernel(const float* q, const float* k, const float* v, const float* dO,
-                                  SdpaDims d, float scale, float* stats, float* dq) {
-  for (int64_t row = first_index(); row < d.B * d.H * d.Tq; row += grid_stride()) {
-    const int64_t bh = row / d.Tq;
-    const float* qi = q + row * d.Dh;
-    const float* doi = dO + row * d.Dh;
-    const float* kh = k + bh * d.Tk * d.Dh;
-    const float* vh = v + bh * d.Tk * d.Dh;
-    float m, l;
-    softmax_stats(qi, kh, d.Tk, d.Dh, scale, &m, &l);
-    float row_dot = 0.0f;
-    for (int64_t j = 0; j < d.Tk; ++j)
-      row_dot = mac(row_dot, probability(qi, kh + j * d.Dh, d.Dh, scale, m, l),
-                    chain(0.0f, doi, 1, vh + j * d.Dh, 1, d.Dh));
-    float* dqi = dq + row * d.Dh;
-    for (int64_t j = 0; j < d.Tk; ++j) {
-      const float ds = score_gradient(probability(qi, kh + j * d.Dh, d.Dh, scale, m, l),
-                                      chain(0.0f, doi, 1, vh + j * d.Dh, 1, d.Dh), row_dot);
-      for (int64_t c = 0; c < d.Dh; ++c) dqi[c] = mac(dqi[c], ds, kh[j * d.Dh + c]);
-    }
-    for (int64_t c = 0; c < d.Dh; ++c) dqi[c] = scaled(dqi[c], scale);
-    stats[3 * row] = m;
-    stats[3 * row + 1] = l;
-    stats[3 * row + 2] = row_dot;
-  }
-}
-
-// One thread per (b, h, j): dk[j, :] and dv[j, :], chains over i ascending.
-__global__ void sdpa_key_kernel(const float* q, const float* k, const float* v, const float* dO,
-                                const float* stats, SdpaDims d, float scale, float* dk, float* dv) {
-  for (int64_t col = first_index(); col < d.B * d.H * d.Tk; col += grid_stride()) {
-    const int64_t bh = col / d.Tk;
-    const float* kj = k + col * d.Dh;
-    const float* vj = v + col * d.Dh;
-    float* dkj = dk + col * d.Dh;
-    float* dvj = dv + col * d.Dh;
-    for (int64_t i = 0; i < d.Tq; ++i) {
-      const int64_t row = bh * d.Tq + i;
-      const float* qi = q + row * d.Dh;
-      const float* doi = dO + row * d.Dh;
-      const float p = probability(qi, kj, d.Dh, scale, stats[3 * row], stats[3 * row + 1]);
-      const float ds = score_gradient(p, chain(0.0f, doi, 1, vj, 1, d.Dh), stats[3 * row + 2]);
-      for (int64_t c = 0; c < d.Dh; ++c) {
-        dvj[c] = mac(dvj[c], p, doi[c]);
-        dkj[c] = mac(dkj[c], ds, qi[c]);
-      }
-    }
-    for (int64_t c = 0; c < d.Dh; ++c) dkj[c] = scaled(dkj[c], scale);
-  }
-}
-
 __global__ void swiglu_gate_kernel(const float* a, const float* g, int64_t n, float* u) {
   for (int64_t e = first_index(); e < n; e += grid_stride()) u[e] = swiglu_gate(a[e], g[e]);
 }
@@ -222,8 +137,8 @@ Tensor rope_apply(const Tensor& x, const Tensor& cos, const Tensor& sin, int rop
 
 // The device's elementwise SwiGLU steps, for model_swiglu.hpp.
 struct CudaRows {
-  static Tensor linear_forward(const Tensor& x, const Tensor& W, const Tensor* b) {
-    return cuda::linear_forward(x, W, b);
+  static Tensor linear_forward(const Tensor& x, const Tensor& W) {
+    return cuda::linear_forward(x, W);
   }
   static Tensor linear_backward_input(const Tensor& dy, const Tensor& W) {
     return cuda::linear_backward_input(dy, W);
@@ -247,12 +162,12 @@ struct CudaRows {
 
 }  // namespace
 
-Tensor linear_forward(const Tensor& x, const Tensor& W, const Tensor* b) {
-  const LinearDims d = check_linear(x, W, b);
-  const DeviceArray xd(x), Wd(W), bd(b ? f32_values(*b) : std::vector<float>{});
+Tensor linear_forward(const Tensor& x, const Tensor& W) {
+  const LinearDims d = check_linear(x, W);
+  const DeviceArray xd(x), Wd(W);
   DeviceOutput y({d.M, d.N});
-  launch(linear_forward_kernel, d.M * d.N, "linear_forward_kernel<<<>>>", xd.data(), Wd.data(),
-         b ? static_cast<const float*>(bd.data()) : nullptr, d.M, d.N, d.K, y.data());
+  launch(linear_forward_kernel, d.M * d.N, "linear_forward_kernel<<<>>>", xd.data(), Wd.data(), d.M, d.N, d.K,
+         y.data());
   return y.fetch();
 }
 
@@ -289,27 +204,6 @@ Tensor rope_forward(const Tensor& x, const Tensor& cos, const Tensor& sin, int r
 
 Tensor rope_backward_input(const Tensor& dy, const Tensor& cos, const Tensor& sin, int rope_dims) {
   return rope_apply(dy, cos, sin, rope_dims, -1.0f, "rope_backward_input");
-}
-
-Tensor sdpa_forward(const Tensor& q, const Tensor& k, const Tensor& v, float scale) {
-  const SdpaDims d = check_sdpa(q, k, v, nullptr, "sdpa_forward");
-  const DeviceArray qd(q), kd(k), vd(v);
-  DeviceOutput o(q.shape());
-  launch(sdpa_forward_kernel, d.B * d.H * d.Tq, "sdpa_forward_kernel<<<>>>", qd.data(), kd.data(),
-         vd.data(), d, scale, o.data());
-  return o.fetch();
-}
-
-SdpaGrads sdpa_backward(const Tensor& q, const Tensor& k, const Tensor& v, float scale,
-                        const Tensor& d_out) {
-  const SdpaDims d = check_sdpa(q, k, v, &d_out, "sdpa_backward");
-  const DeviceArray qd(q), kd(k), vd(v), dOd(d_out);
-  DeviceOutput stats({d.B * d.H * d.Tq, 3}), dq(q.shape()), dk(k.shape()), dv(v.shape());
-  launch(sdpa_query_kernel, d.B * d.H * d.Tq, "sdpa_query_kernel<<<>>>", qd.data(), kd.data(), vd.data(),
-         dOd.data(), d, scale, stats.data(), dq.data());
-  launch(sdpa_key_kernel, d.B * d.H * d.Tk, "sdpa_key_kernel<<<>>>", qd.data(), kd.data(), vd.data(),
-         dOd.data(), static_cast<const float*>(stats.data()), d, scale, dk.data(), dv.data());
-  return {dq.fetch(), dk.fetch(), dv.fetch()};
 }
 
 Tensor swiglu_forward(const Tensor& h, const Tensor& W1, const Tensor& W3, const Tensor& W2) {

@@ -1,26 +1,22 @@
 #pragma once
 // The arithmetic of the DiT rows, shared bit for bit by the CUDA kernels (model.cu) and their
-// host twins (model_rows.cpp, model_sdpa.cpp). All in float32; every chain starts at 0.0f
+// host twins (model_rows.cpp). All in float32; every chain starts at 0.0f
 // and adds one fma per term (mac), in the ascending order given here:
 //
-//   linear     y[m,n]  = chain_k x[m,k] W[n,k]            then + b[n] (one add)
+//   linear     y[m,n]  = chain_k x[m,k] W[n,k]            (SwiGLU's; no bias)
 //              dx[m,k] = chain_n dy[m,n] W[n,k]
 //   rms_norm   r = 1 / sqrt(chain_c x_c x_c / C + eps);   y_c = (x_c r) w_c
 //              dx_c = r (g_c - xh_c mu), g_c = dy_c w_c, xh_c = x_c r, mu = chain_c g_c xh_c / C
 //   rope       o0 = x0 c - x1 s ; o1 = x1 c + x0 s        (backward: the same with -s)
-//   softmax    of row i of S = scale * (chain_d q[i,d] k[j,d]), over j ascending:
-//              m = max_j S_ij (from -inf), e_j = exp_f32(S_ij - m), l = sum_j e_j (plain adds),
-//              P_ij = e_j / l.    sdpa: o[i,d] = chain_j P_ij v[j,d]
-//   sdpa bwd   dP_ij = chain_d dO[i,d] v[j,d];  D_i = chain_j P_ij dP_ij;
-//              dS_ij = P_ij (dP_ij - D_i);  dq[i,d] = scale * chain_j dS_ij k[j,d];
-//              dk[j,d] = scale * chain_i dS_ij q[i,d];  dv[j,d] = chain_i P_ij dO[i,d]
 //   swiglu     a = linear(h, W1), g = linear(h, W3), u = silu(a) g, out = linear(u, W2);
 //              silu(a) = a / (1 + exp_f32(-a)); backward: du = linear_backward(d_out, W2),
 //              da = (du g) silu'(a), dg = du silu(a), dh = chain_f da W1[f,:] continued by
 //              chain_f dg W3[f,:] (one chain of length 2F).
 //
 // Every order is a function of the reduction's own length only, never of the number of rows,
-// the thread count or a launch configuration: the rows are batch invariant and repeatable.
+// the thread count or a launch configuration: the rows are batch invariant and repeatable. The
+// model's attention is not here: it is parity's kernel of the ops sdpa and sdpa_backward
+// (ops/sdpa/sdpa_arith.cuh).
 // exp is detmath's (IEEE basic operations and fma), never libm or __expf. Translation units
 // that include this header compile without contraction (-ffp-contract=off / --fmad=false).
 #include <cmath>
@@ -39,11 +35,6 @@ PARITY_HD float chain(float acc, const float* a, std::int64_t sa, const float* b
                       std::int64_t sb, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) acc = mac(acc, a[i * sa], b[i * sb]);
   return acc;
-}
-
-// A linear output from its chain; bias may be nullptr.
-PARITY_HD float linear_output(float chain_value, const float* bias, std::int64_t n) {
-  return bias ? chain_value + bias[n] : chain_value;
 }
 
 // r = (mean(x^2) + eps)^-1/2 of one row of C values.
@@ -84,27 +75,6 @@ PARITY_HD void rope_pair(float x0, float x1, float c, float s, float* o0, float*
   *o0 = x0 * c - x1 * s;
   *o1 = x1 * c + x0 * s;
 }
-
-// A chain times the attention scale (scores S_ij, dq, dk).
-PARITY_HD float scaled(float chain_value, float scale) { return chain_value * scale; }
-
-// S_ij from query row q and key row k (Dh elements each).
-PARITY_HD float attention_score(const float* q, const float* k, std::int64_t Dh, float scale) {
-  return scaled(chain(0.0f, q, 1, k, 1, Dh), scale);
-}
-
-// One step of the row maximum (start: -inf). A NaN score is skipped here and reaches the
-// row through its own exp.
-PARITY_HD float running_max(float m, float s) { return s > m ? s : m; }
-
-// e_j = exp(S_ij - m).
-PARITY_HD float softmax_weight(float s, float m) { return detmath::exp_f32(s - m); }
-
-// P_ij = e_j / l.
-PARITY_HD float softmax_prob(float e, float l) { return e / l; }
-
-// dS_ij = P_ij (dP_ij - D_i).
-PARITY_HD float score_gradient(float p, float dp, float row_dot) { return p * (dp - row_dot); }
 
 // silu(a) = a / (1 + exp(-a)).
 PARITY_HD float silu(float a) { return a / (1.0f + detmath::exp_f32(-a)); }

@@ -17,8 +17,8 @@ using std::int64_t;
 
 // The host's elementwise SwiGLU steps, for model_swiglu.hpp.
 struct HostRows {
-  static Tensor linear_forward(const Tensor& x, const Tensor& W, const Tensor* b) {
-    return model::linear_forward(x, W, b);
+  static Tensor linear_forward(const Tensor& x, const Tensor& W) {
+    return model::linear_forward(x, W);
   }
   static Tensor linear_backward_input(const Tensor& dy, const Tensor& W) {
     return model::linear_backward_input(dy, W);
@@ -77,19 +77,14 @@ Tensor rope_apply(const Tensor& x, const Tensor& cos, const Tensor& sin, int rop
 
 }  // namespace
 
-Tensor linear_forward(const Tensor& x, const Tensor& W, const Tensor* b) {
-  const LinearDims d = check_linear(x, W, b);
+Tensor linear_forward(const Tensor& x, const Tensor& W) {
+  const LinearDims d = check_linear(x, W);
   const std::vector<float> xv = f32_values(x), Wv = f32_values(W);
   std::vector<float> Wt(Wv.size());
   for (int64_t n = 0; n < d.N; ++n)
     for (int64_t k = 0; k < d.K; ++k) Wt[k * d.N + n] = Wv[n * d.K + k];
   F32Output y({d.M, d.N});
   row_chains(xv.data(), Wt.data(), d.M, d.K, d.N, y.data);
-  if (b) {
-    const std::vector<float> bv = f32_values(*b);
-    for (int64_t m = 0; m < d.M; ++m)
-      for (int64_t n = 0; n < d.N; ++n) y.data[m * d.N + n] = linear_output(y.data[m * d.N + n], bv.data(), n);
-  }
   return y.tensor;
 }
 

@@ -6,7 +6,7 @@
 //
 // Common contract. Inputs may have any strides (they are read as contiguous copies);
 // outputs are contiguous float32. Every reduction's order depends only on its own length,
-// never on the number of rows (M, B, H, T), the thread count or a launch configuration:
+// never on the number of rows (M, B, T), the thread count or a launch configuration:
 // row m of a batched call equals the same row computed alone, bit for bit, and every call
 // is bitwise repeatable. The host twins use PARITY_THREADS threads (default: the hardware
 // concurrency) over a fixed partition of independent outputs; their results do not depend
@@ -15,11 +15,12 @@
 
 namespace parity::subjects::rlkernels::model {
 
-// y[m,n] = sum_k x[m,k] W[n,k] (+ b[n]). x [M,K] and W [N,K] both float32 or both bfloat16
-// (bf16 products are exact in float32); b float32 [N] or nullptr. y float32 [M,N].
-Tensor linear_forward(const Tensor& x, const Tensor& W, const Tensor* b);
+// The SwiGLU feed-forward's linears (the model's projections are the op linear's kernel:
+// subjects/model/rows/row_primitives.hpp), all float32, no bias.
+// y[m,n] = sum_k x[m,k] W[n,k]. x [M,K], W [N,K]; y [M,N].
+Tensor linear_forward(const Tensor& x, const Tensor& W);
 
-// dx[m,k] = sum_n dy[m,n] W[n,k]. dy float32 [M,N], W float32 or bfloat16 [N,K]; dx [M,K].
+// dx[m,k] = sum_n dy[m,n] W[n,k]. dy [M,N], W [N,K]; dx [M,K].
 Tensor linear_backward_input(const Tensor& dy, const Tensor& W);
 
 // RMSNorm over the last dim C: y = x r w (w float32 [C] or nullptr for no weight),
@@ -35,17 +36,6 @@ Tensor rms_norm_backward_input(const Tensor& x, const Tensor* w, float eps, cons
 Tensor rope_forward(const Tensor& x, const Tensor& cos, const Tensor& sin, int rope_dims);
 // The adjoint (rotation by -angle) applied to dy [B,T,H,Dh].
 Tensor rope_backward_input(const Tensor& dy, const Tensor& cos, const Tensor& sin, int rope_dims);
-
-// Non-causal attention per (b,h): o = softmax(q k^T scale) v. q float32 [B,H,Tq,Dh];
-// k, v float32 [B,H,Tk,Dh] (Tk >= 1); o float32 [B,H,Tq,Dh].
-Tensor sdpa_forward(const Tensor& q, const Tensor& k, const Tensor& v, float scale);
-
-struct SdpaGrads {
-  Tensor dq, dk, dv;
-};
-// Gradients of sdpa_forward for d_out [B,H,Tq,Dh]; dq has q's shape, dk and dv k's.
-SdpaGrads sdpa_backward(const Tensor& q, const Tensor& k, const Tensor& v, float scale,
-                        const Tensor& d_out);
 
 // SiLU-gated feed-forward (SwiGLU): out = (silu(h W1^T) * (h W3^T)) W2^T with
 // h float32 [M,D], W1, W3 float32 [F,D], W2 float32 [D,F]; out float32 [M,D].

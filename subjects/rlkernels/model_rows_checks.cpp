@@ -56,18 +56,14 @@ std::vector<float> f32_values(const Tensor& t) {
 F32Output::F32Output(std::vector<std::int64_t> shape)
     : tensor(Tensor::zeros(DType::f32, std::move(shape))), data(tensor.storage<float>()) {}
 
-LinearDims check_linear(const Tensor& x, const Tensor& W, const Tensor* b) {
+LinearDims check_linear(const Tensor& x, const Tensor& W) {
   const char* what = "linear_forward";
   require_rank(x, 2, what, "x");
   require_rank(W, 2, what, "W");
-  require(x.dtype() == W.dtype() && x.dtype() != DType::f64, what,
-          "x and W must be both float32 or both bfloat16");
+  require_f32(x, what, "x");
+  require_f32(W, what, "W");
   const LinearDims d{x.dim(0), W.dim(0), x.dim(1)};
   require_shape(W, {d.N, d.K}, what, "W");
-  if (b) {
-    require_f32(*b, what, "b");
-    require_shape(*b, {d.N}, what, "b");
-  }
   return d;
 }
 
@@ -76,7 +72,7 @@ LinearDims check_linear_backward(const Tensor& dy, const Tensor& W) {
   require_rank(dy, 2, what, "dy");
   require_rank(W, 2, what, "W");
   require_f32(dy, what, "dy");
-  require(W.dtype() != DType::f64, what, "W must be float32 or bfloat16");
+  require_f32(W, what, "W");
   const LinearDims d{dy.dim(0), dy.dim(1), W.dim(1)};
   require_shape(W, {d.N, d.K}, what, "W");
   return d;
@@ -108,22 +104,6 @@ RopeDims check_rope(const Tensor& x, const Tensor& cos, const Tensor& sin, int r
   require_f32(sin, what, "sin");
   require_shape(cos, {d.T, d.R / 2}, what, "cos");
   require_shape(sin, {d.T, d.R / 2}, what, "sin");
-  return d;
-}
-
-SdpaDims check_sdpa(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* d_out,
-                    const char* what) {
-  require_rank(q, 4, what, "q");
-  require_rank(k, 4, what, "k");
-  for (const auto& [t, name] : {std::pair{&q, "q"}, {&k, "k"}, {&v, "v"}}) require_f32(*t, what, name);
-  const SdpaDims d{q.dim(0), q.dim(1), q.dim(2), k.dim(2), q.dim(3)};
-  require(d.Tk >= 1, what, "k and v need at least one token");
-  require_shape(k, {d.B, d.H, d.Tk, d.Dh}, what, "k");
-  require_shape(v, {d.B, d.H, d.Tk, d.Dh}, what, "v");
-  if (d_out) {
-    require_f32(*d_out, what, "d_out");
-    require_shape(*d_out, q.shape(), what, "d_out");
-  }
   return d;
 }
 

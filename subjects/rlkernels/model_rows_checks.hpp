@@ -22,9 +22,9 @@ struct F32Output {
 struct LinearDims {
   std::int64_t M, N, K;
 };
-// x [M,K], W [N,K], both f32 or both bf16; b f32 [N] or nullptr.
-LinearDims check_linear(const Tensor& x, const Tensor& W, const Tensor* b);
-// dy f32 [M,N], W f32 or bf16 [N,K].
+// x f32 [M,K], W f32 [N,K].
+LinearDims check_linear(const Tensor& x, const Tensor& W);
+// dy f32 [M,N], W f32 [N,K].
 LinearDims check_linear_backward(const Tensor& dy, const Tensor& W);
 
 struct RowDims {
@@ -38,13 +38,6 @@ struct RopeDims {
 };
 // x f32 [B,T,H,Dh]; cos, sin f32 [T, R/2]; R even, 0 <= R <= Dh.
 RopeDims check_rope(const Tensor& x, const Tensor& cos, const Tensor& sin, int rope_dims,
-                    const char* what);
-
-struct SdpaDims {
-  std::int64_t B, H, Tq, Tk, Dh;
-};
-// q f32 [B,H,Tq,Dh]; k, v f32 [B,H,Tk,Dh] with Tk >= 1; d_out (if given) of q's shape.
-SdpaDims check_sdpa(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* d_out,
                     const char* what);
 
 struct SwigluDims {

@@ -12,17 +12,17 @@ template <class Rows>
 Tensor swiglu_forward_with(const Tensor& h, const Tensor& W1, const Tensor& W3,
                            const Tensor& W2) {
   check_swiglu(h, W1, W3, W2, nullptr, "swiglu_forward");
-  const Tensor a = Rows::linear_forward(h, W1, nullptr);
-  const Tensor g = Rows::linear_forward(h, W3, nullptr);
-  return Rows::linear_forward(Rows::swiglu_gate(a, g), W2, nullptr);
+  const Tensor a = Rows::linear_forward(h, W1);
+  const Tensor g = Rows::linear_forward(h, W3);
+  return Rows::linear_forward(Rows::swiglu_gate(a, g), W2);
 }
 
 template <class Rows>
 Tensor swiglu_backward_input_with(const Tensor& h, const Tensor& W1, const Tensor& W3,
                                   const Tensor& W2, const Tensor& d_out) {
   check_swiglu(h, W1, W3, W2, &d_out, "swiglu_backward_input");
-  const Tensor a = Rows::linear_forward(h, W1, nullptr);
-  const Tensor g = Rows::linear_forward(h, W3, nullptr);
+  const Tensor a = Rows::linear_forward(h, W1);
+  const Tensor g = Rows::linear_forward(h, W3);
   const Tensor du = Rows::linear_backward_input(d_out, W2);
   return Rows::linear_backward_input(Rows::swiglu_gate_backward(a, g, du), stack_rows(W1, W3));
 }

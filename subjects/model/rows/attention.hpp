@@ -1,5 +1,6 @@
 #pragma once
-// The attention node composed of rlkernels primitives (docs/math.md, "The joint
+// The attention node composed of the model's primitives (row_primitives.hpp: the projections
+// on parity's linear kernel, the attention on its sdpa kernels; docs/math.md, "The joint
 // audio-video DiT"): q, k, v = h Wq^T, h Wk^T,
 // h Wv^T; per-head RMSNorm (weights norm_q, norm_k, eps 1e-5) on q and k; rotate-half RoPE on
 // the first rope_dims of each head; non-causal softmax attention with scale 1/sqrt(Dh); the

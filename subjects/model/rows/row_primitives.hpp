@@ -1,6 +1,10 @@
 #pragma once
-// The rlkernels model primitives on one backend: the host twins, or the CUDA kernels that
-// return the same bits (subjects/rlkernels/model_rows.hpp documents each function).
+// The model's primitives on one backend: the host twins, or the CUDA kernels that return the
+// same bits. Linear (every projection, forward and dx) is parity's kernel of the op linear
+// (ops/linear, called as linear_kernel.hpp says) and the scaled dot-product attention parity's
+// kernels of the ops sdpa and sdpa_backward (ops/sdpa, as sdpa_kernels.hpp says); RMSNorm, RoPE
+// and the SwiGLU feed-forward are the rlkernels model primitives (subjects/rlkernels/
+// model_rows.hpp documents each function).
 #include <functional>
 #include <string>
 
@@ -9,6 +13,11 @@
 #include <parity/subjects/runtime/row.hpp>
 
 namespace parity::model {
+
+// The gradients of sdpa_forward: dq has q's shape, dk and dv k's.
+struct SdpaGrads {
+  Tensor dq, dk, dv;
+};
 
 // Each a function, so that a primitive may be one of an op's kernels (properties/model/
 // attention_bound_rows.hpp binds a kernel of sdpa at the attention row this way).
@@ -19,9 +28,10 @@ struct Primitives {
   std::function<Tensor(const Tensor&, const Tensor*, float, const Tensor&)> rms_norm_backward_input;
   std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, int)> rope_forward;
   std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, int)> rope_backward_input;
+  // q, k, v [B, H, T, Dh] and the scale; o [B, H, T, Dh].
   std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, float)> sdpa_forward;
-  std::function<subjects::rlkernels::model::SdpaGrads(const Tensor&, const Tensor&, const Tensor&, float, const Tensor&)>
-      sdpa_backward;
+  // The same and d_out (o's shape).
+  std::function<SdpaGrads(const Tensor&, const Tensor&, const Tensor&, float, const Tensor&)> sdpa_backward;
   std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&)> swiglu_forward;
   std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&)> swiglu_backward_input;
 };

@@ -48,48 +48,6 @@ void expect_bitwise(const Tensor& a, const Tensor& b, const std::string& what) {
   EXPECT_TRUE(d.equal()) << what << ": " << d.describe(b.shape());
 }
 
-// ---- linear ---------------------------------------------------------------------------
-
-// y = x W^T + b; bound: K fma roundings and one add, gamma_{K+1} (sum_k |x w| + |b|).
-void check_linear(DType dtype, bool bias) {
-  const int64_t M = 7, N = 9, K = 33;
-  const Tensor x = normal(dtype, {M, K}, 11, 0, 1.0), W = normal(dtype, {N, K}, 11, 1, 0.3);
-  const Tensor b = normal(DType::f32, {N}, 11, 2, 1.0);
-  const Tensor y = linear_forward(x, W, bias ? &b : nullptr);
-  const std::vector<double> xv = x.values(), Wv = W.values(), bv = b.values();
-  std::vector<double> ref(M * N), bound(M * N);
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      double s = bias ? bv[n] : 0.0, mag = bias ? std::fabs(bv[n]) : 0.0;
-      for (int64_t k = 0; k < K; ++k) {
-        s += xv[m * K + k] * Wv[n * K + k];
-        mag += std::fabs(xv[m * K + k] * Wv[n * K + k]);
-      }
-      ref[m * N + n] = s;
-      bound[m * N + n] = gamma(K + 1) * mag;
-    }
-  expect_within(y, ref, bound, "linear_forward");
-}
-
-TEST(ModelRowsLinear, ForwardF32WithinGammaBound) { check_linear(DType::f32, true); }
-TEST(ModelRowsLinear, ForwardBf16WithinGammaBound) { check_linear(DType::bf16, false); }
-
-// dx = dy W; bound gamma_N sum_n |dy w|.
-TEST(ModelRowsLinear, BackwardInputWithinGammaBound) {
-  const int64_t M = 6, N = 41, K = 10;
-  const Tensor dy = normal(DType::f32, {M, N}, 12, 0, 1.0), W = normal(DType::bf16, {N, K}, 12, 1, 0.3);
-  const Tensor dx = linear_backward_input(dy, W);
-  const std::vector<double> g = dy.values(), Wv = W.values();
-  std::vector<double> ref(M * K, 0.0), bound(M * K, 0.0);
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t k = 0; k < K; ++k)
-      for (int64_t n = 0; n < N; ++n) {
-        ref[m * K + k] += g[m * N + n] * Wv[n * K + k];
-        bound[m * K + k] += gamma(N) * std::fabs(g[m * N + n] * Wv[n * K + k]);
-      }
-  expect_within(dx, ref, bound, "linear_backward_input");
-}
-
 // ---- RMSNorm ---------------------------------------------------------------------------
 
 // r's relative error is at most (C/2 + 3) u (chain over C, divide, add eps, sqrt, reciprocal),
@@ -178,24 +136,6 @@ TEST(ModelRowsRope, ForwardAndBackwardWithinGammaBound) {
   }
 }
 
-// ---- attention -------------------------------------------------------------------------
-
-TEST(ModelRowsSdpa, ForwardWithinDerivedBound) {
-  const test::SdpaProblem p = test::sdpa_problem(2, 2, 5, 9, 8, 16);
-  const Tensor o = sdpa_forward(p.q, p.k, p.v, p.scale);
-  const test::SdpaReference r = test::sdpa_reference(p);
-  expect_within(o, r.o, r.o_bound, "sdpa_forward");
-}
-
-TEST(ModelRowsSdpa, BackwardWithinDerivedBound) {
-  const test::SdpaProblem p = test::sdpa_problem(2, 2, 6, 7, 8, 17);
-  const SdpaGrads g = sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
-  const test::SdpaReference r = test::sdpa_reference(p);
-  expect_within(g.dq, r.dq, r.dq_bound, "sdpa_dq");
-  expect_within(g.dk, r.dk, r.dk_bound, "sdpa_dk");
-  expect_within(g.dv, r.dv, r.dv_bound, "sdpa_dv");
-}
-
 // ---- SwiGLU ----------------------------------------------------------------------------
 
 TEST(ModelRowsSwiglu, ForwardAndBackwardWithinDerivedBound) {
@@ -212,10 +152,9 @@ TEST(ModelRowsSwiglu, ForwardAndBackwardWithinDerivedBound) {
 TEST(ModelRowsInvariance, RowsOfABatchEqualRowsComputedAlone) {
   const int64_t M = 13, D = 16, F = 24;
   const test::SwigluProblem p = test::swiglu_problem(M, D, F, 19);
-  const Tensor b = normal(DType::f32, {F}, 19, 9, 1.0);
   const Tensor w = normal(DType::f32, {D}, 19, 10, 1.0);
   const auto batched = [&](const Tensor& h, const Tensor& d_out) {
-    return std::vector<Tensor>{linear_forward(h, p.W1, &b), linear_backward_input(d_out, p.W1.rows(0, D)),
+    return std::vector<Tensor>{linear_forward(h, p.W1), linear_backward_input(d_out, p.W1.rows(0, D)),
                                rms_norm_forward(h, &w, 1e-5f), rms_norm_backward_input(h, &w, 1e-5f, d_out),
                                swiglu_forward(h, p.W1, p.W3, p.W2),
                                swiglu_backward_input(h, p.W1, p.W3, p.W2, d_out)};
@@ -229,37 +168,12 @@ TEST(ModelRowsInvariance, RowsOfABatchEqualRowsComputedAlone) {
   }
 }
 
-// A query row (and a batch element) of sdpa equals the same computed alone; dk and dv of a
-// batch element equal those of that element alone.
-TEST(ModelRowsInvariance, AttentionRowsAndBatchElementsEqualAlone) {
-  const test::SdpaProblem p = test::sdpa_problem(3, 2, 6, 11, 8, 20);
-  const Tensor o = sdpa_forward(p.q, p.k, p.v, p.scale);
-  const SdpaGrads g = sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
-  for (int64_t i = 0; i < 6; ++i) {
-    const Tensor qi = test::slice_dim2(p.q, i, i + 1);
-    const Tensor oi = sdpa_forward(qi, p.k, p.v, p.scale);
-    expect_bitwise(oi, test::slice_dim2(o, i, i + 1), "o query row " + std::to_string(i));
-    const SdpaGrads gi = sdpa_backward(qi, p.k, p.v, p.scale, test::slice_dim2(p.d_out, i, i + 1));
-    expect_bitwise(gi.dq, test::slice_dim2(g.dq, i, i + 1), "dq query row " + std::to_string(i));
-  }
-  for (int64_t b = 0; b < 3; ++b) {
-    const auto one = [&](const Tensor& t) { return t.rows(b, b + 1); };
-    const SdpaGrads gb = sdpa_backward(one(p.q), one(p.k), one(p.v), p.scale, one(p.d_out));
-    expect_bitwise(gb.dk, one(g.dk), "dk batch " + std::to_string(b));
-    expect_bitwise(gb.dv, one(g.dv), "dv batch " + std::to_string(b));
-  }
-  ASSERT_FALSE(compare_bitwise(test::slice_dim2(o, 0, 1), test::slice_dim2(o, 1, 2)).equal());
-}
-
 // Every call twice gives the same bits; 1, 2 and 3 threads give the same bits.
 TEST(ModelRowsInvariance, RepeatableAndIndependentOfTheThreadCount) {
-  const test::SdpaProblem p = test::sdpa_problem(1, 2, 37, 41, 16, 21);
   const test::SwigluProblem s = test::swiglu_problem(29, 16, 24, 22);
   const auto run = [&](const char* threads) {
     setenv("PARITY_THREADS", threads, 1);
-    const SdpaGrads g = sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
-    return std::vector<Tensor>{sdpa_forward(p.q, p.k, p.v, p.scale), g.dq, g.dk, g.dv,
-                               linear_forward(s.h, s.W1, nullptr), linear_backward_input(s.d_out, s.W2),
+    return std::vector<Tensor>{linear_forward(s.h, s.W1), rms_norm_backward_input(s.h, nullptr, 1e-5f, s.d_out), linear_backward_input(s.d_out, s.W2),
                                swiglu_backward_input(s.h, s.W1, s.W3, s.W2, s.d_out)};
   };
   const std::vector<Tensor> first = run("1");

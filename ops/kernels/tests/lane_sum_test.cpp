@@ -1,0 +1,57 @@
+// host_lane_sum (ops/kernels/lane_sum.cuh) gives the bits of the documented order written out in
+// full, all kLanes lanes folded, empty ones included: for every length around the lane count and
+// terms that make the skipped folds matter if they were not the identity (-0.0f, infinities,
+// NaN, overflow, subnormals).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include <parity/core/random_fill.hpp>
+#include <parity/ops/kernels/lane_sum.cuh>
+
+namespace parity::ops::kernels {
+namespace {
+
+// Every lane, then every fold, as lane_sum.cuh documents.
+float full_fold(const std::vector<float>& t) {
+  std::vector<float> lanes(kLanes, 0.0f);
+  for (std::size_t i = 0; i < t.size(); ++i) lanes[i % kLanes] = lanes[i % kLanes] + t[i];
+  for (int stride = kLanes / 2; stride >= 1; stride /= 2)
+    for (int j = 0; j < stride; ++j) lanes[static_cast<std::size_t>(j)] = lanes[static_cast<std::size_t>(j)] + lanes[static_cast<std::size_t>(j + stride)];
+  return lanes[0];
+}
+
+std::uint32_t bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+TEST(HostLaneSum, EqualsTheFullFoldBitForBit) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  // Each pattern fills a row; `at` places one special value (or none) among random terms.
+  const std::vector<float> specials{-0.0f, 0.0f, inf, -inf, nan, 3e38f, -3e38f, 1e-45f, -1e-45f};
+  int cases = 0;
+  for (const std::int64_t n : {0, 1, 2, 3, 5, 7, 16, 31, 64, 100, 128, 255, 256, 257, 300, 511, 512, 513, 1000}) {
+    for (std::size_t s = 0; s <= specials.size(); ++s)
+      for (const double scale : {1.0, 0.0}) {  // scale 0: every term a (signed) zero
+        std::vector<float> t(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i)
+          t[static_cast<std::size_t>(i)] = static_cast<float>(scale * philox_normal(7, static_cast<std::uint32_t>(s), i));
+        if (scale == 0.0)
+          for (std::int64_t i = 0; i < n; i += 2) t[static_cast<std::size_t>(i)] = -0.0f;
+        if (s < specials.size() && n > 0) t[static_cast<std::size_t>(n / 2)] = specials[s];
+        const float got = host_lane_sum([&](std::int64_t i) { return t[static_cast<std::size_t>(i)]; }, n);
+        EXPECT_EQ(bits(got), bits(full_fold(t))) << "n = " << n << ", special " << s << ", scale " << scale;
+        ++cases;
+      }
+  }
+  EXPECT_GT(cases, 0);
+}
+
+}  // namespace
+}  // namespace parity::ops::kernels

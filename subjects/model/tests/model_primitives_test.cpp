@@ -1,0 +1,186 @@
+// The model's primitives that are op kernels (row_primitives.hpp: parity's host kernels of the
+// ops linear, sdpa and sdpa_backward), as the model calls them:
+//   - linear within its gamma bound for float32 with a bias, for the text projection's bf16 x
+//     and W beside a float32 bias (outside the op's one-dtype declaration, so only here), and dx
+//     for a bf16 W; K = 300 puts more than one term in a lane of the kernel's order;
+//   - attention wired to the kernels as sdpa_kernels.hpp says: the same bits as the kernels
+//     called directly on the heads in the other layout, [B, S, H, D] (parity's kernels are
+//     bitwise layout invariant: `parity check sdpa`), so a wrong extent, layout, scale, causal
+//     flag or swapped gradient shows;
+//   - rows of a batched call equal the rows alone, and 1, 2 and 3 threads give the same bits
+//     (the sdpa host twins spread heads over threads).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <parity/core/compare.hpp>
+#include <parity/core/random_fill.hpp>
+#include <parity/ops/sdpa/sdpa_backward_host.hpp>
+#include <parity/ops/sdpa/sdpa_host.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
+#include <parity/subjects/model/rows/tensor_ops.hpp>
+
+namespace parity::model {
+namespace {
+
+using std::int64_t;
+
+constexpr double kU = 0x1p-24;  // float32 unit roundoff
+double gamma(int64_t n) { return n * kU / (1.0 - n * kU); }
+
+const Primitives& host() { return primitives(runtime::Backend::host); }
+
+Tensor normal(DType dtype, std::vector<int64_t> shape, std::uint64_t seed, std::uint32_t stream, double sd) {
+  Tensor t = Tensor::zeros(dtype, std::move(shape));
+  for (int64_t i = 0; i < t.numel(); ++i) t.set_value(i, sd * philox_normal(seed, stream, i));
+  return t;
+}
+
+void expect_within(const Tensor& got, const std::vector<double>& ref, const std::vector<double>& bound,
+                   const std::string& what) {
+  const BoundCheck c = check_bound(got.values(), ref, bound);
+  EXPECT_TRUE(c.holds()) << what << ": " << c.violations << " elements outside the bound; first at "
+                         << index_text(c.first_violation, got.shape());
+}
+
+void expect_bitwise(const Tensor& a, const Tensor& b, const std::string& what) {
+  const BitwiseDiff d = compare_bitwise(a, b);
+  EXPECT_TRUE(d.equal()) << what << ": " << d.describe(b.shape());
+}
+
+// ---- linear ---------------------------------------------------------------------------
+
+// y = x W^T (+ b): each product rounds once, the K products and the bias are summed in some
+// order (the kernel's lanes), so every term sees at most K + 1 roundings: gamma_{K+1} (sum_k |x w|
+// + |b|).
+void check_linear(DType dtype, bool bias) {
+  const int64_t M = 7, N = 9, K = 300;
+  const Tensor x = normal(dtype, {M, K}, 11, 0, 1.0), W = normal(dtype, {N, K}, 11, 1, 0.3);
+  const Tensor b = normal(DType::f32, {N}, 11, 2, 1.0);
+  const Tensor y = host().linear_forward(x, W, bias ? &b : nullptr);
+  ASSERT_EQ(y.dtype(), DType::f32);
+  const std::vector<double> xv = x.values(), Wv = W.values(), bv = b.values();
+  std::vector<double> ref(M * N), bound(M * N);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double s = bias ? bv[n] : 0.0, mag = bias ? std::fabs(bv[n]) : 0.0;
+      for (int64_t k = 0; k < K; ++k) {
+        s += xv[m * K + k] * Wv[n * K + k];
+        mag += std::fabs(xv[m * K + k] * Wv[n * K + k]);
+      }
+      ref[m * N + n] = s;
+      bound[m * N + n] = gamma(K + 1) * mag;
+    }
+  expect_within(y, ref, bound, "linear_forward");
+}
+
+TEST(ModelPrimitivesLinear, Float32WithABiasWithinGammaBound) { check_linear(DType::f32, true); }
+TEST(ModelPrimitivesLinear, TheTextProjectionsBf16BesideAFloat32BiasWithinGammaBound) { check_linear(DType::bf16, true); }
+
+// dx = dy W (the kernel on W^T): gamma_N sum_n |dy w|.
+TEST(ModelPrimitivesLinear, DxForABf16WeightWithinGammaBound) {
+  const int64_t M = 6, N = 301, K = 10;
+  const Tensor dy = normal(DType::f32, {M, N}, 12, 0, 1.0), W = normal(DType::bf16, {N, K}, 12, 1, 0.3);
+  const Tensor dx = host().linear_backward_input(dy, W);
+  const std::vector<double> g = dy.values(), Wv = W.values();
+  std::vector<double> ref(M * K, 0.0), bound(M * K, 0.0);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t n = 0; n < N; ++n) {
+        ref[m * K + k] += g[m * N + n] * Wv[n * K + k];
+        bound[m * K + k] += gamma(N) * std::fabs(g[m * N + n] * Wv[n * K + k]);
+      }
+  expect_within(dx, ref, bound, "linear_backward_input");
+}
+
+// ---- attention ------------------------------------------------------------------------
+
+struct Heads {
+  Tensor q, k, v, d_out;
+  float scale;
+};
+
+// q, k, v, d_out [B, H, T, Dh] of order 1; scale 1/sqrt(Dh).
+Heads heads(int64_t B, int64_t H, int64_t T, int64_t Dh, std::uint64_t seed) {
+  const std::vector<int64_t> s{B, H, T, Dh};
+  return {normal(DType::f32, s, seed, 0, 1.0), normal(DType::f32, s, seed, 1, 1.0), normal(DType::f32, s, seed, 2, 1.0),
+          normal(DType::f32, s, seed, 3, 1.0), static_cast<float>(1.0 / std::sqrt(static_cast<double>(Dh)))};
+}
+
+// [B, H, T, Dh] as the op's rows in layout 1: [B, T*H*Dh].
+Tensor bshd(const Tensor& t) { return reshaped(swap_dims_1_2(t), {t.dim(0), t.numel() / t.dim(0)}); }
+// An output of layout 1 back to [B, H, T, Dh].
+Tensor from_bshd(const Tensor& t, const Tensor& like) {
+  return swap_dims_1_2(reshaped(t, {like.dim(0), like.dim(2), like.dim(1), like.dim(3)}));
+}
+
+TEST(ModelPrimitivesAttention, TheKernelsCalledDirectlyInTheOtherLayoutGiveTheSameBits) {
+  const Heads p = heads(2, 3, 7, 8, 16);
+  ops::OpCall call;
+  call.extents = {{"B", 2}, {"H", 3}, {"S", 7}, {"D", 8}};
+  call.inputs = {{"q", bshd(p.q)}, {"k", bshd(p.k)}, {"v", bshd(p.v)}};
+  call.params = {{"scale", p.scale}, {"causal", 0.0}, {"layout", 1.0}};
+  call.output_dtypes = {{"o", DType::f32}, {"lse", DType::f32}};
+  const ops::OpOutputs o = ops::sdpa::make_host_twin()->run(call);
+  expect_bitwise(host().sdpa_forward(p.q, p.k, p.v, p.scale), from_bshd(o.at("o"), p.q), "o");
+  call.inputs.emplace("do", bshd(p.d_out));
+  call.output_dtypes = {{"dq", DType::f32}, {"dk", DType::f32}, {"dv", DType::f32}};
+  const ops::OpOutputs g = ops::sdpa::make_backward_host_twin()->run(call);
+  const SdpaGrads got = host().sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
+  expect_bitwise(got.dq, from_bshd(g.at("dq"), p.q), "dq");
+  expect_bitwise(got.dk, from_bshd(g.at("dk"), p.k), "dk");
+  expect_bitwise(got.dv, from_bshd(g.at("dv"), p.v), "dv");
+}
+
+// ---- batch invariance, repeatability, threads ------------------------------------------
+
+bool rows_differ(const Tensor& t) {
+  return t.dim(0) > 1 && !compare_bitwise(t.rows(0, 1), t.rows(1, 2)).equal();
+}
+
+// All of the primitives' outputs on one batch: linear forward and dx, attention's o, dq, dk, dv.
+std::vector<Tensor> outputs(const Tensor& x, const Tensor& W, const Tensor& b, const Tensor& dy, const Heads& a) {
+  const SdpaGrads g = host().sdpa_backward(a.q, a.k, a.v, a.scale, a.d_out);
+  return {host().linear_forward(x, W, &b), host().linear_backward_input(dy, W), host().sdpa_forward(a.q, a.k, a.v, a.scale),
+          g.dq, g.dk, g.dv};
+}
+
+TEST(ModelPrimitivesInvariance, RowsOfABatchEqualRowsComputedAlone) {
+  const int64_t M = 5;
+  const Tensor x = normal(DType::f32, {M, 300}, 19, 0, 1.0), W = normal(DType::f32, {24, 300}, 19, 1, 0.1);
+  const Tensor b = normal(DType::f32, {24}, 19, 2, 1.0), dy = normal(DType::f32, {M, 24}, 19, 3, 1.0);
+  const Heads a = heads(M, 2, 6, 8, 20);  // a batch element of attention is a row of the batch
+  const std::vector<Tensor> all = outputs(x, W, b, dy, a);
+  for (std::size_t f = 0; f < all.size(); ++f) ASSERT_TRUE(rows_differ(all[f])) << "output " << f << ": degenerate";
+  for (int64_t m = 0; m < M; ++m) {
+    const auto one = [m](const Tensor& t) { return t.rows(m, m + 1); };
+    const std::vector<Tensor> alone =
+        outputs(one(x), W, b, one(dy), Heads{one(a.q), one(a.k), one(a.v), one(a.d_out), a.scale});
+    for (std::size_t f = 0; f < all.size(); ++f)
+      expect_bitwise(alone[f], one(all[f]), "output " + std::to_string(f) + " row " + std::to_string(m));
+  }
+}
+
+TEST(ModelPrimitivesInvariance, RepeatableAndIndependentOfTheThreadCount) {
+  const Tensor x = normal(DType::f32, {29, 300}, 22, 0, 1.0), W = normal(DType::f32, {24, 300}, 22, 1, 0.1);
+  const Tensor b = normal(DType::f32, {24}, 22, 2, 1.0), dy = normal(DType::f32, {29, 24}, 22, 3, 1.0);
+  const Heads a = heads(2, 3, 37, 16, 21);
+  const auto run = [&](const char* threads) {
+    setenv("PARITY_THREADS", threads, 1);
+    return outputs(x, W, b, dy, a);
+  };
+  const std::vector<Tensor> first = run("1");
+  for (const char* threads : {"1", "2", "3"}) {
+    const std::vector<Tensor> again = run(threads);
+    for (std::size_t f = 0; f < first.size(); ++f)
+      expect_bitwise(again[f], first[f], std::string("output ") + std::to_string(f) + " with " + threads + " threads");
+  }
+  unsetenv("PARITY_THREADS");
+}
+
+}  // namespace
+}  // namespace parity::model
