@@ -2,8 +2,8 @@
 // (elements or rows); each output is evaluated by one thread through
 // the PARITY_HD arithmetic of model_arith.cuh, in its documented order (this file is
 // compiled with --fmad=false), so the results equal the host twins' bit for bit whatever
-// the grid. (The model's projections and attention are parity's kernels of the ops linear and
-// sdpa: ops/linear/linear.cu, ops/sdpa/sdpa.cu.)
+// the grid. (The model's linears, attention and SwiGLU gate are parity's kernels of the ops
+// linear, sdpa, sdpa_backward and swiglu: ops/.)
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -13,7 +13,6 @@
 #include <parity/subjects/rlkernels/model_arith.cuh>
 #include <parity/subjects/rlkernels/model_rows_checks.hpp>
 #include <parity/subjects/rlkernels/model_rows_cuda.hpp>
-#include <parity/subjects/rlkernels/model_swiglu.hpp>
 
 namespace parity::subjects::rlkernels::model::cuda {
 namespace {
@@ -72,22 +71,6 @@ void launch(Kernel kernel, int64_t outputs, const char* name, Args... args) {
 
 // ---- kernels ---------------------------------------------------------------------------
 
-__global__ void linear_forward_kernel(const float* x, const float* W, int64_t M, int64_t N, int64_t K,
-                                      float* y) {
-  for (int64_t e = first_index(); e < M * N; e += grid_stride()) {
-    const int64_t m = e / N, n = e % N;
-    y[e] = chain(0.0f, x + m * K, 1, W + n * K, 1, K);
-  }
-}
-
-__global__ void linear_backward_kernel(const float* dy, const float* W, int64_t M, int64_t N,
-                                       int64_t K, float* dx) {
-  for (int64_t e = first_index(); e < M * K; e += grid_stride()) {
-    const int64_t m = e / K, k = e % K;
-    dx[e] = chain(0.0f, dy + m * N, 1, W + k, K, N);
-  }
-}
-
 __global__ void rms_forward_kernel(const float* x, const float* w, int64_t M, int64_t C, float eps,
                                    float* y) {
   for (int64_t m = first_index(); m < M; m += grid_stride()) rms_norm_row(x + m * C, w, C, eps, y + m * C);
@@ -112,16 +95,11 @@ __global__ void rope_kernel(const float* x, const float* cos, const float* sin, 
   }
 }
 
-__global__ void swiglu_gate_kernel(const float* a, const float* g, int64_t n, float* u) {
-  for (int64_t e = first_index(); e < n; e += grid_stride()) u[e] = swiglu_gate(a[e], g[e]);
-}
-
-// out [M, 2F]: da in columns [0, F), dg in [F, 2F).
-__global__ void swiglu_gate_backward_kernel(const float* a, const float* g, const float* du, int64_t M,
-                                            int64_t F, float* out) {
+// out [M, 2F] = [da | dg] for ag [M, 2F] = [a | g] and du [M, F].
+__global__ void swiglu_gate_backward_kernel(const float* ag, const float* du, int64_t M, int64_t F, float* out) {
   for (int64_t e = first_index(); e < M * F; e += grid_stride()) {
-    const int64_t m = e / F, f = e % F;
-    swiglu_gate_backward(a[e], g[e], du[e], &out[m * 2 * F + f], &out[m * 2 * F + F + f]);
+    const int64_t m = e / F, f = e % F, a = m * 2 * F + f, g = a + F;
+    model::swiglu_gate_backward(ag[a], ag[g], du[e], &out[a], &out[g]);
   }
 }
 
@@ -135,50 +113,7 @@ Tensor rope_apply(const Tensor& x, const Tensor& cos, const Tensor& sin, int rop
   return out.fetch();
 }
 
-// The device's elementwise SwiGLU steps, for model_swiglu.hpp.
-struct CudaRows {
-  static Tensor linear_forward(const Tensor& x, const Tensor& W) {
-    return cuda::linear_forward(x, W);
-  }
-  static Tensor linear_backward_input(const Tensor& dy, const Tensor& W) {
-    return cuda::linear_backward_input(dy, W);
-  }
-  static Tensor swiglu_gate(const Tensor& a, const Tensor& g) {
-    const DeviceArray ad(a), gd(g);
-    DeviceOutput u(a.shape());
-    launch(swiglu_gate_kernel, a.numel(), "swiglu_gate_kernel<<<>>>", ad.data(), gd.data(), a.numel(),
-           u.data());
-    return u.fetch();
-  }
-  static Tensor swiglu_gate_backward(const Tensor& a, const Tensor& g, const Tensor& du) {
-    const int64_t M = a.dim(0), F = a.dim(1);
-    const DeviceArray ad(a), gd(g), dud(du);
-    DeviceOutput out({M, 2 * F});
-    launch(swiglu_gate_backward_kernel, M * F, "swiglu_gate_backward_kernel<<<>>>", ad.data(), gd.data(),
-           dud.data(), M, F, out.data());
-    return out.fetch();
-  }
-};
-
 }  // namespace
-
-Tensor linear_forward(const Tensor& x, const Tensor& W) {
-  const LinearDims d = check_linear(x, W);
-  const DeviceArray xd(x), Wd(W);
-  DeviceOutput y({d.M, d.N});
-  launch(linear_forward_kernel, d.M * d.N, "linear_forward_kernel<<<>>>", xd.data(), Wd.data(), d.M, d.N, d.K,
-         y.data());
-  return y.fetch();
-}
-
-Tensor linear_backward_input(const Tensor& dy, const Tensor& W) {
-  const LinearDims d = check_linear_backward(dy, W);
-  const DeviceArray g(dy), Wd(W);
-  DeviceOutput dx({d.M, d.K});
-  launch(linear_backward_kernel, d.M * d.K, "linear_backward_kernel<<<>>>", g.data(), Wd.data(), d.M,
-         d.N, d.K, dx.data());
-  return dx.fetch();
-}
 
 Tensor rms_norm_forward(const Tensor& x, const Tensor* w, float eps) {
   const RowDims d = check_rms(x, w, nullptr, "rms_norm_forward");
@@ -206,13 +141,13 @@ Tensor rope_backward_input(const Tensor& dy, const Tensor& cos, const Tensor& si
   return rope_apply(dy, cos, sin, rope_dims, -1.0f, "rope_backward_input");
 }
 
-Tensor swiglu_forward(const Tensor& h, const Tensor& W1, const Tensor& W3, const Tensor& W2) {
-  return swiglu_forward_with<CudaRows>(h, W1, W3, W2);
-}
-
-Tensor swiglu_backward_input(const Tensor& h, const Tensor& W1, const Tensor& W3,
-                             const Tensor& W2, const Tensor& d_out) {
-  return swiglu_backward_input_with<CudaRows>(h, W1, W3, W2, d_out);
+Tensor swiglu_gate_backward(const Tensor& ag, const Tensor& du) {
+  const SwigluGateDims d = check_swiglu_gate_backward(ag, du);
+  const DeviceArray agd(ag), dud(du);
+  DeviceOutput out({d.M, 2 * d.F});
+  launch(swiglu_gate_backward_kernel, d.M * d.F, "swiglu_gate_backward_kernel<<<>>>", agd.data(), dud.data(), d.M, d.F,
+         out.data());
+  return out.fetch();
 }
 
 }  // namespace parity::subjects::rlkernels::model::cuda

@@ -3,20 +3,16 @@
 // host twins (model_rows.cpp). All in float32; every chain starts at 0.0f
 // and adds one fma per term (mac), in the ascending order given here:
 //
-//   linear     y[m,n]  = chain_k x[m,k] W[n,k]            (SwiGLU's; no bias)
-//              dx[m,k] = chain_n dy[m,n] W[n,k]
 //   rms_norm   r = 1 / sqrt(chain_c x_c x_c / C + eps);   y_c = (x_c r) w_c
 //              dx_c = r (g_c - xh_c mu), g_c = dy_c w_c, xh_c = x_c r, mu = chain_c g_c xh_c / C
 //   rope       o0 = x0 c - x1 s ; o1 = x1 c + x0 s        (backward: the same with -s)
-//   swiglu     a = linear(h, W1), g = linear(h, W3), u = silu(a) g, out = linear(u, W2);
-//              silu(a) = a / (1 + exp_f32(-a)); backward: du = linear_backward(d_out, W2),
-//              da = (du g) silu'(a), dg = du silu(a), dh = chain_f da W1[f,:] continued by
-//              chain_f dg W3[f,:] (one chain of length 2F).
+//   swiglu     the gate's backward: da = (du g) silu'(a), dg = du silu(a),
+//              silu(a) = a / (1 + exp_f32(-a)) (the forward gate is the op swiglu's kernel)
 //
 // Every order is a function of the reduction's own length only, never of the number of rows,
 // the thread count or a launch configuration: the rows are batch invariant and repeatable. The
-// model's attention is not here: it is parity's kernel of the ops sdpa and sdpa_backward
-// (ops/sdpa/sdpa_arith.cuh).
+// model's linears, attention and forward gate are not here: they are parity's kernels of the ops
+// linear, sdpa, sdpa_backward and swiglu (ops/).
 // exp is detmath's (IEEE basic operations and fma), never libm or __expf. Translation units
 // that include this header compile without contraction (-ffp-contract=off / --fmad=false).
 #include <cmath>
@@ -84,9 +80,6 @@ PARITY_HD float silu_derivative(float a) {
   const float sig = 1.0f / (1.0f + detmath::exp_f32(-a));
   return sig * (1.0f + a * (1.0f - sig));
 }
-
-// u = silu(a) g.
-PARITY_HD float swiglu_gate(float a, float g) { return silu(a) * g; }
 
 // da = (du g) silu'(a), dg = du silu(a).
 PARITY_HD void swiglu_gate_backward(float a, float g, float du, float* da, float* dg) {

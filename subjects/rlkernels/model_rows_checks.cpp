@@ -1,6 +1,5 @@
 #include <parity/subjects/rlkernels/model_rows_checks.hpp>
 
-#include <algorithm>
 #include <string>
 
 #include <parity/core/bf16.hpp>
@@ -56,28 +55,6 @@ std::vector<float> f32_values(const Tensor& t) {
 F32Output::F32Output(std::vector<std::int64_t> shape)
     : tensor(Tensor::zeros(DType::f32, std::move(shape))), data(tensor.storage<float>()) {}
 
-LinearDims check_linear(const Tensor& x, const Tensor& W) {
-  const char* what = "linear_forward";
-  require_rank(x, 2, what, "x");
-  require_rank(W, 2, what, "W");
-  require_f32(x, what, "x");
-  require_f32(W, what, "W");
-  const LinearDims d{x.dim(0), W.dim(0), x.dim(1)};
-  require_shape(W, {d.N, d.K}, what, "W");
-  return d;
-}
-
-LinearDims check_linear_backward(const Tensor& dy, const Tensor& W) {
-  const char* what = "linear_backward_input";
-  require_rank(dy, 2, what, "dy");
-  require_rank(W, 2, what, "W");
-  require_f32(dy, what, "dy");
-  require_f32(W, what, "W");
-  const LinearDims d{dy.dim(0), dy.dim(1), W.dim(1)};
-  require_shape(W, {d.N, d.K}, what, "W");
-  return d;
-}
-
 RowDims check_rms(const Tensor& x, const Tensor* w, const Tensor* dy, const char* what) {
   require(!x.shape().empty() && x.shape().back() >= 1, what, "x needs a last dim of at least 1");
   require_f32(x, what, "x");
@@ -107,29 +84,15 @@ RopeDims check_rope(const Tensor& x, const Tensor& cos, const Tensor& sin, int r
   return d;
 }
 
-SwigluDims check_swiglu(const Tensor& h, const Tensor& W1, const Tensor& W3, const Tensor& W2,
-                        const Tensor* d_out, const char* what) {
-  require_rank(h, 2, what, "h");
-  require_rank(W1, 2, what, "W1");
-  for (const auto& [t, name] : {std::pair{&h, "h"}, {&W1, "W1"}, {&W3, "W3"}, {&W2, "W2"}})
-    require_f32(*t, what, name);
-  const SwigluDims d{h.dim(0), h.dim(1), W1.dim(0)};
-  require_shape(W1, {d.F, d.D}, what, "W1");
-  require_shape(W3, {d.F, d.D}, what, "W3");
-  require_shape(W2, {d.D, d.F}, what, "W2");
-  if (d_out) {
-    require_f32(*d_out, what, "d_out");
-    require_shape(*d_out, {d.M, d.D}, what, "d_out");
-  }
+SwigluGateDims check_swiglu_gate_backward(const Tensor& ag, const Tensor& du) {
+  const char* what = "swiglu_gate_backward";
+  require_rank(ag, 2, what, "ag");
+  require_f32(ag, what, "ag");
+  require_f32(du, what, "du");
+  require(ag.dim(1) >= 2 && ag.dim(1) % 2 == 0, what, "ag needs an even, nonzero number of columns [a | g]");
+  const SwigluGateDims d{ag.dim(0), ag.dim(1) / 2};
+  require_shape(du, {d.M, d.F}, what, "du");
   return d;
-}
-
-Tensor stack_rows(const Tensor& top, const Tensor& bottom) {
-  const std::vector<float> a = f32_values(top), b = f32_values(bottom);
-  F32Output out({top.dim(0) + bottom.dim(0), top.dim(1)});
-  std::copy(a.begin(), a.end(), out.data);
-  std::copy(b.begin(), b.end(), out.data + a.size());
-  return out.tensor;
 }
 
 }  // namespace parity::subjects::rlkernels::model

@@ -19,14 +19,6 @@ struct F32Output {
   explicit F32Output(std::vector<std::int64_t> shape);
 };
 
-struct LinearDims {
-  std::int64_t M, N, K;
-};
-// x f32 [M,K], W f32 [N,K].
-LinearDims check_linear(const Tensor& x, const Tensor& W);
-// dy f32 [M,N], W f32 [N,K].
-LinearDims check_linear_backward(const Tensor& dy, const Tensor& W);
-
 struct RowDims {
   std::int64_t M, C;  // rows (product of the leading dims) and the normalised last dim
 };
@@ -40,14 +32,10 @@ struct RopeDims {
 RopeDims check_rope(const Tensor& x, const Tensor& cos, const Tensor& sin, int rope_dims,
                     const char* what);
 
-struct SwigluDims {
-  std::int64_t M, D, F;
+struct SwigluGateDims {
+  std::int64_t M, F;
 };
-// h f32 [M,D]; W1, W3 f32 [F,D]; W2 f32 [D,F]; d_out (if given) f32 [M,D].
-SwigluDims check_swiglu(const Tensor& h, const Tensor& W1, const Tensor& W3, const Tensor& W2,
-                        const Tensor* d_out, const char* what);
-
-// [top; bottom] as one float32 tensor: rows of `top`, then rows of `bottom` (same columns).
-Tensor stack_rows(const Tensor& top, const Tensor& bottom);
+// ag f32 [M, 2F] (F >= 1), du f32 [M, F].
+SwigluGateDims check_swiglu_gate_backward(const Tensor& ag, const Tensor& du);
 
 }  // namespace parity::subjects::rlkernels::model

@@ -11,14 +11,10 @@
 
 namespace parity::subjects::rlkernels::model::cuda {
 
-Tensor linear_forward(const Tensor& x, const Tensor& W);
-Tensor linear_backward_input(const Tensor& dy, const Tensor& W);
 Tensor rms_norm_forward(const Tensor& x, const Tensor* w, float eps);
 Tensor rms_norm_backward_input(const Tensor& x, const Tensor* w, float eps, const Tensor& dy);
 Tensor rope_forward(const Tensor& x, const Tensor& cos, const Tensor& sin, int rope_dims);
 Tensor rope_backward_input(const Tensor& dy, const Tensor& cos, const Tensor& sin, int rope_dims);
-Tensor swiglu_forward(const Tensor& h, const Tensor& W1, const Tensor& W3, const Tensor& W2);
-Tensor swiglu_backward_input(const Tensor& h, const Tensor& W1, const Tensor& W3,
-                             const Tensor& W2, const Tensor& d_out);
+Tensor swiglu_gate_backward(const Tensor& ag, const Tensor& du);
 
 }  // namespace parity::subjects::rlkernels::model::cuda

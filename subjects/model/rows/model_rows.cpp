@@ -3,6 +3,7 @@
 #include <parity/core/error.hpp>
 #include <parity/subjects/model/rows/adaln_rows.hpp>
 #include <parity/subjects/model/rows/attention.hpp>
+#include <parity/subjects/model/rows/feed_forward.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
 #include <parity/subjects/model/rows/row_shapes.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
@@ -54,13 +55,13 @@ class FeedForwardRow : public Row {
  public:
   explicit FeedForwardRow(Backend b) : p_(primitives(b)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
-    return {as_token_rows(o.at(0), [&](const Tensor& h) { return p_.swiglu_forward(h, o.at(1), o.at(2), o.at(3)); })};
+    return {as_token_rows(o.at(0), [&](const Tensor& h) { return swiglu_forward(p_, h, o.at(1), o.at(2), o.at(3)); })};
   }
   std::vector<Tensor> backward(const std::vector<Tensor>& o, const std::vector<Tensor>& g) const override {
     const Tensor& h = o.at(0);
     const std::int64_t D = h.shape().back();
-    Tensor dh = p_.swiglu_backward_input(reshaped(h, {h.numel() / D, D}), o.at(1), o.at(2), o.at(3),
-                                         reshaped(g.at(0), {h.numel() / D, D}));
+    Tensor dh = swiglu_backward_input(p_, reshaped(h, {h.numel() / D, D}), o.at(1), o.at(2), o.at(3),
+                                      reshaped(g.at(0), {h.numel() / D, D}));
     return {reshaped(dh, h.shape()), Tensor(), Tensor(), Tensor()};
   }
 
@@ -82,7 +83,7 @@ class RefinerRow : public Row {
       const Tensor h = reshaped(p_.rms_norm_forward(reshaped(x, {M, D}), &o[f], kRmsEps), x.shape());
       x = add_f32(x, attention_forward(p_, {h, o[f + 1], o[f + 2], o[f + 3], o[f + 4], o[f + 5], o[f + 6], o[1], o[2]}));
       const Tensor h2 = p_.rms_norm_forward(reshaped(x, {M, D}), &o[f + 7], kRmsEps);
-      x = add_f32(x, reshaped(p_.swiglu_forward(h2, o[f + 8], o[f + 9], o[f + 10]), x.shape()));
+      x = add_f32(x, reshaped(swiglu_forward(p_, h2, o[f + 8], o[f + 9], o[f + 10]), x.shape()));
     }
     return {x};
   }

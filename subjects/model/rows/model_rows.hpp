@@ -1,6 +1,7 @@
 #pragma once
 // The kernel rows of the joint audio-video DiT, built on the model's primitives
-// (row_primitives.hpp: parity's linear and sdpa op kernels, the rlkernels RMSNorm, RoPE and SwiGLU):
+// (row_primitives.hpp: parity's linear, sdpa and swiglu op kernels, the rlkernels RMSNorm, RoPE
+// and SwiGLU gate backward):
 //   audio_input_projection_fp32   audio_proj_in     linear, x f32 [M,Ca], W f32, b f32
 //   audio_output_projection_fp32  audio_proj_out    linear, x f32 [M,D]
 //   text_context_projection       context_embedder  linear, x bf16 [M,Ct], W bf16, b f32 -> f32

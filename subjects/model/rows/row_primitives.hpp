@@ -1,10 +1,11 @@
 #pragma once
 // The model's primitives on one backend: the host twins, or the CUDA kernels that return the
-// same bits. Linear (every projection, forward and dx) is parity's kernel of the op linear
-// (ops/linear, called as linear_kernel.hpp says) and the scaled dot-product attention parity's
-// kernels of the ops sdpa and sdpa_backward (ops/sdpa, as sdpa_kernels.hpp says); RMSNorm, RoPE
-// and the SwiGLU feed-forward are the rlkernels model primitives (subjects/rlkernels/
-// model_rows.hpp documents each function).
+// same bits. Linear (every projection and the feed-forward's, forward and dx) is parity's kernel
+// of the op linear (ops/linear, called as linear_kernel.hpp says), the scaled dot-product
+// attention parity's kernels of the ops sdpa and sdpa_backward (sdpa_kernels.hpp), the SwiGLU
+// gate the op swiglu's (swiglu_kernel.hpp); RMSNorm, RoPE and the gate's backward are the
+// rlkernels model primitives (subjects/rlkernels/model_rows.hpp documents each function).
+// feed_forward.hpp composes the SwiGLU feed-forward from these.
 #include <functional>
 #include <string>
 
@@ -32,8 +33,10 @@ struct Primitives {
   std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, float)> sdpa_forward;
   // The same and d_out (o's shape).
   std::function<SdpaGrads(const Tensor&, const Tensor&, const Tensor&, float, const Tensor&)> sdpa_backward;
-  std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&)> swiglu_forward;
-  std::function<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&)> swiglu_backward_input;
+  // The SwiGLU gate: u [M, F] = silu(a) g for ag = [a | g] [M, 2F] (the op swiglu's x).
+  std::function<Tensor(const Tensor&)> swiglu_gate;
+  // Its backward: [da | dg] [M, 2F] for ag and du [M, F].
+  std::function<Tensor(const Tensor&, const Tensor&)> swiglu_gate_backward;
 };
 
 // The primitives of `backend`; throws InputError for cuda in a build without CUDA.

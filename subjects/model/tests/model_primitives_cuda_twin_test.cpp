@@ -1,8 +1,9 @@
 // The model's primitives that are op kernels (row_primitives.hpp: parity's CUDA kernels of the
-// ops linear, sdpa and sdpa_backward) equal those on the host (the kernels' host twins) bit for
+// ops linear, sdpa, sdpa_backward and swiglu) equal those on the host (the kernels' host twins) bit for
 // bit, at the model's shapes up to the gate's 4253-token sequence (beyond the sdpa declaration's
 // S <= 512): linear float32 with and without a bias, the text projection's bf16 x and W beside a
-// float32 bias, dx for float32 and bf16 W; attention with far-off scores in one head. Needs a
+// float32 bias, dx for float32 and bf16 W; the SwiGLU feed-forward and its dh; attention with
+// far-off scores in one head. Needs a
 // GPU: exits 77 (ctest: skipped) when the cuda backend is unavailable.
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 
 #include <parity/core/compare.hpp>
 #include <parity/core/random_fill.hpp>
+#include <parity/subjects/model/rows/feed_forward.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 
 namespace parity::model {
@@ -49,6 +51,19 @@ TEST(ModelPrimitivesCudaTwin, Linear) {
         expect_twins(cuda.linear_forward(x, W, bias ? &b : nullptr), host.linear_forward(x, W, bias ? &b : nullptr), name);
         expect_twins(cuda.linear_backward_input(dy, W), host.linear_backward_input(dy, W), name + " dx");
       }
+}
+
+TEST(ModelPrimitivesCudaTwin, FeedForward) {
+  const Primitives& host = primitives(runtime::Backend::host);
+  const Primitives& cuda = primitives(runtime::Backend::cuda);
+  for (const int64_t M : {1, 17, 925, 4253}) {
+    const Tensor h = normal({M, 64}, 37, 0), d_out = normal({M, 64}, 37, 1);
+    const Tensor W1 = normal({300, 64}, 37, 2), W3 = normal({300, 64}, 37, 3), W2 = normal({64, 300}, 37, 4);
+    const std::string name = "feed-forward M" + std::to_string(M);
+    expect_twins(swiglu_forward(cuda, h, W1, W3, W2), swiglu_forward(host, h, W1, W3, W2), name);
+    expect_twins(swiglu_backward_input(cuda, h, W1, W3, W2, d_out), swiglu_backward_input(host, h, W1, W3, W2, d_out),
+                 name + " dh");
+  }
 }
 
 struct Shape {

@@ -1,8 +1,10 @@
 // The model's primitives that are op kernels (row_primitives.hpp: parity's host kernels of the
-// ops linear, sdpa and sdpa_backward), as the model calls them:
+// ops linear, sdpa, sdpa_backward and swiglu), as the model calls them:
 //   - linear within its gamma bound for float32 with a bias, for the text projection's bf16 x
 //     and W beside a float32 bias (outside the op's one-dtype declaration, so only here), and dx
 //     for a bf16 W; K = 300 puts more than one term in a lane of the kernel's order;
+//   - the SwiGLU feed-forward (feed_forward.hpp) within the derived bound of
+//     feed_forward_reference.hpp, forward and dh;
 //   - attention wired to the kernels as sdpa_kernels.hpp says: the same bits as the kernels
 //     called directly on the heads in the other layout, [B, S, H, D] (parity's kernels are
 //     bitwise layout invariant: `parity check sdpa`), so a wrong extent, layout, scale, causal
@@ -18,27 +20,21 @@
 #include <vector>
 
 #include <parity/core/compare.hpp>
-#include <parity/core/random_fill.hpp>
 #include <parity/ops/sdpa/sdpa_backward_host.hpp>
 #include <parity/ops/sdpa/sdpa_host.hpp>
+#include <parity/subjects/model/rows/feed_forward.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
+#include <parity/subjects/model/tests/feed_forward_reference.hpp>
 
 namespace parity::model {
 namespace {
 
 using std::int64_t;
-
-constexpr double kU = 0x1p-24;  // float32 unit roundoff
-double gamma(int64_t n) { return n * kU / (1.0 - n * kU); }
+using test::gamma;
+using test::normal;
 
 const Primitives& host() { return primitives(runtime::Backend::host); }
-
-Tensor normal(DType dtype, std::vector<int64_t> shape, std::uint64_t seed, std::uint32_t stream, double sd) {
-  Tensor t = Tensor::zeros(dtype, std::move(shape));
-  for (int64_t i = 0; i < t.numel(); ++i) t.set_value(i, sd * philox_normal(seed, stream, i));
-  return t;
-}
 
 void expect_within(const Tensor& got, const std::vector<double>& ref, const std::vector<double>& bound,
                    const std::string& what) {
@@ -97,6 +93,15 @@ TEST(ModelPrimitivesLinear, DxForABf16WeightWithinGammaBound) {
   expect_within(dx, ref, bound, "linear_backward_input");
 }
 
+// ---- SwiGLU feed-forward --------------------------------------------------------------
+
+TEST(ModelPrimitivesFeedForward, ForwardAndDhWithinDerivedBound) {
+  const test::SwigluProblem p = test::swiglu_problem(5, 16, 300, 18);  // F = 300: dh reduces 600 terms
+  const test::SwigluReference r = test::swiglu_reference(p);
+  expect_within(swiglu_forward(host(), p.h, p.W1, p.W3, p.W2), r.out, r.out_bound, "swiglu_forward");
+  expect_within(swiglu_backward_input(host(), p.h, p.W1, p.W3, p.W2, p.d_out), r.dh, r.dh_bound, "swiglu_backward_input");
+}
+
 // ---- attention ------------------------------------------------------------------------
 
 struct Heads {
@@ -138,46 +143,54 @@ TEST(ModelPrimitivesAttention, TheKernelsCalledDirectlyInTheOtherLayoutGiveTheSa
 
 // ---- batch invariance, repeatability, threads ------------------------------------------
 
-bool rows_differ(const Tensor& t) {
-  return t.dim(0) > 1 && !compare_bitwise(t.rows(0, 1), t.rows(1, 2)).equal();
-}
-
-// All of the primitives' outputs on one batch: linear forward and dx, attention's o, dq, dk, dv.
-std::vector<Tensor> outputs(const Tensor& x, const Tensor& W, const Tensor& b, const Tensor& dy, const Heads& a) {
+// All of the primitives' outputs on one batch: linear forward and dx, the feed-forward and its
+// dh, attention's o, dq, dk, dv.
+std::vector<Tensor> outputs(const Tensor& x, const Tensor& W, const Tensor& b, const Tensor& dy,
+                            const test::SwigluProblem& f, const Heads& a) {
   const SdpaGrads g = host().sdpa_backward(a.q, a.k, a.v, a.scale, a.d_out);
-  return {host().linear_forward(x, W, &b), host().linear_backward_input(dy, W), host().sdpa_forward(a.q, a.k, a.v, a.scale),
-          g.dq, g.dk, g.dv};
+  return {host().linear_forward(x, W, &b),
+          host().linear_backward_input(dy, W),
+          swiglu_forward(host(), f.h, f.W1, f.W3, f.W2),
+          swiglu_backward_input(host(), f.h, f.W1, f.W3, f.W2, f.d_out),
+          host().sdpa_forward(a.q, a.k, a.v, a.scale),
+          g.dq,
+          g.dk,
+          g.dv};
 }
 
 TEST(ModelPrimitivesInvariance, RowsOfABatchEqualRowsComputedAlone) {
   const int64_t M = 5;
   const Tensor x = normal(DType::f32, {M, 300}, 19, 0, 1.0), W = normal(DType::f32, {24, 300}, 19, 1, 0.1);
   const Tensor b = normal(DType::f32, {24}, 19, 2, 1.0), dy = normal(DType::f32, {M, 24}, 19, 3, 1.0);
+  const test::SwigluProblem f = test::swiglu_problem(M, 16, 24, 19);
   const Heads a = heads(M, 2, 6, 8, 20);  // a batch element of attention is a row of the batch
-  const std::vector<Tensor> all = outputs(x, W, b, dy, a);
-  for (std::size_t f = 0; f < all.size(); ++f) ASSERT_TRUE(rows_differ(all[f])) << "output " << f << ": degenerate";
+  const std::vector<Tensor> all = outputs(x, W, b, dy, f, a);
+  for (std::size_t i = 0; i < all.size(); ++i)  // as [batch, rest]: rows are batch elements
+    ASSERT_TRUE(other_row_differs(reshaped(all[i], {M, all[i].numel() / M}), 0)) << "output " << i << ": degenerate";
   for (int64_t m = 0; m < M; ++m) {
     const auto one = [m](const Tensor& t) { return t.rows(m, m + 1); };
+    const test::SwigluProblem fm{one(f.h), f.W1, f.W3, f.W2, one(f.d_out)};
     const std::vector<Tensor> alone =
-        outputs(one(x), W, b, one(dy), Heads{one(a.q), one(a.k), one(a.v), one(a.d_out), a.scale});
-    for (std::size_t f = 0; f < all.size(); ++f)
-      expect_bitwise(alone[f], one(all[f]), "output " + std::to_string(f) + " row " + std::to_string(m));
+        outputs(one(x), W, b, one(dy), fm, Heads{one(a.q), one(a.k), one(a.v), one(a.d_out), a.scale});
+    for (std::size_t i = 0; i < all.size(); ++i)
+      expect_bitwise(alone[i], one(all[i]), "output " + std::to_string(i) + " row " + std::to_string(m));
   }
 }
 
 TEST(ModelPrimitivesInvariance, RepeatableAndIndependentOfTheThreadCount) {
   const Tensor x = normal(DType::f32, {29, 300}, 22, 0, 1.0), W = normal(DType::f32, {24, 300}, 22, 1, 0.1);
   const Tensor b = normal(DType::f32, {24}, 22, 2, 1.0), dy = normal(DType::f32, {29, 24}, 22, 3, 1.0);
+  const test::SwigluProblem f = test::swiglu_problem(29, 16, 24, 23);
   const Heads a = heads(2, 3, 37, 16, 21);
   const auto run = [&](const char* threads) {
     setenv("PARITY_THREADS", threads, 1);
-    return outputs(x, W, b, dy, a);
+    return outputs(x, W, b, dy, f, a);
   };
   const std::vector<Tensor> first = run("1");
   for (const char* threads : {"1", "2", "3"}) {
     const std::vector<Tensor> again = run(threads);
-    for (std::size_t f = 0; f < first.size(); ++f)
-      expect_bitwise(again[f], first[f], std::string("output ") + std::to_string(f) + " with " + threads + " threads");
+    for (std::size_t i = 0; i < first.size(); ++i)
+      expect_bitwise(again[i], first[i], std::string("output ") + std::to_string(i) + " with " + threads + " threads");
   }
   unsetenv("PARITY_THREADS");
 }

@@ -1,14 +1,12 @@
 // The DiT rows' host twins (model_rows.hpp) against float64 references written here, each
 // within a per-element error bound derived from its reduction lengths (stated at each
-// reference), plus batch invariance, repeatability and thread-count independence, all
-// bitwise; and detmath::exp against long double expl.
+// reference), plus batch invariance, bitwise; and detmath::exp against long double expl.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -136,53 +134,55 @@ TEST(ModelRowsRope, ForwardAndBackwardWithinGammaBound) {
   }
 }
 
-// ---- SwiGLU ----------------------------------------------------------------------------
+// ---- batch invariance -----------------------------------------------------------------
 
-TEST(ModelRowsSwiglu, ForwardAndBackwardWithinDerivedBound) {
-  const test::SwigluProblem p = test::swiglu_problem(5, 16, 24, 18);
-  const test::SwigluReference r = test::swiglu_reference(p);
-  expect_within(swiglu_forward(p.h, p.W1, p.W3, p.W2), r.out, r.out_bound, "swiglu_forward");
-  expect_within(swiglu_backward_input(p.h, p.W1, p.W3, p.W2, p.d_out), r.dh, r.dh_bound,
-                "swiglu_backward_input");
+// Every row-local function on one batch: RMSNorm forward and dx, the SwiGLU gate's backward.
+std::vector<Tensor> row_functions(const Tensor& h, const Tensor& w, const Tensor& d_out, const Tensor& ag,
+                                  const Tensor& du) {
+  return {rms_norm_forward(h, &w, 1e-5f), rms_norm_backward_input(h, &w, 1e-5f, d_out),
+          rms_norm_backward_input(h, nullptr, 1e-5f, d_out), swiglu_gate_backward(ag, du)};
 }
-
-// ---- batch invariance, repeatability, threads ------------------------------------------
 
 // Row m of a batched call equals the row computed alone, for every row-local function.
 TEST(ModelRowsInvariance, RowsOfABatchEqualRowsComputedAlone) {
   const int64_t M = 13, D = 16, F = 24;
-  const test::SwigluProblem p = test::swiglu_problem(M, D, F, 19);
-  const Tensor w = normal(DType::f32, {D}, 19, 10, 1.0);
-  const auto batched = [&](const Tensor& h, const Tensor& d_out) {
-    return std::vector<Tensor>{linear_forward(h, p.W1), linear_backward_input(d_out, p.W1.rows(0, D)),
-                               rms_norm_forward(h, &w, 1e-5f), rms_norm_backward_input(h, &w, 1e-5f, d_out),
-                               swiglu_forward(h, p.W1, p.W3, p.W2),
-                               swiglu_backward_input(h, p.W1, p.W3, p.W2, d_out)};
-  };
-  const std::vector<Tensor> all = batched(p.h, p.d_out);
+  const Tensor h = normal(DType::f32, {M, D}, 19, 0, 1.0), w = normal(DType::f32, {D}, 19, 1, 1.0);
+  const Tensor d_out = normal(DType::f32, {M, D}, 19, 2, 1.0), ag = normal(DType::f32, {M, 2 * F}, 19, 3, 2.0);
+  const Tensor du = normal(DType::f32, {M, F}, 19, 4, 1.0);
+  const std::vector<Tensor> all = row_functions(h, w, d_out, ag, du);
   for (std::size_t f = 0; f < all.size(); ++f) ASSERT_TRUE(other_row_differs(all[f], 0)) << "function " << f;
   for (int64_t m = 0; m < M; ++m) {
-    const std::vector<Tensor> one = batched(p.h.rows(m, m + 1), p.d_out.rows(m, m + 1));
+    const auto one = [m](const Tensor& t) { return t.rows(m, m + 1); };
+    const std::vector<Tensor> alone = row_functions(one(h), w, one(d_out), one(ag), one(du));
     for (std::size_t f = 0; f < all.size(); ++f)
-      expect_bitwise(one[f], all[f].rows(m, m + 1), "function " + std::to_string(f) + " row " + std::to_string(m));
+      expect_bitwise(alone[f], one(all[f]), "function " + std::to_string(f) + " row " + std::to_string(m));
   }
 }
 
-// Every call twice gives the same bits; 1, 2 and 3 threads give the same bits.
-TEST(ModelRowsInvariance, RepeatableAndIndependentOfTheThreadCount) {
-  const test::SwigluProblem s = test::swiglu_problem(29, 16, 24, 22);
-  const auto run = [&](const char* threads) {
-    setenv("PARITY_THREADS", threads, 1);
-    return std::vector<Tensor>{linear_forward(s.h, s.W1), rms_norm_backward_input(s.h, nullptr, 1e-5f, s.d_out), linear_backward_input(s.d_out, s.W2),
-                               swiglu_backward_input(s.h, s.W1, s.W3, s.W2, s.d_out)};
-  };
-  const std::vector<Tensor> first = run("1");
-  for (const char* threads : {"1", "2", "3"}) {
-    const std::vector<Tensor> again = run(threads);
-    for (std::size_t f = 0; f < first.size(); ++f)
-      expect_bitwise(again[f], first[f], std::string("output ") + std::to_string(f) + " with " + threads + " threads");
-  }
-  unsetenv("PARITY_THREADS");
+// The SwiGLU gate's backward (model_arith.cuh): da = (du g) silu'(a), dg = du silu(a), against
+// float64. Every operation rounds once (u; exp_f32 is exp in double rounded once, u and a
+// double's error). sig = 1 / (1 + e) and silu = a / (1 + e) are within 3u relative (1 + e loses
+// at most u of e's error, then the add and the divide). q = 1 + a (1 - sig) is within
+// 3u |a| sig + 2u |a| (1 - sig) + u |q| <= 3u |a| + u |q| absolutely, so silu' = sig q within
+// 3u sig |a| + 5u |silu'|; da = (du g) silu' adds two roundings: within 7u |du g silu'| +
+// 3u |du g| sig |a|; dg = du silu within 4u |du silu|. The bound takes 9u and 10u sig (1 + |a|)
+// for da and 4u for dg, doubled for the second-order terms and the double's share of exp.
+TEST(ModelRowsSwigluGate, BackwardWithinDerivedBound) {
+  const int64_t M = 9, F = 40;
+  const Tensor ag = normal(DType::f32, {M, 2 * F}, 18, 0, 3.0), du = normal(DType::f32, {M, F}, 18, 1, 1.0);
+  const Tensor out = swiglu_gate_backward(ag, du);
+  const std::vector<double> agv = ag.values(), duv = du.values();
+  std::vector<double> ref(M * 2 * F), bound(M * 2 * F);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t f = 0; f < F; ++f) {
+      const double a = agv[m * 2 * F + f], g = agv[m * 2 * F + F + f], d = duv[m * F + f];
+      const double sig = 1.0 / (1.0 + std::exp(-a)), silu = a * sig, dsilu = sig * (1.0 + a * (1.0 - sig));
+      ref[m * 2 * F + f] = d * g * dsilu;
+      bound[m * 2 * F + f] = 2 * (9 * kU * std::fabs(d * g * dsilu) + 10 * kU * std::fabs(d * g) * sig * (1 + std::fabs(a)));
+      ref[m * 2 * F + F + f] = d * silu;
+      bound[m * 2 * F + F + f] = 2 * 4 * kU * std::fabs(d * silu);
+    }
+  expect_within(out, ref, bound, "swiglu_gate_backward");
 }
 
 // ---- exp -------------------------------------------------------------------------------
