@@ -1,9 +1,11 @@
-// The only rms_norm source that includes LibTorch (ATen's per-operator headers).
+// The only rms_norm source that includes LibTorch (ATen's per-operator
+// headers).
 #include <parity/ops/rms_norm/rms_norm_torch.hpp>
 
 #include <parity/subjects/torch/convert.hpp>
 
 #if __has_include(<ATen/ops/rms_norm.h>)
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/rms_norm.h>
 #define PARITY_HAVE_AT_RMS_NORM 1
 #endif
@@ -12,13 +14,16 @@ namespace parity::ops::rms_norm {
 namespace {
 
 class TorchCpu : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
+public:
+  OpOutputs run(const OpCall &call) override {
 #if PARITY_HAVE_AT_RMS_NORM
     const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
     const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
     const std::int64_t D = call.extent("D");
-    return {{"y", subjects::torch_impl::from_aten(at::rms_norm(x, {D}, w, call.param("eps")))}};
+    return {
+        { "y",
+          subjects::torch_impl::from_aten(
+              at::rms_norm(x, {D}, w, call.param("eps"))) }};
 #else
     (void)call;
     throw std::logic_error("at::rms_norm is absent from this LibTorch");
@@ -26,9 +31,35 @@ class TorchCpu : public OpSubject {
   }
 };
 
-}  // namespace
+class TorchCpuBackward : public OpSubject {
+public:
+  OpOutputs run(const OpCall &call) override {
+#if PARITY_HAVE_AT_RMS_NORM
+    at::AutoGradMode grad_mode(
+        true); // the caller's grad mode must not change the result
+    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"))
+                             .detach()
+                             .requires_grad_();
+    const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
+    const std::int64_t D = call.extent("D");
+    at::rms_norm(x, {D}, w, call.param("eps"))
+        .backward(subjects::torch_impl::to_aten(call.input("dy")));
+    return {{ "dx", subjects::torch_impl::from_aten(x.grad()) }};
+#else
+    (void)call;
+    throw std::logic_error("at::rms_norm is absent from this LibTorch");
+#endif
+  }
+};
 
-std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
+} // namespace
+
+std::unique_ptr<OpSubject> make_torch_cpu() {
+  return std::make_unique<TorchCpu>();
+}
+std::unique_ptr<OpSubject> make_torch_cpu_backward() {
+  return std::make_unique<TorchCpuBackward>();
+}
 
 std::string torch_unavailable_reason() {
 #if PARITY_HAVE_AT_RMS_NORM
@@ -38,4 +69,4 @@ std::string torch_unavailable_reason() {
 #endif
 }
 
-}  // namespace parity::ops::rms_norm
+} // namespace parity::ops::rms_norm

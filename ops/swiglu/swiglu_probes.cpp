@@ -1,27 +1,23 @@
-// Mismatch probes of swiglu: the kernel with one realistic step changed, each of which the
-// generic properties must catch (parity probes swiglu). They inherit the kernel's declared
-// arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of swiglu: the kernel with one realistic step changed, each
+// of which the generic properties must catch (parity probes swiglu). They
+// inherit the kernel's declared arithmetic: a probe that breaks that promise is
+// exactly what must be caught.
 #include <cmath>
 
 #include <parity/core/bf16.hpp>
+#include <parity/ops/swiglu/swiglu_fast_exp.hpp>
 #include <parity/ops/swiglu/swiglu_host.hpp>
 
 namespace parity::ops::swiglu {
 namespace {
 
-// exp by Cody-Waite reduction in float32 (ln 2 unsplit) and a degree-5 Taylor polynomial, as
-// hand-rolled fast-math kernels do: tens of ulps (truncation r^6 / 720 for |r| <= ln2 / 2, and
-// the reduction's error growing with |a|), far outside the 0.5 ulp the kernel declares.
+// silu through a fast exp (swiglu_fast_exp.hpp): tens of ulps where the kernel
+// declares 0.5.
 struct FastExp : Standard {
-  static float exp5(float x) {
-    const float n = std::nearbyint(x * 1.44269504f);
-    const float r = x - n * 0.693147182f;
-    const float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120)))));
-    return std::ldexp(p, static_cast<int>(n));
-  }
   static float silu(float a) {
-    if (!(std::fabs(a) <= 88.0f)) return Standard::silu(a);  // saturated, infinite or NaN: the exact path
-    return a / (1.0f + exp5(-a));
+    if (!(std::fabs(a) <= 88.0f))
+      return Standard::silu(a); // saturated, infinite or NaN: the exact path
+    return a / (1.0f + fast_exp(-a));
   }
 };
 
@@ -36,24 +32,30 @@ struct Bf16Intermediate : Standard {
   static float stored(float s) { return round_through_bf16(s); }
 };
 
-// Two columns per thread (a bf16x2 vector load) and no scalar tail: the last column of an odd F
-// is never written.
+// Two columns per thread (a bf16x2 vector load) and no scalar tail: the last
+// column of an odd F is never written.
 struct DroppedTail : Standard {
   static std::int64_t written(std::int64_t F) { return F - F % 2; }
 };
 
-template <class Policy>
-void add(const char* name, const char* description) {
+template <class Policy> void add(const char *name, const char *description) {
   register_host_probe<SwigluHost<Policy>>("swiglu", name, description);
 }
 
-}  // namespace
+} // namespace
 
 void register_probes() {
-  add<FastExp>("probe-fast-exp", "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
-  add<SwappedHalves>("probe-swapped-halves", "y = silu(b) * a: the gate and the value from the wrong halves");
-  add<Bf16Intermediate>("probe-bf16-intermediate", "silu(a) rounded to bf16 before the multiply");
-  add<DroppedTail>("probe-dropped-tail", "two columns per thread, no tail: the last column of an odd F stays 0");
+  add<FastExp>(
+      "probe-fast-exp",
+      "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
+  add<SwappedHalves>(
+      "probe-swapped-halves",
+      "y = silu(b) * a: the gate and the value from the wrong halves");
+  add<Bf16Intermediate>("probe-bf16-intermediate",
+                        "silu(a) rounded to bf16 before the multiply");
+  add<DroppedTail>(
+      "probe-dropped-tail",
+      "two columns per thread, no tail: the last column of an odd F stays 0");
 }
 
-}  // namespace parity::ops::swiglu
+} // namespace parity::ops::swiglu

@@ -1,6 +1,7 @@
 // The only swiglu source that includes LibTorch (ATen's per-operator headers).
 #include <parity/ops/swiglu/swiglu_torch.hpp>
 
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/mul.h>
 #include <ATen/ops/silu.h>
 
@@ -9,17 +10,40 @@
 namespace parity::ops::swiglu {
 namespace {
 
+using subjects::torch_impl::from_aten;
+using subjects::torch_impl::to_aten;
+
+// silu of x's first half times its second half.
+at::Tensor swiglu(const at::Tensor &x, std::int64_t F) {
+  return at::mul(at::silu(x.narrow(1, 0, F)), x.narrow(1, F, F));
+}
+
 class TorchCpu : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
-    const std::int64_t F = call.extent("F");
-    return {{"y", subjects::torch_impl::from_aten(at::mul(at::silu(x.narrow(1, 0, F)), x.narrow(1, F, F)))}};
+public:
+  OpOutputs run(const OpCall &call) override {
+    return {
+        {"y", from_aten(swiglu(to_aten(call.input("x")), call.extent("F")))}};
   }
 };
 
-}  // namespace
+class TorchCpuBackward : public OpSubject {
+public:
+  OpOutputs run(const OpCall &call) override {
+    at::AutoGradMode grad_mode(
+        true); // the caller's grad mode must not change the result
+    const at::Tensor x = to_aten(call.input("x")).detach().requires_grad_();
+    swiglu(x, call.extent("F")).backward(to_aten(call.input("dy")));
+    return {{"dx", from_aten(x.grad())}};
+  }
+};
 
-std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
+} // namespace
 
-}  // namespace parity::ops::swiglu
+std::unique_ptr<OpSubject> make_torch_cpu() {
+  return std::make_unique<TorchCpu>();
+}
+std::unique_ptr<OpSubject> make_torch_cpu_backward() {
+  return std::make_unique<TorchCpuBackward>();
+}
+
+} // namespace parity::ops::swiglu
