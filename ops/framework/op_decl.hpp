@@ -1,15 +1,14 @@
 #pragma once
-// An op family as a declaration (ops/README.md): its extents, operands, outputs
-// and parameters, which extent indexes independent rows and which are reduced
-// over, with optional hints of the extents at which kernels switch plan.
-// Everything else — generators, properties, shrinking, reproducers, `parity
-// check OP` — is derived from it (op_family.hpp). The reference that goes with
-// a declaration is a template over the scalar type (op_reference.hpp).
+// An op family as a declaration (ops/README.md): its extents, operands, outputs and parameters,
+// which extent indexes independent rows and which are reduced over, with optional hints of the
+// extents at which kernels switch plan. Everything else — generators, properties, shrinking,
+// reproducers, `parity check OP` — is derived from it (op_family.hpp). The reference that goes
+// with a declaration is a template over the scalar type (op_reference.hpp).
 //
-// Shapes are expressions over the named extents: each dimension is a sum of
-// products of extent names and integer literals ("T", "D", "B*H", "4*D",
-// "H*2*P+H*Q"). An operand whose leading dimension is the row extent has one
-// slice per independent row; the others (weights) are shared by every row.
+// Shapes are expressions over the named extents: each dimension is a sum of products of extent
+// names and integer literals ("T", "D", "B*H", "4*D", "H*2*P+H*Q"). An operand whose leading
+// dimension is the row extent has one slice per independent row; the others (weights) are shared by
+// every row.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -21,116 +20,94 @@ namespace parity::ops {
 
 struct ExtentDecl {
   std::string name;
-  // The largest value a generated case takes by default; a user's cap (`parity
-  // check OP --max T=N`, $PARITY_MAX_<NAME>, parity_add_subject_tests(... MAX
-  // T=N)) moves it within [min, limit].
+  // The largest value a generated case takes by default; a user's cap (`parity check OP --max
+  // T=N`, $PARITY_MAX_<NAME>, parity_add_subject_tests(... MAX T=N)) moves it within [min, limit].
   std::int64_t max = 4096;
-  // Sizes at which real kernels typically switch plan (tile, split, rows per
-  // block): the generator draws each and its neighbours +-1 (op_cases.hpp).
+  // Sizes at which real kernels typically switch plan (tile, split, rows per block): the
+  // generator draws each and its neighbours +-1 (op_cases.hpp).
   std::vector<std::int64_t> thresholds = {};
-  // The smallest value the op takes: 0 for an extent that may vanish (rope's
-  // pass-through dims Q), never for the row extent.
+  // The smallest value the op takes: 0 for an extent that may vanish (rope's pass-through dims Q),
+  // never for the row extent.
   std::int64_t min = 1;
-  std::int64_t limit = std::int64_t{1}
-                       << 20; // the contract: the largest value a Case may hold
+  std::int64_t limit = std::int64_t{1} << 20;  // the contract: the largest value a Case may hold
 };
 
-// An operand or output. Operands of one dtype group always share a dtype (x and
-// its weight w, say); the group of an output fixes its dtype.
+// An operand or output. Operands of one dtype group always share a dtype (x and its weight w,
+// say); the group of an output fixes its dtype.
 struct TensorDecl {
   std::string name;
-  std::vector<std::string> shape; // one expression per dimension
-  std::string dtype_group = {};   // "" means its own name
-  // Inputs only: values drawn as mean + stddev * scale * N(0, 1), scale one of
-  // `scales` (drawn per case, case.params["scale.<name>"]: small activations
-  // are where eps matters), rounded to the dtype; then element patches (special
-  // values, bf16-straddling values).
+  std::vector<std::string> shape;  // one expression per dimension
+  std::string dtype_group = {};    // "" means its own name
+  // Inputs only: values drawn as mean + stddev * scale * N(0, 1), scale one of `scales` (drawn
+  // per case, case.params["scale.<name>"]: small activations are where eps matters), rounded to
+  // the dtype; then element patches (special values, bf16-straddling values).
   double mean = 0.0, stddev = 1.0;
   std::vector<double> scales = {1.0};
-  // Inputs only: an optional operand (a bias) names the parameter that says
-  // whether a case has it: present where that parameter is nonzero; absent (no
-  // values, no tensor in the call, no layout or patch) where it is 0. "" means
-  // always present.
+  // Inputs only: an optional operand (a bias) names the parameter that says whether a case has
+  // it: present where that parameter is nonzero; absent (no values, no tensor in the call, no
+  // layout or patch) where it is 0. "" means always present.
   std::string present_if = {};
 
   std::string group() const { return dtype_group.empty() ? name : dtype_group; }
 };
 
-// A scalar parameter: a float32 value drawn from `values` (the first is where
-// shrinking goes).
+// A scalar parameter: a float32 value drawn from `values` (the first is where shrinking goes).
 struct ParamDecl {
   std::string name;
   std::vector<double> values = {};
-  double min = 0.0, max = 0.0; // the contract: values in [min, max]
+  double min = 0.0, max = 0.0;  // the contract: values in [min, max]
 };
 
 struct OpDecl {
-  std::string name;             // the family's name, e.g. "rms_norm"
-  std::string description = {}; // one line, with the formula
+  std::string name;         // the family's name, e.g. "rms_norm"
+  std::string description = {};  // one line, with the formula
   std::vector<ExtentDecl> extents;
   std::vector<TensorDecl> inputs = {}, outputs = {};
   std::vector<ParamDecl> params = {};
-  // The dtypes each dtype group may take: bf16, f16, f32 (f64 is accepted by
-  // the API; a subject in f64 needs an oracle beyond double, README.md). An f16
-  // output is rounded once more at u = 2^-11 (a bf16 one at 2^-8) after the
-  // subject's precision. `dtypes` is every group's list unless `group_dtypes`
-  // names the group with a list of its own (LoRA's float32 adapter beside its
-  // bf16 activations).
+  // The dtypes each dtype group may take: bf16, f16, f32 (f64 is accepted by the API; a
+  // subject in f64 needs an oracle beyond double, README.md). An f16 output is rounded once
+  // more at u = 2^-11 (a bf16 one at 2^-8) after the subject's precision. `dtypes` is every
+  // group's list unless `group_dtypes` names the group with a list of its own (LoRA's float32
+  // adapter beside its bf16 activations).
   std::vector<DType> dtypes = {DType::f32, DType::bf16};
   std::map<std::string, std::vector<DType>> group_dtypes = {};
-  std::string row_extent = {}; // indexes independent rows (batch invariance)
-  std::vector<std::string> reduced_extents =
-      {}; // reduced over by every output element
-  // A case holds at most this many elements in its largest operand (with its
-  // extra batch row).
+  std::string row_extent = {};                    // indexes independent rows (batch invariance)
+  std::vector<std::string> reduced_extents = {};  // reduced over by every output element
+  // A case holds at most this many elements in its largest operand (with its extra batch row).
   std::int64_t max_elements = std::int64_t{1} << 20;
-  // Optional: the op's work as a sum of product expressions over the extents
-  // (attention's "B*H*S*S*D", a GEMM's "T*N*K", LoRA's "T*K*N + T*K*r +
-  // T*N*r"); a case's work, with its extra batch row, is at most max_work. For
-  // ops whose cost grows faster than their largest operand: it keeps every
-  // case, and the reference's Bounded and MPFR evaluations of it, bounded in
-  // time. "" is no limit.
+  // Optional: the op's work as a sum of product expressions over the extents (attention's
+  // "B*H*S*S*D", a GEMM's "T*N*K", LoRA's "T*K*N + T*K*r + T*N*r"); a case's work, with its extra batch row, is at most
+  // max_work. For ops whose cost grows faster than their largest operand: it keeps every case,
+  // and the reference's Bounded and MPFR evaluations of it, bounded in time. "" is no limit.
   std::string work = "";
   std::int64_t max_work = std::int64_t{1} << 30;
 
-  const ExtentDecl &extent(const std::string &name) const;
-  const TensorDecl &
-  tensor(const std::string &name) const; // an input or an output
-  const ParamDecl &param(const std::string &name) const;
+  const ExtentDecl& extent(const std::string& name) const;
+  const TensorDecl& tensor(const std::string& name) const;  // an input or an output
+  const ParamDecl& param(const std::string& name) const;
   // The dtypes dtype group `group` may take (group_dtypes', else dtypes).
-  const std::vector<DType> &dtypes_of(const std::string &group) const;
-  bool has_rows(const TensorDecl &t) const {
-    return !t.shape.empty() && t.shape.front() == row_extent;
-  }
+  const std::vector<DType>& dtypes_of(const std::string& group) const;
+  bool has_rows(const TensorDecl& t) const { return !t.shape.empty() && t.shape.front() == row_extent; }
 };
 
-// Whether input `t` is present under a case's parameters
-// (TensorDecl::present_if).
-inline bool is_present(const TensorDecl &t,
-                       const std::map<std::string, double> &params) {
-  if (t.present_if.empty())
-    return true;
+// Whether input `t` is present under a case's parameters (TensorDecl::present_if).
+inline bool is_present(const TensorDecl& t, const std::map<std::string, double>& params) {
+  if (t.present_if.empty()) return true;
   const auto it = params.find(t.present_if);
   return it != params.end() && it->second != 0;
 }
 
-// The value of a shape expression under `extents`; throws InputError naming the
-// expression for an unknown name or a malformed term.
-std::int64_t
-eval_extent_expr(const std::string &expr,
-                 const std::map<std::string, std::int64_t> &extents);
-std::vector<std::int64_t>
-eval_shape(const TensorDecl &t,
-           const std::map<std::string, std::int64_t> &extents);
+// The value of a shape expression under `extents`; throws InputError naming the expression
+// for an unknown name or a malformed term.
+std::int64_t eval_extent_expr(const std::string& expr, const std::map<std::string, std::int64_t>& extents);
+std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
 
 // The work of `extents` under the declaration (1 where it declares none).
-std::int64_t work_of(const OpDecl &decl,
-                     const std::map<std::string, std::int64_t> &extents);
+std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_t>& extents);
 
-// Throws std::logic_error naming the declaration's fault: a shape or work
-// naming an unknown extent, a row extent that no always-present input leads
-// with, duplicate names, an empty parameter list of values, a present_if on an
-// output or naming no parameter.
-void validate(const OpDecl &decl);
+// Throws std::logic_error naming the declaration's fault: a shape or work naming an unknown extent, a
+// row extent that no always-present input leads with, duplicate names, an empty parameter list
+// of values, a present_if on an output or naming no parameter.
+void validate(const OpDecl& decl);
 
-} // namespace parity::ops
+}  // namespace parity::ops

@@ -5,7 +5,7 @@
 
 namespace parity::ops::rms_norm {
 
-const gen::Family &family();
-const gen::Family &backward_family();
+const gen::Family& family();
+const gen::Family& backward_family();
 
-} // namespace parity::ops::rms_norm
+}  // namespace parity::ops::rms_norm

@@ -1,5 +1,4 @@
-// The only rms_norm source that includes LibTorch (ATen's per-operator
-// headers).
+// The only rms_norm source that includes LibTorch (ATen's per-operator headers).
 #include <parity/ops/rms_norm/rms_norm_torch.hpp>
 
 #include <parity/subjects/torch/convert.hpp>
@@ -14,16 +13,13 @@ namespace parity::ops::rms_norm {
 namespace {
 
 class TorchCpu : public OpSubject {
-public:
-  OpOutputs run(const OpCall &call) override {
+ public:
+  OpOutputs run(const OpCall& call) override {
 #if PARITY_HAVE_AT_RMS_NORM
     const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
     const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
     const std::int64_t D = call.extent("D");
-    return {
-        { "y",
-          subjects::torch_impl::from_aten(
-              at::rms_norm(x, {D}, w, call.param("eps"))) }};
+    return {{"y", subjects::torch_impl::from_aten(at::rms_norm(x, {D}, w, call.param("eps")))}};
 #else
     (void)call;
     throw std::logic_error("at::rms_norm is absent from this LibTorch");
@@ -32,18 +28,14 @@ public:
 };
 
 class TorchCpuBackward : public OpSubject {
-public:
-  OpOutputs run(const OpCall &call) override {
+ public:
+  OpOutputs run(const OpCall& call) override {
 #if PARITY_HAVE_AT_RMS_NORM
-    at::AutoGradMode grad_mode(
-        true); // the caller's grad mode must not change the result
-    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"))
-                             .detach()
-                             .requires_grad_();
+    at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
+    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x")).detach().requires_grad_();
     const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
     const std::int64_t D = call.extent("D");
-    at::rms_norm(x, {D}, w, call.param("eps"))
-        .backward(subjects::torch_impl::to_aten(call.input("dy")));
+    at::rms_norm(x, {D}, w, call.param("eps")).backward(subjects::torch_impl::to_aten(call.input("dy")));
     return {{ "dx", subjects::torch_impl::from_aten(x.grad()) }};
 #else
     (void)call;
@@ -52,14 +44,10 @@ public:
   }
 };
 
-} // namespace
+}  // namespace
 
-std::unique_ptr<OpSubject> make_torch_cpu() {
-  return std::make_unique<TorchCpu>();
-}
-std::unique_ptr<OpSubject> make_torch_cpu_backward() {
-  return std::make_unique<TorchCpuBackward>();
-}
+std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
+std::unique_ptr<OpSubject> make_torch_cpu_backward() { return std::make_unique<TorchCpuBackward>(); }
 
 std::string torch_unavailable_reason() {
 #if PARITY_HAVE_AT_RMS_NORM
@@ -69,4 +57,4 @@ std::string torch_unavailable_reason() {
 #endif
 }
 
-} // namespace parity::ops::rms_norm
+}  // namespace parity::ops::rms_norm

@@ -1,7 +1,7 @@
 #pragma once
-// LibTorch's RMSNorm (at::rms_norm) as a reference subject of rms_norm, and
-// autograd's gradient through it of rms_norm_backward: their results are
-// findings, never gated. Plain C++: callers need no LibTorch headers.
+// LibTorch's RMSNorm (at::rms_norm) as a reference subject of rms_norm, and autograd's gradient
+// through it of rms_norm_backward: their results are findings, never gated. Plain C++: callers need
+// no LibTorch headers.
 #include <memory>
 #include <string>
 
@@ -9,8 +9,7 @@
 
 namespace parity::ops::rms_norm {
 
-// at::rms_norm(x, {D}, w, eps) on CPU tensors of x's and w's dtypes, strides
-// and offsets.
+// at::rms_norm(x, {D}, w, eps) on CPU tensors of x's and w's dtypes, strides and offsets.
 std::unique_ptr<OpSubject> make_torch_cpu();
 // dx = x's gradient of at::rms_norm(x, {D}, w, eps) given dy, by autograd, in
 // x's dtype.
@@ -19,4 +18,4 @@ std::unique_ptr<OpSubject> make_torch_cpu_backward();
 // subjects need it.
 std::string torch_unavailable_reason();
 
-} // namespace parity::ops::rms_norm
+}  // namespace parity::ops::rms_norm

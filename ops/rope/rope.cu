@@ -1,6 +1,6 @@
-// The CUDA RoPE kernel: one thread per rotated pair (t, h, j) and per
-// pass-through dim, all arithmetic rope_arith.cuh's PARITY_HD code (compiled
-// with --fmad=false), so y equals the host twin's bit for bit.
+// The CUDA RoPE kernel: one thread per rotated pair (t, h, j) and per pass-through dim, all
+// arithmetic rope_arith.cuh's PARITY_HD code (compiled with --fmad=false), so y equals the host
+// twin's bit for bit.
 #include <parity/ops/kernels/device_operand.cuh>
 #include <parity/ops/rope/rope_arith.cuh>
 #include <parity/ops/rope/rope_cuda.hpp>
@@ -18,51 +18,40 @@ struct Shape {
 };
 
 __global__ void __launch_bounds__(kThreads)
-    rope_pairs(kernels::DeviceView x, kernels::DeviceView cos,
-               kernels::DeviceView sin, Shape n, kernels::DeviceOut y) {
-  const std::int64_t k =
-      static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-  if (k >= n.items())
-    return;
-  const std::int64_t per_head = n.P + n.Q, t = k / (n.H * per_head),
-                     h = k / per_head % n.H, j = k % per_head;
+    rope_pairs(kernels::DeviceView x, kernels::DeviceView cos, kernels::DeviceView sin, Shape n, kernels::DeviceOut y) {
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (k >= n.items()) return;
+  const std::int64_t per_head = n.P + n.Q, t = k / (n.H * per_head), h = k / per_head % n.H, j = k % per_head;
   const std::int64_t W = n.H * (2 * n.P + n.Q), head = h * (2 * n.P + n.Q);
-  if (j >= n.P) { // pass-through dim 2P + (j - P)
+  if (j >= n.P) {  // pass-through dim 2P + (j - P)
     const std::int64_t i = head + n.P + j;
     y.store(t * W + i, x(t, i));
     return;
   }
-  const std::int64_t i1 = head + pair_first(j, n.P, n.interleaved),
-                     i2 = head + pair_second(j, n.P, n.interleaved);
+  const std::int64_t i1 = head + pair_first(j, n.P, n.interleaved), i2 = head + pair_second(j, n.P, n.interleaved);
   const float x1 = x(t, i1), x2 = x(t, i2), c = cos(t, j), s = sin(t, j);
   y.store(t * W + i1, rotated_first(x1, x2, c, s));
   y.store(t * W + i2, rotated_second(x1, x2, c, s));
 }
 
 class CudaKernel : public OpSubject {
-public:
-  OpOutputs run(const OpCall &call) override {
-    const Shape n{call.extent("T"), call.extent("H"), call.extent("P"),
-                  call.extent("Q"), call.param("interleaved") != 0};
-    Tensor y =
-        Tensor::zeros(call.output_dtype("y"), {n.T, n.H * (2 * n.P + n.Q)});
-    const kernels::DeviceInput x(call.input("x"), "rope cuda"),
-        cos(call.input("cos"), "rope cuda"),
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const Shape n{call.extent("T"), call.extent("H"), call.extent("P"), call.extent("Q"),
+                  call.param("interleaved") != 0};
+    Tensor y = Tensor::zeros(call.output_dtype("y"), {n.T, n.H * (2 * n.P + n.Q)});
+    const kernels::DeviceInput x(call.input("x"), "rope cuda"), cos(call.input("cos"), "rope cuda"),
         sin(call.input("sin"), "rope cuda");
     kernels::DeviceOutput out(y, "rope cuda");
-    const auto blocks =
-        static_cast<unsigned>((n.items() + kThreads - 1) / kThreads);
-    rope_pairs<<<blocks, kThreads>>>(x.view(), cos.view(), sin.view(), n,
-                                     out.out());
+    const auto blocks = static_cast<unsigned>((n.items() + kThreads - 1) / kThreads);
+    rope_pairs<<<blocks, kThreads>>>(x.view(), cos.view(), sin.view(), n, out.out());
     out.copy_back();
     return {{"y", std::move(y)}};
   }
 };
 
-} // namespace
+}  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() {
-  return std::make_unique<CudaKernel>();
-}
+std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
 
-} // namespace parity::ops::rope
+}  // namespace parity::ops::rope

@@ -1,7 +1,7 @@
 #pragma once
-// The host twin of parity's RoPE kernel: rope_arith.cuh's arithmetic on the
-// CPU. `Policy` lets the mismatch probes (rope_probes.cpp) be real alternative
-// implementations of single steps; Standard is the kernel's own.
+// The host twin of parity's RoPE kernel: rope_arith.cuh's arithmetic on the CPU. `Policy` lets
+// the mismatch probes (rope_probes.cpp) be real alternative implementations of single steps;
+// Standard is the kernel's own.
 #include <cstdint>
 #include <memory>
 
@@ -13,48 +13,36 @@ namespace parity::ops::rope {
 
 struct Standard {
   // The stride between heads in x and y: 2P + Q.
-  static std::int64_t head_width(std::int64_t P, std::int64_t Q) {
-    return 2 * P + Q;
-  }
+  static std::int64_t head_width(std::int64_t P, std::int64_t Q) { return 2 * P + Q; }
   // The pairing used for the requested one.
   static bool interleaved(bool requested) { return requested; }
   // A table entry as the rotation reads it.
   static float table(float v) { return v; }
   // The two rotated elements; T is the batch's row count.
-  static float first(float x1, float x2, float c, float s, std::int64_t /*T*/) {
-    return rotated_first(x1, x2, c, s);
-  }
-  static float second(float x1, float x2, float c, float s,
-                      std::int64_t /*T*/) {
-    return rotated_second(x1, x2, c, s);
-  }
+  static float first(float x1, float x2, float c, float s, std::int64_t /*T*/) { return rotated_first(x1, x2, c, s); }
+  static float second(float x1, float x2, float c, float s, std::int64_t /*T*/) { return rotated_second(x1, x2, c, s); }
 };
 
-template <class Policy> class RopeHost : public OpSubject {
-public:
-  OpOutputs run(const OpCall &call) override {
-    const std::int64_t T = call.extent("T"), H = call.extent("H"),
-                       P = call.extent("P"), Q = call.extent("Q");
+template <class Policy>
+class RopeHost : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const std::int64_t T = call.extent("T"), H = call.extent("H"), P = call.extent("P"), Q = call.extent("Q");
     const std::int64_t D = Policy::head_width(P, Q), W = H * (2 * P + Q);
-    const bool interleaved =
-        Policy::interleaved(call.param("interleaved") != 0);
-    const std::vector<float> x = kernels::host_floats(call.input("x")),
-                             cos = kernels::host_floats(call.input("cos")),
+    const bool interleaved = Policy::interleaved(call.param("interleaved") != 0);
+    const std::vector<float> x = kernels::host_floats(call.input("x")), cos = kernels::host_floats(call.input("cos")),
                              sin = kernels::host_floats(call.input("sin"));
     Tensor y = Tensor::zeros(call.output_dtype("y"), {T, W});
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t h = 0; h < H; ++h) {
         const std::int64_t head = t * W + h * D;
         for (std::int64_t j = 0; j < P; ++j) {
-          const std::int64_t i1 = head + pair_first(j, P, interleaved),
-                             i2 = head + pair_second(j, P, interleaved);
-          const float c = Policy::table(cos[t * P + j]),
-                      s = Policy::table(sin[t * P + j]);
+          const std::int64_t i1 = head + pair_first(j, P, interleaved), i2 = head + pair_second(j, P, interleaved);
+          const float c = Policy::table(cos[t * P + j]), s = Policy::table(sin[t * P + j]);
           kernels::store(y, i1, Policy::first(x[i1], x[i2], c, s, T));
           kernels::store(y, i2, Policy::second(x[i1], x[i2], c, s, T));
         }
-        for (std::int64_t q = 2 * P; q < 2 * P + Q; ++q)
-          kernels::store(y, head + q, x[head + q]);
+        for (std::int64_t q = 2 * P; q < 2 * P + Q; ++q) kernels::store(y, head + q, x[head + q]);
       }
     return {{"y", std::move(y)}};
   }
@@ -64,4 +52,4 @@ std::unique_ptr<OpSubject> make_host_twin();
 // Registers the mismatch probes of rope_probes.cpp.
 void register_probes();
 
-} // namespace parity::ops::rope
+}  // namespace parity::ops::rope

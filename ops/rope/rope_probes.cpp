@@ -1,6 +1,5 @@
-// Mismatch probes of rope: the kernel with one realistic step changed, each of
-// which the generic properties must catch (parity probes rope). They inherit
-// the kernel's declared arithmetic.
+// Mismatch probes of rope: the kernel with one realistic step changed, each of which the generic
+// properties must catch (parity probes rope). They inherit the kernel's declared arithmetic.
 #include <cmath>
 
 #include <parity/core/bf16.hpp>
@@ -9,28 +8,22 @@
 namespace parity::ops::rope {
 namespace {
 
-// A kernel written for GPT-NeoX's half-split pairs only: interleaved inputs
-// paired (j, j + P).
+// A kernel written for GPT-NeoX's half-split pairs only: interleaved inputs paired (j, j + P).
 struct NeoxOnly : Standard {
   static bool interleaved(bool /*requested*/) { return false; }
 };
 
-// The sign of sin flipped on the second element of each pair: y2 = x2 c - x1 s
-// (rotate_half's negation put on the wrong half).
+// The sign of sin flipped on the second element of each pair: y2 = x2 c - x1 s (rotate_half's
+// negation put on the wrong half).
 struct SinSignFlipped : Standard {
-  static float second(float x1, float x2, float c, float s,
-                      std::int64_t /*T*/) {
-    return x2 * c - x1 * s;
-  }
+  static float second(float x1, float x2, float c, float s, std::int64_t /*T*/) { return x2 * c - x1 * s; }
 };
 
 // A kernel written for whole-head rotation, given a partial one: heads taken 2P
 // apart instead of 2P + Q, so every head after the first reads and writes the
 // wrong dims, and the last heads' columns are never written (left zero).
 struct HeadsPacked : Standard {
-  static std::int64_t head_width(std::int64_t P, std::int64_t /*Q*/) {
-    return 2 * P;
-  }
+  static std::int64_t head_width(std::int64_t P, std::int64_t /*Q*/) { return 2 * P; }
 };
 
 // The tables cached in bf16 and widened before use, whatever their dtype.
@@ -38,8 +31,8 @@ struct Bf16Tables : Standard {
   static float table(float v) { return round_through_bf16(v); }
 };
 
-// From 128 tokens on, another plan rotates with fused multiply-adds: fma(x1, c,
-// -(x2 s)). As accurate, other bits.
+// From 128 tokens on, another plan rotates with fused multiply-adds: fma(x1, c, -(x2 s)). As
+// accurate, other bits.
 struct PlanByRows : Standard {
   static float first(float x1, float x2, float c, float s, std::int64_t T) {
     return T < 128 ? rotated_first(x1, x2, c, s) : std::fma(x1, c, -(x2 * s));
@@ -49,26 +42,20 @@ struct PlanByRows : Standard {
   }
 };
 
-template <class Policy> void add(const char *name, const char *description) {
+template <class Policy>
+void add(const char* name, const char* description) {
   register_host_probe<RopeHost<Policy>>("rope", name, description);
 }
 
-} // namespace
+}  // namespace
 
 void register_probes() {
-  add<NeoxOnly>(
-      "probe-neox-only",
-      "interleaved (GPT-J) inputs rotated as half-split (NeoX) pairs");
-  add<SinSignFlipped>(
-      "probe-sin-sign-flipped",
-      "y2 = x2 cos - x1 sin: the sign of sin flipped on the second half");
+  add<NeoxOnly>("probe-neox-only", "interleaved (GPT-J) inputs rotated as half-split (NeoX) pairs");
+  add<SinSignFlipped>("probe-sin-sign-flipped", "y2 = x2 cos - x1 sin: the sign of sin flipped on the second half");
   add<HeadsPacked>("probe-heads-packed",
-                   "partial rotation: heads strided 2P instead of 2P + Q, the "
-                   "pass-through dims dropped");
-  add<Bf16Tables>("probe-bf16-tables",
-                  "cos and sin rounded to bf16 before use");
-  add<PlanByRows>("probe-plan-by-rows",
-                  "from T >= 128 tokens, the rotation in fused multiply-adds");
+                   "partial rotation: heads strided 2P instead of 2P + Q, the pass-through dims dropped");
+  add<Bf16Tables>("probe-bf16-tables", "cos and sin rounded to bf16 before use");
+  add<PlanByRows>("probe-plan-by-rows", "from T >= 128 tokens, the rotation in fused multiply-adds");
 }
 
-} // namespace parity::ops::rope
+}  // namespace parity::ops::rope

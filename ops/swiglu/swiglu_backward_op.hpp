@@ -1,23 +1,20 @@
 #pragma once
-// The backward of swiglu (swiglu_op.hpp), declared as an op of its own
-// (ops/README.md, "Backward ops"): given the forward's x = [a, b] and the
-// output's gradient dy [T, F], the gradient dx = [da, db] [T, 2F] of y =
-// silu(a) * b, written as the explicit formula fused kernels evaluate (Liger's
-// swiglu backward; the model's feed-forward backward runs this op's kernels)
-// over the real type, so that Bounded derives its bounds as
-// for any op:
-//   sig = 1 / (1 + exp(-a)),  silu = a / (1 + exp(-a)),  silu' = sig (1 + a (1
-//   - sig)), da[t, i] = (dy[t, i] b[t, i]) silu',   db[t, i] = dy[t, i] silu,
-// over rows t of T (independent, nothing reduced). x, dy and dx share one
-// dtype; a float32 or bf16 subject computes in float32 and rounds dx once.
+// The backward of swiglu (swiglu_op.hpp), declared as an op of its own (ops/README.md, "Backward
+// ops"): given the forward's x = [a, b] and the output's gradient dy [T, F], the gradient dx = [da,
+// db] [T, 2F] of y = silu(a) * b, written as the explicit formula fused kernels evaluate (Liger's
+// swiglu backward; the model's feed-forward backward runs this op's kernels) over the real type, so
+// that Bounded derives its bounds as for any op:
+//   sig = 1 / (1 + exp(-a)),  silu = a / (1 + exp(-a)),  silu' = sig (1 + a (1 - sig)),
+//   da[t, i] = (dy[t, i] b[t, i]) silu',   db[t, i] = dy[t, i] silu,
+// over rows t of T (independent, nothing reduced). x, dy and dx share one dtype; a float32 or bf16
+// subject computes in float32 and rounds dx once.
 //
-// Gates of scale 30 saturate, as the forward's: for a < -88.7 exp(-a) overflows
-// float32, so a float32 kernel's sig and silu are 0 where the exact ones are
-// about e^a, and the standard model of rounding (no overflow) bounds nothing
-// there. The reference needs no case for it: the same exp(-a) makes Bounded's 1
-// + exp(-a) leave float32's finite range, sig, silu and both gradients inherit
-// its infinite bound (bounded.hpp), and such an element of da and db is exempt
-// and counted, as the forward's y is.
+// Gates of scale 30 saturate, as the forward's: for a < -88.7 exp(-a) overflows float32, so a
+// float32 kernel's sig and silu are 0 where the exact ones are about e^a, and the standard model of
+// rounding (no overflow) bounds nothing there. The reference needs no case for it: the same exp(-a)
+// makes Bounded's 1 + exp(-a) leave float32's finite range, sig, silu and both gradients inherit
+// its infinite bound (bounded.hpp), and such an element of da and db is exempt and counted, as the
+// forward's y is.
 #include <parity/ops/swiglu/swiglu_op.hpp>
 
 namespace parity::ops::swiglu {
@@ -27,21 +24,18 @@ struct SwigluBackward {
     const OpDecl forward = Swiglu::declaration();
     return {
         .name = "swiglu_backward",
-        .description = "SwiGLU backward: dx = [da, db] of y = silu(a) * b, da "
-                       "= dy * b * silu'(a), db = dy * silu(a)",
+        .description = "SwiGLU backward: dx = [da, db] of y = silu(a) * b, da = dy * b * silu'(a), db = dy * silu(a)",
         .extents = forward.extents,
-        .inputs = {forward.tensor("x"),
-                   {.name = "dy", .shape = {"T", "F"}, .dtype_group = "act"}},
-        .outputs = {{.name = "dx",
-                     .shape = {"T", "2*F"},
-                     .dtype_group = "act"}},
+        .inputs = {forward.tensor("x"), {.name = "dy", .shape = {"T", "F"}, .dtype_group = "act"}},
+        .outputs = {{.name = "dx", .shape = {"T", "2*F"}, .dtype_group = "act"}},
         .params = {},
         .row_extent = "T",
         .reduced_extents = {},
     };
   }
 
-  template <class R> static void reference(Eval<R> &e) {
+  template <class R>
+  static void reference(Eval<R>& e) {
     const std::int64_t T = e.extent("T"), F = e.extent("F");
     const auto x = e.input("x"), dy = e.input("dy");
     auto dx = e.output("dx");
@@ -56,4 +50,4 @@ struct SwigluBackward {
   }
 };
 
-} // namespace parity::ops::swiglu
+}  // namespace parity::ops::swiglu

@@ -5,7 +5,7 @@
 
 namespace parity::ops::swiglu {
 
-const gen::Family &family();
-const gen::Family &backward_family();
+const gen::Family& family();
+const gen::Family& backward_family();
 
-} // namespace parity::ops::swiglu
+}  // namespace parity::ops::swiglu

@@ -14,65 +14,48 @@ std::vector<ModelSubject> build() {
   std::vector<ModelSubject> all;
   for (auto backend : {runtime::Backend::host, runtime::Backend::cuda}) {
     const std::string b = runtime::backend_name(backend);
-    all.push_back(
-        {"runtime-" + b, b, subjects::SubjectKind::implementation,
-         "parity's runtime, rows on parity's op kernels (" +
-             std::string(backend == runtime::Backend::host ? "host twins"
-                                                           : "CUDA") +
-             ")",
-         [backend] {
-           return parity::model::backend_unavailable_reason(backend);
-         },
-         [backend](runtime::RuntimeOptions o) {
-           o.backend = backend;
-           return std::make_unique<runtime::Runtime>(
-               parity::model::model_rows(), o);
-         }});
+    all.push_back({"runtime-" + b, b, subjects::SubjectKind::implementation,
+                   "parity's runtime, rows on parity's op kernels (" +
+                       std::string(backend == runtime::Backend::host ? "host twins" : "CUDA") + ")",
+                   [backend] { return parity::model::backend_unavailable_reason(backend); },
+                   [backend](runtime::RuntimeOptions o) {
+                     o.backend = backend;
+                     return std::make_unique<runtime::Runtime>(parity::model::model_rows(), o);
+                   }});
   }
   // parity's runtime with the float32 projections on a kernel of the op linear
   // (op_bound_rows.hpp), or the attention on a kernel of sdpa and sdpa_backward
-  // (attention_bound_rows.hpp): every such implementation subject, a user's
-  // registered ones included.
+  // (attention_bound_rows.hpp): every such implementation subject, a user's registered ones
+  // included.
   struct Binding {
-    const char *op;
+    const char* op;
     std::string where;
     std::vector<BoundKernel> kernels;
-    const runtime::RowRegistry &(*rows)(const std::string &, runtime::Backend);
+    const runtime::RowRegistry& (*rows)(const std::string&, runtime::Backend);
   };
-  for (const Binding &binding :
-       {Binding{kProjectionOp, "the float32 projections", projection_kernels(),
-                &rows_with_projection_kernel},
-        Binding{kAttentionOp, "the attention", attention_kernels(),
-                &rows_with_attention_kernel}}) {
-    for (const auto &k : binding.kernels) {
+  for (const Binding& binding : {Binding{kProjectionOp, "the float32 projections", projection_kernels(), &rows_with_projection_kernel},
+                                 Binding{kAttentionOp, "the attention", attention_kernels(), &rows_with_attention_kernel}}) {
+    for (const auto& k : binding.kernels) {
       const std::string b = runtime::backend_name(k.backend);
       const auto rows = binding.rows;
-      all.push_back(
-          {model_subject_with_kernel(binding.op, k.name, k.backend), b,
-           subjects::SubjectKind::implementation,
-           "parity's runtime, " + binding.where + " on " + binding.op + "'s " +
-               k.name + " (" + k.description +
-               "), the other rows on parity's op kernels (" +
-               (k.backend == runtime::Backend::host ? "host twins" : "CUDA") +
-               ")",
-           [k] {
-             if (std::string why =
-                     parity::model::backend_unavailable_reason(k.backend);
-                 !why.empty())
-               return why;
-             return k.unavailable ? k.unavailable() : std::string();
-           },
-           [k, rows](runtime::RuntimeOptions o) {
-             o.backend = k.backend;
-             return std::make_unique<runtime::Runtime>(rows(k.name, k.backend),
-                                                       o);
-           },
-           &rows(k.name, k.backend)});
+      all.push_back({model_subject_with_kernel(binding.op, k.name, k.backend), b, subjects::SubjectKind::implementation,
+                     "parity's runtime, " + binding.where + " on " + binding.op + "'s " + k.name + " (" +
+                         k.description + "), the other rows on parity's op kernels (" +
+                         (k.backend == runtime::Backend::host ? "host twins" : "CUDA") + ")",
+                     [k] {
+                       if (std::string why = parity::model::backend_unavailable_reason(k.backend); !why.empty())
+                         return why;
+                       return k.unavailable ? k.unavailable() : std::string();
+                     },
+                     [k, rows](runtime::RuntimeOptions o) {
+                       o.backend = k.backend;
+                       return std::make_unique<runtime::Runtime>(rows(k.name, k.backend), o);
+                     },
+                     &rows(k.name, k.backend)});
     }
   }
-  for (const auto &p : subjects::probes::model_runtime_probes())
-    all.push_back({p.name, "host", subjects::SubjectKind::probe, p.description,
-                   [] { return std::string(); },
+  for (const auto& p : subjects::probes::model_runtime_probes())
+    all.push_back({p.name, "host", subjects::SubjectKind::probe, p.description, [] { return std::string(); },
                    [make = p.make](runtime::RuntimeOptions o) {
                      o.backend = runtime::Backend::host;
                      return make(parity::model::model_rows(), o);
@@ -80,26 +63,21 @@ std::vector<ModelSubject> build() {
   return all;
 }
 
-} // namespace
+}  // namespace
 
-const runtime::RowRegistry &ModelSubject::registry() const {
-  return rows ? *rows : parity::model::model_rows();
+const runtime::RowRegistry& ModelSubject::registry() const { return rows ? *rows : parity::model::model_rows(); }
+
+std::string model_subject_with_kernel(const std::string& op, const std::string& kernel, runtime::Backend backend) {
+  return "runtime-" + std::string(runtime::backend_name(backend)) + "+" + op + "=" + kernel;
 }
 
-std::string model_subject_with_kernel(const std::string &op,
-                                      const std::string &kernel,
-                                      runtime::Backend backend) {
-  return "runtime-" + std::string(runtime::backend_name(backend)) + "+" + op +
-         "=" + kernel;
-}
-
-const std::vector<ModelSubject> &model_subjects() {
+const std::vector<ModelSubject>& model_subjects() {
   static const std::vector<ModelSubject> all = build();
   return all;
 }
 
-const ModelSubject &find_model_subject(const std::string &name) {
+const ModelSubject& find_model_subject(const std::string& name) {
   return find_named(model_subjects(), name, "model subject");
 }
 
-} // namespace parity::properties::model
+}  // namespace parity::properties::model

@@ -1,16 +1,16 @@
-// The op framework's own pieces: Bounded's rules against float32 evaluations
-// and exact MPFR results (single operations, a chain that propagates errors,
-// sums in three orders); shape expressions; declarations refused; and for
-// rms_norm's declaration, generated cases inside the contract, and a taller
-// batch holding the same bits in its first rows; an optional input (present_if)
-// and the work cap (max_work) on a small declaration of their own.
+// The op framework's own pieces: Bounded's rules against float32 evaluations and exact MPFR
+// results (single operations, a chain that propagates errors, sums in three orders); shape
+// expressions; declarations refused; and for rms_norm's declaration, generated cases inside
+// the contract, and a taller batch holding the same bits in its first rows; an optional input
+// (present_if) and the work cap (max_work) on a small declaration of their own.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <boost/multiprecision/mpfr.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
+
+#include <boost/multiprecision/mpfr.hpp>
 
 #include <parity/core/compare.hpp>
 #include <parity/core/detmath.hpp>
@@ -23,36 +23,24 @@
 namespace parity::ops {
 namespace {
 
-using Exact = boost::multiprecision::number<
-    boost::multiprecision::mpfr_float_backend<1100>,
-    boost::multiprecision::et_off>;
+using Exact = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>,
+                                            boost::multiprecision::et_off>;
 
 // A float32 of either sign with an exponent in [-20, 20].
 rc::Gen<float> moderate() {
-  return rc::gen::apply(
-      [](bool neg, int e, std::uint32_t m) {
-        return static_cast<float>(
-            (neg ? -1.0 : 1.0) *
-            std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -23), e));
-      },
-      rc::gen::arbitrary<bool>(), rc::gen::inRange(-20, 21),
-      rc::gen::inRange<std::uint32_t>(0, 1u << 23));
+  return rc::gen::apply([](bool neg, int e, std::uint32_t m) {
+    return static_cast<float>((neg ? -1.0 : 1.0) * std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -23), e));
+  }, rc::gen::arbitrary<bool>(), rc::gen::inRange(-20, 21), rc::gen::inRange<std::uint32_t>(0, 1u << 23));
 }
 
-// The arithmetic these float32 evaluations have: correctly rounded + - * /
-// sqrt; rsqrt as 1.0f / sqrtf; exp and log core/detmath.hpp's rounded once to
-// float (0.5 ulp and a double's error): what rms_norm's kernel declares for
-// rsqrt.
-Arithmetic float32_arithmetic() {
-  return {.exp_ulps = 0.5 + 0x1p-20,
-          .log_ulps = 0.5 + 0x1p-20,
-          .rsqrt_ulps = 1.0 + 0x1p-20};
-}
+// The arithmetic these float32 evaluations have: correctly rounded + - * / sqrt; rsqrt as
+// 1.0f / sqrtf; exp and log core/detmath.hpp's rounded once to float (0.5 ulp and a double's
+// error): what rms_norm's kernel declares for rsqrt.
+Arithmetic float32_arithmetic() { return {.exp_ulps = 0.5 + 0x1p-20, .log_ulps = 0.5 + 0x1p-20, .rsqrt_ulps = 1.0 + 0x1p-20}; }
 
-void expect_within(float got, const Exact &exact, const Bounded &b) {
+void expect_within(float got, const Exact& exact, const Bounded& b) {
   const double err = std::fabs(static_cast<double>(Exact(got) - exact));
-  EXPECT_LE(err, b.err()) << "float32 " << got << " exact "
-                          << static_cast<double>(exact) << " bound " << b.err();
+  EXPECT_LE(err, b.err()) << "float32 " << got << " exact " << static_cast<double>(exact) << " bound " << b.err();
 }
 
 RC_GTEST_PROP(Bounded, EachOperationBoundsItsFloat32Evaluation, ()) {
@@ -68,65 +56,49 @@ RC_GTEST_PROP(Bounded, EachOperationBoundsItsFloat32Evaluation, ()) {
   expect_within(std::sqrt(p), sqrt(Exact(p)), sqrt(P));
   expect_within(1.0f / std::sqrt(p), Exact(1) / sqrt(Exact(p)), rsqrt(P));
   expect_within(detmath::log_f32(p), log(Exact(p)), log(P));
-  const float small = a / 1048576.0f; // |small| < 2: exp stays finite
-  expect_within(detmath::exp_f32(small), exp(Exact(small)),
-                exp(Bounded(small, 0, &ar)));
+  const float small = a / 1048576.0f;  // |small| < 2: exp stays finite
+  expect_within(detmath::exp_f32(small), exp(Exact(small)), exp(Bounded(small, 0, &ar)));
 }
 
-// ((a * b + c) / sqrt(|d|)) * rsqrt(|a| + 1): every rule's propagation of its
-// inputs' errors.
+// ((a * b + c) / sqrt(|d|)) * rsqrt(|a| + 1): every rule's propagation of its inputs' errors.
 RC_GTEST_PROP(Bounded, AChainBoundsItsFloat32Evaluation, ()) {
-  const float a = *moderate(), b = *moderate(), c = *moderate(),
-              d = *moderate();
+  const float a = *moderate(), b = *moderate(), c = *moderate(), d = *moderate();
   const Arithmetic ar = float32_arithmetic();
   const Bounded A(a, 0, &ar), B(b, 0, &ar), C(c, 0, &ar), D(d, 0, &ar);
-  const float f = ((a * b + c) / std::sqrt(std::fabs(d))) *
-                  (1.0f / std::sqrt(std::fabs(a) + 1.0f));
-  const Exact e = ((Exact(a) * b + c) / sqrt(abs(Exact(d)))) *
-                  (Exact(1) / sqrt(abs(Exact(a)) + 1));
-  const Bounded bound = ((A * B + C) / sqrt(Bounded(std::fabs(d), 0, &ar))) *
-                        rsqrt(Bounded(std::fabs(a), 0, &ar) + Bounded(1.0));
+  const float f = ((a * b + c) / std::sqrt(std::fabs(d))) * (1.0f / std::sqrt(std::fabs(a) + 1.0f));
+  const Exact e = ((Exact(a) * b + c) / sqrt(abs(Exact(d)))) * (Exact(1) / sqrt(abs(Exact(a)) + 1));
+  const Bounded bound = ((A * B + C) / sqrt(Bounded(std::fabs(d), 0, &ar))) * rsqrt(Bounded(std::fabs(a), 0, &ar) + Bounded(1.0));
   expect_within(f, e, bound);
   (void)D;
 }
 
-// Any order of n - 1 additions is within the any-order bound; the declared lane
-// order within the tighter lane bound, which is no looser.
+// Any order of n - 1 additions is within the any-order bound; the declared lane order within
+// the tighter lane bound, which is no looser.
 RC_GTEST_PROP(Bounded, SumsInEveryOrderWithinTheReductionBound, ()) {
   const auto n = *rc::gen::inRange<std::size_t>(1, 700);
   const auto x = *rc::gen::container<std::vector<float>>(n, moderate());
   Exact exact = 0;
-  for (float v : x)
-    exact += v;
+  for (float v : x) exact += v;
   float forward = 0, backward = 0;
-  for (float v : x)
-    forward += v;
-  for (std::size_t i = n; i-- > 0;)
-    backward += x[i];
+  for (float v : x) forward += v;
+  for (std::size_t i = n; i-- > 0;) backward += x[i];
   std::vector<float> pairwise = x;
   while (pairwise.size() > 1) {
     std::vector<float> next;
     for (std::size_t i = 0; i < pairwise.size(); i += 2)
-      next.push_back(i + 1 < pairwise.size() ? pairwise[i] + pairwise[i + 1]
-                                             : pairwise[i]);
+      next.push_back(i + 1 < pairwise.size() ? pairwise[i] + pairwise[i + 1] : pairwise[i]);
     pairwise = next;
   }
   float lanes[8] = {};
-  for (std::size_t i = 0; i < n; ++i)
-    lanes[i % 8] += x[i];
+  for (std::size_t i = 0; i < n; ++i) lanes[i % 8] += x[i];
   for (int stride = 4; stride >= 1; stride /= 2)
-    for (int j = 0; j < stride; ++j)
-      lanes[j] += lanes[j + stride];
+    for (int j = 0; j < stride; ++j) lanes[j] += lanes[j + stride];
   const Arithmetic any, laned{.reduction_lanes = 8};
-  const auto term = [&](const Arithmetic &ar) {
-    return [&x, &ar](std::int64_t i) {
-      return Bounded(x[static_cast<std::size_t>(i)], 0, &ar);
-    };
+  const auto term = [&](const Arithmetic& ar) {
+    return [&x, &ar](std::int64_t i) { return Bounded(x[static_cast<std::size_t>(i)], 0, &ar); };
   };
-  const Bounded any_order =
-      Bounded::sum(static_cast<std::int64_t>(n), term(any), any);
-  const Bounded lane_order =
-      Bounded::sum(static_cast<std::int64_t>(n), term(laned), laned);
+  const Bounded any_order = Bounded::sum(static_cast<std::int64_t>(n), term(any), any);
+  const Bounded lane_order = Bounded::sum(static_cast<std::int64_t>(n), term(laned), laned);
   expect_within(forward, exact, any_order);
   expect_within(backward, exact, any_order);
   expect_within(pairwise[0], exact, any_order);
@@ -134,10 +106,9 @@ RC_GTEST_PROP(Bounded, SumsInEveryOrderWithinTheReductionBound, ()) {
   RC_ASSERT(lane_order.err() <= any_order.err());
 }
 
-// 1 followed by n - 1 terms just above half an ulp of 1: every addition rounds
-// up by almost u, so the forward sum attains the any-order bound to first order
-// (Higham's worst case for recursive summation): the rule is sharp, not only
-// sound.
+// 1 followed by n - 1 terms just above half an ulp of 1: every addition rounds up by almost u,
+// so the forward sum attains the any-order bound to first order (Higham's worst case for
+// recursive summation): the rule is sharp, not only sound.
 TEST(Bounded, TheSumBoundIsAttainedByItsWorstCase) {
   const Arithmetic any;
   for (const std::int64_t n : {2, 10, 1000}) {
@@ -148,12 +119,9 @@ TEST(Bounded, TheSumBoundIsAttainedByItsWorstCase) {
       s += t;
       exact += t;
     }
-    const Bounded b = Bounded::sum(
-        n, [&](std::int64_t i) { return Bounded(i == 0 ? 1.0 : t, 0, &any); },
-        any);
+    const Bounded b = Bounded::sum(n, [&](std::int64_t i) { return Bounded(i == 0 ? 1.0 : t, 0, &any); }, any);
     expect_within(s, exact, b);
-    EXPECT_GT(std::fabs(static_cast<double>(Exact(s) - exact)) / b.err(), 0.9)
-        << "n = " << n;
+    EXPECT_GT(std::fabs(static_cast<double>(Exact(s) - exact)) / b.err(), 0.9) << "n = " << n;
   }
 }
 
@@ -167,9 +135,9 @@ TEST(Bounded, OverflowMakesTheBoundInfiniteAndNonFiniteValuesExact) {
   EXPECT_EQ(rsqrt(inf).value(), 0.0);
 }
 
-// exp(-200) is 1.4e-87 in double but 0 in float32, and 0 * Inf is NaN where the
-// double value is Inf: the product's class is unknown, and so is any sum it
-// enters. An Inf times an exact nonzero keeps its class.
+// exp(-200) is 1.4e-87 in double but 0 in float32, and 0 * Inf is NaN where the double value is
+// Inf: the product's class is unknown, and so is any sum it enters. An Inf times an exact
+// nonzero keeps its class.
 TEST(Bounded, AnInfTimesAValueThatMayUnderflowHasAnUnknownClass) {
   const Arithmetic ar;
   const Bounded p = exp(Bounded(-200.0, 0, &ar)), inf(INFINITY, 0, &ar);
@@ -178,14 +146,10 @@ TEST(Bounded, AnInfTimesAValueThatMayUnderflowHasAnUnknownClass) {
   const Bounded product = p * inf;
   EXPECT_TRUE(std::isinf(product.value()));
   EXPECT_TRUE(std::isinf(product.err()));
-  const Bounded sum = Bounded::sum(
-      2,
-      [&](std::int64_t i) { return i == 0 ? product : Bounded(1.0, 0, &ar); },
-      ar);
+  const Bounded sum = Bounded::sum(2, [&](std::int64_t i) { return i == 0 ? product : Bounded(1.0, 0, &ar); }, ar);
   EXPECT_TRUE(std::isinf(sum.err()));
   EXPECT_TRUE(std::isinf((sum / Bounded(2.0, 0, &ar)).err()));
-  const std::vector<double> got = {NAN}, ref = {sum.value()},
-                            bound = {sum.err()};
+  const std::vector<double> got = {NAN}, ref = {sum.value()}, bound = {sum.err()};
   EXPECT_TRUE(check_bound(got, ref, bound).holds());
   EXPECT_EQ((inf * Bounded(2.0, 0, &ar)).err(), 0.0);
   const Bounded may_overflow(3e38, INFINITY, &ar);
@@ -194,21 +158,18 @@ TEST(Bounded, AnInfTimesAValueThatMayUnderflowHasAnUnknownClass) {
 
 TEST(Bounded, AZeroThatMayNotBeZeroGivesAnUnknownClass) {
   const Arithmetic ar;
-  // x - mean with x = mean in double, but not exactly in float: its value 0,
-  // its bound positive.
+  // x - mean with x = mean in double, but not exactly in float: its value 0, its bound positive.
   const Bounded x(3.0, 0, &ar), mean(3.0, 1e-7, &ar);
   const Bounded var = (x - mean) * (x - mean);
   ASSERT_EQ(var.value(), 0.0);
   ASSERT_GT(var.err(), 0.0);
   EXPECT_TRUE(std::isinf(rsqrt(var).value()));
-  EXPECT_TRUE(std::isinf(
-      rsqrt(var).err())); // a float evaluation may be finite: any value holds
+  EXPECT_TRUE(std::isinf(rsqrt(var).err()));  // a float evaluation may be finite: any value holds
   EXPECT_TRUE(std::isinf((Bounded(1.0, 0, &ar) / var).err()));
   EXPECT_TRUE(std::isinf(log(var).err()));
-  // (check_bound still takes only a non-finite value there, not the finite one
-  // a float evaluation may give: a known gap, reachable by a replayed case with
-  // eps = 0.) An exact 0 keeps the double's class: 1 / 0 is +Inf, and a subject
-  // must give +Inf.
+  // (check_bound still takes only a non-finite value there, not the finite one a float
+  // evaluation may give: a known gap, reachable by a replayed case with eps = 0.)
+  // An exact 0 keeps the double's class: 1 / 0 is +Inf, and a subject must give +Inf.
   const Bounded zero(0.0, 0, &ar);
   EXPECT_EQ((Bounded(1.0, 0, &ar) / zero).err(), 0.0);
   EXPECT_EQ(rsqrt(zero).err(), 0.0);
@@ -229,7 +190,7 @@ TEST(OpDecl, ValidateRefusesAFaultyDeclaration) {
   OpDecl d = rms_norm::RmsNorm::declaration();
   EXPECT_NO_THROW(validate(d));
   OpDecl rowless = d;
-  rowless.extents[0].min = 0; // the row extent T may not vanish
+  rowless.extents[0].min = 0;  // the row extent T may not vanish
   EXPECT_THROW(validate(rowless), std::logic_error);
   d.inputs[0].shape = {"T", "Q"};
   EXPECT_THROW(validate(d), std::logic_error);
@@ -246,8 +207,7 @@ TEST(OpDecl, WorkIsASumOfProducts) {
   EXPECT_THROW(validate(d), std::logic_error);
 }
 
-// A group's own dtype list: drawn from it alone, checked against it, and
-// validated.
+// A group's own dtype list: drawn from it alone, checked against it, and validated.
 TEST(OpDecl, AGroupMayHaveDtypesOfItsOwn) {
   OpDecl d = rms_norm::RmsNorm::declaration();
   EXPECT_EQ(d.dtypes_of("act"), d.dtypes);
@@ -257,13 +217,11 @@ TEST(OpDecl, AGroupMayHaveDtypesOfItsOwn) {
   Case c;
   c.family = "rms_norm";
   c.dims = {{"T", 2}, {"D", 3}};
-  c.params = {
-      {"eps", 1e-6f}, {"dtype.act", dtype_code(DType::f32)}, {"scale.x", 1.0}};
-  EXPECT_THROW(check_contract(d, c),
-               InputError); // f32 is in dtypes, not in act's own list
+  c.params = {{"eps", 1e-6f}, {"dtype.act", dtype_code(DType::f32)}, {"scale.x", 1.0}};
+  EXPECT_THROW(check_contract(d, c), InputError);  // f32 is in dtypes, not in act's own list
   c.params["dtype.act"] = dtype_code(DType::f16);
   EXPECT_NO_THROW(check_contract(d, c));
-  d.group_dtypes = {{"weights", {DType::f32}}}; // no operand's group
+  d.group_dtypes = {{"weights", {DType::f32}}};  // no operand's group
   EXPECT_THROW(validate(d), std::logic_error);
   d.group_dtypes = {{"act", {}}};
   EXPECT_THROW(validate(d), std::logic_error);
@@ -279,7 +237,7 @@ RC_GTEST_PROP(OpCases, AGroupsOwnDtypesAreTheOnlyOnesDrawn, ()) {
 RC_GTEST_PROP(OpCases, GeneratedCasesSatisfyTheContract, ()) {
   const OpDecl d = rms_norm::RmsNorm::declaration();
   const Case c = *op_case(d);
-  check_contract(d, c); // throws InputError outside the contract
+  check_contract(d, c);  // throws InputError outside the contract
   const gen::CaseRules rules = op_rules(d);
   Case smaller = c;
   smaller.dims["T"] = 1;
@@ -289,25 +247,18 @@ RC_GTEST_PROP(OpCases, GeneratedCasesSatisfyTheContract, ()) {
 RC_GTEST_PROP(OpProblem, ATallerBatchHoldsTheSameRows, ()) {
   const OpDecl d = rms_norm::RmsNorm::declaration();
   const Case c = *op_case(d);
-  const OpProblem p = materialise(d, c), taller = materialise(d, c, 1),
-                  plain = materialise(d, c, 0, true);
-  const auto &x = p.values.inputs.at("x");
-  const auto &tx = taller.values.inputs.at("x");
+  const OpProblem p = materialise(d, c), taller = materialise(d, c, 1), plain = materialise(d, c, 0, true);
+  const auto& x = p.values.inputs.at("x");
+  const auto& tx = taller.values.inputs.at("x");
   RC_ASSERT(tx.size() == x.size() + static_cast<std::size_t>(c.dim("D")));
-  const auto same = [](double a, double b) {
-    return std::isnan(a) ? std::isnan(b) : a == b;
-  };
-  for (std::size_t i = 0; i < x.size(); ++i)
-    RC_ASSERT(same(x[i], tx[i]));
-  const std::vector<double> placed = p.call.inputs.at("x").values(),
-                            contiguous = plain.call.inputs.at("x").values();
-  for (std::size_t i = 0; i < x.size(); ++i)
-    RC_ASSERT(same(placed[i], contiguous[i]));
+  const auto same = [](double a, double b) { return std::isnan(a) ? std::isnan(b) : a == b; };
+  for (std::size_t i = 0; i < x.size(); ++i) RC_ASSERT(same(x[i], tx[i]));
+  const std::vector<double> placed = p.call.inputs.at("x").values(), contiguous = plain.call.inputs.at("x").values();
+  for (std::size_t i = 0; i < x.size(); ++i) RC_ASSERT(same(placed[i], contiguous[i]));
 }
 
-// An op declaring its work (attention's B*H*S*S*D) gets cases whose work, with
-// the extra batch row, is within max_work, and a case past it is refused naming
-// case.dims.
+// An op declaring its work (attention's B*H*S*S*D) gets cases whose work, with the extra batch
+// row, is within max_work, and a case past it is refused naming case.dims.
 OpDecl with_work() {
   OpDecl d = rms_norm::RmsNorm::declaration();
   d.work = "T*D*D";
@@ -315,8 +266,7 @@ OpDecl with_work() {
   return d;
 }
 
-RC_GTEST_PROP(OpCases, GeneratedCasesKeepTheirWorkWithinTheDeclaredMaximum,
-              ()) {
+RC_GTEST_PROP(OpCases, GeneratedCasesKeepTheirWorkWithinTheDeclaredMaximum, ()) {
   const OpDecl d = with_work();
   const Case c = *op_case(d);
   RC_ASSERT((c.dim("T") + 1) * c.dim("D") * c.dim("D") <= d.max_work);
@@ -329,17 +279,15 @@ TEST(OpProblem, ContractRefusesWorkPastTheMaximum) {
   c.family = "rms_norm";
   c.dims = {{"T", 1}, {"D", 128}};
   c.params = {{"eps", 1e-6f}, {"dtype.act", 32}, {"scale.x", 1.0}};
-  EXPECT_NO_THROW(check_contract(d, c)); // (1 + 1) * 128 * 128 = 2^15
-  c.dims["T"] = 3;                       // 4 * 128 * 128 = 2^16
+  EXPECT_NO_THROW(check_contract(d, c));  // (1 + 1) * 128 * 128 = 2^15
+  c.dims["T"] = 3;                         // 4 * 128 * 128 = 2^16
   EXPECT_NO_THROW(check_contract(d, c));
   c.dims["T"] = 4;
   try {
     check_contract(d, c);
     FAIL() << "work past max_work accepted";
-  } catch (const InputError &e) {
-    EXPECT_NE(std::string(e.what()).find("case.dims: the work T*D*D"),
-              std::string::npos)
-        << e.what();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.dims: the work T*D*D"), std::string::npos) << e.what();
   }
   OpDecl bad = d;
   bad.work = "T*Q";
@@ -353,30 +301,25 @@ TEST(OpProblem, ContractNamesTheField) {
   c.dims = {{"T", 2}, {"D", 3}};
   c.params = {{"eps", 1e-6f}, {"dtype.act", 32}, {"scale.x", 1.0}};
   EXPECT_NO_THROW(check_contract(d, c));
-  c.dims["D"] = (std::int64_t{1} << 20) +
-                1; // past D's limit (a user's cap may raise max to it)
+  c.dims["D"] = (std::int64_t{1} << 20) + 1;  // past D's limit (a user's cap may raise max to it)
   try {
     check_contract(d, c);
     FAIL() << "D = 2^20 + 1 accepted";
-  } catch (const InputError &e) {
-    EXPECT_NE(std::string(e.what()).find("case.dims.D"), std::string::npos)
-        << e.what();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.dims.D"), std::string::npos) << e.what();
   }
   c.dims["D"] = 3;
   c.params["dtype.act"] = 8;
   EXPECT_THROW(check_contract(d, c), InputError);
 }
 
-// A declaration with an optional operand and a work cap: y = x + b (b present
-// where bias != 0).
+// A declaration with an optional operand and a work cap: y = x + b (b present where bias != 0).
 OpDecl optional_bias_decl() {
   return {.name = "add_bias",
           .extents = {{.name = "T", .max = 64}, {.name = "D", .max = 64}},
-          .inputs = {{.name = "x", .shape = {"T", "D"}},
-                     {.name = "b", .shape = {"D"}, .present_if = "bias"}},
+          .inputs = {{.name = "x", .shape = {"T", "D"}}, {.name = "b", .shape = {"D"}, .present_if = "bias"}},
           .outputs = {{.name = "y", .shape = {"T", "D"}}},
-          .params =
-              {{.name = "bias", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0}},
+          .params = {{.name = "bias", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0}},
           .row_extent = "T",
           .work = "T*D",
           .max_work = 600};
@@ -387,36 +330,30 @@ Case optional_bias_case(double bias) {
   c.family = "add_bias";
   c.seed = 5;
   c.dims = {{"T", 3}, {"D", 4}};
-  c.params = {
-      {"bias", bias}, {"dtype.x", 32}, {"dtype.b", 32}, {"dtype.y", 32}};
+  c.params = {{"bias", bias}, {"dtype.x", 32}, {"dtype.b", 32}, {"dtype.y", 32}};
   return c;
 }
 
 TEST(OpDecl, AnOptionalInputIsAbsentWhereItsParameterIsZero) {
   const OpDecl d = optional_bias_decl();
   validate(d);
-  const OpProblem with = materialise(d, optional_bias_case(1)),
-                  without = materialise(d, optional_bias_case(0));
+  const OpProblem with = materialise(d, optional_bias_case(1)), without = materialise(d, optional_bias_case(0));
   EXPECT_TRUE(with.call.has_input("b"));
   EXPECT_TRUE(with.values.inputs.contains("b"));
   EXPECT_FALSE(without.call.has_input("b"));
   EXPECT_FALSE(without.values.inputs.contains("b"));
-  EXPECT_EQ(with.values.inputs.at("x"),
-            without.values.inputs.at("x")); // the other inputs keep their bits
+  EXPECT_EQ(with.values.inputs.at("x"), without.values.inputs.at("x"));  // the other inputs keep their bits
   EXPECT_FALSE(row_slice(d, without, 1, 2).call.has_input("b"));
   Case patched = optional_bias_case(0);
   patched.patches.push_back({"b", 0, 0x7fc00000});
   try {
     check_contract(d, patched);
     FAIL() << "a patch of an absent input accepted";
-  } catch (const InputError &e) {
-    EXPECT_NE(std::string(e.what()).find("case.patches[0].operand"),
-              std::string::npos)
-        << e.what();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.patches[0].operand"), std::string::npos) << e.what();
   }
   patched.layouts["b"] = Layout{.ld_pad = 1};
-  EXPECT_NO_THROW(
-      check_contract(d, op_rules(d).conform(patched))); // conform drops both
+  EXPECT_NO_THROW(check_contract(d, op_rules(d).conform(patched)));  // conform drops both
   OpDecl bad = d;
   bad.inputs[1].present_if = "no_such_parameter";
   EXPECT_THROW(validate(bad), std::logic_error);
@@ -425,21 +362,18 @@ TEST(OpDecl, AnOptionalInputIsAbsentWhereItsParameterIsZero) {
 TEST(OpDecl, TheWorkCapBoundsEveryCase) {
   const OpDecl d = optional_bias_decl();
   Case c = optional_bias_case(1);
-  c.dims = {{"T", 24}, {"D", 24}}; // (24 + 1) x 24 = 600: at the cap
+  c.dims = {{"T", 24}, {"D", 24}};  // (24 + 1) x 24 = 600: at the cap
   EXPECT_NO_THROW(check_contract(d, c));
   c.dims["T"] = 25;
   try {
     check_contract(d, c);
     FAIL() << "work 624 accepted";
-  } catch (const InputError &e) {
-    EXPECT_NE(std::string(e.what()).find("case.dims: the work T*D"),
-              std::string::npos)
-        << e.what();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.dims: the work T*D"), std::string::npos) << e.what();
   }
 }
 
-RC_GTEST_PROP(OpCases, CasesOfAnOptionalInputAndAWorkCapSatisfyTheContract,
-              ()) {
+RC_GTEST_PROP(OpCases, CasesOfAnOptionalInputAndAWorkCapSatisfyTheContract, ()) {
   const OpDecl d = optional_bias_decl();
   const Case c = *op_case(d);
   check_contract(d, c);
@@ -449,5 +383,5 @@ RC_GTEST_PROP(OpCases, CasesOfAnOptionalInputAndAWorkCapSatisfyTheContract,
   check_contract(d, op_rules(d).conform(absent));
 }
 
-} // namespace
-} // namespace parity::ops
+}  // namespace
+}  // namespace parity::ops

@@ -1,13 +1,11 @@
-// parity's RMSNorm kernels against their documented contracts
-// (rms_norm_arith.cuh): the row sum in the 256-lane order, whatever T; and on
-// one hand-made case of small activations, the kernel within its derived bound
-// while the rsqrt and eps probes are not, and the bound of the kernel's
-// declared lane order no looser than that of any order; a failure's text names
-// the case's parameters, which the one-line case summary leaves out. The
-// backward: its reference is the gradient of the forward reference (central
-// differences of the double oracle), its kernel within its derived bound on
-// rows of several terms per lane where the mean-term and eps probes are not,
-// and its split-dot probe a batch variance.
+// parity's RMSNorm kernels against their documented contracts (rms_norm_arith.cuh): the row sum in
+// the 256-lane order, whatever T; and on one hand-made case of small activations, the kernel within
+// its derived bound while the rsqrt and eps probes are not, and the bound of the kernel's declared
+// lane order no looser than that of any order; a failure's text names the case's parameters, which
+// the one-line case summary leaves out. The backward: its reference is the gradient of the forward
+// reference (central differences of the double oracle), its kernel within its derived bound on rows
+// of several terms per lane where the mean-term and eps probes are not, and its split-dot probe a
+// batch variance.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,48 +19,37 @@
 namespace parity::ops::rms_norm {
 namespace {
 
-const OpDef &def(const gen::Family &f = family()) {
-  return dynamic_cast<const OpFamily &>(f).def();
-}
+const OpDef& def(const gen::Family& f = family()) { return dynamic_cast<const OpFamily&>(f).def(); }
 
-Case small_activations(std::int64_t T, std::int64_t D, std::uint64_t seed,
-                       const char *op = "rms_norm", double scale = 1e-3) {
+Case small_activations(std::int64_t T, std::int64_t D, std::uint64_t seed, const char* op = "rms_norm",
+                       double scale = 1e-3) {
   Case c;
   c.family = op;
   c.seed = seed;
   c.dims = {{"T", T}, {"D", D}};
-  c.params = {
-      {"eps", static_cast<float>(1e-6)}, {"dtype.act", 32}, {"scale.x", scale}};
+  c.params = {{"eps", static_cast<float>(1e-6)}, {"dtype.act", 32}, {"scale.x", scale}};
   return c;
 }
 
-std::unique_ptr<OpSubject> make(const std::string &name,
-                                const gen::Family &f = family()) {
-  f.subjects(); // registers parity's own
-  for (const auto &s : op_subjects(f.name()))
-    if (s.name == name)
-      return s.make();
+std::unique_ptr<OpSubject> make(const std::string& name, const gen::Family& f = family()) {
+  f.subjects();  // registers parity's own
+  for (const auto& s : op_subjects(f.name()))
+    if (s.name == name) return s.make();
   throw std::logic_error("no subject " + name);
 }
 
 TEST(RmsNormKernel, RowSumIsTheDocumentedLaneOrder) {
   for (const std::int64_t D : {1, 255, 256, 257, 1000, 4097}) {
     std::vector<float> row(static_cast<std::size_t>(D));
-    for (std::int64_t i = 0; i < D; ++i)
-      row[static_cast<std::size_t>(i)] =
-          1.0f + static_cast<float>(i % 97) * 0x1p-10f;
+    for (std::int64_t i = 0; i < D; ++i) row[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(i % 97) * 0x1p-10f;
     std::vector<float> lanes(kLanes, 0.0f);
     for (std::int64_t i = 0; i < D; ++i) {
-      float &s = lanes[static_cast<std::size_t>(i % kLanes)];
-      s = s +
-          row[static_cast<std::size_t>(i)] * row[static_cast<std::size_t>(i)];
+      float& s = lanes[static_cast<std::size_t>(i % kLanes)];
+      s = s + row[static_cast<std::size_t>(i)] * row[static_cast<std::size_t>(i)];
     }
     for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-      for (int j = 0; j < stride; ++j)
-        lanes[static_cast<std::size_t>(j)] +=
-            lanes[static_cast<std::size_t>(j + stride)];
-    for (const std::int64_t T : {1, 300})
-      EXPECT_EQ(Standard::row_sum(row.data(), D, T), lanes[0]) << "D = " << D;
+      for (int j = 0; j < stride; ++j) lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
+    for (const std::int64_t T : {1, 300}) EXPECT_EQ(Standard::row_sum(row.data(), D, T), lanes[0]) << "D = " << D;
   }
 }
 
@@ -70,54 +57,43 @@ TEST(RmsNormKernel, WithinItsBoundWhereTheRsqrtAndEpsProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = small_activations(4, 300, seed);
     EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds());
-    EXPECT_TRUE(
-        forward_accuracy(def(), c, *make("probe-rsqrt-approx")).fails());
-    EXPECT_TRUE(
-        forward_accuracy(def(), c, *make("probe-eps-after-sqrt")).fails());
+    EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-rsqrt-approx")).fails());
+    EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-eps-after-sqrt")).fails());
   }
 }
 
 TEST(RmsNormFamily, AFailureNamesTheCaseParameters) {
-  const Verdict v = family().check("probe-rsqrt-approx", "forward_accuracy",
-                                   small_activations(4, 300, 1));
+  const Verdict v = family().check("probe-rsqrt-approx", "forward_accuracy", small_activations(4, 300, 1));
   ASSERT_TRUE(v.fails());
-  EXPECT_NE(v.detail.find("dtype.act=f32 eps=9.99999997e-07 scale.x=0.001"),
-            std::string::npos)
-      << v.detail;
+  EXPECT_NE(v.detail.find("dtype.act=f32 eps=9.99999997e-07 scale.x=0.001"), std::string::npos) << v.detail;
 }
 
 TEST(RmsNormKernel, DeclaredLaneOrderBoundIsNoLooserThanAnyOrder) {
   const OpProblem p = materialise(def().decl, small_activations(2, 4096, 7));
-  const auto kernel =
-      def().bounded(p.values, make("rlkernels-host")->arithmetic());
+  const auto kernel = def().bounded(p.values, make("rlkernels-host")->arithmetic());
   const auto any = def().bounded(p.values, Arithmetic{});
-  const auto &a = kernel.err.at("y");
-  const auto &b = any.err.at("y");
-  for (std::size_t i = 0; i < a.size(); ++i)
-    ASSERT_LE(a[i], b[i]) << i;
+  const auto& a = kernel.err.at("y");
+  const auto& b = any.err.at("y");
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_LE(a[i], b[i]) << i;
 }
 
 // sum_i y[i] dy[i] for the forward oracle's y on `v`.
-double loss(const OpValues &v, const std::vector<double> &dy) {
+double loss(const OpValues& v, const std::vector<double>& dy) {
   const std::vector<double> y = def().oracle(v).at("y");
   double s = 0;
-  for (std::size_t i = 0; i < y.size(); ++i)
-    s += y[i] * dy[i];
+  for (std::size_t i = 0; i < y.size(); ++i) s += y[i] * dy[i];
   return s;
 }
 
-// For a direction u: sum(dx * u) from the backward oracle equals the central
-// difference (L(x + h u) - L(x - h u)) / (2 h) of L = sum(y * dy), h relative
-// to x's scale; eps 0 too.
+// For a direction u: sum(dx * u) from the backward oracle equals the central difference (L(x + h u)
+// - L(x - h u)) / (2 h) of L = sum(y * dy), h relative to x's scale; eps 0 too.
 TEST(RmsNormReference, TheBackwardIsTheGradientOfTheForward) {
   for (const double scale : {1.0, 1e-3})
-    for (const double eps :
-         {static_cast<double>(static_cast<float>(1e-6)), 0.0}) {
+    for (const double eps : {static_cast<double>(static_cast<float>(1e-6)), 0.0}) {
       Case c = small_activations(3, 7, 11, "rms_norm_backward", scale);
       c.params["eps"] = eps;
       const OpProblem p = materialise(def(backward_family()).decl, c);
-      const std::vector<double> dx =
-          def(backward_family()).oracle(p.values).at("dx");
+      const std::vector<double> dx = def(backward_family()).oracle(p.values).at("dx");
       OpValues fwd = p.values;
       const std::vector<double> dy = fwd.inputs.at("dy");
       fwd.inputs.erase("dy");
@@ -132,34 +108,29 @@ TEST(RmsNormReference, TheBackwardIsTheGradientOfTheForward) {
         minus.inputs.at("x")[i] -= h * u;
       }
       const double diff = (loss(plus, dy) - loss(minus, dy)) / (2 * h);
-      EXPECT_NEAR(along, diff, 1e-6 * (1 + std::fabs(diff)))
-          << "scale " << scale << " eps " << eps;
+      EXPECT_NEAR(along, diff, 1e-6 * (1 + std::fabs(diff))) << "scale " << scale << " eps " << eps;
     }
 }
 
 // D = 1000: four terms per lane in both sums, then the fold.
 TEST(RmsNormBackwardKernel, WithinItsBoundWhereTheMeanTermAndEpsProbesAreNot) {
-  const gen::Family &f = backward_family();
+  const gen::Family& f = backward_family();
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = small_activations(4, 1000, seed, "rms_norm_backward");
-    EXPECT_TRUE(
-        forward_accuracy(def(f), c, *make("rlkernels-host", f)).holds());
-    EXPECT_TRUE(
-        forward_accuracy(def(f), c, *make("probe-dy-in-mean", f)).fails());
-    EXPECT_TRUE(
-        forward_accuracy(def(f), c, *make("probe-eps-dropped", f)).fails());
+    EXPECT_TRUE(forward_accuracy(def(f), c, *make("rlkernels-host", f)).holds());
+    EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-dy-in-mean", f)).fails());
+    EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-eps-dropped", f)).fails());
     EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-bf16-g", f)).fails());
   }
 }
 
-// A batch of 32 rows is not split, a row alone is: the split-dot plan shows as
-// rows_independent.
+// A batch of 32 rows is not split, a row alone is: the split-dot plan shows as rows_independent.
 TEST(RmsNormBackwardKernel, TheSplitDotProbeDependsOnTheBatch) {
-  const gen::Family &f = backward_family();
+  const gen::Family& f = backward_family();
   const Case c = small_activations(32, 1024, 5, "rms_norm_backward", 1.0);
   EXPECT_TRUE(rows_independent(def(f), c, *make("rlkernels-host", f)).holds());
   EXPECT_TRUE(rows_independent(def(f), c, *make("probe-split-dot", f)).fails());
 }
 
-} // namespace
-} // namespace parity::ops::rms_norm
+}  // namespace
+}  // namespace parity::ops::rms_norm

@@ -1,11 +1,9 @@
-// parity's SwiGLU op families against their documented contracts: the backward
-// reference is the gradient of the forward reference (central differences of
-// the double oracle); on hand-made cases the kernels are within their derived
-// bounds where the fast-exp, bf16-intermediate and swapped-halves probes are
-// not; the dropped-tail probes wrong exactly where F is odd (the backward's
-// from 128 rows on, caught as batch variance); a saturated gate (exp(-a)
-// overflowing float32) giving silu's limit -0 and zero gradients, which the
-// bounds exempt and count.
+// parity's SwiGLU op families against their documented contracts: the backward reference is the
+// gradient of the forward reference (central differences of the double oracle); on hand-made cases
+// the kernels are within their derived bounds where the fast-exp, bf16-intermediate and
+// swapped-halves probes are not; the dropped-tail probes wrong exactly where F is odd (the
+// backward's from 128 rows on, caught as batch variance); a saturated gate (exp(-a) overflowing
+// float32) giving silu's limit -0 and zero gradients, which the bounds exempt and count.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,12 +16,9 @@
 namespace parity::ops::swiglu {
 namespace {
 
-const OpDef &def(const gen::Family &f) {
-  return dynamic_cast<const OpFamily &>(f).def();
-}
+const OpDef& def(const gen::Family& f) { return dynamic_cast<const OpFamily&>(f).def(); }
 
-Case gates(const gen::Family &f, std::int64_t T, std::int64_t F,
-           std::uint64_t seed, double scale = 1.0) {
+Case gates(const gen::Family& f, std::int64_t T, std::int64_t F, std::uint64_t seed, double scale = 1.0) {
   Case c;
   c.family = f.name();
   c.seed = seed;
@@ -32,20 +27,18 @@ Case gates(const gen::Family &f, std::int64_t T, std::int64_t F,
   return c;
 }
 
-std::unique_ptr<OpSubject> make(const gen::Family &f, const std::string &name) {
-  f.subjects(); // registers parity's own
-  for (const auto &s : op_subjects(f.name()))
-    if (s.name == name)
-      return s.make();
+std::unique_ptr<OpSubject> make(const gen::Family& f, const std::string& name) {
+  f.subjects();  // registers parity's own
+  for (const auto& s : op_subjects(f.name()))
+    if (s.name == name) return s.make();
   throw std::logic_error("no subject " + name);
 }
 
 // sum_k y[k] g[k] for the forward oracle's y on `v`.
-double loss(const OpValues &v, const std::vector<double> &g) {
+double loss(const OpValues& v, const std::vector<double>& g) {
   const std::vector<double> y = def(family()).oracle(v).at("y");
   double s = 0;
-  for (std::size_t k = 0; k < y.size(); ++k)
-    s += y[k] * g[k];
+  for (std::size_t k = 0; k < y.size(); ++k) s += y[k] * g[k];
   return s;
 }
 
@@ -55,11 +48,8 @@ double loss(const OpValues &v, const std::vector<double> &g) {
 TEST(SwigluReference, TheBackwardIsTheGradientOfTheForward) {
   for (const double scale : {1.0, 30.0})
     for (const std::uint64_t seed : {11u, 12u}) {
-      const OpProblem p =
-          materialise(def(backward_family()).decl,
-                      gates(backward_family(), 3, 7, seed, scale));
-      const std::vector<double> dx =
-          def(backward_family()).oracle(p.values).at("dx");
+      const OpProblem p = materialise(def(backward_family()).decl, gates(backward_family(), 3, 7, seed, scale));
+      const std::vector<double> dx = def(backward_family()).oracle(p.values).at("dx");
       OpValues fwd = p.values;
       const std::vector<double> g = fwd.inputs.at("dy");
       fwd.inputs.erase("dy");
@@ -74,20 +64,16 @@ TEST(SwigluReference, TheBackwardIsTheGradientOfTheForward) {
         minus.inputs.at("x")[k] -= eps * u;
       }
       const double diff = (loss(plus, g) - loss(minus, g)) / (2 * eps);
-      EXPECT_NEAR(along, diff, 1e-6 * (1 + std::fabs(diff)))
-          << "scale " << scale << " seed " << seed;
+      EXPECT_NEAR(along, diff, 1e-6 * (1 + std::fabs(diff))) << "scale " << scale << " seed " << seed;
     }
 }
 
 TEST(SwigluKernel, WithinItsBoundWhereTheArithmeticProbesAreNot) {
-  for (const gen::Family *f : {&family(), &backward_family()})
+  for (const gen::Family* f : {&family(), &backward_family()})
     for (const std::uint64_t seed : {1u, 2u, 3u}) {
       const Case c = gates(*f, 3, 200, seed);
-      EXPECT_TRUE(
-          forward_accuracy(def(*f), c, *make(*f, "rlkernels-host")).holds())
-          << f->name();
-      for (const char *probe : {"probe-fast-exp", "probe-bf16-intermediate",
-                                "probe-swapped-halves"})
+      EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "rlkernels-host")).holds()) << f->name();
+      for (const char* probe : {"probe-fast-exp", "probe-bf16-intermediate", "probe-swapped-halves"})
         EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, probe)).fails())
             << f->name() << " " << probe << " seed " << seed;
     }
@@ -95,8 +81,7 @@ TEST(SwigluKernel, WithinItsBoundWhereTheArithmeticProbesAreNot) {
 
 TEST(SwigluKernel, TheDroppedTailIsWrongExactlyForOddF) {
   for (const std::int64_t F : {1, 2, 7, 8, 255, 256}) {
-    const Verdict v = forward_accuracy(def(family()), gates(family(), 2, F, 5),
-                                       *make(family(), "probe-dropped-tail"));
+    const Verdict v = forward_accuracy(def(family()), gates(family(), 2, F, 5), *make(family(), "probe-dropped-tail"));
     EXPECT_EQ(v.fails(), F % 2 == 1) << "F = " << F << ": " << v.detail;
   }
 }
@@ -104,51 +89,43 @@ TEST(SwigluKernel, TheDroppedTailIsWrongExactlyForOddF) {
 // The backward's tail is dropped from 128 rows on: a row alone is right, the
 // same row in the batch is not.
 TEST(SwigluKernel, TheBackwardsDroppedTailDependsOnTheBatch) {
-  const OpDef &op = def(backward_family());
+  const OpDef& op = def(backward_family());
   const auto kernel = make(backward_family(), "rlkernels-host");
-  const auto probe =
-      make(backward_family(), "probe-dropped-tail-from-128-rows");
+  const auto probe = make(backward_family(), "probe-dropped-tail-from-128-rows");
   for (const std::int64_t F : {7, 8}) {
     const Case c = gates(backward_family(), 128, F, 5);
     EXPECT_TRUE(rows_independent(op, c, *kernel).holds());
     const Verdict v = rows_independent(op, c, *probe);
     EXPECT_EQ(v.fails(), F % 2 == 1) << "F = " << F << ": " << v.detail;
   }
-  EXPECT_TRUE(forward_accuracy(op, gates(backward_family(), 127, 7, 5), *probe)
-                  .holds());
+  EXPECT_TRUE(forward_accuracy(op, gates(backward_family(), 127, 7, 5), *probe).holds());
 }
 
 TEST(SwigluKernel, ASaturatedGateGivesMinusZeroAndIsExempt) {
   Case c = gates(family(), 1, 1, 1);
-  const std::uint64_t minus_100 =
-      0xC2C80000u; // -100.0f: exp(100) overflows float32
+  const std::uint64_t minus_100 = 0xC2C80000u;  // -100.0f: exp(100) overflows float32
   c.patches = {{"x", 0, minus_100}};
   const OpProblem p = materialise(def(family()).decl, c);
   const OpOutputs out = make(family(), "rlkernels-host")->run(p.call);
   const double y = out.at("y").value_at(0);
   EXPECT_EQ(y, 0.0);
-  EXPECT_NE(std::signbit(y), std::signbit(p.values.inputs.at("x")[1]))
-      << "silu(-100) = -0, times b";
-  const Verdict v =
-      forward_accuracy(def(family()), c, *make(family(), "rlkernels-host"));
-  EXPECT_EQ(v.outcome, Outcome::discarded)
-      << v.detail; // the only element is exempt
+  EXPECT_NE(std::signbit(y), std::signbit(p.values.inputs.at("x")[1])) << "silu(-100) = -0, times b";
+  const Verdict v = forward_accuracy(def(family()), c, *make(family(), "rlkernels-host"));
+  EXPECT_EQ(v.outcome, Outcome::discarded) << v.detail;  // the only element is exempt
 }
 
-// sig and silu are 0 where exp(-a) overflows, so da and db are zeros; the exact
-// ones are about 1e-42, and both elements are exempt as the forward's y is
-// (swiglu_backward_op.hpp).
+// sig and silu are 0 where exp(-a) overflows, so da and db are zeros; the exact ones are about
+// 1e-42, and both elements are exempt as the forward's y is (swiglu_backward_op.hpp).
 TEST(SwigluKernel, ASaturatedGateGivesZeroGradientsAndIsExempt) {
   Case c = gates(backward_family(), 1, 1, 1);
-  c.patches = {{"x", 0, 0xC2C80000u}}; // -100.0f
+  c.patches = {{"x", 0, 0xC2C80000u}};  // -100.0f
   const OpProblem p = materialise(def(backward_family()).decl, c);
   const OpOutputs out = make(backward_family(), "rlkernels-host")->run(p.call);
   EXPECT_EQ(out.at("dx").value_at(0), 0.0);
   EXPECT_EQ(out.at("dx").value_at(1), 0.0);
-  const Verdict v = forward_accuracy(
-      def(backward_family()), c, *make(backward_family(), "rlkernels-host"));
+  const Verdict v = forward_accuracy(def(backward_family()), c, *make(backward_family(), "rlkernels-host"));
   EXPECT_EQ(v.outcome, Outcome::discarded) << v.detail;
 }
 
-} // namespace
-} // namespace parity::ops::swiglu
+}  // namespace
+}  // namespace parity::ops::swiglu
