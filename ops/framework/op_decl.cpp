@@ -37,17 +37,17 @@ std::int64_t eval_product(const std::string& expr, const std::string& term_expr,
   while (begin <= term_expr.size()) {
     const std::size_t end = std::min(term_expr.find('*', begin), term_expr.size());
     const std::string term = term_expr.substr(begin, end - begin);
-    if (term.empty()) throw InputError("shape expression '" + expr + "': empty term");
+    if (term.empty()) throw InputError("extent expression '" + expr + "': empty term");
     std::int64_t factor = 0;
     if (const auto it = extents.find(term); it != extents.end()) {
       factor = it->second;
     } else if (term.find_first_not_of("0123456789") == std::string::npos && term.size() < 10) {
       factor = std::stoll(term);
     } else {
-      throw InputError("shape expression '" + expr + "': unknown extent '" + term + "'");
+      throw InputError("extent expression '" + expr + "': unknown extent '" + term + "'");
     }
     if (factor < 0 || (factor > 0 && value > (std::int64_t{1} << 62) / factor))
-      throw InputError("shape expression '" + expr + "': out of range");
+      throw InputError("extent expression '" + expr + "': out of range");
     value *= factor;
     begin = end + 1;
   }
@@ -64,7 +64,7 @@ std::int64_t eval_extent_expr(const std::string& expr, const std::map<std::strin
   while (begin <= spaceless.size()) {
     const std::size_t end = std::min(spaceless.find('+', begin), spaceless.size());
     const std::int64_t product = eval_product(expr, spaceless.substr(begin, end - begin), extents);
-    if (product > (std::int64_t{1} << 62) - total) throw InputError("shape expression '" + expr + "': out of range");
+    if (product > (std::int64_t{1} << 62) - total) throw InputError("extent expression '" + expr + "': out of range");
     total += product;
     begin = end + 1;
   }
@@ -89,12 +89,13 @@ const std::vector<DType>& OpDecl::dtypes_of(const std::string& group) const {
 void validate(const OpDecl& d) {
   const auto fault = [&](const std::string& why) { throw std::logic_error("op declaration " + d.name + ": " + why); };
   std::set<std::string> names;
-  std::map<std::string, std::int64_t> ones;
+  std::map<std::string, std::int64_t> ones, minima;
   for (const auto& e : d.extents) {
     if (!names.insert(e.name).second) fault("duplicate name " + e.name);
     if (e.min < 0 || e.max < e.min || e.limit < e.max) fault("extent " + e.name + " needs 0 <= min <= max <= limit");
     if (e.name == d.row_extent && e.min < 1) fault("the row extent " + e.name + " needs min >= 1");
     ones[e.name] = 1;
+    minima[e.name] = e.min;
   }
   bool row_led = false;
   for (const auto* list : {&d.inputs, &d.outputs})
@@ -103,6 +104,10 @@ void validate(const OpDecl& d) {
       if (t.shape.empty() || t.shape.size() > 2) fault(t.name + ": operands have rank 1 or 2");
       try {
         eval_shape(t, ones);
+        // An extent of min 0 may only add to a dim (rope's "H*2*P+H*Q"): every operand keeps an
+        // element at the extents' minima, which the generators and kernels rely on.
+        for (const std::int64_t n : eval_shape(t, minima))
+          if (n < 1) fault(t.name + ": empty when every extent is at its min (an extent of min 0 may only add to a dim)");
       } catch (const InputError& e) {
         fault(t.name + ": " + e.what());
       }
@@ -114,8 +119,10 @@ void validate(const OpDecl& d) {
       if (t.scales.empty()) fault(t.name + ": no scales");
     }
   if (!ones.contains(d.row_extent) || !row_led) fault("no input leads with the row extent '" + d.row_extent + "'");
-  for (const auto& r : d.reduced_extents)
+  for (const auto& r : d.reduced_extents) {
     if (!ones.contains(r)) fault("unknown reduced extent " + r);
+    if (minima[r] < 1) fault("the reduced extent " + r + " needs min >= 1 (a mean over no terms has no value)");
+  }
   for (const auto& p : d.params)
     if (p.values.empty() || !names.insert(p.name).second) fault("parameter " + p.name + ": no values or a duplicate");
   if (d.dtypes.empty()) fault("no dtypes");
@@ -131,6 +138,7 @@ void validate(const OpDecl& d) {
     fault(std::string("work: ") + e.what());
   }
   if (d.max_work < 1) fault("max_work < 1");
+  if (d.oracle_cases < 0) fault("oracle_cases < 0");
 }
 
 }  // namespace parity::ops

@@ -10,7 +10,8 @@
 
 namespace parity::ops::rope {
 
-// The op's pairing (rope_op.hpp): the columns, within a head of 2P, of pair j's two elements.
+// The op's pairing (rope_op.hpp): the columns, within a head's rotated 2P (its last Q
+// pass through), of pair j's two elements.
 PARITY_HD std::int64_t pair_first(std::int64_t j, std::int64_t /*P*/, bool interleaved) { return interleaved ? 2 * j : j; }
 PARITY_HD std::int64_t pair_second(std::int64_t j, std::int64_t P, bool interleaved) { return interleaved ? 2 * j + 1 : j + P; }
 

@@ -28,7 +28,7 @@ struct Rope {
             "RoPE: the first 2P dims of x [T, H, 2P+Q] rotated in pairs by cos, sin [T, P], the last Q passed through; "
             "half-split or interleaved pairs",
         // Plan thresholds: tokens per block on the row count; heads per block; head dims 32, 64,
-        // 128 (P = D / 2) select vectorised paths.
+        // 128 (2P, the rotated dims) select vectorised paths.
         .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}},
                     {.name = "H", .max = 64, .thresholds = {8, 16, 32}},
                     {.name = "P", .max = 256, .thresholds = {16, 32, 64}},

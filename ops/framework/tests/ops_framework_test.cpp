@@ -184,6 +184,8 @@ TEST(OpDecl, ShapeExpressions) {
   EXPECT_THROW(eval_extent_expr("B*Q", e), InputError);
   EXPECT_THROW(eval_extent_expr("B**H", e), InputError);
   EXPECT_THROW(eval_extent_expr("B+", e), InputError);
+  EXPECT_EQ(eval_extent_expr("B*H + H*Z", {{"B", 3}, {"H", 4}, {"Z", 0}}), 12);  // a term of 0 adds nothing
+  EXPECT_THROW(eval_extent_expr("999999999*999999999*99", e), InputError);       // past 2^62
 }
 
 TEST(OpDecl, ValidateRefusesAFaultyDeclaration) {
@@ -192,6 +194,17 @@ TEST(OpDecl, ValidateRefusesAFaultyDeclaration) {
   OpDecl rowless = d;
   rowless.extents[0].min = 0;  // the row extent T may not vanish
   EXPECT_THROW(validate(rowless), std::logic_error);
+  OpDecl emptiable = d;  // an extent of min 0 may add to a dim, never be one alone
+  emptiable.extents.push_back({.name = "Q", .max = 4, .min = 0});
+  EXPECT_NO_THROW(validate(emptiable));
+  emptiable.inputs[0].shape = {"T", "D+Q"};
+  emptiable.outputs[0].shape = {"T", "D+Q"};
+  EXPECT_NO_THROW(validate(emptiable));
+  emptiable.inputs[1].shape = {"Q"};
+  EXPECT_THROW(validate(emptiable), std::logic_error);
+  OpDecl meanless = d;  // a reduced extent of min 0 is a mean over no terms
+  meanless.extents[1].min = 0;
+  EXPECT_THROW(validate(meanless), std::logic_error);
   d.inputs[0].shape = {"T", "Q"};
   EXPECT_THROW(validate(d), std::logic_error);
   d = rms_norm::RmsNorm::declaration();

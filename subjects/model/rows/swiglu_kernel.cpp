@@ -19,7 +19,7 @@ std::int64_t gate_width(const std::string& subject, const Tensor& ag) {
 Primitives with_swiglu_kernels(Primitives p, const std::string& subject, std::shared_ptr<ops::OpSubject> forward,
                                std::shared_ptr<ops::OpSubject> backward) {
   p.swiglu_gate = [subject, forward](const Tensor& ag) {
-    const std::int64_t M = ag.dim(0), F = gate_width(subject, ag);
+    const std::int64_t F = gate_width(subject, ag), M = ag.dim(0);  // gate_width checks the rank first
     ops::OpCall call;
     call.extents = {{"T", M}, {"F", F}};
     call.inputs = {{"x", ag}};
@@ -28,7 +28,7 @@ Primitives with_swiglu_kernels(Primitives p, const std::string& subject, std::sh
     return float_output(out, "swiglu", subject, "y", {M, F}, "the model's feed-forward");
   };
   p.swiglu_gate_backward = [subject, backward](const Tensor& ag, const Tensor& du) {
-    const std::int64_t M = ag.dim(0), F = gate_width(subject, ag);
+    const std::int64_t F = gate_width(subject, ag), M = ag.dim(0);  // gate_width checks the rank first
     if (du.shape() != std::vector<std::int64_t>{M, F})
       throw std::logic_error("swiglu_backward subject " + subject +
                              ": the model's feed-forward gave du of another shape than u");

@@ -1,16 +1,19 @@
-// The model's primitives that are op kernels (row_primitives.hpp: parity's CUDA kernels of the
-// ops linear, sdpa, sdpa_backward and swiglu) equal those on the host (the kernels' host twins) bit for
-// bit, at the model's shapes up to the gate's 4253-token sequence (beyond the sdpa declaration's
-// S <= 512): linear float32 with and without a bias, the text projection's bf16 x and W beside a
-// float32 bias, dx for float32 and bf16 W; the SwiGLU feed-forward and its dh; attention with
-// far-off scores in one head. Needs a
-// GPU: exits 77 (ctest: skipped) when the cuda backend is unavailable.
+// The model's primitives (row_primitives.hpp: parity's CUDA kernels of the ops linear, rms_norm,
+// rms_norm_backward, rope, sdpa, sdpa_backward, swiglu and swiglu_backward) equal those on the
+// host (the kernels' host twins) bit for bit, at the model's shapes up to the gate's 4253-token
+// sequence (beyond the sdpa declaration's S <= 512): linear float32 with and without a bias, the
+// text projection's bf16 x and W beside a float32 bias, dx for float32 and bf16 W; RMSNorm and its
+// dx with and without a weight, over the per-head rows of Dh = 16 as the attention norms them;
+// RoPE on part of each head and its adjoint; the SwiGLU feed-forward and its dh; attention with
+// far-off scores in one head. Needs a GPU: exits 77 (ctest: skipped) when the cuda backend is
+// unavailable.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include <parity/core/compare.hpp>
 #include <parity/core/normal_tensor.hpp>
@@ -61,6 +64,36 @@ TEST(ModelPrimitivesCudaTwin, FeedForward) {
     expect_twins(swiglu_forward(cuda, h, W1, W3, W2), swiglu_forward(host, h, W1, W3, W2), name);
     expect_twins(swiglu_backward_input(cuda, h, W1, W3, W2, d_out), swiglu_backward_input(host, h, W1, W3, W2, d_out),
                  name + " dh");
+  }
+}
+
+TEST(ModelPrimitivesCudaTwin, RmsNorm) {
+  const Primitives& host = primitives(runtime::Backend::host);
+  const Primitives& cuda = primitives(runtime::Backend::cuda);
+  // [rows, C]: the attention's per-head rows (4253 tokens x 4 heads of 16) and a block's 300 wide.
+  for (const auto& [rows, C] : {std::pair<int64_t, int64_t>{1, 16}, {17012, 16}, {925, 300}})
+    for (const bool weighted : {false, true}) {
+      const std::string name = "rms_norm rows" + std::to_string(rows) + " C" + std::to_string(C) +
+                               (weighted ? " with a weight" : "");
+      const Tensor x = normal_tensor_nd(DType::f32, {rows, C}, 38, 0), w = normal_tensor_nd(DType::f32, {C}, 38, 1),
+                   dy = normal_tensor_nd(DType::f32, {rows, C}, 38, 2);
+      const Tensor* wp = weighted ? &w : nullptr;
+      expect_twins(cuda.rms_norm_forward(x, wp, 1e-6f), host.rms_norm_forward(x, wp, 1e-6f), name);
+      expect_twins(cuda.rms_norm_backward_input(x, wp, 1e-6f, dy), host.rms_norm_backward_input(x, wp, 1e-6f, dy),
+                   name + " dx");
+    }
+}
+
+TEST(ModelPrimitivesCudaTwin, Rope) {
+  const Primitives& host = primitives(runtime::Backend::host);
+  const Primitives& cuda = primitives(runtime::Backend::cuda);
+  // x [B, T, H, Dh], the first R dims of each head rotated (R = Dh: the whole head).
+  for (const auto& [T, R] : {std::pair<int64_t, int>{1, 16}, {925, 8}, {4253, 16}, {4253, 6}}) {
+    const std::string name = "rope T" + std::to_string(T) + " R" + std::to_string(R);
+    const Tensor x = normal_tensor_nd(DType::f32, {2, T, 4, 16}, 39, 0);
+    const Tensor cos = normal_tensor_nd(DType::f32, {T, R / 2}, 39, 1), sin = normal_tensor_nd(DType::f32, {T, R / 2}, 39, 2);
+    expect_twins(cuda.rope_forward(x, cos, sin, R), host.rope_forward(x, cos, sin, R), name);
+    expect_twins(cuda.rope_backward_input(x, cos, sin, R), host.rope_backward_input(x, cos, sin, R), name + " adjoint");
   }
 }
 
