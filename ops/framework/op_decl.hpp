@@ -81,6 +81,11 @@ struct OpDecl {
   // and the reference's Bounded and MPFR evaluations of it, bounded in time. "" is no limit.
   std::string work = "";
   std::int64_t max_work = std::int64_t{1} << 30;
+  // Optional: the default case count of oracle_agreement, the self-check of the op's float64
+  // reference against its MPFR evaluation, for an op whose MPFR evaluation costs far more a case
+  // than a property's run (attention's: a softmax and two S x D products a row, in MPFR); 0 is the
+  // op families' count. $PARITY_CASES overrides it as it overrides every count.
+  int oracle_cases = 0;
 
   const ExtentDecl& extent(const std::string& name) const;
   const TensorDecl& tensor(const std::string& name) const;  // an input or an output

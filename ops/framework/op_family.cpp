@@ -151,7 +151,10 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
   }
   const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), extent_caps(), config.max_extents);
   gen::RunConfig resolved = config;
-  if (resolved.cases <= 0) resolved.cases = cases_per_property();
+  if (resolved.cases <= 0)
+    resolved.cases = property == kOracleAgreement && def_.decl.oracle_cases > 0
+                         ? gen::default_case_count(def_.decl.oracle_cases)
+                         : cases_per_property();
   // The default rerun line (run_property.hpp) names the caps that differ from the declaration's.
   resolved.max_extents = {};
   for (const auto& e : def_.decl.extents)
