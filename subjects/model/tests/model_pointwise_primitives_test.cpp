@@ -18,23 +18,18 @@
 #include <parity/core/normal_tensor.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
+#include <parity/subjects/model/tests/expect_within.hpp>
 #include <parity/subjects/model/tests/feed_forward_reference.hpp>
 
 namespace parity::model {
 namespace {
 
 using std::int64_t;
+using test::expect_within;
 using test::gamma;
 using test::kUnit;
 
 const Primitives& host() { return primitives(runtime::Backend::host); }
-
-void expect_within(const Tensor& got, const std::vector<double>& ref, const std::vector<double>& bound,
-                   const std::string& what) {
-  const BoundCheck c = check_bound(got.values(), ref, bound);
-  EXPECT_TRUE(c.holds()) << what << ": " << c.violations << " elements outside the bound; first at "
-                         << index_text(c.first_violation, got.shape());
-}
 
 // ---- RMSNorm ---------------------------------------------------------------------------
 

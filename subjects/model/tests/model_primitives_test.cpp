@@ -26,22 +26,17 @@
 #include <parity/subjects/model/rows/feed_forward.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
+#include <parity/subjects/model/tests/expect_within.hpp>
 #include <parity/subjects/model/tests/feed_forward_reference.hpp>
 
 namespace parity::model {
 namespace {
 
 using std::int64_t;
+using test::expect_within;
 using test::gamma;
 
 const Primitives& host() { return primitives(runtime::Backend::host); }
-
-void expect_within(const Tensor& got, const std::vector<double>& ref, const std::vector<double>& bound,
-                   const std::string& what) {
-  const BoundCheck c = check_bound(got.values(), ref, bound);
-  EXPECT_TRUE(c.holds()) << what << ": " << c.violations << " elements outside the bound; first at "
-                         << index_text(c.first_violation, got.shape());
-}
 
 void expect_bitwise(const Tensor& a, const Tensor& b, const std::string& what) {
   const BitwiseDiff d = compare_bitwise(a, b);
