@@ -20,18 +20,14 @@
 namespace parity::ops::swiglu {
 
 struct SwigluBackward {
+  // The forward's declaration (extents, x, dtypes, rows) with dy in and dx out, as rms_norm_backward's.
   static OpDecl declaration() {
-    const OpDecl forward = Swiglu::declaration();
-    return {
-        .name = "swiglu_backward",
-        .description = "SwiGLU backward: dx = [da, db] of y = silu(a) * b, da = dy * b * silu'(a), db = dy * silu(a)",
-        .extents = forward.extents,
-        .inputs = {forward.tensor("x"), {.name = "dy", .shape = {"T", "F"}, .dtype_group = "act"}},
-        .outputs = {{.name = "dx", .shape = {"T", "2*F"}, .dtype_group = "act"}},
-        .params = {},
-        .row_extent = "T",
-        .reduced_extents = {},
-    };
+    OpDecl d = Swiglu::declaration();
+    d.name = "swiglu_backward";
+    d.description = "SwiGLU backward: dx = [da, db] of y = silu(a) * b, da = dy * b * silu'(a), db = dy * silu(a)";
+    d.inputs.push_back({.name = "dy", .shape = {"T", "F"}, .dtype_group = "act"});
+    d.outputs = {{.name = "dx", .shape = {"T", "2*F"}, .dtype_group = "act"}};
+    return d;
   }
 
   template <class R>
