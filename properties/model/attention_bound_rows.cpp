@@ -3,7 +3,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 
 #include <parity/core/error.hpp>
 #include <parity/subjects/model/rows/attention.hpp>
@@ -37,22 +36,6 @@ class OpAttentionRow final : public runtime::Row {
   parity::model::Primitives p_;
 };
 
-// The self-check's view: the attention operands and d_out; outputs the forward and dh.
-class ForwardAndBackward final : public runtime::Row {
- public:
-  explicit ForwardAndBackward(std::unique_ptr<runtime::Row> row) : row_(std::move(row)) {}
-  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
-    const std::vector<Tensor> operands(o.begin(), o.begin() + AttentionOperands::kCount);
-    return {row_->forward(operands).at(0), row_->backward(operands, {o.at(AttentionOperands::kCount)}).at(0)};
-  }
-  std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
-    throw std::logic_error("the self-check's row has no backward");
-  }
-
- private:
-  std::unique_ptr<runtime::Row> row_;
-};
-
 // Why the kernel of either op cannot run here ("" when both can).
 std::string unavailable(const ops::OpSubjectInfo& forward, const ops::OpSubjectInfo& backward) {
   if (std::string why = kernel_unavailable(kAttentionOp, forward); !why.empty()) return why;
@@ -66,13 +49,8 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& forward, const ops::OpSubje
     return std::make_unique<OpAttentionRow>(parity::model::with_sdpa_kernels(
         parity::model::primitives(b), f.name, make_kernel(kAttentionOp, f), make_kernel(kAttentionBackwardOp, g)));
   };
-  const auto check = parity::model::repeatable_self_check(
-      [make](Backend b) { return std::make_unique<ForwardAndBackward>(make(b)); },
-      [] {
-        std::vector<Tensor> o = AttentionOperands::example().list();
-        o.push_back(parity::model::example_operand(DType::f32, o.front().shape(), 10));  // d_out, h's shape
-        return o;
-      });
+  const auto check = parity::model::repeatable_self_check_with_backward(
+      make, [] { return AttentionOperands::example().list(); });
   runtime::RowRegistry r;
   for (runtime::RowInfo row : parity::model::model_rows().rows()) {
     if (is_attention(row)) {

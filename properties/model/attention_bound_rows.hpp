@@ -6,7 +6,8 @@
 // primitives of the same backend. The row keeps the replaced row's acceptance, opt-in group
 // and boundary, under its name with "=SUBJECT" ("joint_attention=my-sdpa"), so every mode
 // (strict, audit, auto, off) binds it as it binds parity's row and the binding log names it.
-// token_refiner_block, a fused block of several ops, stays parity's.
+// sdpa binds at joint_attention only: token_refiner_block's attention stays parity's (its
+// RMSNorm, RoPE and SwiGLU gate bind through primitive_bound_rows.hpp).
 //
 // The row hands the kernel q, k, v as parity's own attention kernel gets them
 // (subjects/model/rows/sdpa_kernels.hpp: [B, H*T*Dh] rows, layout 0, not causal, at the model's

@@ -3,6 +3,7 @@
 #include <parity/core/find_named.hpp>
 #include <parity/properties/model/attention_bound_rows.hpp>
 #include <parity/properties/model/op_bound_rows.hpp>
+#include <parity/properties/model/primitive_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/probes/model_runtime_probes.hpp>
@@ -24,17 +25,28 @@ std::vector<ModelSubject> build() {
                    }});
   }
   // parity's runtime with the float32 projections on a kernel of the op linear
-  // (op_bound_rows.hpp), or the attention on a kernel of sdpa and sdpa_backward
-  // (attention_bound_rows.hpp): every such implementation subject, a user's registered ones
-  // included.
+  // (op_bound_rows.hpp), the attention on a kernel of sdpa and sdpa_backward
+  // (attention_bound_rows.hpp), or the primitive of rms_norm, rope or swiglu on a kernel of that
+  // op in every row that runs it (primitive_bound_rows.hpp): every such implementation subject, a
+  // user's registered ones included.
   struct Binding {
-    const char* op;
+    std::string op;
     std::string where;
     std::vector<BoundKernel> kernels;
-    const runtime::RowRegistry& (*rows)(const std::string&, runtime::Backend);
+    std::function<const runtime::RowRegistry&(const std::string&, runtime::Backend)> rows;
   };
-  for (const Binding& binding : {Binding{kProjectionOp, "the float32 projections", projection_kernels(), &rows_with_projection_kernel},
-                                 Binding{kAttentionOp, "the attention", attention_kernels(), &rows_with_attention_kernel}}) {
+  std::vector<Binding> bindings = {
+      {kProjectionOp, "the float32 projections", projection_kernels(), &rows_with_projection_kernel},
+      {kAttentionOp, "the attention", attention_kernels(), &rows_with_attention_kernel}};
+  for (const std::string& op : primitive_ops()) {
+    std::string rows;
+    for (const std::string& row : rows_running(op)) rows += (rows.empty() ? "" : ", ") + row;
+    bindings.push_back({op, op + " in " + rows, primitive_kernels(op),
+                        [op](const std::string& kernel, runtime::Backend backend) -> const runtime::RowRegistry& {
+                          return rows_with_primitive_kernel(op, kernel, backend);
+                        }});
+  }
+  for (const Binding& binding : bindings) {
     for (const auto& k : binding.kernels) {
       const std::string b = runtime::backend_name(k.backend);
       const auto rows = binding.rows;

@@ -3,7 +3,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 
 #include <parity/core/error.hpp>
 #include <parity/properties/model/op_kernels.hpp>
@@ -47,23 +46,6 @@ class OpProjectionRow final : public runtime::Row {
   std::unique_ptr<ops::OpSubject> kernel_;  // stateless across calls (op_subject.hpp)
 };
 
-// The self-check's view of a projection row: operands x, W, b, dy; outputs y and dx, so one
-// comparison covers both of the kernel's calls (with a bias, and without one on W^T).
-class ForwardAndBackward final : public runtime::Row {
- public:
-  explicit ForwardAndBackward(std::unique_ptr<runtime::Row> row) : row_(std::move(row)) {}
-  std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
-    const std::vector<Tensor> xwb{o.at(0), o.at(1), o.at(2)};
-    return {row_->forward(xwb).at(0), row_->backward(xwb, {o.at(3)}).at(0)};
-  }
-  std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
-    throw std::logic_error("the self-check's row has no backward");
-  }
-
- private:
-  std::unique_ptr<runtime::Row> row_;
-};
-
 // A row on `info`'s kernel.
 std::unique_ptr<runtime::Row> make_row(const ops::OpSubjectInfo& info) {
   return std::make_unique<OpProjectionRow>(info.name, make_kernel(kProjectionOp, info));
@@ -76,14 +58,11 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
   };
   // Forward and backward (the kernel without a bias, on dy and W^T) each twice on one example,
   // the same bits and finite, and on CUDA the host twin's.
-  const auto check = parity::model::repeatable_self_check(
-      [make](Backend b) { return std::make_unique<ForwardAndBackward>(make(b)); },
-      [] {
-        return std::vector<Tensor>{parity::model::example_operand(DType::f32, {3, 5}, 1),
-                                   parity::model::example_operand(DType::f32, {4, 5}, 2),
-                                   parity::model::example_operand(DType::f32, {4}, 3),
-                                   parity::model::example_operand(DType::f32, {3, 4}, 4)};
-      });
+  const auto check = parity::model::repeatable_self_check_with_backward(make, [] {
+    return std::vector<Tensor>{parity::model::example_operand(DType::f32, {3, 5}, 1),
+                               parity::model::example_operand(DType::f32, {4, 5}, 2),
+                               parity::model::example_operand(DType::f32, {4}, 3)};
+  });
   runtime::RowRegistry r;
   for (runtime::RowInfo row : parity::model::model_rows().rows()) {
     if (is_f32_projection(row)) {

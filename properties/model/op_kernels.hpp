@@ -1,6 +1,6 @@
 #pragma once
 // The kernels of an op (ops/) that the model's rows can be bound to (op_bound_rows.hpp,
-// attention_bound_rows.hpp): implementation subjects — not references or probes — whose
+// attention_bound_rows.hpp, primitive_bound_rows.hpp): implementation subjects — not references or probes — whose
 // backend is the runtime's host or cuda. parity's and a user's kernels run on "host" or "cuda";
 // a PyTorch operator registered as a subject (ops/torch_op) on CPU or CUDA tensors maps to host
 // or cuda; any other backend (LibTorch's own torch-cpu, a reference anyway) is not bindable.

@@ -3,6 +3,7 @@
 #include <parity/core/find_named.hpp>
 #include <parity/properties/model/attention_bound_rows.hpp>
 #include <parity/properties/model/op_bound_rows.hpp>
+#include <parity/properties/model/primitive_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/probes/batch_variant_projection.hpp>
 
@@ -58,6 +59,17 @@ std::vector<TrajectorySubject> build() {
     all.push_back({trajectory_subject_with_kernel(model::kAttentionOp, k.name), SubjectKind::implementation,
                    "every boundary bound, the attention on sdpa's " + k.name + " (" + k.description + ")",
                    bound(true, true, model::rows_with_attention_kernel(k.name, runtime::Backend::host))});
+  }
+  // Every boundary bound, the rows that run rms_norm, rope or swiglu on a host kernel of that op
+  // (properties/model/primitive_bound_rows.hpp).
+  for (const std::string& op : model::primitive_ops()) {
+    for (const auto& k : model::primitive_kernels(op)) {
+      if (k.backend != runtime::Backend::host) continue;
+      all.push_back({trajectory_subject_with_kernel(op, k.name), SubjectKind::implementation,
+                     "every boundary bound, " + op + " on " + k.name + " (" + k.description +
+                         ") in every row that runs it",
+                     bound(true, true, model::rows_with_primitive_kernel(op, k.name, runtime::Backend::host))});
+    }
   }
   return all;
 }

@@ -7,6 +7,9 @@
 //   bound-all                every boundary on parity's rows (--bind-all): must stay bitwise equal
 //   bound-all+linear=NAME    every boundary bound, the float32 projections on the op linear's host
 //                            implementation subject NAME (properties/model/op_bound_rows.hpp)
+//   bound-all+OP=NAME        the same with the attention on sdpa's NAME (attention_bound_rows.hpp),
+//                            or every row that runs rms_norm, rope or swiglu on that op's NAME
+//                            (primitive_bound_rows.hpp)
 //   bound-video-projections  (reference) strict with proj_in / proj_out bound, the timestep MLP and
 //                            AdaLN GEMMs still on LibTorch (the reference's "diag" arm)
 //   strict                   (reference) strict with the video projections and the timestep path
@@ -37,7 +40,8 @@ struct TrajectorySubject {
 const std::vector<TrajectorySubject>& trajectory_subjects();
 const TrajectorySubject& find_trajectory_subject(const std::string& name);  // InputError otherwise
 // The name of the subject with every boundary bound and the rows of `op` (linear: the float32
-// projections; sdpa: the attention) on `kernel`, a host subject of that op: bound-all+OP=KERNEL.
+// projections; sdpa: the attention; rms_norm, rope, swiglu: the rows that run it) on `kernel`, a
+// host subject of that op: bound-all+OP=KERNEL.
 std::string trajectory_subject_with_kernel(const std::string& op, const std::string& kernel);
 
 }  // namespace parity::properties::trajectory

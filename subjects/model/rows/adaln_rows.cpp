@@ -38,7 +38,7 @@ std::pair<Tensor, Tensor> halves(const Tensor& ss) {
 
 class TimestepRow final : public runtime::Row {
  public:
-  explicit TimestepRow(Backend b) : p_(primitives(b)) {}
+  explicit TimestepRow(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     const Tensor t = o.at(0).contiguous();
     const std::int64_t B = t.numel(), F = o.at(1).dim(1), half = F / 2;
@@ -59,12 +59,12 @@ class TimestepRow final : public runtime::Row {
   }
 
  private:
-  const Primitives& p_;
+  Primitives p_;
 };
 
 class ModulationRow final : public runtime::Row {
  public:
-  explicit ModulationRow(Backend b) : p_(primitives(b)) {}
+  explicit ModulationRow(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     return {p_.linear_forward(silu_f32(o.at(0)), o.at(1), &o.at(2))};
   }
@@ -73,12 +73,12 @@ class ModulationRow final : public runtime::Row {
   }
 
  private:
-  const Primitives& p_;
+  Primitives p_;
 };
 
 class NormOutRow final : public runtime::Row {
  public:
-  explicit NormOutRow(Backend b) : p_(primitives(b)) {}
+  explicit NormOutRow(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     const Tensor& x = o.at(0);
     const std::int64_t B = x.dim(0), T = x.dim(1), D = x.dim(2);
@@ -107,7 +107,7 @@ class NormOutRow final : public runtime::Row {
   }
 
  private:
-  const Primitives& p_;
+  Primitives p_;
 };
 
 Tensor example(std::vector<std::int64_t> shape, std::uint32_t stream) {
@@ -115,7 +115,7 @@ Tensor example(std::vector<std::int64_t> shape, std::uint32_t stream) {
 }
 
 template <class R>
-runtime::RowInfo f32_row(std::string name, std::string op, std::string shapes, std::string kind,
+runtime::RowInfo f32_row(const PrimitivesOf& of, std::string name, std::string op, std::string shapes, std::string kind,
                          std::vector<std::string> operand_names, bool backward, void (*shape_rules)(ShapeRules&),
                          std::function<std::vector<Tensor>()> example_operands) {
   const std::size_t n = operand_names.size();
@@ -124,28 +124,30 @@ runtime::RowInfo f32_row(std::string name, std::string op, std::string shapes, s
                           [n, operand_names, shape_rules](const BoundaryCall& call, Backend backend) {
                             return refusal(call, backend, std::vector<DType>(n, DType::f32), operand_names, shape_rules);
                           },
-                          &make_row<R>, repeatable_self_check(&make_row<R>, std::move(example_operands))};
+                          row_maker<R>(of),
+                          backward ? repeatable_self_check_with_backward(row_maker<R>(of), std::move(example_operands))
+                                   : repeatable_self_check(row_maker<R>(of), std::move(example_operands))};
 }
 
 }  // namespace
 
-runtime::RowInfo timestep_embedder_row() {
-  return f32_row<TimestepRow>("timestep_embedder_mlp", "sinusoid-linear-silu-linear", "t [B], W1 [D, F], W2 [D, D]",
+runtime::RowInfo timestep_embedder_row(const PrimitivesOf& of) {
+  return f32_row<TimestepRow>(of, "timestep_embedder_mlp", "sinusoid-linear-silu-linear", "t [B], W1 [D, F], W2 [D, D]",
                               "time_embedder", {"t", "W1", "b1", "W2", "b2"}, false, timestep_shapes, [] {
                                 return std::vector<Tensor>{example({2}, 1), example({4, 6}, 2), example({4}, 3),
                                                            example({4, 4}, 4), example({4}, 5)};
                               });
 }
 
-runtime::RowInfo adaln_modulation_row() {
-  return f32_row<ModulationRow>("adaln_modulation", "silu-linear", "temb [B, D], W [kD, D]", "modulation",
+runtime::RowInfo adaln_modulation_row(const PrimitivesOf& of) {
+  return f32_row<ModulationRow>(of, "adaln_modulation", "silu-linear", "temb [B, D], W [kD, D]", "modulation",
                                 {"temb", "W", "b"}, false, modulation_shapes, [] {
                                   return std::vector<Tensor>{example({2, 4}, 1), example({8, 4}, 2), example({8}, 3)};
                                 });
 }
 
-runtime::RowInfo adaln_norm_out_row() {
-  return f32_row<NormOutRow>("adaln_norm_out", "rmsnorm-adaln", "x [B, T, D], temb [B, D], W [2D, D]", "norm_out",
+runtime::RowInfo adaln_norm_out_row(const PrimitivesOf& of) {
+  return f32_row<NormOutRow>(of, "adaln_norm_out", "rmsnorm-adaln", "x [B, T, D], temb [B, D], W [2D, D]", "norm_out",
                              {"x", "temb", "W", "b"}, true, norm_out_shapes, [] {
                                return std::vector<Tensor>{example({2, 3, 4}, 1), example({2, 4}, 2), example({8, 4}, 3),
                                                           example({8}, 4)};

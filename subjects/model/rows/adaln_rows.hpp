@@ -10,12 +10,14 @@
 //       (shift, scale) = linear(SiLU(temb)); backward to x.
 // SiLU is the op swiglu's kernel's own (ops/swiglu/swiglu_arith.cuh), evaluated on the host for
 // these [B, D] operands.
+#include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/runtime/row.hpp>
 
 namespace parity::model {
 
-runtime::RowInfo timestep_embedder_row();
-runtime::RowInfo adaln_modulation_row();
-runtime::RowInfo adaln_norm_out_row();
+// Each on the primitives `of` gives (row_primitives.hpp).
+runtime::RowInfo timestep_embedder_row(const PrimitivesOf& of);
+runtime::RowInfo adaln_modulation_row(const PrimitivesOf& of);
+runtime::RowInfo adaln_norm_out_row(const PrimitivesOf& of);
 
 }  // namespace parity::model

@@ -21,7 +21,7 @@ using runtime::RowInfo;
 // restored afterwards: y [.., N] = x [.., K] W^T + b.
 class LinearRow : public Row {
  public:
-  explicit LinearRow(Backend b) : p_(primitives(b)) {}
+  explicit LinearRow(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     return {as_token_rows(o.at(0), [&](const Tensor& x) { return p_.linear_forward(x, o.at(1), &o.at(2)); })};
   }
@@ -31,12 +31,12 @@ class LinearRow : public Row {
   }
 
  private:
-  const Primitives& p_;
+  Primitives p_;
 };
 
 class AttentionRow : public Row {
  public:
-  explicit AttentionRow(Backend b) : p_(primitives(b)) {}
+  explicit AttentionRow(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     return {attention_forward(p_, AttentionOperands::from(o))};
   }
@@ -47,13 +47,13 @@ class AttentionRow : public Row {
   }
 
  private:
-  const Primitives& p_;
+  Primitives p_;
 };
 
 // Operands {h [B,T,D], w1, w3, w2}.
 class FeedForwardRow : public Row {
  public:
-  explicit FeedForwardRow(Backend b) : p_(primitives(b)) {}
+  explicit FeedForwardRow(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     return {as_token_rows(o.at(0), [&](const Tensor& h) { return swiglu_forward(p_, h, o.at(1), o.at(2), o.at(3)); })};
   }
@@ -66,7 +66,7 @@ class FeedForwardRow : public Row {
   }
 
  private:
-  const Primitives& p_;
+  Primitives p_;
 };
 
 // Operands {c [B,T,D], cos, sin, then per block: norm1, wq, wk, wv, wo, norm_q, norm_k, norm2,
@@ -74,7 +74,7 @@ class FeedForwardRow : public Row {
 class RefinerRow : public Row {
  public:
   static constexpr std::size_t kPerBlock = 11;
-  explicit RefinerRow(Backend b) : p_(primitives(b)) {}
+  explicit RefinerRow(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     if (o.size() < 3 || (o.size() - 3) % kPerBlock != 0) throw InputError("token_refiner_block: bad operand count");
     Tensor x = o[0];
@@ -92,7 +92,7 @@ class RefinerRow : public Row {
   }
 
  private:
-  const Primitives& p_;
+  Primitives p_;
 };
 
 std::vector<Tensor> attention_example() { return AttentionOperands::example().list(); }
@@ -102,9 +102,10 @@ std::vector<Tensor> feed_forward_example() {
           example_operand(DType::f32, {8, 6}, 4)};
 }
 
-RowInfo linear_row(std::string name, std::string boundary, DType x_dtype, runtime::OptIn opt_in) {
+RowInfo linear_row(const PrimitivesOf& of, std::string name, std::string boundary, DType x_dtype,
+                   runtime::OptIn opt_in) {
   const std::string dt(dtype_name(x_dtype));
-  auto make = &make_row<LinearRow>;
+  const auto make = row_maker<LinearRow>(of);
   return RowInfo{
       name, "linear", "x " + dt + ", W " + dt + ", b f32 -> y f32", "x [..., K], W [N, K], b [N]", {boundary}, opt_in,
       true,
@@ -112,19 +113,21 @@ RowInfo linear_row(std::string name, std::string boundary, DType x_dtype, runtim
         return refusal(call, backend, {x_dtype, x_dtype, DType::f32}, {"x", "W", "b"}, linear_shapes);
       },
       make,
-      repeatable_self_check(make, [x_dtype] {
+      repeatable_self_check_with_backward(make, [x_dtype] {
         return std::vector<Tensor>{example_operand(x_dtype, {3, 5}, 1), example_operand(x_dtype, {4, 5}, 2),
                                    example_operand(DType::f32, {4}, 3)};
       })};
 }
 
-runtime::RowRegistry build() {
+}  // namespace
+
+runtime::RowRegistry model_rows_on(const PrimitivesOf& of) {
   runtime::RowRegistry r;
-  r.add(linear_row("audio_input_projection_fp32", "audio_proj_in", DType::f32, runtime::OptIn::none));
-  r.add(linear_row("audio_output_projection_fp32", "audio_proj_out", DType::f32, runtime::OptIn::none));
-  r.add(linear_row("text_context_projection", "context_embedder", DType::bf16, runtime::OptIn::none));
-  r.add(linear_row("video_input_projection_fp32", "proj_in", DType::f32, runtime::OptIn::video_projections));
-  r.add(linear_row("video_output_projection_fp32", "proj_out", DType::f32, runtime::OptIn::video_projections));
+  r.add(linear_row(of, "audio_input_projection_fp32", "audio_proj_in", DType::f32, runtime::OptIn::none));
+  r.add(linear_row(of, "audio_output_projection_fp32", "audio_proj_out", DType::f32, runtime::OptIn::none));
+  r.add(linear_row(of, "text_context_projection", "context_embedder", DType::bf16, runtime::OptIn::none));
+  r.add(linear_row(of, "video_input_projection_fp32", "proj_in", DType::f32, runtime::OptIn::video_projections));
+  r.add(linear_row(of, "video_output_projection_fp32", "proj_out", DType::f32, runtime::OptIn::video_projections));
   const std::vector<DType> attn_dtypes(AttentionOperands::kCount, DType::f32);
   const std::vector<std::string> attn_names = {"h", "wq", "wk", "wv", "wo", "norm_q", "norm_k", "cos", "sin"};
   r.add(RowInfo{"joint_attention", "attention", "all f32", "h [B, T, D], heads = D / len(norm_q)", {"attention"},
@@ -132,14 +135,16 @@ runtime::RowRegistry build() {
                 [=](const BoundaryCall& call, Backend backend) {
                   return refusal(call, backend, attn_dtypes, attn_names, attention_shapes);
                 },
-                &make_row<AttentionRow>, repeatable_self_check(&make_row<AttentionRow>, attention_example)});
+                row_maker<AttentionRow>(of),
+                repeatable_self_check_with_backward(row_maker<AttentionRow>(of), attention_example)});
   r.add(RowInfo{"swiglu_feed_forward", "swiglu", "all f32", "h [..., D], W1, W3 [F, D], W2 [D, F]", {"feed_forward"},
                 runtime::OptIn::none, true,
                 [](const BoundaryCall& call, Backend backend) {
                   return refusal(call, backend, std::vector<DType>(4, DType::f32), {"h", "w1", "w3", "w2"},
                                  feed_forward_shapes);
                 },
-                &make_row<FeedForwardRow>, repeatable_self_check(&make_row<FeedForwardRow>, feed_forward_example)});
+                row_maker<FeedForwardRow>(of),
+                repeatable_self_check_with_backward(row_maker<FeedForwardRow>(of), feed_forward_example)});
   r.add(RowInfo{"token_refiner_block", "refiner", "all f32", "c [B, Tt, D], 11 operands per block", {"token_refiner"},
                 runtime::OptIn::none, false,
                 [](const BoundaryCall& call, Backend backend) {
@@ -148,7 +153,7 @@ runtime::RowRegistry build() {
                   return refusal(call, backend, std::vector<DType>(call.operands.size(), DType::f32), names,
                                  refiner_shapes);
                 },
-                &make_row<RefinerRow>, repeatable_self_check(&make_row<RefinerRow>, [] {
+                row_maker<RefinerRow>(of), repeatable_self_check(row_maker<RefinerRow>(of), [] {
                   std::vector<Tensor> o = {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {5, 1}, 8),
                                            example_operand(DType::f32, {5, 1}, 9), example_operand(DType::f32, {8}, 10)};
                   auto a = attention_example();
@@ -159,16 +164,14 @@ runtime::RowRegistry build() {
                   return o;
                 })});
   r.add(transition_row());
-  r.add(timestep_embedder_row());
-  r.add(adaln_modulation_row());
-  r.add(adaln_norm_out_row());
+  r.add(timestep_embedder_row(of));
+  r.add(adaln_modulation_row(of));
+  r.add(adaln_norm_out_row(of));
   return r;
 }
 
-}  // namespace
-
 const runtime::RowRegistry& model_rows() {
-  static const runtime::RowRegistry registry = build();
+  static const runtime::RowRegistry registry = model_rows_on(paritys_primitives());
   return registry;
 }
 

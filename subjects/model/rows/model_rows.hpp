@@ -15,10 +15,15 @@
 //   adaln_modulation              node modulation   opt-in (--bind-all)
 //   adaln_norm_out                norm_out          opt-in (--bind-all)
 // Operand orders are documented where the model calls each row (subjects/torch/model_torch.cpp).
+#include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/runtime/row_registry.hpp>
 
 namespace parity::model {
 
+// The rows on parity's primitives, built once.
 const runtime::RowRegistry& model_rows();
+// The same rows, each made on the primitives `of` gives for its backend (the transition row
+// runs no primitive: it is the transition kernel's, always parity's).
+runtime::RowRegistry model_rows_on(const PrimitivesOf& of);
 
 }  // namespace parity::model

@@ -63,24 +63,49 @@ std::string compare_runs(const std::vector<Tensor>& a, const std::vector<Tensor>
   return "";
 }
 
-}  // namespace
+// The row's outputs on `in`; with `backward`, then the gradients it returns for d_out drawn in each
+// output's shape (an operand without one gets Tensor(), which holds no storage and is skipped).
+std::vector<Tensor> run_row(const runtime::Row& row, const std::vector<Tensor>& in, bool backward) {
+  std::vector<Tensor> out = row.forward(in);
+  if (!backward) return out;
+  std::vector<Tensor> d_out;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    d_out.push_back(example_operand(DType::f32, out[i].shape(), 90 + static_cast<std::uint32_t>(i)));
+  for (Tensor& g : row.backward(in, d_out))
+    if (!g.storage_bytes().empty()) out.push_back(std::move(g));
+  return out;
+}
 
-std::function<std::string(runtime::Backend)> repeatable_self_check(
-    std::function<std::unique_ptr<runtime::Row>(runtime::Backend)> make, std::function<std::vector<Tensor>()> example) {
-  return [make, example](runtime::Backend backend) -> std::string {
-    if (std::string why = device_mismatch(backend); !why.empty()) return why;
+std::function<std::string(runtime::Backend)> self_check(
+    std::function<std::unique_ptr<runtime::Row>(runtime::Backend)> make, std::function<std::vector<Tensor>()> example,
+    bool backward) {
+  return [make, example, backward](runtime::Backend b) -> std::string {
+    if (std::string why = device_mismatch(b); !why.empty()) return why;
     try {
       const std::vector<Tensor> in = example();
-      const auto row = make(backend);
-      const auto first = row->forward(in);
-      if (std::string why = compare_runs(first, row->forward(in), "between two runs"); !why.empty()) return why;
-      if (backend != runtime::Backend::host)
-        return compare_runs(first, make(runtime::Backend::host)->forward(in), "from the host twin");
+      const auto row = make(b);
+      const auto first = run_row(*row, in, backward);
+      if (std::string why = compare_runs(first, run_row(*row, in, backward), "between two runs"); !why.empty())
+        return why;
+      if (b != runtime::Backend::host)
+        return compare_runs(first, run_row(*make(runtime::Backend::host), in, backward), "from the host twin");
       return "";
     } catch (const std::exception& e) {
       return std::string("it threw: ") + e.what();
     }
   };
+}
+
+}  // namespace
+
+std::function<std::string(runtime::Backend)> repeatable_self_check(
+    std::function<std::unique_ptr<runtime::Row>(runtime::Backend)> make, std::function<std::vector<Tensor>()> example) {
+  return self_check(std::move(make), std::move(example), false);
+}
+
+std::function<std::string(runtime::Backend)> repeatable_self_check_with_backward(
+    std::function<std::unique_ptr<runtime::Row>(runtime::Backend)> make, std::function<std::vector<Tensor>()> example) {
+  return self_check(std::move(make), std::move(example), true);
 }
 
 }  // namespace parity::model

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <parity/core/tensor.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/runtime/row.hpp>
 
 namespace parity::model {
@@ -44,15 +45,22 @@ std::string refusal(const runtime::BoundaryCall& call, runtime::Backend backend,
 // A self-check operand: 0.5 N(0, 1) draws of Philox stream `stream` under a fixed key.
 Tensor example_operand(DType dtype, std::vector<std::int64_t> shape, std::uint32_t stream);
 
-// RowInfo::make for a row class constructed from its backend.
+// RowInfo::make for a row class constructed from the primitives `of` gives for its backend.
 template <class R>
-std::unique_ptr<runtime::Row> make_row(runtime::Backend backend) {
-  return std::make_unique<R>(backend);
+std::function<std::unique_ptr<runtime::Row>(runtime::Backend)> row_maker(PrimitivesOf of) {
+  return [of = std::move(of)](runtime::Backend backend) -> std::unique_ptr<runtime::Row> {
+    return std::make_unique<R>(of(backend));
+  };
 }
 
 // A self-check: the row built on `backend` runs twice on `example()` with the same bits and
 // finite outputs, and on cuda gives the host twin's bits. Empty when it passes.
 std::function<std::string(runtime::Backend)> repeatable_self_check(
+    std::function<std::unique_ptr<runtime::Row>(runtime::Backend)> make, std::function<std::vector<Tensor>()> example);
+// The same for a row with a backward: each run is the forward and then the backward for d_out
+// drawn in each output's shape, and its gradients (those the row returns) are checked with the
+// outputs, so every kernel the row calls backward runs before auto mode binds it.
+std::function<std::string(runtime::Backend)> repeatable_self_check_with_backward(
     std::function<std::unique_ptr<runtime::Row>(runtime::Backend)> make, std::function<std::vector<Tensor>()> example);
 
 }  // namespace parity::model

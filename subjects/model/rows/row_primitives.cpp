@@ -61,6 +61,10 @@ const Primitives& primitives(runtime::Backend backend) {
 #endif
 }
 
+PrimitivesOf paritys_primitives() {
+  return [](runtime::Backend backend) { return primitives(backend); };
+}
+
 std::string backend_unavailable_reason(runtime::Backend backend) {
   return backend == runtime::Backend::host ? "" : subjects::rlkernels::cuda_unavailable_reason();
 }

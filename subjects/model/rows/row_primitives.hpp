@@ -51,6 +51,12 @@ struct Primitives {
 
 // The primitives of `backend`; throws InputError for cuda in a build without CUDA.
 const Primitives& primitives(runtime::Backend backend);
+// The primitives a row built on a backend runs on: parity's (`primitives`), or parity's with one
+// op's primitives on another kernel (properties/model/primitive_bound_rows.hpp). Called each time
+// a row is made.
+using PrimitivesOf = std::function<Primitives(runtime::Backend)>;
+// `primitives`, as a PrimitivesOf.
+PrimitivesOf paritys_primitives();
 // Why rows cannot run on `backend` in this process ("" when they can).
 std::string backend_unavailable_reason(runtime::Backend backend);
 

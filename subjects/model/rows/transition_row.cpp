@@ -43,6 +43,7 @@ class TransitionRow : public runtime::Row {
   std::unique_ptr<subjects::TransitionSubject> subject_;
 };
 
+std::unique_ptr<runtime::Row> make_transition_row(Backend b) { return std::make_unique<TransitionRow>(b); }
 
 }  // namespace
 
@@ -69,7 +70,7 @@ runtime::RowInfo transition_row() {
         return refusal(call, backend, std::vector<DType>(5, DType::f32), {"x", "v", "eps", "sigma", "sigma_prev"},
                        transition_shapes);
       },
-      &make_row<TransitionRow>, repeatable_self_check(&make_row<TransitionRow>, [] {
+      &make_transition_row, repeatable_self_check(&make_transition_row, [] {
         std::vector<Tensor> o;
         for (std::uint32_t t = 0; t < 3; ++t) o.push_back(example_operand(DType::f32, {2, 6}, 20 + t));
         o.push_back(Tensor::zeros(DType::f32, {2}));

@@ -1,0 +1,225 @@
+#include <parity/properties/model/primitive_bound_rows.hpp>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include <parity/core/error.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
+#include <parity/subjects/model/rows/rms_norm_kernels.hpp>
+#include <parity/subjects/model/rows/rope_kernel.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
+#include <parity/subjects/model/rows/swiglu_kernel.hpp>
+
+namespace parity::properties::model {
+namespace {
+
+using parity::model::Primitives;
+using runtime::Backend;
+using Kernel = std::shared_ptr<ops::OpSubject>;
+
+// An op the model's primitives run on, and how its primitives go onto a kernel.
+struct PrimitiveOp {
+  std::string op;
+  std::string backward_op;  // "" where the forward kernel serves the backward (rope)
+  // `p` with the op's primitives on `forward`, and its backward on `backward` where that is not
+  // null (else p's backward stays).
+  std::function<Primitives(Primitives p, const std::string& subject, Kernel forward, Kernel backward)> bind;
+};
+
+const std::vector<PrimitiveOp>& table() {
+  static const std::vector<PrimitiveOp> all = {
+      {"rms_norm", "rms_norm_backward",
+       [](Primitives p, const std::string& subject, Kernel forward, Kernel backward) {
+         Primitives out = parity::model::with_rms_norm_kernels(p, subject, std::move(forward), backward);
+         if (!backward) out.rms_norm_backward_input = p.rms_norm_backward_input;
+         return out;
+       }},
+      {"rope", "",
+       [](Primitives p, const std::string& subject, Kernel forward, Kernel) {
+         return parity::model::with_rope_kernel(std::move(p), subject, std::move(forward));
+       }},
+      {"swiglu", "swiglu_backward",
+       [](Primitives p, const std::string& subject, Kernel forward, Kernel backward) {
+         Primitives out = parity::model::with_swiglu_kernels(p, subject, std::move(forward), backward);
+         if (!backward) out.swiglu_gate_backward = p.swiglu_gate_backward;
+         return out;
+       }},
+  };
+  return all;
+}
+
+const PrimitiveOp& entry(const std::string& op) {
+  for (const PrimitiveOp& e : table())
+    if (e.op == op) return e;
+  std::string known;
+  for (const std::string& name : primitive_ops()) known += (known.empty() ? "" : ", ") + name;
+  throw InputError(op + " is not bound in every row that runs it (only " + known +
+                   "; linear binds at the float32 projections, sdpa at joint_attention)");
+}
+
+// The subjects bound for one kernel name: the forward op's, and the backward op's of the same
+// name where it is an implementation on the same backend (else nullptr: parity's backward serves).
+struct BoundSubjects {
+  const ops::OpSubjectInfo* forward = nullptr;
+  const ops::OpSubjectInfo* backward = nullptr;
+};
+
+BoundSubjects bound_subjects(const PrimitiveOp& e, const std::string& subject, Backend backend) {
+  BoundSubjects s{&bindable_subject(e.op, subject, backend), nullptr};
+  if (e.backward_op.empty()) return s;
+  const ops::OpSubjectInfo* backward = find_op_kernel(e.backward_op, subject);
+  if (backward && backward->kind == subjects::SubjectKind::implementation && runtime_backend(*backward) == backend)
+    s.backward = backward;
+  return s;
+}
+
+// Why either kernel cannot run here ("" when both can).
+std::string unavailable(const PrimitiveOp& e, const BoundSubjects& s) {
+  if (std::string why = kernel_unavailable(e.op, *s.forward); !why.empty()) return why;
+  return s.backward ? kernel_unavailable(e.backward_op, *s.backward) : std::string();
+}
+
+// parity's primitives of each backend with `e`'s on the subjects' kernels for that backend (on
+// the host, a CUDA kernel's host twin).
+parity::model::PrimitivesOf bound_primitives(const PrimitiveOp& e, BoundSubjects s) {
+  return [&e, s](Backend b) {
+    const ops::OpSubjectInfo& forward = kernel_for_backend(e.op, *s.forward, b);
+    Kernel backward;
+    if (s.backward) backward = make_kernel(e.backward_op, kernel_for_backend(e.backward_op, *s.backward, b));
+    return e.bind(parity::model::primitives(b), forward.name, make_kernel(e.op, forward), std::move(backward));
+  };
+}
+
+// A kernel that counts its calls.
+class Counted final : public ops::OpSubject {
+ public:
+  Counted(std::unique_ptr<ops::OpSubject> kernel, std::shared_ptr<std::atomic<int>> calls)
+      : kernel_(std::move(kernel)), calls_(std::move(calls)) {}
+  ops::Arithmetic arithmetic() const override { return kernel_->arithmetic(); }
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    ++*calls_;
+    return kernel_->run(call);
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_;
+  std::shared_ptr<std::atomic<int>> calls_;
+};
+
+// Whether each of the model's rows calls `e`'s forward kernel on its self-check example (host).
+std::vector<bool> trace(const PrimitiveOp& e) {
+  const auto calls = std::make_shared<std::atomic<int>>(0);
+  const ops::OpSubjectInfo* found = find_op_kernel(e.op, ops::find_op_family(e.op).default_subject());
+  if (!found) throw std::logic_error(e.op + " has no subject " + ops::find_op_family(e.op).default_subject());
+  const ops::OpSubjectInfo& own = *found;
+  const runtime::RowRegistry traced = parity::model::model_rows_on([&e, &own, calls](Backend b) {
+    return e.bind(parity::model::primitives(b), own.name, std::make_shared<Counted>(make_kernel(e.op, own), calls),
+                  nullptr);
+  });
+  std::vector<bool> runs;
+  for (const runtime::RowInfo& row : traced.rows()) {
+    *calls = 0;
+    // parity's own rows on parity's own kernel: a failure is parity's defect, never a row skipped.
+    if (!row.self_check) throw std::logic_error("the model's row " + row.name + " has no self-check to trace");
+    if (std::string failed = row.self_check(Backend::host); !failed.empty())
+      throw std::logic_error("the model's row " + row.name + " failed its self-check while traced: " + failed);
+    runs.push_back(*calls > 0);
+  }
+  return runs;
+}
+
+const std::vector<bool>& traced(const PrimitiveOp& e) {
+  static std::mutex m;
+  static std::map<std::string, std::vector<bool>> runs;
+  std::lock_guard lock(m);
+  auto it = runs.find(e.op);
+  if (it == runs.end()) it = runs.emplace(e.op, trace(e)).first;
+  return it->second;
+}
+
+runtime::RowRegistry build(const PrimitiveOp& e, const BoundSubjects& s) {
+  const runtime::RowRegistry bound = parity::model::model_rows_on(bound_primitives(e, s));
+  const std::vector<bool>& runs = traced(e);
+  const auto& base = parity::model::model_rows().rows();
+  runtime::RowRegistry r;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    if (!runs.at(i)) {
+      r.add(base[i]);
+      continue;
+    }
+    runtime::RowInfo row = bound.rows().at(i);
+    row.name += "=" + s.forward->name;
+    row.cannot_take = [&e, s, replaced = row.cannot_take](const runtime::BoundaryCall& call, Backend b) {
+      if (std::string why = replaced(call, b); !why.empty()) return why;
+      return unavailable(e, s);
+    };
+    row.self_check = [&e, s, check = row.self_check](Backend b) {
+      if (std::string why = unavailable(e, s); !why.empty()) return why;
+      return check(b);
+    };
+    r.add(std::move(row));
+  }
+  return r;
+}
+
+}  // namespace
+
+const std::vector<std::string>& primitive_ops() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const PrimitiveOp& e : table()) out.push_back(e.op);
+    return out;
+  }();
+  return names;
+}
+
+const std::vector<std::string>& rows_running(const std::string& op) {
+  static std::mutex m;
+  static std::map<std::string, std::vector<std::string>> names;
+  const PrimitiveOp& e = entry(op);
+  const std::vector<bool>& runs = traced(e);
+  std::lock_guard lock(m);
+  auto it = names.find(op);
+  if (it == names.end()) {
+    std::vector<std::string> out;
+    const auto& rows = parity::model::model_rows().rows();
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (runs.at(i)) out.push_back(rows[i].name);
+    it = names.emplace(op, std::move(out)).first;
+  }
+  return it->second;
+}
+
+std::vector<BoundKernel> primitive_kernels(const std::string& op) {
+  const PrimitiveOp& e = entry(op);
+  std::vector<BoundKernel> out;
+  for (BoundKernel k : bindable_kernels(op)) {
+    const BoundSubjects s = bound_subjects(e, k.name, k.backend);
+    if (!e.backward_op.empty())
+      k.description += s.backward ? "; the backward on " + e.backward_op + "'s " + k.name
+                                  : "; the backward on parity's " + e.backward_op + " (it has no " +
+                                        runtime::backend_name(k.backend) + " implementation " + k.name + ")";
+    k.unavailable = [&e, s] { return unavailable(e, s); };
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+const runtime::RowRegistry& rows_with_primitive_kernel(const std::string& op, const std::string& subject,
+                                                       Backend backend) {
+  static std::mutex m;
+  static std::map<std::pair<std::string, std::string>, std::unique_ptr<runtime::RowRegistry>> registries;
+  const PrimitiveOp& e = entry(op);
+  const BoundSubjects s = bound_subjects(e, subject, backend);
+  std::lock_guard lock(m);
+  auto& r = registries[{op, subject}];
+  if (!r) r = std::make_unique<runtime::RowRegistry>(build(e, s));
+  return *r;
+}
+
+}  // namespace parity::properties::model
