@@ -135,6 +135,11 @@ std::uint64_t ulp_distance_bf16(std::uint16_t a, std::uint16_t b) {
   return static_cast<std::uint64_t>(d < 0 ? -d : d);
 }
 
+ValueDiff compare_values(const Tensor& a, const Tensor& b) {
+  const std::vector<double> va = a.values(), vb = b.values();
+  return compare_values(std::span<const double>(va), std::span<const double>(vb));
+}
+
 ValueDiff compare_values(std::span<const double> a, std::span<const double> b) {
   ValueDiff d;
   double num = 0.0, den = 0.0;

@@ -44,6 +44,8 @@ struct ValueDiff {
 
 // a against a reference b (same length), in double.
 ValueDiff compare_values(std::span<const double> a, std::span<const double> b);
+// The same over two tensors' values (Tensor::values: logical order, any dtype).
+ValueDiff compare_values(const Tensor& a, const Tensor& b);
 
 struct BoundCheck {
   double max_utilisation = 0.0;   // max over elements of |a - ref| / bound

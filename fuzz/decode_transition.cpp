@@ -10,7 +10,7 @@
 namespace parity::fuzz {
 namespace {
 
-const std::vector<std::string> kOperands = {"x", "v", "eps"};
+const std::vector<std::string> kTransitionOperands = {"x", "v", "eps"};
 const double kSigmaMax[] = {0.995, 0.98, 0.9997, 0.5};
 const double kNoiseLevel[] = {0.7, 0.5, 1.0, 0.1};
 constexpr std::int64_t kMaxChannels = 96;
@@ -77,7 +77,7 @@ FuzzInput decode_transition(std::span<const std::uint8_t> bytes) {
   if (flags & 4u) c.params["bf16_inputs"] = 1.0;
   c.params["sigma_max"] = kSigmaMax[(flags >> 3) & 3u];
   c.params["noise_level"] = kNoiseLevel[(flags >> 5) & 3u];
-  for (const auto& op : kOperands)
+  for (const auto& op : kTransitionOperands)
     if (const Layout l = decode_layout(in.u8()); !l.is_contiguous()) c.layouts[op] = l;
   c.seed = in.u64();
   for (std::int64_t b = 0; b < std::min(B, kTransitionMaxRows); ++b) {
@@ -91,7 +91,7 @@ FuzzInput decode_transition(std::span<const std::uint8_t> bytes) {
   }
   const std::int64_t size = B * tokens * channels;
   const std::vector<std::int64_t> sizes = {size, size, size};
-  while (in.remaining() > 0 && c.patches.size() < 16) c.patches.push_back(decode_patch(in, kOperands, sizes));
+  while (in.remaining() > 0 && c.patches.size() < 16) c.patches.push_back(decode_patch(in, kTransitionOperands, sizes));
   return out;
 }
 
@@ -119,7 +119,7 @@ std::vector<std::uint8_t> encode_transition(const FuzzInput& in) {
   w.u8(static_cast<std::uint8_t>(step | (c.param("bf16_inputs", 0.0) != 0.0 ? 4 : 0) |
                                  index_of(kSigmaMax, c.param("sigma_max", 0.995)) << 3 |
                                  index_of(kNoiseLevel, c.param("noise_level", 0.7)) << 5));
-  for (const auto& op : kOperands) w.u8(encode_layout(c.layout(op)));
+  for (const auto& op : kTransitionOperands) w.u8(encode_layout(c.layout(op)));
   w.u64(c.seed);
   for (std::int64_t b = 0; b < std::min(B, kTransitionMaxRows); ++b) {
     const double sigma = c.param("sigma." + std::to_string(b), 1.0);
@@ -129,7 +129,7 @@ std::vector<std::uint8_t> encode_transition(const FuzzInput& in) {
     w.u16(u);
     w.u8(static_cast<std::uint8_t>(std::clamp(std::lround(prev / sigma_of(u) * 256.0), 0L, 255L)));
   }
-  for (const Patch& p : c.patches) encode_patch(w, p, kOperands);
+  for (const Patch& p : c.patches) encode_patch(w, p, kTransitionOperands);
   return w.bytes();
 }
 

@@ -13,18 +13,18 @@ namespace parity::subjects {
 namespace {
 
 #if PARITY_HAVE_CUDA
-std::unique_ptr<LoraSubject> make_cuda_kernel() { return rlkernels::make_lora_cuda_kernel(); }
+std::unique_ptr<LoraSubject> make_cuda_lora_subject() { return rlkernels::make_lora_cuda_kernel(); }
 #else
-std::unique_ptr<LoraSubject> make_cuda_kernel() { return nullptr; }  // never called: unavailable
+std::unique_ptr<LoraSubject> make_cuda_lora_subject() { return nullptr; }  // never called: unavailable
 #endif
 
-void register_builtin_subjects() {
+void register_builtin_lora_subjects() {
   register_subject(LoraSubjectInfo{.name = "rlkernels-host", .backend = "host",
                                    .description = "parity's deterministic LoRA kernel, host twin",
                                    .make = &rlkernels::make_lora_host_twin});
   register_subject(LoraSubjectInfo{.name = "rlkernels-cuda", .backend = "cuda",
       .description = "parity's deterministic LoRA kernel, CUDA", .host_twin = "rlkernels-host",
-      .unavailable_reason = &rlkernels::cuda_unavailable_reason, .make = &make_cuda_kernel});
+      .unavailable_reason = &rlkernels::cuda_unavailable_reason, .make = &make_cuda_lora_subject});
   for (bool cuda : {false, true}) {
     const std::string backend = cuda ? "torch-cuda" : "torch-cpu";
     register_subject(LoraSubjectInfo{.name = backend, .backend = backend, .kind = SubjectKind::reference,
@@ -39,7 +39,7 @@ void register_builtin_subjects() {
 }  // namespace
 
 const std::vector<LoraSubjectInfo>& lora_subjects() {
-  static const bool builtins_registered = (register_builtin_subjects(), true);
+  static const bool builtins_registered = (register_builtin_lora_subjects(), true);
   (void)builtins_registered;
   return SubjectRegistry<LoraSubject>::instance().entries();
 }

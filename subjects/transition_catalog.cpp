@@ -14,18 +14,18 @@ namespace parity::subjects {
 namespace {
 
 #if PARITY_HAVE_CUDA
-std::unique_ptr<TransitionSubject> make_cuda_kernel() { return rlkernels::make_transition_cuda_kernel(); }
+std::unique_ptr<TransitionSubject> make_cuda_transition_subject() { return rlkernels::make_transition_cuda_kernel(); }
 #else
-std::unique_ptr<TransitionSubject> make_cuda_kernel() { return nullptr; }  // never called: unavailable
+std::unique_ptr<TransitionSubject> make_cuda_transition_subject() { return nullptr; }  // never called: unavailable
 #endif
 
-void register_builtin_subjects() {
+void register_builtin_transition_subjects() {
   register_subject(TransitionSubjectInfo{.name = "rlkernels-host", .backend = "host",
                                          .description = "parity's deterministic transition kernel, host twin",
                                          .make = &rlkernels::make_transition_host_twin});
   register_subject(TransitionSubjectInfo{.name = "rlkernels-cuda", .backend = "cuda",
       .description = "parity's deterministic transition kernel, CUDA", .host_twin = "rlkernels-host",
-      .unavailable_reason = &rlkernels::cuda_unavailable_reason, .make = &make_cuda_kernel});
+      .unavailable_reason = &rlkernels::cuda_unavailable_reason, .make = &make_cuda_transition_subject});
   for (bool cuda : {false, true}) {
     const std::string suffix = cuda ? "cuda" : "cpu";
     const auto unavailable = [cuda] { return torch_impl::transition_torch_unavailable_reason(cuda); };
@@ -44,7 +44,7 @@ void register_builtin_subjects() {
 }  // namespace
 
 const std::vector<TransitionSubjectInfo>& transition_subjects() {
-  static const bool builtins_registered = (register_builtin_subjects(), true);
+  static const bool builtins_registered = (register_builtin_transition_subjects(), true);
   (void)builtins_registered;
   return SubjectRegistry<TransitionSubject>::instance().entries();
 }

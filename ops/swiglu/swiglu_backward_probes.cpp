@@ -12,7 +12,7 @@ namespace {
 
 // exp(-a) through a fast exp (swiglu_fast_exp.hpp), computed once for sig and silu: tens of ulps
 // where the kernel declares 0.5.
-struct FastExp : BackwardStandard {
+struct BackwardFastExp : BackwardStandard {
   static Gradients gradients(float a, float b, float dy) {
     if (!(std::fabs(a) <= 88.0f)) return BackwardStandard::gradients(a, b,
                                                                      dy);  // saturated, infinite or NaN
@@ -22,14 +22,14 @@ struct FastExp : BackwardStandard {
 };
 
 // da and db written to each other's half: dx = [db, da].
-struct SwappedHalves : BackwardStandard {
+struct BackwardSwappedHalves : BackwardStandard {
   static std::int64_t da_column(std::int64_t i, std::int64_t F) { return F + i; }
   static std::int64_t db_column(std::int64_t i, std::int64_t /*F*/) { return i; }
 };
 
 // dy * b stored as bf16 before the multiply by silu'(a): autograd of an unfused silu(a) * b in a
 // bf16 model, where mul's backward hands silu's backward a bf16 gradient.
-struct Bf16Intermediate : BackwardStandard {
+struct BackwardBf16Intermediate : BackwardStandard {
   static Gradients gradients(float a, float b, float dy) {
     return {round_through_bf16(dy * b) * silu_derivative(a), dy * silu(a)};
   }
@@ -37,23 +37,27 @@ struct Bf16Intermediate : BackwardStandard {
 
 // From 128 rows on (a plan for large batches) two columns per thread (a bf16x2 vector load) and no
 // scalar tail: the last column of an odd F keeps da = db = 0, while fewer rows are right.
-struct DroppedTailFrom128Rows : BackwardStandard {
+struct BackwardDroppedTailFrom128Rows : BackwardStandard {
   static std::int64_t written(std::int64_t T, std::int64_t F) { return T >= 128 ? F - F % 2 : F; }
 };
 
 template <class Policy>
-void add(const char* name, const char* description) {
+void add_backward_probe(const char* name, const char* description) {
   register_host_probe<SwigluBackwardHost<Policy>>("swiglu_backward", name, description);
 }
 
 }  // namespace
 
 void register_backward_probes() {
-  add<FastExp>("probe-fast-exp", "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
-  add<SwappedHalves>("probe-swapped-halves", "dx = [db, da]: da and db written to each other's half");
-  add<Bf16Intermediate>("probe-bf16-intermediate", "dy * b rounded to bf16 before the multiply by silu'(a)");
-  add<DroppedTailFrom128Rows>("probe-dropped-tail-from-128-rows",
-                              "T >= 128: two columns per thread, no tail: the last column of an odd F stays 0");
+  add_backward_probe<BackwardFastExp>("probe-fast-exp",
+                                      "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
+  add_backward_probe<BackwardSwappedHalves>("probe-swapped-halves",
+                                            "dx = [db, da]: da and db written to each other's half");
+  add_backward_probe<BackwardBf16Intermediate>("probe-bf16-intermediate",
+                                               "dy * b rounded to bf16 before the multiply by silu'(a)");
+  add_backward_probe<BackwardDroppedTailFrom128Rows>(
+      "probe-dropped-tail-from-128-rows",
+      "T >= 128: two columns per thread, no tail: the last column of an odd F stays 0");
 }
 
 }  // namespace parity::ops::swiglu

@@ -10,7 +10,7 @@
 namespace parity::gen {
 namespace {
 
-struct Draw {
+struct ModelDraw {
   std::int64_t tokens, batch, blocks, refiner, probe_pick;
   std::pair<std::int64_t, std::int64_t> width_heads;
   std::string mode, ablation;
@@ -20,7 +20,7 @@ struct Draw {
 }  // namespace
 
 rc::Gen<Case> model_case(ModelCaps caps) {
-  const auto draw = rc::gen::construct<Draw>(
+  const auto draw = rc::gen::construct<ModelDraw>(
       rc::gen::inRange<std::int64_t>(3, caps.max_tokens + 1),
       // Uniform at every size: a batch of one discards batch_invariant_bound.
       rc::gen::resize(100, rc::gen::inRange<std::int64_t>(1, caps.max_batch + 1)),
@@ -33,7 +33,7 @@ rc::Gen<Case> model_case(ModelCaps caps) {
                                       "boundary:blocks.0.attention"}),
       shrinking_element<int>({0, 1}), shrinking_element<int>({0, 1}), shrinking_element<int>({0, 0, 0, 0, 1}));
   return rc::gen::apply(
-      [](const Draw& d, std::uint64_t seed) {
+      [](const ModelDraw& d, std::uint64_t seed) {
         Case c;
         c.family = "model";
         c.seed = seed;

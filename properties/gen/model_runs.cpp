@@ -10,7 +10,7 @@ namespace {
 
 namespace pm = properties::model;
 
-const pm::ModelSubject& runnable(const std::string& name) {
+const pm::ModelSubject& runnable_model_subject(const std::string& name) {
   const auto& s = pm::find_model_subject(name);
   if (const std::string why = s.unavailable(); !why.empty())
     throw InputError("subject " + name + " cannot run here: " + why);
@@ -42,11 +42,11 @@ class ModelFamily final : public Family {
   }
 
   Verdict check(const std::string& subject, const std::string& property, const Case& c) const override {
-    return pm::find_model_property(property).check(c, runnable(subject));
+    return pm::find_model_property(property).check(c, runnable_model_subject(subject));
   }
 
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
-    const auto& s = runnable(subject);
+    const auto& s = runnable_model_subject(subject);
     const auto& p = pm::find_model_property(property);
     return run_property(s.name, p.name, model_case(), [&](const Case& c) { return p.check(c, s); }, config,
                         model_rules());

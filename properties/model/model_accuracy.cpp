@@ -24,11 +24,6 @@ constexpr double kOrderFactor = 8.0;
 constexpr double kFloor = 64.0;
 constexpr double kUnitRoundoff = 5.9604644775390625e-08;  // 2^-24
 
-double normwise(const Tensor& a, const Tensor& b) {
-  const auto va = a.values(), vb = b.values();
-  return compare_values(va, vb).normwise_rel;
-}
-
 }  // namespace
 
 std::vector<OutputAccuracy> accuracy_against(const parity::model::ModelOutputs& rows,
@@ -38,9 +33,9 @@ std::vector<OutputAccuracy> accuracy_against(const parity::model::ModelOutputs& 
   auto add = [&](const char* name, const Tensor& r, const Tensor& p, const Tensor& ref) {
     OutputAccuracy a;
     a.output = name;
-    a.rel_diff_vs_provider = normwise(r, p);
-    a.rows_rel_err = normwise(r, ref);
-    a.provider_rel_err = normwise(p, ref);
+    a.rel_diff_vs_provider = compare_values(r, p).normwise_rel;
+    a.rows_rel_err = compare_values(r, ref).normwise_rel;
+    a.provider_rel_err = compare_values(p, ref).normwise_rel;
     a.tolerance = kOrderFactor * a.provider_rel_err + kFloor * kUnitRoundoff;
     out.push_back(a);
   };

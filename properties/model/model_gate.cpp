@@ -13,11 +13,6 @@ namespace {
 
 constexpr std::uint64_t kGateSeed = 20261129;
 
-double normwise(const Tensor& a, const Tensor& b) {
-  const auto va = a.values(), vb = b.values();
-  return compare_values(va, vb).normwise_rel;
-}
-
 struct Variant {
   std::string name;
   runtime::Mode mode;
@@ -83,6 +78,7 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, boo
     const ModelProblem p = ModelProblem::from(model_case(tokens, 1, kGateSeed));
     const auto provider = parity::model::run_model(p.config, p.weights, p.batch, nullptr);
     std::map<std::string, parity::model::ModelOutputs> outputs;
+    const auto rel = [](const Tensor& a, const Tensor& b) { return compare_values(a, b).normwise_rel; };
     for (const auto& v : variants) {
       runtime::RuntimeOptions o = p.options;
       o.mode = v.mode;
@@ -94,10 +90,10 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, boo
                               {"label", v.ablation.empty() ? run.case_id : "ablation(native: " + v.ablation + ")"},
                               {"case_id", run.case_id},
                               {"bound", run.log.any_row()},
-                              {"video_rel_diff_vs_provider", normwise(run.out.video, provider.video)},
-                              {"audio_rel_diff_vs_provider", normwise(run.out.audio, provider.audio)},
-                              {"input_grad_rel_diff_vs_provider", normwise(run.out.input_grad, provider.input_grad)},
-                              {"logp_rel_diff_vs_provider", normwise(run.out.logp, provider.logp)},
+                              {"video_rel_diff_vs_provider", rel(run.out.video, provider.video)},
+                              {"audio_rel_diff_vs_provider", rel(run.out.audio, provider.audio)},
+                              {"input_grad_rel_diff_vs_provider", rel(run.out.input_grad, provider.input_grad)},
+                              {"logp_rel_diff_vs_provider", rel(run.out.logp, provider.logp)},
                               {"boundary_bindings", bindings_json(run.log)},
                               {"reference", reference_of_variant(reference, v.name)}});
       outputs.emplace(v.name, run.out);

@@ -18,7 +18,7 @@
 #include <parity/core/normal_tensor.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
-#include <parity/subjects/model/tests/expect_within.hpp>
+#include <parity/subjects/model/tests/primitive_test_helpers.hpp>
 #include <parity/subjects/model/tests/feed_forward_reference.hpp>
 
 namespace parity::model {
@@ -26,10 +26,9 @@ namespace {
 
 using std::int64_t;
 using test::expect_within;
+using test::host;
 using test::gamma;
 using test::kUnit;
-
-const Primitives& host() { return primitives(runtime::Backend::host); }
 
 // ---- RMSNorm ---------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@
 #include <parity/subjects/model/rows/feed_forward.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/model/rows/tensor_ops.hpp>
-#include <parity/subjects/model/tests/expect_within.hpp>
+#include <parity/subjects/model/tests/primitive_test_helpers.hpp>
 #include <parity/subjects/model/tests/feed_forward_reference.hpp>
 
 namespace parity::model {
@@ -34,9 +34,8 @@ namespace {
 
 using std::int64_t;
 using test::expect_within;
+using test::host;
 using test::gamma;
-
-const Primitives& host() { return primitives(runtime::Backend::host); }
 
 void expect_bitwise(const Tensor& a, const Tensor& b, const std::string& what) {
   const BitwiseDiff d = compare_bitwise(a, b);

@@ -1,7 +1,6 @@
 #pragma once
-// The model's primitive tests' check of a result against a float64 reference and its derived
-// per-element bound: a gtest failure naming what was checked, how many elements lie outside and
-// the first one's index.
+// What the model's primitive tests share: parity's host primitives, and the check of a result
+// against a float64 reference and its derived per-element bound.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,9 +8,15 @@
 
 #include <parity/core/compare.hpp>
 #include <parity/core/tensor.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
 
 namespace parity::model::test {
 
+// parity's primitives on the host (the host twins of the ops' kernels).
+inline const Primitives& host() { return primitives(runtime::Backend::host); }
+
+// A gtest failure unless every element of `got` lies within `bound` of `ref`: it names what was
+// checked, how many elements lie outside and the first one's index.
 inline void expect_within(const Tensor& got, const std::vector<double>& ref, const std::vector<double>& bound,
                           const std::string& what) {
   const BoundCheck c = check_bound(got.values(), ref, bound);
