@@ -6,6 +6,7 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
+#include <parity/subjects/model/rows/model_rows.hpp>
 
 namespace parity::properties::model {
 
@@ -62,6 +63,32 @@ const ops::OpSubjectInfo& kernel_for_backend(const std::string& op, const ops::O
   if (backend == Backend::host && !info.host_twin.empty())
     if (const ops::OpSubjectInfo* twin = find_op_kernel(op, info.host_twin)) return *twin;
   throw InputError(op + " subject " + info.name + " has no host twin to compare its CUDA bits with");
+}
+
+runtime::RowRegistry rows_on_kernel(const parity::model::PrimitivesOf& of,
+                                    const std::function<bool(const runtime::RowInfo&)>& binds,
+                                    const std::string& subject, std::function<std::string()> unavailable) {
+  const runtime::RowRegistry on_kernel = parity::model::model_rows_on(of);
+  const auto& base = parity::model::model_rows().rows();
+  runtime::RowRegistry r;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    if (!binds(base[i])) {
+      r.add(base[i]);
+      continue;
+    }
+    runtime::RowInfo row = on_kernel.rows().at(i);
+    row.name += "=" + subject;
+    row.cannot_take = [unavailable, replaced = row.cannot_take](const runtime::BoundaryCall& call, Backend b) {
+      if (std::string why = replaced(call, b); !why.empty()) return why;
+      return unavailable();
+    };
+    row.self_check = [unavailable, check = row.self_check](Backend b) {
+      if (std::string why = unavailable(); !why.empty()) return why;
+      return check(b);
+    };
+    r.add(std::move(row));
+  }
+  return r;
 }
 
 }  // namespace parity::properties::model

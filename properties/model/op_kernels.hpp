@@ -11,7 +11,9 @@
 #include <vector>
 
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/runtime/row.hpp>
+#include <parity/subjects/runtime/row_registry.hpp>
 
 namespace parity::properties::model {
 
@@ -47,5 +49,15 @@ std::unique_ptr<ops::OpSubject> make_kernel(const std::string& op, const ops::Op
 // CUDA). Throws InputError where there is none (a CUDA kernel without a host twin).
 const ops::OpSubjectInfo& kernel_for_backend(const std::string& op, const ops::OpSubjectInfo& info,
                                              runtime::Backend backend);
+
+// The model's rows with each row that `binds` made on the primitives `of` gives (parity's with one
+// op's on a kernel) instead of parity's: named "ROW=SUBJECT", its acceptance, opt-in group and
+// boundary kept, and where `unavailable()` says why the kernel cannot run here, refusing every
+// call and failing its self-check (the row's own, run on the kernel) with that reason. The other
+// rows are parity's, unchanged. What every binding of a kernel in the model builds on
+// (op_bound_rows.hpp, attention_bound_rows.hpp, primitive_bound_rows.hpp).
+runtime::RowRegistry rows_on_kernel(const parity::model::PrimitivesOf& of,
+                                    const std::function<bool(const runtime::RowInfo&)>& binds,
+                                    const std::string& subject, std::function<std::string()> unavailable);
 
 }  // namespace parity::properties::model

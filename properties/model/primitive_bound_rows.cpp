@@ -1,5 +1,6 @@
 #include <parity/properties/model/primitive_bound_rows.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -111,8 +112,8 @@ class Counted final : public ops::OpSubject {
   std::shared_ptr<std::atomic<int>> calls_;
 };
 
-// Whether each of the model's rows calls `e`'s forward kernel on its self-check example (host).
-std::vector<bool> trace(const PrimitiveOp& e) {
+// The model's rows that call `e`'s forward kernel on their self-check example (host), in row order.
+std::vector<std::string> trace(const PrimitiveOp& e) {
   const auto calls = std::make_shared<std::atomic<int>>(0);
   const ops::OpSubjectInfo* found = find_op_kernel(e.op, ops::find_op_family(e.op).default_subject());
   if (!found) throw std::logic_error(e.op + " has no subject " + ops::find_op_family(e.op).default_subject());
@@ -121,50 +122,24 @@ std::vector<bool> trace(const PrimitiveOp& e) {
     return e.bind(parity::model::primitives(b), own.name, std::make_shared<Counted>(make_kernel(e.op, own), calls),
                   nullptr);
   });
-  std::vector<bool> runs;
+  std::vector<std::string> runs;
   for (const runtime::RowInfo& row : traced.rows()) {
     *calls = 0;
     // parity's own rows on parity's own kernel: a failure is parity's defect, never a row skipped.
     if (!row.self_check) throw std::logic_error("the model's row " + row.name + " has no self-check to trace");
     if (std::string failed = row.self_check(Backend::host); !failed.empty())
       throw std::logic_error("the model's row " + row.name + " failed its self-check while traced: " + failed);
-    runs.push_back(*calls > 0);
+    if (*calls > 0) runs.push_back(row.name);
   }
   return runs;
 }
 
-const std::vector<bool>& traced(const PrimitiveOp& e) {
-  static std::mutex m;
-  static std::map<std::string, std::vector<bool>> runs;
-  std::lock_guard lock(m);
-  auto it = runs.find(e.op);
-  if (it == runs.end()) it = runs.emplace(e.op, trace(e)).first;
-  return it->second;
-}
-
 runtime::RowRegistry build(const PrimitiveOp& e, const BoundSubjects& s) {
-  const runtime::RowRegistry bound = parity::model::model_rows_on(bound_primitives(e, s));
-  const std::vector<bool>& runs = traced(e);
-  const auto& base = parity::model::model_rows().rows();
-  runtime::RowRegistry r;
-  for (std::size_t i = 0; i < base.size(); ++i) {
-    if (!runs.at(i)) {
-      r.add(base[i]);
-      continue;
-    }
-    runtime::RowInfo row = bound.rows().at(i);
-    row.name += "=" + s.forward->name;
-    row.cannot_take = [&e, s, replaced = row.cannot_take](const runtime::BoundaryCall& call, Backend b) {
-      if (std::string why = replaced(call, b); !why.empty()) return why;
-      return unavailable(e, s);
-    };
-    row.self_check = [&e, s, check = row.self_check](Backend b) {
-      if (std::string why = unavailable(e, s); !why.empty()) return why;
-      return check(b);
-    };
-    r.add(std::move(row));
-  }
-  return r;
+  const std::vector<std::string>& names = rows_running(e.op);
+  const auto runs_op = [&names](const runtime::RowInfo& row) {
+    return std::ranges::find(names, row.name) != names.end();
+  };
+  return rows_on_kernel(bound_primitives(e, s), runs_op, s.forward->name, [&e, s] { return unavailable(e, s); });
 }
 
 }  // namespace
@@ -182,16 +157,9 @@ const std::vector<std::string>& rows_running(const std::string& op) {
   static std::mutex m;
   static std::map<std::string, std::vector<std::string>> names;
   const PrimitiveOp& e = entry(op);
-  const std::vector<bool>& runs = traced(e);
   std::lock_guard lock(m);
   auto it = names.find(op);
-  if (it == names.end()) {
-    std::vector<std::string> out;
-    const auto& rows = parity::model::model_rows().rows();
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      if (runs.at(i)) out.push_back(rows[i].name);
-    it = names.emplace(op, std::move(out)).first;
-  }
+  if (it == names.end()) it = names.emplace(op, trace(e)).first;
   return it->second;
 }
 
