@@ -14,7 +14,7 @@ struct ModelDraw {
   std::int64_t tokens, batch, blocks, refiner, probe_pick;
   std::pair<std::int64_t, std::int64_t> width_heads;
   std::string mode, ablation;
-  int video_bound, all_bound, audio_pick;
+  int video_bound, all_bound, audio_pick, shared_sigma;
 };
 
 }  // namespace
@@ -31,7 +31,8 @@ rc::Gen<Case> model_case(ModelCaps caps) {
       shrinking_element<std::string>({"", "", "", "", "", "", "node:attention", "node:feed_forward",
                                       "boundary:token_refiner", "boundary:audio_proj_in", "boundary:transition",
                                       "boundary:blocks.0.attention"}),
-      shrinking_element<int>({0, 1}), shrinking_element<int>({0, 1}), shrinking_element<int>({0, 0, 0, 0, 1}));
+      shrinking_element<int>({0, 1}), shrinking_element<int>({0, 1}), shrinking_element<int>({0, 0, 0, 0, 1}),
+      shrinking_element<int>({0, 1}));
   return rc::gen::apply(
       [](const ModelDraw& d, std::uint64_t seed) {
         Case c;
@@ -46,6 +47,7 @@ rc::Gen<Case> model_case(ModelCaps caps) {
         c.params["bind_video_projections"] = d.video_bound;
         c.params["bind_all"] = d.all_bound;
         c.params["audio_bf16"] = d.audio_pick;
+        c.params["shared_sigma"] = d.shared_sigma;
         c.probe_row = d.probe_pick % d.batch;
         return c;
       },

@@ -5,9 +5,10 @@
 // audit, auto, off; no ablation half the time, else one of node:attention,
 // node:feed_forward, boundary:token_refiner, boundary:audio_proj_in, boundary:transition,
 // boundary:blocks.0.attention; the video projections bound or not; bf16 audio (a forced
-// fallback) one time in five; the probe row anywhere in the batch. Everything shrinks towards
-// the first choice (fewer tokens, samples and blocks, the smallest model, strict, no ablation,
-// f32 audio).
+// fallback) one time in five; every sample at its own sigma or all at one (shared_sigma) half the
+// time each; the probe row anywhere in the batch. Everything shrinks towards the first choice
+// (fewer tokens, samples and blocks, the smallest model, strict, no ablation, f32 audio, own
+// sigmas).
 #include <cstdint>
 
 #include <rapidcheck.h>

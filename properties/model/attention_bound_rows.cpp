@@ -1,9 +1,5 @@
 #include <parity/properties/model/attention_bound_rows.hpp>
 
-#include <map>
-#include <memory>
-#include <mutex>
-
 #include <parity/core/error.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
 #include <parity/subjects/model/rows/sdpa_kernels.hpp>
@@ -47,14 +43,10 @@ std::vector<BoundKernel> attention_kernels() {
 }
 
 const runtime::RowRegistry& rows_with_attention_kernel(const std::string& subject, Backend backend) {
-  static std::mutex m;
-  static std::map<std::string, std::unique_ptr<runtime::RowRegistry>> registries;
   const ops::OpSubjectInfo& forward = bindable_subject(kAttentionOp, subject, backend);
   const ops::OpSubjectInfo& backward = bindable_subject(kAttentionBackwardOp, subject, backend);
-  std::lock_guard lock(m);
-  auto& r = registries[subject];
-  if (!r) r = std::make_unique<runtime::RowRegistry>(build(forward, backward));
-  return *r;
+  return rows_once("attention:" + std::string(kAttentionOp) + "=" + subject,
+                   [&] { return build(forward, backward); });
 }
 
 }  // namespace parity::properties::model

@@ -53,8 +53,12 @@ ModelProblem ModelProblem::from(const Case& c) {
         name != "heads")
       throw InputError("case.dims." + name + ": not a model dimension (tokens, batch, blocks, refiner_blocks, width, heads)");
   refuse_unread_fields(c, {.family = "model", .probe_row = true, .mode = true, .ablations = true});
-  refuse_unknown_params(c, [](const std::string& k) { return k == "bind_video_projections" || k == "bind_all" || k == "audio_bf16"; },
-                        "bind_video_projections, bind_all, audio_bf16");
+  refuse_unknown_params(c,
+                        [](const std::string& k) {
+                          return k == "bind_video_projections" || k == "bind_all" || k == "audio_bf16" ||
+                                 k == "shared_sigma";
+                        },
+                        "bind_video_projections, bind_all, audio_bf16, shared_sigma");
   const std::int64_t batch = c.dim("batch");
   if (batch < 1 || batch > 64) throw InputError("case.dims.batch: must lie in [1, 64]");
   check_model_limits(config, c.dim("tokens"), batch, 1.0, "case.dims");
@@ -71,10 +75,16 @@ ModelProblem ModelProblem::from(const Case& c) {
   options.bind_all = flag_param(c, "bind_all");
   const DType audio = flag_param(c, "audio_bf16") ? DType::bf16 : DType::f32;
 
-  return ModelProblem{config, parity::model::ModelWeights::draw(config, c.seed),
-                      parity::model::ModelBatch::draw(config, parity::model::TokenSplit::of(c.dim("tokens")), c.seed + 1,
-                                                      0, batch, audio),
-                      options, c.probe_row};
+  ModelProblem p{config, parity::model::ModelWeights::draw(config, c.seed),
+                 parity::model::ModelBatch::draw(config, parity::model::TokenSplit::of(c.dim("tokens")), c.seed + 1, 0,
+                                                 batch, audio),
+                 options, c.probe_row};
+  if (flag_param(c, "shared_sigma"))
+    for (std::int64_t b = 1; b < batch; ++b) {
+      p.batch.timestep.set_bits(b, p.batch.timestep.bits_at(0));
+      p.batch.sigma_prev.set_bits(b, p.batch.sigma_prev.bits_at(0));
+    }
+  return p;
 }
 
 void check_model_limits(const ModelConfig& config, std::int64_t tokens, std::int64_t batch, double passes,

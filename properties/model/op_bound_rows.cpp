@@ -1,9 +1,5 @@
 #include <parity/properties/model/op_bound_rows.hpp>
 
-#include <map>
-#include <memory>
-#include <mutex>
-
 #include <parity/core/error.hpp>
 #include <parity/properties/model/op_kernels.hpp>
 #include <parity/subjects/model/rows/linear_kernel.hpp>
@@ -38,13 +34,8 @@ runtime::RowRegistry build(const ops::OpSubjectInfo& info) {
 std::vector<BoundKernel> projection_kernels() { return bindable_kernels(kProjectionOp); }
 
 const runtime::RowRegistry& rows_with_projection_kernel(const std::string& subject, Backend backend) {
-  static std::mutex m;
-  static std::map<std::string, std::unique_ptr<runtime::RowRegistry>> registries;
   const ops::OpSubjectInfo& info = bindable_subject(kProjectionOp, subject, backend);
-  std::lock_guard lock(m);
-  auto& r = registries[subject];
-  if (!r) r = std::make_unique<runtime::RowRegistry>(build(info));
-  return *r;
+  return rows_once("projections:" + std::string(kProjectionOp) + "=" + subject, [&info] { return build(info); });
 }
 
 }  // namespace parity::properties::model

@@ -1,5 +1,7 @@
 #include <parity/properties/model/op_kernels.hpp>
 
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include <parity/core/error.hpp>
@@ -89,6 +91,16 @@ runtime::RowRegistry rows_on_kernel(const parity::model::PrimitivesOf& of,
     r.add(std::move(row));
   }
   return r;
+}
+
+const runtime::RowRegistry& rows_once(const std::string& key,
+                                      const std::function<runtime::RowRegistry()>& build) {
+  static std::mutex m;
+  static std::map<std::string, std::unique_ptr<runtime::RowRegistry>> registries;
+  std::lock_guard lock(m);
+  auto& r = registries[key];
+  if (!r) r = std::make_unique<runtime::RowRegistry>(build());
+  return *r;
 }
 
 }  // namespace parity::properties::model

@@ -60,7 +60,8 @@ const PrimitiveOp& entry(const std::string& op) {
   std::string known;
   for (const std::string& name : primitive_ops()) known += (known.empty() ? "" : ", ") + name;
   throw InputError(op + " is not bound in every row that runs it (only " + known +
-                   "; linear binds at the float32 projections, sdpa at joint_attention)");
+                   "; linear binds at the float32 projections, sdpa at joint_attention, transition_step at "
+                   "transition_step_logprob)");
 }
 
 // The subjects bound for one kernel name: the forward op's, and the backward op's of the same
@@ -180,14 +181,9 @@ std::vector<BoundKernel> primitive_kernels(const std::string& op) {
 
 const runtime::RowRegistry& rows_with_primitive_kernel(const std::string& op, const std::string& subject,
                                                        Backend backend) {
-  static std::mutex m;
-  static std::map<std::pair<std::string, std::string>, std::unique_ptr<runtime::RowRegistry>> registries;
   const PrimitiveOp& e = entry(op);
   const BoundSubjects s = bound_subjects(e, subject, backend);
-  std::lock_guard lock(m);
-  auto& r = registries[{op, subject}];
-  if (!r) r = std::make_unique<runtime::RowRegistry>(build(e, s));
-  return *r;
+  return rows_once("primitive:" + op + "=" + subject, [&] { return build(e, s); });
 }
 
 }  // namespace parity::properties::model

@@ -23,8 +23,9 @@
 // twin is bound by strict and audit modes only). A kernel unavailable
 // here refuses every call, saying why. The other rows are parity's, unchanged.
 //
-// linear and sdpa have bindings of their own (op_bound_rows.hpp: the float32 projections only;
-// attention_bound_rows.hpp: joint_attention only).
+// linear, sdpa and transition_step have bindings of their own (op_bound_rows.hpp: the float32
+// projections only; attention_bound_rows.hpp: joint_attention only; transition_bound_rows.hpp:
+// transition_step_logprob).
 #include <string>
 #include <vector>
 

@@ -133,7 +133,7 @@ TEST(PrimitiveKernel, WithParitysKernelARowGivesParitysBits) {
   const std::vector<Tensor> o = model::AttentionOperands::example().list();
   const Tensor d_out = model::example_operand(DType::f32, o.front().shape(), 10);
   const auto parity_row = model::model_rows().for_kind("attention")->make(Backend::host);
-  for (const std::string& op : {"rms_norm", "rope"}) {
+  for (const std::string op : {"rms_norm", "rope"}) {
     const runtime::RowInfo* info =
         rows_with_primitive_kernel(op, "rlkernels-host", Backend::host).for_kind("attention");
     ASSERT_NE(info, nullptr) << op;
@@ -190,7 +190,7 @@ TEST(PrimitiveKernel, AForwardOnlyKernelLeavesTheBackwardToParitys) {
 // Kernels of rope, swiglu and swiglu_backward, counted, serve token_refiner_block's forward and
 // swiglu_feed_forward's forward and backward: each is called there.
 TEST(PrimitiveKernel, RopeAndSwigluKernelsServeTheRowsThatRunThem) {
-  for (const std::string& op : {"rope", "swiglu"}) {
+  for (const std::string op : {"rope", "swiglu"}) {
     const runtime::RowInfo* info =
         rows_with_primitive_kernel(op, "test-counting", Backend::host).for_kind("token_refiner");
     ASSERT_NE(info, nullptr) << op;

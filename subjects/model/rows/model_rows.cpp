@@ -163,7 +163,7 @@ runtime::RowRegistry model_rows_on(const PrimitivesOf& of) {
                   o.insert(o.end(), f.begin() + 1, f.end());
                   return o;
                 })});
-  r.add(transition_row());
+  r.add(transition_row(of));
   r.add(timestep_embedder_row(of));
   r.add(adaln_modulation_row(of));
   r.add(adaln_norm_out_row(of));

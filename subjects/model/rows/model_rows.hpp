@@ -1,7 +1,7 @@
 #pragma once
 // The kernel rows of the joint audio-video DiT, built on the model's primitives
-// (row_primitives.hpp: parity's kernels of the ops linear, rms_norm, rope, sdpa and swiglu and of
-// their backward ops):
+// (row_primitives.hpp: parity's kernels of the ops linear, rms_norm, rope, sdpa and swiglu, of
+// their backward ops, and of transition_step):
 //   audio_input_projection_fp32   audio_proj_in     linear, x f32 [M,Ca], W f32, b f32
 //   audio_output_projection_fp32  audio_proj_out    linear, x f32 [M,D]
 //   text_context_projection       context_embedder  linear, x bf16 [M,Ct], W bf16, b f32 -> f32
@@ -22,8 +22,7 @@ namespace parity::model {
 
 // The rows on parity's primitives, built once.
 const runtime::RowRegistry& model_rows();
-// The same rows, each made on the primitives `of` gives for its backend (the transition row
-// runs no primitive: it is the transition kernel's, always parity's).
+// The same rows, each made on the primitives `of` gives for its backend.
 runtime::RowRegistry model_rows_on(const PrimitivesOf& of);
 
 }  // namespace parity::model

@@ -3,10 +3,6 @@
 #include <parity/core/error.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
 #include <parity/subjects/model/rows/row_shapes.hpp>
-#include <parity/subjects/rlkernels/transition_host.hpp>
-#if PARITY_HAVE_CUDA
-#include <parity/subjects/rlkernels/transition_cuda.hpp>
-#endif
 
 namespace parity::model {
 namespace {
@@ -21,29 +17,18 @@ std::vector<float> floats(const Tensor& t) {
 
 class TransitionRow : public runtime::Row {
  public:
-  explicit TransitionRow(Backend b) {
-#if PARITY_HAVE_CUDA
-    if (b == Backend::cuda) {
-      subject_ = subjects::rlkernels::make_transition_cuda_kernel();
-      return;
-    }
-#endif
-    if (b != Backend::host) throw InputError("transition_step_logprob: no kernel for this backend in this build");
-    subject_ = subjects::rlkernels::make_transition_host_twin();
-  }
+  explicit TransitionRow(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
-    const auto out = subject_->sample(transition_step_inputs(o));
-    return {out.prev, out.logp};
+    auto out = p_.transition_step(transition_step_inputs(o));
+    return {std::move(out.prev), std::move(out.logp)};
   }
   std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
     throw InputError("transition_step_logprob has no backward");
   }
 
  private:
-  std::unique_ptr<subjects::TransitionSubject> subject_;
+  Primitives p_;
 };
-
-std::unique_ptr<runtime::Row> make_transition_row(Backend b) { return std::make_unique<TransitionRow>(b); }
 
 }  // namespace
 
@@ -62,7 +47,8 @@ subjects::TransitionInputs transition_step_inputs(const std::vector<Tensor>& o) 
   return in;
 }
 
-runtime::RowInfo transition_row() {
+runtime::RowInfo transition_row(const PrimitivesOf& of) {
+  const auto make = row_maker<TransitionRow>(of);
   return runtime::RowInfo{
       "transition_step_logprob", "sde_step_logprob", "x, v, eps, sigma, sigma_prev f32 -> prev, logp f32",
       "x, v, eps [B, n], sigma, sigma_prev [B]", {"transition"}, runtime::OptIn::none, false,
@@ -70,7 +56,7 @@ runtime::RowInfo transition_row() {
         return refusal(call, backend, std::vector<DType>(5, DType::f32), {"x", "v", "eps", "sigma", "sigma_prev"},
                        transition_shapes);
       },
-      &make_transition_row, repeatable_self_check(&make_transition_row, [] {
+      make, repeatable_self_check(make, [] {
         std::vector<Tensor> o;
         for (std::uint32_t t = 0; t < 3; ++t) o.push_back(example_operand(DType::f32, {2, 6}, 20 + t));
         o.push_back(Tensor::zeros(DType::f32, {2}));
