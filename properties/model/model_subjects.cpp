@@ -1,7 +1,6 @@
 #include <parity/properties/model/model_subjects.hpp>
 
 #include <parity/core/find_named.hpp>
-#include <parity/properties/model/attention_bound_rows.hpp>
 #include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/properties/model/primitive_bound_rows.hpp>
 #include <parity/properties/model/transition_bound_rows.hpp>
@@ -26,11 +25,10 @@ std::vector<ModelSubject> build() {
                    }});
   }
   // parity's runtime with the float32 projections on a kernel of the op linear
-  // (op_bound_rows.hpp), the attention on a kernel of sdpa and sdpa_backward
-  // (attention_bound_rows.hpp), the primitive of rms_norm, rope or swiglu on a kernel of that op
-  // in every row that runs it (primitive_bound_rows.hpp), or the transition step on a kernel of
-  // transition_step (transition_bound_rows.hpp): every such implementation subject, a user's
-  // registered ones included.
+  // (op_bound_rows.hpp), the transition step on a kernel of transition_step
+  // (transition_bound_rows.hpp), or the primitive of rms_norm, rope, swiglu or sdpa on a kernel of
+  // that op in every row that runs it (primitive_bound_rows.hpp): every such implementation
+  // subject, a user's registered ones included.
   struct Binding {
     std::string op;
     std::string where;
@@ -39,7 +37,6 @@ std::vector<ModelSubject> build() {
   };
   std::vector<Binding> bindings = {
       {kProjectionOp, "the float32 projections", projection_kernels(), &rows_with_projection_kernel},
-      {kAttentionOp, "the attention", attention_kernels(), &rows_with_attention_kernel},
       {kTransitionOp, "the transition step", transition_kernels(), &rows_with_transition_kernel}};
   for (const std::string& op : primitive_ops()) {
     std::string rows;

@@ -2,10 +2,9 @@
 // The model family's subjects: runtimes. parity's own runtime binds the rows on the host twin
 // or on CUDA (runtime-host, runtime-cuda); runtime-BACKEND+OP=NAME binds rows on the
 // implementation subject NAME of an op and the other rows on parity's: linear, the float32
-// projections (op_bound_rows.hpp); sdpa, the attention (attention_bound_rows.hpp); rms_norm,
-// rope, swiglu, every row that runs the op (primitive_bound_rows.hpp); transition_step, the
-// transition step (transition_bound_rows.hpp). The probes are runtimes with one defect each
-// (subjects/probes).
+// projections (op_bound_rows.hpp); rms_norm, rope, swiglu, sdpa, every row that runs the op
+// (primitive_bound_rows.hpp); transition_step, the transition step (transition_bound_rows.hpp).
+// The probes are runtimes with one defect each (subjects/probes).
 #include <functional>
 #include <memory>
 #include <string>
@@ -31,10 +30,9 @@ struct ModelSubject {
 };
 
 const std::vector<ModelSubject>& model_subjects();
-// The name of the subject that runs the rows of `op` (linear: the float32 projections; sdpa:
-// the attention; rms_norm, rope, swiglu: the rows that run it; transition_step: the transition
-// step) on `kernel`, a subject of that op, with the other rows on `backend`:
-// runtime-BACKEND+OP=KERNEL.
+// The name of the subject that runs the rows of `op` (linear: the float32 projections; rms_norm,
+// rope, swiglu, sdpa: the rows that run it; transition_step: the transition step) on `kernel`, a
+// subject of that op, with the other rows on `backend`: runtime-BACKEND+OP=KERNEL.
 std::string model_subject_with_kernel(const std::string& op, const std::string& kernel, runtime::Backend backend);
 // InputError listing the known names otherwise.
 const ModelSubject& find_model_subject(const std::string& name);

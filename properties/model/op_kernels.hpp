@@ -1,10 +1,10 @@
 #pragma once
 // The kernels of an op (ops/) that the model's rows can be bound to (op_bound_rows.hpp,
-// attention_bound_rows.hpp, primitive_bound_rows.hpp, transition_bound_rows.hpp): implementation
-// subjects — not references or probes — whose backend is the runtime's host or cuda. parity's and
-// a user's kernels run on "host" or "cuda"; a PyTorch operator registered as a subject
-// (ops/torch_op) on CPU or CUDA tensors maps to host or cuda; any other backend (LibTorch's own
-// torch-cpu, a reference anyway) is not bindable.
+// primitive_bound_rows.hpp, transition_bound_rows.hpp): implementation subjects — not references
+// or probes — whose backend is the runtime's host or cuda. parity's and a user's kernels run on
+// "host" or "cuda"; a PyTorch operator registered as a subject (ops/torch_op) on CPU or CUDA
+// tensors maps to host or cuda; any other backend (LibTorch's own torch-cpu, a reference anyway)
+// is not bindable.
 #include <functional>
 #include <memory>
 #include <optional>
@@ -56,8 +56,7 @@ const ops::OpSubjectInfo& kernel_for_backend(const std::string& op, const ops::O
 // boundary kept, and where `unavailable()` says why the kernel cannot run here, refusing every
 // call and failing its self-check (the row's own, run on the kernel) with that reason. The other
 // rows are parity's, unchanged. What every binding of a kernel in the model builds on
-// (op_bound_rows.hpp, attention_bound_rows.hpp, primitive_bound_rows.hpp,
-// transition_bound_rows.hpp).
+// (op_bound_rows.hpp, primitive_bound_rows.hpp, transition_bound_rows.hpp).
 runtime::RowRegistry rows_on_kernel(const parity::model::PrimitivesOf& of,
                                     const std::function<bool(const runtime::RowInfo&)>& binds,
                                     const std::string& subject, std::function<std::string()> unavailable);

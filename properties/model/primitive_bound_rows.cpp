@@ -14,6 +14,7 @@
 #include <parity/subjects/model/rows/rms_norm_kernels.hpp>
 #include <parity/subjects/model/rows/rope_kernel.hpp>
 #include <parity/subjects/model/rows/row_primitives.hpp>
+#include <parity/subjects/model/rows/sdpa_kernels.hpp>
 #include <parity/subjects/model/rows/swiglu_kernel.hpp>
 
 namespace parity::properties::model {
@@ -50,6 +51,12 @@ const std::vector<PrimitiveOp>& table() {
          if (!backward) out.swiglu_gate_backward = p.swiglu_gate_backward;
          return out;
        }},
+      {"sdpa", "sdpa_backward",
+       [](Primitives p, const std::string& subject, Kernel forward, Kernel backward) {
+         Primitives out = parity::model::with_sdpa_kernels(p, subject, std::move(forward), backward);
+         if (!backward) out.sdpa_backward = p.sdpa_backward;
+         return out;
+       }},
   };
   return all;
 }
@@ -60,8 +67,7 @@ const PrimitiveOp& entry(const std::string& op) {
   std::string known;
   for (const std::string& name : primitive_ops()) known += (known.empty() ? "" : ", ") + name;
   throw InputError(op + " is not bound in every row that runs it (only " + known +
-                   "; linear binds at the float32 projections, sdpa at joint_attention, transition_step at "
-                   "transition_step_logprob)");
+                   "; linear binds at the float32 projections, transition_step at transition_step_logprob)");
 }
 
 // The subjects bound for one kernel name: the forward op's, and the backward op's of the same

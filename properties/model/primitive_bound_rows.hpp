@@ -6,6 +6,8 @@
 //                                       token_refiner_block (its backward is the same kernel)
 //   swiglu    (with swiglu_backward)    the SwiGLU gate of swiglu_feed_forward and
 //                                       token_refiner_block
+//   sdpa      (with sdpa_backward)      the scaled dot-product attention of joint_attention and
+//                                       token_refiner_block
 // The rows are parity's (subjects/model/rows/model_rows.hpp, model_rows_on) on parity's
 // primitives of their backend with that op's primitive swapped for an adapter over the kernel
 // (subjects/model/rows/<op>_kernel(s).hpp): the same calls parity's own kernel of the op gets.
@@ -20,12 +22,16 @@
 // parity's row and the binding log names it. Its self-check, run by auto mode before it binds, is
 // the row's own on the kernel: forward and, for a row with a backward, backward each give the same
 // bits twice and finite outputs (on CUDA the host twin's bits, so a CUDA kernel without a host
-// twin is bound by strict and audit modes only). A kernel unavailable
-// here refuses every call, saying why. The other rows are parity's, unchanged.
+// twin is bound by strict and audit modes only). A kernel unavailable here refuses every call,
+// saying why. The other rows are parity's, unchanged.
 //
-// linear, sdpa and transition_step have bindings of their own (op_bound_rows.hpp: the float32
-// projections only; attention_bound_rows.hpp: joint_attention only; transition_bound_rows.hpp:
-// transition_step_logprob).
+// The model's generated cases (by default tokens up to 40, batch up to 4) stay inside the ops'
+// declared maxima (sdpa's on B and S, below its plan thresholds on S); the rows pass any shape the
+// model takes to the kernel, which `parity check OP` judges over the op's own. The first call for
+// an op fixes the subject lists of the op and its backward op.
+//
+// linear and transition_step have bindings of their own (op_bound_rows.hpp: the float32
+// projections only; transition_bound_rows.hpp: transition_step_logprob).
 #include <string>
 #include <vector>
 

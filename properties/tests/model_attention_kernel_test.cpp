@@ -1,10 +1,11 @@
-// A kernel of the ops sdpa and sdpa_backward bound at the model's attention (properties/model/
-// attention_bound_rows.hpp): the registry replaces exactly joint_attention; the row's forward is
-// the model's attention with its scaled dot-product attention on the kernel (with parity's
-// kernel inside, parity's own row bit for bit); a kernel registered by the program becomes the model subject
-// runtime-host+sdpa=NAME, runs inside the model and is judged by its properties: parity's own
-// attention kernel passes every one, one whose bits depend on the batch fails
-// batch_invariant_bound; a kernel of one op alone is not bindable.
+// A kernel of the ops sdpa and sdpa_backward bound in the rows that run the model's attention
+// (properties/model/primitive_bound_rows.hpp): the registry replaces exactly joint_attention and
+// token_refiner_block; the rows' forward is the model's attention with its scaled dot-product
+// attention on the kernel (with parity's kernel inside, parity's own row bit for bit); a kernel
+// registered by the program becomes the model subject runtime-host+sdpa=NAME, runs inside the
+// model and is judged by its properties: parity's own attention kernel passes every one, one whose
+// bits depend on the batch fails batch_invariant_bound; a kernel of sdpa alone is bound with
+// parity's sdpa_backward serving the backward.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -16,7 +17,7 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
-#include <parity/properties/model/attention_bound_rows.hpp>
+#include <parity/properties/model/primitive_bound_rows.hpp>
 #include <parity/subjects/model/rows/attention.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/model/rows/row_checks.hpp>
@@ -26,8 +27,12 @@
 namespace parity {
 namespace {
 
-using properties::model::attention_kernels;
-using properties::model::rows_with_attention_kernel;
+using properties::model::primitive_kernels;
+using properties::model::rows_running;
+
+const runtime::RowRegistry& rows_with_attention_kernel(const std::string& subject, runtime::Backend backend) {
+  return properties::model::rows_with_primitive_kernel("sdpa", subject, backend);
+}
 
 std::unique_ptr<ops::OpSubject> parity_kernel(const std::string& op) {
   for (const auto& s : ops::find_op_family(op).infos())
@@ -94,20 +99,21 @@ PARITY_REGISTER_OP_SUBJECT(even_batch_backward, "sdpa_backward",
                            host_subject<Backward>("test-even-batch-bf16", "parity's sdpa_backward kernel"));
 PARITY_REGISTER_OP_SUBJECT(forward_only, "sdpa", host_subject<Counting>("test-forward-only", "no sdpa_backward subject"));
 
-TEST(AttentionKernel, ReplacesExactlyJointAttention) {
+TEST(AttentionKernel, ReplacesExactlyTheRowsThatRunTheAttention) {
+  EXPECT_EQ(rows_running("sdpa"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
   const auto& base = model::model_rows().rows();
   const auto& bound = rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).rows();
   ASSERT_EQ(bound.size(), base.size());
-  int replaced = 0;
+  std::vector<std::string> replaced;
   for (std::size_t i = 0; i < base.size(); ++i) {
     EXPECT_EQ(bound[i].serves, base[i].serves);
     EXPECT_EQ(bound[i].opt_in, base[i].opt_in);
     if (bound[i].name != base[i].name) {
-      EXPECT_EQ(bound[i].name, "joint_attention=rlkernels-host");
-      ++replaced;
+      EXPECT_EQ(bound[i].name, base[i].name + "=rlkernels-host");
+      replaced.push_back(base[i].name);
     }
   }
-  EXPECT_EQ(replaced, 1);
+  EXPECT_EQ(replaced, rows_running("sdpa"));
   // The replaced row keeps parity's acceptance: a bf16 h is refused, a float32 one taken.
   const runtime::RowInfo* info = rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
@@ -121,21 +127,41 @@ TEST(AttentionKernel, ReplacesExactlyJointAttention) {
   EXPECT_NE(info->cannot_take(call, runtime::Backend::host), "");
 }
 
-TEST(AttentionKernel, OnlyAKernelOfBothOpsIsBindable) {
+// A kernel of sdpa without an sdpa_backward subject of its name: listed and bound, its forward
+// serving the rows' attention and parity's sdpa_backward their backward, bit for bit parity's.
+TEST(AttentionKernel, AKernelOfSdpaAloneLeavesTheBackwardToParitys) {
   bool listed = false;
-  for (const auto& k : attention_kernels()) {
-    EXPECT_NE(k.name, "test-forward-only");
-    listed = listed || k.name == "test-counting";
-  }
+  for (const auto& k : primitive_kernels("sdpa"))
+    if (k.name == "test-forward-only") {
+      listed = true;
+      EXPECT_NE(k.description.find("the backward on parity's sdpa_backward"), std::string::npos) << k.description;
+    }
   EXPECT_TRUE(listed);
-  try {
-    rows_with_attention_kernel("test-forward-only", runtime::Backend::host);
-    FAIL() << "a kernel of sdpa alone was bound";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("sdpa_backward has no subject test-forward-only"), std::string::npos) << e.what();
-  }
+  const runtime::RowInfo* info =
+      rows_with_attention_kernel("test-forward-only", runtime::Backend::host).for_kind("attention");
+  ASSERT_NE(info, nullptr);
+  const std::vector<Tensor> operands = model::AttentionOperands::example().list();
+  const Tensor d_out = model::example_operand(DType::f32, operands.front().shape(), 21);
+  const auto row = info->make(runtime::Backend::host);
+  const auto parity_row = model::model_rows().for_kind("attention")->make(runtime::Backend::host);
+  const int forwards = forward_calls, backwards = backward_calls;
+  EXPECT_TRUE(compare_bitwise(row->forward(operands).at(0), parity_row->forward(operands).at(0)).equal());
+  EXPECT_GT(forward_calls - forwards, 0) << "the forward-only kernel did not serve the attention";
+  EXPECT_TRUE(compare_bitwise(row->backward(operands, {d_out}).at(0), parity_row->backward(operands, {d_out}).at(0))
+                  .equal());
+  EXPECT_EQ(backward_calls - backwards, 0) << "a backward kernel of another name served the row";
   EXPECT_THROW(rows_with_attention_kernel("probe-split-keys", runtime::Backend::host), InputError);
   EXPECT_THROW(rows_with_attention_kernel("rlkernels-host", runtime::Backend::cuda), InputError);
+}
+
+// token_refiner_block's attention (forward only) runs on the bound kernel too.
+TEST(AttentionKernel, TheRefinersAttentionRunsOnTheKernel) {
+  const runtime::RowInfo* info =
+      rows_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("token_refiner");
+  ASSERT_NE(info, nullptr);
+  const int forwards = forward_calls;
+  EXPECT_EQ(info->self_check(runtime::Backend::host), "");
+  EXPECT_GT(forward_calls - forwards, 0) << "the kernel did not serve token_refiner_block";
 }
 
 // The bound row calls the kernel's sdpa in its forward and its sdpa_backward in its backward, and

@@ -102,7 +102,7 @@ PARITY_REGISTER_OP_SUBJECT(many_rows, "rms_norm",
                                                       "rms_norm"));
 
 TEST(PrimitiveKernel, TheRowsThatRunEachOpAreTheModelsOwn) {
-  EXPECT_EQ(primitive_ops(), (std::vector<std::string>{"rms_norm", "rope", "swiglu"}));
+  EXPECT_EQ(primitive_ops(), (std::vector<std::string>{"rms_norm", "rope", "swiglu", "sdpa"}));
   EXPECT_EQ(rows_running("rms_norm"),
             (std::vector<std::string>{"joint_attention", "token_refiner_block", "adaln_norm_out"}));
   EXPECT_EQ(rows_running("rope"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));

@@ -1,7 +1,6 @@
 #include <parity/properties/trajectory/trajectory_subjects.hpp>
 
 #include <parity/core/find_named.hpp>
-#include <parity/properties/model/attention_bound_rows.hpp>
 #include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/properties/model/primitive_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
@@ -52,16 +51,8 @@ std::vector<TrajectorySubject> build() {
                    "every boundary bound, the float32 projections on linear's " + k.name + " (" + k.description + ")",
                    bound(true, true, model::rows_with_projection_kernel(k.name, runtime::Backend::host))});
   }
-  // Every boundary bound, the attention on a host kernel of sdpa and sdpa_backward
-  // (properties/model/attention_bound_rows.hpp).
-  for (const auto& k : model::attention_kernels()) {
-    if (k.backend != runtime::Backend::host) continue;
-    all.push_back({trajectory_subject_with_kernel(model::kAttentionOp, k.name), SubjectKind::implementation,
-                   "every boundary bound, the attention on sdpa's " + k.name + " (" + k.description + ")",
-                   bound(true, true, model::rows_with_attention_kernel(k.name, runtime::Backend::host))});
-  }
-  // Every boundary bound, the rows that run rms_norm, rope or swiglu on a host kernel of that op
-  // (properties/model/primitive_bound_rows.hpp).
+  // Every boundary bound, the rows that run rms_norm, rope, swiglu or sdpa on a host kernel of
+  // that op (properties/model/primitive_bound_rows.hpp).
   for (const std::string& op : model::primitive_ops()) {
     for (const auto& k : model::primitive_kernels(op)) {
       if (k.backend != runtime::Backend::host) continue;

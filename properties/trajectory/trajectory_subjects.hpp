@@ -7,9 +7,8 @@
 //   bound-all                every boundary on parity's rows (--bind-all): must stay bitwise equal
 //   bound-all+linear=NAME    every boundary bound, the float32 projections on the op linear's host
 //                            implementation subject NAME (properties/model/op_bound_rows.hpp)
-//   bound-all+OP=NAME        the same with the attention on sdpa's NAME (attention_bound_rows.hpp),
-//                            or every row that runs rms_norm, rope or swiglu on that op's NAME
-//                            (primitive_bound_rows.hpp)
+//   bound-all+OP=NAME        the same with every row that runs rms_norm, rope, swiglu or sdpa on
+//                            that op's NAME (primitive_bound_rows.hpp)
 //   bound-video-projections  (reference) strict with proj_in / proj_out bound, the timestep MLP and
 //                            AdaLN GEMMs still on LibTorch (the reference's "diag" arm)
 //   strict                   (reference) strict with the video projections and the timestep path

@@ -23,8 +23,8 @@ struct SdpaGrads {
   Tensor dq, dk, dv;
 };
 
-// Each a function, so that a primitive may be one of an op's kernels (properties/model/
-// attention_bound_rows.hpp binds a kernel of sdpa at the attention row this way).
+// Each a function, so that a primitive may be any kernel of its op (properties/model/
+// primitive_bound_rows.hpp binds a user's this way).
 struct Primitives {
   // y [M, N] = x [M, K] W^T [K, N] (+ b [N]); x and W float32 or bf16, b float32.
   std::function<Tensor(const Tensor&, const Tensor&, const Tensor*)> linear_forward;

@@ -1,7 +1,7 @@
 #pragma once
 // The model's scaled dot-product attention on kernels of the ops sdpa and sdpa_backward
-// (ops/sdpa): parity's own (the rows' default, row_primitives.cpp) or a user's bound at the
-// attention row (properties/model/attention_bound_rows.hpp).
+// (ops/sdpa): parity's own (the rows' default, row_primitives.cpp) or a user's bound in the rows
+// that run the attention (properties/model/primitive_bound_rows.hpp).
 //
 // The primitives hand a kernel q, k, v [B, H, T, Dh] as the ops' rows [B, H*T*Dh] (head layout
 // [B, H, S, D], layout 0, S = T: joint self-attention), not causal, at the caller's scale, with
