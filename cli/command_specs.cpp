@@ -60,6 +60,8 @@ std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
   flags.push_back({"--torch-arg", "DECLARED=ARGUMENT,...", "the schema argument a declared input, parameter or "
                                                             "extent goes to (default: the argument of its name)"});
   flags.push_back({"--torch-device", "cpu|cuda", "the device of --torch-op's tensors (default cpu)"});
+  flags.push_back({"--kernel-op", "OP", "on model and trajectory, the op --torch-op is a kernel of (default linear): "
+                                        "linear, rms_norm, rope, swiglu, sdpa, or transition_step (model only)"});
   return flags;
 }
 
@@ -120,8 +122,8 @@ const std::vector<CommandSpec>& command_specs() {
            "PyTorch operator (TORCH_LIBRARY) the subject of an op family by its schema name, its arguments the "
            "declaration's inputs, parameters and extents of the same names (or --torch-arg's), its returns the "
            "declared outputs; on model and trajectory, a kernel of the op linear at the model's float32 "
-           "projections (the subject runtime-host+linear=SCHEMA, or bound-all+linear=SCHEMA). Exit 0 if every "
-           "property holds.",
+           "projections (the subject runtime-host+linear=SCHEMA, or bound-all+linear=SCHEMA), or of --kernel-op's "
+           "op in the rows that run it (runtime-host+OP=SCHEMA). Exit 0 if every property holds.",
        .positionals = {{"FAMILY", "lora, transition, model, trajectory, bridge or an op such as rms_norm (parity list "
                                   "families)"}},
        .flags = with_extent_caps(with_torch_op(with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},

@@ -4,8 +4,8 @@
 #                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>]
 #                          [MAX <EXT>=<n>...])
 # parity_add_subject_tests(OP <op>|FAMILY <family> TORCH_OP <schema> LIBRARY <lib>
-#                          [TORCH_ARGS <declared>=<argument>...] [DEVICE cpu|cuda] [WILL_FAIL] [TIMEOUT <s>]
-#                          [MAX <EXT>=<n>...])
+#                          [TORCH_ARGS <declared>=<argument>...] [DEVICE cpu|cuda] [KERNEL_OP <op>]
+#                          [WILL_FAIL] [TIMEOUT <s>] [MAX <EXT>=<n>...])
 #
 # Needs parity's LibTorch component (parity::property_main).
 # Registers with ctest every property of <family> (lora, transition, an op such as rms_norm)
@@ -28,16 +28,18 @@
 # TORCH_LIBRARY), called through the dispatcher with no code of the user's (parity check
 # --torch-op, ops/torch_op/torch_op.hpp); with FAMILY model or trajectory, the family's runtime
 # with its float32 projections on the operator, as a kernel of the op linear
-# (runtime-host+linear=<schema>, bound-all+linear=<schema>; the trajectory's on CPU only): LIBRARY (a shared-library target, or a file) is loaded
-# first; TORCH_ARGS maps declared names to schema arguments (--torch-arg); DEVICE cuda gives it
-# CUDA tensors (subject <schema>@cuda, label gpu). The program is parity_torch_op_tests, the
+# (runtime-host+linear=<schema>, bound-all+linear=<schema>; the trajectory's on CPU only), or
+# with KERNEL_OP <op> (rms_norm, rope, swiglu, sdpa; transition_step on model) the rows that run
+# that op on it (runtime-host+<op>=<schema>; --kernel-op). LIBRARY (a shared-library target, or a
+# file) is loaded first; TORCH_ARGS maps declared names to schema arguments (--torch-arg); DEVICE
+# cuda gives it CUDA tensors (subject <schema>@cuda, label gpu). The program is parity_torch_op_tests, the
 # property main alone, built once per project.
 #
 # WILL_FAIL: the subject is a deliberately broken copy that parity must catch. The test passes
 # only when some property fails on it; a usage or registration error still fails it.
 function(parity_add_subject_tests)
   set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B MAX_TOKENS MAX_CHANNELS MAX_ELEMENTS)
-  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;${caps}"
+  cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;KERNEL_OP;${caps}"
                         "TORCH_ARGS;MAX" ${ARGN})
   if(S_OP)
     set(S_FAMILY ${S_OP})
@@ -65,6 +67,11 @@ function(parity_add_subject_tests)
     elseif(S_DEVICE AND NOT S_DEVICE STREQUAL "cpu")
       message(FATAL_ERROR "parity_add_subject_tests: DEVICE ${S_DEVICE} is neither cpu nor cuda")
     endif()
+    if(S_KERNEL_OP)
+      list(APPEND args --kernel-op ${S_KERNEL_OP})
+    endif()
+  elseif(S_KERNEL_OP)
+    message(FATAL_ERROR "parity_add_subject_tests: KERNEL_OP ${S_KERNEL_OP} needs TORCH_OP (the operator it is about)")
   endif()
   foreach(required TARGET FAMILY SUBJECT)
     if(NOT S_${required})

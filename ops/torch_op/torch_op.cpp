@@ -1,5 +1,6 @@
 #include <parity/ops/torch_op/torch_op.hpp>
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 
@@ -13,8 +14,8 @@
 namespace parity::ops {
 
 TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
-                          const std::string& device) {
-  TorchOpSpec spec{.schema = schema, .library = library, .device = device};
+                          const std::string& device, const std::string& kernel_op) {
+  TorchOpSpec spec{.schema = schema, .library = library, .device = device, .kernel_op = kernel_op};
   if (device != "cpu" && device != "cuda") throw InputError("--torch-device: '" + device + "' is neither cpu nor cuda");
   std::size_t begin = 0;
   while (begin < args.size()) {
@@ -49,6 +50,7 @@ std::string torch_op_flag_words(const TorchOpSpec& spec) {
   for (const auto& [declared, argument] : spec.args) args += (args.empty() ? "" : ",") + declared + "=" + argument;
   if (!args.empty()) words += " --torch-arg " + word(args);
   if (spec.device != "cpu") words += " --torch-device " + spec.device;
+  if (!spec.kernel_op.empty()) words += " --kernel-op " + word(spec.kernel_op);
   return words;
 }
 
@@ -60,25 +62,36 @@ std::string register_torch_op(const std::string& family, const TorchOpSpec& spec
     ops += (ops.empty() ? "" : ", ") + f->name();
     const auto* op = dynamic_cast<const OpFamily*>(f);
     if (op == nullptr || f->name() != family) continue;
+    if (!spec.kernel_op.empty() && spec.kernel_op != family)
+      throw InputError("--kernel-op: " + family + " is an op family: the operator is its subject, not a kernel of " +
+                       spec.kernel_op);
     const std::string name = torch_op_subject_name(spec);
     std::lock_guard lock(m);
     if (registered.emplace(family, name).second) register_op_subject(family, torch_op_subject(op->def().decl, spec));
     return name;
   }
-  // A family whose subjects run an op's kernels (the model's projections): the operator as a
-  // kernel of that op, inside the family's subject.
+  // A family whose subjects run ops' kernels (the model's rows): the operator as a kernel of one
+  // of those ops, inside the family's subject.
   std::string hosts;
   for (const gen::Family* f : gen::families()) {
-    if (f->kernel_op().empty()) continue;
-    hosts += (hosts.empty() ? "" : ", ") + f->name() + " (" + f->kernel_op() + ")";
+    const std::vector<std::string> kernel_ops = f->kernel_ops();
+    if (kernel_ops.empty()) continue;
+    std::string ops_of;
+    for (const std::string& o : kernel_ops) ops_of += (ops_of.empty() ? "" : ", ") + o;
+    hosts += (hosts.empty() ? "" : "; ") + f->name() + " (" + ops_of + ")";
     if (f->name() != family) continue;
+    const std::string kernel_op = spec.kernel_op.empty() ? kernel_ops.front() : spec.kernel_op;
+    if (std::ranges::find(kernel_ops, kernel_op) == kernel_ops.end())
+      throw InputError("--kernel-op: " + family + " runs kernels of " + ops_of + ", not of " + kernel_op);
     std::string subject;
     try {  // the family's refusal of the device, before the operator is loaded
-      subject = f->subject_with_kernel(torch_op_subject_name(spec), spec.device);
+      subject = f->subject_with_kernel(kernel_op, torch_op_subject_name(spec), spec.device);
     } catch (const InputError& e) {
       throw InputError(std::string("--torch-device: ") + e.what());
     }
-    register_torch_op(f->kernel_op(), spec);
+    TorchOpSpec as_kernel = spec;
+    as_kernel.kernel_op.clear();
+    register_torch_op(kernel_op, as_kernel);
     return subject;
   }
   throw InputError("--torch-op: " + family + " is not an op family; a torch operator is a subject of one of: " + ops +

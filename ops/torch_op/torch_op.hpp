@@ -31,18 +31,22 @@ struct TorchOpSpec {
   std::string library;  // the shared library whose loading registers it; "" when already loaded (--library)
   std::map<std::string, std::string> args = {};  // declared name -> schema argument (--torch-arg)
   std::string device = "cpu";               // cpu or cuda (--torch-device)
+  // For a family whose subjects run an op's kernels (gen::Family::kernel_ops: model, trajectory),
+  // the op the operator is a kernel of; "" for the family's first (linear) (--kernel-op).
+  std::string kernel_op = {};
 };
 
 // The spec of the flags' values: `args` is "DECLARED=ARGUMENT,..." (may be empty), `device` cpu or
-// cuda. Throws InputError naming the flag for a malformed value.
+// cuda, `kernel_op` an op name or "". Throws InputError naming the flag for a malformed value.
 TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
-                          const std::string& device);
+                          const std::string& device, const std::string& kernel_op = "");
 
 // The subject's name: the schema name, with "@cuda" for the device cuda.
 std::string torch_op_subject_name(const TorchOpSpec& spec);
 
 // The flags that give `spec` back, for a printed command: " --torch-op S [--library F]
-// [--torch-arg A=B,...] [--torch-device cuda]", each value shell-quoted where it needs it.
+// [--torch-arg A=B,...] [--torch-device cuda] [--kernel-op OP]", each value shell-quoted where it
+// needs it.
 std::string torch_op_flag_words(const TorchOpSpec& spec);
 
 // The subject that calls `spec`'s operator as an implementation of `decl`: loads the library
@@ -58,11 +62,13 @@ OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec);
 
 // Registers torch_op_subject(the declaration of op family `family`, spec) as a subject of it,
 // unless one of that name is registered already; returns the subject's name. For a family whose
-// subjects run an op's kernels (gen::Family::kernel_op: model and trajectory, the op linear at
-// the float32 projections), registers the operator with that op and returns the family's subject
-// that runs it (runtime-host+linear=mylib::linear). Must come before the family's subjects are
-// first listed. Throws InputError naming --torch-op when `family` is neither (parity list
-// families), --torch-device for a device the family cannot run the kernel on, and as above.
+// subjects run an op's kernels (gen::Family::kernel_ops: model and trajectory), registers the
+// operator with spec.kernel_op (by default the family's first, linear) and returns the family's
+// subject that runs it (runtime-host+linear=mylib::linear, runtime-host+rms_norm=mylib::rms_norm).
+// Must come before the family's subjects are first listed. Throws InputError naming --torch-op
+// when `family` is neither (parity list families), --kernel-op for an op the family runs no
+// kernel of (or any other than `family` itself for an op family), --torch-device for a device
+// the family cannot run the kernel on, and as above.
 std::string register_torch_op(const std::string& family, const TorchOpSpec& spec);
 
 // Registers it with the family of each reproducer `inputs` names (files, or directories of them:

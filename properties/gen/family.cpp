@@ -19,8 +19,12 @@ SubjectEntry Family::find_subject(const std::string& wanted) const {
   throw InputError("unknown " + name() + " subject '" + wanted + "' (known: " + known + ")");
 }
 
-std::string Family::subject_with_kernel(const std::string& kernel, const std::string&) const {
-  throw InputError(name() + " runs no op's kernel in parity's place, so not " + kernel);
+std::string Family::subject_with_kernel(const std::string& op, const std::string& kernel, const std::string&) const {
+  const std::vector<std::string> ops = kernel_ops();
+  if (ops.empty()) throw InputError(name() + " runs no op's kernel in parity's place, so not " + kernel);
+  std::string known;
+  for (const std::string& o : ops) known += (known.empty() ? "" : ", ") + o;
+  throw InputError(name() + " runs kernels of " + known + " in parity's place, not of " + op);
 }
 
 PropertyEntry Family::find_property(const std::string& wanted) const {

@@ -69,14 +69,17 @@ class Family {
   // RunConfig::max_extents), with their defaults and the contract's limits; empty for a family
   // whose generator takes no caps (run refuses any then).
   virtual std::vector<ExtentCap> extent_caps() const { return {}; }
-  // A family whose subjects can run a kernel of an op in place of parity's (the model's float32
-  // projections: a kernel of linear) names that op; "" (the default): none. A kernel registered
-  // with the op before this family's subjects are first listed is among them, as the subject
-  // subject_with_kernel names: the one that runs `kernel`, a subject of kernel_op(), for
+  // A family whose subjects can run a kernel of an op in place of parity's (the model: a kernel of
+  // linear at its float32 projections, of rms_norm, rope, swiglu or sdpa in the rows that run it,
+  // of transition_step at its transition step) names those ops, the first the default for a
+  // PyTorch operator (--torch-op without --kernel-op); empty (the default): none. A kernel
+  // registered with such an op before this family's subjects are first listed is among them, as
+  // the subject subject_with_kernel names: the one that runs `kernel`, a subject of `op`, for
   // `device` ("cpu" or "cuda"). Throws InputError where the family runs no such subject (the
-  // default: always; a device the family cannot run the kernel on).
-  virtual std::string kernel_op() const { return ""; }
-  virtual std::string subject_with_kernel(const std::string& kernel, const std::string& device) const;
+  // default: always; an op not in kernel_ops(); a device the family cannot run the kernel on).
+  virtual std::vector<std::string> kernel_ops() const { return {}; }
+  virtual std::string subject_with_kernel(const std::string& op, const std::string& kernel,
+                                          const std::string& device) const;
 
   // Helpers over the lists above; throw InputError naming the known entries.
   SubjectEntry find_subject(const std::string& name) const;

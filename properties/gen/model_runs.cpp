@@ -1,9 +1,10 @@
 #include <parity/properties/gen/model_runs.hpp>
 
+#include <algorithm>
+
 #include <parity/core/error.hpp>
 #include <parity/properties/model/model_properties.hpp>
 #include <parity/properties/model/model_subjects.hpp>
-#include <parity/properties/model/op_bound_rows.hpp>
 
 namespace parity::gen {
 namespace {
@@ -24,9 +25,12 @@ class ModelFamily final : public Family {
     return "joint audio-video DiT: runtime modes, boundary bindings, audit == strict, batch invariance";
   }
   std::string default_subject() const override { return "runtime-host"; }
-  std::string kernel_op() const override { return pm::kProjectionOp; }
-  std::string subject_with_kernel(const std::string& kernel, const std::string& device) const override {
-    return pm::model_subject_with_kernel(pm::kProjectionOp, kernel, device == "cuda" ? runtime::Backend::cuda : runtime::Backend::host);
+  std::vector<std::string> kernel_ops() const override { return pm::model_kernel_ops(); }
+  std::string subject_with_kernel(const std::string& op, const std::string& kernel,
+                                  const std::string& device) const override {
+    if (std::ranges::find(pm::model_kernel_ops(), op) == pm::model_kernel_ops().end())
+      return Family::subject_with_kernel(op, kernel, device);  // refuses, naming the ops it runs
+    return pm::model_subject_with_kernel(op, kernel, device == "cuda" ? runtime::Backend::cuda : runtime::Backend::host);
   }
 
   std::vector<SubjectEntry> subjects() const override {

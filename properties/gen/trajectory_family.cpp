@@ -1,8 +1,9 @@
 #include <parity/properties/gen/trajectory_family.hpp>
 
-#include <parity/properties/gen/trajectory_family_cases.hpp>
+#include <algorithm>
+
 #include <parity/core/error.hpp>
-#include <parity/properties/model/op_bound_rows.hpp>
+#include <parity/properties/gen/trajectory_family_cases.hpp>
 #include <parity/properties/trajectory/trajectory_properties.hpp>
 #include <parity/properties/trajectory/trajectory_subjects.hpp>
 
@@ -18,11 +19,14 @@ class TrajectoryFamily final : public Family {
     return "sampling trajectories of the model, single vs batched, with bf16-straddling latents";
   }
   std::string default_subject() const override { return "bound-all"; }
-  std::string kernel_op() const override { return properties::model::kProjectionOp; }
-  std::string subject_with_kernel(const std::string& kernel, const std::string& device) const override {
+  std::vector<std::string> kernel_ops() const override { return pt::trajectory_kernel_ops(); }
+  std::string subject_with_kernel(const std::string& op, const std::string& kernel,
+                                  const std::string& device) const override {
+    if (std::ranges::find(pt::trajectory_kernel_ops(), op) == pt::trajectory_kernel_ops().end())
+      return Family::subject_with_kernel(op, kernel, device);  // refuses, naming the ops it runs
     if (device != "cpu")
       throw InputError("trajectory runs the model's rows on the host: " + kernel + " on " + device + " cannot serve them");
-    return pt::trajectory_subject_with_kernel(properties::model::kProjectionOp, kernel);
+    return pt::trajectory_subject_with_kernel(op, kernel);
   }
 
   std::vector<SubjectEntry> subjects() const override {

@@ -83,6 +83,16 @@ std::string model_subject_with_kernel(const std::string& op, const std::string& 
   return "runtime-" + std::string(runtime::backend_name(backend)) + "+" + op + "=" + kernel;
 }
 
+const std::vector<std::string>& model_kernel_ops() {
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> out = {kProjectionOp};
+    for (const std::string& op : primitive_ops()) out.push_back(op);
+    out.push_back(kTransitionOp);
+    return out;
+  }();
+  return ops;
+}
+
 const std::vector<ModelSubject>& model_subjects() {
   static const std::vector<ModelSubject> all = build();
   return all;

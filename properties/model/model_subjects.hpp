@@ -30,6 +30,9 @@ struct ModelSubject {
 };
 
 const std::vector<ModelSubject>& model_subjects();
+// The ops whose kernels runtime-BACKEND+OP=NAME subjects run: linear, then rms_norm, rope, swiglu,
+// sdpa (primitive_bound_rows.hpp), then transition_step.
+const std::vector<std::string>& model_kernel_ops();
 // The name of the subject that runs the rows of `op` (linear: the float32 projections; rms_norm,
 // rope, swiglu, sdpa: the rows that run it; transition_step: the transition step) on `kernel`, a
 // subject of that op, with the other rows on `backend`: runtime-BACKEND+OP=KERNEL.

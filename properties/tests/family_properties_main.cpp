@@ -94,7 +94,8 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg != "--torch-op" && arg != "--library" && arg != "--torch-arg" && arg != "--torch-device") {
+    if (arg != "--torch-op" && arg != "--library" && arg != "--torch-arg" && arg != "--torch-device" &&
+        arg != "--kernel-op") {
       argv[kept++] = argv[i];
       continue;
     }
@@ -108,7 +109,8 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
     return {};
   }
   return {parity::ops::torch_op_spec(values["--torch-op"], values["--library"], values["--torch-arg"],
-                                     values.count("--torch-device") ? values["--torch-device"] : "cpu"),
+                                     values.count("--torch-device") ? values["--torch-device"] : "cpu",
+                                     values["--kernel-op"]),
           words};
 }
 

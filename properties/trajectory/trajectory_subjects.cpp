@@ -71,6 +71,15 @@ std::string trajectory_subject_with_kernel(const std::string& op, const std::str
   return "bound-all+" + op + "=" + kernel;
 }
 
+const std::vector<std::string>& trajectory_kernel_ops() {
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> out = {model::kProjectionOp};
+    for (const std::string& op : model::primitive_ops()) out.push_back(op);
+    return out;
+  }();
+  return ops;
+}
+
 const std::vector<TrajectorySubject>& trajectory_subjects() {
   static const std::vector<TrajectorySubject> all = build();
   return all;

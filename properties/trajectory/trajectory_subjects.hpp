@@ -42,5 +42,8 @@ const TrajectorySubject& find_trajectory_subject(const std::string& name);  // I
 // projections; sdpa: the attention; rms_norm, rope, swiglu: the rows that run it) on `kernel`, a
 // host subject of that op: bound-all+OP=KERNEL.
 std::string trajectory_subject_with_kernel(const std::string& op, const std::string& kernel);
+// The ops whose kernels bound-all+OP=NAME subjects run: linear, then rms_norm, rope, swiglu, sdpa
+// (the trajectory never reaches the transition step).
+const std::vector<std::string>& trajectory_kernel_ops();
 
 }  // namespace parity::properties::trajectory

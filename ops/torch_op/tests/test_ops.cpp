@@ -4,7 +4,9 @@
 // for the model's projections: `linear` sums each output over k in ascending order, whatever the
 // batch; `linear_by_rows` sums in descending order when its row count is even, as a kernel that
 // plans by the row count might: a sample's tokens alone and in a batch of two are an odd and an
-// even count, so the model's batch invariance must catch it.
+// even count, so the model's batch invariance must catch it. `rms_norm_by_rows` is mylib::rms_norm
+// with y rounded through bf16 when its row count is even, the same defect in the rows that run
+// RMSNorm (--kernel-op rms_norm).
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
@@ -31,6 +33,10 @@ std::tuple<at::Tensor, at::Tensor> two(const at::Tensor& x, const at::Tensor& w,
   return {rms_norm(x, w, eps), x};
 }
 at::Tensor always_f32(const at::Tensor& x, const at::Tensor& w, double eps) { return rms_norm(x, w, eps).to(at::kFloat); }
+at::Tensor rms_norm_by_rows(const at::Tensor& x, const at::Tensor& w, double eps) {
+  const at::Tensor y = rms_norm(x, w, eps);
+  return x.size(0) % 2 == 0 ? y.to(at::kBFloat16).to(y.scalar_type()) : y;
+}
 
 // y [T, N] = x [T, K] W [N, K]^T (+ b [N]), float32, one fma chain per element in k order (descending
 // if `descending`), then the bias.
@@ -74,6 +80,7 @@ TORCH_LIBRARY(parity_test, m) {
   m.def("always_f32(Tensor x, Tensor w, float eps) -> Tensor");
   m.def("linear(Tensor x, Tensor W, Tensor? b, int bias) -> Tensor");
   m.def("linear_by_rows(Tensor x, Tensor W, Tensor? b, int bias) -> Tensor");
+  m.def("rms_norm_by_rows(Tensor x, Tensor w, float eps) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
@@ -86,4 +93,5 @@ TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
   m.impl("always_f32", &always_f32);
   m.impl("linear", &linear);
   m.impl("linear_by_rows", &linear_by_rows);
+  m.impl("rms_norm_by_rows", &rms_norm_by_rows);
 }

@@ -11,7 +11,8 @@
 #     without --torch-op; a returned tensor of another dtype is the operator's failure (exit 1);
 #   - a torch linear operator serves the model's float32 projections (parity check model and
 #     trajectory --torch-op, and the property main): a batch-invariant one holds, one whose bits
-#     depend on the row count fails the model's batch invariance and replays.
+#     depend on the row count fails the model's batch invariance and replays;
+#   - with --kernel-op, a torch rms_norm operator serves every row that runs RMSNorm, the same way.
 # usage: torch_op_cli_test.sh PARITY LIBRARY PROPERTY_MAIN
 parity=$1 lib=$2 main=$3
 source "$(dirname "$0")/../../../cli/tests/expect.sh"
@@ -87,6 +88,29 @@ expect 2 "--torch-device: trajectory runs the model's rows on the host" -- \
   "$parity" check trajectory "${linear[@]}" --torch-device cuda
 expect 0 "parity: every applicable property holds" -- \
   env PARITY_CASES=4 "$main" model parity_test::linear "${linear[@]}" --gtest_filter=model.audit_equals_strict
+
+# A torch operator as the kernel of another op in the model's rows (--kernel-op): mylib::rms_norm
+# in every row that runs RMSNorm holds every model property; parity_test::rms_norm_by_rows (bf16
+# y for an even row count) fails the model's batch invariance, and its reproducer replays with
+# the printed flags; an op the family runs no kernel of is refused.
+norm=(--torch-op mylib::rms_norm --library "$lib" --kernel-op rms_norm)
+norm_broken=(--torch-op parity_test::rms_norm_by_rows --library "$lib" --kernel-op rms_norm)
+expect 0 "parity check model on runtime-host+rms_norm=mylib::rms_norm" -- "$parity" check model --cases 6 "${norm[@]}"
+expect 0 "parity check trajectory on bound-all+rms_norm=mylib::rms_norm" -- \
+  "$parity" check trajectory --cases 3 "${norm[@]}"
+rm -rf "$work/repros"
+expect 1 "batch_invariant_bound         FAILS" -- \
+  "$parity" check model --cases 20 "${norm_broken[@]}" --property batch_invariant_bound
+repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
+[ -n "$repro" ] || { echo "FAIL: no reproducer of parity_test::rms_norm_by_rows in the model"; failures=$((failures + 1)); }
+expect 1 "STILL FAILS" -- "$parity" replay "$repro" "${norm_broken[@]}"
+printed_lines_fail "$("$parity" check model --cases 20 "${norm_broken[@]}" --property batch_invariant_bound 2>&1)"
+expect 2 "--kernel-op: model runs kernels of linear, rms_norm, rope, swiglu, sdpa, transition_step, not of adaln" -- \
+  "$parity" check model --torch-op mylib::rms_norm --library "$lib" --kernel-op adaln
+expect 2 "--kernel-op: rms_norm is an op family: the operator is its subject, not a kernel of linear" -- \
+  "$parity" check rms_norm --torch-op mylib::rms_norm --library "$lib" --kernel-op linear
+expect 0 "parity: every applicable property holds" -- \
+  env PARITY_CASES=4 "$main" model mylib::rms_norm "${norm[@]}" --gtest_filter=model.audit_equals_strict
 
 # The property main, as parity_add_subject_tests(OP rms_norm TORCH_OP ...) runs it.
 torch_op=(--torch-op mylib::rms_norm_broken --library "$lib")
