@@ -1,7 +1,7 @@
 #pragma once
 // The flags that make a PyTorch operator the subject of `parity check` and `parity replay`
-// (ops/torch_op/torch_op.hpp): --torch-op SCHEMA, --library FILE, --torch-arg DECLARED=ARGUMENT,...
-// and --torch-device cpu|cuda. The one place they are read.
+// (ops/torch_op/torch_op.hpp): --torch-op SCHEMA, --library FILE, --torch-arg DECLARED=ARGUMENT,...,
+// --torch-device cpu|cuda and --kernel-op OP. The one place they are read.
 #include <optional>
 
 #include <parity/cli/args.hpp>
@@ -10,7 +10,7 @@
 namespace parity::cli {
 
 // The spec the flags give, or nullopt without --torch-op. Throws InputError naming the flag for a
-// bad value, and for --library, --torch-arg or --torch-device without --torch-op.
+// bad value, and for --library, --torch-arg, --torch-device or --kernel-op without --torch-op.
 std::optional<ops::TorchOpSpec> torch_op_flags(const Args& args);
 
 }  // namespace parity::cli

@@ -30,7 +30,8 @@
 # with its float32 projections on the operator, as a kernel of the op linear
 # (runtime-host+linear=<schema>, bound-all+linear=<schema>; the trajectory's on CPU only), or
 # with KERNEL_OP <op> (rms_norm, rope, swiglu, sdpa; transition_step on model) the rows that run
-# that op on it (runtime-host+<op>=<schema>; --kernel-op). LIBRARY (a shared-library target, or a
+# that op on it (runtime-host+<op>=<schema>, bound-all+<op>=<schema>; --kernel-op; tests named
+# <schema>+<op>.<family>.<property>; the backward ops stay parity's). LIBRARY (a shared-library target, or a
 # file) is loaded first; TORCH_ARGS maps declared names to schema arguments (--torch-arg); DEVICE
 # cuda gives it CUDA tensors (subject <schema>@cuda, label gpu). The program is parity_torch_op_tests, the
 # property main alone, built once per project.
@@ -68,6 +69,10 @@ function(parity_add_subject_tests)
       message(FATAL_ERROR "parity_add_subject_tests: DEVICE ${S_DEVICE} is neither cpu nor cuda")
     endif()
     if(S_KERNEL_OP)
+      if(S_OP AND NOT S_KERNEL_OP STREQUAL S_OP)
+        message(FATAL_ERROR "parity_add_subject_tests: KERNEL_OP ${S_KERNEL_OP} with OP ${S_OP}: the operator is a "
+                            "subject of the op ${S_OP} itself; KERNEL_OP is for FAMILY model or trajectory")
+      endif()
       list(APPEND args --kernel-op ${S_KERNEL_OP})
     endif()
   elseif(S_KERNEL_OP)
@@ -106,7 +111,13 @@ function(parity_add_subject_tests)
     target_link_libraries(${exe} PRIVATE parity::property_main)
   endif()
 
-  set(name ${S_SUBJECT}_${S_FAMILY}_properties)
+  # The tests' names: the subject's, with the kernel's op where KERNEL_OP makes one operator two
+  # subjects of a family (runtime-host+linear=S and runtime-host+rms_norm=S).
+  set(prefix ${S_SUBJECT})
+  if(S_KERNEL_OP)
+    set(prefix ${S_SUBJECT}+${S_KERNEL_OP})
+  endif()
+  set(name ${prefix}_${S_FAMILY}_properties)
   set(labels properties)
   if(S_BACKEND MATCHES "cuda")
     list(APPEND labels gpu)
@@ -128,7 +139,7 @@ function(parity_add_subject_tests)
     list(APPEND environment "PARITY_MAX_${extent}=${CMAKE_MATCH_2}")
   endforeach()
   if(NOT S_WILL_FAIL)
-    parity_add_property_tests(EXECUTABLE ${exe} FAMILY ${S_FAMILY} SUBJECT ${S_SUBJECT} PREFIX ${S_SUBJECT}
+    parity_add_property_tests(EXECUTABLE ${exe} FAMILY ${S_FAMILY} SUBJECT ${S_SUBJECT} PREFIX ${prefix}
                               LABELS ${labels} TIMEOUT ${S_TIMEOUT} ENVIRONMENT ${environment} ARGS ${args})
     return()
   endif()

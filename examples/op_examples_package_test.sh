@@ -4,7 +4,8 @@
 #   - a PyTorch operator by name: the README's torch_op/CMakeLists.txt, written as is beside
 #     examples/torch_op/mylib.cpp, configured, built and tested with the README's torch_op/run.sh
 #     (ctest, and the installed `parity check --torch-op`): every property holds on
-#     mylib::rms_norm and the broken mylib::rms_norm_broken is caught;
+#     mylib::rms_norm, in the op and inside the model (KERNEL_OP rms_norm), and the broken
+#     mylib::rms_norm_broken is caught;
 #   - an op of one's own: the README's custom_op/ snippets, which must be examples/custom_op's
 #     files byte for byte, built and tested with custom_op/run.sh: every property of the new op
 #     scaled_add holds on my-scaled-add and my-scaled-add-broken is caught.
@@ -55,6 +56,8 @@ cp "$examples/torch_op/mylib.cpp" "$work/torch_op/"
 cat "$work/torch_op.log"
 grep -q "mylib::rms_norm\.rms_norm\.forward_accuracy .*Passed" "$work/torch_op.log" || fail "mylib::rms_norm's properties did not run and pass"
 grep -q "mylib::rms_norm_broken_rms_norm_properties .*Passed" "$work/torch_op.log" || fail "mylib::rms_norm_broken was not caught"
+grep -q "mylib::rms_norm+rms_norm\.model\.batch_invariant_bound .*Passed" "$work/torch_op.log" ||
+  fail "mylib::rms_norm did not run and pass the model's properties in the rows that run RMSNorm (KERNEL_OP)"
 grep -q "^forward_accuracy  *holds" "$work/torch_op.log" || fail "the installed parity check --torch-op did not pass mylib::rms_norm"
 
 if [ "$cuda" = ON ]; then

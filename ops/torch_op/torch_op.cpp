@@ -1,6 +1,5 @@
 #include <parity/ops/torch_op/torch_op.hpp>
 
-#include <algorithm>
 #include <mutex>
 #include <set>
 
@@ -81,8 +80,11 @@ std::string register_torch_op(const std::string& family, const TorchOpSpec& spec
     hosts += (hosts.empty() ? "" : "; ") + f->name() + " (" + ops_of + ")";
     if (f->name() != family) continue;
     const std::string kernel_op = spec.kernel_op.empty() ? kernel_ops.front() : spec.kernel_op;
-    if (std::ranges::find(kernel_ops, kernel_op) == kernel_ops.end())
-      throw InputError("--kernel-op: " + family + " runs kernels of " + ops_of + ", not of " + kernel_op);
+    try {
+      f->require_kernel_op(kernel_op);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--kernel-op: ") + e.what());
+    }
     std::string subject;
     try {  // the family's refusal of the device, before the operator is loaded
       subject = f->subject_with_kernel(kernel_op, torch_op_subject_name(spec), spec.device);
@@ -91,15 +93,39 @@ std::string register_torch_op(const std::string& family, const TorchOpSpec& spec
     }
     TorchOpSpec as_kernel = spec;
     as_kernel.kernel_op.clear();
-    register_torch_op(kernel_op, as_kernel);
+    try {
+      register_torch_op(kernel_op, as_kernel);
+    } catch (const InputError& e) {
+      if (!spec.kernel_op.empty()) throw;
+      throw InputError(std::string(e.what()) + " (on " + family + " the operator is a kernel of " + kernel_op +
+                       " unless --kernel-op names another of " + ops_of + ")");
+    }
     return subject;
   }
   throw InputError("--torch-op: " + family + " is not an op family; a torch operator is a subject of one of: " + ops +
                    ", or a kernel of an op inside the subjects of: " + hosts);
 }
 
+namespace {
+
+// The op whose kernel `spec`'s operator is in `subject`, a family's subject that runs it
+// ("runtime-host+rms_norm=mylib::rms_norm": "rms_norm"), or "" where it records no such op.
+std::string recorded_kernel_op(const std::string& subject, const TorchOpSpec& spec) {
+  const std::size_t plus = subject.find('+');
+  const std::size_t eq = plus == std::string::npos ? plus : subject.find('=', plus);
+  if (eq == std::string::npos || subject.substr(eq + 1) != torch_op_subject_name(spec)) return "";
+  return subject.substr(plus + 1, eq - plus - 1);
+}
+
+}  // namespace
+
 void register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec) {
-  for (const auto& file : gen::reproducer_files(inputs)) register_torch_op(read_reproducer(file).failing_case.family, spec);
+  for (const auto& file : gen::reproducer_files(inputs)) {
+    const Reproducer r = read_reproducer(file);
+    TorchOpSpec recorded = spec;
+    if (recorded.kernel_op.empty()) recorded.kernel_op = recorded_kernel_op(r.subject, spec);
+    register_torch_op(r.failing_case.family, recorded);
+  }
 }
 
 }  // namespace parity::ops

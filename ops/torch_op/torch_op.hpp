@@ -72,7 +72,9 @@ OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec);
 std::string register_torch_op(const std::string& family, const TorchOpSpec& spec);
 
 // Registers it with the family of each reproducer `inputs` names (files, or directories of them:
-// gen::reproducer_files), for a replay (each reproducer records its subject). Throws InputError
+// gen::reproducer_files), for a replay (each reproducer records its subject; without
+// spec.kernel_op, a subject runtime-host+OP=SCHEMA or bound-all+OP=SCHEMA of this operator gives
+// the op). Throws InputError
 // naming a bad file, or as register_torch_op does for any of those families (so a replay of
 // reproducers of several families takes an operator every one of them can run).
 void register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec);

@@ -1,5 +1,8 @@
 #include <parity/properties/gen/family.hpp>
 
+#include <algorithm>
+#include <stdexcept>
+
 #include <parity/core/error.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/bridge_runs.hpp>
@@ -20,11 +23,17 @@ SubjectEntry Family::find_subject(const std::string& wanted) const {
 }
 
 std::string Family::subject_with_kernel(const std::string& op, const std::string& kernel, const std::string&) const {
+  require_kernel_op(op);
+  throw std::logic_error(name() + " names " + op + " among its kernel ops but no subject that runs " + kernel);
+}
+
+void Family::require_kernel_op(const std::string& op) const {
   const std::vector<std::string> ops = kernel_ops();
-  if (ops.empty()) throw InputError(name() + " runs no op's kernel in parity's place, so not " + kernel);
+  if (ops.empty()) throw InputError(name() + " runs no op's kernel in parity's place, so not " + op + "'s");
+  if (std::ranges::find(ops, op) != ops.end()) return;
   std::string known;
   for (const std::string& o : ops) known += (known.empty() ? "" : ", ") + o;
-  throw InputError(name() + " runs kernels of " + known + " in parity's place, not of " + op);
+  throw InputError(name() + " runs kernels of " + known + ", not of " + op);
 }
 
 PropertyEntry Family::find_property(const std::string& wanted) const {

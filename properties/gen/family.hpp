@@ -75,11 +75,14 @@ class Family {
   // PyTorch operator (--torch-op without --kernel-op); empty (the default): none. A kernel
   // registered with such an op before this family's subjects are first listed is among them, as
   // the subject subject_with_kernel names: the one that runs `kernel`, a subject of `op`, for
-  // `device` ("cpu" or "cuda"). Throws InputError where the family runs no such subject (the
-  // default: always; an op not in kernel_ops(); a device the family cannot run the kernel on).
+  // `device` ("cpu" or "cuda"), `op` one of kernel_ops() (require_kernel_op). Throws InputError
+  // for a device the family cannot run the kernel on.
   virtual std::vector<std::string> kernel_ops() const { return {}; }
   virtual std::string subject_with_kernel(const std::string& op, const std::string& kernel,
                                           const std::string& device) const;
+  // Throws InputError "<family> runs kernels of A, B, not of OP" unless `op` is one of
+  // kernel_ops() ("... runs no op's kernel in parity's place" where there are none).
+  void require_kernel_op(const std::string& op) const;
 
   // Helpers over the lists above; throw InputError naming the known entries.
   SubjectEntry find_subject(const std::string& name) const;

@@ -1,7 +1,5 @@
 #include <parity/properties/gen/trajectory_family.hpp>
 
-#include <algorithm>
-
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/trajectory_family_cases.hpp>
 #include <parity/properties/trajectory/trajectory_properties.hpp>
@@ -22,8 +20,6 @@ class TrajectoryFamily final : public Family {
   std::vector<std::string> kernel_ops() const override { return pt::trajectory_kernel_ops(); }
   std::string subject_with_kernel(const std::string& op, const std::string& kernel,
                                   const std::string& device) const override {
-    if (std::ranges::find(pt::trajectory_kernel_ops(), op) == pt::trajectory_kernel_ops().end())
-      return Family::subject_with_kernel(op, kernel, device);  // refuses, naming the ops it runs
     if (device != "cpu")
       throw InputError("trajectory runs the model's rows on the host: " + kernel + " on " + device + " cannot serve them");
     return pt::trajectory_subject_with_kernel(op, kernel);

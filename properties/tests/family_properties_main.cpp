@@ -13,9 +13,11 @@
 // PARITY_SEED, PARITY_CASES and a --gtest_filter) and the command that replays its reproducer: this program's --replay.
 //
 // usage: <test> FAMILY [SUBJECT] --torch-op SCHEMA [--library FILE] [--torch-arg A=B,...] [--torch-device D]
+//                                 [--kernel-op OP]
 //        <test> --replay [--subject S] --torch-op SCHEMA ... FILE|DIR...
-// A PyTorch operator as a subject of an op family, or as the kernel of linear inside the model's or
-// the trajectory's subjects, as `parity check --torch-op` (ops/torch_op/torch_op.hpp): registered
+// A PyTorch operator as a subject of an op family, or as the kernel of linear (or --kernel-op's op)
+// inside the model's or the trajectory's subjects, as `parity check --torch-op`
+// (ops/torch_op/torch_op.hpp): registered
 // first, the default SUBJECT then, and the operator's own name as SUBJECT stands for it; the rerun
 // and replay commands a failure prints carry the same flags. parity_add_subject_tests(OP|FAMILY ...
 // TORCH_OP ...) runs this program so.
@@ -130,7 +132,8 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
   const std::string default_subject = torch_op.spec ? parity::ops::register_torch_op(family.name(), *torch_op.spec)
                                                     : family.default_subject();
   // The operator's own name (parity_add_subject_tests' SUBJECT for TORCH_OP) stands for the
-  // family's subject that runs it: itself in an op family, runtime-host+linear=NAME in the model.
+  // family's subject that runs it: itself in an op family, runtime-host+OP=NAME in the model and
+  // bound-all+OP=NAME in the trajectory (OP linear, or --kernel-op's).
   const std::string wanted = argc > 2 ? argv[2] : default_subject;
   const bool the_operator = torch_op.spec && wanted == parity::ops::torch_op_subject_name(*torch_op.spec);
   const auto subject = family.find_subject(the_operator ? default_subject : wanted);

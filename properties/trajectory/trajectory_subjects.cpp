@@ -1,8 +1,10 @@
 #include <parity/properties/trajectory/trajectory_subjects.hpp>
 
 #include <parity/core/find_named.hpp>
+#include <parity/properties/model/model_subjects.hpp>
 #include <parity/properties/model/op_bound_rows.hpp>
 #include <parity/properties/model/primitive_bound_rows.hpp>
+#include <parity/properties/model/transition_bound_rows.hpp>
 #include <parity/subjects/model/rows/model_rows.hpp>
 #include <parity/subjects/probes/batch_variant_projection.hpp>
 
@@ -73,8 +75,9 @@ std::string trajectory_subject_with_kernel(const std::string& op, const std::str
 
 const std::vector<std::string>& trajectory_kernel_ops() {
   static const std::vector<std::string> ops = [] {
-    std::vector<std::string> out = {model::kProjectionOp};
-    for (const std::string& op : model::primitive_ops()) out.push_back(op);
+    std::vector<std::string> out;
+    for (const std::string& op : model::model_kernel_ops())
+      if (op != model::kTransitionOp) out.push_back(op);
     return out;
   }();
   return ops;

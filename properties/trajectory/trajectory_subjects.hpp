@@ -39,8 +39,8 @@ struct TrajectorySubject {
 const std::vector<TrajectorySubject>& trajectory_subjects();
 const TrajectorySubject& find_trajectory_subject(const std::string& name);  // InputError otherwise
 // The name of the subject with every boundary bound and the rows of `op` (linear: the float32
-// projections; sdpa: the attention; rms_norm, rope, swiglu: the rows that run it) on `kernel`, a
-// host subject of that op: bound-all+OP=KERNEL.
+// projections; rms_norm, rope, swiglu, sdpa: the rows that run it) on `kernel`, a host subject of
+// that op: bound-all+OP=KERNEL.
 std::string trajectory_subject_with_kernel(const std::string& op, const std::string& kernel);
 // The ops whose kernels bound-all+OP=NAME subjects run: linear, then rms_norm, rope, swiglu, sdpa
 // (the trajectory never reaches the transition step).

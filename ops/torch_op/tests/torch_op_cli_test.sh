@@ -104,11 +104,20 @@ expect 1 "batch_invariant_bound         FAILS" -- \
 repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
 [ -n "$repro" ] || { echo "FAIL: no reproducer of parity_test::rms_norm_by_rows in the model"; failures=$((failures + 1)); }
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" "${norm_broken[@]}"
+# Without --kernel-op, the replay takes the op from the recorded subject.
+expect 1 "STILL FAILS" -- "$parity" replay "$repro" --torch-op parity_test::rms_norm_by_rows --library "$lib"
+expect 0 "passes now" -- "$parity" replay "$repro" "${norm[@]}" --subject runtime-host+rms_norm=mylib::rms_norm
 printed_lines_fail "$("$parity" check model --cases 20 "${norm_broken[@]}" --property batch_invariant_bound 2>&1)"
 expect 2 "--kernel-op: model runs kernels of linear, rms_norm, rope, swiglu, sdpa, transition_step, not of adaln" -- \
   "$parity" check model --torch-op mylib::rms_norm --library "$lib" --kernel-op adaln
 expect 2 "--kernel-op: rms_norm is an op family: the operator is its subject, not a kernel of linear" -- \
   "$parity" check rms_norm --torch-op mylib::rms_norm --library "$lib" --kernel-op linear
+expect 2 "--kernel-op: trajectory runs kernels of linear, rms_norm, rope, swiglu, sdpa, not of transition_step" -- \
+  "$parity" check trajectory --torch-op mylib::rms_norm --library "$lib" --kernel-op transition_step
+expect 2 "--kernel-op needs --torch-op SCHEMA" -- "$parity" check model --kernel-op rms_norm
+expect 2 "(on model the operator is a kernel of linear unless --kernel-op names another of linear, rms_norm" -- \
+  "$parity" check model --torch-op mylib::rms_norm --library "$lib"
+expect 2 "--kernel-op needs --torch-op SCHEMA" -- "$main" model --kernel-op rms_norm
 expect 0 "parity: every applicable property holds" -- \
   env PARITY_CASES=4 "$main" model mylib::rms_norm "${norm[@]}" --gtest_filter=model.audit_equals_strict
 
