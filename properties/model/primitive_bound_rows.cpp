@@ -33,30 +33,29 @@ struct PrimitiveOp {
   std::function<Primitives(Primitives p, const std::string& subject, Kernel forward, Kernel backward)> bind;
 };
 
+// A PrimitiveOp::bind that puts the op's primitives on the kernels with `with` (the adapters of
+// subjects/model/rows/<op>_kernel(s).hpp) and, without a backward kernel, keeps p's backward
+// primitive `kept`.
+template <auto kept>
+auto keeping_backward(Primitives (*with)(Primitives, const std::string&, Kernel, Kernel)) {
+  return [with](Primitives p, const std::string& subject, Kernel forward, Kernel backward) {
+    Primitives out = with(p, subject, std::move(forward), backward);
+    if (!backward) out.*kept = p.*kept;
+    return out;
+  };
+}
+
 const std::vector<PrimitiveOp>& table() {
   static const std::vector<PrimitiveOp> all = {
       {"rms_norm", "rms_norm_backward",
-       [](Primitives p, const std::string& subject, Kernel forward, Kernel backward) {
-         Primitives out = parity::model::with_rms_norm_kernels(p, subject, std::move(forward), backward);
-         if (!backward) out.rms_norm_backward_input = p.rms_norm_backward_input;
-         return out;
-       }},
+       keeping_backward<&Primitives::rms_norm_backward_input>(&parity::model::with_rms_norm_kernels)},
       {"rope", "",
        [](Primitives p, const std::string& subject, Kernel forward, Kernel) {
          return parity::model::with_rope_kernel(std::move(p), subject, std::move(forward));
        }},
       {"swiglu", "swiglu_backward",
-       [](Primitives p, const std::string& subject, Kernel forward, Kernel backward) {
-         Primitives out = parity::model::with_swiglu_kernels(p, subject, std::move(forward), backward);
-         if (!backward) out.swiglu_gate_backward = p.swiglu_gate_backward;
-         return out;
-       }},
-      {"sdpa", "sdpa_backward",
-       [](Primitives p, const std::string& subject, Kernel forward, Kernel backward) {
-         Primitives out = parity::model::with_sdpa_kernels(p, subject, std::move(forward), backward);
-         if (!backward) out.sdpa_backward = p.sdpa_backward;
-         return out;
-       }},
+       keeping_backward<&Primitives::swiglu_gate_backward>(&parity::model::with_swiglu_kernels)},
+      {"sdpa", "sdpa_backward", keeping_backward<&Primitives::sdpa_backward>(&parity::model::with_sdpa_kernels)},
   };
   return all;
 }

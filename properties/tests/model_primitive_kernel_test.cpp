@@ -24,6 +24,7 @@
 #include <parity/subjects/model/rows/row_checks.hpp>
 
 #include "model_property_run.hpp"
+#include "replaced_rows.hpp"
 
 namespace parity {
 namespace {
@@ -110,20 +111,10 @@ TEST(PrimitiveKernel, TheRowsThatRunEachOpAreTheModelsOwn) {
 }
 
 TEST(PrimitiveKernel, ReplacesExactlyTheRowsThatRunTheOp) {
-  const auto& base = model::model_rows().rows();
   for (const std::string& op : primitive_ops()) {
-    const auto& bound = rows_with_primitive_kernel(op, "rlkernels-host", Backend::host).rows();
-    ASSERT_EQ(bound.size(), base.size()) << op;
-    std::vector<std::string> replaced;
-    for (std::size_t i = 0; i < base.size(); ++i) {
-      EXPECT_EQ(bound[i].serves, base[i].serves) << op;
-      EXPECT_EQ(bound[i].opt_in, base[i].opt_in) << op;
-      if (bound[i].name != base[i].name) {
-        EXPECT_EQ(bound[i].name, base[i].name + "=rlkernels-host") << op;
-        replaced.push_back(base[i].name);
-      }
-    }
-    EXPECT_EQ(replaced, rows_running(op)) << op;
+    SCOPED_TRACE(op);
+    EXPECT_EQ(replaced_row_names(rows_with_primitive_kernel(op, "rlkernels-host", Backend::host), "rlkernels-host"),
+              rows_running(op));
   }
 }
 

@@ -28,6 +28,7 @@
 #include <parity/subjects/transition_family.hpp>
 
 #include "model_property_run.hpp"
+#include "replaced_rows.hpp"
 
 namespace parity {
 namespace {
@@ -136,19 +137,8 @@ void expect_paritys_bits(const std::vector<Tensor>& got, const std::vector<Tenso
 }
 
 TEST(TransitionKernel, ReplacesTheTransitionRowOnly) {
-  const auto& base = model::model_rows().rows();
-  const auto& bound = rows_with_transition_kernel("rlkernels-host", Backend::host).rows();
-  ASSERT_EQ(bound.size(), base.size());
-  std::vector<std::string> replaced;
-  for (std::size_t i = 0; i < base.size(); ++i) {
-    EXPECT_EQ(bound[i].serves, base[i].serves);
-    EXPECT_EQ(bound[i].opt_in, base[i].opt_in);
-    if (bound[i].name != base[i].name) {
-      EXPECT_EQ(bound[i].name, base[i].name + "=rlkernels-host");
-      replaced.push_back(base[i].name);
-    }
-  }
-  EXPECT_EQ(replaced, std::vector<std::string>{"transition_step_logprob"});
+  EXPECT_EQ(replaced_row_names(rows_with_transition_kernel("rlkernels-host", Backend::host), "rlkernels-host"),
+            std::vector<std::string>{"transition_step_logprob"});
 }
 
 TEST(TransitionKernel, ATransitionSubjectTakesTheWholeBatchInOneCall) {
