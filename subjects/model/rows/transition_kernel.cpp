@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
 #include <parity/subjects/model/rows/op_output.hpp>
@@ -21,12 +21,6 @@ struct SigmaGroup {
   float sigma = 0, sigma_prev = 0, step = 0;
   std::vector<std::int64_t> samples;
 };
-
-std::string shortest(float v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", static_cast<double>(v));
-  return text;
-}
 
 // The groups of `in`'s samples; throws InputError, before any call, for a sigma_prev the op
 // cannot be given.
@@ -44,8 +38,8 @@ std::vector<SigmaGroup> sigma_groups(const subjects::TransitionInputs& in) {
     const double exact = static_cast<double>(in.sigma[b]) - static_cast<double>(in.sigma_prev[b]);
     const float step = static_cast<float>(exact);
     if (static_cast<double>(step) != exact || ops::transition_step::sigma_prev_of(in.sigma[b], step) != in.sigma_prev[b])
-      throw InputError("transition_step: sample " + std::to_string(b) + "'s sigma " + shortest(in.sigma[b]) +
-                       " and sigma_prev " + shortest(in.sigma_prev[b]) +
+      throw InputError("transition_step: sample " + std::to_string(b) + "'s sigma " + number_text(in.sigma[b]) +
+                       " and sigma_prev " + number_text(in.sigma_prev[b]) +
                        " differ by no float32 step the op can take (its sigma_prev is float32(sigma - step))");
     groups.push_back({in.sigma[b], in.sigma_prev[b], step, {static_cast<std::int64_t>(b)}});
   }
