@@ -37,7 +37,8 @@ std::vector<SigmaGroup> sigma_groups(const subjects::TransitionInputs& in) {
     }
     const double exact = static_cast<double>(in.sigma[b]) - static_cast<double>(in.sigma_prev[b]);
     const float step = static_cast<float>(exact);
-    if (static_cast<double>(step) != exact || ops::transition_step::sigma_prev_of(in.sigma[b], step) != in.sigma_prev[b])
+    const bool gives_back = ops::transition_step::sigma_prev_of(in.sigma[b], step) == in.sigma_prev[b];
+    if (static_cast<double>(step) != exact || !gives_back)
       throw InputError("transition_step: sample " + std::to_string(b) + "'s sigma " + number_text(in.sigma[b]) +
                        " and sigma_prev " + number_text(in.sigma_prev[b]) +
                        " differ by no float32 step the op can take (its sigma_prev is float32(sigma - step))");
