@@ -38,6 +38,7 @@
 #include <parity/core/error.hpp>
 #include <parity/core/reproducer.hpp>
 #include <parity/properties/gen/family.hpp>
+#include <parity/registry/families.hpp>
 
 namespace {
 
@@ -175,8 +176,8 @@ int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
     std::vector<const Family*> selected;
-    for (const auto& name : o.families) selected.push_back(&parity::gen::find_family(name));
-    if (selected.empty()) selected = parity::gen::families();
+    for (const auto& name : o.families) selected.push_back(&parity::registry::find_family(name));
+    if (selected.empty()) selected = parity::registry::families();
     std::cout << "probe detection over seeds " << o.first_seed << ".." << o.first_seed + o.seeds - 1
               << ", cases per property:";
     for (const Family* family : selected)

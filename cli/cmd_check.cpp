@@ -10,6 +10,8 @@
 #include <parity/cli/torch_op_flags.hpp>
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/family.hpp>
+#include <parity/registry/families.hpp>
+#include <parity/registry/torch_op_registration.hpp>
 
 namespace parity::cli {
 namespace {
@@ -46,10 +48,10 @@ ResultRecord check_record(const std::string& family, const std::string& subject,
 
 int cmd_check(const Args& args) {
   if (args.positional().size() != 1) throw InputError("check needs exactly one FAMILY (e.g. parity check lora)");
-  const gen::Family& family = gen::find_family(args.positional()[0]);
+  const gen::Family& family = registry::find_family(args.positional()[0]);
   std::string default_subject = family.default_subject();
   const auto torch_op = torch_op_flags(args);
-  if (torch_op) default_subject = ops::register_torch_op(family.name(), *torch_op);
+  if (torch_op) default_subject = registry::register_torch_op(family.name(), *torch_op);
   const gen::SubjectEntry subject = family.find_subject(args.get("--subject").value_or(default_subject));
   if (!subject.unavailable.empty())
     throw InputError("--subject: " + subject.name + " cannot run here: " + subject.unavailable);

@@ -17,10 +17,11 @@
 #include <parity/core/escape.hpp>
 #include <parity/core/input_file.hpp>
 #include <parity/core/reproducer.hpp>
-#include <parity/properties/gen/case_shrink.hpp>
 #include <parity/fuzz/decode.hpp>
+#include <parity/properties/gen/case_shrink.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/guarded_verdict.hpp>
+#include <parity/registry/families.hpp>
 
 namespace parity::cli {
 namespace {
@@ -37,7 +38,7 @@ int cmd_fuzz_repro(const Args& args) {
   const int max_checks = static_cast<int>(args.number("--max-checks", 3000, 1, kMaxCount));
   const std::string& family_name = args.positional()[0];
   const std::string& file = args.positional()[1];
-  const gen::Family& family = gen::find_family(family_name);
+  const gen::Family& family = registry::find_family(family_name);
   const auto dir = writable_repro_dir(args, "--out");
   const char* env = std::getenv("PARITY_FUZZ_SUBJECT");
   const gen::SubjectEntry subject =

@@ -14,9 +14,9 @@
 #include <parity/core/error.hpp>
 #include <parity/core/output_file.hpp>
 #include <parity/core/reproducer.hpp>
+#include <parity/families/model/model_gate.hpp>
 #include <parity/properties/gate_figures.hpp>
 #include <parity/properties/lora/lora_gate.hpp>
-#include <parity/properties/model/model_gate.hpp>
 #include <parity/properties/transition/transition_gate.hpp>
 #include <parity/subjects/torch/lora_torch.hpp>
 

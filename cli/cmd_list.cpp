@@ -4,6 +4,7 @@
 #include <parity/cli/commands.hpp>
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/family.hpp>
+#include <parity/registry/families.hpp>
 
 namespace parity::cli {
 
@@ -15,11 +16,12 @@ int cmd_list(const Args& args) {
   const bool all = what == "all";
   if (all || what == "families") {
     std::cout << "families:\n";
-    for (const gen::Family* f : gen::families()) std::cout << "  " << f->name() << "  " << f->description() << "\n";
+    for (const gen::Family* f : registry::families())
+      std::cout << "  " << f->name() << "  " << f->description() << "\n";
   }
   if (all || what == "subjects" || what == "probes") {
     std::cout << (what == "probes" ? "probes:\n" : "subjects:\n");
-    for (const gen::Family* f : gen::families())
+    for (const gen::Family* f : registry::families())
       for (const auto& s : f->subjects()) {
         if (what == "probes" && s.role != gen::SubjectRole::probe) continue;
         std::cout << "  " << f->name() << "  " << s.name << "  [" << subjects::subject_kind_name(s.role) << ", " << s.backend
@@ -29,7 +31,7 @@ int cmd_list(const Args& args) {
   }
   if (all || what == "properties") {
     std::cout << "properties:\n";
-    for (const gen::Family* f : gen::families())
+    for (const gen::Family* f : registry::families())
       for (const auto& p : f->properties())
         std::cout << "  " << f->name() << "  " << p.name << "  " << p.description
                   << (p.needs_subject ? "" : std::string("  [self-check of parity's oracles: --subject ") + gen::kOraclesSubject + "]")

@@ -12,6 +12,7 @@
 #include <parity/cli/result_outputs.hpp>
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/family.hpp>
+#include <parity/registry/families.hpp>
 
 namespace parity::cli {
 namespace {
@@ -45,8 +46,8 @@ ResultRecord probe_record(const gen::Family& family, const gen::SubjectEntry& pr
 
 int cmd_probes(const Args& args) {
   if (args.positional().size() > 1) throw InputError("probes takes at most one FAMILY");
-  std::vector<const gen::Family*> selected = gen::families();
-  if (!args.positional().empty()) selected = {&gen::find_family(args.positional()[0])};
+  std::vector<const gen::Family*> selected = registry::families();
+  if (!args.positional().empty()) selected = {&registry::find_family(args.positional()[0])};
   gen::RunConfig config;
   config.cases = static_cast<int>(args.number("--cases", 200, 1, kMaxCount));
   config.repro_dir = writable_repro_dir(args, "--repro-dir");

@@ -2,15 +2,17 @@
 #include <parity/cli/commands.hpp>
 #include <parity/cli/result_outputs.hpp>
 #include <parity/cli/torch_op_flags.hpp>
-#include <parity/properties/gen/replay.hpp>
+#include <parity/registry/replay.hpp>
+#include <parity/registry/torch_op_registration.hpp>
 
 namespace parity::cli {
 
 int cmd_replay(const Args& args) {
-  if (const auto spec = torch_op_flags(args)) ops::register_torch_op_for_reproducers(args.positional(), *spec);
+  if (const auto spec = torch_op_flags(args)) registry::register_torch_op_for_reproducers(args.positional(), *spec);
   const ResultOutputs outputs(args);
-  std::vector<gen::ReplayOutcome> outcomes;
-  const int still_failing = gen::replay_reproducers(args.positional(), args.get("--subject"), outputs.human(), &outcomes);
+  std::vector<registry::ReplayOutcome> outcomes;
+  const int still_failing =
+      registry::replay_reproducers(args.positional(), args.get("--subject"), outputs.human(), &outcomes);
   std::vector<ResultRecord> records;
   for (const auto& o : outcomes) {
     ResultRecord r{.family = o.reproducer.failing_case.family, .property = o.reproducer.property, .subject = o.subject,

@@ -9,11 +9,11 @@
 #include <parity/core/error.hpp>
 #include <parity/core/output_file.hpp>
 #include <parity/core/reproducer.hpp>
+#include <parity/families/trajectory/trajectory_analysis.hpp>
+#include <parity/families/trajectory/trajectory_family.hpp>
+#include <parity/families/trajectory/trajectory_properties.hpp>
 #include <parity/properties/gen/case_shrink.hpp>
 #include <parity/properties/gen/guarded_verdict.hpp>
-#include <parity/properties/gen/trajectory_family.hpp>
-#include <parity/properties/trajectory/trajectory_analysis.hpp>
-#include <parity/properties/trajectory/trajectory_properties.hpp>
 #include <parity/report/trajectory_html.hpp>
 #include <parity/subjects/runtime/mode.hpp>
 

@@ -4,6 +4,7 @@
 // text is wrapped by the parser; README.md's command synopsis must name every flag
 // (cli/tests/help_readme_test.py).
 #include <parity/cli/command_spec.hpp>
+#include <parity/registry/families.hpp>
 
 #include <map>
 
@@ -18,7 +19,7 @@ namespace {
 // extent -> what each family draws by default and allows.
 std::map<std::string, std::string> extent_cap_help() {
   std::map<std::string, std::string> help;
-  for (const gen::Family* f : gen::families())
+  for (const gen::Family* f : registry::families())
     for (const auto& cap : f->extent_caps())
       if (cap.own_flag)
         help[cap.extent] += (help[cap.extent].empty() ? "" : "; ") + f->name() + ": default " +

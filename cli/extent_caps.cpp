@@ -2,6 +2,7 @@
 
 #include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
+#include <parity/registry/families.hpp>
 
 namespace parity::cli {
 namespace {
@@ -47,7 +48,7 @@ bool has_extent(const gen::Family& f, const std::string& extent) {
 
 std::set<std::string> extent_cap_flags() {
   std::set<std::string> flags;
-  for (const gen::Family* f : gen::families())
+  for (const gen::Family* f : registry::families())
     for (const auto& cap : f->extent_caps())
       if (cap.own_flag) flags.insert("--max-" + cap.extent);
   return flags;

@@ -21,11 +21,12 @@
 #include <parity/fuzz/byte_reader.hpp>
 #include <parity/fuzz/decode_lora.hpp>
 #include <parity/fuzz/decode_op.hpp>
+#include <parity/fuzz/decode_transition.hpp>
 #include <parity/fuzz/fuzz_values.hpp>
 #include <parity/ops/framework/op_family.hpp>
-#include <parity/properties/gen/family.hpp>
-#include <parity/fuzz/decode_transition.hpp>
 #include <parity/properties/bridge/bridge_problem.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/registry/families.hpp>
 
 namespace {
 
@@ -145,7 +146,7 @@ std::vector<std::pair<std::string, fuzz::FuzzInput>> transition_seeds() {
 void op_seeds() {
   for (std::size_t o = 0; o < fuzz::op_fuzz_ops().size(); ++o) {
     const std::string& op = fuzz::op_fuzz_ops()[o];
-    const gen::Family& family = gen::find_family(op);
+    const gen::Family& family = registry::find_family(op);
     const ops::OpDecl& d = dynamic_cast<const ops::OpFamily&>(family).def().decl;
     const auto properties = fuzz::op_fuzz_properties(op, "rlkernels-host");
     std::size_t groups = 0, scaled = 0;

@@ -7,7 +7,7 @@
 //   PARITY_REGISTER_OP(scaled_add, ScaledAdd, "my-scaled-add");   // the op, its default subject
 //   PARITY_REGISTER_OP_SUBJECT(my_scaled_add, "scaled_add", parity::ops::OpSubjectInfo{...});
 //
-// The family is listed after parity's (parity::gen::families()) in the program that links the
+// The family is listed after parity's (registry/families.hpp) in the program that links the
 // registration: a user's property test (parity_add_subject_tests(OP scaled_add ...)). Its name must
 // be new; its subjects register with PARITY_REGISTER_OP_SUBJECT under the declared name.
 // Include this in the one .cpp that declares the op: the reference's MPFR instantiation is

@@ -77,7 +77,7 @@ std::string growth_table(const json& div) {
   return out + html_table({"arm", "block", "factor"}, rows);
 }
 
-// What each threshold of the conclusion means (properties/trajectory/trajectory_analysis.cpp).
+// What each threshold of the conclusion means (families/trajectory/trajectory_analysis.cpp).
 // gap X: the larger of arm X's video and audio velocity max abs differences.
 const char* threshold_meaning(const std::string& name) {
   if (name == "p_matches_a")

@@ -60,23 +60,14 @@ std::string torch_op_flag_words(const TorchOpSpec& spec);
 // not the declared output's is its failure (an exception naming the output).
 OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec);
 
-// Registers torch_op_subject(the declaration of op family `family`, spec) as a subject of it,
-// unless one of that name is registered already; returns the subject's name. For a family whose
-// subjects run an op's kernels (gen::Family::kernel_ops: model and trajectory), registers the
-// operator with spec.kernel_op (by default the family's first, linear) and returns the family's
-// subject that runs it (runtime-host+linear=mylib::linear, runtime-host+rms_norm=mylib::rms_norm).
-// Must come before the family's subjects are first listed. Throws InputError naming --torch-op
-// when `family` is neither (parity list families), --kernel-op for an op the family runs no
-// kernel of (or any other than `family` itself for an op family), --torch-device for a device
-// the family cannot run the kernel on, and as above.
-std::string register_torch_op(const std::string& family, const TorchOpSpec& spec);
+class OpFamily;
 
-// Registers it with the family of each reproducer `inputs` names (files, or directories of them:
-// gen::reproducer_files), for a replay (each reproducer records its subject; without
-// spec.kernel_op, a subject runtime-host+OP=SCHEMA or bound-all+OP=SCHEMA of this operator gives
-// the op). Throws InputError
-// naming a bad file, or as register_torch_op does for any of those families (so a replay of
-// reproducers of several families takes an operator every one of them can run).
-void register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const TorchOpSpec& spec);
+// Registers torch_op_subject(op's declaration, spec) as a subject of the op family `op`, unless
+// one of that name is registered already; returns the subject's name. Must come before the
+// family's subjects are first listed. Throws InputError naming --kernel-op when spec.kernel_op
+// names another op (the operator is the op's subject, not a kernel inside it), and as
+// torch_op_subject does. A family whose subjects run an op's kernels (the model) takes an
+// operator through registry/torch_op_registration.hpp, which calls this for the kernel's op.
+std::string register_torch_op_subject(const OpFamily& op, const TorchOpSpec& spec);
 
 }  // namespace parity::ops

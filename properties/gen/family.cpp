@@ -4,12 +4,6 @@
 #include <stdexcept>
 
 #include <parity/core/error.hpp>
-#include <parity/ops/op_families.hpp>
-#include <parity/properties/gen/bridge_runs.hpp>
-#include <parity/properties/gen/lora_runs.hpp>
-#include <parity/properties/gen/model_runs.hpp>
-#include <parity/properties/gen/trajectory_family.hpp>
-#include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity::gen {
 
@@ -63,25 +57,6 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
     return ProbeDetection{property.name, std::move(result), cases};
   }
   return std::nullopt;
-}
-
-const std::vector<const Family*>& families() {
-  static const std::vector<const Family*> all = [] {
-    std::vector<const Family*> list = {&lora_family(), &transition_family(), &model_family(), &trajectory_family(),
-                                       &bridge_family()};
-    for (const Family* op : ops::op_families()) list.push_back(op);
-    return list;
-  }();
-  return all;
-}
-
-const Family& find_family(const std::string& wanted) {
-  std::string known;
-  for (const Family* f : families()) {
-    if (f->name() == wanted) return *f;
-    known += (known.empty() ? "" : ", ") + f->name();
-  }
-  throw InputError("unknown family '" + wanted + "' (this parity has: " + known + ")");
 }
 
 }  // namespace parity::gen

@@ -102,8 +102,4 @@ struct ProbeDetection {
 // cases each.
 std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config);
 
-// Every family of this parity, and lookup by name (InputError listing the known ones).
-const std::vector<const Family*>& families();
-const Family& find_family(const std::string& name);
-
 }  // namespace parity::gen

@@ -1,0 +1,99 @@
+#include <parity/families/model/model_runtime_probes.hpp>
+
+#include <map>
+
+#include <parity/core/bf16.hpp>
+#include <parity/families/model/batch_variant_projection.hpp>
+
+namespace parity::subjects::probes {
+namespace {
+
+using runtime::Binding;
+using runtime::BindingStatus;
+using runtime::BoundaryCall;
+using runtime::Row;
+using runtime::Runtime;
+
+class SilentFallback final : public Runtime {
+ public:
+  using Runtime::Runtime;
+  const Row* bind(const BoundaryCall& call) override {
+    Decision d = decide(call);
+    if (d.binding.status != BindingStatus::fallback) {
+      record(call, d.binding);
+      return d.row ? instance(*d.row) : nullptr;
+    }
+    record(call, Binding{d.binding.row, BindingStatus::row, "bound", 0});
+    return nullptr;
+  }
+};
+
+// Rounds every float32 output of the wrapped row through bfloat16.
+class Bf16LoggedRow final : public Row {
+ public:
+  explicit Bf16LoggedRow(const Row& inner) : inner_(inner) {}
+  std::vector<Tensor> forward(const std::vector<Tensor>& operands) const override {
+    std::vector<Tensor> out = inner_.forward(operands);
+    for (Tensor& t : out)
+      if (t.dtype() == DType::f32)
+        for (std::int64_t i = 0; i < t.numel(); ++i)
+          t.set_value(i, round_through_bf16(static_cast<float>(t.value_at(i))));
+    return out;
+  }
+  std::vector<Tensor> backward(const std::vector<Tensor>& operands, const std::vector<Tensor>& grads) const override {
+    return inner_.backward(operands, grads);
+  }
+
+ private:
+  const Row& inner_;
+};
+
+class PerturbingAudit final : public Runtime {
+ public:
+  using Runtime::Runtime;
+  const Row* bind(const BoundaryCall& call) override {
+    const Row* row = Runtime::bind(call);
+    if (!row || options().mode != runtime::Mode::audit) return row;
+    auto& wrapped = wrapped_[row];
+    if (!wrapped) wrapped = std::make_unique<Bf16LoggedRow>(*row);
+    return wrapped.get();
+  }
+
+ private:
+  std::map<const Row*, std::unique_ptr<Row>> wrapped_;
+};
+
+runtime::RuntimeOptions without_ablations(runtime::RuntimeOptions o) {
+  o.ablations.clear();
+  return o;
+}
+
+template <class R>
+std::unique_ptr<Runtime> make(const runtime::RowRegistry& rows, runtime::RuntimeOptions options) {
+  return std::make_unique<R>(rows, std::move(options));
+}
+
+std::unique_ptr<Runtime> make_ablation_ignored(const runtime::RowRegistry& rows, runtime::RuntimeOptions options) {
+  return std::make_unique<Runtime>(rows, without_ablations(std::move(options)));
+}
+
+// The rows argument is the model's own; this probe swaps in its own registry.
+std::unique_ptr<Runtime> make_batch_variant(const runtime::RowRegistry&, runtime::RuntimeOptions options) {
+  return std::make_unique<Runtime>(rows_with_batch_variant_projections(), std::move(options));
+}
+
+}  // namespace
+
+const std::vector<RuntimeProbe>& model_runtime_probes() {
+  static const std::vector<RuntimeProbe> probes = {
+      {"silent-fallback", "strict runs the provider where a row cannot take the call and logs the row as bound",
+       &make<SilentFallback>},
+      {"perturbing-audit", "audit rounds the bound rows' float32 outputs through bfloat16", &make<PerturbingAudit>},
+      {"ablation-ignored", "ablations are accepted but not applied: their targets stay bound", &make_ablation_ignored},
+      {"batch-variant-projection", "video projection rows whose reduction order depends on the batch size",
+       &make_batch_variant},
+  };
+  return probes;
+}
+
+}  // namespace parity::subjects::probes

@@ -1,0 +1,199 @@
+// A kernel of the ops sdpa and sdpa_backward bound in the rows that run the model's attention
+// (families/model/primitive_bound_rows.hpp): the registry replaces exactly joint_attention and
+// token_refiner_block; the rows' forward is the model's attention with its scaled dot-product
+// attention on the kernel (with parity's kernel inside, parity's own row bit for bit); a kernel
+// registered by the program becomes the model subject runtime-host+sdpa=NAME, runs inside the
+// model and is judged by its properties: parity's own attention kernel passes every one, one whose
+// bits depend on the batch fails batch_invariant_bound; a kernel of sdpa alone is bound with
+// parity's sdpa_backward serving the backward.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include <parity/core/bf16.hpp>
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/families/model/model_runs.hpp>
+#include <parity/families/model/primitive_bound_rows.hpp>
+#include <parity/families/model/rows/attention.hpp>
+#include <parity/families/model/rows/model_rows.hpp>
+#include <parity/families/model/rows/row_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/family.hpp>
+
+#include "model_property_run.hpp"
+#include "replaced_rows.hpp"
+
+namespace parity {
+namespace {
+
+using properties::model::primitive_kernels;
+using properties::model::rows_running;
+
+const runtime::RowRegistry& rows_with_attention_kernel(const std::string& subject, runtime::Backend backend) {
+  return properties::model::rows_with_primitive_kernel("sdpa", subject, backend);
+}
+
+std::unique_ptr<ops::OpSubject> parity_kernel(const std::string& op) {
+  for (const auto& s : ops::find_op_family(op).infos())
+    if (s.name == "rlkernels-host") return s.make();
+  throw std::logic_error("no " + op + " rlkernels-host");
+}
+
+// Calls of the counting kernels (forward, backward) other than auto mode's self-check of the row
+// (B 1, S 5, D 4), and every call.
+std::atomic<int> model_calls{0}, backward_model_calls{0}, forward_calls{0}, backward_calls{0};
+
+// parity's sdpa kernel, counting; and the same with o rounded through bf16 whenever the batch
+// has an even number of rows (a plan chosen from the batch).
+class Counting : public ops::OpSubject {
+ public:
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    ++forward_calls;
+    if (call.extent("S") != 5) ++model_calls;
+    return kernel_->run(call);
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa");
+};
+
+class EvenBatchBf16 : public ops::OpSubject {
+ public:
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    ops::OpOutputs out = kernel_->run(call);
+    if (call.extent("B") % 2 == 0) {
+      Tensor& o = out.at("o");
+      for (std::int64_t i = 0; i < o.numel(); ++i) o.set_value(i, round_through_bf16(static_cast<float>(o.value_at(i))));
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa");
+};
+
+class Backward : public ops::OpSubject {
+ public:
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    ++backward_calls;
+    if (call.extent("S") != 5) ++backward_model_calls;
+    return kernel_->run(call);
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa_backward");
+};
+
+template <class K>
+ops::OpSubjectInfo host_subject(const char* name, const char* description) {
+  return {.name = name, .backend = "host", .description = description,
+          .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<K>()); }};
+}
+
+PARITY_REGISTER_OP_SUBJECT(counting, "sdpa", host_subject<Counting>("test-counting", "parity's sdpa kernel, counting"));
+PARITY_REGISTER_OP_SUBJECT(counting_backward, "sdpa_backward",
+                           host_subject<Backward>("test-counting", "parity's sdpa_backward kernel"));
+PARITY_REGISTER_OP_SUBJECT(even_batch, "sdpa", host_subject<EvenBatchBf16>("test-even-batch-bf16", "o through bf16 for an even B"));
+PARITY_REGISTER_OP_SUBJECT(even_batch_backward, "sdpa_backward",
+                           host_subject<Backward>("test-even-batch-bf16", "parity's sdpa_backward kernel"));
+PARITY_REGISTER_OP_SUBJECT(forward_only, "sdpa", host_subject<Counting>("test-forward-only", "no sdpa_backward subject"));
+
+TEST(AttentionKernel, ReplacesExactlyTheRowsThatRunTheAttention) {
+  EXPECT_EQ(rows_running("sdpa"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
+  EXPECT_EQ(replaced_row_names(rows_with_attention_kernel("rlkernels-host", runtime::Backend::host), "rlkernels-host"),
+            rows_running("sdpa"));
+  // The replaced row keeps parity's acceptance: a bf16 h is refused, a float32 one taken.
+  const runtime::RowInfo* info = rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).for_kind("attention");
+  ASSERT_NE(info, nullptr);
+  EXPECT_TRUE(info->has_backward);
+  std::vector<runtime::TensorSpec> operands;
+  for (const Tensor& t : model::AttentionOperands::example().list()) operands.push_back(runtime::TensorSpec::of(t));
+  runtime::BoundaryCall call{.boundary = "attention", .kind = "attention", .node = true, .operands = operands,
+                             .needs_backward = true};
+  EXPECT_EQ(info->cannot_take(call, runtime::Backend::host), "");
+  call.operands[0].dtype = DType::bf16;
+  EXPECT_NE(info->cannot_take(call, runtime::Backend::host), "");
+}
+
+// A kernel of sdpa without an sdpa_backward subject of its name: listed and bound, its forward
+// serving the rows' attention and parity's sdpa_backward their backward, bit for bit parity's.
+TEST(AttentionKernel, AKernelOfSdpaAloneLeavesTheBackwardToParitys) {
+  bool listed = false;
+  for (const auto& k : primitive_kernels("sdpa"))
+    if (k.name == "test-forward-only") {
+      listed = true;
+      EXPECT_NE(k.description.find("the backward on parity's sdpa_backward"), std::string::npos) << k.description;
+    }
+  EXPECT_TRUE(listed);
+  const runtime::RowInfo* info =
+      rows_with_attention_kernel("test-forward-only", runtime::Backend::host).for_kind("attention");
+  ASSERT_NE(info, nullptr);
+  const std::vector<Tensor> operands = model::AttentionOperands::example().list();
+  const Tensor d_out = model::example_operand(DType::f32, operands.front().shape(), 21);
+  const auto row = info->make(runtime::Backend::host);
+  const auto parity_row = model::model_rows().for_kind("attention")->make(runtime::Backend::host);
+  const int forwards = forward_calls;
+  EXPECT_TRUE(compare_bitwise(row->forward(operands).at(0), parity_row->forward(operands).at(0)).equal());
+  EXPECT_GT(forward_calls - forwards, 0) << "the forward-only kernel did not serve the attention";
+  EXPECT_TRUE(compare_bitwise(row->backward(operands, {d_out}).at(0), parity_row->backward(operands, {d_out}).at(0))
+                  .equal());
+  EXPECT_THROW(rows_with_attention_kernel("probe-split-keys", runtime::Backend::host), InputError);
+  EXPECT_THROW(rows_with_attention_kernel("rlkernels-host", runtime::Backend::cuda), InputError);
+}
+
+// token_refiner_block's attention (forward only) runs on the bound kernel too.
+TEST(AttentionKernel, TheRefinersAttentionRunsOnTheKernel) {
+  const runtime::RowInfo* info =
+      rows_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("token_refiner");
+  ASSERT_NE(info, nullptr);
+  const int forwards = forward_calls;
+  EXPECT_EQ(info->self_check(runtime::Backend::host), "");
+  EXPECT_GT(forward_calls - forwards, 0) << "the kernel did not serve token_refiner_block";
+}
+
+// The bound row calls the kernel's sdpa in its forward and its sdpa_backward in its backward, and
+// is parity's own row with the kernel inside: the counting kernel wraps parity's sdpa kernels,
+// which parity's row uses too (row_primitives.hpp), so both give the same bits.
+TEST(AttentionKernel, TheRowIsTheModelsAttentionWithTheKernelInside) {
+  const runtime::RowInfo* info = rows_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("attention");
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(info->self_check(runtime::Backend::host), "");
+  const std::vector<Tensor> operands = model::AttentionOperands::example().list();
+  const Tensor d_out = model::example_operand(DType::f32, operands.front().shape(), 21);
+  const auto bound = info->make(runtime::Backend::host);
+  const runtime::RowInfo* own = model::model_rows().for_kind("attention");
+  ASSERT_NE(own, nullptr);
+  const auto parity_row = own->make(runtime::Backend::host);
+  for (const bool backward : {false, true}) {
+    const int forwards = forward_calls, backwards = backward_calls;
+    const Tensor a = backward ? bound->backward(operands, {d_out}).at(0) : bound->forward(operands).at(0);
+    EXPECT_GT(backward ? backward_calls - backwards : forward_calls - forwards, 0) << "the kernel was not called";
+    const Tensor b = backward ? parity_row->backward(operands, {d_out}).at(0) : parity_row->forward(operands).at(0);
+    const BitwiseDiff d = compare_bitwise(a, b);
+    EXPECT_TRUE(d.equal()) << (backward ? "dh: " : "y: ") << d.describe(b.shape());
+  }
+}
+
+TEST(AttentionKernel, ParitysAttentionKernelHoldsEveryModelPropertyInTheModel) {
+  model_calls = 0;
+  for (const auto& p : gen::model_family().properties()) {
+    const gen::RunResult r = run_model_property("runtime-host+sdpa=test-counting", p.name);
+    EXPECT_TRUE(r.passed) << p.name << ": " << r.message;
+  }
+  EXPECT_GT(model_calls.load(), 0) << "the kernel bound at the attention never ran in the model";
+  EXPECT_GT(backward_model_calls.load(), 0) << "its sdpa_backward never ran in the model";
+}
+
+TEST(AttentionKernel, AKernelWhoseBitsDependOnTheBatchFailsBatchInvariance) {
+  const gen::RunResult r = run_model_property("runtime-host+sdpa=test-even-batch-bf16", "batch_invariant_bound");
+  EXPECT_FALSE(r.passed) << r.message;
+  ASSERT_TRUE(r.verdict.has_value()) << r.message;
+  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
+  EXPECT_TRUE(run_model_property("runtime-host+sdpa=test-even-batch-bf16", "audit_equals_strict").passed);
+}
+
+}  // namespace
+}  // namespace parity

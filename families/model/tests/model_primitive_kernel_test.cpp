@@ -1,0 +1,223 @@
+// A kernel of rms_norm, rope or swiglu bound in every row of the model that runs the op
+// (families/model/primitive_bound_rows.hpp): the rows that run each op are traced as the model
+// documents them (families/model/rows/model_rows.hpp), and exactly those are replaced; with
+// parity's own kernel inside, a replaced row gives parity's row's bits, forward and backward; a
+// kernel registered by the program becomes the model subject runtime-host+OP=NAME, runs inside
+// the model and is judged by its properties: parity's rms_norm kernel, counted, holds every one;
+// one whose bits depend on the row count fails batch_invariant_bound; a forward-only kernel leaves
+// the backward to parity's; what cannot be bound is refused naming it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include <parity/core/bf16.hpp>
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/families/model/model_runs.hpp>
+#include <parity/families/model/primitive_bound_rows.hpp>
+#include <parity/families/model/rows/attention.hpp>
+#include <parity/families/model/rows/model_rows.hpp>
+#include <parity/families/model/rows/row_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/family.hpp>
+
+#include "model_property_run.hpp"
+#include "replaced_rows.hpp"
+
+namespace parity {
+namespace {
+
+using properties::model::primitive_kernels;
+using properties::model::primitive_ops;
+using properties::model::rows_running;
+using properties::model::rows_with_primitive_kernel;
+using runtime::Backend;
+
+std::unique_ptr<ops::OpSubject> paritys_kernel(const std::string& op) {
+  for (const auto& s : ops::find_op_family(op).infos())
+    if (s.name == "rlkernels-host") return s.make();
+  throw std::logic_error("no " + op + " rlkernels-host");
+}
+
+std::atomic<int> forward_calls{0}, backward_calls{0};
+
+// parity's kernel of `op`, counting its calls in `calls`.
+template <std::atomic<int>& calls>
+class Counting : public ops::OpSubject {
+ public:
+  explicit Counting(const std::string& op) : kernel_(paritys_kernel(op)) {}
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    ++calls;
+    return kernel_->run(call);
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_;
+};
+
+// parity's kernel of rms_norm (`op`) with y rounded through bf16 from 64 rows on: a plan chosen from the row
+// count, so a sample alone (T tokens) and in a batch (B T tokens) may take different plans.
+class ManyRowsBf16 : public ops::OpSubject {
+ public:
+  explicit ManyRowsBf16(const std::string& op) : kernel_(paritys_kernel(op)) {}
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    ops::OpOutputs out = kernel_->run(call);
+    if (call.extent("T") >= 64) {
+      Tensor& y = out.at("y");
+      for (std::int64_t i = 0; i < y.numel(); ++i)
+        y.set_value(i, round_through_bf16(static_cast<float>(y.value_at(i))));
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_;
+};
+
+template <class K>
+ops::OpSubjectInfo host_subject(std::string name, std::string description, std::string op) {
+  return ops::OpSubjectInfo{.name = std::move(name), .backend = "host", .description = std::move(description),
+                            .make = [op] { return std::unique_ptr<ops::OpSubject>(std::make_unique<K>(op)); }};
+}
+
+PARITY_REGISTER_OP_SUBJECT(counting_forward, "rms_norm",
+                           host_subject<Counting<forward_calls>>("test-counting", "parity's kernel, counted",
+                                                                 "rms_norm"));
+PARITY_REGISTER_OP_SUBJECT(counting_backward, "rms_norm_backward",
+                           host_subject<Counting<backward_calls>>("test-counting", "parity's kernel, counted",
+                                                                  "rms_norm_backward"));
+PARITY_REGISTER_OP_SUBJECT(counting_rope, "rope",
+                           host_subject<Counting<forward_calls>>("test-counting", "parity's kernel, counted", "rope"));
+PARITY_REGISTER_OP_SUBJECT(counting_swiglu, "swiglu",
+                           host_subject<Counting<forward_calls>>("test-counting", "parity's kernel, counted",
+                                                                 "swiglu"));
+PARITY_REGISTER_OP_SUBJECT(counting_swiglu_backward, "swiglu_backward",
+                           host_subject<Counting<backward_calls>>("test-counting", "parity's kernel, counted",
+                                                                  "swiglu_backward"));
+PARITY_REGISTER_OP_SUBJECT(forward_only, "rms_norm",
+                           host_subject<Counting<forward_calls>>("test-forward-only", "no backward", "rms_norm"));
+PARITY_REGISTER_OP_SUBJECT(many_rows, "rms_norm",
+                           host_subject<ManyRowsBf16>("test-many-rows-bf16", "y rounded through bf16 from 64 rows on",
+                                                      "rms_norm"));
+
+TEST(PrimitiveKernel, TheRowsThatRunEachOpAreTheModelsOwn) {
+  EXPECT_EQ(primitive_ops(), (std::vector<std::string>{"rms_norm", "rope", "swiglu", "sdpa"}));
+  EXPECT_EQ(rows_running("rms_norm"),
+            (std::vector<std::string>{"joint_attention", "token_refiner_block", "adaln_norm_out"}));
+  EXPECT_EQ(rows_running("rope"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
+  EXPECT_EQ(rows_running("swiglu"), (std::vector<std::string>{"swiglu_feed_forward", "token_refiner_block"}));
+}
+
+TEST(PrimitiveKernel, ReplacesExactlyTheRowsThatRunTheOp) {
+  for (const std::string& op : primitive_ops()) {
+    SCOPED_TRACE(op);
+    EXPECT_EQ(replaced_row_names(rows_with_primitive_kernel(op, "rlkernels-host", Backend::host), "rlkernels-host"),
+              rows_running(op));
+  }
+}
+
+// parity's own kernel inside: joint_attention (which runs rms_norm and rope) gives parity's row's
+// bits, forward and backward.
+TEST(PrimitiveKernel, WithParitysKernelARowGivesParitysBits) {
+  const std::vector<Tensor> o = model::AttentionOperands::example().list();
+  const Tensor d_out = model::example_operand(DType::f32, o.front().shape(), 10);
+  const auto parity_row = model::model_rows().for_kind("attention")->make(Backend::host);
+  for (const std::string op : {"rms_norm", "rope"}) {
+    const runtime::RowInfo* info =
+        rows_with_primitive_kernel(op, "rlkernels-host", Backend::host).for_kind("attention");
+    ASSERT_NE(info, nullptr) << op;
+    EXPECT_EQ(info->self_check(Backend::host), "") << op;
+    const auto row = info->make(Backend::host);
+    EXPECT_TRUE(compare_bitwise(row->forward(o).at(0), parity_row->forward(o).at(0)).equal()) << op;
+    EXPECT_TRUE(compare_bitwise(row->backward(o, {d_out}).at(0), parity_row->backward(o, {d_out}).at(0)).equal()) << op;
+  }
+}
+
+TEST(PrimitiveKernel, ParitysRmsNormKernelHoldsEveryModelPropertyInTheModel) {
+  forward_calls = 0;
+  backward_calls = 0;
+  for (const auto& p : gen::model_family().properties()) {
+    const gen::RunResult r = run_model_property("runtime-host+rms_norm=test-counting", p.name);
+    EXPECT_TRUE(r.passed) << p.name << ": " << r.message;
+  }
+  EXPECT_GT(forward_calls.load(), 0) << "the bound rms_norm kernel never ran in the model";
+  EXPECT_GT(backward_calls.load(), 0) << "the bound rms_norm_backward kernel never ran in the model";
+}
+
+TEST(PrimitiveKernel, AKernelWhoseBitsDependOnTheRowCountFailsBatchInvariance) {
+  const gen::RunResult r = run_model_property("runtime-host+rms_norm=test-many-rows-bf16", "batch_invariant_bound");
+  EXPECT_FALSE(r.passed) << r.message;
+  ASSERT_TRUE(r.verdict.has_value()) << r.message;
+  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
+  EXPECT_NE(r.message.find("differs alone and in a batch"), std::string::npos) << r.message;
+  EXPECT_TRUE(run_model_property("runtime-host+rms_norm=test-many-rows-bf16", "audit_equals_strict").passed);
+}
+
+// A kernel of rms_norm without an rms_norm_backward subject of its name: bound, with parity's
+// backward kernel serving the rows' backward, so the row's backward is parity's bit for bit.
+TEST(PrimitiveKernel, AForwardOnlyKernelLeavesTheBackwardToParitys) {
+  bool listed = false;
+  for (const auto& k : primitive_kernels("rms_norm"))
+    if (k.name == "test-forward-only") {
+      listed = true;
+      EXPECT_NE(k.description.find("the backward on parity's rms_norm_backward"), std::string::npos) << k.description;
+    }
+  EXPECT_TRUE(listed);
+  const std::vector<Tensor> o = model::AttentionOperands::example().list();
+  const Tensor d_out = model::example_operand(DType::f32, o.front().shape(), 10);
+  const runtime::RowInfo* info =
+      rows_with_primitive_kernel("rms_norm", "test-forward-only", Backend::host).for_kind("attention");
+  ASSERT_NE(info, nullptr);
+  const auto row = info->make(Backend::host);
+  const auto parity_row = model::model_rows().for_kind("attention")->make(Backend::host);
+  forward_calls = 0;
+  EXPECT_TRUE(compare_bitwise(row->forward(o).at(0), parity_row->forward(o).at(0)).equal());
+  EXPECT_GT(forward_calls.load(), 0) << "the forward-only kernel did not serve the row's forward";
+  EXPECT_TRUE(compare_bitwise(row->backward(o, {d_out}).at(0), parity_row->backward(o, {d_out}).at(0)).equal());
+}
+
+// Kernels of rope, swiglu and swiglu_backward, counted, serve token_refiner_block's forward and
+// swiglu_feed_forward's forward and backward: each is called there.
+TEST(PrimitiveKernel, RopeAndSwigluKernelsServeTheRowsThatRunThem) {
+  for (const std::string op : {"rope", "swiglu"}) {
+    const runtime::RowInfo* info =
+        rows_with_primitive_kernel(op, "test-counting", Backend::host).for_kind("token_refiner");
+    ASSERT_NE(info, nullptr) << op;
+    forward_calls = 0;
+    EXPECT_EQ(info->self_check(Backend::host), "") << op;
+    EXPECT_GT(forward_calls.load(), 0) << op << "'s kernel did not serve token_refiner_block";
+  }
+  const runtime::RowInfo* ff =
+      rows_with_primitive_kernel("swiglu", "test-counting", Backend::host).for_kind("feed_forward");
+  ASSERT_NE(ff, nullptr);
+  forward_calls = 0;
+  backward_calls = 0;
+  EXPECT_EQ(ff->self_check(Backend::host), "");  // forward and backward, twice
+  EXPECT_GT(forward_calls.load(), 0);
+  EXPECT_GT(backward_calls.load(), 0) << "swiglu_backward's kernel did not serve swiglu_feed_forward's backward";
+}
+
+TEST(PrimitiveKernel, WhatCannotBeBoundIsRefusedNamingIt) {
+  const auto refused = [](const std::string& op, const std::string& subject, Backend b, const std::string& text) {
+    try {
+      rows_with_primitive_kernel(op, subject, b);
+      ADD_FAILURE() << op << "=" << subject << " was bound";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  refused("linear", "rlkernels-host", Backend::host, "linear is not bound in every row that runs it");
+  refused("rms_norm", "no-such-kernel", Backend::host, "rms_norm has no subject no-such-kernel");
+  refused("rms_norm", "rlkernels-host", Backend::cuda, "runs on host, not on the runtime's cuda");
+  const auto& rope = ops::find_op_family("rope").infos();
+  const auto probe =
+      std::find_if(rope.begin(), rope.end(), [](const auto& s) { return s.kind == subjects::SubjectKind::probe; });
+  ASSERT_NE(probe, rope.end()) << "rope has no probe to refuse";
+  refused("rope", probe->name, Backend::host, "is a probe, not an implementation");
+}
+
+}  // namespace
+}  // namespace parity

@@ -1,0 +1,238 @@
+// A kernel of transition_step bound at the model's transition boundary
+// (families/model/transition_bound_rows.hpp): exactly the row transition_step_logprob is
+// replaced; a transition subject takes the whole batch, each sample at its own sigma, in one
+// call, and any other kernel of the op is called once per group of samples that share sigma and
+// sigma_prev; with parity's arithmetic inside, either gives parity's row's bits; registered by the
+// program, each becomes the model subject runtime-host+transition_step=NAME and holds every model
+// property; a kernel whose log-prob depends on the call's batch fails batch_invariant_bound on a
+// sampler's batch (shared_sigma); what cannot be bound is refused naming it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/verdict.hpp>
+#include <parity/families/model/model_runs.hpp>
+#include <parity/families/model/rows/model_rows.hpp>
+#include <parity/families/model/rows/row_checks.hpp>
+#include <parity/families/model/transition_bound_rows.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/family.hpp>
+#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/subject_registry.hpp>
+#include <parity/subjects/transition_family.hpp>
+
+#include "model_property_run.hpp"
+#include "replaced_rows.hpp"
+
+namespace parity {
+namespace {
+
+using properties::model::rows_with_transition_kernel;
+using properties::model::transition_kernels;
+using runtime::Backend;
+
+// The batch size of every call a test kernel got.
+std::mutex calls_mutex;
+std::vector<std::int64_t> call_batches;
+
+void record(std::int64_t batch) {
+  std::lock_guard lock(calls_mutex);
+  call_batches.push_back(batch);
+}
+
+std::vector<std::int64_t> take_calls() {
+  std::lock_guard lock(calls_mutex);
+  return std::exchange(call_batches, {});
+}
+
+// parity's host twin as a user's transition subject, recording each call's batch.
+class CountedStep final : public subjects::TransitionSubject {
+ public:
+  subjects::TransitionOutputs sample(const subjects::TransitionInputs& in) override {
+    record(in.x.dim(0));
+    return step_->sample(in);
+  }
+  Tensor score(const subjects::TransitionInputs& in, const Tensor& prev) override { return step_->score(in, prev); }
+
+ private:
+  std::unique_ptr<subjects::TransitionSubject> step_ = subjects::rlkernels::make_transition_host_twin();
+};
+
+PARITY_REGISTER_SUBJECT(counted_step,
+                        subjects::TransitionSubjectInfo{
+                            .name = "test-counted-step", .backend = "host",
+                            .description = "parity's host twin, its calls recorded",
+                            .make = [] { return std::unique_ptr<subjects::TransitionSubject>(std::make_unique<CountedStep>()); }});
+
+// parity's kernel of the op transition_step (sigma and step per call), recording each call's B;
+// with `batch_dependent`, logp one ulp further from zero in a call of two rows or more, as a
+// kernel that reduces a batch in another order might.
+template <bool batch_dependent>
+class OpStep final : public ops::OpSubject {
+ public:
+  OpStep() {
+    for (const auto& s : ops::find_op_family("transition_step").infos())
+      if (s.name == "rlkernels-host") kernel_ = s.make();
+  }
+  ops::OpOutputs run(const ops::OpCall& call) override {
+    record(call.extent("B"));
+    ops::OpOutputs out = kernel_->run(call);
+    if (batch_dependent && call.extent("B") >= 2) {
+      Tensor& logp = out.at("logp");
+      for (std::int64_t b = 0; b < logp.numel(); ++b) {
+        const float v = static_cast<float>(logp.value_at(b));
+        logp.set_value(b, std::nextafter(v, v < 0 ? -INFINITY : INFINITY));
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<ops::OpSubject> kernel_;
+};
+
+template <class K>
+ops::OpSubjectInfo op_step(std::string name, std::string description) {
+  return ops::OpSubjectInfo{.name = std::move(name), .backend = "host", .description = std::move(description),
+                            .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<K>()); }};
+}
+
+PARITY_REGISTER_OP_SUBJECT(op_step_exact, "transition_step",
+                           op_step<OpStep<false>>("test-op-step", "parity's op kernel, its calls recorded"));
+PARITY_REGISTER_OP_SUBJECT(op_step_batch_dependent, "transition_step",
+                           op_step<OpStep<true>>("test-op-step-batch-dependent",
+                                                 "logp one ulp off in a call of two rows or more"));
+
+// The row's operands for four samples, the first and third at one sigma, the others at their own.
+std::vector<Tensor> four_samples() {
+  std::vector<Tensor> o;
+  for (std::uint32_t t = 0; t < 3; ++t) o.push_back(model::example_operand(DType::f32, {4, 6}, 30 + t));
+  o.push_back(Tensor::zeros(DType::f32, {4}));
+  o.push_back(Tensor::zeros(DType::f32, {4}));
+  const float sigma[] = {0.8f, 0.5f, 0.8f, 0.3f}, sigma_prev[] = {0.7f, 0.4f, 0.7f, 0.25f};
+  for (std::int64_t b = 0; b < 4; ++b) {
+    o[3].set_value(b, sigma[b]);
+    o[4].set_value(b, sigma_prev[b]);
+  }
+  return o;
+}
+
+std::unique_ptr<runtime::Row> bound_row(const std::string& subject) {
+  const runtime::RowInfo* info = rows_with_transition_kernel(subject, Backend::host).for_kind("transition");
+  if (!info) throw std::logic_error("no transition row bound to " + subject);
+  return info->make(Backend::host);
+}
+
+void expect_paritys_bits(const std::vector<Tensor>& got, const std::vector<Tensor>& o) {
+  const auto want = model::model_rows().for_kind("transition")->make(Backend::host)->forward(o);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_TRUE(compare_bitwise(got[0], want[0]).equal()) << "prev";
+  EXPECT_TRUE(compare_bitwise(got[1], want[1]).equal()) << "logp";
+}
+
+TEST(TransitionKernel, ReplacesTheTransitionRowOnly) {
+  EXPECT_EQ(replaced_row_names(rows_with_transition_kernel("rlkernels-host", Backend::host), "rlkernels-host"),
+            std::vector<std::string>{"transition_step_logprob"});
+}
+
+TEST(TransitionKernel, ATransitionSubjectTakesTheWholeBatchInOneCall) {
+  const auto o = four_samples();
+  const auto row = bound_row("test-counted-step");
+  take_calls();
+  const auto got = row->forward(o);
+  EXPECT_EQ(take_calls(), std::vector<std::int64_t>{4});
+  expect_paritys_bits(got, o);
+}
+
+TEST(TransitionKernel, AnOpKernelIsCalledOncePerGroupOfSamplesSharingSigma) {
+  const auto o = four_samples();
+  const auto row = bound_row("test-op-step");
+  take_calls();
+  const auto got = row->forward(o);
+  EXPECT_EQ(take_calls(), (std::vector<std::int64_t>{2, 1, 1}));  // samples {0, 2}, {1}, {3}
+  expect_paritys_bits(got, o);
+}
+
+TEST(TransitionKernel, TheKernelsListSayHowEachIsCalled) {
+  int seen = 0;
+  for (const auto& k : transition_kernels()) {
+    if (k.name == "test-counted-step") {
+      ++seen;
+      EXPECT_NE(k.description.find("every sample at its own sigma in one call"), std::string::npos) << k.description;
+    }
+    if (k.name == "test-op-step") {
+      ++seen;
+      EXPECT_NE(k.description.find("once per group of samples"), std::string::npos) << k.description;
+    }
+  }
+  EXPECT_EQ(seen, 2);
+}
+
+// Every property holds; batch_invariant_bound (strict mode: no self-check runs the kernel) gives
+// each kind of kernel whole batches of two samples or more, which the op kernel gets only from
+// the cases whose samples share one sigma.
+TEST(TransitionKernel, EveryModelPropertyHoldsWithEitherKindOfKernel) {
+  for (const std::string subject : {"test-counted-step", "test-op-step"}) {
+    for (const auto& p : gen::model_family().properties()) {
+      take_calls();
+      const gen::RunResult r = run_model_property("runtime-host+transition_step=" + subject, p.name);
+      EXPECT_TRUE(r.passed) << subject << " " << p.name << ": " << r.message;
+      const auto calls = take_calls();
+      if (p.name != "batch_invariant_bound") continue;
+      EXPECT_TRUE(std::ranges::any_of(calls, [](std::int64_t b) { return b >= 2; }))
+          << subject << " never got a batch of two samples or more in batch_invariant_bound";
+    }
+  }
+}
+
+TEST(TransitionKernel, AKernelWhoseLogProbDependsOnTheBatchFailsBatchInvariance) {
+  const std::string subject = "runtime-host+transition_step=test-op-step-batch-dependent";
+  const gen::RunResult r = run_model_property(subject, "batch_invariant_bound");
+  EXPECT_FALSE(r.passed) << r.message;
+  ASSERT_TRUE(r.verdict.has_value()) << r.message;
+  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
+  EXPECT_NE(r.message.find("differs alone and in a batch"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("logp"), std::string::npos) << r.message;
+  EXPECT_TRUE(run_model_property(subject, "audit_equals_strict").passed);
+}
+
+TEST(TransitionKernel, WhatCannotBeBoundIsRefusedNamingIt) {
+  const auto refused = [](const std::string& subject, Backend b, const std::string& text) {
+    try {
+      rows_with_transition_kernel(subject, b);
+      ADD_FAILURE() << subject << " was bound";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  refused("no-such-kernel", Backend::host, "transition_step has no subject no-such-kernel");
+  refused("rlkernels-host", Backend::cuda, "runs on host, not on the runtime's cuda");
+  refused("probe-no-sqrt-dt", Backend::host, "is a probe, not an implementation");
+  refused("torch-cpu", Backend::host, "is a reference, not an implementation");
+  // A sigma_prev that float32(sigma - step) cannot give back: an op kernel cannot take it, and no
+  // group is called.
+  auto o = four_samples();
+  o[4].set_value(0, 1e-30);
+  o[4].set_value(2, 1e-30);
+  take_calls();
+  try {
+    bound_row("test-op-step")->forward(o);
+    ADD_FAILURE() << "sigma_prev 1e-30 at sigma 0.8 was passed to an op kernel";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(take_calls().empty()) << "a group was called before the refusal";
+    EXPECT_NE(std::string(e.what()).find("sample 0's sigma 0.800000012 and sigma_prev 1e-30 differ by no "
+                                         "float32 step"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace parity
