@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""The stack of docs/design.md ("The stack"), kept true: every #include and every link between
+parity's libraries points down it or stays inside its layer, and no libraries link in a cycle.
+
+The picture is the fenced block right under the heading "## The stack": one layer a line, top
+first, the folders of the layer before " -- " (a folder is a path from the source root; "ops/*"
+stands for every subfolder of ops/ that no other line names). A file belongs to the layer of the
+longest folder that holds it; tests (a tests/ folder) belong to the layer of the folder above.
+A library belongs to the layer of the CMakeLists.txt that adds it (add_library, add_executable).
+
+usage: layers_test.py SOURCE_DIR     exit 0 when the tree keeps the stack, 1 listing each breach
+"""
+import os
+import re
+import sys
+
+SOURCES = ('.cpp', '.hpp', '.h', '.cc', '.cu', '.cuh')
+SKIP = {'.git', 'build', '.venv', '.bundle', 'reports', 'examples', 'corpus', 'docs', 'ci', 'cmake'}
+
+
+def read_stack(root):
+    text = open(os.path.join(root, 'docs', 'design.md'), encoding='utf-8').read()
+    m = re.search(r'^## The stack\n.*?^```\n(.*?)^```', text, re.S | re.M)
+    if not m:
+        sys.exit('FAIL: docs/design.md has no fenced picture under "## The stack"')
+    layers = [line.split(' -- ')[0].split() for line in m.group(1).splitlines() if ' -- ' in line]
+    if not layers:
+        sys.exit('FAIL: the picture under "## The stack" names no layer ("FOLDER ... -- what it is")')
+    # Top first in the picture; rank 0 is the bottom.
+    return {folder: len(layers) - 1 - i for i, folders in enumerate(layers) for folder in folders}
+
+
+def layer_of(path, stack):
+    """(rank, folder) of the file or CMakeLists at `path` (relative), or None outside the stack."""
+    parts = path.split('/')[:-1]
+    while 'tests' in parts:  # a test belongs to the folder above its tests/
+        parts = parts[:parts.index('tests')]
+    for n in range(len(parts), 0, -1):
+        folder = '/'.join(parts[:n])
+        if folder in stack:
+            return stack[folder], folder
+        wildcard = '/'.join(parts[:n - 1] + ['*'])
+        if wildcard in stack:
+            return stack[wildcard], wildcard
+    return None
+
+
+def source_files(root):
+    for d, ds, fs in os.walk(root):
+        rel = os.path.relpath(d, root)
+        ds[:] = [x for x in ds if not (rel == '.' and x in SKIP) and not x.startswith('.')]
+        for f in fs:
+            yield os.path.normpath(os.path.join(rel, f))
+
+
+def include_breaches(root, stack):
+    include = re.compile(r'^\s*#\s*include\s*<parity/([^>]+)>', re.M)
+    breaches, outside = [], set()
+    for path in source_files(root):
+        if not path.endswith(SOURCES):
+            continue
+        here = layer_of(path, stack)
+        if here is None:
+            outside.add(path.split('/')[0])
+            continue
+        for target in include.findall(open(os.path.join(root, path), errors='replace').read()):
+            there = layer_of(target, stack)
+            if there is not None and there[0] > here[0]:
+                breaches.append(f'{path} ({here[1]}) includes <parity/{target}> ({there[1]}), which lies above it')
+    return breaches, outside
+
+
+def cmake_commands(text, name):
+    """The argument lists of every call of the CMake command `name` in `text`, comments removed."""
+    text = re.sub(r'#[^\n]*', '', text)
+    for m in re.finditer(r'\b' + name + r'\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)', text):
+        yield m.group(1).split()
+
+
+def library_breaches(root, stack):
+    defined, links = {}, []
+    for path in source_files(root):
+        if os.path.basename(path) != 'CMakeLists.txt':
+            continue
+        text = open(os.path.join(root, path), encoding='utf-8').read()
+        for args in list(cmake_commands(text, 'add_library')) + list(cmake_commands(text, 'add_executable')):
+            if args and args[0].startswith('parity'):
+                defined[args[0]] = (path, layer_of(path, stack))
+        for args in cmake_commands(text, 'target_link_libraries'):
+            links += [(args[0], lib) for lib in args[1:] if lib.startswith('parity_')]
+    breaches, graph = [], {}
+    for user, lib in links:
+        if user not in defined or lib not in defined:
+            continue
+        graph.setdefault(user, set()).add(lib)
+        (upath, ulayer), (lpath, llayer) = defined[user], defined[lib]
+        if ulayer and llayer and llayer[0] > ulayer[0]:
+            breaches.append(f'{user} ({upath}) links {lib} ({lpath}), which lies above it')
+    # A cycle of libraries: a depth-first search that meets a library still on its path.
+    state, path = {}, []
+
+    def visit(lib):
+        state[lib] = 'open'
+        path.append(lib)
+        for dep in sorted(graph.get(lib, ())):
+            if state.get(dep) == 'open':
+                breaches.append('libraries link in a cycle: ' + ' -> '.join(path[path.index(dep):] + [dep]))
+            elif dep not in state:
+                visit(dep)
+        path.pop()
+        state[lib] = 'done'
+
+    for lib in sorted(graph):
+        if lib not in state:
+            visit(lib)
+    return breaches, len(defined)
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else '.'
+    stack = read_stack(root)
+    includes, outside = include_breaches(root, stack)
+    libraries, count = library_breaches(root, stack)
+    for breach in includes + libraries:
+        print(breach)
+    if outside:
+        print('folders with sources that the stack does not place: ' + ', '.join(sorted(outside)))
+    if includes or libraries or outside:
+        print(f'FAIL: {len(includes)} includes and {len(libraries)} library links break the stack of docs/design.md')
+        return 1
+    print(f'every include and every link of {count} libraries points down the {len(set(stack.values()))} layers '
+          'of docs/design.md')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
