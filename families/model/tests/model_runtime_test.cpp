@@ -1,6 +1,6 @@
 // The model under each runtime mode on a small configuration: the binding log says what the
-// mode, the ablations and the registry imply, strict raises on a forced fallback naming the
-// boundary, audit records it, and off equals the pure LibTorch run.
+// mode, the ablations and the registry imply, audit binds what strict binds and off binds no row,
+// strict raises on a forced fallback naming the boundary, and audit records it.
 #include <gtest/gtest.h>
 
 #include <parity/core/compare.hpp>
@@ -27,13 +27,6 @@ runtime::Runtime make_runtime(runtime::Mode mode, std::vector<std::string> ablat
   return runtime::Runtime(model_rows(), o);
 }
 
-void expect_bitwise(const ModelOutputs& a, const ModelOutputs& b) {
-  EXPECT_TRUE(compare_bitwise(a.video, b.video).equal());
-  EXPECT_TRUE(compare_bitwise(a.audio, b.audio).equal());
-  EXPECT_TRUE(compare_bitwise(a.input_grad, b.input_grad).equal());
-  EXPECT_TRUE(compare_bitwise(a.logp, b.logp).equal());
-}
-
 TEST(ModelRuntime, StrictBindsTheDefaultRowsAndLeavesTheRestToTheProvider) {
   ModelSetup s(12);
   auto rt = make_runtime(runtime::Mode::strict);
@@ -48,16 +41,29 @@ TEST(ModelRuntime, StrictBindsTheDefaultRowsAndLeavesTheRestToTheProvider) {
   EXPECT_EQ(rt.case_id(), "R/R");
 }
 
-TEST(ModelRuntime, StrictIsRepeatableAuditEqualsStrictOffEqualsPureLibTorch) {
+// Where each mode runs parity's rows is the runtime's, and parity's to guarantee. The bits of a
+// run are partly LibTorch's (the provider runs every boundary without a row), so whether two runs
+// agree is a finding of the model family's properties (strict_repeatable, audit_equals_strict,
+// off_equals_provider), reported with a reproducer and asserted nowhere.
+TEST(ModelRuntime, AuditBindsWhatStrictBindsAndOffBindsNoRow) {
   ModelSetup s(20, DType::f32, 2);
-  auto strict = make_runtime(runtime::Mode::strict), again = make_runtime(runtime::Mode::strict);
-  auto audit = make_runtime(runtime::Mode::audit), off = make_runtime(runtime::Mode::off);
-  const auto a = s.run(&strict);
-  expect_bitwise(a, s.run(&again));
-  expect_bitwise(a, s.run(&audit));
-  const auto pure = s.run(nullptr);
-  expect_bitwise(s.run(&off), pure);
-  EXPECT_FALSE(compare_bitwise(a.video, pure.video).equal()) << "rows and LibTorch agreeing to the bit is implausible";
+  auto strict = make_runtime(runtime::Mode::strict), audit = make_runtime(runtime::Mode::audit);
+  auto off = make_runtime(runtime::Mode::off);
+  s.run(&strict);
+  s.run(&audit);
+  s.run(&off);
+  const auto& bound = strict.log().entries();
+  ASSERT_TRUE(strict.log().any_row());
+  EXPECT_EQ(audit.log().entries().size(), bound.size());
+  EXPECT_EQ(off.log().entries().size(), bound.size());
+  for (const auto& [boundary, b] : bound) {
+    const runtime::Binding& a = audit.log().entries().at(boundary);
+    EXPECT_EQ(a.row, b.row) << boundary;
+    EXPECT_EQ(a.status, b.status) << boundary;
+    EXPECT_EQ(a.calls, b.calls) << boundary;
+    EXPECT_EQ(off.log().entries().at(boundary).status, runtime::BindingStatus::provider) << boundary;
+  }
+  EXPECT_FALSE(off.log().any_row());
 }
 
 TEST(ModelRuntime, StrictRaisesOnAForcedFallbackAndAuditRecordsIt) {
