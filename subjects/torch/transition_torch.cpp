@@ -84,6 +84,17 @@ Step flow_grpo_step(const Operands& o, const TransitionInputs& in) {
   return s;
 }
 
+// A float32 operand on `device`, contiguous after the upcast, as Flow-GRPO's latents, model
+// output and noise are. This matters for the log-prob only: ATen's elementwise operators give
+// their output the memory order of their first decisive operand, so a column-major x would make
+// the mean, prev and the log-prob terms column-major, and log_prob.mean(dim=1) would then add
+// each row in another order (it does: a different last bit). With contiguous operands the bits
+// do not depend on the layouts the subject is given, and score(prev) reduces in the same order
+// as sample() whatever prev's layout.
+at::Tensor float_operand(const Tensor& t, at::Device device) {
+  return to_aten(t).to(device).to(at::kFloat).contiguous();
+}
+
 class TransitionTorchBase : public TransitionSubject {
  public:
   explicit TransitionTorchBase(bool on_cuda)
@@ -106,8 +117,8 @@ class TransitionTorchBase : public TransitionSubject {
     at::NoGradGuard no_grad;
     const Operands o = operands(in, /*with_eps=*/false);
     const Step s = flow_grpo_step(o, in);
-    // prev_sample = prev_sample.float() (already float32: validated); contiguous as above.
-    return from_aten(log_prob(s, on_device(prev).to(at::kFloat).contiguous(), in));
+    // prev_sample = prev_sample.float() (already float32: validated)
+    return from_aten(log_prob(s, float_operand(prev, device_), in));
   }
 
  protected:
@@ -119,8 +130,6 @@ class TransitionTorchBase : public TransitionSubject {
                               const TransitionInputs& in) const = 0;
 
  private:
-  at::Tensor on_device(const Tensor& t) const { return to_aten(t).to(device_); }
-
   // A per-row vector as a [B, 1] float32 tensor on the device.
   at::Tensor column(const std::vector<float>& values) const {
     at::Tensor c = at::empty({static_cast<std::int64_t>(values.size()), 1},
@@ -129,19 +138,12 @@ class TransitionTorchBase : public TransitionSubject {
     return c.to(device_);
   }
 
-  // Operands are made contiguous after the upcast, as Flow-GRPO's latents, model output and
-  // noise are. This matters for the log-prob only: ATen's elementwise operators give their
-  // output the memory order of their first decisive operand, so a column-major x would make
-  // the mean, prev and the log-prob terms column-major, and log_prob.mean(dim=1) would then
-  // add each row in another order (it does: a different last bit). With contiguous operands
-  // the bits do not depend on the layouts the subject is given, and score(prev) reduces in
-  // the same order as sample() whatever prev's layout.
   Operands operands(const TransitionInputs& in, bool with_eps) const {
     Operands o;
     // model_output = model_output.float(); sample = sample.float()
-    o.x = on_device(in.x).to(at::kFloat).contiguous();
-    o.v = on_device(in.v).to(at::kFloat).contiguous();
-    if (with_eps) o.eps = on_device(in.eps).contiguous();
+    o.x = float_operand(in.x, device_);
+    o.v = float_operand(in.v, device_);
+    if (with_eps) o.eps = float_operand(in.eps, device_);
     o.sigma = column(in.sigma);
     o.sigma_prev = column(in.sigma_prev);
     return o;
@@ -243,6 +245,17 @@ void require_available(bool on_cuda) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, AtenOperand>> transition_torch_operands(const TransitionInputs& in,
+                                                                           const Tensor& prev) {
+  std::vector<std::pair<std::string, AtenOperand>> out;
+  for (const auto& [name, t] : {std::pair<const char*, const Tensor*>{"x", &in.x}, {"v", &in.v}, {"eps", &in.eps},
+                                {"prev", &prev}}) {
+    const at::Tensor operand = float_operand(*t, at::Device(at::kCPU));
+    out.push_back({name, AtenOperand{from_aten(operand), operand.is_contiguous()}});
+  }
+  return out;
+}
 
 std::unique_ptr<TransitionSubject> make_transition_torch(bool on_cuda) {
   require_available(on_cuda);

@@ -4,6 +4,8 @@
 // the public Python code writes it. Plain header: callers need no LibTorch include.
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <parity/subjects/transition_family.hpp>
 
@@ -25,6 +27,18 @@ std::unique_ptr<TransitionSubject> make_transition_torch(bool on_cuda);
 // bitwise); the log-prob terms use .square() and the normalising constant 0.5 log(2 pi) as a
 // host double, then .flatten(1).mean(1). See transition_torch.cpp for the exact difference.
 std::unique_ptr<TransitionSubject> make_transition_torch_second(bool on_cuda);
+
+// An operand as both subjects above hand it to ATen on the CPU: its values, and whether ATen
+// holds it contiguous.
+struct AtenOperand {
+  Tensor values;
+  bool contiguous = false;
+};
+// The operands x, v, eps (float32) of sample(in) and prev of score(in, prev): parity's own part
+// of the subjects' layout handling (whether ATen's results then depend on the layouts is ATen's
+// behaviour, a finding), open to tests.
+std::vector<std::pair<std::string, AtenOperand>> transition_torch_operands(const TransitionInputs& in,
+                                                                           const Tensor& prev);
 
 // Why the subjects above cannot run here for on_cuda: "" when they can; for CUDA
 // "LibTorch built without CUDA" or "no CUDA device" (as lora_torch_unavailable_reason).
