@@ -6,7 +6,9 @@ The picture is the fenced block right under the heading "## The stack": one laye
 first, the folders of the layer before " -- " (a folder is a path from the source root; "ops/*"
 stands for every subfolder of ops/ that no other line names). A file belongs to the layer of the
 longest folder that holds it; tests (a tests/ folder) belong to the layer of the folder above.
-A library belongs to the layer of the CMakeLists.txt that adds it (add_library, add_executable).
+A target belongs to the layer of the CMakeLists.txt that adds it (add_library, add_executable,
+parity_add_test); the libraries it links and the sources it names from the source root lie at its
+layer or below.
 
 usage: layers_test.py SOURCE_DIR     exit 0 when the tree keeps the stack, 1 listing each breach
 """
@@ -54,7 +56,9 @@ def source_files(root):
 
 
 def include_breaches(root, stack):
-    include = re.compile(r'^\s*#\s*include\s*<parity/([^>]+)>', re.M)
+    """Includes of parity's headers that point up: <parity/X>, and "X" resolved as the compiler
+    resolves it (beside the including file, then from the source root)."""
+    include = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
     breaches, outside = [], set()
     for path in source_files(root):
         if not path.endswith(SOURCES):
@@ -63,10 +67,15 @@ def include_breaches(root, stack):
         if here is None:
             outside.add(path.split('/')[0])
             continue
-        for target in include.findall(open(os.path.join(root, path), errors='replace').read()):
-            there = layer_of(target, stack)
+        for bracket, name in include.findall(open(os.path.join(root, path), errors='replace').read()):
+            candidates = [name[len('parity/'):]] if name.startswith('parity/') else []
+            if bracket == '"':
+                candidates.append(os.path.normpath(os.path.join(os.path.dirname(path), name)))
+            target = next((c for c in candidates if os.path.isfile(os.path.join(root, c))), None)
+            there = layer_of(target, stack) if target else None
             if there is not None and there[0] > here[0]:
-                breaches.append(f'{path} ({here[1]}) includes <parity/{target}> ({there[1]}), which lies above it')
+                shown = f'<{name}>' if bracket == '<' else f'"{name}"'
+                breaches.append(f'{path} ({here[1]}) includes {shown} ({there[1]}), which lies above it')
     return breaches, outside
 
 
@@ -78,24 +87,55 @@ def cmake_commands(text, name):
 
 
 def library_breaches(root, stack):
-    defined, links = {}, []
+    """Links and sources that point up. Every target a CMakeLists.txt makes (add_library,
+    add_executable, parity_add_test) lies in that file's layer; it may link parity's libraries
+    (each parity_* word of target_link_libraries or of parity_add_test's LIBS, generator
+    expressions included) and compile sources named from the source root (${PROJECT_SOURCE_DIR}/...)
+    of its layer and below, and no libraries may link in a cycle."""
+    defined, links, sources = {}, [], []
+    word = re.compile(r'parity_[A-Za-z0-9_]+')
+    from_root = re.compile(r'\$\{(?:PROJECT|CMAKE)_SOURCE_DIR\}/([^\s;)]+)')
     for path in source_files(root):
         if os.path.basename(path) != 'CMakeLists.txt':
             continue
         text = open(os.path.join(root, path), encoding='utf-8').read()
-        for args in list(cmake_commands(text, 'add_library')) + list(cmake_commands(text, 'add_executable')):
-            if args and args[0].startswith('parity'):
-                defined[args[0]] = (path, layer_of(path, stack))
+        layer = layer_of(path, stack)
+        for command in ('add_library', 'add_executable', 'parity_add_test'):
+            for args in cmake_commands(text, command):
+                if command == 'parity_add_test':
+                    if 'NAME' not in args or args.index('NAME') + 1 >= len(args):
+                        continue
+                    name = args[args.index('NAME') + 1]
+                    if 'LIBS' in args:
+                        for arg in args[args.index('LIBS') + 1:]:
+                            if arg.isupper():
+                                break
+                            links += [(name, lib) for lib in word.findall(arg)]
+                else:
+                    if not args or '$' in args[0]:
+                        continue
+                    name = args[0]
+                defined.setdefault(name, (path, layer))
+                sources += [(name, src) for arg in args[1:] for src in from_root.findall(arg)]
         for args in cmake_commands(text, 'target_link_libraries'):
-            links += [(args[0], lib) for lib in args[1:] if lib.startswith('parity_')]
+            links += [(args[0], lib) for arg in args[1:] for lib in word.findall(arg)]
+        for args in cmake_commands(text, 'target_sources'):
+            sources += [(args[0], src) for arg in args[1:] for src in from_root.findall(arg)]
     breaches, graph = [], {}
     for user, lib in links:
-        if user not in defined or lib not in defined:
+        if user not in defined or lib not in defined or user == lib:
             continue
         graph.setdefault(user, set()).add(lib)
         (upath, ulayer), (lpath, llayer) = defined[user], defined[lib]
         if ulayer and llayer and llayer[0] > ulayer[0]:
             breaches.append(f'{user} ({upath}) links {lib} ({lpath}), which lies above it')
+    for target, src in sources:
+        if target not in defined:
+            continue
+        tpath, tlayer = defined[target]
+        slayer = layer_of(src, stack)
+        if tlayer and slayer and slayer[0] > tlayer[0]:
+            breaches.append(f'{target} ({tpath}) compiles {src} ({slayer[1]}), which lies above it')
     # A cycle of libraries: a depth-first search that meets a library still on its path.
     state, path = {}, []
 
@@ -126,10 +166,10 @@ def main():
     if outside:
         print('folders with sources that the stack does not place: ' + ', '.join(sorted(outside)))
     if includes or libraries or outside:
-        print(f'FAIL: {len(includes)} includes and {len(libraries)} library links break the stack of docs/design.md')
+        print(f'FAIL: {len(includes)} includes and {len(libraries)} links or sources break the stack of docs/design.md')
         return 1
-    print(f'every include and every link of {count} libraries points down the {len(set(stack.values()))} layers '
-          'of docs/design.md')
+    print(f'every include, and every link and source of {count} targets, points down the '
+          f'{len(set(stack.values()))} layers of docs/design.md')
     return 0
 
 
