@@ -26,7 +26,8 @@
 #
 # TORCH_OP: the subject is the PyTorch operator <schema> (e.g. mylib::rms_norm, registered with
 # TORCH_LIBRARY), called through the dispatcher with no code of the user's (parity check
-# --torch-op, ops/torch_op/torch_op.hpp); with FAMILY model or trajectory, the family's runtime
+# --torch-op, ops/torch_op/torch_op.hpp); with FAMILY model or trajectory
+# (registry/torch_op_registration.hpp), the family's runtime
 # with its float32 projections on the operator, as a kernel of the op linear
 # (runtime-host+linear=<schema>, bound-all+linear=<schema>; the trajectory's on CPU only), or
 # with KERNEL_OP <op> (rms_norm, rope, swiglu, sdpa; transition_step on model) the rows that run

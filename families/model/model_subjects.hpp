@@ -4,7 +4,7 @@
 // implementation subject NAME of an op and the other rows on parity's: linear, the float32
 // projections (op_bound_rows.hpp); rms_norm, rope, swiglu, sdpa, every row that runs the op
 // (primitive_bound_rows.hpp); transition_step, the transition step (transition_bound_rows.hpp).
-// The probes are runtimes with one defect each (subjects/probes).
+// The probes are runtimes with one defect each (model_runtime_probes.hpp).
 #include <functional>
 #include <memory>
 #include <string>

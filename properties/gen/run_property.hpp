@@ -36,7 +36,7 @@ struct RunConfig {
   bool write_reproducer = true;
   std::filesystem::path repro_dir = {};  // empty: default_repro_dir()
   std::ostream* progress = nullptr;  // a progress line every few cases, when set
-  // The command that replays a reproducer when given its path (gen/replay.hpp): a program
+  // The command that replays a reproducer when given its path (registry/replay.hpp): a program
   // that knows the subject, e.g. a user's property test's "<program> --replay".
   std::string replay_command = "parity replay";
   // The largest extents the family's generator draws, by extent name (extent_caps.hpp): these

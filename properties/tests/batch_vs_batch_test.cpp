@@ -4,6 +4,8 @@
 // and hold on parity's own kernels on the same cases.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/lora_runs.hpp>
 #include <parity/properties/gen/transition_runs.hpp>
@@ -45,6 +47,7 @@ Case transition_case(std::int64_t B, std::int64_t other_rows) {
 }
 
 Verdict check(const std::string& family, const std::string& subject, const std::string& property, const Case& c) {
+  if (family != "lora" && family != "transition") throw std::invalid_argument("no family " + family + " here");
   const gen::Family& f = family == "lora" ? gen::lora_family() : gen::transition_family();
   return f.check(subject, property, c);
 }

@@ -29,7 +29,9 @@ struct Probe {
 class DefaultRunDetects : public ::testing::TestWithParam<Probe> {};
 
 TEST_P(DefaultRunDetects, InNineteenOfTwentySeeds) {
-  const gen::Family& family = std::string(GetParam().family) == "lora" ? gen::lora_family() : gen::transition_family();
+  const std::string name = GetParam().family;
+  ASSERT_TRUE(name == "lora" || name == "transition") << name;
+  const gen::Family& family = name == "lora" ? gen::lora_family() : gen::transition_family();
   const char* probe = GetParam().name;
   int detected = 0;
   for (int seed = 1; seed <= kSeeds; ++seed) {

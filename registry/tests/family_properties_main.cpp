@@ -30,7 +30,7 @@
 //
 // usage: <test> --replay [--subject S] FILE|DIR...
 // Re-runs each reproducer's property on its subject (or on S) from this program's subjects, as
-// `parity replay` does with parity's own (properties/gen/replay.hpp). Exit: 0 all pass now, 1
+// `parity replay` does with parity's own (registry/replay.hpp). Exit: 0 all pass now, 1
 // some still fail, 2 usage or input error (a bad file, an unknown subject or property).
 #include <gtest/gtest.h>
 
