@@ -8,7 +8,7 @@
 #include <parity/core/error.hpp>
 #include <parity/core/output_file.hpp>
 #include <parity/core/reproducer.hpp>
-#include <parity/properties/case_tensors.hpp>
+#include <parity/registry/families.hpp>
 #include <parity/subjects/torch/pt_file.hpp>
 
 namespace parity::cli {
@@ -20,7 +20,7 @@ int run_export(const ExportOptions& options) {
   const Reproducer r = read_reproducer(options.reproducer);
   std::vector<std::pair<std::string, Tensor>> tensors;
   try {
-    tensors = properties::case_tensors(r.failing_case);
+    tensors = registry::find_family(r.failing_case.family).case_tensors(r.failing_case);
   } catch (const InputError& e) {
     throw InputError(options.reproducer + ": " + e.what());
   }

@@ -9,8 +9,8 @@ struct ExportOptions {
   std::string out;         // the .pt file to write
 };
 
-// Writes properties::case_tensors of the reproducer's case to `out` as
-// subjects::torch_impl::pt_bytes (torch.load(out) gives a dict of tensors). Throws InputError
+// Writes the tensors of the reproducer's case (its family's gen::Family::case_tensors) to `out`
+// as subjects::torch_impl::pt_bytes (torch.load(out) gives a dict of tensors). Throws InputError
 // naming the file or field (a bad reproducer, a family without tensors) or the flag (no input,
 // no --out, an unwritable --out). Returns 0.
 int run_export(const ExportOptions& options);

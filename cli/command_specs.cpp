@@ -1,7 +1,7 @@
 // Every `parity` subcommand: its arguments, flags, environment and help (cli/command_spec.hpp).
 // To add a flag, add it to its command's `flags` here and read it with Args in the command's
 // cmd_*.cpp; to add a command, add an entry here and its cmd_*.cpp (cli/commands.hpp). Help
-// text is wrapped by the parser; README.md's command synopsis must name every flag
+// text is wrapped by the parser; docs/command.md's command synopsis must name every flag
 // (cli/tests/help_readme_test.py).
 #include <parity/cli/command_spec.hpp>
 #include <parity/registry/families.hpp>
@@ -223,7 +223,7 @@ const std::vector<CommandSpec>& command_specs() {
       {.name = "export",
        .summary = "a reproducer's input tensors as a .pt file PyTorch loads",
        .description =
-           "Writes the input tensors of a reproducer's case (lora, transition) as a dict of tensors that "
+           "Writes the input tensors of a reproducer's case (lora, transition, any op) as a dict of tensors that "
            "PyTorch's torch.load reads, e.g. for a bug report's attachment. Exit 0 when written, 2 for a bad "
            "reproducer, a family without tensors or a bad flag.",
        .positionals = {{"REPRO", "a reproducer file (parity.repro/1)"}},

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # export_cli_test.sh PARITY EXPORT_REFERENCE PYTHON REGRESSIONS_DIR
-# `parity export` end to end: every lora and transition reproducer of the regression corpus is
+# `parity export` end to end: every lora and transition reproducer of the regression corpus, and
+# an op's (linear's, written by `parity check` on a probe that rounds before the bias), is
 # exported to a .pt file, which PyTorch's torch.load (PYTHON, the project's venv) must read as a
 # dict whose names, order, dtypes, shapes and every element's bits are those parity materialises
 # for the case (export_reference); and each reproducer's float32 patches must be found at their
@@ -14,7 +15,11 @@ if ! "$python" -c "import torch" 2>/dev/null; then
 fi
 
 pairs=()
-for repro in "$regressions"/lora-*.json "$regressions"/transition-*.json; do
+expect 1 "FAILED" -- "$parity" check linear --subject probe-bf16-before-bias --property forward_accuracy --seed 1 \
+  --repro-dir "$work/op"
+op_repros=("$work"/op/*.json)
+[ -s "${op_repros[0]}" ] || { echo "FAIL: parity check wrote no linear reproducer"; failures=$((failures + 1)); }
+for repro in "$regressions"/lora-*.json "$regressions"/transition-*.json "${op_repros[@]}"; do
   name=$(basename "$repro" .json)
   expect 0 "torch.load" -- "$parity" export "$repro" --out "$work/$name.pt"
   "$reference" "$repro" >"$work/$name.reference.json" || { echo "FAIL: export_reference $repro"; failures=$((failures + 1)); }
@@ -23,7 +28,8 @@ done
 "$python" - "${pairs[@]}" <<'PY' 2>&1 | grep -v -e "Failed to initialize NumPy" -e "_conversion_method_template"
 import json, struct, sys
 import torch
-dtypes = {"bf16": (torch.bfloat16, torch.int16, 0xFFFF), "f32": (torch.float32, torch.int32, 0xFFFFFFFF),
+dtypes = {"bf16": (torch.bfloat16, torch.int16, 0xFFFF), "f16": (torch.float16, torch.int16, 0xFFFF),
+          "f32": (torch.float32, torch.int32, 0xFFFFFFFF),
           "f64": (torch.float64, torch.int64, 0xFFFFFFFFFFFFFFFF)}
 failed = 0
 for k in range(1, len(sys.argv), 3):

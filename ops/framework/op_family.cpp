@@ -7,6 +7,7 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/core/compare.hpp>
+#include <parity/properties/case_tensors.hpp>
 #include <parity/properties/cross_backend/cross_backend.hpp>
 
 namespace parity::ops {
@@ -167,6 +168,17 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
 }
 
 rc::Gen<Case> OpFamily::cases() const { return op_case(def_); }
+
+std::vector<std::pair<std::string, Tensor>> OpFamily::case_tensors(const Case& c) const {
+  check_contract(def_.decl, c);
+  const OpProblem p = materialise(def_.decl, c);
+  std::vector<std::pair<std::string, Tensor>> out;
+  for (const auto& input : def_.decl.inputs)
+    if (p.call.has_input(input.name)) out.emplace_back(input.name, p.call.input(input.name));
+  for (const auto& param : def_.decl.params)
+    out.emplace_back(param.name, properties::scalar_tensor(DType::f32, p.call.param(param.name)));
+  return out;
+}
 
 std::vector<gen::ExtentCap> OpFamily::extent_caps() const {
   std::vector<gen::ExtentCap> caps;

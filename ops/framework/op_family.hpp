@@ -21,7 +21,7 @@ namespace parity::ops {
 
 // Generated cases per property of an op by default: enough that each probe of rms_norm and
 // softmax, several of which need two extents at their thresholds at once, is detected in at
-// least 19 of 20 seeds (README.md has the measurement); an op's properties run in seconds.
+// least 19 of 20 seeds (bench/README.md has the measurement); an op's properties run in seconds.
 inline constexpr int kOpCasesPerProperty = 100;
 
 class OpFamily final : public gen::Family {
@@ -45,6 +45,9 @@ class OpFamily final : public gen::Family {
   // Every declared extent: default its max, limit its limit, min its min, no --max-<extent> flag
   // of its own (`parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents).
   std::vector<gen::ExtentCap> extent_caps() const override;
+  // The declared inputs the case has, in declaration order and in the case's layouts, then the
+  // declared parameters as float32 scalars.
+  std::vector<std::pair<std::string, Tensor>> case_tensors(const Case& c) const override;
 
   const OpDef& def() const { return def_; }
   // Every registered subject of the op, parity's own among them. The first read fixes the list:

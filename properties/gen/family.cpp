@@ -21,6 +21,10 @@ std::string Family::subject_with_kernel(const std::string& op, const std::string
   throw std::logic_error(name() + " names " + op + " among its kernel ops but no subject that runs " + kernel);
 }
 
+std::vector<std::pair<std::string, Tensor>> Family::case_tensors(const Case&) const {
+  throw InputError("case.family: '" + name() + "' has no exported tensors (its inputs are drawn inside its run)");
+}
+
 void Family::require_kernel_op(const std::string& op) const {
   const std::vector<std::string> ops = kernel_ops();
   if (ops.empty()) throw InputError(name() + " runs no op's kernel in parity's place, so not " + op + "'s");

@@ -5,9 +5,11 @@
 // through it.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <parity/core/case.hpp>
+#include <parity/core/tensor.hpp>
 #include <parity/core/verdict.hpp>
 #include <parity/properties/gen/case_rules.hpp>
 #include <parity/properties/gen/run_property.hpp>
@@ -69,6 +71,12 @@ class Family {
   // RunConfig::max_extents), with their defaults and the contract's limits; empty for a family
   // whose generator takes no caps (run refuses any then).
   virtual std::vector<ExtentCap> extent_caps() const { return {}; }
+  // The operands of `c` exactly as this family materialises them for a subject (the same bits,
+  // under their layouts; patches applied), then its scalars as 0-dimensional tensors, for
+  // `parity export`. Throws InputError naming the field for a case outside the contract, and
+  // (the default) "case.family: '<name>' has no exported tensors ..." for a family whose inputs
+  // are drawn inside its run (model, trajectory, bridge).
+  virtual std::vector<std::pair<std::string, Tensor>> case_tensors(const Case& c) const;
   // A family whose subjects can run a kernel of an op in place of parity's (the model: a kernel of
   // linear at its float32 projections, of rms_norm, rope, swiglu or sdpa in the rows that run it,
   // of transition_step at its transition step) names those ops, the first the default for a

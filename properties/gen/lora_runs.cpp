@@ -1,5 +1,6 @@
 #include <parity/properties/gen/lora_runs.hpp>
 
+#include <parity/properties/case_tensors.hpp>
 #include <parity/properties/gen/subject_family.hpp>
 
 namespace parity::gen {
@@ -25,6 +26,7 @@ struct LoraTraits {
   static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
     return properties::cross_backend::check_lora(c, s, twin, caps.backward);
   }
+  static properties::NamedTensors case_tensors(const Case& c) { return properties::lora_case_tensors(c); }
 };
 
 }  // namespace

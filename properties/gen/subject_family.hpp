@@ -10,7 +10,8 @@
 // default count of generated cases, bench/README.md), subjects(), find_subject(n),
 // properties(), find_property(n), cases(Caps), rules() (CaseRules), extent_caps() (the cappable
 // extents), caps(ExtentMaxima) -> Caps, and
-// cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict.
+// cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict, and
+// case_tensors(Case) (Family::case_tensors).
 #include <parity/core/error.hpp>
 #include <parity/properties/cross_backend/cross_backend.hpp>
 #include <parity/properties/gen/applicability.hpp>
@@ -89,6 +90,9 @@ class SubjectFamily final : public Family {
   std::string description() const override { return Traits::description; }
   std::string default_subject() const override { return "rlkernels-host"; }
   int cases_per_property() const override { return default_case_count(Traits::cases_per_property); }
+  std::vector<std::pair<std::string, Tensor>> case_tensors(const Case& c) const override {
+    return Traits::case_tensors(c);
+  }
 
   std::vector<PropertyEntry> properties() const override {
     std::vector<PropertyEntry> out;

@@ -1,5 +1,6 @@
 #include <parity/properties/gen/transition_runs.hpp>
 
+#include <parity/properties/case_tensors.hpp>
 #include <parity/properties/gen/subject_family.hpp>
 
 namespace parity::gen {
@@ -25,6 +26,7 @@ struct TransitionTraits {
   static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
     return properties::cross_backend::check_transition(c, s, twin, caps.scoring);
   }
+  static properties::NamedTensors case_tensors(const Case& c) { return properties::transition_case_tensors(c); }
 };
 
 }  // namespace
