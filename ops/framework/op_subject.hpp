@@ -62,6 +62,16 @@ void register_host_probe(const std::string& op, std::string name, std::string de
                                         .description = std::move(description),
                                         .make = [] { return std::unique_ptr<OpSubject>(std::make_unique<Probe>()); }});
 }
+// The host mismatch probes of `op`, each a Host<Policy>: one object per op, its add<Policy> per probe
+// (`const HostProbes<LinearHost> probes{"linear"}; probes.add<SplitK>("probe-split-k", "...");`).
+template <template <class> class Host>
+struct HostProbes {
+  std::string op;
+  template <class Policy>
+  void add(std::string name, std::string description) const {
+    register_host_probe<Host<Policy>>(op, std::move(name), std::move(description));
+  }
+};
 // The subjects of `op` in registration order; fixes its list.
 const std::vector<OpSubjectInfo>& op_subjects(const std::string& op);
 

@@ -39,18 +39,14 @@ struct UnbiasedVariance : Standard {
   }
 };
 
-template <class Policy>
-void add(const char* name, const char* description) {
-  register_host_probe<LayerNormHost<Policy>>("layer_norm", name, description);
-}
-
 }  // namespace
 
 void register_probes() {
-  add<OnePassVariance>("probe-one-pass-variance", "var = E[x^2] - E[x]^2 in one pass (cancels for a large mean)");
-  add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
-  add<EpsAfterSqrt>("probe-eps-after-sqrt", "1 / (sqrt(var) + eps) instead of rsqrt(var + eps)");
-  add<UnbiasedVariance>("probe-unbiased-variance", "the variance divided by D - 1 instead of D");
+  const HostProbes<LayerNormHost> probes{"layer_norm"};
+  probes.add<OnePassVariance>("probe-one-pass-variance", "var = E[x^2] - E[x]^2 in one pass (cancels for a large mean)");
+  probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
+  probes.add<EpsAfterSqrt>("probe-eps-after-sqrt", "1 / (sqrt(var) + eps) instead of rsqrt(var + eps)");
+  probes.add<UnbiasedVariance>("probe-unbiased-variance", "the variance divided by D - 1 instead of D");
 }
 
 }  // namespace parity::ops::layer_norm

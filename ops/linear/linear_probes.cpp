@@ -35,17 +35,13 @@ struct Bf16BeforeBias : Standard {
   }
 };
 
-template <class Policy>
-void add(const char* name, const char* description) {
-  register_host_probe<LinearHost<Policy>>("linear", name, description);
-}
-
 }  // namespace
 
 void register_probes() {
-  add<SplitK>("probe-split-k", "from T >= 128 rows, K >= 1024 summed as 4 slices added in order");
-  add<DropKTail>("probe-k-tail", "K in vectors of 8 with the remainder dropped (K not a multiple of 8)");
-  add<Bf16BeforeBias>("probe-bf16-before-bias", "the accumulator rounded to bf16 before the bias is added");
+  const HostProbes<LinearHost> probes{"linear"};
+  probes.add<SplitK>("probe-split-k", "from T >= 128 rows, K >= 1024 summed as 4 slices added in order");
+  probes.add<DropKTail>("probe-k-tail", "K in vectors of 8 with the remainder dropped (K not a multiple of 8)");
+  probes.add<Bf16BeforeBias>("probe-bf16-before-bias", "the accumulator rounded to bf16 before the bias is added");
 }
 
 }  // namespace parity::ops::linear

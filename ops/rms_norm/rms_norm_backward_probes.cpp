@@ -43,19 +43,15 @@ struct EpsDropped : BackwardStandard {
   }
 };
 
-template <class Policy>
-void add_backward_probe(const char* name, const char* description) {
-  register_host_probe<RmsNormBackwardHost<Policy>>("rms_norm_backward", name, description);
-}
-
 }  // namespace
 
 void register_backward_probes() {
-  add_backward_probe<SplitDot>("probe-split-dot",
+  const HostProbes<RmsNormBackwardHost> probes{"rms_norm_backward"};
+  probes.add<SplitDot>("probe-split-dot",
                 "T < 32 rows of D >= 1024: each row's dot sum_i g[i] xh[i] split in 4 partial sums");
-  add_backward_probe<DyInMean>("probe-dy-in-mean", "the mean term sum_i dy[i] xh[i] / D, without the weight w");
-  add_backward_probe<Bf16G>("probe-bf16-g", "g = dy * w rounded to bf16 before the mean and the difference");
-  add_backward_probe<EpsDropped>("probe-eps-dropped", "inv recomputed as 1 / sqrt(mean(x^2)), eps dropped");
+  probes.add<DyInMean>("probe-dy-in-mean", "the mean term sum_i dy[i] xh[i] / D, without the weight w");
+  probes.add<Bf16G>("probe-bf16-g", "g = dy * w rounded to bf16 before the mean and the difference");
+  probes.add<EpsDropped>("probe-eps-dropped", "inv recomputed as 1 / sqrt(mean(x^2)), eps dropped");
 }
 
 }  // namespace parity::ops::rms_norm

@@ -57,19 +57,15 @@ struct TruncateBf16 : Standard {
   static std::uint16_t to_bf16(float v) { return bf16_from_float_truncate(v); }
 };
 
-template <class Policy>
-void add(const char* name, const char* description) {
-  register_host_probe<RmsNormHost<Policy>>("rms_norm", name, description);
-}
-
 }  // namespace
 
 void register_probes() {
-  add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
-  add<SplitRow>("probe-split-row", "T < 32 rows of D >= 1024: each row's sum split in 4 partial sums");
-  add<RsqrtApprox>("probe-rsqrt-approx", "rsqrt by the bit trick and one Newton step (1.75e-3 relative)");
-  add<EpsAfterSqrt>("probe-eps-after-sqrt", "1 / (sqrt(mean(x^2)) + eps) instead of rsqrt(mean(x^2) + eps)");
-  add<TruncateBf16>("probe-bf16-truncate", "bf16 outputs truncated instead of rounded to nearest even");
+  const HostProbes<RmsNormHost> probes{"rms_norm"};
+  probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
+  probes.add<SplitRow>("probe-split-row", "T < 32 rows of D >= 1024: each row's sum split in 4 partial sums");
+  probes.add<RsqrtApprox>("probe-rsqrt-approx", "rsqrt by the bit trick and one Newton step (1.75e-3 relative)");
+  probes.add<EpsAfterSqrt>("probe-eps-after-sqrt", "1 / (sqrt(mean(x^2)) + eps) instead of rsqrt(mean(x^2) + eps)");
+  probes.add<TruncateBf16>("probe-bf16-truncate", "bf16 outputs truncated instead of rounded to nearest even");
 }
 
 }  // namespace parity::ops::rms_norm

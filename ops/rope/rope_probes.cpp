@@ -42,20 +42,16 @@ struct PlanByRows : Standard {
   }
 };
 
-template <class Policy>
-void add(const char* name, const char* description) {
-  register_host_probe<RopeHost<Policy>>("rope", name, description);
-}
-
 }  // namespace
 
 void register_probes() {
-  add<NeoxOnly>("probe-neox-only", "interleaved (GPT-J) inputs rotated as half-split (NeoX) pairs");
-  add<SinSignFlipped>("probe-sin-sign-flipped", "y2 = x2 cos - x1 sin: the sign of sin flipped on the second half");
-  add<HeadsPacked>("probe-heads-packed",
+  const HostProbes<RopeHost> probes{"rope"};
+  probes.add<NeoxOnly>("probe-neox-only", "interleaved (GPT-J) inputs rotated as half-split (NeoX) pairs");
+  probes.add<SinSignFlipped>("probe-sin-sign-flipped", "y2 = x2 cos - x1 sin: the sign of sin flipped on the second half");
+  probes.add<HeadsPacked>("probe-heads-packed",
                    "partial rotation: heads strided 2P instead of 2P + Q, the pass-through dims dropped");
-  add<Bf16Tables>("probe-bf16-tables", "cos and sin rounded to bf16 before use");
-  add<PlanByRows>("probe-plan-by-rows", "from T >= 128 tokens, the rotation in fused multiply-adds");
+  probes.add<Bf16Tables>("probe-bf16-tables", "cos and sin rounded to bf16 before use");
+  probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 128 tokens, the rotation in fused multiply-adds");
 }
 
 }  // namespace parity::ops::rope

@@ -41,20 +41,16 @@ struct BackwardSplitKeys : BackwardStandard {
   }
 };
 
-template <class Policy>
-void add_backward_probe(const char* name, const char* description) {
-  register_host_probe<SdpaBackwardHost<Policy>>("sdpa_backward", name, description);
-}
-
 }  // namespace
 
 void register_backward_probes() {
-  add_backward_probe<BackwardNoRowsum>("probe-no-rowsum", "dS = P dP: the softmax gradient without rowsum(dO o O)");
-  add_backward_probe<BackwardDvBf16Accumulate>("probe-dv-bf16-accumulate",
+  const HostProbes<SdpaBackwardHost> probes{"sdpa_backward"};
+  probes.add<BackwardNoRowsum>("probe-no-rowsum", "dS = P dP: the softmax gradient without rowsum(dO o O)");
+  probes.add<BackwardDvBf16Accumulate>("probe-dv-bf16-accumulate",
                                                "dv accumulated in bf16 where it is stored as bf16");
-  add_backward_probe<BackwardCausalOffByOne>("probe-causal-off-by-one",
+  probes.add<BackwardCausalOffByOne>("probe-causal-off-by-one",
                                              "causal mask one key late in the recomputed forward, dk and dv");
-  add_backward_probe<BackwardSplitKeys>("probe-split-keys", "B*H < 8 and S >= 128: dq's sum over keys in two halves");
+  probes.add<BackwardSplitKeys>("probe-split-keys", "B*H < 8 and S >= 128: dq's sum over keys in two halves");
 }
 
 }  // namespace parity::ops::sdpa

@@ -54,19 +54,15 @@ struct SplitKeys : Standard {
   }
 };
 
-template <class Policy>
-void add(const char* name, const char* description) {
-  register_host_probe<SdpaHost<Policy>>("sdpa", name, description);
-}
-
 }  // namespace
 
 void register_probes() {
-  add<NoMax>("probe-no-max", "exp(s) / sum exp(s): the row maximum not subtracted");
-  add<CausalOffByOne>("probe-causal-off-by-one", "causal mask one key late: query i sees key i + 1");
-  add<ScaleAfterSoftmax>("probe-scale-after-softmax", "softmax(q k^T) v * scale: the scale after the softmax");
-  add<SplitKeys<true>>("probe-split-keys", "B*H < 8 and S >= 128: keys in two halves, combined (flash-decoding)");
-  add<SplitKeys<false>>("probe-split-no-rescale", "B*H < 8 and S >= 128: two key halves added without rescaling");
+  const HostProbes<SdpaHost> probes{"sdpa"};
+  probes.add<NoMax>("probe-no-max", "exp(s) / sum exp(s): the row maximum not subtracted");
+  probes.add<CausalOffByOne>("probe-causal-off-by-one", "causal mask one key late: query i sees key i + 1");
+  probes.add<ScaleAfterSoftmax>("probe-scale-after-softmax", "softmax(q k^T) v * scale: the scale after the softmax");
+  probes.add<SplitKeys<true>>("probe-split-keys", "B*H < 8 and S >= 128: keys in two halves, combined (flash-decoding)");
+  probes.add<SplitKeys<false>>("probe-split-no-rescale", "B*H < 8 and S >= 128: two key halves added without rescaling");
 }
 
 }  // namespace parity::ops::sdpa

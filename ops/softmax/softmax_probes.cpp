@@ -38,18 +38,14 @@ struct FastExp : Standard {
   static float y(float x, float m, float s) { return e(x - m) / s; }
 };
 
-template <class Policy>
-void add(const char* name, const char* description) {
-  register_host_probe<SoftmaxHost<Policy>>("softmax", name, description);
-}
-
 }  // namespace
 
 void register_probes() {
-  add<NoMax>("probe-no-max", "exp(x) / sum exp(x): the maximum not subtracted");
-  add<PlanByRows>("probe-plan-by-rows", "from T >= 64 rows, each row summed in plain ascending order");
-  add<LogOfSoftmax>("probe-log-of-softmax", "log_y as log(y), -inf where y underflows");
-  add<FastExp>("probe-fast-exp", "exp as exp2 of a float32 product x * log2(e), as __expf");
+  const HostProbes<SoftmaxHost> probes{"softmax"};
+  probes.add<NoMax>("probe-no-max", "exp(x) / sum exp(x): the maximum not subtracted");
+  probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 64 rows, each row summed in plain ascending order");
+  probes.add<LogOfSoftmax>("probe-log-of-softmax", "log_y as log(y), -inf where y underflows");
+  probes.add<FastExp>("probe-fast-exp", "exp as exp2 of a float32 product x * log2(e), as __expf");
 }
 
 }  // namespace parity::ops::softmax

@@ -41,21 +41,17 @@ struct BackwardDroppedTailFrom128Rows : BackwardStandard {
   static std::int64_t written(std::int64_t T, std::int64_t F) { return T >= 128 ? F - F % 2 : F; }
 };
 
-template <class Policy>
-void add_backward_probe(const char* name, const char* description) {
-  register_host_probe<SwigluBackwardHost<Policy>>("swiglu_backward", name, description);
-}
-
 }  // namespace
 
 void register_backward_probes() {
-  add_backward_probe<BackwardFastExp>("probe-fast-exp",
+  const HostProbes<SwigluBackwardHost> probes{"swiglu_backward"};
+  probes.add<BackwardFastExp>("probe-fast-exp",
                                       "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
-  add_backward_probe<BackwardSwappedHalves>("probe-swapped-halves",
+  probes.add<BackwardSwappedHalves>("probe-swapped-halves",
                                             "dx = [db, da]: da and db written to each other's half");
-  add_backward_probe<BackwardBf16Intermediate>("probe-bf16-intermediate",
+  probes.add<BackwardBf16Intermediate>("probe-bf16-intermediate",
                                                "dy * b rounded to bf16 before the multiply by silu'(a)");
-  add_backward_probe<BackwardDroppedTailFrom128Rows>(
+  probes.add<BackwardDroppedTailFrom128Rows>(
       "probe-dropped-tail-from-128-rows",
       "T >= 128: two columns per thread, no tail: the last column of an odd F stays 0");
 }

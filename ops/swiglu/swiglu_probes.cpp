@@ -35,18 +35,14 @@ struct DroppedTail : Standard {
   static std::int64_t written(std::int64_t F) { return F - F % 2; }
 };
 
-template <class Policy>
-void add(const char* name, const char* description) {
-  register_host_probe<SwigluHost<Policy>>("swiglu", name, description);
-}
-
 }  // namespace
 
 void register_probes() {
-  add<FastExp>("probe-fast-exp", "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
-  add<SwappedHalves>("probe-swapped-halves", "y = silu(b) * a: the gate and the value from the wrong halves");
-  add<Bf16Intermediate>("probe-bf16-intermediate", "silu(a) rounded to bf16 before the multiply");
-  add<DroppedTail>("probe-dropped-tail", "two columns per thread, no tail: the last column of an odd F stays 0");
+  const HostProbes<SwigluHost> probes{"swiglu"};
+  probes.add<FastExp>("probe-fast-exp", "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
+  probes.add<SwappedHalves>("probe-swapped-halves", "y = silu(b) * a: the gate and the value from the wrong halves");
+  probes.add<Bf16Intermediate>("probe-bf16-intermediate", "silu(a) rounded to bf16 before the multiply");
+  probes.add<DroppedTail>("probe-dropped-tail", "two columns per thread, no tail: the last column of an odd F stays 0");
 }
 
 }  // namespace parity::ops::swiglu
