@@ -23,7 +23,7 @@ constexpr const char* kGeneral =
     "field). Numbers, in flags and variables, are plain decimal (no sign, space, leading zero or 0x). Output "
     "paths are checked before the work; \"-\" and other non-regular files (/dev/stdout, a FIFO) are written in "
     "place, and with --json - or --junit - the human-readable output goes to stderr. Input files must be regular "
-    "files of at most 4 MiB. A case over its family's work or memory limit (README.md) is refused. Every "
+    "files of at most 4 MiB. A case over its family's work or memory limit (docs/command.md) is refused. Every "
     "command refuses a bad PARITY_CASES, PARITY_SEED, PARITY_THREADS or RC_PARAMS before any work.";
 
 // `text` wrapped at kWidth, every line after `indent`.

@@ -13,7 +13,7 @@
 // project's one decimal parser. The environment (core/decimal.hpp's variables and RC_PARAMS) is
 // checked before a command runs. A hidden `parity help-dump` prints, as JSON, every command with
 // the flags and positional arguments the parser holds and the environment variables its help
-// names: what cli/tests/help_readme_test.py compares with `--help` and README.md.
+// names: what cli/tests/help_readme_test.py compares with `--help` and docs/command.md.
 #include <string>
 #include <vector>
 

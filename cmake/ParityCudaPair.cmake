@@ -18,6 +18,6 @@ function(parity_check_cuda_pair)
       "parity: one CUDA runtime per process: ${P_TORCH_WHAT} was built with CUDA ${P_TORCH_CUDA}, but "
       "${P_TOOLKIT_WHAT} is CUDA ${P_TOOLKIT}. parity's kernels would load libcudart.so.${toolkit_major} beside "
       "LibTorch's libcudart.so.${torch_major}. Use a toolkit of CUDA ${torch_major}.x (CUDACXX or PATH), or a "
-      "torch build for CUDA ${toolkit_major} (README.md, \"LibTorch and the CUDA toolkit\").")
+      "torch build for CUDA ${toolkit_major} (docs/build.md, \"LibTorch and the CUDA toolkit\").")
   endif()
 endfunction()

@@ -2,7 +2,7 @@
 // The work and memory limits of a Case. Each family estimates, before it allocates or
 // computes anything, the bytes its inputs take and the multiply-adds (or elements) one
 // evaluation costs, and refuses a Case over its limit as input (exit 2) rather than running
-// for minutes or being killed for memory. The limits per family are in README.md.
+// for minutes or being killed for memory. The limits per family are in docs/command.md.
 #include <string>
 
 namespace parity {

@@ -1,58 +1,61 @@
 #!/usr/bin/env bash
-# README.md's two leading paths of "Test your own kernel", as a user follows them against a fresh
-# install in $HOME/parity (HOME a scratch directory):
-#   - a PyTorch operator by name: the README's torch_op/CMakeLists.txt, written as is beside
-#     examples/torch_op/mylib.cpp, configured, built and tested with the README's torch_op/run.sh
+# docs/your-kernel.md's two leading paths ("A PyTorch operator, by name", "An op of your own"), as
+# a user follows them against a fresh install in $HOME/parity (HOME a scratch directory):
+#   - a PyTorch operator by name: the page's torch_op/CMakeLists.txt, written as is beside
+#     examples/torch_op/mylib.cpp, configured, built and tested with the page's torch_op/run.sh
 #     (ctest, and the installed `parity check --torch-op`): every property holds on
 #     mylib::rms_norm, in the op and inside the model (KERNEL_OP rms_norm), and the broken
 #     mylib::rms_norm_broken is caught;
-#   - an op of one's own: the README's custom_op/ snippets, which must be examples/custom_op's
+#   - an op of one's own: the page's custom_op/ snippets, which must be examples/custom_op's
 #     files byte for byte, built and tested with custom_op/run.sh: every property of the new op
 #     scaled_add holds on my-scaled-add and my-scaled-add-broken is caught.
 # With CUDA, examples/torch_op itself is built too (its CUDA kernel) and lists its gpu tests.
-# usage: op_examples_package_test.sh BUILD_DIR README EXAMPLES_DIR CUDA(ON|OFF) [-DVAR=VALUE...]
+# usage: op_examples_package_test.sh BUILD_DIR DOC EXAMPLES_DIR CUDA(ON|OFF) [-DVAR=VALUE...]
+#   DOC is the Markdown file that holds the snippets (docs/your-kernel.md).
 set -euo pipefail
 build=$1 readme=$2 examples=$3 cuda=$4
 shift 4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $1"; exit 1; }
+root=$(cd "$(dirname "$0")/.." && pwd)   # the project's source tree
+shown=${readme#"$root"/}                 # the snippets' file as the messages name it
 source "$(dirname "$0")/readme_snippets.sh"
 
 mkdir -p "$work/home"
 export HOME="$work/home"
-# The example projects' property runs take 25 cases a property (the README's user runs the default
-# 100): this test checks the install, the README's commands and that each broken copy is caught
+# The example projects' property runs take 25 cases a property (the page's user runs the default
+# 100): this test checks the install, the page's commands and that each broken copy is caught
 # with a reproducer, which the fixed default seed does within those cases; parity's own property
 # tests judge the kernels at the default count. ctest hands PARITY_CASES to every test program.
 export PARITY_CASES=25
 cmake --install "$build" --prefix "$HOME/parity" > "$work/install.log"
-venv="$(dirname "$readme")/.venv/bin"   # the python3 of parity's torch, as the README's user has it
+venv="$root/.venv/bin"   # the python3 of parity's torch, as the page's user has it
 [ -x "$venv/python3" ] && export PATH="$venv:$PATH"
 
-# write_snippets DIR NAME...: README's snippet "DIR/NAME" into $work/DIR/NAME.
+# write_snippets DIR NAME...: the page's snippet "DIR/NAME" into $work/DIR/NAME.
 write_snippets() {
   local dir=$1
   shift
   mkdir -p "$work/$dir"
   for name in "$@"; do
     snippet "$dir/$name" > "$work/$dir/$name"
-    [ -s "$work/$dir/$name" ] || fail "README.md has no snippet '$dir/$name'"
+    [ -s "$work/$dir/$name" ] || fail "$shown has no snippet '$dir/$name'"
   done
 }
 
 write_snippets custom_op CMakeLists.txt scaled_add.cpp run.sh
 for f in CMakeLists.txt scaled_add.cpp; do
-  cmp -s "$work/custom_op/$f" "$examples/custom_op/$f" || fail "README.md's custom_op/$f is not examples/custom_op/$f"
+  cmp -s "$work/custom_op/$f" "$examples/custom_op/$f" || fail "$shown's custom_op/$f is not examples/custom_op/$f"
 done
-(cd "$work/custom_op" && run_lines run.sh "$work/custom_op.log" "$@") || { cat "$work/custom_op.log"; fail "a README custom_op/run.sh line failed"; }
+(cd "$work/custom_op" && run_lines run.sh "$work/custom_op.log" "$@") || { cat "$work/custom_op.log"; fail "a $shown custom_op/run.sh line failed"; }
 cat "$work/custom_op.log"
 grep -q "my-scaled-add\.scaled_add\.forward_accuracy .*Passed" "$work/custom_op.log" || fail "my-scaled-add's properties did not run and pass"
 grep -q "my-scaled-add-broken_scaled_add_properties .*Passed" "$work/custom_op.log" || fail "my-scaled-add-broken was not caught"
 
 write_snippets torch_op CMakeLists.txt run.sh
 cp "$examples/torch_op/mylib.cpp" "$work/torch_op/"
-(cd "$work/torch_op" && run_lines run.sh "$work/torch_op.log" "$@") || { cat "$work/torch_op.log"; fail "a README torch_op/run.sh line failed"; }
+(cd "$work/torch_op" && run_lines run.sh "$work/torch_op.log" "$@") || { cat "$work/torch_op.log"; fail "a $shown torch_op/run.sh line failed"; }
 cat "$work/torch_op.log"
 grep -q "mylib::rms_norm\.rms_norm\.forward_accuracy .*Passed" "$work/torch_op.log" || fail "mylib::rms_norm's properties did not run and pass"
 grep -q "mylib::rms_norm_broken_rms_norm_properties .*Passed" "$work/torch_op.log" || fail "mylib::rms_norm_broken was not caught"
@@ -68,5 +71,5 @@ if [ "$cuda" = ON ]; then
   grep -q "mylib::rms_norm@cuda\.rms_norm\." "$work/gpu-tests.log" ||
     { cat "$work/gpu-tests.log"; fail "examples/torch_op lists no gpu test of mylib::rms_norm@cuda"; }
 fi
-echo "op_examples: a torch operator by name and a declared op of one's own, from README.md as written, hold;"
+echo "op_examples: a torch operator by name and a declared op of one's own, from $shown as written, hold;"
 echo "their broken copies are caught"

@@ -1,31 +1,35 @@
 #!/usr/bin/env bash
-# README.md's "Test your own kernel" (the LoRA path) as a user follows it, and examples/custom_lora
-# with it: installs the build to a scratch prefix and moves the prefix to $HOME/parity (HOME a
-# scratch directory: an install is relocatable); writes the README's CMakeLists.txt and
-# register_subjects.cpp snippets as written (between its `<!-- readme-snippet: NAME -->`
-# markers) beside the example's other sources, after checking that they are the example's own
-# files (its CMakeLists.txt less its leading comment), so that one build tests both; runs the
-# README's run.sh lines (configure, build, ctest -L properties) and its replay.sh lines. Holds when
-# every property holds on the host path (and, in a CUDA build, the CUDA kernel's tests are
-# there: the .cu file was not skipped), and the broken copy is caught: a property fails on it,
-# shrunk, with a reproducer written, and the replay command printed with the failure (the
-# example's own test program, which knows its subjects) still fails on that reproducer, which
-# passes on the good host path (--subject); bad replay arguments exit 2 naming what is wrong.
-# usage: readme_snippet_test.sh BUILD_DIR README EXAMPLE_DIR CUDA(ON|OFF) [-DVAR=VALUE...]
-#   the -D arguments (this build's compilers and flags) are added to the README's configure line.
+# docs/your-kernel.md's "A kernel of a shipped family" (the LoRA path) as a user follows it, and
+# examples/custom_lora with it: installs the build to a scratch prefix and moves the prefix to
+# $HOME/parity (HOME a scratch directory: an install is relocatable); writes the page's
+# CMakeLists.txt and register_subjects.cpp snippets as written (between its
+# `<!-- readme-snippet: NAME -->` markers) beside the example's other sources, after checking that
+# they are the example's own files (its CMakeLists.txt less its leading comment), so that one
+# build tests both; runs the page's run.sh lines (configure, build, ctest -L properties) and its
+# replay.sh lines. Holds when every property holds on the host path (and, in a CUDA build, the
+# CUDA kernel's tests are there: the .cu file was not skipped), and the broken copy is caught: a
+# property fails on it, shrunk, with a reproducer written, and the replay command printed with the
+# failure (the example's own test program, which knows its subjects) still fails on that
+# reproducer, which passes on the good host path (--subject); bad replay arguments exit 2 naming
+# what is wrong.
+# usage: readme_snippet_test.sh BUILD_DIR DOC EXAMPLE_DIR CUDA(ON|OFF) [-DVAR=VALUE...]
+#   DOC is the Markdown file that holds the snippets (docs/your-kernel.md); the -D arguments (this
+#   build's compilers and flags) are added to its configure line.
 set -euo pipefail
 build=$1 readme=$2 example=$3 cuda=$4
 shift 4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $1"; exit 1; }
+root=$(cd "$(dirname "$0")/.." && pwd)   # the project's source tree
+shown=${readme#"$root"/}                 # the snippets' file as the messages name it
 
 source "$(dirname "$0")/readme_snippets.sh"
 
 mkdir -p "$work/home" "$work/src"
 export HOME="$work/home"
-# The example projects' property runs take 25 cases a property (the README's user runs the default
-# 100): this test checks the install, the README's commands and that each broken copy is caught
+# The example projects' property runs take 25 cases a property (the page's user runs the default
+# 100): this test checks the install, the page's commands and that each broken copy is caught
 # with a reproducer, which the fixed default seed does within those cases; parity's own property
 # tests judge the kernels at the default count. ctest hands PARITY_CASES to every test program.
 export PARITY_CASES=25
@@ -36,23 +40,23 @@ for f in "$example"/*; do
 done
 for name in CMakeLists.txt register_subjects.cpp run.sh replay.sh; do
   snippet "$name" > "$work/src/$name"
-  [ -s "$work/src/$name" ] || fail "README.md has no snippet '$name'"
+  [ -s "$work/src/$name" ] || fail "$shown has no snippet '$name'"
 done
 cmp -s "$work/src/register_subjects.cpp" "$example/register_subjects.cpp" ||
-  fail "README.md's register_subjects.cpp is not examples/custom_lora/register_subjects.cpp"
+  fail "$shown's register_subjects.cpp is not examples/custom_lora/register_subjects.cpp"
 sed '0,/^[^#]/{/^#/d}' "$example/CMakeLists.txt" | cmp -s - "$work/src/CMakeLists.txt" ||
-  fail "README.md's CMakeLists.txt is not examples/custom_lora/CMakeLists.txt less its leading comment"
+  fail "$shown's CMakeLists.txt is not examples/custom_lora/CMakeLists.txt less its leading comment"
 
-# The README's user has the python3 of the torch parity was built with on PATH: here, the
+# The page's user has the python3 of the torch parity was built with on PATH: here, the
 # project's venv when parity was built against it (none for Debian's LibTorch, found in /usr).
-venv="$(dirname "$readme")/.venv/bin"
+venv="$root/.venv/bin"
 [ -x "$venv/python3" ] && export PATH="$venv:$PATH"
 
 cd "$work/src"
 status=0
 run_lines run.sh "$work/run.log" "$@" || status=$?
 cat "$work/run.log"
-[ "$status" -eq 0 ] || fail "a README run.sh line exited $status"
+[ "$status" -eq 0 ] || fail "a $shown run.sh line exited $status"
 # One test per property for a subject (my-lora-host.lora.<property>); the broken copy is one test.
 grep -q "my-lora-host\.lora\.rows_independent .*Passed" "$work/run.log" || fail "my-lora-host's properties did not run and pass"
 grep -q "my-lora-host-broken_lora_properties .*Passed" "$work/run.log" || fail "the broken copy was not caught"
@@ -88,7 +92,7 @@ grep -q "STILL FAILS\|discarded" "$work/out.log" && { cat "$work/out.log"; fail 
 expect 2 "no such file" -- "$program" --replay "$work/missing.json"
 expect 2 "unknown lora subject 'nobody'" -- "$program" --replay --subject nobody "$repros"
 
-# The README's replay lines: the first still fails on the broken copy, the second passes on the host path.
+# The page's replay lines: the first still fails on the broken copy, the second passes on the host path.
 want=(1 0)
 i=0
 while IFS= read -r line; do
@@ -99,6 +103,6 @@ while IFS= read -r line; do
   [ "$got" -eq "${want[$i]}" ] || fail "'$line' exited $got, want ${want[$i]}"
   i=$((i + 1))
 done < replay.sh
-[ "$i" -eq 2 ] || fail "README.md's replay.sh has $i lines, not 2"
-echo "readme_snippet: README's snippets, examples/custom_lora's files, build against a moved install and pass"
+[ "$i" -eq 2 ] || fail "$shown's replay.sh has $i lines, not 2"
+echo "readme_snippet: $shown's snippets, examples/custom_lora's files, build against a moved install and pass"
 echo "as written; the broken copy is caught with a reproducer that replays failing and passes on my-lora-host"

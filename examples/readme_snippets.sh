@@ -1,4 +1,5 @@
-# Shared by the tests that build README.md's snippets as written (source it, with $readme set):
+# Shared by the tests that build the snippets of docs/your-kernel.md as written (source it, with
+# $readme set to the Markdown file that holds them):
 #   snippet NAME      prints the fenced code between <!-- readme-snippet: NAME --> and
 #                     <!-- /readme-snippet -->, without its fence's indentation (a list item's)
 #   run_lines FILE LOG [-DVAR=VALUE...]

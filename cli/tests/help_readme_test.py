@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every flag and environment variable `parity` accepts is in its --help and in README.md.
+"""Every flag and environment variable `parity` accepts is in its --help and in docs/command.md.
 
 usage: help_readme_test.py PATH/TO/parity SOURCE_DIR
 
@@ -9,9 +9,9 @@ command's help names. Checked:
   - `parity --help`, `parity -h` and `parity help` exit 0 and name every command and variable;
   - `parity CMD --help`, `parity CMD -h` and `parity help CMD` exit 0 and name every flag,
     positional argument and variable of CMD;
-  - README.md's synopsis (the code block after "## The `parity` command") has a `parity CMD`
-    entry per command naming each of its flags, and README.md's environment table has a row
-    per variable naming every command that reads it;
+  - docs/command.md's synopsis (the code block after "# The `parity` command") has a `parity CMD`
+    entry per command naming each of its flags, and its environment table has a row per variable
+    naming every command that reads it;
   - every variable the program's sources read (getenv, env_decimal) is one the help documents.
 """
 import json
@@ -66,10 +66,11 @@ for c in commands:
                 fail("parity %s does not name %s" % (" ".join(args), word))
 print("ok:   --help of %d commands checked against the parser" % len(commands))
 
-readme = (source / "README.md").read_text()
-block = re.search(r"## The `parity` command\n+```\n(.*?)```", readme, re.S)
+DOC = "docs/command.md"
+readme = (source / DOC).read_text()
+block = re.search(r"# The `parity` command\n+```\n(.*?)```", readme, re.S)
 if not block:
-    sys.exit("FAIL: README.md has no synopsis block after '## The `parity` command'")
+    sys.exit("FAIL: %s has no synopsis block after '# The `parity` command'" % DOC)
 synopsis = {}  # command -> its synopsis entry (its line and the indented lines after it)
 current = None
 for line in block.group(1).splitlines():
@@ -82,24 +83,24 @@ for line in block.group(1).splitlines():
 for c in commands:
     entry = synopsis.get(c["name"])
     if entry is None:
-        fail("README.md's synopsis has no 'parity %s' line" % c["name"])
+        fail("%s's synopsis has no 'parity %s' line" % (DOC, c["name"]))
         continue
     for flag in c["flags"]:
         if not names(entry, flag):
-            fail("README.md's synopsis of 'parity %s' lacks %s" % (c["name"], flag))
+            fail("%s's synopsis of 'parity %s' lacks %s" % (DOC, c["name"], flag))
 for extra in sorted(set(synopsis) - {c["name"] for c in commands}):
-    fail("README.md's synopsis names 'parity %s', which the parser does not know" % extra)
+    fail("%s's synopsis names 'parity %s', which the parser does not know" % (DOC, extra))
 
 rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `([A-Z][A-Z0-9_]+)` \|.*$", readme, re.M)}
 for variable in dump["environment"]:
     row = rows.get(variable)
     if row is None:
-        fail("README.md's environment table has no row for %s" % variable)
+        fail("%s's environment table has no row for %s" % (DOC, variable))
         continue
     for c in commands:
         if variable in c["environment"] and not names(row, c["name"]):
-            fail("README.md's row of %s does not name '%s', which reads it" % (variable, c["name"]))
-print("ok:   README.md checked: %d synopsis entries, %d variables" % (len(synopsis), len(rows)))
+            fail("%s's row of %s does not name '%s', which reads it" % (DOC, variable, c["name"]))
+print("ok:   %s checked: %d synopsis entries, %d variables" % (DOC, len(synopsis), len(rows)))
 
 read = set()
 for folder in ("cli", "core", "oracles", "subjects", "properties/gen", "fuzz"):

@@ -1,6 +1,6 @@
-"""README.md's "Reading a failure" example is what parity prints.
+"""docs/command.md's "Reading a failure" example is what parity prints.
 
-Usage: readme_failure_example_test.py PARITY README.md
+Usage: readme_failure_example_test.py PARITY docs/command.md
 
 Runs the example's own `rerun:` line (a probe on parity's host kernel: its bits and the float64
 oracle's are parity's own numerics, the same on every CPU), writes the reproducer to a scratch
@@ -15,12 +15,14 @@ import subprocess
 import sys
 import tempfile
 
+DOC = "docs/command.md"  # the page that holds the example, as the messages name it (argv[2])
+
 
 def example_block(readme: str) -> list[str]:
-    section = readme.split("### Reading a failure", 1)[1]
+    section = readme.split("## Reading a failure", 1)[1]
     block = re.search(r"```\n(FAILED .*?)```", section, re.S)
     if not block:
-        sys.exit("README.md: no ``` block starting with FAILED under 'Reading a failure'")
+        sys.exit(f"{DOC}: no ``` block starting with FAILED under 'Reading a failure'")
     return block.group(1).rstrip("\n").split("\n")
 
 
@@ -29,10 +31,10 @@ def main() -> int:
     lines = example_block(pathlib.Path(readme_path).read_text())
     rerun = next((l for l in lines if l.strip().startswith("rerun:")), None)
     if rerun is None:
-        sys.exit("README.md: the failure example has no rerun: line")
+        sys.exit(f"{DOC}: the failure example has no rerun: line")
     argv = shlex.split(rerun.split("rerun:", 1)[1])
     if argv[0] != "parity":
-        sys.exit(f"README.md: the rerun: line does not start with parity: {rerun!r}")
+        sys.exit(f"{DOC}: the rerun: line does not start with parity: {rerun!r}")
     with tempfile.TemporaryDirectory() as repros:
         run = subprocess.run([parity, *argv[1:], "--repro-dir", repros], capture_output=True, text=True)
         if run.returncode != 1:
@@ -48,15 +50,15 @@ def main() -> int:
         for i, want in enumerate(lines):
             got = printed[start + i] if start + i < len(printed) else "<end of output>"
             if got != want:
-                print(f"FAIL: README.md's failure example, line {i + 1}, differs from what parity prints:")
-                print(f"  README: {want}\n  parity: {got}")
+                print(f"FAIL: {DOC}'s failure example, line {i + 1}, differs from what parity prints:")
+                print(f"  {DOC}: {want}\n  parity: {got}")
                 return 1
         files = list(pathlib.Path(repros).glob("*.json"))
         replay = subprocess.run([parity, "replay", *map(str, files)], capture_output=True, text=True)
         if len(files) != 1 or replay.returncode != 1:
             print(f"FAIL: {len(files)} reproducer(s) written; replay exited {replay.returncode}, not 1")
             return 1
-    print(f"ok: the README's failure example ({len(lines)} lines) is what parity prints, and its reproducer replays")
+    print(f"ok: {DOC}'s failure example ({len(lines)} lines) is what parity prints, and its reproducer replays")
     return 0
 
 

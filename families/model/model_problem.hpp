@@ -37,8 +37,8 @@ struct ModelProblem {
   static ModelProblem from(const Case& c);
 };
 
-// The model's work and memory limits (README.md), checked before weights or a batch are drawn:
-// `passes` forwards of `batch` samples of `tokens` tokens cost about
+// The model's work and memory limits (docs/command.md), checked before weights or a batch are
+// drawn: `passes` forwards of `batch` samples of `tokens` tokens cost about
 //   passes x batch x (blocks + refiner_blocks) x (10 tokens width^2 + 2 tokens^2 width)
 // multiply-adds (projections, SwiGLU, attention), at most 2^35 (the gate's largest, 4253
 // tokens, needs 7.5e9); weights, activations and a provider's [batch, heads, tokens, tokens]

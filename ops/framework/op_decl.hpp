@@ -65,7 +65,7 @@ struct OpDecl {
   std::vector<TensorDecl> inputs = {}, outputs = {};
   std::vector<ParamDecl> params = {};
   // The dtypes each dtype group may take: bf16, f16, f32 (f64 is accepted by the API; a
-  // subject in f64 needs an oracle beyond double, README.md). An f16 output is rounded once
+  // subject in f64 needs an oracle beyond double, ops/README.md). An f16 output is rounded once
   // more at u = 2^-11 (a bf16 one at 2^-8) after the subject's precision. `dtypes` is every
   // group's list unless `group_dtypes` names the group with a list of its own (LoRA's float32
   // adapter beside its bf16 activations).

@@ -47,7 +47,7 @@ nlohmann::json tokens(const Case& c, const std::string& prefix, std::int64_t len
   return out;
 }
 
-// The work and memory limits (README.md), checked before the parameters are drawn. One pass
+// The work and memory limits (docs/command.md), checked before the parameters are drawn. One pass
 // (forward and backward) costs about len (4 d^2 + 2 d hidden + d vocab) + 2 len^2 d
 // multiply-adds, at most 2^28 (a second or so in float64); the parameters (embeddings,
 // attention, MLP, head) and activations (per position, and heads x len^2 attention weights),

@@ -33,8 +33,8 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
   }
 }
 
-// The work and memory limits (README.md): one forward is T K (N + r) + T N r multiply-adds (the
-// largest reference shape, T 33 N 5120 K 5120 r 16, needs 8.7e8), at most 2^33; the operands as
+// The work and memory limits (docs/command.md): one forward is T K (N + r) + T N r multiply-adds
+// (the largest reference shape, T 33 N 5120 K 5120 r 16, needs 8.7e8), at most 2^33; the operands as
 // laid out take at most kMaxCaseBytes. T is the larger batch (other_rows).
 void check_limits(const Case& c, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
   T = std::max(T, other_rows(c));

@@ -50,7 +50,7 @@ bool known_param(const std::string& key, std::int64_t B) {
   return false;
 }
 
-// The work and memory limits (README.md): B n elements per operand at most 2^24 (the largest
+// The work and memory limits (docs/command.md): B n elements per operand at most 2^24 (the largest
 // reference shape has 1.6e6), and x, v, eps as laid out at most kMaxCaseBytes.
 void check_limits(const Case& c, std::int64_t B, std::int64_t n) {
   B = std::max(B, other_rows(c));
