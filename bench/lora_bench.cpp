@@ -49,9 +49,9 @@ using namespace parity;
 namespace lora = parity::properties::lora;
 using subjects::torch_impl::MatmulBaseline;
 
-constexpr std::int64_t kRank = 16;          // gate_case's r
-constexpr int kSampledElements = 64;        // y elements per iteration of the *Elements benchmarks
-constexpr double kDefaultMinTimeS = 0.5;    // per benchmark, unless --benchmark_min_time is given
+constexpr std::int64_t kRank = 16;        // gate_case's r
+constexpr int kSampledElements = 64;      // y elements per iteration of the *Elements benchmarks
+constexpr double kDefaultMinTimeS = 0.5;  // per benchmark, unless --benchmark_min_time is given
 
 constexpr const char* kTorchF64 = "BM_TorchMatmulF64";
 constexpr const char* kTorchF32 = "BM_TorchMatmulF32";
@@ -66,9 +66,7 @@ constexpr const char* kMpElements = "BM_MpOracleElements";
 constexpr const char* kFp64Elements = "BM_Fp64OracleElements";
 
 double matmul_flops(const lora::GateShape& s) { return 2.0 * s.T * s.N * s.K; }
-double lora_forward_flops(const lora::GateShape& s) {
-  return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank);
-}
+double lora_forward_flops(const lora::GateShape& s) { return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank); }
 
 // "N512 K384 T70" -> "N512_K384_T70", the shape's part of a benchmark name.
 std::string name_key(const lora::GateShape& s) {
@@ -171,8 +169,8 @@ void fast_oracle_forward(benchmark::State& state, lora::GateShape s) {
 void property_case(benchmark::State& state, const lora::LoraProperty* property) {
   Case c = lora::gate_case(kSmall);
   if (property->name == "layout_invariant")
-    c.layouts = {{"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}},
-                 {"A", Layout{false, 0, 11}}};
+    c.layouts = {
+        {"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}}, {"A", Layout{false, 0, 11}}};
   const auto subject = subjects::rlkernels::make_lora_host_twin();
   for (auto _ : state) {
     Verdict v = property->check(c, subject.get());
@@ -203,8 +201,7 @@ const ElementData& element_data(const lora::GateShape& s) {
     op.G = {};
     data->mp = std::make_unique<oracles::LoraMpOracle>(op);
     data->fp64 = std::make_unique<oracles::LoraOracle<double>>(op);
-    for (int i = 0; i < kSampledElements; ++i)
-      data->elements.emplace_back((i * 37) % s.T, (i * 101 + 7) % s.N);
+    for (int i = 0; i < kSampledElements; ++i) data->elements.emplace_back((i * 37) % s.T, (i * 101 + 7) % s.N);
   }
   return *data;
 }
@@ -249,8 +246,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
         const auto it = run.counters.find(counter);
         if (it == run.counters.end()) continue;
         // A benchmark with two rates files the second under "<kind>:<counter>".
-        const std::string kind = name.substr(0, slash) + (std::strcmp(counter, "elements/s") == 0 &&
-                                                                  run.counters.count("FLOP/s") ? ":elements" : "");
+        const std::string kind =
+            name.substr(0, slash) +
+            (std::strcmp(counter, "elements/s") == 0 && run.counters.count("FLOP/s") ? ":elements" : "");
         rates_[name.substr(slash + 1)][kind] = it->second.value;
       }
     }
@@ -263,14 +261,15 @@ class RatioReporter : public benchmark::ConsoleReporter {
         << subjects::torch_impl::torch_intra_op_threads() << ")\n";
     print_row(out, "shape", {"torch-f64", "torch-f32", "torch-bf16", "host-twin", "oracle-f64", "fast-oracle"});
     for (const auto& s : shapes_)
-      print_row(out, s.label(), {gflops(s, kTorchF64), gflops(s, kTorchF32), gflops(s, kTorchBf16), gflops(s, kHostTwin),
-                                 gflops(s, kOracle), gflops(s, kFastOracle)});
+      print_row(out, s.label(),
+                {gflops(s, kTorchF64), gflops(s, kTorchF32), gflops(s, kTorchBf16), gflops(s, kHostTwin),
+                 gflops(s, kOracle), gflops(s, kFastOracle)});
     out << "\nRatios of rates (> 1: the first is faster; host twin target: twin/t-f32 >= 0.5)\n";
     print_row(out, "shape", {"twin/t-f32", "twin/t-f64", "twin/t-bf16", "oracle/t-f64", "oracle/twin", "fast/t-f64"});
     for (const auto& s : shapes_)
-      print_row(out, s.label(), {ratio(s, kHostTwin, kTorchF32), ratio(s, kHostTwin, kTorchF64),
-                                 ratio(s, kHostTwin, kTorchBf16), ratio(s, kOracle, kTorchF64),
-                                 ratio(s, kOracle, kHostTwin), ratio(s, kFastOracle, kTorchF64)});
+      print_row(out, s.label(),
+                {ratio(s, kHostTwin, kTorchF32), ratio(s, kHostTwin, kTorchF64), ratio(s, kHostTwin, kTorchBf16),
+                 ratio(s, kOracle, kTorchF64), ratio(s, kOracle, kHostTwin), ratio(s, kFastOracle, kTorchF64)});
     out << "\nTime of the fast accurate oracle (every y and its bound) over LibTorch's float64 matmul"
            " (target: <= 4)\n";
     for (const auto& s : shapes_) print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kFastOracle)});
@@ -412,8 +411,7 @@ int main(int argc, char** argv) {
 
   benchmark::AddCustomContext("parity_threads", std::to_string(thread_count()));
   benchmark::AddCustomContext("isa", isa_name(best_isa()));
-  benchmark::AddCustomContext("torch_intra_op_threads",
-                              std::to_string(subjects::torch_impl::torch_intra_op_threads()));
+  benchmark::AddCustomContext("torch_intra_op_threads", std::to_string(subjects::torch_impl::torch_intra_op_threads()));
   RatioReporter reporter(shapes, options);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

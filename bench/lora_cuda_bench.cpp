@@ -88,14 +88,19 @@ int main(int argc, char** argv) {
   }
   for (const auto& s : lora::gate_shapes(false)) {
     const std::string key = "/" + name_key(s);
-    benchmark::RegisterBenchmark(("BM_CudaKernelForward" + key).c_str(),
-                                 [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "rlkernels-cuda", sh); }, s)
-        ->UseRealTime()->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("BM_TorchCudaLoraForward" + key).c_str(),
-                                 [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "torch-cuda", sh); }, s)
-        ->UseRealTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("BM_CudaKernelForward" + key).c_str(),
+        [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "rlkernels-cuda", sh); }, s)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        ("BM_TorchCudaLoraForward" + key).c_str(),
+        [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "torch-cuda", sh); }, s)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("BM_TorchCudaMatmulBf16" + key).c_str(), cublas_mm, s)
-        ->UseRealTime()->Unit(benchmark::kMillisecond);
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -89,8 +89,7 @@ Options parse(int argc, char** argv) {
     else if (arg == "--help") {
       std::cout << kUsage;
       std::exit(0);
-    }
-    else if (arg == "--probe") o.probes.insert(value());
+    } else if (arg == "--probe") o.probes.insert(value());
     else if (arg == "--json") o.json = value();
     else if (arg.starts_with("-")) throw InputError("unknown flag '" + arg + "'");
     else o.families.push_back(arg);
@@ -185,7 +184,8 @@ int main(int argc, char** argv) {
     std::cout << "\n"
               << std::left << std::setw(16) << "family" << std::setw(34) << "probe" << std::right << std::setw(12)
               << "detected" << std::setw(10) << "cases" << std::setw(10) << "seconds" << std::setw(12) << "shrunk size"
-              << "  " << std::left << std::setw(36) << "by" << " first shrunk extents" << std::right << "\n";
+              << "  " << std::left << std::setw(36) << "by"
+              << " first shrunk extents" << std::right << "\n";
     nlohmann::json report = nlohmann::json::array();
     bool all = true;
     for (const Family* family : selected)

@@ -49,7 +49,8 @@ Tally measure(const ops::OpFamily& f, const Row& r, DType dt, bool straddles, in
   const rc::Gen<Case> gen = straddles ? ops::op_case(op) : ops::op_case(op.decl);
   Tally t;
   for (int s = 1; s <= seeds; ++s) {
-    gen::RunConfig config{.cases = cases, .seed = static_cast<std::uint64_t>(s), .shrink = false, .write_reproducer = false};
+    gen::RunConfig config{
+        .cases = cases, .seed = static_cast<std::uint64_t>(s), .shrink = false, .write_reproducer = false};
     config.rerun_command = [](const std::string&, std::uint64_t, int) { return std::string(); };
     const gen::RunResult result = gen::run_property(
         r.probe, r.property, gen, [&](const Case& c) { return f.check(r.probe, r.property, c); }, config, f.rules());
@@ -85,7 +86,8 @@ int main(int argc, char** argv) {
                              Row{"softmax", "probe-plan-by-rows", prop}})
           rows.push_back(r);
     std::cout << std::left << std::setw(44) << "op/probe/property" << std::setw(6) << "dtype" << std::setw(22)
-              << "with straddles" << "without\n";
+              << "with straddles"
+              << "without\n";
     for (const Row& r : rows) {
       const auto& f = ops::find_op_family(r.op);
       f.find_subject(r.probe);

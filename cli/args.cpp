@@ -13,7 +13,7 @@ std::optional<std::string> Args::get(const std::string& flag) const {
 }
 
 std::uint64_t Args::number(const std::string& flag, std::uint64_t fallback, std::uint64_t min,
-                          std::uint64_t max) const {
+                           std::uint64_t max) const {
   const auto v = get(flag);
   return v ? decimal_in_range(*v, flag, min, max) : fallback;
 }
@@ -26,9 +26,9 @@ std::vector<std::uint64_t> Args::number_list(const std::string& flag, std::vecto
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = v->find(',', start);
-    out.push_back(decimal_in_range(std::string_view(*v).substr(start, comma == std::string::npos ? std::string::npos
-                                                                                                 : comma - start),
-                                   flag, 0, max));
+    out.push_back(decimal_in_range(
+        std::string_view(*v).substr(start, comma == std::string::npos ? std::string::npos : comma - start), flag, 0,
+        max));
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }

@@ -21,7 +21,9 @@ class Args {
  public:
   Args(std::string command, std::map<std::string, std::string> values, std::vector<std::string> positional,
        std::vector<std::string> raw)
-      : command_(std::move(command)), values_(std::move(values)), positional_(std::move(positional)),
+      : command_(std::move(command)),
+        values_(std::move(values)),
+        positional_(std::move(positional)),
         raw_(std::move(raw)) {}
 
   const std::string& command() const { return command_; }

@@ -33,8 +33,7 @@ void print_comparison(const std::string& key, const ordered& c) {
   std::cout << "loss " << std::setprecision(17);
   if (c["loss_value"].is_number()) std::cout << c["loss_value"].get<double>();
   else std::cout << c["loss_value"].dump();  // "nan" or "inf", stored as text
-  std::cout << "  logits err "
-            << num(c["logits"]["max_abs_error"]) << "  loss err " << num(c["loss"]["max_abs_error"])
+  std::cout << "  logits err " << num(c["logits"]["max_abs_error"]) << "  loss err " << num(c["loss"]["max_abs_error"])
             << "  max grad err " << num(ordered(worst)) << "  " << c["compared_gradient_elements"].get<long>()
             << " grad elements, " << c["nonzero_manual_gradient_tensors"].get<int>() << " non-zero manual grads  "
             << (c["passed"].get<bool>() ? "PASS" : "FAIL") << "\n";
@@ -54,16 +53,15 @@ int cmd_bridge(const Args& args) {
 
   const auto& cfg = j["config"];
   std::cout << "bridge: tiny GPT float64 on cpu, vocab " << cfg["vocab"] << " d " << cfg["d"] << " heads "
-            << cfg["heads"] << " hidden " << cfg["hidden"] << " max_len " << cfg["max_len"] << " seed "
-            << cfg["seed"] << ", ids " << j["ids"].dump() << " targets " << j["targets"].dump() << "\n"
-            << "tolerance atol " << j["tolerance"]["atol"] << " rtol " << j["tolerance"]["rtol"]
-            << ", LibTorch " << j["environment"]["libtorch"].get<std::string>()
-            << "\n\ncomparisons (manual vs autograd)\n";
+            << cfg["heads"] << " hidden " << cfg["hidden"] << " max_len " << cfg["max_len"] << " seed " << cfg["seed"]
+            << ", ids " << j["ids"].dump() << " targets " << j["targets"].dump() << "\n"
+            << "tolerance atol " << j["tolerance"]["atol"] << " rtol " << j["tolerance"]["rtol"] << ", LibTorch "
+            << j["environment"]["libtorch"].get<std::string>() << "\n\ncomparisons (manual vs autograd)\n";
   for (const auto& [key, c] : j["comparisons"].items()) print_comparison(key, c);
   std::cout << "\nmismatch probes (each must fail its comparison)\n";
   for (const auto& [key, p] : j["failures"]["mismatch_probes"].items())
-    std::cout << "  " << std::left << std::setw(30) << key << "max abs err " << std::setw(10)
-              << num(p["max_abs_error"]) << (p["passed"].get<bool>() ? "NOT DETECTED" : "detected") << "\n";
+    std::cout << "  " << std::left << std::setw(30) << key << "max abs err " << std::setw(10) << num(p["max_abs_error"])
+              << (p["passed"].get<bool>() ? "NOT DETECTED" : "detected") << "\n";
   std::cout << "\nrefused inputs (every path, one message)\n";
   for (const auto& r : j["failures"]["refused_inputs"])
     std::cout << "  " << std::left << std::setw(22) << r["label"].get<std::string>() << std::setw(22)
@@ -74,8 +72,9 @@ int cmd_bridge(const Args& args) {
   std::cout << "\n";
   if (const auto path = args.get("--record")) std::cout << "record: " << *path << "\n";
   for (const auto& p : record.problems) std::cout << "FAILED: " << p << "\n";
-  std::cout << "bridge: " << (record.passed ? "every comparison passes, every probe caught, every bad input refused"
-                                            : "SOME CHECKS FAIL")
+  std::cout << "bridge: "
+            << (record.passed ? "every comparison passes, every probe caught, every bad input refused"
+                              : "SOME CHECKS FAIL")
             << "\n";
   return record.passed ? 0 : 1;
 }

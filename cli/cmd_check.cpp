@@ -74,7 +74,7 @@ int cmd_check(const Args& args) {
   config.max_extents = extent_caps(args, family, {&family});
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
   config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
-  if (torch_op) {  // the printed rerun and replay lines load the operator again
+  if (torch_op) {                                        // the printed rerun and replay lines load the operator again
     config.subject_flags = ops::torch_op_flag_words(*torch_op);
     config.replay_command = "parity replay" + config.subject_flags + " --subject " + subject.name;
   }
@@ -99,14 +99,17 @@ int cmd_check(const Args& args) {
     records.push_back(check_record(family.name(), oracles ? gen::kOraclesSubject : subject.name, prop.name, result));
   }
   outputs.write(records);
-  out << "\n" << std::left << std::setw(30) << "property" << "result\n";
+  out << "\n"
+      << std::left << std::setw(30) << "property"
+      << "result\n";
   for (const auto& [name, status] : table) out << std::setw(30) << name << status << "\n";
   if (oracles && failed)
     out << "\nThese self-checks call no subject: a failure above is a fault of parity's own oracles, "
-              << "never a verdict on a subject.\n";
+        << "never a verdict on a subject.\n";
   if (subject.role == gen::SubjectRole::reference && failed)
-    out << "\n" << subject.name << " is a reference implementation nobody here wrote: the failures above are "
-              << "findings about it, with shrunk reproducers.\n";
+    out << "\n"
+        << subject.name << " is a reference implementation nobody here wrote: the failures above are "
+        << "findings about it, with shrunk reproducers.\n";
   return failed ? 1 : 0;
 }
 

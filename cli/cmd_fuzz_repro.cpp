@@ -1,12 +1,11 @@
 // parity fuzz-repro FAMILY CRASH_FILE [--subject S] [--out DIR] [--max-checks N] [--no-shrink]
 //
 // Turns a libFuzzer crash file of FAMILY's harness (an op's: op_fuzzer's) into a reproducer:
-// decodes it with the harness's own decoder for the subject (fuzz/decode.hpp), checks the property the input selects on the
-// subject (--subject, else $PARITY_FUZZ_SUBJECT, else the family's default), shrinks the Case
-// with the Case shrinker (properties/gen/case_shrink.hpp: RapidCheck's shrink machinery, re-checking
-// after every step), and writes the reproducer to --out (default $PARITY_REPRO_DIR, else
-// reports/repros). Exit 0: a reproducer that `parity replay` fails on was written; 1: the
-// input does not violate its property on that subject now (nothing written: a sanitizer
+// decodes it with the harness's own decoder for the subject (fuzz/decode.hpp), checks the property the input selects on
+// the subject (--subject, else $PARITY_FUZZ_SUBJECT, else the family's default), shrinks the Case with the Case
+// shrinker (properties/gen/case_shrink.hpp: RapidCheck's shrink machinery, re-checking after every step), and writes
+// the reproducer to --out (default $PARITY_REPRO_DIR, else reports/repros). Exit 0: a reproducer that `parity replay`
+// fails on was written; 1: the input does not violate its property on that subject now (nothing written: a sanitizer
 // crash, or a fixed bug); 2: usage or input error.
 #include <cstdlib>
 #include <iostream>
@@ -43,7 +42,8 @@ int cmd_fuzz_repro(const Args& args) {
   const char* env = std::getenv("PARITY_FUZZ_SUBJECT");
   const gen::SubjectEntry subject =
       family.find_subject(args.get("--subject").value_or(env && *env ? env : family.default_subject()));
-  if (!subject.unavailable.empty()) throw InputError("subject " + subject.name + " cannot run here: " + subject.unavailable);
+  if (!subject.unavailable.empty())
+    throw InputError("subject " + subject.name + " cannot run here: " + subject.unavailable);
   const fuzz::FuzzInput in = fuzz::decode_for_family(family_name, read_bytes(file), subject.name);
 
   family.find_property(in.property);

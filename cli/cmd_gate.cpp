@@ -1,8 +1,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
-#include <sstream>
 #include <iostream>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -35,8 +35,7 @@ const subjects::LoraSubjectInfo& kernel_for(const std::string& backend) {
   const auto& cuda = subjects::find_lora_subject("rlkernels-cuda");
   if (backend == "host") return subjects::find_lora_subject("rlkernels-host");
   if (backend == "cuda") {
-    if (const std::string why = cuda.unavailable_reason(); !why.empty())
-      throw InputError("--backend cuda: " + why);
+    if (const std::string why = cuda.unavailable_reason(); !why.empty()) throw InputError("--backend cuda: " + why);
     return cuda;
   }
   if (backend == "auto")
@@ -56,10 +55,10 @@ void print_rows(const nlohmann::json& rows) {
       else s << "-";
       return s.str();
     };
-    std::cout << std::setw(20) << r["shape"].get<std::string>() << std::setw(10) << yes("repeatable")
-              << std::setw(10) << yes("forward_rows_independent") << std::setw(10) << yes("base_frozen")
-              << std::setw(10) << yes("layout_invariant")
-              << std::setw(22) << (num("forward_rel_err_vs_fp64") + " (" + num("forward_bound_utilisation") + ")")
+    std::cout << std::setw(20) << r["shape"].get<std::string>() << std::setw(10) << yes("repeatable") << std::setw(10)
+              << yes("forward_rows_independent") << std::setw(10) << yes("base_frozen") << std::setw(10)
+              << yes("layout_invariant") << std::setw(22)
+              << (num("forward_rel_err_vs_fp64") + " (" + num("forward_bound_utilisation") + ")")
               << num("grad_x_rel_err_vs_fp64") << " / " << num("grad_a_rel_err_vs_fp64") << " / "
               << num("grad_b_rel_err_vs_fp64") << "\n";
     for (const auto& f : r["failures"]) std::cout << "    " << f.get<std::string>() << "\n";
@@ -69,7 +68,8 @@ void print_rows(const nlohmann::json& rows) {
 void print_transition_rows(const nlohmann::json& rows) {
   std::cout << std::left << std::setw(16) << "shape" << std::setw(8) << "prev" << std::setw(8) << "mean"
             << std::setw(22) << "logp rel diff formula" << std::setw(10) << "batch-inv" << std::setw(10) << "scoring"
-            << std::setw(10) << "accuracy" << "second (mean, logp)\n";
+            << std::setw(10) << "accuracy"
+            << "second (mean, logp)\n";
   for (const auto& r : rows) {
     auto yes = [&](const char* k) { return r[k].is_boolean() && r[k].get<bool>() ? "true" : "FALSE"; };
     auto num = [&](const char* k) {
@@ -103,8 +103,8 @@ void print_model_rows(const nlohmann::json& rows, const nlohmann::json& checks) 
   }
   for (const auto& [tokens, c] : checks.items()) {
     std::cout << "  tokens " << tokens << ":";
-    for (const char* k : {"strict_bitwise_repeatable", "audit_equals_strict", "off_equals_provider",
-                          "strict_within_tolerance_vs_fp64"})
+    for (const char* k :
+         {"strict_bitwise_repeatable", "audit_equals_strict", "off_equals_provider", "strict_within_tolerance_vs_fp64"})
       std::cout << " " << k << "=" << (c[k].get<bool>() ? "true" : "FALSE");
     std::cout << "\n";
   }

@@ -24,9 +24,9 @@ int cmd_list(const Args& args) {
     for (const gen::Family* f : registry::families())
       for (const auto& s : f->subjects()) {
         if (what == "probes" && s.role != gen::SubjectRole::probe) continue;
-        std::cout << "  " << f->name() << "  " << s.name << "  [" << subjects::subject_kind_name(s.role) << ", " << s.backend
-                  << "]  " << s.description << (s.unavailable.empty() ? "" : "  (unavailable: " + s.unavailable + ")")
-                  << "\n";
+        std::cout << "  " << f->name() << "  " << s.name << "  [" << subjects::subject_kind_name(s.role) << ", "
+                  << s.backend << "]  " << s.description
+                  << (s.unavailable.empty() ? "" : "  (unavailable: " + s.unavailable + ")") << "\n";
       }
   }
   if (all || what == "properties") {
@@ -34,7 +34,9 @@ int cmd_list(const Args& args) {
     for (const gen::Family* f : registry::families())
       for (const auto& p : f->properties())
         std::cout << "  " << f->name() << "  " << p.name << "  " << p.description
-                  << (p.needs_subject ? "" : std::string("  [self-check of parity's oracles: --subject ") + gen::kOraclesSubject + "]")
+                  << (p.needs_subject
+                          ? ""
+                          : std::string("  [self-check of parity's oracles: --subject ") + gen::kOraclesSubject + "]")
                   << "\n";
   }
   return 0;

@@ -22,7 +22,8 @@ namespace {
 ResultRecord probe_record(const gen::Family& family, const gen::SubjectEntry& probe,
                           const std::optional<gen::ProbeDetection>& detection) {
   ResultRecord r{.family = family.name(), .property = detection ? detection->property : "", .subject = probe.name};
-  r.extra = {{"description", probe.description}, {"detected_by", detection ? nlohmann::json(detection->property) : nlohmann::json()}};
+  r.extra = {{"description", probe.description},
+             {"detected_by", detection ? nlohmann::json(detection->property) : nlohmann::json()}};
   if (!detection) {
     r.status = "not_detected";
     r.failed = true;
@@ -84,14 +85,15 @@ int cmd_probes(const Args& args) {
     if (progress)
       *progress << "parity probes: [" << records.size() << "/" << probes.size() << "] " << family->name() << "/"
                 << probe.name << ": " << (detection ? "detected by " + detection->property : "NOT DETECTED") << " ("
-                << std::setprecision(3) << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
-                << " s)\n";
+                << std::setprecision(3)
+                << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s)\n";
     out << std::setw(fw) << family->name() << std::setw(pw) << probe.name;
     if (detection) {
       out << std::setw(28) << detection->property << detection->result.counterexample->summary() << "\n";
     } else {
       ++undetected;
-      out << std::setw(28) << "NOT DETECTED" << "-\n";
+      out << std::setw(28) << "NOT DETECTED"
+          << "-\n";
     }
   }
   outputs.write(records);

@@ -15,8 +15,12 @@ int cmd_replay(const Args& args) {
       registry::replay_reproducers(args.positional(), args.get("--subject"), outputs.human(), &outcomes);
   std::vector<ResultRecord> records;
   for (const auto& o : outcomes) {
-    ResultRecord r{.family = o.reproducer.failing_case.family, .property = o.reproducer.property, .subject = o.subject,
-                   .status = o.status, .failed = o.failures > 0, .skipped = o.status == "discarded"};
+    ResultRecord r{.family = o.reproducer.failing_case.family,
+                   .property = o.reproducer.property,
+                   .subject = o.subject,
+                   .status = o.status,
+                   .failed = o.failures > 0,
+                   .skipped = o.status == "discarded"};
     if (o.verdict.fails()) r.kind = o.verdict.kind;
     r.failing_case = o.reproducer.failing_case;
     r.detail = o.verdict.detail;

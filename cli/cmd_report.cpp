@@ -25,13 +25,12 @@ int run_report(const ReportOptions& options) {
     if (doc.is_discarded()) throw InputError(file + ": not valid JSON");
     inputs.push_back({file, doc});
   }
-  write_text_atomically(report::render_report_page(inputs, std::filesystem::path(options.out).parent_path()), options.out);
+  write_text_atomically(report::render_report_page(inputs, std::filesystem::path(options.out).parent_path()),
+                        options.out);
   std::cout << "report: " << options.out << " (" << inputs.size() << " file(s))\n";
   return 0;
 }
 
-int cmd_report(const Args& args) {
-  return run_report({args.positional(), args.get("--out").value_or("")});
-}
+int cmd_report(const Args& args) { return run_report({args.positional(), args.get("--out").value_or("")}); }
 
 }  // namespace parity::cli

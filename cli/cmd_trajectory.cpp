@@ -31,8 +31,9 @@ std::string subject_from(const Args& args) {
 }
 
 // Shrinks `c` while `property` still fails on `subject`; writes the reproducer.
-nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& subject, const pt::TrajectoryProperty& property,
-                                 int max_checks, const std::filesystem::path& repro_dir) {
+nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& subject,
+                                 const pt::TrajectoryProperty& property, int max_checks,
+                                 const std::filesystem::path& repro_dir) {
   const auto verdict = [&](const Case& candidate) {
     return gen::guarded_verdict(property.name, candidate, gen::trajectory_family().rules().check_contract,
                                 [&](const Case& d) { return property.check(d, subject); });
@@ -40,17 +41,14 @@ nlohmann::json shrink_and_record(const Case& c, const pt::TrajectorySubject& sub
   const FailureKind kind = verdict(c).kind;  // a shrink keeps the failure's kind
   auto fails = [&](const Case& candidate) { return gen::reproduces(verdict(candidate), kind); };
   // Issue 5's priorities: fewest steps, then blocks, then tokens, then straddling elements.
-  const auto shrunk = gen::shrink_case(c, fails, {.max_evaluations = max_checks, .dims_first = {"steps", "blocks", "tokens", "straddles"}});
+  const auto shrunk = gen::shrink_case(
+      c, fails, {.max_evaluations = max_checks, .dims_first = {"steps", "blocks", "tokens", "straddles"}});
   const Verdict v = verdict(shrunk.shrunk);
   const auto path = write_reproducer({subject.name, property.name, shrunk.shrunk, v}, repro_dir);
-  return {{"property", property.name},
-          {"path", path.string()},
-          {"case", shrunk.shrunk.summary()},
-          {"observed", v.detail},
-          {"shrink_steps", shrunk.steps},
-          {"checks", shrunk.evaluations},
-          {"exhausted", shrunk.exhausted},
-          {"replay", "parity replay " + path.string()}};
+  return {{"property", property.name},       {"path", path.string()},
+          {"case", shrunk.shrunk.summary()}, {"observed", v.detail},
+          {"shrink_steps", shrunk.steps},    {"checks", shrunk.evaluations},
+          {"exhausted", shrunk.exhausted},   {"replay", "parity replay " + path.string()}};
 }
 
 }  // namespace
@@ -68,9 +66,10 @@ int cmd_trajectory(const Args& args) {
   auto bounded = [&args](const char* flag, std::uint64_t fallback, std::uint64_t min, std::uint64_t max) {
     return static_cast<int>(args.number(flag, fallback, min, max));
   };
-  const Case c = pt::trajectory_case(seeds, bounded("--steps", 4, 1, 64), bounded("--tokens", 32, 3, 1 << 20),
-                                     bounded("--blocks", 2, 0, 64), bounded("--straddles", 8, 0, 4096), 20261129,
-                                     std::string(runtime::mode_name(runtime::parse_mode(args.get("--mode").value_or("strict")))));
+  const Case c =
+      pt::trajectory_case(seeds, bounded("--steps", 4, 1, 64), bounded("--tokens", 32, 3, 1 << 20),
+                          bounded("--blocks", 2, 0, 64), bounded("--straddles", 8, 0, 4096), 20261129,
+                          std::string(runtime::mode_name(runtime::parse_mode(args.get("--mode").value_or("strict")))));
   const auto problem = pt::TrajectoryProblem::from(c);
   std::cerr << "parity trajectory: " << c.summary() << " on " << subject.name << "\n";
   const auto runs = pt::run_trajectories(problem, subject);
@@ -99,25 +98,26 @@ int cmd_trajectory(const Args& args) {
       std::cout << "diverges at step " << s["first_diverging_step"] << " (bf16 input flipped)\n";
     else if (!s["first_unequal_step"].is_null())
       std::cout << "velocities unequal from step " << s["first_unequal_step"] << " (no bf16 flip)\n";
-    else
-      std::cout << "bitwise equal at every step\n";
+    else std::cout << "bitwise equal at every step\n";
   }
   if (const auto& d = report["divergence"]; !d.is_null()) {
     std::cout << "  seed " << d["seed"] << " step " << d["step"] << ": latents differ by "
               << d["latent_max_abs_diff_at_entry"].get<double>() << " at entry, " << d["flipped_count"]
               << " element(s) flipped by the bf16 cast\n";
     for (const auto& f : d["flipped_elements"])
-      std::cout << "    " << f["operand"].get<std::string>() << f["index"].dump() << ": " << f["single_bf16"].get<std::string>()
-                << " (single) vs " << f["batched_bf16"].get<std::string>() << " (batched)\n";
+      std::cout << "    " << f["operand"].get<std::string>() << f["index"].dump() << ": "
+                << f["single_bf16"].get<std::string>() << " (single) vs " << f["batched_bf16"].get<std::string>()
+                << " (batched)\n";
     for (const char* arm : {"A", "B", "C", "P"})
-      std::cout << "    arm " << arm << ": video gap " << d["arms"][arm]["video_max_abs_diff"].get<double>() << ", audio gap "
-                << d["arms"][arm]["audio_max_abs_diff"].get<double>() << "\n";
-    std::cout << "  conclusion: " << d["conclusion"].get<std::string>() << ": " << d["conclusion_text"].get<std::string>()
-              << "\n";
+      std::cout << "    arm " << arm << ": video gap " << d["arms"][arm]["video_max_abs_diff"].get<double>()
+                << ", audio gap " << d["arms"][arm]["audio_max_abs_diff"].get<double>() << "\n";
+    std::cout << "  conclusion: " << d["conclusion"].get<std::string>() << ": "
+              << d["conclusion_text"].get<std::string>() << "\n";
   }
   if (report.contains("shrunk"))
     std::cout << "  shrunk: " << report["shrunk"]["case"].get<std::string>() << "\n  "
-              << report["shrunk"]["observed"].get<std::string>() << "\n  reproducer: " << report["shrunk"]["path"].get<std::string>()
+              << report["shrunk"]["observed"].get<std::string>()
+              << "\n  reproducer: " << report["shrunk"]["path"].get<std::string>()
               << "\n  replay:     " << report["shrunk"]["replay"].get<std::string>() << "\n";
   if (const auto path = args.get("--json")) std::cout << "json: " << *path << "\n";
   if (const auto path = args.get("--html")) std::cout << "html: " << *path << "\n";

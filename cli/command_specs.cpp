@@ -23,19 +23,21 @@ std::map<std::string, std::string> extent_cap_help() {
     for (const auto& cap : f->extent_caps())
       if (cap.own_flag)
         help[cap.extent] += (help[cap.extent].empty() ? "" : "; ") + f->name() + ": default " +
-                          std::to_string(cap.default_max) + ", at most " + std::to_string(cap.limit);
+                            std::to_string(cap.default_max) + ", at most " + std::to_string(cap.limit);
   return help;
 }
 
 // The --max-<extent> flags of the commands that generate cases, and --max (cli/extent_caps.hpp).
 std::vector<FlagSpec> with_extent_caps(std::vector<FlagSpec> flags) {
-  flags.push_back({"--max", "EXT=N,...", "the largest values of extents by name, any family's (e.g. --max T=4096,D=8192 "
-                                         "for rms_norm; an unknown extent's refusal lists the family's); each overrides "
-                                         "$PARITY_MAX_<EXT>, the extent's name in upper case; a value outside the "
-                                         "extent's range or an extent no selected family has is refused"});
+  flags.push_back({"--max", "EXT=N,...",
+                   "the largest values of extents by name, any family's (e.g. --max T=4096,D=8192 "
+                   "for rms_norm; an unknown extent's refusal lists the family's); each overrides "
+                   "$PARITY_MAX_<EXT>, the extent's name in upper case; a value outside the "
+                   "extent's range or an extent no selected family has is refused"});
   for (const auto& [extent, help] : extent_cap_help())
-    flags.push_back({"--max-" + extent, "N", "the largest " + extent + " a generated case draws (" + help +
-                                                 "; default $" + gen::extent_cap_variable(extent) + ")"});
+    flags.push_back({"--max-" + extent, "N",
+                     "the largest " + extent + " a generated case draws (" + help + "; default $" +
+                         gen::extent_cap_variable(extent) + ")"});
   return flags;
 }
 
@@ -54,39 +56,48 @@ std::vector<FlagSpec> with_result_outputs(std::vector<FlagSpec> flags) {
 
 // The flags that make a PyTorch operator the subject (cli/torch_op_flags.hpp).
 std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
-  flags.push_back({"--torch-op", "SCHEMA", "a PyTorch operator by schema name (e.g. mylib::rms_norm), called through "
-                                           "the dispatcher: check's subject unless --subject names another; replay "
-                                           "runs the subject each reproducer records (--subject overrides)"});
+  flags.push_back({"--torch-op", "SCHEMA",
+                   "a PyTorch operator by schema name (e.g. mylib::rms_norm), called through "
+                   "the dispatcher: check's subject unless --subject names another; replay "
+                   "runs the subject each reproducer records (--subject overrides)"});
   flags.push_back({"--library", "FILE", "the shared library to load first, whose TORCH_LIBRARY registers --torch-op"});
-  flags.push_back({"--torch-arg", "DECLARED=ARGUMENT,...", "the schema argument a declared input, parameter or "
-                                                            "extent goes to (default: the argument of its name)"});
+  flags.push_back({"--torch-arg", "DECLARED=ARGUMENT,...",
+                   "the schema argument a declared input, parameter or "
+                   "extent goes to (default: the argument of its name)"});
   flags.push_back({"--torch-device", "cpu|cuda", "the device of --torch-op's tensors (default cpu)"});
-  flags.push_back({"--kernel-op", "OP", "on model and trajectory, the op --torch-op is a kernel of (default linear): "
-                                        "linear, rms_norm, rope, swiglu, sdpa, or transition_step (model only)"});
+  flags.push_back({"--kernel-op", "OP",
+                   "on model and trajectory, the op --torch-op is a kernel of (default linear): "
+                   "linear, rms_norm, rope, swiglu, sdpa, or transition_step (model only)"});
   return flags;
 }
 
-const FlagSpec kReproDir = {"--repro-dir", "DIR", "where reproducers are written (default $PARITY_REPRO_DIR, else reports/repros)"};
+const FlagSpec kReproDir = {"--repro-dir", "DIR",
+                            "where reproducers are written (default $PARITY_REPRO_DIR, else reports/repros)"};
 
 }  // namespace
 
 const std::vector<EnvironmentVariable>& environment_variables() {
   static const std::vector<EnvironmentVariable> table = [] {
     std::vector<EnvironmentVariable> t = {
-      {"PARITY_REPRO_DIR", "the directory reproducers are written to (default reports/repros)"},
-      {"PARITY_BACKEND", "gate's backend when --backend is not given: auto (default), host or cuda"},
-      {"PARITY_CASES", "generated cases per property when --cases is not given (default 100 for lora and the op families, 25 for the "
-                       "other families; at most 10^8)"},
-      {"PARITY_SEED", "the seed of the generated cases when --seed is not given (default fixed, so a plain run is "
-                      "reproducible)"},
-      {"RC_PARAMS", "RapidCheck's configuration; its seed= comes before PARITY_SEED"},
-      {"PARITY_THREADS", "host threads of the oracles and kernels, 1 to 1024 (default the hardware's)"},
-      {"PARITY_FIGURES", "the gate's reference figures (default the installed or source tree's "
-                         "docs/reference/figures.json)"},
-      {"PARITY_FUZZ_SUBJECT", "the subject when --subject is not given (default the family's own kernel); the "
-                              "fuzz harnesses read it too"},
-      {"PARITY_FUZZ_OP", "the op the op_fuzzer harness checks (default: each input's first byte picks one of the ops "
-                         "that have the subject)"},
+        {"PARITY_REPRO_DIR", "the directory reproducers are written to (default reports/repros)"},
+        {"PARITY_BACKEND", "gate's backend when --backend is not given: auto (default), host or cuda"},
+        {"PARITY_CASES",
+         "generated cases per property when --cases is not given (default 100 for lora and the op families, 25 for the "
+         "other families; at most 10^8)"},
+        {"PARITY_SEED",
+         "the seed of the generated cases when --seed is not given (default fixed, so a plain run is "
+         "reproducible)"},
+        {"RC_PARAMS", "RapidCheck's configuration; its seed= comes before PARITY_SEED"},
+        {"PARITY_THREADS", "host threads of the oracles and kernels, 1 to 1024 (default the hardware's)"},
+        {"PARITY_FIGURES",
+         "the gate's reference figures (default the installed or source tree's "
+         "docs/reference/figures.json)"},
+        {"PARITY_FUZZ_SUBJECT",
+         "the subject when --subject is not given (default the family's own kernel); the "
+         "fuzz harnesses read it too"},
+        {"PARITY_FUZZ_OP",
+         "the op the op_fuzzer harness checks (default: each input's first byte picks one of the ops "
+         "that have the subject)"},
     };
     for (const auto& [extent, help] : extent_cap_help())
       t.push_back({gen::extent_cap_variable(extent), "the largest " + extent + " a generated case draws when --max-" +
@@ -102,12 +113,14 @@ const std::vector<CommandSpec>& command_specs() {
        .summary = "the reference checks at the reference figures, with a JSON report",
        .description =
            "Runs, at the reference figures (docs/reference.md; read from docs/reference/figures.json or "
-           "$PARITY_FIGURES), lora_gate, transition, runtime_modes, model (12, 925 and 4253 tokens under off, strict, strict "
+           "$PARITY_FIGURES), lora_gate, transition, runtime_modes, model (12, 925 and 4253 tokens under off, strict, "
+           "strict "
            "repeat, audit and two ablations, with every boundary's binding) and model_checks; writes a JSON report "
            "and prints a summary, with a progress line per finished row on a terminal. LibTorch's results are "
            "reported as findings and do not change the exit status. Exit 0 if every check of parity's kernels holds.",
-       .flags = {{"--backend", "auto|host|cuda", "where parity's kernels run (default $PARITY_BACKEND, else auto: CUDA "
-                                                 "when it can run here)"},
+       .flags = {{"--backend", "auto|host|cuda",
+                  "where parity's kernels run (default $PARITY_BACKEND, else auto: CUDA "
+                  "when it can run here)"},
                  {"--out", "FILE", "the JSON report (default reports/gate.json)"},
                  {"--quick", "", "a few rows of each section"},
                  {"--bind-video-projections", "", "also bind the model's proj_in/proj_out rows"}},
@@ -125,14 +138,17 @@ const std::vector<CommandSpec>& command_specs() {
            "declared outputs; on model and trajectory, a kernel of the op linear at the model's float32 "
            "projections (the subject runtime-host+linear=SCHEMA, or bound-all+linear=SCHEMA), or of --kernel-op's "
            "op in the rows that run it (runtime-host+OP=SCHEMA). Exit 0 if every property holds.",
-       .positionals = {{"FAMILY", "lora, transition, model, trajectory, bridge or an op such as rms_norm (parity list "
-                                  "families)"}},
-       .flags = with_extent_caps(with_torch_op(with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
-                                     {"--property", "P", "one property (default every one)"},
-                                     {"--cases", "N", "generated cases per property (default $PARITY_CASES, else the "
-                                                      "family's)"},
-                                     {"--seed", "N", "the seed (default RC_PARAMS' seed=, else $PARITY_SEED, else fixed)"},
-                                     kReproDir}))),
+       .positionals = {{"FAMILY",
+                        "lora, transition, model, trajectory, bridge or an op such as rms_norm (parity list "
+                        "families)"}},
+       .flags = with_extent_caps(with_torch_op(
+           with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
+                                {"--property", "P", "one property (default every one)"},
+                                {"--cases", "N",
+                                 "generated cases per property (default $PARITY_CASES, else the "
+                                 "family's)"},
+                                {"--seed", "N", "the seed (default RC_PARAMS' seed=, else $PARITY_SEED, else fixed)"},
+                                kReproDir}))),
        .environment = with_extent_cap_variables(
            {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"}),
        .run = cmd_check},
@@ -155,7 +171,8 @@ const std::vector<CommandSpec>& command_specs() {
            "Exit 0 if all pass now, 1 if some still fail, 2 for a bad file or a property that does not apply to "
            "the subject.",
        .positionals = {{"FILE", "reproducer files, or directories of them (every *.json in each)", true}},
-       .flags = with_torch_op(with_result_outputs({{"--subject", "S", "replay on this subject instead of the recorded one"}})),
+       .flags = with_torch_op(
+           with_result_outputs({{"--subject", "S", "replay on this subject instead of the recorded one"}})),
        .environment = {"PARITY_THREADS"},
        .run = cmd_replay},
       {.name = "list",
@@ -165,10 +182,9 @@ const std::vector<CommandSpec>& command_specs() {
        .run = cmd_list},
       {.name = "bridge",
        .summary = "the float64 tiny-transformer bridge: manual gradients vs LibTorch autograd",
-       .description =
-           "Runs the bridge at the reference configuration: manual gradients vs LibTorch autograd (explicit "
-           "attention, and SDPA where LibTorch has one), mismatch probes, refused inputs. Exit 0 if every "
-           "comparison passes, every probe is caught and every bad input refused.",
+       .description = "Runs the bridge at the reference configuration: manual gradients vs LibTorch autograd (explicit "
+                      "attention, and SDPA where LibTorch has one), mismatch probes, refused inputs. Exit 0 if every "
+                      "comparison passes, every probe is caught and every bad input refused.",
        .flags = {{"--record", "FILE", "write the JSON record (schema parity.bridge/1)"}},
        .run = cmd_bridge},
       {.name = "fuzz-repro",
@@ -177,7 +193,8 @@ const std::vector<CommandSpec>& command_specs() {
            "Decodes a crash file of FAMILY's harness (fuzz/README.md), checks the property it selects on the "
            "subject, shrinks the case and writes a reproducer. Exit 0 if a reproducer that still fails was "
            "written, 1 if the input does not fail on the subject, 2 if its property does not apply to it.",
-       .positionals = {{"FAMILY", "the harness's family: lora, transition or an op (rms_norm, softmax, ...: op_fuzzer's)"},
+       .positionals = {{"FAMILY",
+                        "the harness's family: lora, transition or an op (rms_norm, softmax, ...: op_fuzzer's)"},
                        {"CRASH_FILE", "the input libFuzzer saved"}},
        .flags = {{"--subject", "S", "the subject (default $PARITY_FUZZ_SUBJECT, else the family's own kernel)"},
                  {"--out", "DIR", "where the reproducer is written (default $PARITY_REPRO_DIR, else reports/repros)"},

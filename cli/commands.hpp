@@ -1,7 +1,7 @@
 #pragma once
-// The `parity` subcommands (docs/design.md, "The parity command"). Each returns the process exit status: 0 success, 1 a check failed,
-// 2 a usage or input error (thrown as InputError and reported by the parser, cli/parser.hpp).
-// Their flags and help are in cli/command_specs.cpp.
+// The `parity` subcommands (docs/design.md, "The parity command"). Each returns the process exit status: 0 success, 1 a
+// check failed, 2 a usage or input error (thrown as InputError and reported by the parser, cli/parser.hpp). Their flags
+// and help are in cli/command_specs.cpp.
 #include <parity/cli/args.hpp>
 
 namespace parity::cli {

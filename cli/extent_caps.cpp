@@ -67,7 +67,8 @@ gen::ExtentMaxima extent_caps(const Args& args, const gen::Family& family,
     bool used = false;
     for (const gen::Family* f : selected) used = used || has_extent(*f, extent);
     if (!used)
-      throw InputError("--max " + item.first + ": no selected family has the extent " + extent + extents_text(selected));
+      throw InputError("--max " + item.first + ": no selected family has the extent " + extent +
+                       extents_text(selected));
     if (args.has("--max-" + extent)) throw InputError("--max " + item.first + ": --max-" + extent + " caps it too");
   }
   gen::ExtentMaxima maxima;

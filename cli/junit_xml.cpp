@@ -17,8 +17,8 @@ struct Counts {
     skipped += !r.failed && r.skipped;
   }
   std::string attributes() const {
-    return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
-           std::to_string(skipped) + "\"";
+    return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
+           "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\"";
   }
 };
 
@@ -26,7 +26,8 @@ std::string failure_body(const ResultRecord& r) {
   std::string body;
   if (r.failing_case) body += "case:       " + r.failing_case->summary() + "\n";
   if (!r.detail.empty()) body += "detail:     " + r.detail + "\n";
-  if (r.reproducer) body += "reproducer: " + r.reproducer->string() + "\nreplay:     " + replay_command(*r.reproducer) + "\n";
+  if (r.reproducer)
+    body += "reproducer: " + r.reproducer->string() + "\nreplay:     " + replay_command(*r.reproducer) + "\n";
   if (!r.rerun.empty()) body += "rerun:      " + r.rerun + "\n";
   return body;
 }
@@ -37,10 +38,8 @@ void write_testcase(std::ostream& out, const ResultRecord& r) {
   if (r.failed)
     out << "      <failure type=\"" << markup_escaped(r.kind ? failure_kind_name(*r.kind) : r.status) << "\" message=\""
         << markup_escaped(r.detail) << "\">" << markup_escaped(failure_body(r)) << "</failure>\n";
-  else if (r.skipped)
-    out << "      <skipped message=\"" << markup_escaped(r.status + ": " + r.detail) << "\"/>\n";
-  else if (r.reproducer)
-    out << "      <system-out>" << markup_escaped(failure_body(r)) << "</system-out>\n";
+  else if (r.skipped) out << "      <skipped message=\"" << markup_escaped(r.status + ": " + r.detail) << "\"/>\n";
+  else if (r.reproducer) out << "      <system-out>" << markup_escaped(failure_body(r)) << "</system-out>\n";
   out << "    </testcase>\n";
 }
 
@@ -53,13 +52,14 @@ std::string junit_xml(const std::string& command, const std::vector<ResultRecord
   Counts all;
   for (const auto& r : results) all.add(r);
   std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << markup_escaped("parity " + command) << "\""
-      << all.attributes() << ">\n";
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << markup_escaped("parity " + command)
+      << "\"" << all.attributes() << ">\n";
   for (const auto& family : families) {
     Counts suite;
     for (const auto& r : results)
       if (r.family == family) suite.add(r);
-    out << "  <testsuite name=\"" << markup_escaped("parity " + command + " " + family) << "\"" << suite.attributes() << ">\n";
+    out << "  <testsuite name=\"" << markup_escaped("parity " + command + " " + family) << "\"" << suite.attributes()
+        << ">\n";
     for (const auto& r : results)
       if (r.family == family) write_testcase(out, r);
     out << "  </testsuite>\n";

@@ -74,7 +74,9 @@ void add_command(CLI::App& app, const CommandSpec& spec) {
   }
   for (const auto& f : spec.flags) {
     if (f.value.empty()) sub->add_flag(f.name)->description(f.help)->disable_flag_override();
-    else sub->add_option(f.name)->description(f.help)->type_name(f.value)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    else
+      sub->add_option(f.name)->description(f.help)->type_name(f.value)->multi_option_policy(
+          CLI::MultiOptionPolicy::TakeLast);
   }
 }
 
@@ -106,8 +108,8 @@ nlohmann::json help_dump(const CLI::App& app) {
       if (opt == sub->get_help_ptr()) continue;
       (opt->get_positional() ? positionals : flags).push_back(opt->get_name());
     }
-    commands.push_back({{"name", spec.name}, {"positionals", positionals}, {"flags", flags},
-                        {"environment", spec.environment}});
+    commands.push_back(
+        {{"name", spec.name}, {"positionals", positionals}, {"flags", flags}, {"environment", spec.environment}});
   }
   nlohmann::json environment = nlohmann::json::array();
   for (const auto& v : environment_variables()) environment.push_back(v.name);

@@ -26,8 +26,8 @@ struct ResultRecord {
   std::optional<Case> failing_case = {};  // the (shrunk) case the verdict is about
   std::string detail = {};                // the verdict's words, or why nothing ran
   std::optional<std::filesystem::path> reproducer = {};
-  std::string rerun = {};                 // the command that reruns the run; "" when none does
-  int cases = 0;                          // cases that ran to a verdict
+  std::string rerun = {};  // the command that reruns the run; "" when none does
+  int cases = 0;           // cases that ran to a verdict
   int discarded = 0;
   nlohmann::json extra = nlohmann::json::object();  // the command's own fields (probes: detected_by, ...)
 };

@@ -24,9 +24,7 @@ PARITY_HD float bits_float(std::uint32_t u) {
 // other payloads (docs/math.md, "bfloat16"); comparisons treat every NaN as equal to every NaN.
 inline constexpr std::uint16_t kBf16CanonicalNaN = 0x7FC0;
 
-PARITY_HD bool bf16_is_nan(std::uint16_t b) {
-  return (b & 0x7F80u) == 0x7F80u && (b & 0x007Fu) != 0;
-}
+PARITY_HD bool bf16_is_nan(std::uint16_t b) { return (b & 0x7F80u) == 0x7F80u && (b & 0x007Fu) != 0; }
 
 // float32 -> bf16, round to nearest even; NaN -> canonical NaN; overflow rounds to Inf.
 PARITY_HD std::uint16_t bf16_from_float_rne(float f) {
@@ -44,9 +42,7 @@ PARITY_HD std::uint16_t bf16_from_float_truncate(float f) {
 }
 
 // bf16 -> float32 is exact.
-PARITY_HD float bf16_to_float(std::uint16_t b) {
-  return bits_float(static_cast<std::uint32_t>(b) << 16);
-}
+PARITY_HD float bf16_to_float(std::uint16_t b) { return bits_float(static_cast<std::uint32_t>(b) << 16); }
 
 // Rounds a float32 to the nearest bf16 value and back (the value a bf16 cast keeps).
 PARITY_HD float round_through_bf16(float f) { return bf16_to_float(bf16_from_float_rne(f)); }

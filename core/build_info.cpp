@@ -6,7 +6,8 @@
 
 #if !defined(PARITY_VERSION) || !defined(PARITY_LIBTORCH_VERSION) || !defined(PARITY_LIBTORCH_CUDA) || \
     !defined(PARITY_CUDA_BUILD)
-#error "the build defines PARITY_VERSION, PARITY_LIBTORCH_VERSION, PARITY_LIBTORCH_CUDA, PARITY_CUDA_BUILD (cmake/ParityBuildInfo.cmake)"
+#error \
+    "the build defines PARITY_VERSION, PARITY_LIBTORCH_VERSION, PARITY_LIBTORCH_CUDA, PARITY_CUDA_BUILD (cmake/ParityBuildInfo.cmake)"
 #endif
 
 namespace parity {

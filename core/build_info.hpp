@@ -9,11 +9,11 @@
 namespace parity {
 
 struct BuildInfo {
-  std::string version;       // parity's, "0.1.0"
-  std::string commit;        // the git commit built (uncommitted changes unmarked), or "unknown"
-  std::string libtorch;      // the LibTorch built against, "2.11.0+cu130" or "1.13.0"
-  std::string libtorch_cuda; // the CUDA that LibTorch was built with, "13.0", or "" (CPU only)
-  std::string cuda_build;    // the CUDA toolkit parity's kernels were built with, or "" (none)
+  std::string version;        // parity's, "0.1.0"
+  std::string commit;         // the git commit built (uncommitted changes unmarked), or "unknown"
+  std::string libtorch;       // the LibTorch built against, "2.11.0+cu130" or "1.13.0"
+  std::string libtorch_cuda;  // the CUDA that LibTorch was built with, "13.0", or "" (CPU only)
+  std::string cuda_build;     // the CUDA toolkit parity's kernels were built with, or "" (none)
 };
 const BuildInfo& build_info();
 

@@ -59,10 +59,18 @@ std::string patch_value_text(const Patch& p) {
     case DType::f32: {
       const auto u = static_cast<std::uint32_t>(bits);
       switch (u & 0x7FFFFFFFu) {
-        case 0x7F7F0000u: name = ", bf16 max"; break;
-        case 0x7F7FFFFFu: name = ", float32 max"; break;
-        case 0x00800000u: name = ", float32 min normal"; break;
-        case 0x00000001u: name = ", float32 denorm min"; break;
+        case 0x7F7F0000u:
+          name = ", bf16 max";
+          break;
+        case 0x7F7FFFFFu:
+          name = ", float32 max";
+          break;
+        case 0x00800000u:
+          name = ", float32 min normal";
+          break;
+        case 0x00000001u:
+          name = ", float32 denorm min";
+          break;
       }
       return number_text(static_cast<double>(bits_float(u))) + " (bits " + jr::hex_bits(bits, 8) + name + ")";
     }
@@ -74,7 +82,9 @@ std::string patch_value_text(const Patch& p) {
       value = f16_to_float(static_cast<std::uint16_t>(bits));
       name = special_16_name("f16", bits, {0x7BFF, 0x0400});
       break;
-    case DType::f64: std::memcpy(&value, &bits, sizeof value); break;
+    case DType::f64:
+      std::memcpy(&value, &bits, sizeof value);
+      break;
   }
   return number_text(value) + " (" + std::string(dtype_name(p.dtype)) + " bits " +
          jr::hex_bits(bits, static_cast<int>(2 * dtype_size(p.dtype))) + name + ")";
@@ -152,8 +162,7 @@ Case case_from_json(const json& j, const std::string& where) {
       c.layouts[k] = l;
     }
   }
-  if (const json* p = jr::optional_member(j, where, "probe_row"))
-    c.probe_row = jr::as_int(*p, where + ".probe_row");
+  if (const json* p = jr::optional_member(j, where, "probe_row")) c.probe_row = jr::as_int(*p, where + ".probe_row");
   if (const json* m = jr::optional_member(j, where, "mode")) c.mode = jr::as_string(*m, where + ".mode");
   if (const json* a = jr::optional_member(j, where, "ablations")) {
     jr::require_array(*a, where + ".ablations");

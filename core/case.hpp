@@ -20,22 +20,22 @@ namespace parity {
 // (a bf16 operand's patch holds bf16 bits), so that any value of any dtype can be one.
 struct Patch {
   std::string operand;
-  std::int64_t index = 0;      // row-major logical index
-  std::uint64_t bits = 0;      // raw bits of `dtype`, zero-extended
-  DType dtype = DType::f32;    // in JSON "dtype", written only when not f32
+  std::int64_t index = 0;    // row-major logical index
+  std::uint64_t bits = 0;    // raw bits of `dtype`, zero-extended
+  DType dtype = DType::f32;  // in JSON "dtype", written only when not f32
 
   friend bool operator==(const Patch&, const Patch&) = default;
 };
 
 struct Case {
-  std::string family;                         // "lora", ...
-  std::uint64_t seed = 0;                     // Philox key for every drawn operand
-  std::map<std::string, std::int64_t> dims;   // e.g. T, N, K, r
-  std::map<std::string, Layout> layouts;      // operand -> layout (absent = contiguous)
-  std::int64_t probe_row = 0;                 // position of the probe row in the batch
-  std::string mode = "strict";                // runtime mode (model family)
-  std::vector<std::string> ablations;         // boundaries left native, "node:attention" (model)
-  std::map<std::string, double> params;       // scalars, e.g. alpha
+  std::string family;                        // "lora", ...
+  std::uint64_t seed = 0;                    // Philox key for every drawn operand
+  std::map<std::string, std::int64_t> dims;  // e.g. T, N, K, r
+  std::map<std::string, Layout> layouts;     // operand -> layout (absent = contiguous)
+  std::int64_t probe_row = 0;                // position of the probe row in the batch
+  std::string mode = "strict";               // runtime mode (model family)
+  std::vector<std::string> ablations;        // boundaries left native, "node:attention" (model)
+  std::map<std::string, double> params;      // scalars, e.g. alpha
   std::vector<Patch> patches;
 
   // dims.at(name), throwing InputError "case.dims.<name>: missing" when absent.

@@ -22,8 +22,8 @@ void refuse_unknown_params(const Case& c, const std::function<bool(const std::st
                            const std::string& known_text) {
   for (const auto& [key, value] : c.params)
     if (!known(key))
-      throw InputError("case.params." + key + ": unknown parameter (the " + c.family + " family reads " +
-                       known_text + ")");
+      throw InputError("case.params." + key + ": unknown parameter (the " + c.family + " family reads " + known_text +
+                       ")");
 }
 
 bool flag_param(const Case& c, const std::string& name) {

@@ -15,11 +15,14 @@ namespace {
 
 bool is_nan_bits(DType t, std::uint64_t bits) {
   switch (t) {
-    case DType::f32: return std::isnan(bits_float(static_cast<std::uint32_t>(bits)));
-    case DType::bf16: return bf16_is_nan(static_cast<std::uint16_t>(bits));
-    case DType::f16: return f16_is_nan(static_cast<std::uint16_t>(bits));
-    case DType::f64: return (bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull &&
-                            (bits & 0x000FFFFFFFFFFFFFull) != 0;
+    case DType::f32:
+      return std::isnan(bits_float(static_cast<std::uint32_t>(bits)));
+    case DType::bf16:
+      return bf16_is_nan(static_cast<std::uint16_t>(bits));
+    case DType::f16:
+      return f16_is_nan(static_cast<std::uint16_t>(bits));
+    case DType::f64:
+      return (bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (bits & 0x000FFFFFFFFFFFFFull) != 0;
   }
   return false;
 }
@@ -92,10 +95,10 @@ std::string index_text(std::int64_t index, const std::vector<std::int64_t>& shap
 std::string BitwiseDiff::describe(const std::vector<std::int64_t>& shape) const {
   if (shape_mismatch) return "shapes or dtypes differ";
   if (differing == 0) return "equal (" + std::to_string(compared) + " elements)";
-  return std::to_string(differing) + " of " + std::to_string(compared) +
-         " elements differ; first at " + index_text(first_index, shape) + ": " +
-         json_read::hex_bits(first_a, 4) + " (" + number_text(first_a_value) + ") vs " + json_read::hex_bits(first_b, 4) +
-         " (" + number_text(first_b_value) + ")" + nonfinite_note(first_a_value, first_b_value, "the other");
+  return std::to_string(differing) + " of " + std::to_string(compared) + " elements differ; first at " +
+         index_text(first_index, shape) + ": " + json_read::hex_bits(first_a, 4) + " (" + number_text(first_a_value) +
+         ") vs " + json_read::hex_bits(first_b, 4) + " (" + number_text(first_b_value) + ")" +
+         nonfinite_note(first_a_value, first_b_value, "the other");
 }
 
 BitwiseDiff compare_bitwise(const Tensor& a, const Tensor& b) {
@@ -147,8 +150,7 @@ ValueDiff compare_values(std::span<const double> a, std::span<const double> b) {
     const bool fa = std::isfinite(a[i]), fb = std::isfinite(b[i]);
     if (!fa || !fb) {
       const bool same_class = (std::isnan(a[i]) && std::isnan(b[i])) || (!fa && !fb && a[i] == b[i]);
-      if (!same_class && d.nonfinite_mismatch++ == 0)
-        d.first_nonfinite_mismatch = static_cast<std::int64_t>(i);
+      if (!same_class && d.nonfinite_mismatch++ == 0) d.first_nonfinite_mismatch = static_cast<std::int64_t>(i);
       continue;
     }
     const double e = std::fabs(a[i] - b[i]);
@@ -163,8 +165,7 @@ ValueDiff compare_values(std::span<const double> a, std::span<const double> b) {
   return d;
 }
 
-BoundCheck check_bound(std::span<const double> a, std::span<const double> ref,
-                       std::span<const double> bound) {
+BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound) {
   BoundCheck c;
   for (std::size_t i = 0; i < a.size(); ++i) {
     double utilisation;

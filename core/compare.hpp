@@ -12,8 +12,8 @@ namespace parity {
 
 struct BitwiseDiff {
   std::int64_t compared = 0;
-  std::int64_t differing = 0;        // elements whose bits differ (NaN vs NaN never counts)
-  std::int64_t first_index = -1;     // logical index of the first difference, -1 if none
+  std::int64_t differing = 0;     // elements whose bits differ (NaN vs NaN never counts)
+  std::int64_t first_index = -1;  // logical index of the first difference, -1 if none
   std::uint64_t first_a = 0, first_b = 0;
   double first_a_value = 0.0, first_b_value = 0.0;  // those bits' values
   bool shape_mismatch = false;
@@ -34,9 +34,9 @@ std::uint64_t ulp_distance_f32(std::uint32_t a, std::uint32_t b);
 std::uint64_t ulp_distance_bf16(std::uint16_t a, std::uint16_t b);
 
 struct ValueDiff {
-  double max_abs = 0.0;              // max |a - b| over elements finite on both sides
+  double max_abs = 0.0;  // max |a - b| over elements finite on both sides
   std::int64_t max_abs_index = -1;
-  double normwise_rel = 0.0;         // ||a - b||_2 / ||b||_2 (0 if both are 0)
+  double normwise_rel = 0.0;            // ||a - b||_2 / ||b||_2 (0 if both are 0)
   std::int64_t nonfinite_mismatch = 0;  // positions where exactly one side is non-finite,
                                         // or both are Inf of different signs
   std::int64_t first_nonfinite_mismatch = -1;
@@ -48,9 +48,9 @@ ValueDiff compare_values(std::span<const double> a, std::span<const double> b);
 ValueDiff compare_values(const Tensor& a, const Tensor& b);
 
 struct BoundCheck {
-  double max_utilisation = 0.0;   // max over elements of |a - ref| / bound
+  double max_utilisation = 0.0;  // max over elements of |a - ref| / bound
   std::int64_t worst_index = -1;
-  std::int64_t violations = 0;    // elements with |a - ref| > bound (or non-finite mismatch)
+  std::int64_t violations = 0;  // elements with |a - ref| > bound (or non-finite mismatch)
   std::int64_t first_violation = -1;
   bool holds() const { return violations == 0; }
 };
@@ -60,8 +60,7 @@ struct BoundCheck {
 // An infinite bound marks an element whose float evaluation may overflow: it accepts any value
 // where the reference is finite, and any non-finite value where it is not. Otherwise a
 // non-finite reference requires the same class.
-BoundCheck check_bound(std::span<const double> a, std::span<const double> ref,
-                       std::span<const double> bound);
+BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound);
 
 // Whether some row of a 2-D tensor other than `row` has different bits from it: the proof a
 // batch-invariance check needs that the batch held other data.

@@ -21,7 +21,7 @@ PARITY_HD double log(double x) {
   int e = 0;
   std::uint64_t u;
   std::memcpy(&u, &x, sizeof u);
-  if ((u >> 52) == 0) {  // subnormal: scale into the normal range exactly
+  if ((u >> 52) == 0) {        // subnormal: scale into the normal range exactly
     x *= 18014398509481984.0;  // 2^54
     std::memcpy(&u, &x, sizeof u);
     e = -54;
@@ -74,10 +74,9 @@ PARITY_HD double exp(double x) {
   const double kd = (x * kLog2e + kRoundMagic) - kRoundMagic;  // nearest integer, ties even
   const double r = (x - kd * kLn2Hi) - kd * kLn2Lo;
   // 1/n! for n = 13 down to 2 (each constant correctly rounded).
-  constexpr double kInvFact[] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
-                                 1.0 / 3628800.0,    1.0 / 362880.0,    1.0 / 40320.0,
-                                 1.0 / 5040.0,       1.0 / 720.0,       1.0 / 120.0,
-                                 1.0 / 24.0,         1.0 / 6.0,         0.5};
+  constexpr double kInvFact[] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
+                                 1.0 / 362880.0,     1.0 / 40320.0,     1.0 / 5040.0,     1.0 / 720.0,
+                                 1.0 / 120.0,        1.0 / 24.0,        1.0 / 6.0,        0.5};
   double p = kInvFact[0];
   for (int i = 1; i < 12; ++i) p = fma(p, r, kInvFact[i]);
   p = fma(fma(p, r, 1.0), r, 1.0);

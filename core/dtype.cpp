@@ -6,20 +6,28 @@ namespace parity {
 
 std::size_t dtype_size(DType t) {
   switch (t) {
-    case DType::f32: return 4;
-    case DType::bf16: return 2;
-    case DType::f64: return 8;
-    case DType::f16: return 2;
+    case DType::f32:
+      return 4;
+    case DType::bf16:
+      return 2;
+    case DType::f64:
+      return 8;
+    case DType::f16:
+      return 2;
   }
   return 0;
 }
 
 std::string_view dtype_name(DType t) {
   switch (t) {
-    case DType::f32: return "f32";
-    case DType::bf16: return "bf16";
-    case DType::f64: return "f64";
-    case DType::f16: return "f16";
+    case DType::f32:
+      return "f32";
+    case DType::bf16:
+      return "bf16";
+    case DType::f64:
+      return "f64";
+    case DType::f16:
+      return "f16";
   }
   return "?";
 }

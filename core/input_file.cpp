@@ -51,7 +51,8 @@ std::string read_input_file(const std::filesystem::path& path) {
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
   }
-  if (got > kMaxInputFileBytes) throw InputError(name + ": grew past the limit of " + limit + " bytes while being read");
+  if (got > kMaxInputFileBytes)
+    throw InputError(name + ": grew past the limit of " + limit + " bytes while being read");
   bytes.resize(got);
   return bytes;
 }

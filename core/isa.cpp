@@ -3,17 +3,20 @@
 namespace parity {
 
 Isa best_isa() {
-  static const Isa isa = __builtin_cpu_supports("avx512f")                                ? Isa::avx512
+  static const Isa isa = __builtin_cpu_supports("avx512f")                                 ? Isa::avx512
                          : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? Isa::avx2
-                                                                                          : Isa::portable;
+                                                                                           : Isa::portable;
   return isa;
 }
 
 const char* isa_name(Isa isa) {
   switch (isa) {
-    case Isa::avx512: return "avx512";
-    case Isa::avx2: return "avx2";
-    case Isa::portable: break;
+    case Isa::avx512:
+      return "avx512";
+    case Isa::avx2:
+      return "avx2";
+    case Isa::portable:
+      break;
   }
   return "portable";
 }

@@ -9,9 +9,7 @@
 namespace parity::json_read {
 namespace {
 
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw InputError(where + ": " + what);
-}
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw InputError(where + ": " + what); }
 
 }  // namespace
 

@@ -12,10 +12,14 @@ namespace {
 // A quiet NaN in every dtype, with a payload that is easy to spot in a dump.
 std::uint64_t padding_bits(DType t) {
   switch (t) {
-    case DType::f32: return 0x7FC0BADDu;
-    case DType::bf16: return 0x7FDDu;
-    case DType::f16: return 0x7EDDu;
-    case DType::f64: return 0x7FF8BADD0000BADDull;
+    case DType::f32:
+      return 0x7FC0BADDu;
+    case DType::bf16:
+      return 0x7FDDu;
+    case DType::f16:
+      return 0x7EDDu;
+    case DType::f64:
+      return 0x7FF8BADD0000BADDull;
   }
   return 0;
 }
@@ -67,13 +71,18 @@ Tensor Layout::place(const Tensor& logical) const {
   const std::int64_t ld = (transposed ? rows : cols) + ld_pad;
   const std::int64_t lines = transposed ? cols : rows;
   Tensor placed = Tensor::strided(logical.dtype(), {rows, cols},
-                                  transposed ? std::vector<std::int64_t>{1, ld}
-                                             : std::vector<std::int64_t>{ld, 1},
+                                  transposed ? std::vector<std::int64_t>{1, ld} : std::vector<std::int64_t>{ld, 1},
                                   offset, offset + lines * ld);
   switch (dtype_size(logical.dtype())) {
-    case 2: place_words<std::uint16_t>(logical, placed, *this, ld); break;
-    case 4: place_words<std::uint32_t>(logical, placed, *this, ld); break;
-    default: place_words<std::uint64_t>(logical, placed, *this, ld); break;
+    case 2:
+      place_words<std::uint16_t>(logical, placed, *this, ld);
+      break;
+    case 4:
+      place_words<std::uint32_t>(logical, placed, *this, ld);
+      break;
+    default:
+      place_words<std::uint64_t>(logical, placed, *this, ld);
+      break;
   }
   return placed;
 }

@@ -15,9 +15,9 @@ struct Layout {
   // storage sizes within 64-bit arithmetic.
   static constexpr std::int64_t kMaxPadOrOffset = std::int64_t{1} << 20;
 
-  bool transposed = false;    // column-major storage
-  std::int64_t ld_pad = 0;    // extra elements per leading-dimension line, in [0, kMaxPadOrOffset]
-  std::int64_t offset = 0;    // storage elements before element (0, 0), in [0, kMaxPadOrOffset]
+  bool transposed = false;  // column-major storage
+  std::int64_t ld_pad = 0;  // extra elements per leading-dimension line, in [0, kMaxPadOrOffset]
+  std::int64_t offset = 0;  // storage elements before element (0, 0), in [0, kMaxPadOrOffset]
 
   bool is_contiguous() const { return !transposed && ld_pad == 0 && offset == 0; }
   // "contiguous", or e.g. "transposed+pad3+off5".

@@ -20,10 +20,18 @@ Tensor normal_tensor(DType dtype, std::int64_t rows, std::int64_t cols, std::uin
     for (std::size_t c = 0; c < z.size(); ++c) {
       const auto f = static_cast<float>(z[c] * scale);
       switch (dtype) {
-        case DType::f32: t.storage<float>()[at + c] = f; break;
-        case DType::bf16: t.storage<std::uint16_t>()[at + c] = bf16_from_float_rne(f); break;
-        case DType::f16: t.storage<std::uint16_t>()[at + c] = f16_from_float_rne(f); break;
-        case DType::f64: t.storage<double>()[at + c] = static_cast<double>(f); break;
+        case DType::f32:
+          t.storage<float>()[at + c] = f;
+          break;
+        case DType::bf16:
+          t.storage<std::uint16_t>()[at + c] = bf16_from_float_rne(f);
+          break;
+        case DType::f16:
+          t.storage<std::uint16_t>()[at + c] = f16_from_float_rne(f);
+          break;
+        case DType::f64:
+          t.storage<double>()[at + c] = static_cast<double>(f);
+          break;
       }
     }
   }

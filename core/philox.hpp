@@ -13,8 +13,7 @@ struct PhiloxKey {
   std::uint32_t k0, k1;
 };
 
-PARITY_HD std::array<std::uint32_t, 4> philox4x32_10(std::array<std::uint32_t, 4> ctr,
-                                                     PhiloxKey key) {
+PARITY_HD std::array<std::uint32_t, 4> philox4x32_10(std::array<std::uint32_t, 4> ctr, PhiloxKey key) {
   constexpr std::uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u;
   constexpr std::uint32_t kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
   for (int round = 0; round < 10; ++round) {
@@ -29,10 +28,8 @@ PARITY_HD std::array<std::uint32_t, 4> philox4x32_10(std::array<std::uint32_t, 4
 }
 
 // Four 32-bit words for element `index` of stream `stream` under `seed`.
-PARITY_HD std::array<std::uint32_t, 4> philox_words(std::uint64_t seed, std::uint32_t stream,
-                                                    std::uint64_t index) {
-  return philox4x32_10({static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32),
-                        stream, 0u},
+PARITY_HD std::array<std::uint32_t, 4> philox_words(std::uint64_t seed, std::uint32_t stream, std::uint64_t index) {
+  return philox4x32_10({static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), stream, 0u},
                        {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
 }
 

@@ -31,8 +31,8 @@ struct Words {
 // index high, stream, 0}, key {seed low, seed high}).
 PARITY_AVX512DQ Words philox8(std::uint64_t seed, std::uint32_t stream, std::uint64_t first) {
   const __m512i lo32 = _mm512_set1_epi64(0xFFFFFFFFll);
-  const __m512i index = _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(first)),
-                                         _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+  const __m512i index =
+      _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(first)), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
   __m512i c0 = _mm512_and_si512(index, lo32), c1 = _mm512_srli_epi64(index, 32);
   __m512i c2 = _mm512_set1_epi64(stream), c3 = _mm512_setzero_si512();
   const __m512i m0 = _mm512_set1_epi64(0xD2511F53ll), m1 = _mm512_set1_epi64(0xCD9E8D57ll);
@@ -90,7 +90,8 @@ PARITY_AVX512DQ __m512d step(__m512d acc, __m512d minus_r2, double k) {
 // The cosine of detmath::sincos_2pi(t) for t in [0, 1).
 PARITY_AVX512DQ __m512d cos_2pi8(__m512d t) {
   const __m512d q4 = _mm512_mul_pd(_mm512_set1_pd(4.0), t);
-  const __m512d q = _mm512_roundscale_pd(_mm512_add_pd(q4, _mm512_set1_pd(0.5)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m512d q =
+      _mm512_roundscale_pd(_mm512_add_pd(q4, _mm512_set1_pd(0.5)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
   const __m512d r = _mm512_mul_pd(_mm512_sub_pd(q4, q), _mm512_set1_pd(1.57079632679489661923));
   const __m512d r2 = _mm512_mul_pd(r, r);
   const __m512d mr2 = negate(r2);
@@ -116,7 +117,8 @@ PARITY_AVX512DQ __m512d cos_2pi8(__m512d t) {
   // Quadrant q & 3: 0 cos, 1 -sin, 2 -cos, 3 sin.
   const __m512i quadrant = _mm512_and_si512(_mm512_cvttpd_epi64(q), _mm512_set1_epi64(3));
   const __mmask8 odd = _mm512_test_epi64_mask(quadrant, _mm512_set1_epi64(1));
-  const __mmask8 negative = _mm512_test_epi64_mask(_mm512_add_epi64(quadrant, _mm512_set1_epi64(1)), _mm512_set1_epi64(2));
+  const __mmask8 negative =
+      _mm512_test_epi64_mask(_mm512_add_epi64(quadrant, _mm512_set1_epi64(1)), _mm512_set1_epi64(2));
   const __m512d c = _mm512_mask_blend_pd(odd, cr, sr);
   return _mm512_mask_mov_pd(c, negative, negate(c));
 }

@@ -27,8 +27,7 @@ json reproducer_to_json(const Reproducer& r) {
 Reproducer reproducer_from_json(const json& j) {
   const std::string schema = jr::as_string(jr::member(j, "", "schema"), "schema");
   if (schema != kReproSchema)
-    throw InputError("schema: '" + schema + "' is not one this parity reads (it reads " +
-                     kReproSchema + ")");
+    throw InputError("schema: '" + schema + "' is not one this parity reads (it reads " + kReproSchema + ")");
   Reproducer r;
   r.subject = jr::as_string(jr::member(j, "", "subject"), "subject");
   r.property = jr::as_string(jr::member(j, "", "property"), "property");

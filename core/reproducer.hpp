@@ -17,10 +17,10 @@ namespace parity {
 inline constexpr const char* kReproSchema = "parity.repro/1";
 
 struct Reproducer {
-  std::string subject;    // e.g. "rlkernels-host"
-  std::string property;   // e.g. "rows_independent"
+  std::string subject;   // e.g. "rlkernels-host"
+  std::string property;  // e.g. "rows_independent"
   Case failing_case;
-  Verdict observed;       // the verdict when it was written
+  Verdict observed;  // the verdict when it was written
 
   friend bool operator==(const Reproducer&, const Reproducer&) = default;
 };

@@ -20,8 +20,7 @@ std::int64_t product(const std::vector<std::int64_t>& shape) {
 void require_extents(const std::vector<std::int64_t>& shape) {
   for (std::size_t i = 0; i < shape.size(); ++i)
     if (shape[i] < 0)
-      throw InputError("tensor extent " + std::to_string(i) + " is negative (" +
-                       std::to_string(shape[i]) + ")");
+      throw InputError("tensor extent " + std::to_string(i) + " is negative (" + std::to_string(shape[i]) + ")");
 }
 
 // f(k, pos) for the logical elements k = 0, 1, ... of a tensor of `shape`, `strides` and
@@ -60,21 +59,19 @@ Tensor Tensor::zeros(DType dtype, std::vector<std::int64_t> shape) {
   return strided(dtype, std::move(shape), std::move(strides), 0, n);
 }
 
-Tensor Tensor::strided(DType dtype, std::vector<std::int64_t> shape,
-                       std::vector<std::int64_t> strides, std::int64_t offset,
-                       std::int64_t storage_elements) {
+Tensor Tensor::strided(DType dtype, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
+                       std::int64_t offset, std::int64_t storage_elements) {
   require_extents(shape);
   if (strides.size() != shape.size()) throw InputError("tensor strides and shape differ in rank");
   if (offset < 0) throw InputError("tensor storage offset is negative");
   std::int64_t last = offset, span = 0;
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (strides[i] < 0) throw InputError("tensor stride is negative");
-    if (shape[i] > 0 && (__builtin_mul_overflow(shape[i] - 1, strides[i], &span) ||
-                         __builtin_add_overflow(last, span, &last)))
+    if (shape[i] > 0 &&
+        (__builtin_mul_overflow(shape[i] - 1, strides[i], &span) || __builtin_add_overflow(last, span, &last)))
       throw InputError("tensor extents and strides overflow 64-bit indexing");
   }
-  if (product(shape) > 0 && last >= storage_elements)
-    throw InputError("tensor elements fall outside its storage");
+  if (product(shape) > 0 && last >= storage_elements) throw InputError("tensor elements fall outside its storage");
   if (storage_elements > kMaxStorageElements)
     throw InputError("tensor storage of " + std::to_string(storage_elements) + " elements exceeds parity's limit of " +
                      std::to_string(kMaxStorageElements));
@@ -122,9 +119,12 @@ void Tensor::set_bits(std::int64_t i, std::uint64_t bits) {
 double Tensor::value_at(std::int64_t i) const {
   const std::uint64_t bits = bits_at(i);
   switch (dtype_) {
-    case DType::f32: return bits_float(static_cast<std::uint32_t>(bits));
-    case DType::bf16: return bf16_to_float(static_cast<std::uint16_t>(bits));
-    case DType::f16: return f16_to_float(static_cast<std::uint16_t>(bits));
+    case DType::f32:
+      return bits_float(static_cast<std::uint32_t>(bits));
+    case DType::bf16:
+      return bf16_to_float(static_cast<std::uint16_t>(bits));
+    case DType::f16:
+      return f16_to_float(static_cast<std::uint16_t>(bits));
     case DType::f64: {
       double d;
       std::memcpy(&d, &bits, sizeof d);
@@ -136,9 +136,15 @@ double Tensor::value_at(std::int64_t i) const {
 
 void Tensor::set_value(std::int64_t i, double v) {
   switch (dtype_) {
-    case DType::f32: set_bits(i, float_bits(static_cast<float>(v))); break;
-    case DType::bf16: set_bits(i, bf16_from_float_rne(static_cast<float>(v))); break;
-    case DType::f16: set_bits(i, f16_from_double_rne(v)); break;
+    case DType::f32:
+      set_bits(i, float_bits(static_cast<float>(v)));
+      break;
+    case DType::bf16:
+      set_bits(i, bf16_from_float_rne(static_cast<float>(v)));
+      break;
+    case DType::f16:
+      set_bits(i, f16_from_double_rne(v));
+      break;
     case DType::f64: {
       std::uint64_t bits;
       std::memcpy(&bits, &v, sizeof bits);
@@ -164,8 +170,7 @@ Tensor Tensor::contiguous() const {
 
 Tensor Tensor::rows(std::int64_t begin, std::int64_t end) const {
   if (shape_.empty() || begin < 0 || end > shape_[0] || begin > end)
-    throw InputError("row range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                     ") is outside the tensor");
+    throw InputError("row range [" + std::to_string(begin) + ", " + std::to_string(end) + ") is outside the tensor");
   std::vector<std::int64_t> shape = shape_;
   shape[0] = end - begin;
   Tensor out = zeros(dtype_, shape);
@@ -184,10 +189,18 @@ std::vector<double> Tensor::values() const {
                       [&](std::int64_t k, std::int64_t pos) { v[static_cast<std::size_t>(k)] = convert(pos); });
   };
   switch (dtype_) {
-    case DType::f32: each([this](std::int64_t pos) { return static_cast<double>(storage<float>()[pos]); }); break;
-    case DType::bf16: each([this](std::int64_t pos) { return static_cast<double>(bf16_to_float(storage<std::uint16_t>()[pos])); }); break;
-    case DType::f16: each([this](std::int64_t pos) { return static_cast<double>(f16_to_float(storage<std::uint16_t>()[pos])); }); break;
-    case DType::f64: each([this](std::int64_t pos) { return storage<double>()[pos]; }); break;
+    case DType::f32:
+      each([this](std::int64_t pos) { return static_cast<double>(storage<float>()[pos]); });
+      break;
+    case DType::bf16:
+      each([this](std::int64_t pos) { return static_cast<double>(bf16_to_float(storage<std::uint16_t>()[pos])); });
+      break;
+    case DType::f16:
+      each([this](std::int64_t pos) { return static_cast<double>(f16_to_float(storage<std::uint16_t>()[pos])); });
+      break;
+    case DType::f64:
+      each([this](std::int64_t pos) { return storage<double>()[pos]; });
+      break;
   }
   return v;
 }

@@ -26,9 +26,8 @@ class Tensor {
   // A zero-filled tensor with explicit strides and offset over `storage_elements` elements.
   // Throws InputError if some logical element would fall outside the storage, if indexing
   // would overflow, or if the storage exceeds kMaxStorageElements.
-  static Tensor strided(DType dtype, std::vector<std::int64_t> shape,
-                        std::vector<std::int64_t> strides, std::int64_t offset,
-                        std::int64_t storage_elements);
+  static Tensor strided(DType dtype, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
+                        std::int64_t offset, std::int64_t storage_elements);
 
   DType dtype() const { return dtype_; }
   const std::vector<std::int64_t>& shape() const { return shape_; }
@@ -36,9 +35,7 @@ class Tensor {
   std::int64_t offset() const { return offset_; }
   std::int64_t dim(std::size_t i) const { return shape_.at(i); }
   std::int64_t numel() const;
-  std::int64_t storage_elements() const {
-    return static_cast<std::int64_t>(storage_.size() / dtype_size(dtype_));
-  }
+  std::int64_t storage_elements() const { return static_cast<std::int64_t>(storage_.size() / dtype_size(dtype_)); }
   bool is_contiguous() const;
 
   // Storage position of the logical element with row-major linear index `i`.
@@ -57,9 +54,13 @@ class Tensor {
   std::span<std::byte> storage_bytes() { return storage_; }
   // Typed pointer to storage element 0 (not to the offset). T must match the dtype's size.
   template <class T>
-  T* storage() { return reinterpret_cast<T*>(storage_.data()); }
+  T* storage() {
+    return reinterpret_cast<T*>(storage_.data());
+  }
   template <class T>
-  const T* storage() const { return reinterpret_cast<const T*>(storage_.data()); }
+  const T* storage() const {
+    return reinterpret_cast<const T*>(storage_.data());
+  }
 
   // A contiguous row-major copy of the logical tensor.
   Tensor contiguous() const;

@@ -24,9 +24,12 @@ Verdict Verdict::discard(std::string property, std::string why) {
 
 std::string outcome_name(Outcome o) {
   switch (o) {
-    case Outcome::holds: return "holds";
-    case Outcome::fails: return "fails";
-    case Outcome::discarded: return "discarded";
+    case Outcome::holds:
+      return "holds";
+    case Outcome::fails:
+      return "fails";
+    case Outcome::discarded:
+      return "discarded";
   }
   return "?";
 }
@@ -48,10 +51,14 @@ std::string failure_kind_name(FailureKind k) {
 
 std::string failure_kind_text(FailureKind k) {
   switch (k) {
-    case FailureKind::value: return "a wrong value";
-    case FailureKind::threw: return "the subject threw";
-    case FailureKind::nondeterministic: return "nondeterminism";
-    case FailureKind::invalid_case: return "a generated case outside the family's contract";
+    case FailureKind::value:
+      return "a wrong value";
+    case FailureKind::threw:
+      return "the subject threw";
+    case FailureKind::nondeterministic:
+      return "nondeterminism";
+    case FailureKind::invalid_case:
+      return "a generated case outside the family's contract";
   }
   return "?";
 }

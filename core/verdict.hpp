@@ -23,9 +23,9 @@ enum class FailureKind {
 struct Verdict {
   std::string property;
   Outcome outcome = Outcome::holds;
-  std::string detail;                      // what broke and where, or why discarded
-  FailureKind kind = FailureKind::value;   // meaningful when outcome == fails
-  std::map<std::string, double> metrics;   // e.g. max_abs, bound_utilisation
+  std::string detail;                     // what broke and where, or why discarded
+  FailureKind kind = FailureKind::value;  // meaningful when outcome == fails
+  std::map<std::string, double> metrics;  // e.g. max_abs, bound_utilisation
 
   bool holds() const { return outcome == Outcome::holds; }
   bool fails() const { return outcome == Outcome::fails; }

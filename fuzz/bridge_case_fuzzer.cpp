@@ -18,7 +18,6 @@ namespace {
 
 constexpr const char* kHarness = "bridge_case_fuzzer";
 
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -27,8 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!c) return 0;
   fuzz::require_round_trip(*c, kHarness);
   const double d = fuzz::dim_or_1(*c, "d");
-  const double params =
-      (2 * fuzz::dim_or_1(*c, "vocab") + fuzz::dim_or_1(*c, "max_len") + 4 * d + 2 * fuzz::dim_or_1(*c, "hidden") + 10) * d;
+  const double params = (2 * fuzz::dim_or_1(*c, "vocab") + fuzz::dim_or_1(*c, "max_len") + 4 * d +
+                         2 * fuzz::dim_or_1(*c, "hidden") + 10) *
+                        d;
   if (params > (1 << 18) || fuzz::dim_or_1(*c, "len") > 64) return -1;
   properties::bridge::BridgeProblem p;
   if (!fuzz::accepted([&] { p = properties::bridge::materialise_bridge(*c); }, kHarness, "materialise_bridge"))

@@ -34,7 +34,8 @@ std::string harness_name(const std::string& family) {
   return is_op(family) ? "op_fuzzer" : family + "_fuzzer";
 }
 
-FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes, const std::string& subject) {
+FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes,
+                            const std::string& subject) {
   require_known(family);
   if (is_op(family)) return decode_op(bytes, family, subject);
   return family == "lora" ? decode_lora(bytes) : decode_transition(bytes);

@@ -12,9 +12,7 @@ namespace {
 
 const std::vector<std::string> kOperands = {"x", "W", "A", "B", "dy"};
 
-std::vector<double> alphas(std::int64_t r) {
-  return {static_cast<double>(r), 2.0 * static_cast<double>(r), 16.0, 1.0};
-}
+std::vector<double> alphas(std::int64_t r) { return {static_cast<double>(r), 2.0 * static_cast<double>(r), 16.0, 1.0}; }
 
 constexpr int kSmallExtentBytes = 192, kSmallRankBytes = 224;
 
@@ -60,9 +58,9 @@ void fit_budget(std::int64_t& T, std::int64_t& N, std::int64_t& K, std::int64_t&
 }  // namespace
 
 const std::vector<std::string>& lora_fuzz_properties() {
-  static const std::vector<std::string> all = {"repeatable",        "rows_independent", "layout_invariant",
-                                               "base_frozen",       "zero_adapter_gradients",
-                                               "forward_accuracy", "gradient_accuracy"};
+  static const std::vector<std::string> all = {"repeatable",       "rows_independent",       "layout_invariant",
+                                               "base_frozen",      "zero_adapter_gradients", "forward_accuracy",
+                                               "gradient_accuracy"};
   return all;
 }
 
@@ -118,8 +116,8 @@ std::vector<std::uint8_t> encode_lora(const FuzzInput& in, int straddles) {
                        extent_byte(N, kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents),
                        extent_byte(K, kSmallExtentBytes, kLoraMaxExtent, kLoraRealisticExtents),
                        extent_byte(r, kSmallRankBytes, kLoraMaxRank, kLoraRealisticRanks)};
-  if (std::find(std::begin(bytes), std::end(bytes), -1) != std::end(bytes) || forward_work(T, N, K, r) > kLoraWorkBudget ||
-      operand_elements(T, N, K, r) > kLoraElementBudget ||
+  if (std::find(std::begin(bytes), std::end(bytes), -1) != std::end(bytes) ||
+      forward_work(T, N, K, r) > kLoraWorkBudget || operand_elements(T, N, K, r) > kLoraElementBudget ||
       c.dims.size() != 4 || c.patches.size() > kMaxPatches || straddles < 0 || straddles > 4)
     throw InputError("encode_lora: " + c.summary() + " is outside the harness caps");
   ByteWriter w;
@@ -135,8 +133,8 @@ std::vector<std::uint8_t> encode_lora(const FuzzInput& in, int straddles) {
   const auto alpha = std::find(a.begin(), a.end(), c.param("alpha", static_cast<double>(r)));
   if (alpha == a.end()) throw InputError("encode_lora: alpha has no encoding");
   const bool realistic = T > kLoraMaxExtent || N > kLoraMaxExtent || K > kLoraMaxExtent || r > kLoraMaxRank;
-  w.u8(static_cast<std::uint8_t>((alpha - a.begin()) | (c.param("b_zero", 0.0) != 0.0 ? 4 : 0) | (straddles > 0 ? straddles + 3 : 0) << 3 |
-                                 (realistic ? 0xC0 : 0)));
+  w.u8(static_cast<std::uint8_t>((alpha - a.begin()) | (c.param("b_zero", 0.0) != 0.0 ? 4 : 0) |
+                                 (straddles > 0 ? straddles + 3 : 0) << 3 | (realistic ? 0xC0 : 0)));
   w.u64(c.seed);
   for (const Patch& p : c.patches) encode_patch(w, p, kOperands);
   return w.bytes();

@@ -126,7 +126,8 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
   for (const auto& t : d.inputs) {
     Layout l = decode_layout(in.u8());
     if (t.shape.size() == 1) l.transposed = false;
-    if (strided && !l.is_contiguous() && ops::is_present(t, c.params)) c.layouts[t.name] = l;  // none for an absent input
+    if (strided && !l.is_contiguous() && ops::is_present(t, c.params))
+      c.layouts[t.name] = l;  // none for an absent input
   }
   c.seed = in.u64();
   const int straddles = in.u8() % 9;

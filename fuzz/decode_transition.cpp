@@ -68,7 +68,8 @@ FuzzInput decode_transition(std::span<const std::uint8_t> bytes) {
   c.family = "transition";
   const std::int64_t B = batch_of(in.u8());
   const std::int64_t channels = 1 + in.u8() % kMaxChannels;
-  const std::int64_t tokens = std::clamp<std::int64_t>(kTransitionWorkBudget / (B * channels), 1, tokens_of(in.u16(), channels));
+  const std::int64_t tokens =
+      std::clamp<std::int64_t>(kTransitionWorkBudget / (B * channels), 1, tokens_of(in.u16(), channels));
   c.dims = {{"B", B}, {"tokens", tokens}, {"channels", channels}};
   c.probe_row = in.u8() % B;
   const std::uint8_t flags = in.u8();
@@ -99,12 +100,14 @@ std::vector<std::uint8_t> encode_transition(const FuzzInput& in) {
   const Case& c = in.c;
   const auto& props = transition_fuzz_properties();
   const auto prop = std::find(props.begin(), props.end(), in.property);
-  if (c.family != "transition" || prop == props.end()) throw InputError("encode_transition: not a transition fuzz input");
+  if (c.family != "transition" || prop == props.end())
+    throw InputError("encode_transition: not a transition fuzz input");
   const std::int64_t B = c.dim("B"), tokens = c.dim("tokens"), channels = c.dim("channels");
   bool repeats = true;  // rows past kTransitionMaxRows repeat the sigmas of row b % 8
   for (std::int64_t b = kTransitionMaxRows; b < B; ++b)
     for (const char* p : {"sigma.", "sigma_prev."})
-      repeats = repeats && c.param(p + std::to_string(b), -1.0) == c.param(p + std::to_string(b % kTransitionMaxRows), -2.0);
+      repeats =
+          repeats && c.param(p + std::to_string(b), -1.0) == c.param(p + std::to_string(b % kTransitionMaxRows), -2.0);
   if (batch_byte(B) < 0 || channels < 1 || channels > kMaxChannels || tokens < 1 ||
       tokens > kTransitionMaxRowLength / channels || B * tokens * channels > kTransitionWorkBudget || !repeats ||
       c.patches.size() > 16)

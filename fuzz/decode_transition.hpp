@@ -50,9 +50,9 @@ const std::vector<std::string>& transition_fuzz_properties();
 FuzzInput decode_transition(std::span<const std::uint8_t> bytes);
 
 // The bytes of a transition input within the caps (rows past 8 repeating row b % 8's sigmas)
-// whose flags, sigmas and layouts have an encoding (sigma and sigma_prev are rounded to the nearest encodable values); for an input
-// decoded from bytes, decode_transition(encode_transition(in)) == in. Throws InputError for
-// an input outside the caps.
+// whose flags, sigmas and layouts have an encoding (sigma and sigma_prev are rounded to the nearest encodable values);
+// for an input decoded from bytes, decode_transition(encode_transition(in)) == in. Throws InputError for an input
+// outside the caps.
 std::vector<std::uint8_t> encode_transition(const FuzzInput& in);
 
 }  // namespace parity::fuzz

@@ -102,33 +102,50 @@ Bytes mutate(Bytes b, const std::vector<Bytes>& pool, const std::vector<Bytes>& 
   for (int i = 0; i < rounds; ++i) {
     const std::size_t at = rng.below(b.size() + 1);
     switch (rng.below(dict.empty() ? 8 : 10)) {
-      case 0: if (!b.empty()) b[rng.below(b.size())] ^= static_cast<std::uint8_t>(1u << rng.below(8)); break;
-      case 1: if (!b.empty()) b[rng.below(b.size())] = static_cast<std::uint8_t>(rng.next()); break;
-      case 2: if (!b.empty()) b[rng.below(b.size())] = interesting[rng.below(std::size(interesting))]; break;
-      case 3: if (!b.empty()) b[rng.below(b.size())] += static_cast<std::uint8_t>(rng.below(2) ? 1 : 0xFF); break;
-      case 4: b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), static_cast<std::uint8_t>(rng.next())); break;
-      case 5: if (at < b.size()) b.erase(b.begin() + static_cast<std::ptrdiff_t>(at),
-                                         b.begin() + static_cast<std::ptrdiff_t>(std::min(b.size(), at + 1 + rng.below(8)))); break;
-      case 6: if (at < b.size()) {  // duplicate a chunk
-                const Bytes chunk(b.begin() + static_cast<std::ptrdiff_t>(at),
-                                  b.begin() + static_cast<std::ptrdiff_t>(std::min(b.size(), at + 1 + rng.below(8))));
-                b.insert(b.begin() + static_cast<std::ptrdiff_t>(rng.below(b.size() + 1)), chunk.begin(), chunk.end());
-              } break;
-      case 7: if (!pool.empty()) {  // splice: our head, another input's tail
-                const Bytes& o = pool[rng.below(pool.size())];
-                const std::size_t from = rng.below(o.size() + 1);
-                b.resize(at);
-                b.insert(b.end(), o.begin() + static_cast<std::ptrdiff_t>(from), o.end());
-              } break;
+      case 0:
+        if (!b.empty()) b[rng.below(b.size())] ^= static_cast<std::uint8_t>(1u << rng.below(8));
+        break;
+      case 1:
+        if (!b.empty()) b[rng.below(b.size())] = static_cast<std::uint8_t>(rng.next());
+        break;
+      case 2:
+        if (!b.empty()) b[rng.below(b.size())] = interesting[rng.below(std::size(interesting))];
+        break;
+      case 3:
+        if (!b.empty()) b[rng.below(b.size())] += static_cast<std::uint8_t>(rng.below(2) ? 1 : 0xFF);
+        break;
+      case 4:
+        b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), static_cast<std::uint8_t>(rng.next()));
+        break;
+      case 5:
+        if (at < b.size())
+          b.erase(b.begin() + static_cast<std::ptrdiff_t>(at),
+                  b.begin() + static_cast<std::ptrdiff_t>(std::min(b.size(), at + 1 + rng.below(8))));
+        break;
+      case 6:
+        if (at < b.size()) {  // duplicate a chunk
+          const Bytes chunk(b.begin() + static_cast<std::ptrdiff_t>(at),
+                            b.begin() + static_cast<std::ptrdiff_t>(std::min(b.size(), at + 1 + rng.below(8))));
+          b.insert(b.begin() + static_cast<std::ptrdiff_t>(rng.below(b.size() + 1)), chunk.begin(), chunk.end());
+        }
+        break;
+      case 7:
+        if (!pool.empty()) {  // splice: our head, another input's tail
+          const Bytes& o = pool[rng.below(pool.size())];
+          const std::size_t from = rng.below(o.size() + 1);
+          b.resize(at);
+          b.insert(b.end(), o.begin() + static_cast<std::ptrdiff_t>(from), o.end());
+        }
+        break;
       case 8: {  // insert a dictionary entry
-                const Bytes& d = dict[rng.below(dict.size())];
-                b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), d.begin(), d.end());
-              } break;
+        const Bytes& d = dict[rng.below(dict.size())];
+        b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), d.begin(), d.end());
+      } break;
       default: {  // overwrite with a dictionary entry
-                const Bytes& d = dict[rng.below(dict.size())];
-                for (std::size_t k = 0; k < d.size(); ++k)
-                  if (at + k < b.size()) b[at + k] = d[k];
-              } break;
+        const Bytes& d = dict[rng.below(dict.size())];
+        for (std::size_t k = 0; k < d.size(); ++k)
+          if (at + k < b.size()) b[at + k] = d[k];
+      } break;
     }
   }
   if (b.size() > max_len) b.resize(max_len);

@@ -24,9 +24,9 @@ std::uint8_t encode_layout(const Layout& l) {
 }
 
 const std::vector<std::uint32_t>& special_value_bits() {
-  static const std::vector<std::uint32_t> all = {
-      0x00000000u, 0x80000000u, 0x3F800000u, 0xBF800000u, 0x7F7F0000u, 0x7F7FFFFFu, 0x00800000u,
-      0x007FFFFFu, 0x00000001u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F800001u, 0xFFC00000u};
+  static const std::vector<std::uint32_t> all = {0x00000000u, 0x80000000u, 0x3F800000u, 0xBF800000u, 0x7F7F0000u,
+                                                 0x7F7FFFFFu, 0x00800000u, 0x007FFFFFu, 0x00000001u, 0x7F800000u,
+                                                 0xFF800000u, 0x7FC00000u, 0x7F800001u, 0xFFC00000u};
   return all;
 }
 
@@ -56,8 +56,7 @@ void encode_float_bits(ByteWriter& out, std::uint32_t bits) {
   out.u32(bits);
 }
 
-Patch decode_patch(ByteReader& in, const std::vector<std::string>& operands,
-                   const std::vector<std::int64_t>& sizes) {
+Patch decode_patch(ByteReader& in, const std::vector<std::string>& operands, const std::vector<std::int64_t>& sizes) {
   const std::size_t which = in.u8() % operands.size();
   Patch p;
   p.operand = operands[which];

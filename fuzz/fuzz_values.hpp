@@ -38,8 +38,7 @@ const std::vector<std::uint32_t>& special_value_bits();
 
 // Eight bytes: operand (operands[b % size]), index (3 bytes, % the operand's element count),
 // value (decode_float_bits). `sizes[i]` is the element count of operands[i] (>= 1).
-Patch decode_patch(ByteReader& in, const std::vector<std::string>& operands,
-                   const std::vector<std::int64_t>& sizes);
+Patch decode_patch(ByteReader& in, const std::vector<std::string>& operands, const std::vector<std::int64_t>& sizes);
 // The inverse for a patch whose operand is in `operands` and index below 2^24.
 void encode_patch(ByteWriter& out, const Patch& p, const std::vector<std::string>& operands);
 

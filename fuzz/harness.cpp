@@ -17,8 +17,7 @@ std::string fuzz_subject(const std::string& fallback) {
   return env && *env ? std::string(env) : fallback;
 }
 
-Verdict run_guarded(const std::string& family, const FuzzInput& in,
-                    const std::function<Verdict()>& check) {
+Verdict run_guarded(const std::string& family, const FuzzInput& in, const std::function<Verdict()>& check) {
   try {
     return check();
   } catch (const InputError& e) {
@@ -32,8 +31,8 @@ Verdict run_guarded(const std::string& family, const FuzzInput& in,
 }
 
 void report_violation(const std::string& family, const std::string& subject, const FuzzInput& in, const Verdict& v) {
-  std::cerr << "\n==parity== " << family << "/" << in.property << " violated on " << subject << "\n  "
-            << in.c.summary() << "\n  " << v.detail << "\n";
+  std::cerr << "\n==parity== " << family << "/" << in.property << " violated on " << subject << "\n  " << in.c.summary()
+            << "\n  " << v.detail << "\n";
   try {
     const auto path = write_reproducer({subject, in.property, in.c, v}, default_repro_dir());
     std::cerr << "  reproducer: " << path.string() << "\n  replay:     parity replay " << path.string() << "\n";

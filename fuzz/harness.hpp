@@ -18,8 +18,7 @@ std::string fuzz_subject(const std::string& fallback);
 // failing verdict ("the subject threw: ..."), as in run_property. An InputError means the
 // decoder produced a Case the family refuses, which breaks the decoder's contract: the Case
 // is printed as JSON and the process traps.
-Verdict run_guarded(const std::string& family, const FuzzInput& in,
-                    const std::function<Verdict()>& check);
+Verdict run_guarded(const std::string& family, const FuzzInput& in, const std::function<Verdict()>& check);
 
 // Reports a violated property and stops the process so that libFuzzer records the input as a
 // crash: writes the reproducer {subject, property, Case, verdict} to default_repro_dir()

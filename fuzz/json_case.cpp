@@ -44,7 +44,8 @@ double dim_or_1(const Case& c, const char* name) {
 }
 
 double storage_bound(double rows, double cols, const Layout& l) {
-  return static_cast<double>(l.offset) + (rows + static_cast<double>(l.ld_pad)) * (cols + static_cast<double>(l.ld_pad));
+  return static_cast<double>(l.offset) +
+         (rows + static_cast<double>(l.ld_pad)) * (cols + static_cast<double>(l.ld_pad));
 }
 
 }  // namespace parity::fuzz

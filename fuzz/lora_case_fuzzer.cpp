@@ -16,7 +16,6 @@ namespace {
 constexpr const char* kHarness = "lora_case_fuzzer";
 constexpr double kMaxStorage = 1 << 20;
 
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -24,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto c = fuzz::parse_case(data, size, kHarness);
   if (!c) return 0;
   fuzz::require_round_trip(*c, kHarness);
-  const double T = fuzz::dim_or_1(*c, "T"), N = fuzz::dim_or_1(*c, "N"), K = fuzz::dim_or_1(*c, "K"), r = fuzz::dim_or_1(*c, "r");
+  const double T = fuzz::dim_or_1(*c, "T"), N = fuzz::dim_or_1(*c, "N"), K = fuzz::dim_or_1(*c, "K"),
+               r = fuzz::dim_or_1(*c, "r");
   const double storage = fuzz::storage_bound(T, K, c->layout("x")) + fuzz::storage_bound(N, K, c->layout("W")) +
                          fuzz::storage_bound(r, K, c->layout("A")) + fuzz::storage_bound(N, r, c->layout("B")) +
                          fuzz::storage_bound(T, N, c->layout("dy"));

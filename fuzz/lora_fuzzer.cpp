@@ -58,7 +58,8 @@ class PathRecorder final : public LoraSubject {
  private:
   // A fixed id per known path (a hash modulo 8 put host-split-k and host-fma-chain together).
   static std::uint32_t path_id(const std::string& name) {
-    static const char* const known[] = {"fixed", "host-fma-chain", "host-split-k", "cuda-tiled", "torch-cpu", "torch-cuda"};
+    static const char* const known[] = {"fixed",      "host-fma-chain", "host-split-k",
+                                        "cuda-tiled", "torch-cpu",      "torch-cuda"};
     for (std::uint32_t i = 0; i < std::size(known); ++i)
       if (name == known[i]) return i;
     return 7;

@@ -100,8 +100,11 @@ std::vector<fuzz::FuzzInput> lora_seeds(std::vector<std::pair<std::string, int>>
   add("zero_adapter_gradients_B0", zero);
   add("gradient_accuracy_T1_N1_K1_r1", lora("gradient_accuracy", 1, 1, 1, 1, 0, 1.0));
   auto specials = lora("forward_accuracy", 4, 8, 16, 2, 1);
-  specials.c.patches = {{"x", 3, 0x7FC00000u}, {"W", 5, 0x7F800000u}, {"A", 1, 0x00000001u},
-                        {"B", 2, 0x80000000u}, {"dy", 7, 0x7F7F0000u}};
+  specials.c.patches = {{"x", 3, 0x7FC00000u},
+                        {"W", 5, 0x7F800000u},
+                        {"A", 1, 0x00000001u},
+                        {"B", 2, 0x80000000u},
+                        {"dy", 7, 0x7F7F0000u}};
   add("forward_accuracy_special_values", specials);
   auto midpoints = lora("forward_accuracy", 4, 8, 16, 2, 1);
   for (std::int64_t k = 0; k < 8; ++k)
@@ -113,7 +116,8 @@ std::vector<fuzz::FuzzInput> lora_seeds(std::vector<std::pair<std::string, int>>
 std::vector<std::pair<std::string, fuzz::FuzzInput>> transition_seeds() {
   std::vector<std::pair<std::string, fuzz::FuzzInput>> out;
   // The reference shapes B3 x 257x96, B4 x 4096x96, B2 x 8192x32 capped to n <= 4096.
-  for (const auto& p : fuzz::transition_fuzz_properties()) out.push_back({"ref_B3_42x96_" + p, transition(p, 3, 42, 96)});
+  for (const auto& p : fuzz::transition_fuzz_properties())
+    out.push_back({"ref_B3_42x96_" + p, transition(p, 3, 42, 96)});
   out.push_back({"ref_B4_128x32_batch_invariant", transition("batch_invariant", 4, 128, 32)});
   out.push_back({"ref_B2_4096x1_accuracy", transition("accuracy", 2, 4096, 1)});
   // Row lengths around the 256-lane reduction tree.
@@ -170,8 +174,9 @@ void op_seeds() {
           for (std::size_t k = 0; k < d.inputs.size(); ++k) w.u8(0);
           w.u64(static_cast<std::uint64_t>(17 + p));
           w.u8(4);  // straddles
-          write("op_fuzzer", op + "_" + properties[p] + "_" + std::string(dtype_name(d.dtypes[dt])) +
-                                 (at_threshold ? "_thresholds" : "_small"),
+          write("op_fuzzer",
+                op + "_" + properties[p] + "_" + std::string(dtype_name(d.dtypes[dt])) +
+                    (at_threshold ? "_thresholds" : "_small"),
                 w.bytes());
         }
     fuzz::ByteWriter w;
@@ -252,13 +257,13 @@ int main(int argc, char** argv) {
   };
   const std::string good = seed_reproducer({"rlkernels-host", "forward_accuracy", patched, v});
   write_text("repro_parser_fuzzer", "lora.json", good);
-  write_text("repro_parser_fuzzer", "transition.json", seed_reproducer({"rlkernels-host", "accuracy", cases.back(), v}));
+  write_text("repro_parser_fuzzer", "transition.json",
+             seed_reproducer({"rlkernels-host", "accuracy", cases.back(), v}));
   write_text("repro_parser_fuzzer", "non_finite_params.json",
              seed_reproducer({"probe-scale-dropped", "forward_accuracy", odd, v}));
   write_text("repro_parser_fuzzer", "truncated.json", good.substr(0, good.size() / 2));
   write_text("repro_parser_fuzzer", "wrong_schema.json", json{{"schema", "parity.repro/0"}}.dump());
-  write_text("repro_parser_fuzzer", "bits_not_hex.json",
-             std::string(good).replace(good.find("\"0x"), 3, "\"0y"));
+  write_text("repro_parser_fuzzer", "bits_not_hex.json", std::string(good).replace(good.find("\"0x"), 3, "\"0y"));
   std::cout << "wrote seeds under " << root.string() << "\n";
   return 0;
 }

@@ -77,8 +77,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > fuzz::kOpFuzzMaxBytes) return -1;
-  const std::string& op = fixed_op.empty() && size > 0 ? fuzz::op_of_byte(data[0], ops_with_subject)
-                                                       : ops_with_subject.front();
+  const std::string& op =
+      fixed_op.empty() && size > 0 ? fuzz::op_of_byte(data[0], ops_with_subject) : ops_with_subject.front();
   const fuzz::FuzzInput in = fuzz::decode_op({data, size}, op, subject_name);
   const gen::Family& family = ops::find_op_family(op);
   const Verdict v = fuzz::run_guarded(op, in, [&] { return family.check(subject_name, in.property, in.c); });

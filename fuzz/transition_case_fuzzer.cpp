@@ -16,7 +16,6 @@ namespace {
 constexpr const char* kHarness = "transition_case_fuzzer";
 constexpr double kMaxStorage = 1 << 20;
 
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -81,8 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > kMaxInputBytes) return -1;
   const fuzz::FuzzInput in = fuzz::decode_transition({data, size});
   const auto& property = properties::transition::find_transition_property(in.property);
-  const Verdict v =
-      fuzz::run_guarded("transition", in, [&] { return property.check(in.c, subject.get()); });
+  const Verdict v = fuzz::run_guarded("transition", in, [&] { return property.check(in.c, subject.get()); });
   fuzz::observe_config(shape_config(in.c));
   fuzz::observe_config(outcome_config(in.property, v));
   if (v.fails()) fuzz::report_violation("transition", subject_name, in, v);

@@ -27,7 +27,8 @@ const std::vector<const gen::Family*>& op_families() {
     registered().read = true;
     for (const gen::Family* f : registered().families) {
       for (const gen::Family* shipped : list)
-        if (shipped->name() == f->name()) throw InputError("register_op_family: parity has an op " + f->name() + " already");
+        if (shipped->name() == f->name())
+          throw InputError("register_op_family: parity has an op " + f->name() + " already");
       list.push_back(f);
     }
     return list;

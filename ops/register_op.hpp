@@ -27,8 +27,8 @@ const gen::Family& user_op_family(const char* default_subject) {
 
 }  // namespace parity::ops
 
-#define PARITY_REGISTER_OP(id, Op, default_subject)                                                         \
-  namespace {                                                                                               \
-  [[maybe_unused]] const bool parity_op_family_registered_##id =                                            \
-      (::parity::ops::register_op_family(::parity::ops::user_op_family<Op>(default_subject)), true);        \
+#define PARITY_REGISTER_OP(id, Op, default_subject)                                                  \
+  namespace {                                                                                        \
+  [[maybe_unused]] const bool parity_op_family_registered_##id =                                     \
+      (::parity::ops::register_op_family(::parity::ops::user_op_family<Op>(default_subject)), true); \
   }

@@ -31,17 +31,17 @@
 namespace parity::oracles {
 
 struct Dot2State {
-  double s = 0;        // float sum of the products
-  double c = 0;        // float sum of the exact rounding errors
-  double abs = 0;      // float sum of |products|
+  double s = 0;             // float sum of the products
+  double c = 0;             // float sum of the exact rounding errors
+  double abs = 0;           // float sum of |products|
   std::int64_t terms = 0;   // products added
   std::int64_t merges = 0;  // partial accumulators merged in (each adds one TwoSum)
 };
 
 struct Dot2Result {
-  double hi = 0, lo = 0;  // double-double value: hi = fl(hi + lo)
-  double err_dd = 0;      // |hi + lo - exact| <= err_dd
-  double abs = 0;         // float sum of |products|
+  double hi = 0, lo = 0;                                 // double-double value: hi = fl(hi + lo)
+  double err_dd = 0;                                     // |hi + lo - exact| <= err_dd
+  double abs = 0;                                        // float sum of |products|
   double err() const { return std::fabs(lo) + err_dd; }  // |hi - exact| <= err()
 };
 

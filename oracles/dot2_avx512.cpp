@@ -150,8 +150,8 @@ PARITY_AVX512 inline __mmask8 finite(__m512d v) {
 
 // dot2_merge in lane order and dot2_finish for eight outputs at once, one per vector lane:
 // the same operations in the same order as finish_portable, so the same bits.
-PARITY_AVX512 void finish_avx512(const double* s, const double* c, const double* abs, std::size_t terms,
-                                 double* hi_out, double* lo_out, double* err_dd_out, double* abs_out) {
+PARITY_AVX512 void finish_avx512(const double* s, const double* c, const double* abs, std::size_t terms, double* hi_out,
+                                 double* lo_out, double* err_dd_out, double* abs_out) {
   __m512d ls[kLanes], lc[kLanes], la[kLanes];
   transpose(s, ls);
   transpose(c, lc);
@@ -174,9 +174,9 @@ PARITY_AVX512 void finish_avx512(const double* s, const double* c, const double*
   const double mu = static_cast<double>(2 * (t + (kLanes - 1) + 1)) * 0x1p-53;
   __m512d err = _mm512_set1_pd(inf);
   if (mu <= 0.0625) {
-    const __m512d bound = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(mu * mu), st_abs),
-                                                      _mm512_set1_pd(1 + 4 * mu)),
-                                        _mm512_set1_pd((static_cast<double>(t) + 4) * 0x1p-1074));
+    const __m512d bound =
+        _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(mu * mu), st_abs), _mm512_set1_pd(1 + 4 * mu)),
+                      _mm512_set1_pd((static_cast<double>(t) + 4) * 0x1p-1074));
     err = _mm512_mul_pd(bound, _mm512_set1_pd(1 + 0x1p-40));
   }
   const __mmask8 ok = finite(st_s) & finite(st_c) & finite(st_abs) & finite(hi);

@@ -95,18 +95,17 @@ void dot2_nt(const NtOperands& op, const std::function<void(const NtGroup&)>& si
   constexpr std::size_t kGroup = dot2_detail::kMergeRows;
   const std::size_t fit = kNtBlockDoubles / std::max<std::size_t>(op.n, 1);
   const std::size_t share = blocks(op.b_rows, kNtMinBlocks);
-  const std::size_t rows = std::clamp<std::size_t>(std::min(fit, blocks(share, kGroup) * kGroup) / kGroup * kGroup,
-                                                   kGroup, 256);
+  const std::size_t rows =
+      std::clamp<std::size_t>(std::min(fit, blocks(share, kGroup) * kGroup) / kGroup * kGroup, kGroup, 256);
   const NtPaths paths =
-      isa == Isa::avx512 ? NtPaths{dot2_detail::segments_avx512, dot2_detail::exact_segments_avx512,
-                                   dot2_detail::all_float32_avx512, dot2_detail::finish_avx512,
-                                   dot2_detail::lane_sums_avx512}
-      : isa == Isa::avx2 ? NtPaths{dot2_detail::segments_avx2, dot2_detail::exact_segments_avx2,
-                                   dot2_detail::all_float32_portable, dot2_detail::finish_portable,
-                                   dot2_detail::lane_sums_portable}
-                         : NtPaths{dot2_detail::segments_portable, dot2_detail::exact_segments_portable,
-                                   dot2_detail::all_float32_portable, dot2_detail::finish_portable,
-                                   dot2_detail::lane_sums_portable};
+      isa == Isa::avx512
+          ? NtPaths{dot2_detail::segments_avx512, dot2_detail::exact_segments_avx512, dot2_detail::all_float32_avx512,
+                    dot2_detail::finish_avx512, dot2_detail::lane_sums_avx512}
+      : isa == Isa::avx2
+          ? NtPaths{dot2_detail::segments_avx2, dot2_detail::exact_segments_avx2, dot2_detail::all_float32_portable,
+                    dot2_detail::finish_portable, dot2_detail::lane_sums_portable}
+          : NtPaths{dot2_detail::segments_portable, dot2_detail::exact_segments_portable,
+                    dot2_detail::all_float32_portable, dot2_detail::finish_portable, dot2_detail::lane_sums_portable};
   for (std::size_t i = 0; op.exact && i < op.a_rows; ++i) require_float32(paths, op.a + i * op.lda, op.n);
   parallel_chunks(blocks(op.b_rows, rows), [&](std::size_t chunk) {
     nt_range(op, sink, chunk * rows, std::min(op.b_rows, (chunk + 1) * rows), paths);
@@ -115,8 +114,8 @@ void dot2_nt(const NtOperands& op, const std::function<void(const NtGroup&)>& si
 
 void weighted_row_sums(const double* m, std::size_t ldm, std::size_t r, const double* w_a, const double* w_b,
                        double* sum_a, double* sum_b, Isa isa) {
-  (isa == Isa::avx512 ? dot2_detail::weighted_row_sums_avx512
-                      : dot2_detail::weighted_row_sums_portable)(m, ldm, r, w_a, w_b, sum_a, sum_b);
+  (isa == Isa::avx512 ? dot2_detail::weighted_row_sums_avx512 : dot2_detail::weighted_row_sums_portable)(
+      m, ldm, r, w_a, w_b, sum_a, sum_b);
 }
 
 void dot2_tn(const TnOperands& op, Dot2State* out, Isa isa) {

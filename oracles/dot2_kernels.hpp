@@ -14,8 +14,8 @@
 namespace parity::oracles {
 
 // The instruction sets (core/isa.hpp), shared with the host twins' kernels.
-using parity::Isa;
 using parity::best_isa;
+using parity::Isa;
 using parity::isa_name;
 
 // Row by row: a [a_rows][n] (row stride lda), b [b_rows][n] (row stride ldb), and an

@@ -61,8 +61,8 @@ bool all_float32_portable(const double* v, std::size_t n) {
   return ok;
 }
 
-void weighted_row_sums_portable(const double* m, std::size_t ldm, std::size_t r, const double* w_a,
-                                const double* w_b, double* sum_a, double* sum_b) {
+void weighted_row_sums_portable(const double* m, std::size_t ldm, std::size_t r, const double* w_a, const double* w_b,
+                                double* sum_a, double* sum_b) {
   for (std::size_t q = 0; q < kMergeRows; ++q) sum_a[q] = sum_b[q] = 0;
   for (std::size_t j = 0; j < r; ++j)
     for (std::size_t q = 0; q < kMergeRows; ++q) {

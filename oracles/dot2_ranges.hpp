@@ -47,8 +47,8 @@ inline void lane_add(double& s, double& c, double& abs, double a, double b) {
 // x[k] y[r][k] into the eight lanes (s, c, abs) + r kLanes, term k in lane k mod 8. When
 // `fresh` the lanes start at zero (Dot2State{}) and their old contents are not read (the
 // caller need not clear them), else the segment continues them.
-using Segments = void (*)(double* s, double* c, double* abs, const double* x, const double* const* y,
-                          std::size_t rows, std::size_t n, bool fresh);
+using Segments = void (*)(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                          std::size_t n, bool fresh);
 void segments_portable(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
                        std::size_t n, bool fresh);
 void segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
@@ -61,8 +61,8 @@ void exact_segments_portable(double* s, double* c, double* abs, const double* x,
                              std::size_t rows, std::size_t n, bool fresh);
 void exact_segments_avx2(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
                          std::size_t n, bool fresh);
-void exact_segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y,
-                           std::size_t rows, std::size_t n, bool fresh);
+void exact_segments_avx512(double* s, double* c, double* abs, const double* x, const double* const* y, std::size_t rows,
+                           std::size_t n, bool fresh);
 
 // True when every v[0..n) is_float32 (oracles/dot2.hpp): NtOperands::exact's check.
 using AllFloat32 = bool (*)(const double* v, std::size_t n);
@@ -70,10 +70,10 @@ bool all_float32_portable(const double* v, std::size_t n);
 bool all_float32_avx512(const double* v, std::size_t n);
 
 // weighted_row_sums (dot2_kernels.hpp) on one instruction set.
-using WeightedRowSums = void (*)(const double* m, std::size_t ldm, std::size_t r, const double* w_a,
-                                 const double* w_b, double* sum_a, double* sum_b);
-void weighted_row_sums_portable(const double* m, std::size_t ldm, std::size_t r, const double* w_a,
-                                const double* w_b, double* sum_a, double* sum_b);
+using WeightedRowSums = void (*)(const double* m, std::size_t ldm, std::size_t r, const double* w_a, const double* w_b,
+                                 double* sum_a, double* sum_b);
+void weighted_row_sums_portable(const double* m, std::size_t ldm, std::size_t r, const double* w_a, const double* w_b,
+                                double* sum_a, double* sum_b);
 void weighted_row_sums_avx512(const double* m, std::size_t ldm, std::size_t r, const double* w_a, const double* w_b,
                               double* sum_a, double* sum_b);
 

@@ -77,10 +77,14 @@ inline ExtendedReal::ExtendedReal(double v) {
 
 inline ExtendedReal::operator double() const {
   switch (kind_) {
-    case Kind::nan: return std::numeric_limits<double>::quiet_NaN();
-    case Kind::pos_inf: return HUGE_VAL;
-    case Kind::neg_inf: return -HUGE_VAL;
-    case Kind::finite: break;
+    case Kind::nan:
+      return std::numeric_limits<double>::quiet_NaN();
+    case Kind::pos_inf:
+      return HUGE_VAL;
+    case Kind::neg_inf:
+      return -HUGE_VAL;
+    case Kind::finite:
+      break;
   }
   return value_.convert_to<double>();
 }

@@ -68,9 +68,16 @@ class LoraOrders {
   };
 
   explicit LoraOrders(const LoraOperands& op)
-      : s_(std::fabs(op.scale)), big_s_(s_ > 1 ? s_ : 1.0), T_(static_cast<double>(op.T)),
-        N_(static_cast<double>(op.N)), K_(static_cast<double>(op.K)), r_(static_cast<double>(op.r)),
-        x_(op.x, op.T, op.K), A_(op.A, op.r, op.K), B_(op.B, op.N, op.r), G_(op.G, op.G.empty() ? 0 : op.T, op.N) {}
+      : s_(std::fabs(op.scale)),
+        big_s_(s_ > 1 ? s_ : 1.0),
+        T_(static_cast<double>(op.T)),
+        N_(static_cast<double>(op.N)),
+        K_(static_cast<double>(op.K)),
+        r_(static_cast<double>(op.r)),
+        x_(op.x, op.T, op.K),
+        A_(op.A, op.r, op.K),
+        B_(op.B, op.N, op.r),
+        G_(op.G, op.G.empty() ? 0 : op.T, op.N) {}
 
   // max(1, |s|): the weight of a rounding that s may or may not follow.
   double big_scale() const { return big_s_; }
@@ -187,7 +194,8 @@ class LoraOracle {
       babs += std::fabs(op_.B[n * op_.r + j]);
     }
     const double S = orders_.big_scale();
-    e.underflow = static_cast<double>(op_.K) * (1 + S * babs) + static_cast<double>(op_.r) * S + 1 + orders_.underflow_y(t, n);
+    e.underflow =
+        static_cast<double>(op_.K) * (1 + S * babs) + static_cast<double>(op_.r) * S + 1 + orders_.underflow_y(t, n);
     const Real hmax = row_max(habs_, t);
     raise(e, e.abs_sum, "x W^T");
     raise(e, lowabs, "h B^T");
@@ -272,7 +280,8 @@ class LoraOracle {
     raise(e, abs_of(Real(op_.scale)) * hmax, "s·h");
     raise(e, orders_.dB(n, j));
     const double S = orders_.big_scale();
-    e.underflow = S * static_cast<double>(op_.K) * gabs + static_cast<double>(op_.T) * S + 1 + orders_.underflow_dB(n, j);
+    e.underflow =
+        S * static_cast<double>(op_.K) * gabs + static_cast<double>(op_.T) * S + 1 + orders_.underflow_dB(n, j);
     e.oracle_err = evaluation_err(e.abs_sum, op_.K + op_.T + 3);
     return e;
   }

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include <parity/oracles/dot2_kernels.hpp>
 #include <parity/core/thread_pool.hpp>
+#include <parity/oracles/dot2_kernels.hpp>
 
 namespace parity::oracles {
 namespace {
@@ -19,8 +19,8 @@ namespace {
 double unsure_if_nan(double err) { return std::isnan(err) ? HUGE_VAL : err; }
 
 using Index = std::int64_t;
-constexpr double kU = 0x1p-53;           // double's unit roundoff
-constexpr double kTiny = 0x1p-1074;      // one subnormal spacing, for underflow
+constexpr double kU = 0x1p-53;             // double's unit roundoff
+constexpr double kTiny = 0x1p-1074;        // one subnormal spacing, for underflow
 constexpr double kSumSlack = 1 + 0x1p-40;  // covers the roundings of a short float sum of bounds
 
 std::size_t at(Index i) { return static_cast<std::size_t>(i); }
@@ -151,7 +151,8 @@ std::vector<Dot2Result> finish_all(const std::vector<Dot2State>& st) {
 
 Estimate<double> LoraFastOracle::element(const std::vector<Estimate<double>>& v, std::int64_t i, std::int64_t j,
                                          std::int64_t cols, const char* name) {
-  if (v.empty()) throw std::logic_error(std::string("LoraFastOracle: ") + name + " read, but that output was not evaluated");
+  if (v.empty())
+    throw std::logic_error(std::string("LoraFastOracle: ") + name + " read, but that output was not evaluated");
   const std::int64_t rows = static_cast<std::int64_t>(v.size()) / cols;
   if (i < 0 || i >= rows || j < 0 || j >= cols)
     throw std::logic_error(std::string("LoraFastOracle: ") + name + "(" + std::to_string(i) + ", " + std::to_string(j) +
@@ -213,8 +214,8 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op, Outputs outputs) : N_(op.
     for (Index t = 0; t < T; ++t) hmax[at(t)] = row_max(habs, t, r);
     y_.resize(at(T * N));
     // x W^T's products exact (x, W float32 values, checked by dot2_nt); s h's parts are not.
-    const NtOperands y_op{x,         at(K),     at(T),     op.W.data(), at(K), at(N), at(K), sh2.data(), at(2 * r),
-                          B2.data(), at(2 * r), at(2 * r), true};
+    const NtOperands y_op{x,          at(K),     at(T),     op.W.data(), at(K),     at(N), at(K),
+                          sh2.data(), at(2 * r), B2.data(), at(2 * r),   at(2 * r), true};
     dot2_nt(y_op, [&](const NtGroup& g) {
       double low_abs[kNtGroupRows], propagated[kNtGroupRows];  // q >= g.rows unused
       weighted_row_sums(absB.data() + g.j, at(N), at(r), habs.data() + g.i * at(r), sh.err.data() + g.i * at(r),
@@ -230,7 +231,8 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op, Outputs outputs) : N_(op.
         raise(e, e.abs_sum, "y");
         raise(e, as * hmax[g.i], "s·h");
         raise(e, orders.y(static_cast<Index>(g.i), static_cast<Index>(n)));
-        e.underflow = static_cast<double>(K) * (1 + S * babs[n]) + static_cast<double>(r) * S + 1 + orders.underflow_y(static_cast<Index>(g.i), static_cast<Index>(n));
+        e.underflow = static_cast<double>(K) * (1 + S * babs[n]) + static_cast<double>(r) * S + 1 +
+                      orders.underflow_y(static_cast<Index>(g.i), static_cast<Index>(n));
         e.oracle_err = unsure_if_nan((std::fabs(g.lo[q]) + g.err_dd[q]) + propagated[q] * kSumSlack);
         if (!std::isfinite(e.value)) e.value = special.y(static_cast<Index>(g.i), static_cast<Index>(n));
       }
@@ -374,8 +376,10 @@ LoraFastOracle::LoraFastOracle(const LoraOperands& op, Outputs outputs) : N_(op.
       raise(e, e.abs_sum, "dB");
       raise(e, as * hmax_j, "s·h");
       raise(e, orders.dB(n, j));
-      e.underflow = S * static_cast<double>(K) * gabs[at(n)] + static_cast<double>(T) * S + 1 + orders.underflow_dB(n, j);
-      e.oracle_err = unsure_if_nan((as * (res.err() + propagated * kSumSlack) + kU * std::fabs(e.value) + kTiny) * kSumSlack);
+      e.underflow =
+          S * static_cast<double>(K) * gabs[at(n)] + static_cast<double>(T) * S + 1 + orders.underflow_dB(n, j);
+      e.oracle_err =
+          unsure_if_nan((as * (res.err() + propagated * kSumSlack) + kU * std::fabs(e.value) + kTiny) * kSumSlack);
     }
 }
 

@@ -10,8 +10,12 @@ namespace {
 // The rounding to double adds half an ulp of the value to the oracle's error.
 Estimate<double> to_double(const Estimate<mp_real>& e) {
   const double v = e.value.convert_to<double>();
-  return {v, e.abs_sum.convert_to<double>(), e.peak.convert_to<double>(), e.underflow,
-          e.oracle_err + 0x1p-53 * std::fabs(v) + 0x1p-1074, e.peak_at};
+  return {v,
+          e.abs_sum.convert_to<double>(),
+          e.peak.convert_to<double>(),
+          e.underflow,
+          e.oracle_err + 0x1p-53 * std::fabs(v) + 0x1p-1074,
+          e.peak_at};
 }
 
 }  // namespace

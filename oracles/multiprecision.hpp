@@ -7,8 +7,8 @@
 
 namespace parity::oracles {
 
-using mp_real = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<40>,
-                                              boost::multiprecision::et_off>;
+using mp_real =
+    boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<40>, boost::multiprecision::et_off>;
 
 inline constexpr int kMpBits = 133;
 

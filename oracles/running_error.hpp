@@ -18,8 +18,8 @@ namespace parity::oracles {
 
 template <class Real>
 struct Tracked {
-  Real value{};     // the exact value of the expression (in Real)
-  double err = 0;   // |float32 evaluation - value| <= err
+  Real value{};    // the exact value of the expression (in Real)
+  double err = 0;  // |float32 evaluation - value| <= err
 
   static Tracked exact(double v) { return {Real(v), 0.0}; }
 };

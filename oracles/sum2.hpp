@@ -16,9 +16,9 @@ namespace parity::oracles {
 
 template <class Real>
 struct Sum2Result {
-  Real sum{};       // fl(s + c)
-  double err = 0;   // |sum - exact sum of the terms| <= err; infinite where not known
-  Real abs{};       // float sum of |p_i|
+  Real sum{};      // fl(s + c)
+  double err = 0;  // |sum - exact sum of the terms| <= err; infinite where not known
+  Real abs{};      // float sum of |p_i|
 };
 
 // Sum2 over values produced by `at(i)`, i in [0, n), and its a-posteriori bound: the bound

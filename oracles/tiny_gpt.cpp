@@ -61,8 +61,7 @@ Activations forward_pass(const TinyGptConfig& c, const TinyGptParams& p, const T
   return a;
 }
 
-TinyGptParams backward_pass(const TinyGptConfig& c, const TinyGptParams& p, const Tokens& tok,
-                            const Activations& a) {
+TinyGptParams backward_pass(const TinyGptConfig& c, const TinyGptParams& p, const Tokens& tok, const Activations& a) {
   TinyGptParams g = zero_params(c);
   const std::int64_t T = a.T, d = c.d, H = c.hidden, V = c.vocab;
   const bool ub = c.ln_unbiased_variance;

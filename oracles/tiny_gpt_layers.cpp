@@ -13,8 +13,8 @@ constexpr double kGeluA = 0.044715;
 
 }  // namespace
 
-void linear_forward(std::span<const double> x, std::span<const double> W, std::span<const double> b,
-                    std::int64_t rows, std::int64_t in, std::int64_t out, std::span<double> y) {
+void linear_forward(std::span<const double> x, std::span<const double> W, std::span<const double> b, std::int64_t rows,
+                    std::int64_t in, std::int64_t out, std::span<double> y) {
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t o = 0; o < out; ++o) {
       double s = 0.0;
@@ -24,8 +24,8 @@ void linear_forward(std::span<const double> x, std::span<const double> W, std::s
 }
 
 void linear_backward(std::span<const double> dy, std::span<const double> x, std::span<const double> W,
-                     std::int64_t rows, std::int64_t in, std::int64_t out, std::span<double> dx,
-                     std::span<double> dW, std::span<double> db) {
+                     std::int64_t rows, std::int64_t in, std::int64_t out, std::span<double> dx, std::span<double> dW,
+                     std::span<double> db) {
   if (!dx.empty())
     for (std::int64_t r = 0; r < rows; ++r)
       for (std::int64_t i = 0; i < in; ++i) {
@@ -47,9 +47,8 @@ void linear_backward(std::span<const double> dy, std::span<const double> x, std:
   }
 }
 
-LayerNormCache layer_norm_forward(std::span<const double> x, std::span<const double> g,
-                                  std::span<const double> b, std::int64_t rows, std::int64_t n, double eps,
-                                  bool unbiased, std::span<double> y) {
+LayerNormCache layer_norm_forward(std::span<const double> x, std::span<const double> g, std::span<const double> b,
+                                  std::int64_t rows, std::int64_t n, double eps, bool unbiased, std::span<double> y) {
   LayerNormCache c;
   c.xhat.resize(static_cast<std::size_t>(rows * n));
   c.rstd.resize(static_cast<std::size_t>(rows));
@@ -74,8 +73,8 @@ LayerNormCache layer_norm_forward(std::span<const double> x, std::span<const dou
 }
 
 void layer_norm_backward(std::span<const double> dy, const LayerNormCache& cache, std::span<const double> g,
-                         std::int64_t rows, std::int64_t n, bool unbiased, std::span<double> dx,
-                         std::span<double> dg, std::span<double> db) {
+                         std::int64_t rows, std::int64_t n, bool unbiased, std::span<double> dx, std::span<double> dg,
+                         std::span<double> db) {
   const double divisor = static_cast<double>(unbiased ? n - 1 : n);
   for (std::int64_t r = 0; r < rows; ++r) {
     double sum_gg = 0.0, sum_gg_xh = 0.0;
@@ -95,9 +94,9 @@ void layer_norm_backward(std::span<const double> dy, const LayerNormCache& cache
   }
 }
 
-void attention_forward(std::span<const double> q, std::span<const double> k, std::span<const double> v,
-                       std::int64_t T, std::int64_t d, std::int64_t heads, double scale, bool causal,
-                       std::span<double> O, std::span<double> P) {
+void attention_forward(std::span<const double> q, std::span<const double> k, std::span<const double> v, std::int64_t T,
+                       std::int64_t d, std::int64_t heads, double scale, bool causal, std::span<double> O,
+                       std::span<double> P) {
   const std::int64_t dh = d / heads;
   std::fill(P.begin(), P.end(), 0.0);
   std::vector<double> s(static_cast<std::size_t>(T));

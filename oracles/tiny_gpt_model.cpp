@@ -14,8 +14,8 @@ constexpr std::int64_t kMaxExtent = 4096;
 
 void require_extent(std::int64_t v, const char* field) {
   if (v < 1 || v > kMaxExtent)
-    throw InputError(std::string("config.") + field + ": must be in [1, " + std::to_string(kMaxExtent) +
-                     "] (got " + std::to_string(v) + ")");
+    throw InputError(std::string("config.") + field + ": must be in [1, " + std::to_string(kMaxExtent) + "] (got " +
+                     std::to_string(v) + ")");
 }
 
 std::vector<std::int64_t> expected_shape(const TinyGptConfig& c, const std::string& name) {
@@ -41,8 +41,7 @@ std::string refuse(const std::string& detail) { return std::string(kTokenRefusal
 
 // One token: an integer in [0, vocab), or a refusal naming where it sits.
 std::int64_t token(const json& v, const std::string& where, std::int64_t vocab) {
-  if (v.is_boolean())
-    throw InputError(refuse(where + ": " + v.dump() + " is a boolean, not an integer id"));
+  if (v.is_boolean()) throw InputError(refuse(where + ": " + v.dump() + " is a boolean, not an integer id"));
   if (!v.is_number_integer()) throw InputError(refuse(where + ": " + v.dump() + " is not an integer"));
   if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(vocab))
     throw InputError(refuse(where + ": " + v.dump() + " is outside [0, " + std::to_string(vocab) + ")"));
@@ -77,11 +76,24 @@ std::string gelu_name(Gelu g) { return g == Gelu::tanh ? "tanh" : "exact"; }
 const std::array<ParamSlot, kTinyGptParamCount>& tiny_gpt_param_slots() {
   using P = TinyGptParams;
   static const std::array<ParamSlot, kTinyGptParamCount> slots = {{
-      {"tok_emb", &P::tok_emb}, {"pos_emb", &P::pos_emb}, {"ln1_g", &P::ln1_g}, {"ln1_b", &P::ln1_b},
-      {"Wq", &P::Wq},           {"Wk", &P::Wk},           {"Wv", &P::Wv},       {"Wo", &P::Wo},
-      {"ln2_g", &P::ln2_g},     {"ln2_b", &P::ln2_b},     {"W1", &P::W1},       {"b1", &P::b1},
-      {"W2", &P::W2},           {"b2", &P::b2},           {"lnf_g", &P::lnf_g}, {"lnf_b", &P::lnf_b},
-      {"W_out", &P::W_out},     {"b_out", &P::b_out},
+      {"tok_emb", &P::tok_emb},
+      {"pos_emb", &P::pos_emb},
+      {"ln1_g", &P::ln1_g},
+      {"ln1_b", &P::ln1_b},
+      {"Wq", &P::Wq},
+      {"Wk", &P::Wk},
+      {"Wv", &P::Wv},
+      {"Wo", &P::Wo},
+      {"ln2_g", &P::ln2_g},
+      {"ln2_b", &P::ln2_b},
+      {"W1", &P::W1},
+      {"b1", &P::b1},
+      {"W2", &P::W2},
+      {"b2", &P::b2},
+      {"lnf_g", &P::lnf_g},
+      {"lnf_b", &P::lnf_b},
+      {"W_out", &P::W_out},
+      {"b_out", &P::b_out},
   }};
   return slots;
 }
@@ -148,8 +160,8 @@ Tokens validate_tokens(const json& ids, const json& targets, const TinyGptConfig
                             (targets.size() == 1 ? " value for " : " values for ") + std::to_string(ids.size()) +
                             (ids.size() == 1 ? " id" : " ids")));
   if (static_cast<std::int64_t>(ids.size()) > c.max_len)
-    throw InputError(refuse("ids: " + std::to_string(ids.size()) + " tokens for max_len " +
-                            std::to_string(c.max_len) + " positions"));
+    throw InputError(refuse("ids: " + std::to_string(ids.size()) + " tokens for max_len " + std::to_string(c.max_len) +
+                            " positions"));
   Tokens t;
   for (std::size_t i = 0; i < ids.size(); ++i)
     t.ids.push_back(token(ids[i], "ids[" + std::to_string(i) + "]", c.vocab));

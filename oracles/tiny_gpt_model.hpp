@@ -31,8 +31,8 @@ struct TinyGptConfig {
   std::int64_t vocab = 9, d = 4, heads = 1, hidden = 7, max_len = 8;
   // Variants. The defaults are the model; each mismatch probe changes one of them, so a probe
   // is a real alternative model computed by the same code.
-  bool causal = true;                 // false: every position attends to every position
-  double attention_scale = 0.0;       // 0: 1 / sqrt(d_head)
+  bool causal = true;            // false: every position attends to every position
+  double attention_scale = 0.0;  // 0: 1 / sqrt(d_head)
   double ln_eps = 1e-5;
   bool ln_unbiased_variance = false;  // true: variance over d - 1 (torch.var's default)
   Gelu gelu = Gelu::tanh;
@@ -61,8 +61,7 @@ struct Param {
 //   ln2_g, ln2_b [d], W1 [hidden, d], b1 [hidden], W2 [d, hidden], b2 [d], lnf_g, lnf_b [d],
 //   W_out [vocab, d], b_out [vocab].
 struct TinyGptParams {
-  Param tok_emb, pos_emb, ln1_g, ln1_b, Wq, Wk, Wv, Wo, ln2_g, ln2_b, W1, b1, W2, b2, lnf_g, lnf_b,
-      W_out, b_out;
+  Param tok_emb, pos_emb, ln1_g, ln1_b, Wq, Wk, Wv, Wo, ln2_g, ln2_b, W1, b1, W2, b2, lnf_g, lnf_b, W_out, b_out;
   friend bool operator==(const TinyGptParams&, const TinyGptParams&) = default;
 };
 

@@ -20,8 +20,8 @@ namespace parity::oracles {
 // One row's scalars, exactly the float32 values the subjects see.
 struct TransitionRowParams {
   double sigma = 0, sigma_prev = 0, sigma_max = 1;
-  double a = 0.7;       // float32(noise_level), the sde multiplier
-  double sin_a = 0;     // float32(sin(noise_level pi / 2)), the cps factor
+  double a = 0.7;    // float32(noise_level), the sde multiplier
+  double sin_a = 0;  // float32(sin(noise_level pi / 2)), the cps factor
   bool cps = false, normaliser = true;
 };
 
@@ -36,9 +36,9 @@ struct TransitionRow {
 
 template <class Real>
 struct LogpEstimate {
-  Real value{};          // the mean of the terms: Sum2 in Real, divided by n in Real
-  double err = 0;        // bound on |float32 evaluation - value|
-  double abs_mean = 0;   // mean of |term|, the scale of the summation error
+  Real value{};         // the mean of the terms: Sum2 in Real, divided by n in Real
+  double err = 0;       // bound on |float32 evaluation - value|
+  double abs_mean = 0;  // mean of |term|, the scale of the summation error
   // The oracle's own statement: |value - exact mean of the terms' Real values| <= oracle_err
   // (Sum2's bound over n, plus the division's rounding). Each term's own rounding in Real is
   // not in it but in err, as running_error.hpp's kRealSlack for every operation.
@@ -124,8 +124,8 @@ LogpEstimate<Real> transition_logp(const TransitionRow<Real>& r, std::span<const
   const double mu = static_cast<double>(depth) * running_error::kUnit;
   const double gamma = mu < 1 ? mu / (1 - mu) : running_error::kInf;
   // A partial sum may leave the float32 range even where the mean does not: no bound then.
-  const double sum_err = abs_sum * (1 + gamma) < running_error::kFloatMax ? term_err + gamma * abs_sum
-                                                                           : running_error::kInf;
+  const double sum_err =
+      abs_sum * (1 + gamma) < running_error::kFloatMax ? term_err + gamma * abs_sum : running_error::kInf;
   // The division by n (exact in float32 for n < 2^24) rounds once more.
   const Tracked<Real> mean = running_error::rounded<Real>(total.sum / Real(dn), sum_err / dn);
   // |fl(sum / n) - exact / n| <= u |fl(sum / n)| (1 + u) + err / n, plus one subnormal spacing.

@@ -22,8 +22,8 @@ Tensor scalar_tensor(DType dtype, double v) {
 
 NamedTensors lora_case_tensors(const Case& c) {
   const auto p = lora::materialise(c);
-  return {{"x", p.in.x}, {"W", p.in.W}, {"A", p.in.A}, {"B", p.in.B}, {"dy", p.dy},
-          {"scale", scalar_tensor(DType::f32, p.in.scale)}};
+  return {{"x", p.in.x}, {"W", p.in.W}, {"A", p.in.A},
+          {"B", p.in.B}, {"dy", p.dy},  {"scale", scalar_tensor(DType::f32, p.in.scale)}};
 }
 
 NamedTensors transition_case_tensors(const Case& c) {

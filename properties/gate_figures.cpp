@@ -52,7 +52,8 @@ GateFigures parse(const json& j) {
                              positive(jr::member(s, at, "T"), at + ".T"), reference_of(s, at)});
   }
   const json& transition = jr::member(j, "", "transition");
-  f.transition.noise_level = jr::as_double(jr::member(transition, "transition", "noise_level"), "transition.noise_level");
+  f.transition.noise_level =
+      jr::as_double(jr::member(transition, "transition", "noise_level"), "transition.noise_level");
   const json& transition_shapes = shapes_of(transition, "transition");
   for (std::size_t i = 0; i < transition_shapes.size(); ++i) {
     const std::string at = "transition.shapes[" + std::to_string(i) + "]";
@@ -67,7 +68,8 @@ GateFigures parse(const json& j) {
   if (tokens.empty()) throw InputError("model.tokens: no token count");
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const std::string at = "model.tokens[" + std::to_string(i) + "]";
-    f.model.tokens.push_back({positive(jr::member(tokens[i], at, "tokens"), at + ".tokens"), reference_of(tokens[i], at)});
+    f.model.tokens.push_back(
+        {positive(jr::member(tokens[i], at, "tokens"), at + ".tokens"), reference_of(tokens[i], at)});
   }
   return f;
 }

@@ -66,7 +66,7 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
     // fault. After the contract passed, whatever the check throws is the subject's `threw`.
     const auto run_once = [&] {
       return gen::guarded_verdict(r.property, r.failing_case, family->rules().check_contract,
-                             [&](const Case& c) { return family->check(subject.name, r.property, c); });
+                                  [&](const Case& c) { return family->check(subject.name, r.property, c); });
     };
     const bool recorded_invalid = r.observed.fails() && r.observed.kind == FailureKind::invalid_case;
     if (!recorded_invalid) {
@@ -95,15 +95,20 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
     still_failing += failures > 0;
     const std::string status = recorded_invalid && v.fails() && v.kind == FailureKind::invalid_case
                                    ? "FAULT OF PARITY (the case is outside the family's contract)  "
-                               : !flaky ? (failures ? "STILL FAILS  " : v.holds() ? "passes now   " : "discarded    ")
-                               : failures ? "flaky: failed " + std::to_string(failures) + " of " + std::to_string(runs) + "  "
-                                          : "passes now (" + std::to_string(runs) + " runs)  ";
+                               : !flaky ? (failures    ? "STILL FAILS  "
+                                           : v.holds() ? "passes now   "
+                                                       : "discarded    ")
+                               : failures
+                                   ? "flaky: failed " + std::to_string(failures) + " of " + std::to_string(runs) + "  "
+                                   : "passes now (" + std::to_string(runs) + " runs)  ";
     if (outcomes) {
       const bool fault = recorded_invalid && v.fails() && v.kind == FailureKind::invalid_case;
       outcomes->push_back({files[i].string(), r, subject.name,
-                           fault ? "fault_of_parity" : flaky && failures ? "flaky" : failures ? "still_fails"
-                                                       : v.holds()       ? "passes_now"
-                                                                         : "discarded",
+                           fault               ? "fault_of_parity"
+                           : flaky && failures ? "flaky"
+                           : failures          ? "still_fails"
+                           : v.holds()         ? "passes_now"
+                                               : "discarded",
                            v, runs, failures});
     }
     out << status << files[i].string() << "\n  " << r.failing_case.family << "/" << r.property << " on " << subject.name

@@ -21,7 +21,7 @@ struct ReplayOutcome {
   std::string status;   // passes_now, still_fails, flaky, discarded, fault_of_parity
   Verdict verdict;      // the first failing run's, else the last run's
   int runs = 1;
-  int failures = 0;     // runs that failed; still failing while > 0
+  int failures = 0;  // runs that failed; still failing while > 0
 };
 
 // The reproducer files `inputs` name: each file, and for a directory every *.json in it (sorted).

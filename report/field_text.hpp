@@ -26,8 +26,8 @@ std::optional<double> number(const json& j);
 // "true"/"false", arrays and objects as compact JSON (numbers in it as written).
 std::string display(const json& j);
 
-// As display, but every number exactly (integers in full, others by format_exact): for values whose every digit matters, such as
-// the bf16 values beside their bit patterns.
+// As display, but every number exactly (integers in full, others by format_exact): for values whose every digit
+// matters, such as the bf16 values beside their bit patterns.
 std::string display_exact(const json& j);
 
 // Member `key` of `j` displayed (display, or display_exact), or "missing" when absent.

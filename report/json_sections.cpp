@@ -14,8 +14,9 @@
 namespace parity::report {
 namespace {
 
-constexpr std::array<std::string_view, 13> kFirst{"name", "property", "family",  "subject", "probe",   "shape",       "case",
-                                                  "verdict",  "outcome", "kind",    "failure", "detected_by", "detail"};
+constexpr std::array<std::string_view, 13> kFirst{"name",    "property",    "family",  "subject", "probe",
+                                                  "shape",   "case",        "verdict", "outcome", "kind",
+                                                  "failure", "detected_by", "detail"};
 constexpr std::array<std::string_view, 2> kLast{"reproducer", "replay"};
 constexpr std::size_t kLongJson = 120;  // nested JSON longer than this is folded
 
@@ -31,7 +32,8 @@ bool has_objects(const json& a) {
 
 // A flat object: every member a scalar or an array of scalars.
 bool flat(const json& j) {
-  return j.is_object() && std::all_of(j.begin(), j.end(), [](const json& e) { return is_scalar(e) || (e.is_array() && all_scalars(e)); });
+  return j.is_object() && std::all_of(j.begin(), j.end(),
+                                      [](const json& e) { return is_scalar(e) || (e.is_array() && all_scalars(e)); });
 }
 
 std::string heading(int level, const std::string& text) {
@@ -54,7 +56,8 @@ std::string scalars_text(const json& a) {
 
 std::string cell(const std::string& key, const json& v, const std::filesystem::path& page_dir) {
   if ((key == "reproducer" || key == "path") && v.is_string()) return file_link(v.get<std::string>(), page_dir);
-  if (key == "replay" && v.is_string()) return "<code class=\"command\">" + markup_escaped(v.get<std::string>()) + "</code>";
+  if (key == "replay" && v.is_string())
+    return "<code class=\"command\">" + markup_escaped(v.get<std::string>()) + "</code>";
   if (v.is_array() && all_scalars(v) && v.size() <= 8) return scalars_text(v);
   if (!is_scalar(v)) return compact(v);
   return display(v);
@@ -85,7 +88,8 @@ std::string status_cell(Status s) {
 
 std::string rows_table(const json& rows, const std::filesystem::path& page_dir) {
   const std::vector<std::string> columns = columns_of(rows);
-  const bool with_status = std::any_of(rows.begin(), rows.end(), [](const json& r) { return row_status(r) != Status::unknown; });
+  const bool with_status =
+      std::any_of(rows.begin(), rows.end(), [](const json& r) { return row_status(r) != Status::unknown; });
   Row header;
   if (with_status) header.push_back("result");
   for (const auto& c : columns) header.push_back(markup_escaped(c));

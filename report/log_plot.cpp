@@ -13,15 +13,15 @@ namespace {
 constexpr double kWidth = 570, kHeight = 270;
 constexpr double kLeft = 62, kRight = 360, kTop = 36, kBottom = 220;
 constexpr double kLegend = kRight + 24;  // the legend's left edge
-constexpr double kZeroBand = 26;  // the zero row sits this far below the lowest decade
+constexpr double kZeroBand = 26;         // the zero row sits this far below the lowest decade
 constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                     "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
 
 // Series i's stroke: its colour, dashed for every other series so that lines lying on each
 // other (all on the zero row, say) still show both.
 std::string stroke(std::size_t i, double width) {
-  return "stroke=\"" + std::string(kColours[i % std::size(kColours)]) + "\" stroke-width=\"" +
-         format_short(width) + "\"" + (i % 2 ? " stroke-dasharray=\"6 3\"" : "");
+  return "stroke=\"" + std::string(kColours[i % std::size(kColours)]) + "\" stroke-width=\"" + format_short(width) +
+         "\"" + (i % 2 ? " stroke-dasharray=\"6 3\"" : "");
 }
 
 bool plottable(double y) { return std::isfinite(y) && y >= 0; }
@@ -85,15 +85,14 @@ double tick_step(double span) {
       if (span / (m * decade) <= 10) return m * decade;
 }
 
-std::string text(double x, double y, std::string_view anchor, std::string_view body,
-                 std::string_view extra = "") {
-  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" + std::string(anchor) +
-         "\"" + std::string(extra) + ">" + std::string(body) + "</text>";
+std::string text(double x, double y, std::string_view anchor, std::string_view body, std::string_view extra = "") {
+  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" + std::string(anchor) + "\"" +
+         std::string(extra) + ">" + std::string(body) + "</text>";
 }
 
 std::string line(double x1, double y1, double x2, double y2, std::string_view cls) {
-  return "<line class=\"" + std::string(cls) + "\" x1=\"" + num(x1) + "\" y1=\"" + num(y1) +
-         "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\"/>";
+  return "<line class=\"" + std::string(cls) + "\" x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) +
+         "\" y2=\"" + num(y2) + "\"/>";
 }
 
 std::string y_axis(const YScale& ys) {
@@ -103,8 +102,7 @@ std::string y_axis(const YScale& ys) {
     for (int e = ys.lo; e <= ys.hi; e += every) {
       const double y = ys.pixel(std::pow(10.0, e));
       out += line(kLeft, y, kRight, y, "grid") + line(kLeft - 5, y, kLeft, y, "axis");
-      out += text(kLeft - 8, y + 4, "end",
-                  "10<tspan dy=\"-6\" font-size=\"9\">" + std::to_string(e) + "</tspan>");
+      out += text(kLeft - 8, y + 4, "end", "10<tspan dy=\"-6\" font-size=\"9\">" + std::to_string(e) + "</tspan>");
     }
   }
   if (ys.any_zero) {
@@ -144,9 +142,9 @@ std::string series_marks(const PlotSeries& s, std::size_t index, const XScale& x
     const double px = xs.pixel(p.x), py = ys.pixel(p.y);
     run += num(px) + "," + num(py) + " ";
     ++run_points;
-    out += "<circle class=\"data\" r=\"2.5\" fill=\"" + std::string(colour) + "\" cx=\"" + num(px) +
-           "\" cy=\"" + num(py) + "\"><title>" + markup_escaped(s.name) + " at " + num(p.x) + ": " +
-           format_exact(p.y) + "</title></circle>";
+    out += "<circle class=\"data\" r=\"2.5\" fill=\"" + std::string(colour) + "\" cx=\"" + num(px) + "\" cy=\"" +
+           num(py) + "\"><title>" + markup_escaped(s.name) + " at " + num(p.x) + ": " + format_exact(p.y) +
+           "</title></circle>";
   }
   flush();
   return out;
@@ -156,8 +154,8 @@ std::string legend(const LogPlot& plot, const YScale& ys) {
   std::string out;
   double y = kTop + 4;
   for (std::size_t i = 0; i < plot.series.size(); ++i, y += 18) {
-    out += "<line x1=\"" + num(kLegend) + "\" x2=\"" + num(kLegend + 24) + "\" y1=\"" + num(y) + "\" y2=\"" +
-           num(y) + "\" " + stroke(i, 2.5) + "/>" + text(kLegend + 30, y + 4, "start", markup_escaped(plot.series[i].name));
+    out += "<line x1=\"" + num(kLegend) + "\" x2=\"" + num(kLegend + 24) + "\" y1=\"" + num(y) + "\" y2=\"" + num(y) +
+           "\" " + stroke(i, 2.5) + "/>" + text(kLegend + 30, y + 4, "start", markup_escaped(plot.series[i].name));
   }
   if (ys.any_zero && !plot.zero_meaning.empty())
     out += text(kLegend, y + 8, "start", markup_escaped(plot.zero_meaning) + " (bottom row)", " class=\"note\"");
@@ -176,15 +174,14 @@ std::size_t left_out(const LogPlot& plot) {
 std::string render_log_plot(const LogPlot& plot) {
   const YScale ys = y_scale(plot);
   const XScale xs = x_scale(plot);
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
-                    num(kHeight) + "\" viewBox=\"0 0 " + num(kWidth) + " " + num(kHeight) + "\" role=\"img\">";
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" + num(kHeight) +
+                    "\" viewBox=\"0 0 " + num(kWidth) + " " + num(kHeight) + "\" role=\"img\">";
   svg += text(kWidth / 2, 22, "middle", markup_escaped(plot.title), " class=\"title\"");
   svg += y_axis(ys) + x_axis(xs);
   svg += text((kLeft + kRight) / 2, kHeight - 10, "middle", markup_escaped(plot.x_label));
   svg += text(16, (kTop + kBottom) / 2, "middle", markup_escaped(plot.y_label),
               " transform=\"rotate(-90 16 " + num((kTop + kBottom) / 2) + ")\"");
-  for (std::size_t i = 0; i < plot.series.size(); ++i)
-    svg += series_marks(plot.series[i], i, xs, ys);
+  for (std::size_t i = 0; i < plot.series.size(); ++i) svg += series_marks(plot.series[i], i, xs, ys);
   if (!ys.any_positive)
     svg += text((kLeft + kRight) / 2, (kTop + kBottom) / 2, "middle",
                 ys.any_zero ? "every plotted value is 0" : "no plottable values", " class=\"note\"");
@@ -192,7 +189,8 @@ std::string render_log_plot(const LogPlot& plot) {
 
   std::string caption = "log scale";
   if (const std::size_t n = left_out(plot))
-    caption += "; " + std::to_string(n) + " value(s) not finite or negative (nan, inf) left out of the plot: "
+    caption += "; " + std::to_string(n) +
+               " value(s) not finite or negative (nan, inf) left out of the plot: "
                "the tables show them";
   return "<figure class=\"plot\">" + svg + "<figcaption>" + caption + "</figcaption></figure>\n";
 }

@@ -32,12 +32,14 @@ std::string failure_item(const json& row, const std::filesystem::path& page_dir)
     if (const json& v = member_or_null(row, key); v.is_string())
       what += (what.empty() ? "" : ", ") + std::string(key) + " <b>" + markup_escaped(v.get<std::string>()) + "</b>";
   const json& c = member_or_null(row, "case");
-  if (!c.is_null()) what += (what.empty() ? "case " : "; case ") + (c.is_string() ? display(c) : "<code>" + display(c) + "</code>");
+  if (!c.is_null())
+    what += (what.empty() ? "case " : "; case ") + (c.is_string() ? display(c) : "<code>" + display(c) + "</code>");
   for (const char* key : {"detail", "observed"})
     if (const json& v = member_or_null(row, key); v.is_string()) what += ": " + display(v);
   if (const json& f = member_or_null(row, "failures"); f.is_array() && !f.empty()) what += ": " + display(f.front());
   if (what.empty()) what = "<code>" + display(row) + "</code>";
-  if (const json& r = member_or_null(row, "reproducer"); r.is_string()) what += "; reproducer " + file_link(r.get<std::string>(), page_dir);
+  if (const json& r = member_or_null(row, "reproducer"); r.is_string())
+    what += "; reproducer " + file_link(r.get<std::string>(), page_dir);
   if (const json& r = member_or_null(row, "replay"); r.is_string())
     what += "; replay <code class=\"command\">" + markup_escaped(r.get<std::string>()) + "</code>";
   return "<li>" + what + "</li>\n";
@@ -48,15 +50,18 @@ std::string conclusion_block(const ReportInput& in, const std::filesystem::path&
   if (is_trajectory(in.doc)) return out;
   if (is_reproducer(in.doc)) {
     const json& observed = member_or_null(in.doc, "observed");
-    const json row = {{"property", member_or_null(in.doc, "property")}, {"subject", member_or_null(in.doc, "subject")},
-                      {"detail", member_or_null(observed, "detail")}, {"reproducer", in.name},
+    const json row = {{"property", member_or_null(in.doc, "property")},
+                      {"subject", member_or_null(in.doc, "subject")},
+                      {"detail", member_or_null(observed, "detail")},
+                      {"reproducer", in.name},
                       {"replay", "parity replay " + in.name}};
     return out + "<ul class=\"failures\">\n" + failure_item(row, page_dir) + "</ul>\n";
   }
   const Tally t = tally_rows(in.doc);
   if (t.failing.empty()) return out;
   out += "<ul class=\"failures\">\n";
-  for (std::size_t i = 0; i < t.failing.size() && i < kFailuresListed; ++i) out += failure_item(*t.failing[i], page_dir);
+  for (std::size_t i = 0; i < t.failing.size() && i < kFailuresListed; ++i)
+    out += failure_item(*t.failing[i], page_dir);
   if (t.failing.size() > kFailuresListed)
     out += "<li>and " + std::to_string(t.failing.size() - kFailuresListed) + " more, in the tables below</li>\n";
   return out + "</ul>\n";
@@ -67,12 +72,12 @@ std::string conclusion_block(const ReportInput& in, const std::filesystem::path&
 std::string conclusion_sentence(const json& doc) {
   if (is_trajectory(doc)) {
     const json& equal = member_or_null(doc, "all_steps_bitwise_equal");
-    if (equal == true) return "<span class=\"equal\">every step of every seed is bitwise equal between the layouts.</span>";
+    if (equal == true)
+      return "<span class=\"equal\">every step of every seed is bitwise equal between the layouts.</span>";
     if (equal == false) return "<span class=\"diverged\">the single and batched layouts diverged.</span>";
     return "all_steps_bitwise_equal is " + display_member(doc, "all_steps_bitwise_equal") + ".";
   }
-  if (is_reproducer(doc))
-  {
+  if (is_reproducer(doc)) {
     const json& kind = member_or_null(member_or_null(doc, "observed"), "failure");
     return "<span class=\"diverged\">a reproducer: " + display_member(doc, "property") + " failed on " +
            display_member(doc, "subject") + (kind.is_string() ? " (" + display(kind) + ")" : "") +
@@ -80,7 +85,9 @@ std::string conclusion_sentence(const json& doc) {
   }
   const Tally t = tally_rows(doc);
   const json& all_hold = member_or_null(doc, "all_hold");
-  if (all_hold == true) return "<span class=\"equal\">every check of parity's kernels holds</span> (LibTorch's results are findings, not gated).";
+  if (all_hold == true)
+    return "<span class=\"equal\">every check of parity's kernels holds</span> (LibTorch's results are findings, not "
+           "gated).";
   if (all_hold == false)
     return "<span class=\"diverged\">some checks fail</span>" +
            (t.fails ? ": " + counted(t.fails, "failing row(s)") + "." : " (all_hold is false).");
@@ -89,8 +96,8 @@ std::string conclusion_sentence(const json& doc) {
     return "<span class=\"diverged\">" + std::to_string(t.fails) + " of " + std::to_string(t.total()) +
            (probes ? " probes not detected (a failure of parity)" : " results fail") + "</span>.";
   if (t.holds)
-    return "<span class=\"equal\">" + (probes ? "every probe detected" : "all " + counted(t.holds, "results hold")) + "</span>" +
-           (t.skipped ? " (" + counted(t.skipped, "skipped or not applicable") + ")." : ".");
+    return "<span class=\"equal\">" + (probes ? "every probe detected" : "all " + counted(t.holds, "results hold")) +
+           "</span>" + (t.skipped ? " (" + counted(t.skipped, "skipped or not applicable") + ")." : ".");
   if (t.skipped) return counted(t.skipped, "result(s)") + ", every one skipped or not applicable.";
   return "no verdict parity recognises in this file; its contents are below.";
 }

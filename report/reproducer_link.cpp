@@ -10,11 +10,20 @@ std::string href(const std::string& path) {
   std::string out;
   for (const char c : path) {
     switch (c) {
-      case ' ': out += "%20"; break;
-      case '#': out += "%23"; break;
-      case '?': out += "%3F"; break;
-      case '%': out += "%25"; break;
-      default: out += c;
+      case ' ':
+        out += "%20";
+        break;
+      case '#':
+        out += "%23";
+        break;
+      case '?':
+        out += "%3F";
+        break;
+      case '%':
+        out += "%25";
+        break;
+      default:
+        out += c;
     }
   }
   return markup_escaped(out);

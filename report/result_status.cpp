@@ -10,13 +10,17 @@ namespace {
 
 Status from_word(std::string_view w) {
   constexpr std::array<std::string_view, 6> kHolds{"holds", "pass", "passed", "ok", "detected", "passes_now"};
-  constexpr std::array<std::string_view, 11> kFails{"fails", "fail", "failed", "value", "threw", "nondeterministic",
-                                                    "invalid_case", "flaky", "still_fails", "not_detected",
-                                                    "fault_of_parity"};
-  constexpr std::array<std::string_view, 5> kSkipped{"discarded", "not_applicable", "skipped", "unavailable", "no_verdict"};
-  for (auto h : kHolds) if (w == h) return Status::holds;
-  for (auto f : kFails) if (w == f) return Status::fails;
-  for (auto s : kSkipped) if (w == s) return Status::skipped;
+  constexpr std::array<std::string_view, 11> kFails{
+      "fails",        "fail",  "failed",      "value",        "threw",          "nondeterministic",
+      "invalid_case", "flaky", "still_fails", "not_detected", "fault_of_parity"};
+  constexpr std::array<std::string_view, 5> kSkipped{"discarded", "not_applicable", "skipped", "unavailable",
+                                                     "no_verdict"};
+  for (auto h : kHolds)
+    if (w == h) return Status::holds;
+  for (auto f : kFails)
+    if (w == f) return Status::fails;
+  for (auto s : kSkipped)
+    if (w == s) return Status::skipped;
   return Status::unknown;
 }
 
@@ -25,10 +29,17 @@ void tally_into(const json& j, Tally& t) {
     for (const auto& e : j) {
       if (!e.is_object()) continue;
       switch (row_status(e)) {
-        case Status::holds: ++t.holds; break;
-        case Status::fails: ++t.fails, t.failing.push_back(&e); break;
-        case Status::skipped: ++t.skipped; break;
-        case Status::unknown: tally_into(e, t);  // a wrapper: its rows may say
+        case Status::holds:
+          ++t.holds;
+          break;
+        case Status::fails:
+          ++t.fails, t.failing.push_back(&e);
+          break;
+        case Status::skipped:
+          ++t.skipped;
+          break;
+        case Status::unknown:
+          tally_into(e, t);  // a wrapper: its rows may say
       }
     }
   } else if (j.is_object()) {
@@ -41,10 +52,14 @@ void tally_into(const json& j, Tally& t) {
 
 const char* status_name(Status s) {
   switch (s) {
-    case Status::holds: return "holds";
-    case Status::fails: return "fails";
-    case Status::skipped: return "skipped";
-    case Status::unknown: break;
+    case Status::holds:
+      return "holds";
+    case Status::fails:
+      return "fails";
+    case Status::skipped:
+      return "skipped";
+    case Status::unknown:
+      break;
   }
   return "unknown";
 }
@@ -52,7 +67,8 @@ const char* status_name(Status s) {
 Status row_status(const json& row) {
   if (!row.is_object()) return Status::unknown;
   if (member_or_null(row, "skipped") == true) return Status::skipped;
-  if (const json& f = member_or_null(row, "failed"); f.is_boolean()) return f.get<bool>() ? Status::fails : Status::holds;
+  if (const json& f = member_or_null(row, "failed"); f.is_boolean())
+    return f.get<bool>() ? Status::fails : Status::holds;
   for (const char* key : {"outcome", "verdict", "kind", "status"}) {
     const json& v = member_or_null(row, key);
     if (v.is_string()) return from_word(v.get_ref<const std::string&>());

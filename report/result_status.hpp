@@ -19,7 +19,8 @@ const char* status_name(Status s);
 //   outcome, verdict, kind, status (a string: "holds", "pass", "passed", "ok", "detected", "passes_now"
 //     hold; "fails", "fail", "failed", "value", "threw", "nondeterministic", "invalid_case",
 //     "flaky", "still_fails", "not_detected", "fault_of_parity" fail; "discarded",
-//     "not_applicable", "skipped", "unavailable", "no_verdict" are skipped; `verdict` may also be an object, read the same way);
+//     "not_applicable", "skipped", "unavailable", "no_verdict" are skipped; `verdict` may also be an object, read the
+//     same way);
 //   passed, holds, ok, detected (a boolean);
 //   detected_by (a probe: null is not detected, so fails; a property's name holds);
 //   failures (an array: empty holds, non-empty fails).

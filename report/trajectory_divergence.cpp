@@ -32,7 +32,10 @@ std::string flipped_table(const json& div) {
 std::string block_plot(const json& div, const json& arms) {
   LogPlot plot{"seed " + display_member(div, "seed") + ", step " + display_member(div, "step") +
                    ": relative difference after each block",
-               "block", "relative difference", "0 = identical", {}};
+               "block",
+               "relative difference",
+               "0 = identical",
+               {}};
   for (const auto& [name, arm] : arms.items()) {
     PlotSeries series{"arm " + name, {}};
     double block = 0;
@@ -70,8 +73,8 @@ std::string growth_table(const json& div) {
   std::stable_sort(growth.begin(), growth.end(), [&](const json* a, const json* b) { return key(a) > key(b); });
   std::vector<Row> rows;
   for (std::size_t i = 0; i < growth.size() && i < kGrowthShown; ++i)
-    rows.push_back({display_member(*growth[i], "arm"), display_member(*growth[i], "block"),
-                    display_member(*growth[i], "factor")});
+    rows.push_back(
+        {display_member(*growth[i], "arm"), display_member(*growth[i], "block"), display_member(*growth[i], "factor")});
   std::string out = "<h3>Largest growth of the relative difference over one block</h3>\n";
   if (rows.empty()) return out + "<p>None listed.</p>\n";
   return out + html_table({"arm", "block", "factor"}, rows);
@@ -106,8 +109,8 @@ std::string thresholds_table(const json& thresholds) {
 }  // namespace
 
 std::string divergence_html(const nlohmann::json& div) {
-  std::string out = "<h2>Divergence: seed " + display_member(div, "seed") + ", step " + display_member(div, "step") +
-                    "</h2>\n";
+  std::string out =
+      "<h2>Divergence: seed " + display_member(div, "seed") + ", step " + display_member(div, "step") + "</h2>\n";
   out += html_settings({{"latent elements", display_member(div, "latent_elements")},
                         {"latent max abs diff at entry", display_member(div, "latent_max_abs_diff_at_entry")},
                         {"elements rounded differently (bf16)", display_member(div, "flipped_count")},
@@ -115,13 +118,11 @@ std::string divergence_html(const nlohmann::json& div) {
   out += flipped_table(div);
   const json& arms = member_or_null(div, "arms");
   out += "<h3>Per-block relative difference by arm</h3>\n";
-  if (arms.is_object() && !arms.empty())
-    out += block_plot(div, arms) + arms_table(arms);
-  else
-    out += "<p>No per-arm data.</p>\n";
+  if (arms.is_object() && !arms.empty()) out += block_plot(div, arms) + arms_table(arms);
+  else out += "<p>No per-arm data.</p>\n";
   out += growth_table(div);
-  out += "<h3>Conclusion</h3>\n<p class=\"verdict\">" + display_member(div, "conclusion_text") + "</p>\n<p>code: <code>" +
-         display_member(div, "conclusion") + "</code></p>\n";
+  out += "<h3>Conclusion</h3>\n<p class=\"verdict\">" + display_member(div, "conclusion_text") +
+         "</p>\n<p>code: <code>" + display_member(div, "conclusion") + "</code></p>\n";
   return out + thresholds_table(member_or_null(div, "thresholds"));
 }
 

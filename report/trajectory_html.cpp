@@ -30,36 +30,37 @@ std::string verdict(const json& report) {
     return "<p class=\"verdict equal\">Every step of every seed is bitwise equal between the single and "
            "batched layouts.</p>\n";
   if (all_equal == false) {
-    std::string where = div.is_object() ? ": first at seed " + display_member(div, "seed") + ", step " +
-                                              display_member(div, "step")
-                                        : "";
+    std::string where = div.is_object()
+                            ? ": first at seed " + display_member(div, "seed") + ", step " + display_member(div, "step")
+                            : "";
     return "<p class=\"verdict diverged\">The single and batched layouts diverged" + where + ".</p>\n";
   }
-  return "<p class=\"verdict\">Verdict: all_steps_bitwise_equal is " + display_member(report, "all_steps_bitwise_equal") +
-         ".</p>\n";
+  return "<p class=\"verdict\">Verdict: all_steps_bitwise_equal is " +
+         display_member(report, "all_steps_bitwise_equal") + ".</p>\n";
 }
 
 // The conclusion first: the verdict, the divergence analysis' explanation, and the reproducer.
 std::string conclusion(const json& report, const std::filesystem::path& page_dir) {
-  std::string out = "<h1>parity trajectory: single vs batched sampling</h1>\n<section class=\"conclusion\">\n" +
-                    verdict(report);
+  std::string out =
+      "<h1>parity trajectory: single vs batched sampling</h1>\n<section class=\"conclusion\">\n" + verdict(report);
   const json& div = member_or_null(report, "divergence");
   if (div.is_object())
     out += "<p>" + display_member(div, "conclusion_text") + " (conclusion <code>" + display_member(div, "conclusion") +
            "</code>; its thresholds are explained under Divergence.)</p>\n";
-  out += "<h2>Reproducer</h2>\n" + reproducer_html(member_or_null(report, "reproducer"),
-                                                   member_or_null(member_or_null(report, "shrunk"), "replay"), page_dir);
+  out +=
+      "<h2>Reproducer</h2>\n" + reproducer_html(member_or_null(report, "reproducer"),
+                                                member_or_null(member_or_null(report, "shrunk"), "replay"), page_dir);
   return out + "</section>\n";
 }
 
 std::string settings(const json& report) {
   return "<h2>Run</h2>\n" + html_settings({{"schema", display_member(report, "schema")},
-                                            {"mode", display_member(report, "mode")},
-                                            {"bindings", display_member(report, "bindings")},
-                                            {"seeds", seeds_text(member_or_null(report, "seeds"))},
-                                            {"steps", display_member(report, "steps")},
-                                            {"tokens", display_member(report, "tokens")},
-                                            {"batch", display_member(report, "batch")}});
+                                           {"mode", display_member(report, "mode")},
+                                           {"bindings", display_member(report, "bindings")},
+                                           {"seeds", seeds_text(member_or_null(report, "seeds"))},
+                                           {"steps", display_member(report, "steps")},
+                                           {"tokens", display_member(report, "tokens")},
+                                           {"batch", display_member(report, "batch")}});
 }
 
 // The largest finite value of `key` over the steps, with a count of the values that are not.
@@ -92,13 +93,12 @@ std::string seeds_table(const json& samples) {
   std::vector<Row> rows;
   for (const auto& s : samples) {
     const json& steps = steps_of(s);
-    rows.push_back({display_member(s, "seed"), first_diverging(s),
-                    std::to_string(steps.size()),
+    rows.push_back({display_member(s, "seed"), first_diverging(s), std::to_string(steps.size()),
                     largest(steps, "video_velocity_max_abs_diff"), largest(steps, "audio_velocity_max_abs_diff")});
   }
-  return html_table({"seed", "first diverging step", "steps recorded", "largest video velocity gap",
-                     "largest audio velocity gap"},
-                    rows);
+  return html_table(
+      {"seed", "first diverging step", "steps recorded", "largest video velocity gap", "largest audio velocity gap"},
+      rows);
 }
 
 PlotSeries step_series(const json& sample, const char* key) {
@@ -115,13 +115,17 @@ PlotSeries step_series(const json& sample, const char* key) {
 
 // One plot per velocity (video, audio), the seeds overlaid on it.
 std::string step_plots(const json& samples) {
-  std::string out = "<h2>Velocity gap per step</h2>\n<p>Max abs difference of the velocity between the single "
-                    "and batched layouts at each sampling step, one line per seed. 0 = bitwise equal.</p>\n";
+  std::string out =
+      "<h2>Velocity gap per step</h2>\n<p>Max abs difference of the velocity between the single "
+      "and batched layouts at each sampling step, one line per seed. 0 = bitwise equal.</p>\n";
   if (samples.empty()) return out;
-  for (const auto& [velocity, key] : {std::pair{"video", "video_velocity_max_abs_diff"},
-                                      std::pair{"audio", "audio_velocity_max_abs_diff"}}) {
-    LogPlot plot{std::string(velocity) + " velocity: max-abs gap per step", "step", "max abs difference",
-                 "0 = bitwise equal", {}};
+  for (const auto& [velocity, key] :
+       {std::pair{"video", "video_velocity_max_abs_diff"}, std::pair{"audio", "audio_velocity_max_abs_diff"}}) {
+    LogPlot plot{std::string(velocity) + " velocity: max-abs gap per step",
+                 "step",
+                 "max abs difference",
+                 "0 = bitwise equal",
+                 {}};
     for (const auto& s : samples) plot.series.push_back(step_series(s, key));
     out += render_log_plot(plot);
   }

@@ -2,9 +2,9 @@
 // register_subject as a user's, and the family's view of the registry.
 #include <parity/subjects/lora_family.hpp>
 #include <parity/subjects/probes/lora_probes.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
 #include <parity/subjects/rlkernels/lora_host.hpp>
 #include <parity/subjects/torch/lora_torch.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
 #if PARITY_HAVE_CUDA
 #include <parity/subjects/rlkernels/lora_cuda.hpp>
 #endif
@@ -19,19 +19,25 @@ std::unique_ptr<LoraSubject> make_cuda_lora_subject() { return nullptr; }  // ne
 #endif
 
 void register_builtin_lora_subjects() {
-  register_subject(LoraSubjectInfo{.name = "rlkernels-host", .backend = "host",
+  register_subject(LoraSubjectInfo{.name = "rlkernels-host",
+                                   .backend = "host",
                                    .description = "parity's deterministic LoRA kernel, host twin",
                                    .make = &rlkernels::make_lora_host_twin});
-  register_subject(LoraSubjectInfo{.name = "rlkernels-cuda", .backend = "cuda",
-      .description = "parity's deterministic LoRA kernel, CUDA", .host_twin = "rlkernels-host",
-      .unavailable_reason = &rlkernels::cuda_unavailable_reason, .make = &make_cuda_lora_subject});
+  register_subject(LoraSubjectInfo{.name = "rlkernels-cuda",
+                                   .backend = "cuda",
+                                   .description = "parity's deterministic LoRA kernel, CUDA",
+                                   .host_twin = "rlkernels-host",
+                                   .unavailable_reason = &rlkernels::cuda_unavailable_reason,
+                                   .make = &make_cuda_lora_subject});
   for (bool cuda : {false, true}) {
     const std::string backend = cuda ? "torch-cuda" : "torch-cpu";
-    register_subject(LoraSubjectInfo{.name = backend, .backend = backend, .kind = SubjectKind::reference,
-                                     .description = std::string("LibTorch linear + LoRA path + autograd, ") +
-                                                    (cuda ? "CUDA" : "CPU"),
-                                     .unavailable_reason = [cuda] { return torch_impl::lora_torch_unavailable_reason(cuda); },
-                                     .make = [cuda] { return torch_impl::make_lora_torch(cuda); }});
+    register_subject(LoraSubjectInfo{
+        .name = backend,
+        .backend = backend,
+        .kind = SubjectKind::reference,
+        .description = std::string("LibTorch linear + LoRA path + autograd, ") + (cuda ? "CUDA" : "CPU"),
+        .unavailable_reason = [cuda] { return torch_impl::lora_torch_unavailable_reason(cuda); },
+        .make = [cuda] { return torch_impl::make_lora_torch(cuda); }});
   }
   probes::register_lora_probes();
 }

@@ -18,10 +18,10 @@
 namespace parity::subjects {
 
 struct LoraInputs {
-  Tensor x;   // [T, K] bf16, any strides
-  Tensor W;   // [N, K] bf16, frozen base weight
-  Tensor A;   // [r, K] f32
-  Tensor B;   // [N, r] f32
+  Tensor x;            // [T, K] bf16, any strides
+  Tensor W;            // [N, K] bf16, frozen base weight
+  Tensor A;            // [r, K] f32
+  Tensor B;            // [N, r] f32
   float scale = 1.0f;  // s = alpha / r, as the float32 the kernels multiply by
 };
 

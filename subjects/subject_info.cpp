@@ -4,9 +4,12 @@ namespace parity::subjects {
 
 std::string subject_kind_name(SubjectKind k) {
   switch (k) {
-    case SubjectKind::implementation: return "implementation";
-    case SubjectKind::reference: return "reference";
-    case SubjectKind::probe: return "probe";
+    case SubjectKind::implementation:
+      return "implementation";
+    case SubjectKind::reference:
+      return "reference";
+    case SubjectKind::probe:
+      return "probe";
   }
   return "?";
 }

@@ -56,8 +56,7 @@ void register_subject(SubjectInfo<Subject> info) {
 
 // Registers a SubjectInfo at static initialisation. `id` is any identifier unique in the file;
 // the rest is an expression of type SubjectInfo<...> (designated initialisers welcome).
-#define PARITY_REGISTER_SUBJECT(id, ...)                                                   \
-  namespace {                                                                              \
-  [[maybe_unused]] const bool parity_registered_##id =                                     \
-      (::parity::subjects::register_subject(__VA_ARGS__), true);                           \
+#define PARITY_REGISTER_SUBJECT(id, ...)                                                                          \
+  namespace {                                                                                                     \
+  [[maybe_unused]] const bool parity_registered_##id = (::parity::subjects::register_subject(__VA_ARGS__), true); \
   }

@@ -2,10 +2,10 @@
 // the probes — registered through the same register_subject as a user's, and the family's view
 // of the registry.
 #include <parity/subjects/probes/transition_probes.hpp>
+#include <parity/subjects/rlkernels/cuda_device.hpp>
 #include <parity/subjects/rlkernels/transition_host.hpp>
 #include <parity/subjects/torch/transition_torch.hpp>
 #include <parity/subjects/transition_family.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
 #if PARITY_HAVE_CUDA
 #include <parity/subjects/rlkernels/transition_cuda.hpp>
 #endif
@@ -20,23 +20,33 @@ std::unique_ptr<TransitionSubject> make_cuda_transition_subject() { return nullp
 #endif
 
 void register_builtin_transition_subjects() {
-  register_subject(TransitionSubjectInfo{.name = "rlkernels-host", .backend = "host",
+  register_subject(TransitionSubjectInfo{.name = "rlkernels-host",
+                                         .backend = "host",
                                          .description = "parity's deterministic transition kernel, host twin",
                                          .make = &rlkernels::make_transition_host_twin});
-  register_subject(TransitionSubjectInfo{.name = "rlkernels-cuda", .backend = "cuda",
-      .description = "parity's deterministic transition kernel, CUDA", .host_twin = "rlkernels-host",
-      .unavailable_reason = &rlkernels::cuda_unavailable_reason, .make = &make_cuda_transition_subject});
+  register_subject(TransitionSubjectInfo{.name = "rlkernels-cuda",
+                                         .backend = "cuda",
+                                         .description = "parity's deterministic transition kernel, CUDA",
+                                         .host_twin = "rlkernels-host",
+                                         .unavailable_reason = &rlkernels::cuda_unavailable_reason,
+                                         .make = &make_cuda_transition_subject});
   for (bool cuda : {false, true}) {
     const std::string suffix = cuda ? "cuda" : "cpu";
     const auto unavailable = [cuda] { return torch_impl::transition_torch_unavailable_reason(cuda); };
+    register_subject(
+        TransitionSubjectInfo{.name = "torch-" + suffix,
+                              .backend = "torch-" + suffix,
+                              .kind = SubjectKind::reference,
+                              .description = "Flow-GRPO's sde_step_with_logprob in LibTorch ops, " + suffix,
+                              .unavailable_reason = unavailable,
+                              .make = [cuda] { return torch_impl::make_transition_torch(cuda); }});
     register_subject(TransitionSubjectInfo{
-        .name = "torch-" + suffix, .backend = "torch-" + suffix, .kind = SubjectKind::reference,
-        .description = "Flow-GRPO's sde_step_with_logprob in LibTorch ops, " + suffix,
-        .unavailable_reason = unavailable, .make = [cuda] { return torch_impl::make_transition_torch(cuda); }});
-    register_subject(TransitionSubjectInfo{
-        .name = "torch-second-" + suffix, .backend = "torch-" + suffix, .kind = SubjectKind::reference,
+        .name = "torch-second-" + suffix,
+        .backend = "torch-" + suffix,
+        .kind = SubjectKind::reference,
         .description = "a second formulation of the step (normalised residual, flatten-mean), " + suffix,
-        .unavailable_reason = unavailable, .make = [cuda] { return torch_impl::make_transition_torch_second(cuda); }});
+        .unavailable_reason = unavailable,
+        .make = [cuda] { return torch_impl::make_transition_torch_second(cuda); }});
   }
   probes::register_transition_probes();
 }

@@ -28,14 +28,14 @@ namespace parity::subjects {
 enum class StepType { sde, cps };
 
 struct TransitionInputs {
-  Tensor x;    // [B, n] f32 or bf16: the current latents (sample)
-  Tensor v;    // [B, n] f32 or bf16: the model's velocity (model_output)
-  Tensor eps;  // [B, n] f32: the step's Gaussian noise
+  Tensor x;                                        // [B, n] f32 or bf16: the current latents (sample)
+  Tensor v;                                        // [B, n] f32 or bf16: the model's velocity (model_output)
+  Tensor eps;                                      // [B, n] f32: the step's Gaussian noise
   std::vector<float> sigma = {}, sigma_prev = {};  // per row, sigma_prev < sigma
-  float sigma_max = 1.0f;      // sigmas[1] of the schedule, used where sigma == 1
-  double noise_level = 0.7;    // a, as the caller's (Python) float; sde multiplies by float(a)
+  float sigma_max = 1.0f;                          // sigmas[1] of the schedule, used where sigma == 1
+  double noise_level = 0.7;                        // a, as the caller's (Python) float; sde multiplies by float(a)
   StepType type = StepType::sde;
-  bool normaliser = true;      // sde: include -log(std sqrt(-dt)) - log(sqrt(2 pi))
+  bool normaliser = true;  // sde: include -log(std sqrt(-dt)) - log(sqrt(2 pi))
 };
 
 struct TransitionOutputs {

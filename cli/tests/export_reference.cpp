@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   for (const auto& [name, t] : parity::registry::find_family(c.family).case_tensors(c)) {
     nlohmann::json bits = nlohmann::json::array();
     for (std::int64_t i = 0; i < t.numel(); ++i) bits.push_back(t.bits_at(i));
-    out.push_back({{"name", name}, {"dtype", std::string(parity::dtype_name(t.dtype()))}, {"shape", t.shape()}, {"bits", bits}});
+    out.push_back(
+        {{"name", name}, {"dtype", std::string(parity::dtype_name(t.dtype()))}, {"shape", t.shape()}, {"bits", bits}});
   }
   std::cout << out.dump() << "\n";
   return 0;

@@ -32,7 +32,9 @@ struct DeviceBuffer {
   ~DeviceBuffer() { cudaFree(ptr); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  void to_host(T* host) const { check(cudaMemcpy(host, ptr, count * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host"); }
+  void to_host(T* host) const {
+    check(cudaMemcpy(host, ptr, count * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+  }
 };
 
 // A strided operand on the device: its whole storage, viewed at its offset and strides.
@@ -51,7 +53,14 @@ struct Operands {
   std::int64_t T, K, N, r;
   float s;
   explicit Operands(const LoraInputs& in)
-      : x(in.x), W(in.W), A(in.A), B(in.B), T(in.x.dim(0)), K(in.x.dim(1)), N(in.W.dim(0)), r(in.A.dim(0)),
+      : x(in.x),
+        W(in.W),
+        A(in.A),
+        B(in.B),
+        T(in.x.dim(0)),
+        K(in.x.dim(1)),
+        N(in.W.dim(0)),
+        r(in.A.dim(0)),
         s(in.scale) {}
 };
 
@@ -85,7 +94,8 @@ class CudaLora final : public LoraSubject {
     const std::int64_t K = o.K, N = o.N, r = o.r;
     const float s = o.s;
     launch(o.T, r, [=] __device__(std::int64_t t, std::int64_t j) { h_ptr[t * r + j] = h(x, A, t, j, K); });
-    launch(o.T, N, [=] __device__(std::int64_t t, std::int64_t n) { y_ptr[t * N + n] = y(x, W, h_ptr, B, s, t, n, K, r); });
+    launch(o.T, N,
+           [=] __device__(std::int64_t t, std::int64_t n) { y_ptr[t * N + n] = y(x, W, h_ptr, B, s, t, n, K, r); });
     Tensor result = Tensor::zeros(DType::bf16, {o.T, N});
     out.to_host(result.storage<std::uint16_t>());
     return result;
@@ -109,7 +119,8 @@ class CudaLora final : public LoraSubject {
       h_ptr[t * r + j] = h(x, A, t, j, K);
       dh_ptr[t * r + j] = dh(dyv, B, s, t, j, N);
     });
-    launch(T, K, [=] __device__(std::int64_t t, std::int64_t k) { dx_ptr[t * K + k] = dx(dyv, W, dh_ptr, A, t, k, N, r); });
+    launch(T, K,
+           [=] __device__(std::int64_t t, std::int64_t k) { dx_ptr[t * K + k] = dx(dyv, W, dh_ptr, A, t, k, N, r); });
     launch(r, K, [=] __device__(std::int64_t j, std::int64_t k) { dA_ptr[j * K + k] = dA(dh_ptr, x, j, k, T, r); });
     launch(N, r, [=] __device__(std::int64_t n, std::int64_t j) { dB_ptr[n * r + j] = dB(dyv, h_ptr, s, n, j, T, r); });
     LoraGradients g{Tensor::zeros(DType::bf16, {T, K}), Tensor::zeros(DType::f32, {r, K}),

@@ -12,7 +12,9 @@ using parity::Tensor;
 using parity::subjects::LoraGradients;
 using parity::subjects::LoraInputs;
 
-Bf16View bf16_view(const Tensor& t) { return {t.storage<std::uint16_t>() + t.offset(), t.strides()[0], t.strides()[1]}; }
+Bf16View bf16_view(const Tensor& t) {
+  return {t.storage<std::uint16_t>() + t.offset(), t.strides()[0], t.strides()[1]};
+}
 F32View f32_view(const Tensor& t) { return {t.storage<float>() + t.offset(), t.strides()[0], t.strides()[1]}; }
 
 class HostLora final : public LoraSubject {
@@ -42,7 +44,8 @@ class HostLora final : public LoraSubject {
     LoraGradients g{Tensor::zeros(DType::bf16, {T, K}), Tensor::zeros(DType::f32, {r, K}),
                     Tensor::zeros(DType::f32, {N, r}), std::nullopt};
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t k = 0; k < K; ++k) g.dx.storage<std::uint16_t>()[t * K + k] = dx(dy_v, W_v, dhs.data(), A_v, t, k, N, r);
+      for (std::int64_t k = 0; k < K; ++k)
+        g.dx.storage<std::uint16_t>()[t * K + k] = dx(dy_v, W_v, dhs.data(), A_v, t, k, N, r);
     for (std::int64_t j = 0; j < r; ++j)
       for (std::int64_t k = 0; k < K; ++k) g.dA.storage<float>()[j * K + k] = dA(dhs.data(), x_v, j, k, T, r);
     for (std::int64_t n = 0; n < N; ++n)

@@ -47,8 +47,8 @@ PARITY_HD float dh(Bf16View dy, F32View B, float s, std::int64_t t, std::int64_t
 }
 
 // h and dh: [T, r] contiguous float32.
-PARITY_HD std::uint16_t y(Bf16View x, Bf16View W, const float* h, F32View B, float s, std::int64_t t,
-                          std::int64_t n, std::int64_t K, std::int64_t r) {
+PARITY_HD std::uint16_t y(Bf16View x, Bf16View W, const float* h, F32View B, float s, std::int64_t t, std::int64_t n,
+                          std::int64_t K, std::int64_t r) {
   float base = 0.0f, low_rank = 0.0f;
   for (std::int64_t k = 0; k < K; ++k) base = fmaf(x(t, k), W(n, k), base);
   for (std::int64_t j = 0; j < r; ++j) low_rank = fmaf(h[t * r + j], B(n, j), low_rank);

@@ -53,9 +53,15 @@ class MyScaledAdd : public OpSubject {
 }  // namespace
 
 PARITY_REGISTER_OP(scaled_add, ScaledAdd, "my-scaled-add");
-PARITY_REGISTER_OP_SUBJECT(my_scaled_add, "scaled_add", OpSubjectInfo{
-    .name = "my-scaled-add", .backend = "host", .description = "my scaled add, host",
-    .make = [] { return std::unique_ptr<OpSubject>(std::make_unique<MyScaledAdd<false>>()); }});
-PARITY_REGISTER_OP_SUBJECT(my_scaled_add_broken, "scaled_add", OpSubjectInfo{
-    .name = "my-scaled-add-broken", .backend = "host", .description = "my scaled add with x scaled (must be caught)",
-    .make = [] { return std::unique_ptr<OpSubject>(std::make_unique<MyScaledAdd<true>>()); }});
+PARITY_REGISTER_OP_SUBJECT(
+    my_scaled_add, "scaled_add",
+    OpSubjectInfo{.name = "my-scaled-add", .backend = "host", .description = "my scaled add, host", .make = [] {
+                    return std::unique_ptr<OpSubject>(std::make_unique<MyScaledAdd<false>>());
+                  }});
+PARITY_REGISTER_OP_SUBJECT(my_scaled_add_broken, "scaled_add",
+                           OpSubjectInfo{.name = "my-scaled-add-broken",
+                                         .backend = "host",
+                                         .description = "my scaled add with x scaled (must be caught)",
+                                         .make = [] {
+                                           return std::unique_ptr<OpSubject>(std::make_unique<MyScaledAdd<true>>());
+                                         }});

@@ -18,8 +18,10 @@ parity::Tensor filled(parity::DType dtype, std::vector<std::int64_t> shape, doub
 
 int main() {
   using parity::DType;
-  parity::subjects::LoraInputs in{.x = filled(DType::bf16, {2, 8}, 0.25), .W = filled(DType::bf16, {4, 8}, 0.125),
-                                  .A = filled(DType::f32, {2, 8}, 0.5), .B = filled(DType::f32, {4, 2}, 0.5),
+  parity::subjects::LoraInputs in{.x = filled(DType::bf16, {2, 8}, 0.25),
+                                  .W = filled(DType::bf16, {4, 8}, 0.125),
+                                  .A = filled(DType::f32, {2, 8}, 0.5),
+                                  .B = filled(DType::f32, {4, 2}, 0.5),
                                   .scale = 0.5f};
   // The registry itself (subject_api): lora_subjects() would be parity's catalog, with its own
   // subjects, which is the LibTorch component's.

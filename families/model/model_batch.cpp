@@ -52,8 +52,8 @@ ModelBatch ModelBatch::draw(const ModelConfig& c, TokenSplit split, std::uint64_
 
 ModelBatch ModelBatch::sample(std::int64_t b) const {
   ModelBatch m = *this;
-  for (Tensor* t : {&m.video, &m.audio, &m.text, &m.timestep, &m.sigma_prev, &m.noise, &m.video_cotangent,
-                    &m.audio_cotangent})
+  for (Tensor* t :
+       {&m.video, &m.audio, &m.text, &m.timestep, &m.sigma_prev, &m.noise, &m.video_cotangent, &m.audio_cotangent})
     *t = t->rows(b, b + 1);
   return m;
 }
@@ -84,8 +84,8 @@ Tensor stack_leading(const std::vector<const Tensor*>& parts) {
 ModelBatch ModelBatch::stack(const std::vector<ModelBatch>& parts) {
   if (parts.empty()) throw InputError("ModelBatch::stack: no samples");
   ModelBatch m = parts.front();
-  Tensor ModelBatch::*fields[] = {&ModelBatch::video,      &ModelBatch::audio, &ModelBatch::text,
-                                  &ModelBatch::timestep,   &ModelBatch::sigma_prev, &ModelBatch::noise,
+  Tensor ModelBatch::*fields[] = {&ModelBatch::video,           &ModelBatch::audio,          &ModelBatch::text,
+                                  &ModelBatch::timestep,        &ModelBatch::sigma_prev,     &ModelBatch::noise,
                                   &ModelBatch::video_cotangent, &ModelBatch::audio_cotangent};
   for (auto field : fields) {
     std::vector<const Tensor*> ts;

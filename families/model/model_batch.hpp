@@ -12,12 +12,12 @@ namespace parity::model {
 
 struct ModelBatch {
   TokenSplit split;
-  Tensor video;         // [B, Tv, Cv] f32: the latents, also the transition's sample
-  Tensor audio;         // [B, Ta, Ca] f32 (bf16 to force a fallback of the audio rows)
-  Tensor text;          // [B, Tt, Ct] bf16
-  Tensor timestep;      // [B] f32 in (0, 1]: sigma, also the time embedder's input
-  Tensor sigma_prev;    // [B] f32, < timestep
-  Tensor noise;         // [B, Tv*Cv] f32: the transition step's Gaussian noise
+  Tensor video;            // [B, Tv, Cv] f32: the latents, also the transition's sample
+  Tensor audio;            // [B, Ta, Ca] f32 (bf16 to force a fallback of the audio rows)
+  Tensor text;             // [B, Tt, Ct] bf16
+  Tensor timestep;         // [B] f32 in (0, 1]: sigma, also the time embedder's input
+  Tensor sigma_prev;       // [B] f32, < timestep
+  Tensor noise;            // [B, Tv*Cv] f32: the transition step's Gaussian noise
   Tensor video_cotangent;  // [B, Tv, Cv] f32: L = <video_out, video_cotangent> + <audio_out, audio_cotangent>
   Tensor audio_cotangent;  // [B, Ta, Ca] f32
   std::int64_t batch() const { return video.dim(0); }

@@ -38,8 +38,9 @@ rc::Gen<Case> model_case(ModelCaps caps) {
         Case c;
         c.family = "model";
         c.seed = seed;
-        c.dims = {{"tokens", d.tokens},  {"batch", d.batch},           {"blocks", d.blocks},
-                  {"refiner_blocks", d.refiner}, {"width", d.width_heads.first}, {"heads", d.width_heads.second}};
+        c.dims = {{"tokens", d.tokens},           {"batch", d.batch},
+                  {"blocks", d.blocks},           {"refiner_blocks", d.refiner},
+                  {"width", d.width_heads.first}, {"heads", d.width_heads.second}};
         c.mode = d.mode;
         // A block's node exists only when the model has a block.
         if (!d.ablation.empty() && !(d.ablation == "boundary:blocks.0.attention" && d.blocks == 0))
@@ -55,11 +56,13 @@ rc::Gen<Case> model_case(ModelCaps caps) {
 }
 
 const CaseRules& model_rules() {
-  static const CaseRules rules{[](const Case& c) { (void)properties::model::ModelProblem::from(c); }, [](Case c) {
-    c.probe_row = std::min(c.probe_row, std::max<std::int64_t>(c.dim("batch"), 1) - 1);
-    if (c.dim("blocks") == 0) std::erase(c.ablations, std::string("boundary:blocks.0.attention"));
-    return c;
-  }};
+  static const CaseRules rules{[](const Case& c) { (void)properties::model::ModelProblem::from(c); },
+                               [](Case c) {
+                                 c.probe_row = std::min(c.probe_row, std::max<std::int64_t>(c.dim("batch"), 1) - 1);
+                                 if (c.dim("blocks") == 0)
+                                   std::erase(c.ablations, std::string("boundary:blocks.0.attention"));
+                                 return c;
+                               }};
   return rules;
 }
 

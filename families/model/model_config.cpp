@@ -32,10 +32,9 @@ TokenSplit TokenSplit::of(std::int64_t total) {
 }
 
 const std::vector<std::string>& boundary_names() {
-  static const std::vector<std::string> names = {"proj_in",        "audio_proj_in", "context_embedder",
-                                                 "token_refiner",  "time_embedder",
-                                                 "norm_out",       "proj_out",      "audio_proj_out",
-                                                 "transition"};
+  static const std::vector<std::string> names = {"proj_in",       "audio_proj_in",  "context_embedder",
+                                                 "token_refiner", "time_embedder",  "norm_out",
+                                                 "proj_out",      "audio_proj_out", "transition"};
   return names;
 }
 
@@ -49,7 +48,8 @@ std::string node_name(int block, const std::string& kind) { return "blocks." + s
 std::vector<std::pair<std::string, std::string>> node_calls(const ModelConfig& config) {
   std::vector<std::pair<std::string, std::string>> calls;
   for (int i = 0; i < config.blocks; ++i) {
-    for (const char* m : {"video", "text", "audio"}) calls.push_back({node_name(i, "modulation") + "." + m, "modulation"});
+    for (const char* m : {"video", "text", "audio"})
+      calls.push_back({node_name(i, "modulation") + "." + m, "modulation"});
     calls.push_back({node_name(i, "attention"), "attention"});
     calls.push_back({node_name(i, "feed_forward"), "feed_forward"});
   }

@@ -62,13 +62,13 @@ nlohmann::json runtime_modes_section() {
 ModelGateSection run_model_gate(const std::string& subject_name, bool quick, bool bind_video_projections,
                                 std::ostream* log) {
   const ModelSubject& subject = find_model_subject(subject_name);
-  const std::vector<Variant> variants = {{"off", runtime::Mode::off, ""},
-                                         {"strict", runtime::Mode::strict, ""},
-                                         {"strict (repeat)", runtime::Mode::strict, ""},
-                                         {"audit", runtime::Mode::audit, ""},
-                                         {"strict, node:attention native", runtime::Mode::strict, "node:attention"},
-                                         {"strict, boundary:token_refiner native", runtime::Mode::strict,
-                                          "boundary:token_refiner"}};
+  const std::vector<Variant> variants = {
+      {"off", runtime::Mode::off, ""},
+      {"strict", runtime::Mode::strict, ""},
+      {"strict (repeat)", runtime::Mode::strict, ""},
+      {"audit", runtime::Mode::audit, ""},
+      {"strict, node:attention native", runtime::Mode::strict, "node:attention"},
+      {"strict, boundary:token_refiner native", runtime::Mode::strict, "boundary:token_refiner"}};
   ModelGateSection section;
   const std::vector<std::int64_t> token_counts = gate_token_counts(quick);
   for (std::size_t i = 0; i < token_counts.size(); ++i) {

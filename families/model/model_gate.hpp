@@ -5,8 +5,8 @@
 // relative differences of the video and audio outputs, the input gradient and the log-prob to
 // the pure LibTorch run, every boundary's binding and, under `reference`, the report's own
 // figures for the row (docs/reference/figures.json).
-#include <iosfwd>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 

@@ -13,7 +13,8 @@ using parity::model::ModelConfig;
 
 bool known_target(const runtime::Ablation& a, const ModelConfig& config) {
   const auto& kinds = parity::model::node_kinds();
-  if (a.scope == runtime::Ablation::Scope::node_kind) return std::find(kinds.begin(), kinds.end(), a.name) != kinds.end();
+  if (a.scope == runtime::Ablation::Scope::node_kind)
+    return std::find(kinds.begin(), kinds.end(), a.name) != kinds.end();
   const auto& names = parity::model::boundary_names();
   if (std::find(names.begin(), names.end(), a.name) != names.end()) return true;
   for (const auto& [name, kind] : parity::model::node_calls(config))
@@ -51,14 +52,15 @@ ModelProblem ModelProblem::from(const Case& c) {
   for (const auto& [name, v] : c.dims)
     if (name != "tokens" && name != "batch" && name != "blocks" && name != "refiner_blocks" && name != "width" &&
         name != "heads")
-      throw InputError("case.dims." + name + ": not a model dimension (tokens, batch, blocks, refiner_blocks, width, heads)");
+      throw InputError("case.dims." + name +
+                       ": not a model dimension (tokens, batch, blocks, refiner_blocks, width, heads)");
   refuse_unread_fields(c, {.family = "model", .probe_row = true, .mode = true, .ablations = true});
-  refuse_unknown_params(c,
-                        [](const std::string& k) {
-                          return k == "bind_video_projections" || k == "bind_all" || k == "audio_bf16" ||
-                                 k == "shared_sigma";
-                        },
-                        "bind_video_projections, bind_all, audio_bf16, shared_sigma");
+  refuse_unknown_params(
+      c,
+      [](const std::string& k) {
+        return k == "bind_video_projections" || k == "bind_all" || k == "audio_bf16" || k == "shared_sigma";
+      },
+      "bind_video_projections, bind_all, audio_bf16, shared_sigma");
   const std::int64_t batch = c.dim("batch");
   if (batch < 1 || batch > 64) throw InputError("case.dims.batch: must lie in [1, 64]");
   check_model_limits(config, c.dim("tokens"), batch, 1.0, "case.dims");
@@ -68,7 +70,8 @@ ModelProblem ModelProblem::from(const Case& c) {
   options.mode = runtime::parse_mode(c.mode);
   for (const auto& text : c.ablations) {
     const auto a = runtime::parse_ablation(text);
-    if (!known_target(a, config)) throw InputError("case.ablations: unknown target '" + text + "' (known: " + known_targets() + ")");
+    if (!known_target(a, config))
+      throw InputError("case.ablations: unknown target '" + text + "' (known: " + known_targets() + ")");
     options.ablations.push_back(a);
   }
   options.bind_video_projections = flag_param(c, "bind_video_projections");
@@ -91,8 +94,8 @@ void check_model_limits(const ModelConfig& config, std::int64_t tokens, std::int
                         const std::string& field) {
   const double t = static_cast<double>(tokens), b = static_cast<double>(batch), w = config.width,
                layers = config.blocks + config.refiner_blocks;
-  require_within(field, "the multiply-adds of the forwards", passes * b * std::max(layers, 1.0) * (10 * t * w * w + 2 * t * t * w),
-                 0x1p35, "2^35");
+  require_within(field, "the multiply-adds of the forwards",
+                 passes * b * std::max(layers, 1.0) * (10 * t * w * w + 2 * t * t * w), 0x1p35, "2^35");
   require_case_bytes(field, "the weights, activations and attention scores, in bytes,",
                      4 * (28 * std::max(layers, 1.0) * w * w + 32 * b * t * w + b * config.heads * t * t));
 }

@@ -44,8 +44,8 @@ struct ModelProblem {
 // tokens, needs 7.5e9); weights, activations and a provider's [batch, heads, tokens, tokens]
 // attention scores take about 4 x (28 L width^2 + 32 batch tokens width + batch heads tokens^2)
 // bytes, at most kMaxCaseBytes (core/limits.hpp). Throws InputError naming `field`.
-void check_model_limits(const parity::model::ModelConfig& config, std::int64_t tokens, std::int64_t batch, double passes,
-                        const std::string& field);
+void check_model_limits(const parity::model::ModelConfig& config, std::int64_t tokens, std::int64_t batch,
+                        double passes, const std::string& field);
 
 // A Case of this family with the default model sizes (width 64, 4 heads, 2 blocks, 1 refiner).
 Case model_case(std::int64_t tokens, std::int64_t batch, std::uint64_t seed, const std::string& mode = "strict");

@@ -84,7 +84,8 @@ runtime::Binding expected_binding(const ModelProblem& p, const runtime::RowRegis
       return {row->name, BindingStatus::provider, "", 0};
   if (o.mode == Mode::automatic && row->self_check && !row->self_check(backend).empty())
     return {row->name, BindingStatus::provider, "", 0};
-  if (kind == "audio_proj_in" && p.batch.audio.dtype() != DType::f32) return {row->name, BindingStatus::fallback, "", 0};
+  if (kind == "audio_proj_in" && p.batch.audio.dtype() != DType::f32)
+    return {row->name, BindingStatus::fallback, "", 0};
   return {row->name, BindingStatus::row, "", 0};
 }
 
@@ -98,17 +99,19 @@ Verdict binding_log_matches(const Case& c, const ModelSubject& s) {
     ++expected_count;
     const auto want = expected_binding(p, s.registry(), boundary, kind, backend);
     auto it = log.find(boundary);
-    if (it == log.end()) return Verdict::fail("binding_log_matches", "boundary '" + boundary + "' is missing from the log");
+    if (it == log.end())
+      return Verdict::fail("binding_log_matches", "boundary '" + boundary + "' is missing from the log");
     const auto& got = it->second;
     if (got.status != want.status || got.row != want.row)
-      return Verdict::fail("binding_log_matches",
-                           "boundary '" + boundary + "': logged " + runtime::binding_status_name(got.status) + " (row '" +
-                               got.row + "', " + got.reason + "), expected " + runtime::binding_status_name(want.status) +
-                               " (row '" + want.row + "') for mode " + c.mode);
+      return Verdict::fail("binding_log_matches", "boundary '" + boundary + "': logged " +
+                                                      runtime::binding_status_name(got.status) + " (row '" + got.row +
+                                                      "', " + got.reason + "), expected " +
+                                                      runtime::binding_status_name(want.status) + " (row '" + want.row +
+                                                      "') for mode " + c.mode);
   }
   if (log.size() != expected_count)
-    return Verdict::fail("binding_log_matches", "the log has " + std::to_string(log.size()) + " boundaries, the model " +
-                                                    std::to_string(expected_count));
+    return Verdict::fail("binding_log_matches", "the log has " + std::to_string(log.size()) +
+                                                    " boundaries, the model " + std::to_string(expected_count));
   return Verdict::pass("binding_log_matches");
 }
 
@@ -152,10 +155,10 @@ Verdict batch_invariant_bound(const Case& c, const ModelSubject& s) {
   const parity::model::ModelOutputs row{batched.video.rows(b, b + 1), batched.audio.rows(b, b + 1),
                                         batched.input_grad.rows(b, b + 1), batched.prev.rows(b, b + 1),
                                         batched.logp.rows(b, b + 1)};
-  return bitwise_verdict("batch_invariant_bound",
-                         "sample " + std::to_string(b) + " differs alone and in a batch of " +
-                             std::to_string(p.batch.batch()),
-                         single, row);
+  return bitwise_verdict(
+      "batch_invariant_bound",
+      "sample " + std::to_string(b) + " differs alone and in a batch of " + std::to_string(p.batch.batch()), single,
+      row);
 }
 
 Verdict accuracy_vs_provider(const Case& c, const ModelSubject& s) {
@@ -190,8 +193,11 @@ ModelRun run_with(const ModelProblem& p, const ModelSubject& s, const runtime::R
 
 std::string first_bitwise_difference(const parity::model::ModelOutputs& a, const parity::model::ModelOutputs& b) {
   const std::pair<const char*, std::pair<const Tensor*, const Tensor*>> outputs[] = {
-      {"video", {&a.video, &b.video}}, {"audio", {&a.audio, &b.audio}}, {"input_grad", {&a.input_grad, &b.input_grad}},
-      {"prev", {&a.prev, &b.prev}},    {"logp", {&a.logp, &b.logp}}};
+      {"video", {&a.video, &b.video}},
+      {"audio", {&a.audio, &b.audio}},
+      {"input_grad", {&a.input_grad, &b.input_grad}},
+      {"prev", {&a.prev, &b.prev}},
+      {"logp", {&a.logp, &b.logp}}};
   for (const auto& [name, t] : outputs) {
     const auto d = compare_bitwise(*t.first, *t.second);
     if (!d.equal()) return std::string(name) + ": " + d.describe(t.first->shape());
@@ -201,7 +207,8 @@ std::string first_bitwise_difference(const parity::model::ModelOutputs& a, const
 
 const std::vector<ModelProperty>& model_properties() {
   static const std::vector<ModelProperty> all = {
-      {"strict_repeatable", "two strict runs give the same bits (outputs, input gradient, log-prob)", &strict_repeatable},
+      {"strict_repeatable", "two strict runs give the same bits (outputs, input gradient, log-prob)",
+       &strict_repeatable},
       {"audit_equals_strict", "audit mode gives strict's bits", &audit_equals_strict},
       {"off_equals_provider", "mode off binds nothing and equals the pure LibTorch run bitwise", &off_equals_provider},
       {"binding_log_matches", "the binding log is what the mode, ablations, opt-ins and row registry imply",

@@ -40,7 +40,7 @@ std::string first_bitwise_difference(const parity::model::ModelOutputs& a, const
 // Accuracy of a float32 run against the float64 reference, output by output, with the
 // tolerance each must meet (see model_accuracy.cpp for the derivation).
 struct OutputAccuracy {
-  std::string output;         // "video", "audio", "input_grad", "prev", "logp"
+  std::string output;               // "video", "audio", "input_grad", "prev", "logp"
   double rel_diff_vs_provider = 0;  // ||rows - provider|| / ||provider||
   double rows_rel_err = 0;          // ||rows - f64|| / ||f64||
   double provider_rel_err = 0;      // ||provider - f64|| / ||f64||

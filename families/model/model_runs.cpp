@@ -26,12 +26,14 @@ class ModelFamily final : public Family {
   std::vector<std::string> kernel_ops() const override { return pm::model_kernel_ops(); }
   std::string subject_with_kernel(const std::string& op, const std::string& kernel,
                                   const std::string& device) const override {
-    return pm::model_subject_with_kernel(op, kernel, device == "cuda" ? runtime::Backend::cuda : runtime::Backend::host);
+    return pm::model_subject_with_kernel(op, kernel,
+                                         device == "cuda" ? runtime::Backend::cuda : runtime::Backend::host);
   }
 
   std::vector<SubjectEntry> subjects() const override {
     std::vector<SubjectEntry> out;
-    for (const auto& s : pm::model_subjects()) out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable()});
+    for (const auto& s : pm::model_subjects())
+      out.push_back({s.name, s.backend, s.kind, s.description, s.unavailable()});
     return out;
   }
 
@@ -48,8 +50,8 @@ class ModelFamily final : public Family {
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
     const auto& s = runnable_model_subject(subject);
     const auto& p = pm::find_model_property(property);
-    return run_property(s.name, p.name, model_case(), [&](const Case& c) { return p.check(c, s); }, config,
-                        model_rules());
+    return run_property(
+        s.name, p.name, model_case(), [&](const Case& c) { return p.check(c, s); }, config, model_rules());
   }
 
   rc::Gen<Case> cases() const override { return model_case(); }

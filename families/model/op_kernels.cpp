@@ -93,8 +93,7 @@ runtime::RowRegistry rows_on_kernel(const parity::model::PrimitivesOf& of,
   return r;
 }
 
-const runtime::RowRegistry& rows_once(const std::string& key,
-                                      const std::function<runtime::RowRegistry()>& build) {
+const runtime::RowRegistry& rows_once(const std::string& key, const std::function<runtime::RowRegistry()>& build) {
   static std::mutex m;
   static std::map<std::string, std::unique_ptr<runtime::RowRegistry>> registries;
   std::lock_guard lock(m);

@@ -65,7 +65,6 @@ runtime::RowRegistry rows_on_kernel(const parity::model::PrimitivesOf& of,
 // bindings of one op never share a registry), built on the first call for that key and kept for
 // the program's lifetime (the runtimes a subject makes refer to it). Thread-safe; builds are
 // serialised.
-const runtime::RowRegistry& rows_once(const std::string& key,
-                                      const std::function<runtime::RowRegistry()>& build);
+const runtime::RowRegistry& rows_once(const std::string& key, const std::function<runtime::RowRegistry()>& build);
 
 }  // namespace parity::properties::model

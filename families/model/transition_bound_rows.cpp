@@ -13,9 +13,7 @@ namespace {
 
 using runtime::Backend;
 
-bool is_transition(const runtime::RowInfo& row) {
-  return row.serves.size() == 1 && row.serves.front() == "transition";
-}
+bool is_transition(const runtime::RowInfo& row) { return row.serves.size() == 1 && row.serves.front() == "transition"; }
 
 // The transition subject that the op's subject `name` was registered from
 // (ops/transition_step/transition_subject_op.hpp), or nullptr for any other kernel of the op.

@@ -104,14 +104,17 @@ json divergence_json(const TrajectoryProblem& p, const TrajectorySubject& subjec
   const ArmCall single_own = call_model(p, subject, runs, false, i, step, s.video_input, s.audio_input);
   const ArmCall batched_own = call_model(p, subject, runs, true, i, step, b.video_input, b.audio_input);
   const ArmResult A = compare_calls(single_own, batched_own);
-  const ArmResult B = compare_calls(single_own, call_model(p, subject, runs, true, i, step, s.video_input, s.audio_input));
-  const ArmResult C = compare_calls(call_model(p, subject, runs, false, i, step, b.video_input, b.audio_input), batched_own);
+  const ArmResult B =
+      compare_calls(single_own, call_model(p, subject, runs, true, i, step, s.video_input, s.audio_input));
+  const ArmResult C =
+      compare_calls(call_model(p, subject, runs, false, i, step, b.video_input, b.audio_input), batched_own);
   const ArmResult P = compare_calls(single_own, call_model(p, subject, runs, false, i, step, pv, pa));
 
   json growth = json::array();
   for (const auto& [name, arm] : {std::pair{"A", &A}, std::pair{"P", &P}})
     for (std::size_t k = 1; k < arm->per_block.size(); ++k)
-      if (arm->per_block[k - 1] > 0) growth.push_back({{"arm", name}, {"block", k}, {"factor", arm->per_block[k] / arm->per_block[k - 1]}});
+      if (arm->per_block[k - 1] > 0)
+        growth.push_back({{"arm", name}, {"block", k}, {"factor", arm->per_block[k] / arm->per_block[k - 1]}});
   std::sort(growth.begin(), growth.end(), [](const json& x, const json& y) { return x["factor"] > y["factor"]; });
   if (growth.size() > 4) growth.erase(growth.begin() + 4, growth.end());
 
@@ -124,9 +127,11 @@ json divergence_json(const TrajectoryProblem& p, const TrajectorySubject& subjec
     conclusion = "no_gap";
     m << "Replaying each layout's recorded input gives bitwise equal velocities (arm A): the gap recorded at this "
          "step does not reproduce.";
-  } else if (!flipped.empty() && std::fabs(gap_p - gap_a) <= t.p_matches_a * gap_a && layouts <= t.layout_small * gap_a) {
+  } else if (!flipped.empty() && std::fabs(gap_p - gap_a) <= t.p_matches_a * gap_a &&
+             layouts <= t.layout_small * gap_a) {
     conclusion = "flipped_elements";
-    m << "The whole gap comes from the " << flipped.size() << " flipped bf16 element(s) at the step's input: perturbing only "
+    m << "The whole gap comes from the " << flipped.size()
+      << " flipped bf16 element(s) at the step's input: perturbing only "
       << "them reproduces it (P " << gap_p << " vs A " << gap_a << "), while the layouts fed the same input differ by "
       << layouts << ".";
   } else if ((flipped.empty() || gap_p <= t.layout_small * gap_a) && layouts >= t.layout_large * gap_a) {
@@ -196,7 +201,8 @@ bool bf16_inputs_equal(const TrajectoryProblem& p, const TrajectoryRuns& runs, s
         for (std::size_t e = 0; e < f.size() && e < 3; ++e)
           m << (e ? ", " : "") << f[e]["operand"].get<std::string>() << f[e]["index"].dump() << " "
             << f[e]["single_bf16"].get<std::string>() << " vs " << f[e]["batched_bf16"].get<std::string>();
-        m << (f.size() > 3 ? ", ..." : "") << "), video velocity gap " << max_abs_diff(s.video_velocity, b.video_velocity);
+        m << (f.size() > 3 ? ", ..." : "") << "), video velocity gap "
+          << max_abs_diff(s.video_velocity, b.video_velocity);
         *where = m.str();
       }
       return false;
@@ -233,8 +239,8 @@ json analyse_trajectories(const TrajectoryProblem& p, const TrajectorySubject& s
                        {"audio_velocity_max_abs_diff", max_abs_diff(s.audio_velocity, b.audio_velocity)},
                        {"entry_bf16_flips", flips("video", s.video_input, b.video_input).size() +
                                                 flips("audio", s.audio_input, b.audio_input).size()},
-                       {"bitwise_equal", bitwise(s.video_velocity, b.video_velocity) &&
-                                             bitwise(s.audio_velocity, b.audio_velocity)}});
+                       {"bitwise_equal",
+                        bitwise(s.video_velocity, b.video_velocity) && bitwise(s.audio_velocity, b.audio_velocity)}});
     }
     bool has_flip = false;
     const int focus = focus_step(runs, i, &has_flip);
@@ -254,7 +260,8 @@ json analyse_trajectories(const TrajectoryProblem& p, const TrajectorySubject& s
   }
   report["samples"] = samples;
   report["all_steps_bitwise_equal"] = single_equals_batched(p, runs, nullptr);
-  report["divergence"] = best < 0 ? json(nullptr) : divergence_json(p, subject, runs, static_cast<std::size_t>(best), best_step, t);
+  report["divergence"] =
+      best < 0 ? json(nullptr) : divergence_json(p, subject, runs, static_cast<std::size_t>(best), best_step, t);
   return report;
 }
 

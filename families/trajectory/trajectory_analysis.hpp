@@ -20,9 +20,9 @@
 namespace parity::properties::trajectory {
 
 struct ConclusionThresholds {
-  double p_matches_a = 0.25;   // |gap_P - gap_A| <= this * gap_A: the flips reproduce the gap
-  double layout_small = 0.1;   // max(gap_B, gap_C) <= this * gap_A: the layouts' own gap is small
-  double layout_large = 0.5;   // max(gap_B, gap_C) >= this * gap_A: the layouts carry the gap
+  double p_matches_a = 0.25;  // |gap_P - gap_A| <= this * gap_A: the flips reproduce the gap
+  double layout_small = 0.1;  // max(gap_B, gap_C) <= this * gap_A: the layouts' own gap is small
+  double layout_large = 0.5;  // max(gap_B, gap_C) >= this * gap_A: the layouts carry the gap
 };
 
 // The report (schema parity.trajectory/1; report/trajectory_html renders it). `subject` names

@@ -21,7 +21,8 @@ class TrajectoryFamily final : public Family {
   std::string subject_with_kernel(const std::string& op, const std::string& kernel,
                                   const std::string& device) const override {
     if (device != "cpu")
-      throw InputError("trajectory runs the model's rows on the host: " + kernel + " on " + device + " cannot serve them");
+      throw InputError("trajectory runs the model's rows on the host: " + kernel + " on " + device +
+                       " cannot serve them");
     return pt::trajectory_subject_with_kernel(op, kernel);
   }
 
@@ -44,8 +45,9 @@ class TrajectoryFamily final : public Family {
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
     const auto& p = pt::find_trajectory_property(property);
     const auto& s = pt::find_trajectory_subject(subject);
-    return run_property(s.name, p.name, trajectory_family_case(), [&](const Case& c) { return p.check(c, s); }, config,
-                        trajectory_rules());
+    return run_property(
+        s.name, p.name, trajectory_family_case(), [&](const Case& c) { return p.check(c, s); }, config,
+        trajectory_rules());
   }
 
   rc::Gen<Case> cases() const override { return trajectory_family_case(); }

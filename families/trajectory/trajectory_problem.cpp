@@ -40,8 +40,8 @@ TrajectoryProblem TrajectoryProblem::from(const Case& c) {
   std::vector<std::uint64_t> seeds;
   for (const auto& [index, seed] : by_index) seeds.push_back(seed);
   if (seeds.empty()) throw InputError("case.params: at least one seed.<i> is needed");
-  require_within("case.params", "the number of seeds (seed.<i>, the batch)", static_cast<double>(seeds.size()), kMaxSeeds,
-                 std::to_string(kMaxSeeds) + " (the model's largest batch)");
+  require_within("case.params", "the number of seeds (seed.<i>, the batch)", static_cast<double>(seeds.size()),
+                 kMaxSeeds, std::to_string(kMaxSeeds) + " (the model's largest batch)");
   config.blocks = static_cast<int>(blocks);
   config.validate();
   // Each step runs every sample alone and all of them in one batch.

@@ -12,7 +12,7 @@ Verdict check_single_equals_batched(const Case& c, const TrajectorySubject& subj
   const auto runs = run_trajectories(p, subject);
   std::string where;
   Verdict v = single_equals_batched(p, runs, &where) ? Verdict::pass(kSingleEqualsBatched)
-                                                    : Verdict::fail(kSingleEqualsBatched, where);
+                                                     : Verdict::fail(kSingleEqualsBatched, where);
   int placed = 0;
   for (int n : runs.straddles_placed) placed += n;
   v.metrics["straddles_placed"] = placed;

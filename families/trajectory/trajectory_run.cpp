@@ -68,7 +68,8 @@ TrajectoryRuns run_trajectories(const TrajectoryProblem& p, const TrajectorySubj
     Tensor xv = r.samples[i].video, xa = r.samples[i].audio;
     for (int s = 0; s < p.steps; ++s) {
       StepRecord rec{xv, xa, bf16_cast(xv), bf16_cast(xa), {}, {}};
-      const auto v = velocity(p, subject, step_batch({r.samples[i]}, {rec.video_input}, {rec.audio_input}, r.sigmas[s]));
+      const auto v =
+          velocity(p, subject, step_batch({r.samples[i]}, {rec.video_input}, {rec.audio_input}, r.sigmas[s]));
       rec.video_velocity = v.video;
       rec.audio_velocity = v.audio;
       const float dt = r.sigmas[s + 1] - r.sigmas[s];
@@ -109,8 +110,8 @@ ArmCall call_model(const TrajectoryProblem& p, const TrajectorySubject& subject,
   ArmCall out;
   const auto row = static_cast<std::int64_t>(batched ? i : 0);
   if (!batched) {
-    const auto v = velocity(p, subject, step_batch({runs.samples[i]}, {video_input}, {audio_input}, runs.sigmas[step]),
-                            &blocks);
+    const auto v =
+        velocity(p, subject, step_batch({runs.samples[i]}, {video_input}, {audio_input}, runs.sigmas[step]), &blocks);
     out.video = v.video;
     out.audio = v.audio;
   } else {

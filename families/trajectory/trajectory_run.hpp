@@ -1,9 +1,9 @@
 #pragma once
 // Sampling trajectories of the model: S Euler steps from sigma = 1 to 0 (sigma_s = 1 - s/S),
 // the latents (video and audio) cast to bf16 at each step's input, x_{s+1} = x_s + dt v_s in
-// float32 (docs/math.md, "Flow-matching SDE step", the Euler step). Each sample runs alone ("single") and inside one batch of
-// every sample ("batched"); the latents that enter each step, the bf16 inputs and the
-// velocities are recorded for both.
+// float32 (docs/math.md, "Flow-matching SDE step", the Euler step). Each sample runs alone ("single") and inside one
+// batch of every sample ("batched"); the latents that enter each step, the bf16 inputs and the velocities are recorded
+// for both.
 #include <cstddef>
 #include <vector>
 

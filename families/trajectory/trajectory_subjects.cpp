@@ -11,8 +11,8 @@
 namespace parity::properties::trajectory {
 namespace {
 
-std::function<std::unique_ptr<runtime::Runtime>(runtime::Mode)> bound(bool video, bool all,
-                                                                     const runtime::RowRegistry& rows = parity::model::model_rows()) {
+std::function<std::unique_ptr<runtime::Runtime>(runtime::Mode)> bound(
+    bool video, bool all, const runtime::RowRegistry& rows = parity::model::model_rows()) {
   return [video, all, &rows](runtime::Mode mode) {
     runtime::RuntimeOptions o;
     o.mode = mode;
@@ -32,9 +32,8 @@ std::vector<TrajectorySubject> build() {
        bound(true, false)},
       {"strict", SubjectKind::reference, "the default rows; video projections and timestep path on LibTorch",
        bound(false, false)},
-      {"provider", SubjectKind::reference, "LibTorch everywhere (no runtime)", [](runtime::Mode) {
-         return std::unique_ptr<runtime::Runtime>();
-       }},
+      {"provider", SubjectKind::reference, "LibTorch everywhere (no runtime)",
+       [](runtime::Mode) { return std::unique_ptr<runtime::Runtime>(); }},
       {"batch-variant-projection", SubjectKind::probe,
        "every boundary bound, the video projections to a row whose reduction order depends on the batch size",
        [](runtime::Mode mode) {
@@ -58,10 +57,10 @@ std::vector<TrajectorySubject> build() {
   for (const std::string& op : model::primitive_ops()) {
     for (const auto& k : model::primitive_kernels(op)) {
       if (k.backend != runtime::Backend::host) continue;
-      all.push_back({trajectory_subject_with_kernel(op, k.name), SubjectKind::implementation,
-                     "every boundary bound, " + op + " on " + k.name + " (" + k.description +
-                         ") in every row that runs it",
-                     bound(true, true, model::rows_with_primitive_kernel(op, k.name, runtime::Backend::host))});
+      all.push_back(
+          {trajectory_subject_with_kernel(op, k.name), SubjectKind::implementation,
+           "every boundary bound, " + op + " on " + k.name + " (" + k.description + ") in every row that runs it",
+           bound(true, true, model::rows_with_primitive_kernel(op, k.name, runtime::Backend::host))});
     }
   }
   return all;

@@ -9,15 +9,16 @@
 namespace parity::ops::adaln {
 namespace {
 
-__global__ void __launch_bounds__(kLanes) adaln_tokens(kernels::DeviceView x, kernels::DeviceView scale,
-                                                       kernels::DeviceView shift, std::int64_t S, std::int64_t D,
-                                                       float eps, kernels::DeviceOut y) {
+__global__ void __launch_bounds__(kLanes)
+    adaln_tokens(kernels::DeviceView x, kernels::DeviceView scale, kernels::DeviceView shift, std::int64_t S,
+                 std::int64_t D, float eps, kernels::DeviceOut y) {
   __shared__ float lanes[kLanes];
   const std::int64_t b = blockIdx.x / S, base = (blockIdx.x % S) * D;
   const int l = static_cast<int>(threadIdx.x);
   const auto load = [&](std::int64_t i) { return x(b, base + i); };
   const float mean = mean_of(kernels::block_sum(lanes, kernels::lane_sum(load, D, l), l), D);
-  const float squares = kernels::block_sum(lanes, kernels::lane_sum(CentredSquare<decltype(load)>{load, mean}, D, l), l);
+  const float squares =
+      kernels::block_sum(lanes, kernels::lane_sum(CentredSquare<decltype(load)>{load, mean}, D, l), l);
   const float inv = inv_std(squares, D, eps);
   for (std::int64_t i = l; i < D; i += kLanes)
     y.store(b * S * D + base + i, modulated(normalised(load(i), mean, inv), scale(b, i), shift(b, i)));
@@ -34,7 +35,7 @@ class CudaKernel : public OpSubject {
         shift(call.input("shift"), "adaln cuda");
     kernels::DeviceOutput out(y, "adaln cuda");
     adaln_tokens<<<static_cast<unsigned>(B * S), kLanes>>>(x.view(), scale.view(), shift.view(), S, D,
-                                                          static_cast<float>(call.param("eps")), out.out());
+                                                           static_cast<float>(call.param("eps")), out.out());
     out.copy_back();
     return {{"y", std::move(y)}};
   }

@@ -34,7 +34,9 @@ struct CentredSquare {
 };
 
 PARITY_HD float mean_of(float sum, std::int64_t D) { return sum / static_cast<float>(D); }
-PARITY_HD float inv_std(float squares, std::int64_t D, float eps) { return 1.0f / sqrtf(squares / static_cast<float>(D) + eps); }
+PARITY_HD float inv_std(float squares, std::int64_t D, float eps) {
+  return 1.0f / sqrtf(squares / static_cast<float>(D) + eps);
+}
 PARITY_HD float normalised(float x, float mean, float inv) { return (x - mean) * inv; }
 PARITY_HD float modulated(float n, float scale, float shift) { return n * (1.0f + scale) + shift; }
 

@@ -36,7 +36,8 @@ class AdaLNHost : public OpSubject {
   OpOutputs run(const OpCall& call) override {
     const std::int64_t B = call.extent("B"), S = call.extent("S"), D = call.extent("D");
     const auto eps = static_cast<float>(call.param("eps"));
-    const std::vector<float> x = kernels::host_floats(call.input("x")), scale = kernels::host_floats(call.input("scale")),
+    const std::vector<float> x = kernels::host_floats(call.input("x")),
+                             scale = kernels::host_floats(call.input("scale")),
                              shift = kernels::host_floats(call.input("shift"));
     Tensor y = Tensor::zeros(call.output_dtype("y"), {B, S * D});
     std::vector<float> n(static_cast<std::size_t>(S * D));

@@ -49,9 +49,11 @@ struct OnePassVariance : Standard {
 
 void register_probes() {
   const HostProbes<AdaLNHost> probes{"adaln"};
-  probes.add<ScaleNotOnePlus>("probe-scale-not-one-plus", "y = norm(x) * scale + shift: the 1 + of the modulation forgotten");
+  probes.add<ScaleNotOnePlus>("probe-scale-not-one-plus",
+                              "y = norm(x) * scale + shift: the 1 + of the modulation forgotten");
   probes.add<WrongSample>("probe-wrong-sample", "for B > 8, sample b modulated by the scale and shift of sample b % 8");
-  probes.add<WrongAxis>("probe-wrong-axis", "the norm over the S tokens of each channel instead of the D channels of each token");
+  probes.add<WrongAxis>("probe-wrong-axis",
+                        "the norm over the S tokens of each channel instead of the D channels of each token");
   probes.add<OnePassVariance>("probe-one-pass-variance", "var = mean(x^2) - mean^2, which cancels for an offset mean");
 }
 

@@ -39,8 +39,13 @@ struct Arithmetic {
   // log within 1 ulp of double; rsqrt as 1 / sqrt, two correct roundings): what the oracle's
   // self-check bounds.
   static Arithmetic float64() {
-    return {.unit = 0x1p-53, .underflow = 0x1p-1074, .max_finite = 1.7976931348623157e308,
-            .reduction_lanes = 0, .exp_ulps = 1.0, .log_ulps = 1.0, .rsqrt_ulps = 1.0 + 0x1p-40};
+    return {.unit = 0x1p-53,
+            .underflow = 0x1p-1074,
+            .max_finite = 1.7976931348623157e308,
+            .reduction_lanes = 0,
+            .exp_ulps = 1.0,
+            .log_ulps = 1.0,
+            .rsqrt_ulps = 1.0 + 0x1p-40};
   }
 };
 

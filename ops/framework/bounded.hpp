@@ -63,7 +63,9 @@ class Bounded {
 
   friend Bounded operator+(const Bounded& a, const Bounded& b) { return add(a, b, a.v_ + b.v_); }
   friend Bounded operator-(const Bounded& a, const Bounded& b) { return add(a, b, a.v_ - b.v_); }
-  friend Bounded operator-(const Bounded& a) { return a.class_unknown() ? unknown(-a.v_, a.a_) : Bounded{-a.v_, a.e_, a.a_}; }
+  friend Bounded operator-(const Bounded& a) {
+    return a.class_unknown() ? unknown(-a.v_, a.a_) : Bounded{-a.v_, a.e_, a.a_};
+  }
   friend Bounded operator*(const Bounded& a, const Bounded& b) {
     const Arithmetic& ar = pick(a, b);
     const double v = a.v_ * b.v_;
@@ -186,7 +188,8 @@ class Bounded {
   // Whether a binary operation's result v has an unknown class: an operand's is, or v is not
   // finite and an operand may be anything.
   static bool unknown_class(const Bounded& a, const Bounded& b, double v) {
-    return a.class_unknown() || b.class_unknown() || (!std::isfinite(v) && (a.may_be_anything() || b.may_be_anything()));
+    return a.class_unknown() || b.class_unknown() ||
+           (!std::isfinite(v) && (a.may_be_anything() || b.may_be_anything()));
   }
 
   static double finish(double v, double err) {

@@ -5,18 +5,26 @@
 namespace parity::ops {
 
 void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s) {
-  register_op_subject(op, {.name = "rlkernels-host", .backend = "host", .description = s.kernel + ", host twin",
-                           .make = s.make_host});
-  OpSubjectInfo cuda{.name = "rlkernels-cuda", .backend = "cuda", .description = s.kernel + ", CUDA",
-                     .host_twin = "rlkernels-host", .unavailable_reason = &subjects::rlkernels::cuda_unavailable_reason,
+  register_op_subject(
+      op, {.name = "rlkernels-host", .backend = "host", .description = s.kernel + ", host twin", .make = s.make_host});
+  OpSubjectInfo cuda{.name = "rlkernels-cuda",
+                     .backend = "cuda",
+                     .description = s.kernel + ", CUDA",
+                     .host_twin = "rlkernels-host",
+                     .unavailable_reason = &subjects::rlkernels::cuda_unavailable_reason,
                      .make = s.make_cuda};
   if (!s.make_cuda) {
-    cuda.unavailable_reason = [] { return std::string("this build has no CUDA kernel of the op (built without CUDA)"); };
+    cuda.unavailable_reason = [] {
+      return std::string("this build has no CUDA kernel of the op (built without CUDA)");
+    };
     cuda.make = [] { return std::unique_ptr<OpSubject>(); };  // never called: unavailable
   }
   register_op_subject(op, std::move(cuda));
-  OpSubjectInfo torch{.name = "torch-cpu", .backend = "torch-cpu", .kind = subjects::SubjectKind::reference,
-                      .description = s.torch, .make = s.make_torch};
+  OpSubjectInfo torch{.name = "torch-cpu",
+                      .backend = "torch-cpu",
+                      .kind = subjects::SubjectKind::reference,
+                      .description = s.torch,
+                      .make = s.make_torch};
   if (s.torch_unavailable) torch.unavailable_reason = s.torch_unavailable;
   register_op_subject(op, std::move(torch));
 }

@@ -2,8 +2,8 @@
 // define_op<Op>(): an op's declaration with its reference instantiated in double, MPFR and
 // Bounded (op_reference.hpp). Include it in the one .cpp that defines the op's family: the
 // MPFR instantiation is compiled there.
-#include <parity/oracles/multiprecision.hpp>
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/oracles/multiprecision.hpp>
 
 namespace parity::ops {
 

@@ -16,14 +16,18 @@ namespace parity::ops {
 
 // Registers every subject of `family` with `op`, but those `leave_out` selects (may be empty).
 template <class Adapter, class Subject>
-void register_family_subjects(const std::string& op, const std::vector<subjects::SubjectInfo<Subject>>& family,
-                              const std::function<bool(const std::type_identity_t<subjects::SubjectInfo<Subject>>&)>&
-                                  leave_out = {}) {
+void register_family_subjects(
+    const std::string& op, const std::vector<subjects::SubjectInfo<Subject>>& family,
+    const std::function<bool(const std::type_identity_t<subjects::SubjectInfo<Subject>>&)>& leave_out = {}) {
   for (const subjects::SubjectInfo<Subject>& s : family) {
     if (leave_out && leave_out(s)) continue;
-    register_op_subject(op, OpSubjectInfo{.name = s.name, .backend = s.backend, .kind = s.kind,
-                                          .description = s.description, .capabilities = s.capabilities,
-                                          .host_twin = s.host_twin, .unavailable_reason = s.unavailable_reason,
+    register_op_subject(op, OpSubjectInfo{.name = s.name,
+                                          .backend = s.backend,
+                                          .kind = s.kind,
+                                          .description = s.description,
+                                          .capabilities = s.capabilities,
+                                          .host_twin = s.host_twin,
+                                          .unavailable_reason = s.unavailable_reason,
                                           .make = [make = s.make] {
                                             return std::unique_ptr<OpSubject>(std::make_unique<Adapter>(make()));
                                           }});

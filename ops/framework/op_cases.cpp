@@ -18,7 +18,8 @@ rc::Gen<std::int64_t> extent_of(const ExtentDecl& e) {
   // gen::extent draws from [1, max]: shifted to [min, max].
   const auto edge = rc::gen::map(gen::extent(e.max - e.min + 1), [min = e.min](std::int64_t v) { return v + min - 1; });
   if (near.empty()) return rc::gen::weightedOneOf<std::int64_t>({{4, gen::shrinking_element(small)}, {3, edge}});
-  return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, edge}, {5, gen::shrinking_element(near)}});
+  return rc::gen::weightedOneOf<std::int64_t>(
+      {{3, gen::shrinking_element(small)}, {2, edge}, {5, gen::shrinking_element(near)}});
 }
 
 std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::int64_t>& dims) {
@@ -76,7 +77,8 @@ namespace {
 // f16's special values in the order of gen::special_bits(): +-0, +-1, f16 max, min normal,
 // denorm_min, +-Inf, NaN.
 rc::Gen<std::uint64_t> f16_special_bits() {
-  return gen::shrinking_element<std::uint64_t>({0x0000, 0x8000, 0x3C00, 0xBC00, 0x7BFF, 0x0400, 0x0001, 0x7C00, 0xFC00, 0x7E00});
+  return gen::shrinking_element<std::uint64_t>(
+      {0x0000, 0x8000, 0x3C00, 0xBC00, 0x7BFF, 0x0400, 0x0001, 0x7C00, 0xFC00, 0x7E00});
 }
 
 rc::Gen<std::uint64_t> patch_bits_for(DType t) {

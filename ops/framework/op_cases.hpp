@@ -11,8 +11,8 @@
 // group, each parameter and each input's scale come from their declared lists (the first is
 // where shrinking goes); each input gets a layout (contiguous a third of the time, 1-D inputs
 // never transposed); up to three patches put float32 special values or values straddling a
-// bf16 rounding boundary (bf16 and f16 inputs: their own special values) on random input elements; an optional input the
-// parameters leave absent gets neither.
+// bf16 rounding boundary (bf16 and f16 inputs: their own special values) on random input elements; an optional input
+// the parameters leave absent gets neither.
 #include <rapidcheck.h>
 
 #include <parity/core/case.hpp>

@@ -71,10 +71,14 @@ struct Rounding {
 };
 Rounding rounding_of(DType t) {
   switch (t) {
-    case DType::bf16: return {0x1p-8, 0x1p-134, 3.3895313892515355e38};
-    case DType::f32: return {0x1p-24, 0x1p-150, 3.4028234663852886e38};
-    case DType::f64: return {0x1p-53, 0x1p-1074, std::numeric_limits<double>::max()};
-    case DType::f16: return {0x1p-11, 0x1p-25, 65504.0};
+    case DType::bf16:
+      return {0x1p-8, 0x1p-134, 3.3895313892515355e38};
+    case DType::f32:
+      return {0x1p-24, 0x1p-150, 3.4028234663852886e38};
+    case DType::f64:
+      return {0x1p-53, 0x1p-1074, std::numeric_limits<double>::max()};
+    case DType::f16:
+      return {0x1p-11, 0x1p-25, 65504.0};
   }
   return {0, 0, 0};
 }
@@ -116,17 +120,19 @@ Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s) {
   const OpProblem p = materialise(op.decl, c), taller = materialise(op.decl, c, 1);
   const Run a = run(op.decl, s, p.call), b = run(op.decl, s, taller.call);
   if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("batch_vs_batch", a.fault.empty() ? b.fault : a.fault);
-  return bitwise("batch_vs_batch", first_difference(op.decl, a.out, b.out, 0, 0, T),
-                 "rows of a batch of " + std::to_string(T) + " differ from the same rows in a batch of " +
-                     std::to_string(T + 1));
+  return bitwise(
+      "batch_vs_batch", first_difference(op.decl, a.out, b.out, 0, 0, T),
+      "rows of a batch of " + std::to_string(T) + " differ from the same rows in a batch of " + std::to_string(T + 1));
 }
 
 Verdict layout_invariant(const OpDef& op, const Case& c, OpSubject& s) {
   if (c.layouts.empty()) return Verdict::discard("layout_invariant", "every input is contiguous");
   const Run a = run(op.decl, s, materialise(op.decl, c).call);
   const Run b = run(op.decl, s, materialise(op.decl, c, 0, true).call);
-  if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("layout_invariant", a.fault.empty() ? b.fault : a.fault);
-  return bitwise("layout_invariant", first_difference(op.decl, a.out, b.out), "strided inputs differ from contiguous ones");
+  if (!a.fault.empty() || !b.fault.empty())
+    return Verdict::fail("layout_invariant", a.fault.empty() ? b.fault : a.fault);
+  return bitwise("layout_invariant", first_difference(op.decl, a.out, b.out),
+                 "strided inputs differ from contiguous ones");
 }
 
 Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
@@ -156,10 +162,10 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
       const auto shape = r.out.at(t.name).shape();
       return Verdict::fail("forward_accuracy",
                            std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
-                               " elements outside their derived bound; first " + t.name + index_text(check.first_violation, shape) +
-                               " = " + number_text(got[i]) + " vs fp64 " + number_text(value[i]) + " +- " +
-                               number_text(bound[i]) + " (|error| / bound = " +
-                               number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" +
+                               " elements outside their derived bound; first " + t.name +
+                               index_text(check.first_violation, shape) + " = " + number_text(got[i]) + " vs fp64 " +
+                               number_text(value[i]) + " +- " + number_text(bound[i]) +
+                               " (|error| / bound = " + number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" +
                                nonfinite_note(got[i], value[i], "fp64"));
     }
   }
@@ -176,7 +182,9 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
   OpProblem p = materialise(op.decl, c);
   std::int64_t per_row = 1;
   for (const auto& t : op.decl.inputs)
-    if (op.decl.has_rows(t) && p.call.has_input(t.name)) per_row = std::max<std::int64_t>(per_row, static_cast<std::int64_t>(p.values.inputs.at(t.name).size()) / rows(op.decl, p));
+    if (op.decl.has_rows(t) && p.call.has_input(t.name))
+      per_row = std::max<std::int64_t>(per_row,
+                                       static_cast<std::int64_t>(p.values.inputs.at(t.name).size()) / rows(op.decl, p));
   const std::int64_t keep = std::clamp<std::int64_t>(kOracleCheckElements / per_row, 1, rows(op.decl, p));
   p = row_slice(op.decl, p, 0, keep);
   const OutputValues fast = op.oracle(p.values), exact = op.multiprecision(p.values);
@@ -191,8 +199,8 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
     if (!check.holds()) {
       const auto i = static_cast<std::size_t>(check.first_violation);
       return Verdict::fail("oracle_agreement", "parity's double oracle is outside its own bound of the MPFR one at " +
-                                                   t.name + "[" + std::to_string(i) + "]: " + number_text(f[i]) + " vs " +
-                                                   number_text(m[i]) + " +- " + number_text(bound[i]));
+                                                   t.name + "[" + std::to_string(i) + "]: " + number_text(f[i]) +
+                                                   " vs " + number_text(m[i]) + " +- " + number_text(bound[i]));
     }
   }
   return v;
@@ -203,7 +211,8 @@ Verdict cross_backend_bitwise(const OpDef& op, const Case& c, OpSubject& s, OpSu
   const Run a = run(op.decl, s, p.call), b = run(op.decl, twin, p.call);
   if (!a.fault.empty() || !b.fault.empty())
     return Verdict::fail("cross_backend_bitwise", a.fault.empty() ? b.fault : a.fault);
-  return bitwise("cross_backend_bitwise", first_difference(op.decl, a.out, b.out), "the subject and its host twin differ");
+  return bitwise("cross_backend_bitwise", first_difference(op.decl, a.out, b.out),
+                 "the subject and its host twin differ");
 }
 
 }  // namespace parity::ops

@@ -10,7 +10,8 @@ namespace parity::ops {
 namespace {
 
 template <class T>
-const T& find_named(const std::vector<T>& list, const std::string& name, const std::string& what, const std::string& op) {
+const T& find_named(const std::vector<T>& list, const std::string& name, const std::string& what,
+                    const std::string& op) {
   for (const auto& e : list)
     if (e.name == name) return e;
   throw InputError(op + ": unknown " + what + " '" + name + "'");
@@ -107,14 +108,15 @@ void validate(const OpDecl& d) {
         // An extent of min 0 may only add to a dim (rope's "H*2*P+H*Q"): every operand keeps an
         // element at the extents' minima, which the generators and kernels rely on.
         for (const std::int64_t n : eval_shape(t, minima))
-          if (n < 1) fault(t.name + ": empty when every extent is at its min (an extent of min 0 may only add to a dim)");
+          if (n < 1)
+            fault(t.name + ": empty when every extent is at its min (an extent of min 0 may only add to a dim)");
       } catch (const InputError& e) {
         fault(t.name + ": " + e.what());
       }
       if (list == &d.inputs && d.has_rows(t) && t.present_if.empty()) row_led = true;
-      if (!t.present_if.empty() && (list != &d.inputs || std::none_of(d.params.begin(), d.params.end(), [&](const ParamDecl& p) {
-                                      return p.name == t.present_if;
-                                    })))
+      if (!t.present_if.empty() &&
+          (list != &d.inputs ||
+           std::none_of(d.params.begin(), d.params.end(), [&](const ParamDecl& p) { return p.name == t.present_if; })))
         fault(t.name + ": present_if names no parameter, or the operand is an output");
       if (t.scales.empty()) fault(t.name + ": no scales");
     }

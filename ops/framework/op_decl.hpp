@@ -59,7 +59,7 @@ struct ParamDecl {
 };
 
 struct OpDecl {
-  std::string name;         // the family's name, e.g. "rms_norm"
+  std::string name;              // the family's name, e.g. "rms_norm"
   std::string description = {};  // one line, with the formula
   std::vector<ExtentDecl> extents;
   std::vector<TensorDecl> inputs = {}, outputs = {};

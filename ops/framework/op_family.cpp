@@ -2,11 +2,11 @@
 
 #include <mutex>
 
+#include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_problem.hpp>
-#include <parity/core/compare.hpp>
 #include <parity/properties/case_tensors.hpp>
 #include <parity/properties/cross_backend/cross_backend.hpp>
 
@@ -25,7 +25,8 @@ const std::vector<SubjectProperty>& subject_properties() {
   static const std::vector<SubjectProperty> all = {
       {"repeatable", "the same inputs in fresh buffers give the same bits", &repeatable},
       {"rows_independent", "a row of a batch gives the bits of that row alone", &rows_independent},
-      {"batch_vs_batch", "the rows of a batch of T give the bits of the same rows in a batch of T + 1", &batch_vs_batch},
+      {"batch_vs_batch", "the rows of a batch of T give the bits of the same rows in a batch of T + 1",
+       &batch_vs_batch},
       {"layout_invariant", "strided and offset inputs give the bits of contiguous ones", &layout_invariant},
       {"forward_accuracy", "every output within its derived bound of the exact result", &forward_accuracy},
   };
@@ -48,7 +49,9 @@ std::string params_text(const Case& c) {
 }  // namespace
 
 OpFamily::OpFamily(OpDef def, std::function<void()> register_builtins, std::string default_subject)
-    : def_(std::move(def)), register_builtins_(std::move(register_builtins)), default_subject_(std::move(default_subject)),
+    : def_(std::move(def)),
+      register_builtins_(std::move(register_builtins)),
+      default_subject_(std::move(default_subject)),
       rules_(op_rules(def_.decl)) {}
 
 const std::vector<OpSubjectInfo>& OpFamily::infos() const {
@@ -99,7 +102,8 @@ std::function<Verdict(const Case&)> OpFamily::check_for(const std::string& subje
   };
 }
 
-std::function<Verdict(const Case&)> OpFamily::unlabelled_check_for(const std::string& subject, const std::string& property,
+std::function<Verdict(const Case&)> OpFamily::unlabelled_check_for(const std::string& subject,
+                                                                   const std::string& property,
                                                                    std::string& why_not) const {
   find_property(property);
   const bool oracles = subject == gen::kOraclesSubject;
@@ -119,16 +123,15 @@ std::function<Verdict(const Case&)> OpFamily::unlabelled_check_for(const std::st
       return {};
     }
     const OpSubjectInfo& twin = runnable(info.host_twin);
-    return [this, &info, &twin](const Case& c) {
-      return cross_backend_bitwise(def_, c, *info.make(), *twin.make());
-    };
+    return [this, &info, &twin](const Case& c) { return cross_backend_bitwise(def_, c, *info.make(), *twin.make()); };
   }
   if (property == "layout_invariant" && !info.capabilities.strided_layouts) {
     why_not = "the subject takes contiguous inputs only (strided_layouts is false)";
     return {};
   }
   for (const auto& p : subject_properties())
-    if (p.name == property) return [this, &info, check = p.check](const Case& c) { return check(def_, c, *info.make()); };
+    if (p.name == property)
+      return [this, &info, check = p.check](const Case& c) { return check(def_, c, *info.make()); };
   throw InputError("unknown property " + property);
 }
 
@@ -139,7 +142,8 @@ Verdict OpFamily::check(const std::string& subject, const std::string& property,
   return check(c);
 }
 
-gen::RunResult OpFamily::run(const std::string& subject, const std::string& property, const gen::RunConfig& config) const {
+gen::RunResult OpFamily::run(const std::string& subject, const std::string& property,
+                             const gen::RunConfig& config) const {
   std::string why_not;
   const auto check = check_for(subject, property, why_not);
   if (!check) return gen::not_applicable_result(subject, property, why_not);
@@ -160,7 +164,8 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
   resolved.max_extents = {};
   for (const auto& e : def_.decl.extents)
     if (maxima.at(e.name) != e.max) resolved.max_extents[e.name] = maxima.at(e.name);
-  gen::RunResult result = gen::run_property(subject, property, op_case(capped(maxima), strided), check, resolved, rules_);
+  gen::RunResult result =
+      gen::run_property(subject, property, op_case(capped(maxima), strided), check, resolved, rules_);
   if (property == kOracleAgreement && !result.passed)
     result.message += "  " + property + " is a self-check of parity's own oracles and calls no subject: " +
                       "this failure is a fault of parity, not a verdict on any subject\n";

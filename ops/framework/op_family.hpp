@@ -39,7 +39,8 @@ class OpFamily final : public gen::Family {
   // $PARITY_CASES, else kOpCasesPerProperty.
   int cases_per_property() const override { return gen::default_case_count(kOpCasesPerProperty); }
   Verdict check(const std::string& subject, const std::string& property, const Case& c) const override;
-  gen::RunResult run(const std::string& subject, const std::string& property, const gen::RunConfig& config) const override;
+  gen::RunResult run(const std::string& subject, const std::string& property,
+                     const gen::RunConfig& config) const override;
   rc::Gen<Case> cases() const override;
   const gen::CaseRules& rules() const override { return rules_; }
   // Every declared extent: default its max, limit its limit, min its min, no --max-<extent> flag

@@ -52,13 +52,16 @@ std::int64_t numel(const std::vector<std::int64_t>& shape) {
 
 }  // namespace
 
-
 int dtype_code(DType t) {
   switch (t) {
-    case DType::bf16: return 16;
-    case DType::f32: return 32;
-    case DType::f64: return 64;
-    case DType::f16: return 116;
+    case DType::bf16:
+      return 16;
+    case DType::f32:
+      return 32;
+    case DType::f64:
+      return 64;
+    case DType::f16:
+      return 116;
   }
   return 0;
 }
@@ -79,7 +82,8 @@ void check_contract(const OpDecl& d, const Case& c) {
       if (x.name == name) e = &x;
     if (!e) throw InputError("case.dims." + name + ": not an extent of " + d.name);
     if (v < e->min || v > e->limit)
-      throw InputError("case.dims." + name + ": outside [" + std::to_string(e->min) + ", " + std::to_string(e->limit) + "]");
+      throw InputError("case.dims." + name + ": outside [" + std::to_string(e->min) + ", " + std::to_string(e->limit) +
+                       "]");
   }
   for (const auto& e : d.extents) c.dim(e.name);
   for (const auto* list : {&d.inputs, &d.outputs})
@@ -87,7 +91,8 @@ void check_contract(const OpDecl& d, const Case& c) {
       const auto shape = eval_shape(t, c.dims);
       const std::int64_t extra = d.has_rows(t) ? numel(shape) / std::max<std::int64_t>(shape[0], 1) : 0;
       if (static_cast<double>(numel(shape)) + static_cast<double>(extra) > static_cast<double>(d.max_elements))
-        throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(d.max_elements) + " elements");
+        throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(d.max_elements) +
+                         " elements");
     }
   std::map<std::string, std::int64_t> taller = c.dims;
   taller[d.row_extent] += 1;
@@ -105,37 +110,45 @@ void check_contract(const OpDecl& d, const Case& c) {
   for (const auto& p : d.params) {
     const double v = param_of(c, p.name);
     if (!(v >= p.min && v <= p.max) || static_cast<double>(static_cast<float>(v)) != v)
-      throw InputError("case.params." + p.name + ": expected a float32 value in [" + number(p.min) + ", " + number(p.max) + "]");
+      throw InputError("case.params." + p.name + ": expected a float32 value in [" + number(p.min) + ", " +
+                       number(p.max) + "]");
   }
   for (const auto& t : d.inputs)
     if (t.scales.size() > 1 && std::find(t.scales.begin(), t.scales.end(), scale_of(t, c)) == t.scales.end())
       throw InputError("case.params.scale." + t.name + ": not one of the declared scales");
   for (const auto& [name, l] : c.layouts) {
     const TensorDecl& t = d.tensor(name);
-    if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == name; }) == d.inputs.end())
+    if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == name; }) ==
+        d.inputs.end())
       throw InputError("case.layouts." + name + ": not an input");
-    if (!is_present(t, c.params)) throw InputError("case.layouts." + name + ": the case has no " + name + " (" + t.present_if + " is 0)");
-    if (t.shape.size() == 1 && l.transposed) throw InputError("case.layouts." + name + ": a 1-D operand is not transposed");
+    if (!is_present(t, c.params))
+      throw InputError("case.layouts." + name + ": the case has no " + name + " (" + t.present_if + " is 0)");
+    if (t.shape.size() == 1 && l.transposed)
+      throw InputError("case.layouts." + name + ": a 1-D operand is not transposed");
     if (l.ld_pad < 0 || l.ld_pad > Layout::kMaxPadOrOffset || l.offset < 0 || l.offset > Layout::kMaxPadOrOffset)
       throw InputError("case.layouts." + name + ": ld_pad and offset must lie in [0, 2^20]");
     auto shape = eval_shape(t, c.dims);
     if (d.has_rows(t)) shape[0] += 1;
     if (shape.size() == 1) shape.push_back(1);
     if (l.storage_elements(shape[0], shape[1]) > static_cast<double>(kMaxStorage))
-      throw InputError("case.layouts." + name + ": its storage would exceed " + std::to_string(kMaxStorage) + " elements");
+      throw InputError("case.layouts." + name + ": its storage would exceed " + std::to_string(kMaxStorage) +
+                       " elements");
   }
   for (std::size_t i = 0; i < c.patches.size(); ++i) {
     const Patch& p = c.patches[i];
     const std::string field = "case.patches[" + std::to_string(i) + "]";
-    if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == p.operand; }) == d.inputs.end())
+    if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == p.operand; }) ==
+        d.inputs.end())
       throw InputError(field + ".operand: '" + p.operand + "' is not an input of " + d.name);
     if (!is_present(d.tensor(p.operand), c.params))
-      throw InputError(field + ".operand: the case has no " + p.operand + " (" + d.tensor(p.operand).present_if + " is 0)");
+      throw InputError(field + ".operand: the case has no " + p.operand + " (" + d.tensor(p.operand).present_if +
+                       " is 0)");
     if (p.index < 0 || p.index >= numel(eval_shape(d.tensor(p.operand), c.dims)))
       throw InputError(field + ".index: outside " + p.operand);
     if (p.dtype != dtypes.at(p.operand))
-      throw InputError(field + ".dtype: " + std::string(dtype_name(p.dtype)) + ", but the case's " + p.operand + " is " +
-                       std::string(dtype_name(dtypes.at(p.operand))) + " (an op's patches hold the operand's own bits)");
+      throw InputError(field + ".dtype: " + std::string(dtype_name(p.dtype)) + ", but the case's " + p.operand +
+                       " is " + std::string(dtype_name(dtypes.at(p.operand))) +
+                       " (an op's patches hold the operand's own bits)");
     if (dtype_size(p.dtype) < 8 && (p.bits >> (8 * dtype_size(p.dtype))) != 0)
       throw InputError(field + ".bits: wider than " + std::string(dtype_name(p.dtype)));
   }
@@ -159,7 +172,8 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
     Tensor logical = Tensor::zeros(dtypes.at(t.name), shape);
     const double scale = t.stddev * scale_of(t, c);
     for (std::int64_t i = 0; i < logical.numel(); ++i)
-      logical.set_value(i, t.mean + scale * philox_normal(c.seed, static_cast<std::uint32_t>(k + 1), static_cast<std::uint64_t>(i)));
+      logical.set_value(
+          i, t.mean + scale * philox_normal(c.seed, static_cast<std::uint32_t>(k + 1), static_cast<std::uint64_t>(i)));
     for (const Patch& patch : c.patches)
       if (patch.operand == t.name) logical.set_bits(patch.index, patch.bits);
     p.values.shapes[t.name] = shape;

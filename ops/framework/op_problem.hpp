@@ -14,8 +14,8 @@
 //                elements and transposed is refused); absent means contiguous
 //   probe_row    a row of the row extent, the one the row properties compare
 // The largest operand holds at most max_elements and the work at most max_work, each with one
-// extra row (batch_vs_batch's), and each placed storage at most kMaxStorage elements; an absent optional input (present_if) has no layout
-// or patch. A Case past any is refused before anything is allocated, naming the field.
+// extra row (batch_vs_batch's), and each placed storage at most kMaxStorage elements; an absent optional input
+// (present_if) has no layout or patch. A Case past any is refused before anything is allocated, naming the field.
 #include <cstdint>
 #include <map>
 #include <string>

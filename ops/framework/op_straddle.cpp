@@ -92,7 +92,8 @@ std::pair<std::uint64_t, double> solve(Row& row, const Element& e, const std::st
   double a = v0, fa = row.output_with(e, a, out, j) - m;
   double b = v0 == 0 ? 0x1p-20 : v0 * (1 + 0x1p-10), fb = row.output_with(e, b, out, j) - m;
   const double close = f32_ulp(m) / 2;
-  for (int k = 0; k < kNewtonSteps && std::isfinite(fa) && std::isfinite(fb) && fb != fa && std::fabs(fb) > close; ++k) {
+  for (int k = 0; k < kNewtonSteps && std::isfinite(fa) && std::isfinite(fb) && fb != fa && std::fabs(fb) > close;
+       ++k) {
     const double c = b - fb * (b - a) / (fb - fa);
     if (!std::isfinite(c)) break;
     a = b, fa = fb;
@@ -158,10 +159,12 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
     for (std::int64_t k = 0; k < static_cast<std::int64_t>(v.size()); ++k)
       if (std::isfinite(v[static_cast<std::size_t>(k)]) && v[static_cast<std::size_t>(k)] != 0) order.push_back(k);
     const auto n = std::min<std::size_t>(kStraddleSmallest, order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](std::int64_t a, std::int64_t b) {
-      const double x = std::fabs(v[static_cast<std::size_t>(a)]), y = std::fabs(v[static_cast<std::size_t>(b)]);
-      return x != y ? x < y : a < b;
-    });
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                      [&](std::int64_t a, std::int64_t b) {
+                        const double x = std::fabs(v[static_cast<std::size_t>(a)]),
+                                     y = std::fabs(v[static_cast<std::size_t>(b)]);
+                        return x != y ? x < y : a < b;
+                      });
     order.resize(n);
     smallest[in.name] = order;
   }
@@ -169,7 +172,8 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   std::set<std::pair<std::string, std::int64_t>> chosen;
   for (int i = 0; i < count; ++i) {
     const TensorDecl& out = *outputs[static_cast<std::size_t>(i) % outputs.size()];
-    const auto width = static_cast<std::int64_t>(row.values.shapes.at(out.name).size() == 2 ? row.values.shapes.at(out.name)[1] : 1);
+    const auto width =
+        static_cast<std::int64_t>(row.values.shapes.at(out.name).size() == 2 ? row.values.shapes.at(out.name)[1] : 1);
     const auto j = static_cast<std::int64_t>(philox_bits(c.seed, kTargetStream, static_cast<std::uint64_t>(i)) %
                                              static_cast<std::uint64_t>(width));
     if (!chosen.insert({out.name, j}).second) continue;
@@ -187,7 +191,8 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
             static_cast<std::uint64_t>(n));
         target.candidates.push_back({in.name, local, offset + local});
       }
-      for (const std::int64_t local : smallest.at(in.name)) target.candidates.push_back({in.name, local, offset + local});
+      for (const std::int64_t local : smallest.at(in.name))
+        target.candidates.push_back({in.name, local, offset + local});
     }
     targets.push_back(std::move(target));
   }
@@ -195,7 +200,8 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   // Distances from one evaluation outside the budget.
   const auto distance = [&](const Target& t, const OutputValues& out) {
     const double y = out.at(t.output->name).at(static_cast<std::size_t>(t.j));
-    return std::isfinite(y) && std::isfinite(t.m) ? std::fabs(y - t.m) / f32_ulp(t.m) : std::numeric_limits<double>::infinity();
+    return std::isfinite(y) && std::isfinite(t.m) ? std::fabs(y - t.m) / f32_ulp(t.m)
+                                                  : std::numeric_limits<double>::infinity();
   };
   {
     const OutputValues out = op.oracle(row.values);

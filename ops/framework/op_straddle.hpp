@@ -37,8 +37,8 @@ inline constexpr int kStraddlePasses = 4;
 inline constexpr double kStraddleUlps = 4.0;
 
 struct Straddle {
-  std::string output;           // the target output
-  std::int64_t index = 0;       // its row-major element index in the full case
+  std::string output;      // the target output
+  std::int64_t index = 0;  // its row-major element index in the full case
   // After every patch: from the exact y to the midpoint nearest it (midpoint_distance_ulps);
   // infinite where y is not finite.
   double distance_ulps = 0.0;

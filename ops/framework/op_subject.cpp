@@ -39,7 +39,8 @@ void register_op_subject(const std::string& op, OpSubjectInfo info) {
   if (info.name.empty()) throw InputError("register_op_subject: a subject needs a name");
   if (!info.make) throw InputError("register_op_subject(" + info.name + "): make is empty");
   for (const auto& e : list.entries)
-    if (e.name == info.name) throw InputError("register_op_subject: '" + info.name + "' is already registered for " + op);
+    if (e.name == info.name)
+      throw InputError("register_op_subject: '" + info.name + "' is already registered for " + op);
   if (!info.unavailable_reason) info.unavailable_reason = [] { return std::string(); };
   list.entries.push_back(std::move(info));
 }

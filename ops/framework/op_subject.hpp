@@ -25,9 +25,9 @@ namespace parity::ops {
 
 struct OpCall {
   std::map<std::string, std::int64_t> extents;
-  std::map<std::string, Tensor> inputs;           // every input the case has (absent optional ones missing)
-  std::map<std::string, double> params;           // float32 values
-  std::map<std::string, DType> output_dtypes;     // the dtype each output must have
+  std::map<std::string, Tensor> inputs;        // every input the case has (absent optional ones missing)
+  std::map<std::string, double> params;        // float32 values
+  std::map<std::string, DType> output_dtypes;  // the dtype each output must have
 
   // Throw InputError naming what is missing.
   std::int64_t extent(const std::string& name) const;
@@ -58,7 +58,9 @@ void register_op_subject(const std::string& op, OpSubjectInfo info);
 // Registers a host mismatch probe of `op` (subjects::SubjectKind::probe) made as a `Probe`.
 template <class Probe>
 void register_host_probe(const std::string& op, std::string name, std::string description) {
-  register_op_subject(op, OpSubjectInfo{.name = std::move(name), .backend = "host", .kind = subjects::SubjectKind::probe,
+  register_op_subject(op, OpSubjectInfo{.name = std::move(name),
+                                        .backend = "host",
+                                        .kind = subjects::SubjectKind::probe,
                                         .description = std::move(description),
                                         .make = [] { return std::unique_ptr<OpSubject>(std::make_unique<Probe>()); }});
 }
@@ -77,8 +79,7 @@ const std::vector<OpSubjectInfo>& op_subjects(const std::string& op);
 
 }  // namespace parity::ops
 
-#define PARITY_REGISTER_OP_SUBJECT(id, op, ...)                                             \
-  namespace {                                                                               \
-  [[maybe_unused]] const bool parity_op_registered_##id =                                   \
-      (::parity::ops::register_op_subject(op, __VA_ARGS__), true);                          \
+#define PARITY_REGISTER_OP_SUBJECT(id, op, ...)                                                                        \
+  namespace {                                                                                                          \
+  [[maybe_unused]] const bool parity_op_registered_##id = (::parity::ops::register_op_subject(op, __VA_ARGS__), true); \
   }

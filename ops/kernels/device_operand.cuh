@@ -44,8 +44,9 @@ struct DeviceOut {
 class DeviceInput {
  public:
   DeviceInput(const Tensor& t, const char* what) : buffer_(t.storage_bytes().size()) {
-    subjects::rlkernels::cuda::check(cudaMemcpy(buffer_.as<void>(), t.storage_bytes().data(), t.storage_bytes().size(),
-                                                cudaMemcpyHostToDevice), what, "cudaMemcpy to the device");
+    subjects::rlkernels::cuda::check(
+        cudaMemcpy(buffer_.as<void>(), t.storage_bytes().data(), t.storage_bytes().size(), cudaMemcpyHostToDevice),
+        what, "cudaMemcpy to the device");
     const bool rank2 = t.shape().size() == 2;
     view_ = {buffer_.as<void>(), t.dtype(), t.offset(), rank2 ? t.strides()[0] : 0,
              rank2 ? t.strides()[1] : t.strides()[0]};
@@ -65,8 +66,9 @@ class DeviceOutput {
   // Copies the device's elements into `host`, after checking the launch.
   void copy_back() {
     subjects::rlkernels::cuda::check(cudaGetLastError(), what_, "kernel launch");
-    subjects::rlkernels::cuda::check(cudaMemcpy(host_.storage_bytes().data(), buffer_.as<void>(), host_.storage_bytes().size(),
-                                                cudaMemcpyDeviceToHost), what_, "cudaMemcpy to the host");
+    subjects::rlkernels::cuda::check(cudaMemcpy(host_.storage_bytes().data(), buffer_.as<void>(),
+                                                host_.storage_bytes().size(), cudaMemcpyDeviceToHost),
+                                     what_, "cudaMemcpy to the host");
   }
 
  private:

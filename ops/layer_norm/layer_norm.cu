@@ -44,8 +44,8 @@ __device__ float block_sum(float* lanes, const Term& term, std::int64_t n, int l
   return total;
 }
 
-__global__ void __launch_bounds__(kLanes) layer_norm_rows(View x, View w, View b, bool affine, std::int64_t D, float eps,
-                                                          bool bf16_out, void* y) {
+__global__ void __launch_bounds__(kLanes)
+    layer_norm_rows(View x, View w, View b, bool affine, std::int64_t D, float eps, bool bf16_out, void* y) {
   __shared__ float lanes[kLanes];
   const std::int64_t t = blockIdx.x;
   const int l = static_cast<int>(threadIdx.x);
@@ -67,7 +67,8 @@ struct Vector {
     if (!call.has_input(name)) return;
     const Tensor& v = call.input(name);
     buffer.emplace(v.storage_bytes().size());
-    check(cudaMemcpy(buffer->as<void>(), v.storage_bytes().data(), v.storage_bytes().size(), cudaMemcpyHostToDevice), name);
+    check(cudaMemcpy(buffer->as<void>(), v.storage_bytes().data(), v.storage_bytes().size(), cudaMemcpyHostToDevice),
+          name);
     view = {buffer->as<void>(), v.dtype() == DType::bf16, v.offset(), 0, v.strides()[0]};
   }
 };
@@ -83,13 +84,16 @@ class CudaKernel : public OpSubject {
     Tensor y = Tensor::zeros(out, {T, D});
     if (T == 0 || D == 0) return {{"y", std::move(y)}};
     DeviceBuffer dx(x.storage_bytes().size()), dy(y.storage_bytes().size());
-    check(cudaMemcpy(dx.as<void>(), x.storage_bytes().data(), x.storage_bytes().size(), cudaMemcpyHostToDevice), "cudaMemcpy x");
+    check(cudaMemcpy(dx.as<void>(), x.storage_bytes().data(), x.storage_bytes().size(), cudaMemcpyHostToDevice),
+          "cudaMemcpy x");
     const Vector w(call, "w"), b(call, "b");
     const View vx{dx.as<void>(), x.dtype() == DType::bf16, x.offset(), x.strides()[0], x.strides()[1]};
     layer_norm_rows<<<static_cast<unsigned>(T), kLanes>>>(vx, w.view, b.view, call.has_input("w"), D,
-                                                          static_cast<float>(call.param("eps")), out == DType::bf16, dy.as<void>());
+                                                          static_cast<float>(call.param("eps")), out == DType::bf16,
+                                                          dy.as<void>());
     check(cudaGetLastError(), "layer_norm_rows launch");
-    check(cudaMemcpy(y.storage_bytes().data(), dy.as<void>(), y.storage_bytes().size(), cudaMemcpyDeviceToHost), "cudaMemcpy y");
+    check(cudaMemcpy(y.storage_bytes().data(), dy.as<void>(), y.storage_bytes().size(), cudaMemcpyDeviceToHost),
+          "cudaMemcpy y");
     return {{"y", std::move(y)}};
   }
 };

@@ -14,9 +14,11 @@ namespace parity::ops::layer_norm {
 namespace {
 
 void register_builtins() {
-  register_builtin_subjects("layer_norm", {.kernel = "parity's deterministic LayerNorm kernel", .make_host = &make_host_twin,
-                                   .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-                                   .torch = "LibTorch's at::layer_norm on the CPU", .make_torch = &make_torch_cpu});
+  register_builtin_subjects("layer_norm", {.kernel = "parity's deterministic LayerNorm kernel",
+                                           .make_host = &make_host_twin,
+                                           .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+                                           .torch = "LibTorch's at::layer_norm on the CPU",
+                                           .make_torch = &make_torch_cpu});
   register_probes();
 }
 

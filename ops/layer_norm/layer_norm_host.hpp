@@ -37,7 +37,8 @@ class LayerNormHost : public OpSubject {
     const auto eps = static_cast<float>(call.param("eps"));
     const bool affine = call.has_input("w");
     const DType out = call.output_dtype("y");
-    const std::vector<float> xv = kernels::host_floats(x), wv = affine ? kernels::host_floats(call.input("w")) : std::vector<float>{},
+    const std::vector<float> xv = kernels::host_floats(x),
+                             wv = affine ? kernels::host_floats(call.input("w")) : std::vector<float>{},
                              bv = affine ? kernels::host_floats(call.input("b")) : std::vector<float>{};
     Tensor y = Tensor::zeros(out, {T, D});
     for (std::int64_t t = 0; t < T; ++t) {

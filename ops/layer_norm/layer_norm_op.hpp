@@ -20,9 +20,10 @@ struct LayerNorm {
         // Activations of mean 1 and spread 1e-2 or 1e-3 (an offset 100 to 1000 times the spread)
         // are where a one-pass variance E[x^2] - E[x]^2 cancels catastrophically, and a variance
         // near eps is where eps and its placement matter.
-        .inputs = {{.name = "x", .shape = {"T", "D"}, .dtype_group = "act", .mean = 1.0, .scales = {1.0, 1e-2, 1e-3}},
-                   {.name = "w", .shape = {"D"}, .dtype_group = "act", .mean = 1.0, .stddev = 0.1, .present_if = "affine"},
-                   {.name = "b", .shape = {"D"}, .dtype_group = "act", .stddev = 0.1, .present_if = "affine"}},
+        .inputs =
+            {{.name = "x", .shape = {"T", "D"}, .dtype_group = "act", .mean = 1.0, .scales = {1.0, 1e-2, 1e-3}},
+             {.name = "w", .shape = {"D"}, .dtype_group = "act", .mean = 1.0, .stddev = 0.1, .present_if = "affine"},
+             {.name = "b", .shape = {"D"}, .dtype_group = "act", .stddev = 0.1, .present_if = "affine"}},
         .outputs = {{.name = "y", .shape = {"T", "D"}, .dtype_group = "act"}},
         .params = {{.name = "eps", .values = {1e-5, 1e-6, 0.0}, .min = 0.0, .max = 1.0},
                    {.name = "affine", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0}},

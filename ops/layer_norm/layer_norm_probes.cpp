@@ -43,7 +43,8 @@ struct UnbiasedVariance : Standard {
 
 void register_probes() {
   const HostProbes<LayerNormHost> probes{"layer_norm"};
-  probes.add<OnePassVariance>("probe-one-pass-variance", "var = E[x^2] - E[x]^2 in one pass (cancels for a large mean)");
+  probes.add<OnePassVariance>("probe-one-pass-variance",
+                              "var = E[x^2] - E[x]^2 in one pass (cancels for a large mean)");
   probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
   probes.add<EpsAfterSqrt>("probe-eps-after-sqrt", "1 / (sqrt(var) + eps) instead of rsqrt(var + eps)");
   probes.add<UnbiasedVariance>("probe-unbiased-variance", "the variance divided by D - 1 instead of D");

@@ -69,14 +69,17 @@ class CudaKernel : public OpSubject {
     Tensor y = Tensor::zeros(out, {T, N});
     if (T == 0 || N == 0) return {{"y", std::move(y)}};
     DeviceBuffer dx(x.storage_bytes().size()), dw(w.storage_bytes().size()), dy(y.storage_bytes().size());
-    check(cudaMemcpy(dx.as<void>(), x.storage_bytes().data(), x.storage_bytes().size(), cudaMemcpyHostToDevice), "cudaMemcpy x");
-    check(cudaMemcpy(dw.as<void>(), w.storage_bytes().data(), w.storage_bytes().size(), cudaMemcpyHostToDevice), "cudaMemcpy W");
+    check(cudaMemcpy(dx.as<void>(), x.storage_bytes().data(), x.storage_bytes().size(), cudaMemcpyHostToDevice),
+          "cudaMemcpy x");
+    check(cudaMemcpy(dw.as<void>(), w.storage_bytes().data(), w.storage_bytes().size(), cudaMemcpyHostToDevice),
+          "cudaMemcpy W");
     std::optional<DeviceBuffer> db;
     View vb{nullptr, false, 0, 0, 0};
     if (has_bias) {
       const Tensor& b = call.input("b");
       db.emplace(b.storage_bytes().size());
-      check(cudaMemcpy(db->as<void>(), b.storage_bytes().data(), b.storage_bytes().size(), cudaMemcpyHostToDevice), "cudaMemcpy b");
+      check(cudaMemcpy(db->as<void>(), b.storage_bytes().data(), b.storage_bytes().size(), cudaMemcpyHostToDevice),
+            "cudaMemcpy b");
       vb = {db->as<void>(), b.dtype() == DType::bf16, b.offset(), 0, b.strides()[0]};
     }
     const View vx{dx.as<void>(), x.dtype() == DType::bf16, x.offset(), x.strides()[0], x.strides()[1]};
@@ -84,7 +87,8 @@ class CudaKernel : public OpSubject {
     const dim3 grid(static_cast<unsigned>(N), static_cast<unsigned>(std::clamp<std::int64_t>(T, 1, 65535)));
     linear_elements<<<grid, kLanes>>>(vx, vw, vb, has_bias, T, N, K, out == DType::bf16, dy.as<void>());
     check(cudaGetLastError(), "linear_elements launch");
-    check(cudaMemcpy(y.storage_bytes().data(), dy.as<void>(), y.storage_bytes().size(), cudaMemcpyDeviceToHost), "cudaMemcpy y");
+    check(cudaMemcpy(y.storage_bytes().data(), dy.as<void>(), y.storage_bytes().size(), cudaMemcpyDeviceToHost),
+          "cudaMemcpy y");
     return {{"y", std::move(y)}};
   }
 };

@@ -14,9 +14,11 @@ namespace parity::ops::linear {
 namespace {
 
 void register_builtins() {
-  register_builtin_subjects("linear", {.kernel = "parity's deterministic linear kernel", .make_host = &make_host_twin,
-                                   .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-                                   .torch = "LibTorch's at::linear on the CPU", .make_torch = &make_torch_cpu});
+  register_builtin_subjects("linear", {.kernel = "parity's deterministic linear kernel",
+                                       .make_host = &make_host_twin,
+                                       .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+                                       .torch = "LibTorch's at::linear on the CPU",
+                                       .make_torch = &make_torch_cpu});
   register_probes();
 }
 

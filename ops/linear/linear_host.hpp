@@ -33,7 +33,8 @@ class LinearHost : public OpSubject {
     const std::int64_t T = x.dim(0), K = x.dim(1), N = w.dim(0);
     const bool has_bias = call.has_input("b");
     const DType out = call.output_dtype("y");
-    const std::vector<float> xv = kernels::host_floats(x), wv = kernels::host_floats(w), bv = has_bias ? kernels::host_floats(call.input("b")) : std::vector<float>{};
+    const std::vector<float> xv = kernels::host_floats(x), wv = kernels::host_floats(w),
+                             bv = has_bias ? kernels::host_floats(call.input("b")) : std::vector<float>{};
     Tensor y = Tensor::zeros(out, {T, N});
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t n = 0; n < N; ++n) {

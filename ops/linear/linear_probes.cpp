@@ -30,9 +30,7 @@ struct DropKTail : Standard {
 // The GEMM stores its result as bf16 and a separate kernel adds the bias: the accumulator
 // rounded to bf16 before the bias is added (then rounded again to the output dtype).
 struct Bf16BeforeBias : Standard {
-  static float epilogue(float acc, bool has_bias, float b) {
-    return has_bias ? round_through_bf16(acc) + b : acc;
-  }
+  static float epilogue(float acc, bool has_bias, float b) { return has_bias ? round_through_bf16(acc) + b : acc; }
 };
 
 }  // namespace

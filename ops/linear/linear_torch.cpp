@@ -14,7 +14,8 @@ class TorchCpu : public OpSubject {
     using subjects::torch_impl::to_aten;
     const at::Tensor x = to_aten(call.input("x")), w = to_aten(call.input("W"));
     // c10::optional: std::optional from LibTorch 2.x on, a type of its own in 1.13.
-    const c10::optional<at::Tensor> b = call.has_input("b") ? c10::optional<at::Tensor>(to_aten(call.input("b"))) : c10::nullopt;
+    const c10::optional<at::Tensor> b =
+        call.has_input("b") ? c10::optional<at::Tensor>(to_aten(call.input("b"))) : c10::nullopt;
     return {{"y", subjects::torch_impl::from_aten(at::linear(x, w, b))}};
   }
 };

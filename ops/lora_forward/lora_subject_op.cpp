@@ -19,8 +19,11 @@ class LoraOpSubject final : public OpSubject {
     if (!lora_) throw std::runtime_error("the LoRA subject made no kernel");
   }
   OpOutputs run(const OpCall& call) override {
-    const subjects::LoraInputs in{.x = call.input("x"), .W = call.input("W"), .A = call.input("A"),
-                                  .B = call.input("B"), .scale = static_cast<float>(call.param("scale"))};
+    const subjects::LoraInputs in{.x = call.input("x"),
+                                  .W = call.input("W"),
+                                  .A = call.input("A"),
+                                  .B = call.input("B"),
+                                  .scale = static_cast<float>(call.param("scale"))};
     return {{"y", lora_->forward(in)}};
   }
 

@@ -67,14 +67,17 @@ class CudaKernel : public OpSubject {
     Tensor y = Tensor::zeros(out, {T, D});
     if (T == 0 || D == 0) return {{"y", std::move(y)}};
     DeviceBuffer dx(x.storage_bytes().size()), dw(w.storage_bytes().size()), dy(y.storage_bytes().size());
-    check(cudaMemcpy(dx.as<void>(), x.storage_bytes().data(), x.storage_bytes().size(), cudaMemcpyHostToDevice), "cudaMemcpy x");
-    check(cudaMemcpy(dw.as<void>(), w.storage_bytes().data(), w.storage_bytes().size(), cudaMemcpyHostToDevice), "cudaMemcpy w");
+    check(cudaMemcpy(dx.as<void>(), x.storage_bytes().data(), x.storage_bytes().size(), cudaMemcpyHostToDevice),
+          "cudaMemcpy x");
+    check(cudaMemcpy(dw.as<void>(), w.storage_bytes().data(), w.storage_bytes().size(), cudaMemcpyHostToDevice),
+          "cudaMemcpy w");
     const View vx{dx.as<void>(), x.dtype(), x.offset(), x.strides()[0], x.strides()[1]};
     const View vw{dw.as<void>(), w.dtype(), w.offset(), 0, w.strides()[0]};
-    rms_norm_rows<<<static_cast<unsigned>(T), kLanes>>>(vx, vw, D, static_cast<float>(call.param("eps")),
-                                                        out, dy.as<void>());
+    rms_norm_rows<<<static_cast<unsigned>(T), kLanes>>>(vx, vw, D, static_cast<float>(call.param("eps")), out,
+                                                        dy.as<void>());
     check(cudaGetLastError(), "rms_norm_rows launch");
-    check(cudaMemcpy(y.storage_bytes().data(), dy.as<void>(), y.storage_bytes().size(), cudaMemcpyDeviceToHost), "cudaMemcpy y");
+    check(cudaMemcpy(y.storage_bytes().data(), dy.as<void>(), y.storage_bytes().size(), cudaMemcpyDeviceToHost),
+          "cudaMemcpy y");
     return {{"y", std::move(y)}};
   }
 };

@@ -48,7 +48,7 @@ struct EpsDropped : BackwardStandard {
 void register_backward_probes() {
   const HostProbes<RmsNormBackwardHost> probes{"rms_norm_backward"};
   probes.add<SplitDot>("probe-split-dot",
-                "T < 32 rows of D >= 1024: each row's dot sum_i g[i] xh[i] split in 4 partial sums");
+                       "T < 32 rows of D >= 1024: each row's dot sum_i g[i] xh[i] split in 4 partial sums");
   probes.add<DyInMean>("probe-dy-in-mean", "the mean term sum_i dy[i] xh[i] / D, without the weight w");
   probes.add<Bf16G>("probe-bf16-g", "g = dy * w rounded to bf16 before the mean and the difference");
   probes.add<EpsDropped>("probe-eps-dropped", "inv recomputed as 1 / sqrt(mean(x^2)), eps dropped");

@@ -16,9 +16,11 @@ namespace parity::ops::rms_norm {
 namespace {
 
 void register_builtins() {
-  register_builtin_subjects("rms_norm", {.kernel = "parity's deterministic RMSNorm kernel", .make_host = &make_host_twin,
+  register_builtin_subjects("rms_norm", {.kernel = "parity's deterministic RMSNorm kernel",
+                                         .make_host = &make_host_twin,
                                          .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-                                         .torch = "LibTorch's at::rms_norm on the CPU", .make_torch = &make_torch_cpu,
+                                         .torch = "LibTorch's at::rms_norm on the CPU",
+                                         .make_torch = &make_torch_cpu,
                                          .torch_unavailable = &torch_unavailable_reason});
   register_probes();
 }

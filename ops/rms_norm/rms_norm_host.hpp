@@ -25,9 +25,7 @@ struct Standard {
 template <class Policy>
 class RmsNormHost : public OpSubject {
  public:
-  Arithmetic arithmetic() const override {
-    return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20};
-  }
+  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
 
   OpOutputs run(const OpCall& call) override {
     const Tensor& x = call.input("x");

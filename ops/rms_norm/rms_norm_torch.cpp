@@ -19,7 +19,7 @@ class TorchCpu : public OpSubject {
     const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
     const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
     const std::int64_t D = call.extent("D");
-    return {{"y", subjects::torch_impl::from_aten(at::rms_norm(x, {D}, w, call.param("eps")))}};
+    return {{ "y", subjects::torch_impl::from_aten(at::rms_norm(x, {D}, w, call.param("eps"))) }};
 #else
     (void)call;
     throw std::logic_error("at::rms_norm is absent from this LibTorch");

@@ -14,9 +14,11 @@ namespace parity::ops::rope {
 namespace {
 
 void register_builtins() {
-  register_builtin_subjects("rope", {.kernel = "parity's deterministic RoPE kernel", .make_host = &make_host_twin,
-                                       .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-                                       .torch = "LibTorch's x * cos + rotate(x) * sin on the CPU", .make_torch = &make_torch_cpu});
+  register_builtin_subjects("rope", {.kernel = "parity's deterministic RoPE kernel",
+                                     .make_host = &make_host_twin,
+                                     .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+                                     .torch = "LibTorch's x * cos + rotate(x) * sin on the CPU",
+                                     .make_torch = &make_torch_cpu});
   register_probes();
 }
 

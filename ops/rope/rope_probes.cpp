@@ -47,9 +47,10 @@ struct PlanByRows : Standard {
 void register_probes() {
   const HostProbes<RopeHost> probes{"rope"};
   probes.add<NeoxOnly>("probe-neox-only", "interleaved (GPT-J) inputs rotated as half-split (NeoX) pairs");
-  probes.add<SinSignFlipped>("probe-sin-sign-flipped", "y2 = x2 cos - x1 sin: the sign of sin flipped on the second half");
+  probes.add<SinSignFlipped>("probe-sin-sign-flipped",
+                             "y2 = x2 cos - x1 sin: the sign of sin flipped on the second half");
   probes.add<HeadsPacked>("probe-heads-packed",
-                   "partial rotation: heads strided 2P instead of 2P + Q, the pass-through dims dropped");
+                          "partial rotation: heads strided 2P instead of 2P + Q, the pass-through dims dropped");
   probes.add<Bf16Tables>("probe-bf16-tables", "cos and sin rounded to bf16 before use");
   probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 128 tokens, the rotation in fused multiply-adds");
 }

@@ -67,8 +67,8 @@ __global__ void forward_rows(Call c, View q, View k, View v, float* p, float* ac
   const std::int64_t S = c.hd.S, D = c.hd.D, row = (b * c.hd.H + h) * S + i;
   float* pr = p + row * S;
   float* ar = acc + row * D;
-  const Partial r = attend(Head{q, c.hd, b, h}, Head{k, c.hd, b, h}, Head{v, c.hd, b, h}, i, 0, visible_keys(c.causal, i, S), D,
-                           c.scale, pr, ar);
+  const Partial r = attend(Head{q, c.hd, b, h}, Head{k, c.hd, b, h}, Head{v, c.hd, b, h}, i, 0,
+                           visible_keys(c.causal, i, S), D, c.scale, pr, ar);
   normalise(ar, D, r.l);
   for (std::int64_t d = 0; d < D; ++d) store(o, c.bf16_out, b * S * c.hd.H * D + c.hd.col(i, h, d), ar[d]);
   store(lse, c.bf16_out, b * c.hd.H * S + c.hd.lse_col(i, h), logsumexp(r));
@@ -83,7 +83,8 @@ __global__ void backward_rows(Call c, View q, View k, View v, View g, float* P, 
   const Partial r = attend(Head{q, c.hd, b, h}, hk, hv, i, 0, n, D, c.scale, P + row * S, acc + row * D);
   softmax_grad(hv, Head{g, c.hd, b, h}, i, n, D, r, P + row * S, acc + row * D, dS + row * S);
   for (std::int64_t d = 0; d < D; ++d)
-    store(dq, c.bf16_out, b * S * c.hd.H * D + c.hd.col(i, h, d), column_sum(Strip{dS + row * S, 1}, hk, 0, n, d) * c.scale);
+    store(dq, c.bf16_out, b * S * c.hd.H * D + c.hd.col(i, h, d),
+          column_sum(Strip{dS + row * S, 1}, hk, 0, n, d) * c.scale);
 }
 
 // dk and dv of key j (thread (b, h, j)): sums over the queries that see it.
@@ -112,7 +113,9 @@ struct Operand {
 
 Call call_of(const OpCall& c, DType out) {
   return {.hd = {.S = c.extent("S"), .H = c.extent("H"), .D = c.extent("D"), .bshd = c.param("layout") != 0},
-          .B = c.extent("B"), .causal = c.param("causal") != 0, .bf16_out = out == DType::bf16,
+          .B = c.extent("B"),
+          .causal = c.param("causal") != 0,
+          .bf16_out = out == DType::bf16,
           .scale = static_cast<float>(c.param("scale"))};
 }
 
@@ -121,7 +124,8 @@ unsigned blocks(const Call& c) { return static_cast<unsigned>((c.B * c.hd.H * c.
 std::size_t floats(std::int64_t n) { return static_cast<std::size_t>(n) * sizeof(float); }
 
 void fetch(Tensor& t, const DeviceBuffer& from) {
-  check(cudaMemcpy(t.storage_bytes().data(), from.as<void>(), t.storage_bytes().size(), cudaMemcpyDeviceToHost), "cudaMemcpy output");
+  check(cudaMemcpy(t.storage_bytes().data(), from.as<void>(), t.storage_bytes().size(), cudaMemcpyDeviceToHost),
+        "cudaMemcpy output");
 }
 
 class CudaForward : public OpSubject {
@@ -135,7 +139,8 @@ class CudaForward : public OpSubject {
     const Operand q(call.input("q")), k(call.input("k")), v(call.input("v"));
     DeviceBuffer p(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D)), dO(o.storage_bytes().size()),
         dL(lse.storage_bytes().size());
-    forward_rows<<<blocks(c), kThreads>>>(c, q.view, k.view, v.view, p.as<float>(), acc.as<float>(), dO.as<void>(), dL.as<void>());
+    forward_rows<<<blocks(c), kThreads>>>(c, q.view, k.view, v.view, p.as<float>(), acc.as<float>(), dO.as<void>(),
+                                          dL.as<void>());
     check(cudaGetLastError(), "forward_rows launch");
     fetch(o, dO);
     fetch(lse, dL);
@@ -150,14 +155,17 @@ class CudaBackward : public OpSubject {
     const Call c = call_of(call, call.output_dtype("dq"));
     const std::int64_t rows = c.B * c.hd.H * c.hd.S;
     OpOutputs out;
-    for (const char* name : {"dq", "dk", "dv"}) out[name] = Tensor::zeros(call.output_dtype(name), {c.B, c.hd.S * c.hd.H * c.hd.D});
+    for (const char* name : {"dq", "dk", "dv"})
+      out[name] = Tensor::zeros(call.output_dtype(name), {c.B, c.hd.S * c.hd.H * c.hd.D});
     const Operand q(call.input("q")), k(call.input("k")), v(call.input("v")), g(call.input("do"));
     const std::size_t bytes = out["dq"].storage_bytes().size();
-    DeviceBuffer P(floats(rows * c.hd.S)), dS(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D)), dq(bytes), dk(bytes), dv(bytes);
-    backward_rows<<<blocks(c), kThreads>>>(c, q.view, k.view, v.view, g.view, P.as<float>(), dS.as<float>(), acc.as<float>(),
-                                           dq.as<void>());
+    DeviceBuffer P(floats(rows * c.hd.S)), dS(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D)), dq(bytes), dk(bytes),
+        dv(bytes);
+    backward_rows<<<blocks(c), kThreads>>>(c, q.view, k.view, v.view, g.view, P.as<float>(), dS.as<float>(),
+                                           acc.as<float>(), dq.as<void>());
     check(cudaGetLastError(), "backward_rows launch");
-    backward_keys<<<blocks(c), kThreads>>>(c, q.view, g.view, P.as<float>(), dS.as<float>(), dk.as<void>(), dv.as<void>());
+    backward_keys<<<blocks(c), kThreads>>>(c, q.view, g.view, P.as<float>(), dS.as<float>(), dk.as<void>(),
+                                           dv.as<void>());
     check(cudaGetLastError(), "backward_keys launch");
     fetch(out["dq"], dq);
     fetch(out["dk"], dk);

@@ -86,8 +86,8 @@ struct SoftmaxGradient {
 // One query row's backward terms, after attend: o[d] = acc[d] / l in place, Dl, then
 // P[j] = p[j] / l in place and ds[j] = grad(P[j], dP[j], Dl) over its n visible keys.
 template <class V, class G, class Grad = SoftmaxGradient>
-PARITY_HD void softmax_grad(const V& v, const G& dout, std::int64_t i, std::int64_t n, std::int64_t D, Partial r, float* p,
-                            float* acc, float* ds, Grad grad = {}) {
+PARITY_HD void softmax_grad(const V& v, const G& dout, std::int64_t i, std::int64_t n, std::int64_t D, Partial r,
+                            float* p, float* acc, float* ds, Grad grad = {}) {
   normalise(acc, D, r.l);
   float dl = 0.0f;
   for (std::int64_t d = 0; d < D; ++d) dl = dl + dout(i, d) * acc[d];

@@ -1,8 +1,8 @@
 #pragma once
 // The host twin of parity's attention backward kernel: sdpa_arith.cuh's arithmetic in the CUDA
 // kernel's order (sdpa.cu): per head, each query row's softmax row, P, dS and dq; then each
-// key's dk and dv; the heads spread over threads (for_each_head). `Policy` lets the mismatch probes (sdpa_backward_probes.cpp) change single
-// steps; BackwardStandard is the kernel's own.
+// key's dk and dv; the heads spread over threads (for_each_head). `Policy` lets the mismatch probes
+// (sdpa_backward_probes.cpp) change single steps; BackwardStandard is the kernel's own.
 #include <memory>
 
 #include <parity/ops/sdpa/sdpa_host.hpp>
@@ -19,7 +19,8 @@ struct BackwardStandard {
     return column_sum(ds, k, 0, n, d);
   }
   // dv's sum over the queries t0 .. t0 + n - 1; `bf16` when dv is stored as bf16.
-  static float dv_sum(const Strip& P, const HostHead& dout, std::int64_t t0, std::int64_t n, std::int64_t d, bool /*bf16*/) {
+  static float dv_sum(const Strip& P, const HostHead& dout, std::int64_t t0, std::int64_t n, std::int64_t d,
+                      bool /*bf16*/) {
     return column_sum(P, dout, t0, n, d);
   }
 };

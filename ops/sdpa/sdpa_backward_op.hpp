@@ -21,9 +21,11 @@ struct SdpaBackward {
   static OpDecl declaration() {
     return {
         .name = "sdpa_backward",
-        .description = "attention backward: dq, dk, dv of sdpa's o given do, causal or not, heads [B,H,S,D] or [B,S,H,D]",
+        .description =
+            "attention backward: dq, dk, dv of sdpa's o given do, causal or not, heads [B,H,S,D] or [B,S,H,D]",
         .extents = Shape::extents(),
-        .inputs = {Shape::input("q", {1.0, 10.0}), Shape::input("k", {1.0, 10.0}), Shape::input("v"), Shape::input("do")},
+        .inputs = {Shape::input("q", {1.0, 10.0}), Shape::input("k", {1.0, 10.0}), Shape::input("v"),
+                   Shape::input("do")},
         .outputs = {Shape::output("dq"), Shape::output("dk"), Shape::output("dv")},
         .params = Shape::params(),
         .row_extent = "B",
@@ -46,7 +48,8 @@ struct SdpaBackward {
     auto dk = e.output("dk");
     auto dv = e.output("dv");
     const R scale = e.param("scale");
-    std::vector<R> P(static_cast<std::size_t>(S * S)), dS(static_cast<std::size_t>(S * S)), o(static_cast<std::size_t>(D));
+    std::vector<R> P(static_cast<std::size_t>(S * S)), dS(static_cast<std::size_t>(S * S)),
+        o(static_cast<std::size_t>(D));
     for (std::int64_t b = 0; b < e.extent("B"); ++b)
       for (std::int64_t h = 0; h < hd.H; ++h) {
         const auto at = [&](const auto& x, std::int64_t s, std::int64_t d) { return x(b, hd.col(s, h, d)); };
@@ -69,7 +72,8 @@ struct SdpaBackward {
           for (std::int64_t d = 0; d < D; ++d) {
             dk(b, hd.col(j, h, d)) =
                 e.sum(S - first, [&](std::int64_t t) { return dS[(first + t) * S + j] * at(q, first + t, d); }) * scale;
-            dv(b, hd.col(j, h, d)) = e.sum(S - first, [&](std::int64_t t) { return P[(first + t) * S + j] * at(dout, first + t, d); });
+            dv(b, hd.col(j, h, d)) =
+                e.sum(S - first, [&](std::int64_t t) { return P[(first + t) * S + j] * at(dout, first + t, d); });
           }
         }
       }

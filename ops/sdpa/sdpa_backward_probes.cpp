@@ -17,7 +17,8 @@ struct BackwardNoRowsum : BackwardStandard {
 
 // dv accumulated in bf16 when it is stored as bf16 (a bf16 accumulator register).
 struct BackwardDvBf16Accumulate : BackwardStandard {
-  static float dv_sum(const Strip& P, const HostHead& dout, std::int64_t t0, std::int64_t n, std::int64_t d, bool bf16) {
+  static float dv_sum(const Strip& P, const HostHead& dout, std::int64_t t0, std::int64_t n, std::int64_t d,
+                      bool bf16) {
     if (!bf16) return BackwardStandard::dv_sum(P, dout, t0, n, d, bf16);
     float s = 0.0f;
     for (std::int64_t t = 0; t < n; ++t) s = round_through_bf16(s + P(t) * dout(t0 + t, d));
@@ -46,10 +47,9 @@ struct BackwardSplitKeys : BackwardStandard {
 void register_backward_probes() {
   const HostProbes<SdpaBackwardHost> probes{"sdpa_backward"};
   probes.add<BackwardNoRowsum>("probe-no-rowsum", "dS = P dP: the softmax gradient without rowsum(dO o O)");
-  probes.add<BackwardDvBf16Accumulate>("probe-dv-bf16-accumulate",
-                                               "dv accumulated in bf16 where it is stored as bf16");
+  probes.add<BackwardDvBf16Accumulate>("probe-dv-bf16-accumulate", "dv accumulated in bf16 where it is stored as bf16");
   probes.add<BackwardCausalOffByOne>("probe-causal-off-by-one",
-                                             "causal mask one key late in the recomputed forward, dk and dv");
+                                     "causal mask one key late in the recomputed forward, dk and dv");
   probes.add<BackwardSplitKeys>("probe-split-keys", "B*H < 8 and S >= 128: dq's sum over keys in two halves");
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The host twin of parity's attention forward kernel: sdpa_arith.cuh's arithmetic, one query
-// row at a time, on the CPU, the heads spread over threads (for_each_head). `Policy` (CUTLASS style) lets the mismatch probes (sdpa_probes.cpp)
-// be real alternative implementations of single steps; Standard is the kernel's own.
+// row at a time, on the CPU, the heads spread over threads (for_each_head). `Policy` (CUTLASS style) lets the mismatch
+// probes (sdpa_probes.cpp) be real alternative implementations of single steps; Standard is the kernel's own.
 #include <memory>
 
 #include <parity/ops/sdpa/sdpa_arith.cuh>
@@ -41,8 +41,16 @@ class SdpaHost : public OpSubject {
     for_each_head(c, [&](std::int64_t b, std::int64_t h) {
       std::vector<float> p(static_cast<std::size_t>(c.hd.S)), out(static_cast<std::size_t>(c.hd.D));
       for (std::int64_t i = 0; i < c.hd.S; ++i) {
-        const RowCall r{HostHead(q, c, b, h), HostHead(k, c, b, h), HostHead(v, c, b, h), i,
-                        Policy::keys(c.causal, i, c.hd.S), c.hd.D, c.B * c.hd.H, c.scale, p.data(), out.data()};
+        const RowCall r{HostHead(q, c, b, h),
+                        HostHead(k, c, b, h),
+                        HostHead(v, c, b, h),
+                        i,
+                        Policy::keys(c.causal, i, c.hd.S),
+                        c.hd.D,
+                        c.B * c.hd.H,
+                        c.scale,
+                        p.data(),
+                        out.data()};
         store(lse, b * c.hd.H * c.hd.S + c.hd.lse_col(i, h), Policy::row(r));
         for (std::int64_t d = 0; d < c.hd.D; ++d) store(o, b * c.row_elements() + c.hd.col(i, h, d), out[d]);
       }

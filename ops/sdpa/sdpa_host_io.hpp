@@ -21,7 +21,9 @@ struct HostCall {
   // `output`: one of the outputs (they share a dtype group).
   HostCall(const OpCall& c, const char* output)
       : hd{.S = c.extent("S"), .H = c.extent("H"), .D = c.extent("D"), .bshd = c.param("layout") != 0},
-        B(c.extent("B")), causal(c.param("causal") != 0), scale(static_cast<float>(c.param("scale"))),
+        B(c.extent("B")),
+        causal(c.param("causal") != 0),
+        scale(static_cast<float>(c.param("scale"))),
         out(c.output_dtype(output)) {}
   std::int64_t row_elements() const { return hd.S * hd.H * hd.D; }
 };

@@ -54,8 +54,8 @@ struct SoftmaxRow {
 };
 
 template <class R, class In>
-SoftmaxRow<R> softmax_row(const Eval<R>& e, const In& q, const In& k, const Heads& hd, std::int64_t b,
-                          std::int64_t h, std::int64_t i, std::int64_t n, const R& scale) {
+SoftmaxRow<R> softmax_row(const Eval<R>& e, const In& q, const In& k, const Heads& hd, std::int64_t b, std::int64_t h,
+                          std::int64_t i, std::int64_t n, const R& scale) {
   SoftmaxRow<R> r;
   std::vector<R> s(static_cast<std::size_t>(n));
   for (std::int64_t j = 0; j < n; ++j)
@@ -70,7 +70,8 @@ struct Sdpa {
   static OpDecl declaration() {
     return {
         .name = "sdpa",
-        .description = "attention: o = softmax(scale q k^T, causal or not) v and its logsumexp, heads [B,H,S,D] or [B,S,H,D]",
+        .description =
+            "attention: o = softmax(scale q k^T, causal or not) v and its logsumexp, heads [B,H,S,D] or [B,S,H,D]",
         .extents = Shape::extents(),
         .inputs = {Shape::input("q", {1.0, 10.0}), Shape::input("k", {1.0, 10.0}), Shape::input("v")},
         .outputs = {Shape::output("o"), {.name = "lse", .shape = {"B", "H*S"}, .dtype_group = "act"}},

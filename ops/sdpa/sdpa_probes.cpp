@@ -61,8 +61,10 @@ void register_probes() {
   probes.add<NoMax>("probe-no-max", "exp(s) / sum exp(s): the row maximum not subtracted");
   probes.add<CausalOffByOne>("probe-causal-off-by-one", "causal mask one key late: query i sees key i + 1");
   probes.add<ScaleAfterSoftmax>("probe-scale-after-softmax", "softmax(q k^T) v * scale: the scale after the softmax");
-  probes.add<SplitKeys<true>>("probe-split-keys", "B*H < 8 and S >= 128: keys in two halves, combined (flash-decoding)");
-  probes.add<SplitKeys<false>>("probe-split-no-rescale", "B*H < 8 and S >= 128: two key halves added without rescaling");
+  probes.add<SplitKeys<true>>("probe-split-keys",
+                              "B*H < 8 and S >= 128: keys in two halves, combined (flash-decoding)");
+  probes.add<SplitKeys<false>>("probe-split-no-rescale",
+                               "B*H < 8 and S >= 128: two key halves added without rescaling");
 }
 
 }  // namespace parity::ops::sdpa

@@ -52,8 +52,8 @@ struct Shape {
 };
 
 // Attention's output and logsumexp over [B, H, S, D] operands.
-std::tuple<at::Tensor, at::Tensor> attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
-                                             bool causal, double scale) {
+std::tuple<at::Tensor, at::Tensor> attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, bool causal,
+                                             double scale) {
 #if PARITY_SDPA_FUSED_CPU
   return at::_scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, causal, {}, scale);
 #else
@@ -87,8 +87,8 @@ class TorchCpuBackward : public OpSubject {
     const at::Tensor d_o = s.heads(call.input("do"));
 #if PARITY_SDPA_FUSED_CPU
     const auto [o, lse] = attention(q, k, v, causal, call.param("scale"));
-    const auto [dq, dk, dv] = at::_scaled_dot_product_flash_attention_for_cpu_backward(
-        d_o, q, k, v, o, lse, 0.0, causal, {}, call.param("scale"));
+    const auto [dq, dk, dv] = at::_scaled_dot_product_flash_attention_for_cpu_backward(d_o, q, k, v, o, lse, 0.0,
+                                                                                       causal, {}, call.param("scale"));
 #else
     at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
     const at::Tensor qf = q.to(at::kFloat).detach().requires_grad_(), kf = k.to(at::kFloat).detach().requires_grad_(),
@@ -104,7 +104,8 @@ class TorchCpuBackward : public OpSubject {
 }  // namespace
 
 std::string torch_kernel() {
-  return PARITY_SDPA_FUSED_CPU ? "its flash attention for CPU" : "matmul, softmax and logsumexp: LibTorch 1.13 has no fused CPU attention";
+  return PARITY_SDPA_FUSED_CPU ? "its flash attention for CPU"
+                               : "matmul, softmax and logsumexp: LibTorch 1.13 has no fused CPU attention";
 }
 
 std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }

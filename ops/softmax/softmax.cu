@@ -12,8 +12,8 @@ namespace {
 
 using kernels::kLanes;
 
-__global__ void __launch_bounds__(kLanes) softmax_rows(kernels::DeviceView x, std::int64_t N, kernels::DeviceOut y,
-                                                       kernels::DeviceOut log_y) {
+__global__ void __launch_bounds__(kLanes)
+    softmax_rows(kernels::DeviceView x, std::int64_t N, kernels::DeviceOut y, kernels::DeviceOut log_y) {
   __shared__ float lanes[kLanes];
   __shared__ float row_m;
   const std::int64_t t = blockIdx.x;

@@ -14,7 +14,8 @@ namespace parity::ops::softmax {
 namespace {
 
 void register_builtins() {
-  register_builtin_subjects("softmax", {.kernel = "parity's deterministic softmax kernel", .make_host = &make_host_twin,
+  register_builtin_subjects("softmax", {.kernel = "parity's deterministic softmax kernel",
+                                        .make_host = &make_host_twin,
                                         .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
                                         .torch = "LibTorch's at::softmax and at::log_softmax on the CPU",
                                         .make_torch = &make_torch_cpu});

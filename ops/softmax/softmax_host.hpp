@@ -13,7 +13,9 @@
 namespace parity::ops::softmax {
 
 struct Standard {
-  static float max(const float* row, std::int64_t N) { return row_max([row](std::int64_t i) { return row[i]; }, N); }
+  static float max(const float* row, std::int64_t N) {
+    return row_max([row](std::int64_t i) { return row[i]; }, N);
+  }
   // The row's sum of exp(x - m); T is the batch's row count.
   static float sum(const float* row, std::int64_t N, std::int64_t /*T*/, float m) {
     return kernels::host_lane_sum([row, m](std::int64_t i) { return shifted_exp(row[i], m); }, N);

@@ -10,8 +10,8 @@ namespace {
 
 constexpr int kThreads = 256;
 
-__global__ void __launch_bounds__(kThreads) swiglu_elements(kernels::DeviceView x, std::int64_t T, std::int64_t F,
-                                                            kernels::DeviceOut y) {
+__global__ void __launch_bounds__(kThreads)
+    swiglu_elements(kernels::DeviceView x, std::int64_t T, std::int64_t F, kernels::DeviceOut y) {
   const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (k >= T * F) return;
   const std::int64_t t = k / F, i = k % F;

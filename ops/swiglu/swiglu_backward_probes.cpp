@@ -45,12 +45,10 @@ struct BackwardDroppedTailFrom128Rows : BackwardStandard {
 
 void register_backward_probes() {
   const HostProbes<SwigluBackwardHost> probes{"swiglu_backward"};
-  probes.add<BackwardFastExp>("probe-fast-exp",
-                                      "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
-  probes.add<BackwardSwappedHalves>("probe-swapped-halves",
-                                            "dx = [db, da]: da and db written to each other's half");
+  probes.add<BackwardFastExp>("probe-fast-exp", "exp by a float32 reduction and a degree-5 polynomial (tens of ulps)");
+  probes.add<BackwardSwappedHalves>("probe-swapped-halves", "dx = [db, da]: da and db written to each other's half");
   probes.add<BackwardBf16Intermediate>("probe-bf16-intermediate",
-                                               "dy * b rounded to bf16 before the multiply by silu'(a)");
+                                       "dy * b rounded to bf16 before the multiply by silu'(a)");
   probes.add<BackwardDroppedTailFrom128Rows>(
       "probe-dropped-tail-from-128-rows",
       "T >= 128: two columns per thread, no tail: the last column of an odd F stays 0");

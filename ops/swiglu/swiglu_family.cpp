@@ -16,9 +16,11 @@ namespace parity::ops::swiglu {
 namespace {
 
 void register_builtins() {
-  register_builtin_subjects("swiglu", {.kernel = "parity's deterministic SwiGLU kernel", .make_host = &make_host_twin,
+  register_builtin_subjects("swiglu", {.kernel = "parity's deterministic SwiGLU kernel",
+                                       .make_host = &make_host_twin,
                                        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-                                       .torch = "LibTorch's at::silu(a) * b on the CPU", .make_torch = &make_torch_cpu});
+                                       .torch = "LibTorch's at::silu(a) * b on the CPU",
+                                       .make_torch = &make_torch_cpu});
   register_probes();
 }
 

@@ -34,7 +34,8 @@ class SwigluHost : public OpSubject {
     for (std::int64_t t = 0; t < T; ++t) {
       const float* row = x.data() + t * 2 * F;
       for (std::int64_t i = 0; i < Policy::written(F); ++i)
-        kernels::store(y, t * F + i, gated(Policy::stored(Policy::silu(row[Policy::gate(i, F)])), row[Policy::value(i, F)]));
+        kernels::store(y, t * F + i,
+                       gated(Policy::stored(Policy::silu(row[Policy::gate(i, F)])), row[Policy::value(i, F)]));
     }
     return {{"y", std::move(y)}};
   }

@@ -56,12 +56,12 @@ TEST(TorchSubjects, EveryOpsReferenceReturnsItsDeclaredOutputsWhole) {
         if (is_dtype_refusal(what))
           std::cout << family->name() << " torch-cpu: this LibTorch refuses " << c.summary() << ": "
                     << what.substr(0, what.find('\n')) << "\n";
-        else
-          ADD_FAILURE() << family->name() << " torch-cpu threw on " << c.summary() << ": " << what;
+        else ADD_FAILURE() << family->name() << " torch-cpu threw on " << c.summary() << ": " << what;
         continue;
       }
       for (const TensorDecl& o : op.def().decl.outputs) {
-        ASSERT_TRUE(out.contains(o.name)) << family->name() << " torch-cpu returned no " << o.name << " on " << c.summary();
+        ASSERT_TRUE(out.contains(o.name))
+            << family->name() << " torch-cpu returned no " << o.name << " on " << c.summary();
         const Tensor& t = out.at(o.name);
         EXPECT_EQ(t.dtype(), p.call.output_dtype(o.name)) << family->name() << "." << o.name << " on " << c.summary();
         EXPECT_EQ(t.shape(), eval_shape(o, c.dims)) << family->name() << "." << o.name << " on " << c.summary();

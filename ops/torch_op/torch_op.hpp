@@ -30,7 +30,7 @@ struct TorchOpSpec {
   std::string schema;   // "mylib::rms_norm" or "mylib::rms_norm.overload" (--torch-op)
   std::string library;  // the shared library whose loading registers it; "" when already loaded (--library)
   std::map<std::string, std::string> args = {};  // declared name -> schema argument (--torch-arg)
-  std::string device = "cpu";               // cpu or cuda (--torch-device)
+  std::string device = "cpu";                    // cpu or cuda (--torch-device)
   // For a family whose subjects run an op's kernels (gen::Family::kernel_ops: model, trajectory),
   // the op the operator is a kernel of; "" for the family's first (linear) (--kernel-op).
   std::string kernel_op = {};

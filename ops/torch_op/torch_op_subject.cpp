@@ -49,8 +49,8 @@ c10::OperatorHandle find_operator(const TorchOpSpec& spec) {
     if (op.name.rfind(spec.schema.substr(0, ns + 2), 0) == 0)
       known += (known.empty() ? "" : ", ") + op.name + (op.overload_name.empty() ? "" : "." + op.overload_name);
   throw InputError("--torch-op: PyTorch's dispatcher has no operator " + spec.schema +
-                   (spec.library.empty() ? std::string() : " after loading " + spec.library) + " (its namespace has: " +
-                   (known.empty() ? "nothing" : known) + ")");
+                   (spec.library.empty() ? std::string() : " after loading " + spec.library) +
+                   " (its namespace has: " + (known.empty() ? "nothing" : known) + ")");
 }
 
 // The declared names, for messages: "inputs x, w; parameters eps; extents T, D".
@@ -97,7 +97,8 @@ std::vector<Source> map_arguments(const OpDecl& decl, const TorchOpSpec& spec, c
     Source s{Source::fallback, declared};
     if (declares(decl.inputs, declared)) {
       if (kind != c10::TypeKind::TensorType)
-        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s input " + declared + ", a tensor");
+        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s input " + declared +
+                         ", a tensor");
       // An optional input (absent in some cases: linear's bias) needs an optional argument (Tensor?).
       if (!decl.tensor(declared).present_if.empty() && a.type()->kind() != c10::TypeKind::OptionalType)
         throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s optional input " + declared +
@@ -110,7 +111,8 @@ std::vector<Source> map_arguments(const OpDecl& decl, const TorchOpSpec& spec, c
       s = {Source::param, declared, kind == c10::TypeKind::IntType};
     } else if (declares(decl.extents, declared)) {
       if (kind != c10::TypeKind::IntType)
-        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s extent " + declared + ", an int");
+        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s extent " + declared +
+                         ", an int");
       s = {Source::extent, declared, true};
     } else if (!a.default_value()) {
       throw InputError("--torch-arg: " + argument + " has no default and no counterpart in " + decl.name + " (" +
@@ -157,8 +159,12 @@ class TorchOp : public OpSubject {
           if (s.as_int) stack.emplace_back(static_cast<std::int64_t>(call.param(s.name)));
           else stack.emplace_back(call.param(s.name));
           break;
-        case Source::extent: stack.emplace_back(call.extent(s.name)); break;
-        case Source::fallback: stack.push_back(*arguments[i].default_value()); break;
+        case Source::extent:
+          stack.emplace_back(call.extent(s.name));
+          break;
+        case Source::fallback:
+          stack.push_back(*arguments[i].default_value());
+          break;
       }
     }
     handle_.callBoxed(stack);
@@ -168,8 +174,9 @@ class TorchOp : public OpSubject {
       if (!stack[i].isTensor()) throw std::runtime_error(spec_.schema + " returned no tensor for " + o.name);
       Tensor t = from_aten(stack[i].toTensor());
       if (t.dtype() != call.output_dtype(o.name))
-        throw std::runtime_error(spec_.schema + " returned " + o.name + " as " + std::string(dtype_name(t.dtype())) + ", the " +
-                                 decl_.name + " declaration wants " + std::string(dtype_name(call.output_dtype(o.name))));
+        throw std::runtime_error(spec_.schema + " returned " + o.name + " as " + std::string(dtype_name(t.dtype())) +
+                                 ", the " + decl_.name + " declaration wants " +
+                                 std::string(dtype_name(call.output_dtype(o.name))));
       if (t.shape() != eval_shape(o, call.extents))
         throw std::runtime_error(spec_.schema + " returned " + o.name + " of another shape than " + decl_.name +
                                  " declares");
@@ -182,7 +189,8 @@ class TorchOp : public OpSubject {
   // The tensor on the subject's device, its storage copied whole so strides and offset stay.
   at::Tensor on_device(const at::Tensor& cpu) const {
     if (spec_.device != "cuda") return cpu;
-    const at::Tensor flat = cpu.as_strided({static_cast<std::int64_t>(cpu.storage().nbytes() / cpu.element_size())}, {1}, 0);
+    const at::Tensor flat =
+        cpu.as_strided({static_cast<std::int64_t>(cpu.storage().nbytes() / cpu.element_size())}, {1}, 0);
     return flat.to(at::kCUDA).as_strided(cpu.sizes(), cpu.strides(), cpu.storage_offset());
   }
 
@@ -199,7 +207,8 @@ OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec) {
   c10::OperatorHandle handle = find_operator(spec);
   std::vector<Source> sources = map_arguments(decl, spec, handle.schema());
   const bool cuda = spec.device == "cuda";
-  OpSubjectInfo info{.name = torch_op_subject_name(spec), .backend = cuda ? kTorchOpCudaBackend : kTorchOpCpuBackend,
+  OpSubjectInfo info{.name = torch_op_subject_name(spec),
+                     .backend = cuda ? kTorchOpCudaBackend : kTorchOpCpuBackend,
                      .description = "the PyTorch operator " + spec.schema + " on " + (cuda ? "CUDA" : "CPU") +
                                     " tensors" + (spec.library.empty() ? "" : " (" + spec.library + ")")};
   if (cuda)

@@ -38,7 +38,9 @@ class TransitionOpSubject final : public OpSubject {
     in.type = call.param("type") != 0 ? subjects::StepType::cps : subjects::StepType::sde;
     in.normaliser = call.param("normaliser") != 0;
     subjects::TransitionOutputs out = step_->sample(in);
-    return {{"prev", std::move(out.prev)}, {"mean", std::move(out.mean)}, {"std", std::move(out.std)},
+    return {{"prev", std::move(out.prev)},
+            {"mean", std::move(out.mean)},
+            {"std", std::move(out.std)},
             {"logp", std::move(out.logp)}};
   }
 

@@ -23,11 +23,11 @@ struct Tolerance {
 };
 
 struct TensorAgreement {
-  std::string name;                 // "logits", "loss", or a parameter name
+  std::string name;  // "logits", "loss", or a parameter name
   std::vector<std::int64_t> shape;
   std::int64_t elements = 0;
-  double max_abs_error = 0.0;       // +inf when a non-finite value meets a finite one
-  std::int64_t violations = 0;      // elements outside atol + rtol |autograd|
+  double max_abs_error = 0.0;   // +inf when a non-finite value meets a finite one
+  std::int64_t violations = 0;  // elements outside atol + rtol |autograd|
   std::int64_t first_violation = -1;
   bool passed() const { return violations == 0; }
 };
@@ -40,8 +40,8 @@ struct BridgeComparison {
   int nonzero_manual_gradient_tensors = 0;  // manual gradients with an element != 0
   std::vector<std::string> zero_manual_gradients;
 
-  bool passed() const;                     // every tensor within tolerance
-  const TensorAgreement& worst() const;    // the largest max_abs_error
+  bool passed() const;                   // every tensor within tolerance
+  const TensorAgreement& worst() const;  // the largest max_abs_error
   // "" when passed, else one line: "grad Wq: 3 of 16 elements outside 1e-10 + 1e-8 |autograd|,
   // first [0, 1]; max abs error 2.1e-06".
   std::string first_failure(const Tolerance& tol) const;

@@ -15,14 +15,13 @@ constexpr double kMaxInitStd = 10.0;
 std::int64_t positive_dim(const Case& c, const std::string& name, std::int64_t max) {
   const std::int64_t v = c.dim(name);
   if (v < 1 || v > max)
-    throw InputError("case.dims." + name + ": must be in [1, " + std::to_string(max) + "] (got " +
-                     std::to_string(v) + ")");
+    throw InputError("case.dims." + name + ": must be in [1, " + std::to_string(max) + "] (got " + std::to_string(v) +
+                     ")");
   return v;
 }
 
 nlohmann::json token_value(double v) {
-  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0)
-    return static_cast<std::int64_t>(v);
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return static_cast<std::int64_t>(v);
   return v;
 }
 
@@ -57,8 +56,8 @@ nlohmann::json tokens(const Case& c, const std::string& prefix, std::int64_t len
 void check_limits(const oracles::TinyGptConfig& cfg, std::int64_t len) {
   const double v = static_cast<double>(cfg.vocab), d = static_cast<double>(cfg.d), h = static_cast<double>(cfg.heads),
                f = static_cast<double>(cfg.hidden), m = static_cast<double>(cfg.max_len), n = static_cast<double>(len);
-  require_within("case.dims", "the multiply-adds of one pass", n * (4 * d * d + 2 * d * f + d * v) + 2 * n * n * d, 0x1p28,
-                 "2^28");
+  require_within("case.dims", "the multiply-adds of one pass", n * (4 * d * d + 2 * d * f + d * v) + 2 * n * n * d,
+                 0x1p28, "2^28");
   require_case_bytes("case.dims", "the parameters and activations, in bytes,",
                      32 * (2 * v * d + m * d + 4 * d * d + 2 * d * f + n * (8 * d + f + v) + h * n * n));
 }
@@ -74,8 +73,8 @@ BridgeProblem materialise_bridge(const Case& c) {
   p.config.max_len = positive_dim(c, "max_len", 4096);
   p.len = positive_dim(c, "len", 4096);
   if (p.config.d % p.config.heads != 0)
-    throw InputError("case.dims.heads: " + std::to_string(p.config.heads) + " does not divide d = " +
-                     std::to_string(p.config.d));
+    throw InputError("case.dims.heads: " + std::to_string(p.config.heads) +
+                     " does not divide d = " + std::to_string(p.config.d));
   for (const auto& [name, v] : c.dims)
     if (name != "vocab" && name != "d" && name != "heads" && name != "hidden" && name != "max_len" && name != "len")
       throw InputError("case.dims." + name + ": not a bridge dimension (vocab, d, heads, hidden, max_len, len)");
@@ -87,8 +86,7 @@ BridgeProblem materialise_bridge(const Case& c) {
   const double init_std = c.param("init_std", kDefaultInitStd);
   // Past 10 the float64 model saturates (one-hot softmax, zero gradients by right) or
   // overflows to NaN, and no comparison means anything there.
-  if (!(init_std > 0.0 && init_std <= kMaxInitStd))
-    throw InputError("case.params.init_std: must lie in (0, 10]");
+  if (!(init_std > 0.0 && init_std <= kMaxInitStd)) throw InputError("case.params.init_std: must lie in (0, 10]");
   p.params = oracles::init_params(p.config, c.seed, init_std);
   p.ids = tokens(c, "ids", p.len);
   p.targets = tokens(c, "targets", p.len);
@@ -100,8 +98,9 @@ Case make_bridge_case(const oracles::TinyGptConfig& config, std::uint64_t seed, 
   Case c;
   c.family = "bridge";
   c.seed = seed;
-  c.dims = {{"vocab", config.vocab}, {"d", config.d},         {"heads", config.heads},
-            {"hidden", config.hidden}, {"max_len", config.max_len}, {"len", static_cast<std::int64_t>(ids.size())}};
+  c.dims = {{"vocab", config.vocab},     {"d", config.d},
+            {"heads", config.heads},     {"hidden", config.hidden},
+            {"max_len", config.max_len}, {"len", static_cast<std::int64_t>(ids.size())}};
   c.params["init_std"] = init_std;
   for (std::size_t t = 0; t < ids.size(); ++t) c.params["ids." + std::to_string(t)] = static_cast<double>(ids[t]);
   for (std::size_t t = 0; t < targets.size(); ++t)

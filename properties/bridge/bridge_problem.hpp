@@ -23,7 +23,7 @@ namespace parity::properties::bridge {
 struct BridgeProblem {
   oracles::TinyGptConfig config;  // the model: every variant at its default
   oracles::TinyGptParams params;
-  nlohmann::json ids, targets;    // arrays of len tokens, as given
+  nlohmann::json ids, targets;  // arrays of len tokens, as given
   std::int64_t len = 0;
 };
 

@@ -50,7 +50,7 @@ std::vector<BadInput> bad_inputs(const oracles::TinyGptConfig& c);
 
 // What one path did with an input: refused it (InputError) with `message`, or computed.
 struct PathOutcome {
-  std::string path;   // "manual", "torch-explicit", "torch-sdpa"
+  std::string path;  // "manual", "torch-explicit", "torch-sdpa"
   bool refused = false;
   std::string message;
 };

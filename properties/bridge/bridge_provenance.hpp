@@ -20,7 +20,7 @@ std::filesystem::path bridge_source_root();
 
 struct SourceDigests {
   nlohmann::ordered_json digests = nlohmann::ordered_json::object();  // path -> sha256 hex
-  std::vector<std::string> missing;  // paths that could not be read under the root
+  std::vector<std::string> missing;                                   // paths that could not be read under the root
 };
 // Hashes every bridge source file as it is now under `root`; a file that cannot be read is
 // listed in `missing` (and has no digest), never silently skipped.

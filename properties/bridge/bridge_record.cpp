@@ -47,9 +47,14 @@ BridgeRecord build_bridge_record(const Case& c, const std::vector<std::string>& 
   j["execution_mode"] = "CPU float64 forward and full parameter-backward comparison; no training update";
   j["command"] = command;
   j["exit_status"] = 1;  // set below
-  j["config"] = {{"vocab", p.config.vocab}, {"d", p.config.d},     {"hidden", p.config.hidden},
-                 {"max_len", p.config.max_len}, {"seed", c.seed},   {"heads", p.config.heads},
-                 {"d_head", p.config.d_head()}, {"init_std", c.param("init_std", 0.02)}};
+  j["config"] = {{"vocab", p.config.vocab},
+                 {"d", p.config.d},
+                 {"hidden", p.config.hidden},
+                 {"max_len", p.config.max_len},
+                 {"seed", c.seed},
+                 {"heads", p.config.heads},
+                 {"d_head", p.config.d_head()},
+                 {"init_std", c.param("init_std", 0.02)}};
   j["ids"] = p.ids;
   j["targets"] = p.targets;
   j["dtype"] = "float64";
@@ -107,8 +112,11 @@ BridgeRecord build_bridge_record(const Case& c, const std::vector<std::string>& 
   j["sources"] = digests.digests;
   j["sources_root"] = bridge_source_root().string();
   j["sources_missing"] = digests.missing;
-  j["sdpa"] = {{"available", sdpa.available}, {"function", sdpa.function}, {"backend", sdpa.backend},
-               {"public_api", sdpa.public_api}, {"note", sdpa.note}};
+  j["sdpa"] = {{"available", sdpa.available},
+               {"function", sdpa.function},
+               {"backend", sdpa.backend},
+               {"public_api", sdpa.public_api},
+               {"note", sdpa.note}};
   j["gelu"] = oracles::gelu_name(p.config.gelu);
   j["passed"] = r.passed = r.problems.empty();
   j["exit_status"] = r.passed ? 0 : 1;

@@ -16,8 +16,8 @@
 namespace parity::properties::bridge {
 
 struct BridgeRecord {
-  nlohmann::ordered_json json;  // keys in the reference's order, then parity's additions
-  bool passed = false;          // comparisons pass, every probe caught, every bad input refused
+  nlohmann::ordered_json json;        // keys in the reference's order, then parity's additions
+  bool passed = false;                // comparisons pass, every probe caught, every bad input refused
   std::vector<std::string> problems;  // one line per thing that did not hold
 };
 

@@ -31,8 +31,8 @@ BridgeRun run_bridge(const BridgeProblem& p, const BridgeSubject& s, const Toler
     throw InputError("subject " + s.name + " cannot run here: " + why);
   BridgeRun run;
   run.manual = oracles::tiny_gpt_forward_backward(s.manual_config(p.config), p.params, p.ids, p.targets);
-  run.autograd = subjects::torch_impl::tiny_gpt_torch(p.config, p.params, p.ids, p.targets, s.path,
-                                                      &run.attention_grad_fn);
+  run.autograd =
+      subjects::torch_impl::tiny_gpt_torch(p.config, p.params, p.ids, p.targets, s.path, &run.attention_grad_fn);
   run.comparison = compare_bridge(run.manual, run.autograd, tol);
   const auto manual = s.manual_config(p.config);
   const auto u = oracles::tiny_gpt_gelu_inputs(manual, p.params, p.ids, p.targets);
@@ -74,11 +74,10 @@ Verdict check_matches_autograd(const Case& c, const BridgeSubject& s) {
     v = Verdict::fail("matches_autograd", "degenerate: the manual gradients of " + names +
                                               " are all zero, which this model and length cannot give");
   } else {
-    v = Verdict::pass("matches_autograd", "logits, loss and " +
-                                              std::to_string(run.comparison.compared_gradient_elements) +
-                                              " gradient elements within tolerance; max abs error " +
-                                              sci(run.comparison.worst().max_abs_error) + " (" +
-                                              run.comparison.worst().name + ")");
+    v = Verdict::pass("matches_autograd",
+                      "logits, loss and " + std::to_string(run.comparison.compared_gradient_elements) +
+                          " gradient elements within tolerance; max abs error " +
+                          sci(run.comparison.worst().max_abs_error) + " (" + run.comparison.worst().name + ")");
   }
   record_metrics(v, run);
   return v;
@@ -94,8 +93,10 @@ Verdict check_probe_caught(const Case& c, const BridgeSubject& probe) {
   const auto deviant = oracles::tiny_gpt_forward_backward(probe.manual_config(p.config), p.params, p.ids, p.targets);
   const BridgeComparison change = compare_bridge(deviant, truth, tol);
   if (change.passed())
-    return Verdict::discard("probe_caught", probe.name + " computes the true model's function on this case (max abs "
-                                            "difference " + sci(change.worst().max_abs_error) + " within tolerance)");
+    return Verdict::discard("probe_caught", probe.name +
+                                                " computes the true model's function on this case (max abs "
+                                                "difference " +
+                                                sci(change.worst().max_abs_error) + " within tolerance)");
   const BridgeRun run = run_bridge(p, probe, tol);
   Verdict v = run.comparison.passed()
                   ? Verdict::fail("probe_caught", probe.name + " changes the function (" + change.first_failure(tol) +

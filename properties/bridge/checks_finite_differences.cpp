@@ -54,9 +54,9 @@ Verdict check_finite_differences(const Case& c, const BridgeSubject& s) {
       if (!(ratio <= 1.0)) {
         std::ostringstream m;
         m.precision(6);
-        m << "grad " << slot.name << index_text(static_cast<std::int64_t>(i), (out.grads.*slot.member).shape)
-          << " = " << g << " but the five-point difference of the loss gives " << fd << " (allowed " << kAbs
-          << " + " << kRel << " |g|)";
+        m << "grad " << slot.name << index_text(static_cast<std::int64_t>(i), (out.grads.*slot.member).shape) << " = "
+          << g << " but the five-point difference of the loss gives " << fd << " (allowed " << kAbs << " + " << kRel
+          << " |g|)";
         Verdict v = Verdict::fail("finite_differences", m.str());
         v.metrics["elements_checked"] = static_cast<double>(checked);
         return v;
@@ -64,8 +64,8 @@ Verdict check_finite_differences(const Case& c, const BridgeSubject& s) {
       worst = std::max(worst, ratio);
     }
   }
-  Verdict v = Verdict::pass("finite_differences", std::to_string(checked) +
-                                                      " gradient elements agree with five-point differences");
+  Verdict v = Verdict::pass("finite_differences",
+                            std::to_string(checked) + " gradient elements agree with five-point differences");
   v.metrics["elements_checked"] = static_cast<double>(checked);
   v.metrics["tolerance_utilisation"] = worst;
   return v;

@@ -79,8 +79,7 @@ Verdict check_refuses_bad_inputs(const Case& c, const BridgeSubject& s) {
   const auto own = run_paths(manual, p.config, p.params, p.ids, p.targets);
   // A case whose own tokens every path refuses is bad input, not a failure; a case that only
   // some paths refuse is a validation that differs between paths.
-  if (refused_alike(own))
-    throw InputError("case.params.ids: the case's own tokens are refused: " + describe(own));
+  if (refused_alike(own)) throw InputError("case.params.ids: the case's own tokens are refused: " + describe(own));
   for (const auto& o : own)
     if (o.refused)
       return Verdict::fail("refuses_bad_inputs", "the case's own tokens " + p.ids.dump() + " / " + p.targets.dump() +

@@ -17,7 +17,8 @@ Verdict judge(const Named& pairs) {
   std::string compared;
   for (const auto& [name, ab] : pairs) {
     const BitwiseDiff d = compare_bitwise(*ab.first, *ab.second);
-    if (!d.equal()) return Verdict::fail(kProperty, name + " differs from the host twin's: " + d.describe(ab.first->shape()));
+    if (!d.equal())
+      return Verdict::fail(kProperty, name + " differs from the host twin's: " + d.describe(ab.first->shape()));
     compared += (compared.empty() ? "" : ", ") + name;
   }
   return Verdict::pass(kProperty, compared + " bitwise equal to the host twin's");
@@ -30,16 +31,18 @@ Verdict check_lora(const Case& c, subjects::LoraSubject& subject, subjects::Lora
   const Tensor y = subject.forward(p.in), y_twin = twin.forward(p.in);
   if (!backward) return judge({{"y", {&y, &y_twin}}});
   const auto g = subject.backward(p.in, p.dy), g_twin = twin.backward(p.in, p.dy);
-  return judge({{"y", {&y, &y_twin}}, {"dx", {&g.dx, &g_twin.dx}}, {"dA", {&g.dA, &g_twin.dA}},
-                {"dB", {&g.dB, &g_twin.dB}}});
+  return judge(
+      {{"y", {&y, &y_twin}}, {"dx", {&g.dx, &g_twin.dx}}, {"dA", {&g.dA, &g_twin.dA}}, {"dB", {&g.dB, &g_twin.dB}}});
 }
 
 Verdict check_transition(const Case& c, subjects::TransitionSubject& subject, subjects::TransitionSubject& twin,
                          bool scoring) {
   const transition::TransitionProblem p = transition::materialise(c);
   const auto out = subject.sample(p.in), out_twin = twin.sample(p.in);
-  Named pairs = {{"prev", {&out.prev, &out_twin.prev}}, {"mean", {&out.mean, &out_twin.mean}},
-                 {"std", {&out.std, &out_twin.std}}, {"logp", {&out.logp, &out_twin.logp}}};
+  Named pairs = {{"prev", {&out.prev, &out_twin.prev}},
+                 {"mean", {&out.mean, &out_twin.mean}},
+                 {"std", {&out.std, &out_twin.std}},
+                 {"logp", {&out.logp, &out_twin.logp}}};
   if (!scoring) return judge(pairs);
   const Tensor scored = subject.score(p.in, out.prev), scored_twin = twin.score(p.in, out.prev);
   pairs.push_back({"score", {&scored, &scored_twin}});

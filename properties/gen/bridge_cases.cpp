@@ -1,6 +1,5 @@
 #include <parity/properties/gen/bridge_cases.hpp>
 
-
 #include <parity/oracles/tiny_gpt_model.hpp>
 #include <parity/properties/bridge/bridge_problem.hpp>
 
@@ -56,18 +55,21 @@ rc::Gen<Case> bridge_case(BridgeCaps caps) {
 }
 
 const CaseRules& bridge_rules() {
-  static const CaseRules rules{[](const Case& c) { (void)properties::bridge::materialise_bridge(c); }, [](Case c) {
-    const std::int64_t len = std::min(c.dim("len"), c.dim("max_len")), vocab = std::max<std::int64_t>(c.dim("vocab"), 1);
-    c.dims["len"] = len;
-    for (const char* prefix : {"ids.", "targets."}) {
-      for (std::int64_t t = std::max<std::int64_t>(len, 0); c.params.erase(prefix + std::to_string(t)); ++t) {
-      }
-      for (std::int64_t t = 0; t < len; ++t)
-        if (auto it = c.params.find(prefix + std::to_string(t)); it != c.params.end())
-          it->second = static_cast<double>(static_cast<std::int64_t>(it->second) % vocab);
-    }
-    return c;
-  }};
+  static const CaseRules rules{[](const Case& c) { (void)properties::bridge::materialise_bridge(c); },
+                               [](Case c) {
+                                 const std::int64_t len = std::min(c.dim("len"), c.dim("max_len")),
+                                                    vocab = std::max<std::int64_t>(c.dim("vocab"), 1);
+                                 c.dims["len"] = len;
+                                 for (const char* prefix : {"ids.", "targets."}) {
+                                   for (std::int64_t t = std::max<std::int64_t>(len, 0);
+                                        c.params.erase(prefix + std::to_string(t)); ++t) {
+                                   }
+                                   for (std::int64_t t = 0; t < len; ++t)
+                                     if (auto it = c.params.find(prefix + std::to_string(t)); it != c.params.end())
+                                       it->second = static_cast<double>(static_cast<std::int64_t>(it->second) % vocab);
+                                 }
+                                 return c;
+                               }};
   return rules;
 }
 

@@ -19,9 +19,7 @@ const bridge::BridgeSubject& runnable(const std::string& name) {
 class BridgeFamily final : public Family {
  public:
   std::string name() const override { return "bridge"; }
-  std::string description() const override {
-    return "float64 tiny transformer, manual backward vs LibTorch autograd";
-  }
+  std::string description() const override { return "float64 tiny transformer, manual backward vs LibTorch autograd"; }
   std::string default_subject() const override { return "torch-autograd"; }
 
   std::vector<SubjectEntry> subjects() const override {
@@ -59,8 +57,8 @@ RunResult run_bridge_property(const bridge::BridgeSubject& subject, const bridge
                               const RunConfig& config, BridgeCaps caps) {
   runnable(subject.name);
   return run_property(
-      subject.name, property.name, bridge_case(caps), [&](const Case& c) { return property.check(c, subject); },
-      config, bridge_rules());
+      subject.name, property.name, bridge_case(caps), [&](const Case& c) { return property.check(c, subject); }, config,
+      bridge_rules());
 }
 
 RunResult run_bridge_probe_caught(const bridge::BridgeSubject& probe, const RunConfig& config, BridgeCaps caps) {
@@ -70,10 +68,11 @@ RunResult run_bridge_probe_caught(const bridge::BridgeSubject& probe, const RunC
       rc::gen::withSize([caps](int size) { return rc::gen::resize(std::max(size, 40), bridge_case(caps)); });
   // No `parity check` command runs probe_caught or draws from this generator: no rerun line.
   RunConfig probe_config = config;
-  if (!probe_config.rerun_command) probe_config.rerun_command = [](const std::string&, std::uint64_t, int) { return std::string(); };
+  if (!probe_config.rerun_command)
+    probe_config.rerun_command = [](const std::string&, std::uint64_t, int) { return std::string(); };
   return run_property(
-      probe.name, "probe_caught", gen,
-      [&](const Case& c) { return bridge::check_probe_caught(c, probe); }, probe_config, bridge_rules());
+      probe.name, "probe_caught", gen, [&](const Case& c) { return bridge::check_probe_caught(c, probe); },
+      probe_config, bridge_rules());
 }
 
 const Family& bridge_family() {

@@ -65,15 +65,16 @@ rc::Seq<Case> param_shrinks(const Case& c) {
 }  // namespace
 
 rc::Seq<Case> case_shrinks(const Case& c, const ShrinkOptions& options) {
-  rc::Seq<Case> all =
-      options.dims_only
-          ? dim_shrinks(c, options.dims_first)
-          : rc::seq::concat(
-                each(c, rc::shrink::removeChunks(c.patches), [](Case& d, std::vector<Patch> p) { d.patches = std::move(p); }),
-                layout_shrinks(c),
-                each(c, rc::shrink::towards<std::int64_t>(c.probe_row, 0), [](Case& d, std::int64_t p) { d.probe_row = p; }),
-                dim_shrinks(c, options.dims_first), param_shrinks(c),
-                each(c, rc::shrink::towards<std::uint64_t>(c.seed, 0), [](Case& d, std::uint64_t s) { d.seed = s; }));
+  rc::Seq<Case> all = options.dims_only
+                          ? dim_shrinks(c, options.dims_first)
+                          : rc::seq::concat(each(c, rc::shrink::removeChunks(c.patches),
+                                                 [](Case& d, std::vector<Patch> p) { d.patches = std::move(p); }),
+                                            layout_shrinks(c),
+                                            each(c, rc::shrink::towards<std::int64_t>(c.probe_row, 0),
+                                                 [](Case& d, std::int64_t p) { d.probe_row = p; }),
+                                            dim_shrinks(c, options.dims_first), param_shrinks(c),
+                                            each(c, rc::shrink::towards<std::uint64_t>(c.seed, 0),
+                                                 [](Case& d, std::uint64_t s) { d.seed = s; }));
   if (!options.conform) return all;
   return rc::seq::map(std::move(all), options.conform);
 }

@@ -39,9 +39,9 @@ struct ShrinkOptions {
 rc::Seq<Case> case_shrinks(const Case& c, const ShrinkOptions& options = {});
 
 struct ShrinkResult {
-  Case shrunk;          // the smallest Case found that still fails
-  int steps = 0;        // accepted shrinks
-  int evaluations = 0;  // predicate calls
+  Case shrunk;             // the smallest Case found that still fails
+  int steps = 0;           // accepted shrinks
+  int evaluations = 0;     // predicate calls
   bool exhausted = false;  // stopped at max_evaluations rather than at a local minimum
 };
 

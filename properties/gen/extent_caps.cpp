@@ -28,7 +28,8 @@ ExtentMaxima resolve_extent_caps(const std::string& family, const std::vector<Ex
   for (const auto& [extent, max] : explicit_maxima) {
     const std::string flag = "--max-" + extent;
     const auto it = out.find(extent);
-    if (it == out.end()) throw InputError(flag + ": the " + family + " family has no extent " + extent + " (its extents: " + known + ")");
+    if (it == out.end())
+      throw InputError(flag + ": the " + family + " family has no extent " + extent + " (its extents: " + known + ")");
     for (const auto& cap : caps)
       if (cap.extent == extent && (max < cap.min || max > cap.limit))
         throw InputError(flag + ": " + std::to_string(max) + " is outside [" + std::to_string(cap.min) + ", " +

@@ -55,7 +55,8 @@ std::optional<ProbeDetection> detect_probe(const Family& family, const std::stri
     // property that fails everywhere (or a subject that throws) detects nothing.
     const Verdict control = family.check(family.default_subject(), property.name, *result.counterexample);
     if (control.fails()) {
-      result.message += "  not a detection: " + family.default_subject() + " fails this case too (" + control.detail + ")\n";
+      result.message +=
+          "  not a detection: " + family.default_subject() + " fails this case too (" + control.detail + ")\n";
       continue;
     }
     return ProbeDetection{property.name, std::move(result), cases};

@@ -23,10 +23,10 @@ using SubjectRole = subjects::SubjectKind;
 
 struct SubjectEntry {
   std::string name;
-  std::string backend;       // "host", "cuda", "torch-cpu", ...
+  std::string backend;  // "host", "cuda", "torch-cpu", ...
   SubjectRole role = SubjectRole::implementation;
   std::string description;
-  std::string unavailable;   // why it cannot run here, or empty
+  std::string unavailable;  // why it cannot run here, or empty
 };
 
 struct PropertyEntry {
@@ -41,7 +41,6 @@ struct PropertyEntry {
 // properties only, and refuse those properties on a real subject. ctest runs them under the
 // `oracle` label; `parity check FAMILY --subject parity-oracles` runs them by hand.
 inline constexpr const char* kOraclesSubject = "parity-oracles";
-
 
 class Family {
  public:

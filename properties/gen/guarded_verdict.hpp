@@ -3,9 +3,9 @@
 // check of one Case: the family's contract first, a Case outside it being parity's fault
 // (invalid_case), never the subject's; then the check, any exception it throws after the
 // contract passed being the subject's failure of kind `threw`, except NotApplicable
-// (core/error.hpp), which propagates: a property that does not apply is no verdict at all. A shrink keeps a failure only
-// while a candidate fails with the same kind: a value failure must not shrink into a throw.
-// Header-only: the fuzz harnesses link parity_core alone.
+// (core/error.hpp), which propagates: a property that does not apply is no verdict at all. A shrink keeps a failure
+// only while a candidate fails with the same kind: a value failure must not shrink into a throw. Header-only: the fuzz
+// harnesses link parity_core alone.
 #include <exception>
 #include <functional>
 #include <string>

@@ -46,7 +46,8 @@ std::int64_t other_rows(std::int64_t T, int kind, std::int64_t d, std::int64_t m
 }
 
 // The drawn extents, demoted to fit caps.max_work (the header says how).
-Shape fit(SizedExtent T, SizedExtent N, SizedExtent K, SizedExtent r, int other_kind, std::int64_t d, const LoraCaps& caps) {
+Shape fit(SizedExtent T, SizedExtent N, SizedExtent K, SizedExtent r, int other_kind, std::int64_t d,
+          const LoraCaps& caps) {
   SizedExtent* demotion_order[] = {&N, &K, &r, &T};
   const auto shape = [&] {
     const std::int64_t t = T.value();
@@ -78,17 +79,17 @@ rc::Gen<Patch> patch(const Shape& s) {
 // The case before output-straddling patches.
 rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
   // Reference extents (docs/reference.md, "lora_gate"): T 70, 257, 33; N 512, 2048, 5120; K 384, 1024, 5120.
-  const auto shape = rc::gen::apply(
-      [caps](SizedExtent T, SizedExtent N, SizedExtent K, SizedExtent r, int other_kind, std::int64_t d) {
-        return fit(T, N, K, r, other_kind, d, caps);
-      },
-      sized_extent(caps.max_T, kSmallT, {33, 70, 257}, kSmallWeightT), sized_extent(caps.max_N, kSmallN, {512, 2048, 5120}),
-      sized_extent(caps.max_K, kSmallK, {384, 1024, 5120}), sized_extent(caps.max_r, kSmallR, {4, 16}),
-      shrinking_element<int>({0, 1, 2}), rc::gen::inRange<std::int64_t>(0, 1 << 20));
+  const auto shape =
+      rc::gen::apply([caps](SizedExtent T, SizedExtent N, SizedExtent K, SizedExtent r, int other_kind,
+                            std::int64_t d) { return fit(T, N, K, r, other_kind, d, caps); },
+                     sized_extent(caps.max_T, kSmallT, {33, 70, 257}, kSmallWeightT),
+                     sized_extent(caps.max_N, kSmallN, {512, 2048, 5120}),
+                     sized_extent(caps.max_K, kSmallK, {384, 1024, 5120}), sized_extent(caps.max_r, kSmallR, {4, 16}),
+                     shrinking_element<int>({0, 1, 2}), rc::gen::inRange<std::int64_t>(0, 1 << 20));
   return rc::gen::mapcat(shape, [strided = caps.strided_layouts](const Shape& s) {
     return rc::gen::apply(
-        [s, strided](std::uint64_t seed, std::int64_t probe_row, Layout lx, Layout lw, Layout la, Layout lb,
-            Layout ldy, double alpha, std::vector<Patch> patches) {
+        [s, strided](std::uint64_t seed, std::int64_t probe_row, Layout lx, Layout lw, Layout la, Layout lb, Layout ldy,
+                     double alpha, std::vector<Patch> patches) {
           Case c;
           c.family = "lora";
           c.seed = seed;
@@ -103,12 +104,11 @@ rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
           c.patches = std::move(patches);
           return c;
         },
-        rc::gen::arbitrary<std::uint64_t>(), rc::gen::inRange<std::int64_t>(0, s.T), layout(), layout(),
-        layout(), layout(), layout(),
+        rc::gen::arbitrary<std::uint64_t>(), rc::gen::inRange<std::int64_t>(0, s.T), layout(), layout(), layout(),
+        layout(), layout(),
         shrinking_element<double>({static_cast<double>(s.r), 2.0 * static_cast<double>(s.r), 16.0, 1.0}),
-        rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 4), [s](std::size_t count) {
-          return rc::gen::container<std::vector<Patch>>(count, patch(s));
-        }));
+        rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 4),
+                        [s](std::size_t count) { return rc::gen::container<std::vector<Patch>>(count, patch(s)); }));
   });
 }
 
@@ -143,12 +143,14 @@ LoraCaps lora_caps(const ExtentMaxima& maxima) { return caps_from(lora_cap_field
 
 const CaseRules& lora_rules() {
   static const CaseRules rules{&properties::lora::check_contract, [](Case c) {
-    const std::int64_t T = std::max<std::int64_t>(c.dim("T"), 1);
-    c.probe_row = std::min(c.probe_row, T - 1);
-    for (Patch& p : c.patches)
-      p.index %= std::max<std::int64_t>(properties::lora::operand_size(p.operand, T, c.dim("N"), c.dim("K"), c.dim("r")), 1);
-    return c;
-  }};
+                                 const std::int64_t T = std::max<std::int64_t>(c.dim("T"), 1);
+                                 c.probe_row = std::min(c.probe_row, T - 1);
+                                 for (Patch& p : c.patches)
+                                   p.index %= std::max<std::int64_t>(
+                                       properties::lora::operand_size(p.operand, T, c.dim("N"), c.dim("K"), c.dim("r")),
+                                       1);
+                                 return c;
+                               }};
   return rules;
 }
 

@@ -31,9 +31,8 @@ struct LoraTraits {
 
 }  // namespace
 
-RunResult run_lora_property(const subjects::LoraSubjectInfo& subject,
-                            const properties::lora::LoraProperty& property, const RunConfig& config,
-                            LoraCaps caps) {
+RunResult run_lora_property(const subjects::LoraSubjectInfo& subject, const properties::lora::LoraProperty& property,
+                            const RunConfig& config, LoraCaps caps) {
   return run_typed_property<LoraTraits>(subject, property, config, caps);
 }
 

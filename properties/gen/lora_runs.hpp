@@ -8,9 +8,8 @@ namespace parity::gen {
 
 // Runs `property` on a fresh instance of `subject` per case, over lora_case(caps); not
 // applicable when the subject lacks a capability the property needs (subject_family.hpp).
-RunResult run_lora_property(const subjects::LoraSubjectInfo& subject,
-                            const properties::lora::LoraProperty& property, const RunConfig& config,
-                            LoraCaps caps = {});
+RunResult run_lora_property(const subjects::LoraSubjectInfo& subject, const properties::lora::LoraProperty& property,
+                            const RunConfig& config, LoraCaps caps = {});
 
 const Family& lora_family();
 

@@ -109,7 +109,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
         failed_at = evaluated - discarded;
       }
       if (v.kind != *kind) return;  // another kind of failure does not reproduce this one
-      last_failing = c;  // shrinking ends on the last failing case it tried
+      last_failing = c;             // shrinking ends on the last failing case it tried
       last_verdict = v;
       RC_FAIL(v.detail);
     }
@@ -128,8 +128,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   // RC_PARAMS="reproduce=..." line at exit would name test ids that parity does not use.
   rc::detail::TestListenerAdapter silent;
   const std::unordered_map<std::string, rc::detail::Reproduce> no_reproduce;  // parity replays its own files
-  const auto outcome =
-      rc::detail::checkProperty(rc::detail::toProperty(prop), metadata, params, silent, no_reproduce);
+  const auto outcome = rc::detail::checkProperty(rc::detail::toProperty(prop), metadata, params, silent, no_reproduce);
   if (config.progress) *config.progress << std::string(72, ' ') << '\r' << std::flush;
 
   result.discarded = discarded;
@@ -158,10 +157,12 @@ RunResult run_property(const std::string& subject, const std::string& property, 
       last_verdict = v;  // the descent's last success is its result
       return true;
     };
-    const ShrinkResult descent = shrink_case(
-        *last_failing, same_failure, {.max_evaluations = kLocalMinimumChecks, .dims_only = true, .conform = rules.conform});
+    const ShrinkResult descent =
+        shrink_case(*last_failing, same_failure,
+                    {.max_evaluations = kLocalMinimumChecks, .dims_only = true, .conform = rules.conform});
     last_failing = descent.shrunk;
-    if (descent.exhausted) descent_note = "stopped after " + std::to_string(descent.evaluations) + " checks; not a local minimum";
+    if (descent.exhausted)
+      descent_note = "stopped after " + std::to_string(descent.evaluations) + " checks; not a local minimum";
   }
   result.cases = evaluated;
   result.counterexample = last_failing;
@@ -170,10 +171,10 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   const char* rc_params = std::getenv("RC_PARAMS");
   result.rerun = config.rerun_command
                      ? config.rerun_command(property, result.seed, cases)
-                     : (rc_params ? "RC_PARAMS=" + shell_quoted(rc_params) + " " : std::string()) + "parity check " + family +
-                           " --subject " + subject + " --property " + property + " --cases " + std::to_string(cases) +
-                           " --seed " + std::to_string(result.seed) + max_flags(config.max_extents) +
-                           config.subject_flags;
+                     : (rc_params ? "RC_PARAMS=" + shell_quoted(rc_params) + " " : std::string()) + "parity check " +
+                           family + " --subject " + subject + " --property " + property + " --cases " +
+                           std::to_string(cases) + " --seed " + std::to_string(result.seed) +
+                           max_flags(config.max_extents) + config.subject_flags;
   // The reproducer is only worth writing if the case fails again: when it does not, the
   // failure is nondeterminism, and the reproducer says so.
   const bool fails_again = reproduces(verdict_of(*last_failing), *kind);
@@ -183,8 +184,8 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   }
   msg << "FAILED " << family << "/" << property << " on " << subject << " (" << failure_kind_text(result.verdict->kind)
       << ", case " << failed_at << " of " << cases << ", seed " << result.seed << "), shrunk"
-      << (descent_note.empty() ? "" : " (" + descent_note + ")") << " to:\n  "
-      << last_failing->summary() << "\n  " << result.verdict->detail << "\n";
+      << (descent_note.empty() ? "" : " (" + descent_note + ")") << " to:\n  " << last_failing->summary() << "\n  "
+      << result.verdict->detail << "\n";
   if (!fails_again)
     msg << "  note: the subject's result is not a function of its inputs (nondeterminism), which is itself a\n"
            "  failure; its reproducer replays the case repeatedly\n";

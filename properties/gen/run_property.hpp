@@ -30,12 +30,12 @@
 namespace parity::gen {
 
 struct RunConfig {
-  int cases = 0;                 // 0: default_case_count()
+  int cases = 0;                           // 0: default_case_count()
   std::optional<std::uint64_t> seed = {};  // absent: default_seed()
   bool shrink = true;
   bool write_reproducer = true;
   std::filesystem::path repro_dir = {};  // empty: default_repro_dir()
-  std::ostream* progress = nullptr;  // a progress line every few cases, when set
+  std::ostream* progress = nullptr;      // a progress line every few cases, when set
   // The command that replays a reproducer when given its path (registry/replay.hpp): a program
   // that knows the subject, e.g. a user's property test's "<program> --replay".
   std::string replay_command = "parity replay";
@@ -56,15 +56,15 @@ struct RunConfig {
 
 struct RunResult {
   bool passed = false;
-  int cases = 0;        // cases that ran to a verdict
+  int cases = 0;  // cases that ran to a verdict
   int discarded = 0;
   std::uint64_t seed = 0;
-  int case_count = 0;   // the cases asked for: with the seed, what reruns this run
-  std::string rerun;    // on a failure: the command that reruns this run exactly; "" when none does
+  int case_count = 0;                  // the cases asked for: with the seed, what reruns this run
+  std::string rerun;                   // on a failure: the command that reruns this run exactly; "" when none does
   std::optional<Case> counterexample;  // the shrunk minimal failing case
   std::optional<Verdict> verdict;      // its verdict
   std::optional<std::filesystem::path> reproducer;
-  std::string message;                 // one paragraph for a human: what failed and how to replay
+  std::string message;  // one paragraph for a human: what failed and how to replay
   // Non-empty: the property does not apply to the subject (why, e.g. "the subject has no
   // backward"); nothing ran and passed is false. Callers report it as not applicable.
   std::string not_applicable;
@@ -99,7 +99,7 @@ void check_rc_params();
 // PARITY_THREADS), checked before any work: throws InputError naming the first bad one.
 void check_environment();
 
-}  // namespace parity
+}  // namespace parity::gen
 
 // Lets RapidCheck print a Case in its counterexample output.
 namespace parity {

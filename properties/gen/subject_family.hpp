@@ -113,8 +113,7 @@ class SubjectFamily final : public Family {
     const Info& info = Traits::find_subject(subject);
     if (property == properties::cross_backend::kProperty) {
       const Info& twin = runnable_subject<Traits>(require_twin(info));
-      return Traits::cross_backend(c, *runnable_subject<Traits>(subject).make(), *twin.make(),
-                                   info.capabilities);
+      return Traits::cross_backend(c, *runnable_subject<Traits>(subject).make(), *twin.make(), info.capabilities);
     }
     const auto& prop = Traits::find_property(property);
     if (const std::string why = not_applicable_reason(info.capabilities, prop.needs); !why.empty())
@@ -170,22 +169,23 @@ class SubjectFamily final : public Family {
   static const typename Traits::Property* self_check(const std::string& subject, const std::string& property) {
     const bool oracles = subject == kOraclesSubject;
     if (oracles && property == properties::cross_backend::kProperty)
-      throw NotApplicable(property + " compares two subjects: " + std::string(kOraclesSubject) + " runs only self-checks");
+      throw NotApplicable(property + " compares two subjects: " + std::string(kOraclesSubject) +
+                          " runs only self-checks");
     if (property == properties::cross_backend::kProperty) return nullptr;
     const auto& prop = Traits::find_property(property);
     if (oracles && prop.needs_subject)
       throw NotApplicable(property + " tests a subject: " + std::string(kOraclesSubject) +
-                       " runs only the self-checks of parity's oracles");
+                          " runs only the self-checks of parity's oracles");
     if (!oracles && !prop.needs_subject)
       throw NotApplicable(property + " checks parity's own oracles and calls no subject: run it with --subject " +
-                       std::string(kOraclesSubject) + " (it is no verdict on " + subject + ")");
+                          std::string(kOraclesSubject) + " (it is no verdict on " + subject + ")");
     return oracles ? &prop : nullptr;
   }
 
   static const std::string& require_twin(const Info& info) {
     if (info.host_twin.empty())
       throw NotApplicable(std::string(properties::cross_backend::kProperty) + " does not apply to " + info.name +
-                       ": it has no host twin");
+                          ": it has no host twin");
     return info.host_twin;
   }
 };

@@ -25,13 +25,13 @@ rc::Gen<RowShape> row_shape(const TransitionCaps& caps) {
   const auto small = rc::gen::construct<RowShape>(extent(std::min<std::int64_t>(300, caps.max_tokens), {257}),
                                                   extent(caps.max_channels, {32, 96}));
   if (max_k < 8) return small;
-  return rc::gen::weightedOneOf<RowShape>(
-      {{6, small},
-       {1, shrinking_element(references)},
-       {2, rc::gen::apply([max = caps.max_tokens](int k, int d) {
-          return RowShape{std::min((std::int64_t{1} << k) + d, max), 1};
-        },
-                          rc::gen::inRange(8, max_k + 1), rc::gen::inRange(-1, 2))}});
+  return rc::gen::weightedOneOf<RowShape>({{6, small},
+                                           {1, shrinking_element(references)},
+                                           {2, rc::gen::apply(
+                                                   [max = caps.max_tokens](int k, int d) {
+                                                     return RowShape{std::min((std::int64_t{1} << k) + d, max), 1};
+                                                   },
+                                                   rc::gen::inRange(8, max_k + 1), rc::gen::inRange(-1, 2))}});
 }
 
 // The batch sizes: 2..8 then 1 (batch invariance needs other rows; one row stays an edge), or
@@ -93,9 +93,10 @@ rc::Gen<Case> transition_case(TransitionCaps caps) {
     std::int64_t other = other_rows(B, d.other_kind, d.d, caps.max_B);
     if (other * n > caps.max_elements) other = B > 2 ? B - 1 : B;
     return rc::gen::apply(
-        [B, other, d, n, strided = caps.strided_layouts](std::uint64_t seed, std::int64_t probe_row, std::vector<std::pair<double, double>> schedule,
-                  double sigma_max, double noise_level, int kind, bool bf16, Layout lx, Layout lv, Layout le,
-                  std::vector<Patch> patches) {
+        [B, other, d, n, strided = caps.strided_layouts](std::uint64_t seed, std::int64_t probe_row,
+                                                         std::vector<std::pair<double, double>> schedule,
+                                                         double sigma_max, double noise_level, int kind, bool bf16,
+                                                         Layout lx, Layout lv, Layout le, std::vector<Patch> patches) {
           Case c;
           c.family = "transition";
           c.seed = seed;
@@ -122,12 +123,12 @@ rc::Gen<Case> transition_case(TransitionCaps caps) {
         shrinking_element<double>({0.995, 0.98, 0.9997}), shrinking_element<double>({0.7, 0.5, 1.0}),
         rc::gen::weightedOneOf<int>({{6, rc::gen::just(0)}, {2, rc::gen::just(1)}, {1, rc::gen::just(2)}}),
         rc::gen::weightedOneOf<bool>({{2, rc::gen::just(false)}, {1, rc::gen::just(true)}}), layout(), layout(),
-        layout(),
-        rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 4), [](std::size_t count) {
+        layout(), rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 4), [](std::size_t count) {
           return rc::gen::container<std::vector<Patch>>(
-              count, rc::gen::build<Patch>(rc::gen::set(&Patch::operand, shrinking_element<std::string>({"x", "v", "eps"})),
-                                           rc::gen::set(&Patch::index, rc::gen::inRange<std::int64_t>(0, 1 << 30)),
-                                           rc::gen::set(&Patch::bits, rc::gen::cast<std::uint64_t>(patch_bits()))));
+              count,
+              rc::gen::build<Patch>(rc::gen::set(&Patch::operand, shrinking_element<std::string>({"x", "v", "eps"})),
+                                    rc::gen::set(&Patch::index, rc::gen::inRange<std::int64_t>(0, 1 << 30)),
+                                    rc::gen::set(&Patch::bits, rc::gen::cast<std::uint64_t>(patch_bits()))));
         }));
   });
 }
@@ -150,16 +151,18 @@ const std::vector<ExtentCap>& transition_extent_caps() {
 TransitionCaps transition_caps(const ExtentMaxima& maxima) { return caps_from(transition_cap_fields(), maxima); }
 
 const CaseRules& transition_rules() {
-  static const CaseRules rules{&properties::transition::check_contract, [](Case c) {
-    const std::int64_t B = std::max<std::int64_t>(c.dim("B"), 1);
-    c.probe_row = std::min(c.probe_row, B - 1);
-    // Shrinks only remove rows: drop the schedules of rows B, B + 1, ...
-    for (std::int64_t b = B; c.params.erase("sigma." + std::to_string(b)) + c.params.erase("sigma_prev." + std::to_string(b)); ++b) {
-    }
-    const std::int64_t size = std::max<std::int64_t>(B * c.dim("tokens") * c.dim("channels"), 1);
-    for (Patch& p : c.patches) p.index %= size;
-    return c;
-  }};
+  static const CaseRules rules{
+      &properties::transition::check_contract, [](Case c) {
+        const std::int64_t B = std::max<std::int64_t>(c.dim("B"), 1);
+        c.probe_row = std::min(c.probe_row, B - 1);
+        // Shrinks only remove rows: drop the schedules of rows B, B + 1, ...
+        for (std::int64_t b = B;
+             c.params.erase("sigma." + std::to_string(b)) + c.params.erase("sigma_prev." + std::to_string(b)); ++b) {
+        }
+        const std::int64_t size = std::max<std::int64_t>(B * c.dim("tokens") * c.dim("channels"), 1);
+        for (Patch& p : c.patches) p.index %= size;
+        return c;
+      }};
   return rules;
 }
 

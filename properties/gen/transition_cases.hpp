@@ -28,7 +28,7 @@ struct TransitionCaps {
   std::int64_t max_tokens = std::int64_t{1} << 20;  // 2^k +- 1 row lengths and reference shapes up to it
   std::int64_t max_channels = 96;
   std::int64_t max_elements = std::int64_t{1} << 21;  // B x tokens x channels, B the larger batch
-  bool strided_layouts = true;  // false: every operand contiguous (SubjectCapabilities)
+  bool strided_layouts = true;                        // false: every operand contiguous (SubjectCapabilities)
 };
 
 rc::Gen<Case> transition_case(TransitionCaps caps = {});

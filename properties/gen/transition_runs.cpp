@@ -11,14 +11,13 @@ struct TransitionTraits {
   using Property = properties::transition::TransitionProperty;
   using Caps = TransitionCaps;
   static constexpr const char* name = "transition";
-  static constexpr const char* description = "flow-matching SDE step (sde, cps) with its log-prob, sampling and scoring";
+  static constexpr const char* description =
+      "flow-matching SDE step (sde, cps) with its log-prob, sampling and scoring";
   static constexpr int cases_per_property = kDefaultCasesPerProperty;
   static const auto& subjects() { return subjects::transition_subjects(); }
   static const auto& find_subject(const std::string& n) { return subjects::find_transition_subject(n); }
   static const auto& properties() { return properties::transition::transition_properties(); }
-  static const auto& find_property(const std::string& n) {
-    return properties::transition::find_transition_property(n);
-  }
+  static const auto& find_property(const std::string& n) { return properties::transition::find_transition_property(n); }
   static rc::Gen<Case> cases(Caps caps) { return transition_case(caps); }
   static const std::vector<ExtentCap>& extent_caps() { return transition_extent_caps(); }
   static Caps caps(const ExtentMaxima& maxima) { return transition_caps(maxima); }
@@ -32,8 +31,8 @@ struct TransitionTraits {
 }  // namespace
 
 RunResult run_transition_property(const subjects::TransitionSubjectInfo& subject,
-                                  const properties::transition::TransitionProperty& property,
-                                  const RunConfig& config, TransitionCaps caps) {
+                                  const properties::transition::TransitionProperty& property, const RunConfig& config,
+                                  TransitionCaps caps) {
   return run_typed_property<TransitionTraits>(subject, property, config, caps);
 }
 

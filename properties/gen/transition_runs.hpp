@@ -9,8 +9,8 @@ namespace parity::gen {
 // Runs `property` on a fresh instance of `subject` per case, over transition_case(caps); not
 // applicable when the subject lacks a capability the property needs (subject_family.hpp).
 RunResult run_transition_property(const subjects::TransitionSubjectInfo& subject,
-                                  const properties::transition::TransitionProperty& property,
-                                  const RunConfig& config, TransitionCaps caps = {});
+                                  const properties::transition::TransitionProperty& property, const RunConfig& config,
+                                  TransitionCaps caps = {});
 
 const Family& transition_family();
 

@@ -33,14 +33,14 @@ rc::Gen<SizedExtent> sized_extent(std::int64_t max, std::int64_t small_max, std:
   // (all of them when none is, under a low cap).
   std::vector<std::int64_t> large = threshold_extents(max, reference);
   if (large.back() > small_max) std::erase_if(large, [small_max](std::int64_t e) { return e <= small_max; });
-  return rc::gen::construct<SizedExtent>(
-      extent(small_max, reference), shrinking_element(std::move(large)),
-      rc::gen::map(shrinking_element<int>([small_weight] {
-                     std::vector<int> tiers(static_cast<std::size_t>(small_weight) + 1, 0);
-                     tiers.back() = 1;
-                     return tiers;
-                   }()),
-                   [](int tier) { return tier == 1; }));
+  return rc::gen::construct<SizedExtent>(extent(small_max, reference), shrinking_element(std::move(large)),
+                                         rc::gen::map(shrinking_element<int>([small_weight] {
+                                                        std::vector<int> tiers(
+                                                            static_cast<std::size_t>(small_weight) + 1, 0);
+                                                        tiers.back() = 1;
+                                                        return tiers;
+                                                      }()),
+                                                      [](int tier) { return tier == 1; }));
 }
 
 rc::Gen<Layout> layout() {
@@ -57,13 +57,13 @@ rc::Gen<std::uint32_t> bf16_straddling_bits() {
         const auto hi = static_cast<std::uint16_t>((negative ? 0x8000u : 0u) | (exponent << 7) | mantissa);
         return bf16_straddle_bits(hi, d);
       },
-      rc::gen::arbitrary<bool>(), rc::gen::inRange<std::uint32_t>(112, 136),
-      rc::gen::inRange<std::uint32_t>(0, 128), rc::gen::inRange<std::int32_t>(-4, 5));
+      rc::gen::arbitrary<bool>(), rc::gen::inRange<std::uint32_t>(112, 136), rc::gen::inRange<std::uint32_t>(0, 128),
+      rc::gen::inRange<std::int32_t>(-4, 5));
 }
 
 rc::Gen<std::uint32_t> special_bits() {
-  return shrinking_element<std::uint32_t>({0x00000000u, 0x80000000u, 0x3F800000u, 0xBF800000u, 0x7F7F0000u,
-                                          0x00800000u, 0x00000001u, 0x7F800000u, 0xFF800000u, 0x7FC00000u});
+  return shrinking_element<std::uint32_t>({0x00000000u, 0x80000000u, 0x3F800000u, 0xBF800000u, 0x7F7F0000u, 0x00800000u,
+                                           0x00000001u, 0x7F800000u, 0xFF800000u, 0x7FC00000u});
 }
 
 rc::Gen<std::uint32_t> patch_bits() {

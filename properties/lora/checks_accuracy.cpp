@@ -77,7 +77,7 @@ Reference dB_reference(const oracles::LoraFastOracle& oracle, const oracles::Lor
 }
 
 struct Judged {
-  BoundCheck check;         // against bound + oracle_err
+  BoundCheck check;  // against bound + oracle_err
   ValueDiff diff;
   double oracle_share = 0;  // max over elements with a finite value and bound of oracle_err / bound
   std::int64_t worst_oracle = -1;
@@ -96,7 +96,9 @@ Judged judge(const Tensor& out, const Reference& ref) {
     widened[i] = ref.bound[i] + ref.oracle_err[i];
     if (std::isinf(ref.bound[i]) && j.exempt++ == 0) j.first_exempt = static_cast<std::int64_t>(i);
     if (!std::isfinite(ref.value[i]) || !std::isfinite(ref.bound[i])) continue;
-    const double share = ref.bound[i] > 0 ? ref.oracle_err[i] / ref.bound[i] : std::isinf(ref.oracle_err[i]) ? INFINITY : 0.0;
+    const double share = ref.bound[i] > 0                ? ref.oracle_err[i] / ref.bound[i]
+                         : std::isinf(ref.oracle_err[i]) ? INFINITY
+                                                         : 0.0;
     if (!(share <= j.oracle_share)) {
       j.oracle_share = share;
       j.worst_oracle = static_cast<std::int64_t>(i);
@@ -137,19 +139,19 @@ std::string subset_text(const Tensor& out, const Reference& ref) {
          " elements checked, drawn by params.checked_outputs)";
 }
 
-std::string violation_text(const std::string& name, const Tensor& out, const Reference& ref,
-                           const Judged& j) {
+std::string violation_text(const std::string& name, const Tensor& out, const Reference& ref, const Judged& j) {
   const std::int64_t m = j.check.first_violation, i = ref.index[m];
   return name + ": " + std::to_string(j.check.violations) + " of " + std::to_string(ref.index.size()) +
          " elements checked outside their bound; first " + name + index_text(i, out.shape()) + " = " +
          number_text(out.value_at(i)) + ", fp64 " + number_text(ref.value[m]) +
-         nonfinite_note(out.value_at(i), ref.value[m], "fp64") + ", bound " +
-         number_text(ref.bound[m]) + " (max utilisation " + number_text(j.check.max_utilisation) + ")" +
-         subset_text(out, ref);
+         nonfinite_note(out.value_at(i), ref.value[m], "fp64") + ", bound " + number_text(ref.bound[m]) +
+         " (max utilisation " + number_text(j.check.max_utilisation) + ")" + subset_text(out, ref);
 }
 
 // Whether every checked element was exempt from its bound: then nothing of it was checked.
-bool all_exempt(const Reference& ref, const Judged& j) { return j.exempt == static_cast<std::int64_t>(ref.index.size()); }
+bool all_exempt(const Reference& ref, const Judged& j) {
+  return j.exempt == static_cast<std::int64_t>(ref.index.size());
+}
 
 std::string nothing_checked_text(const std::string& names, std::int64_t elements) {
   return names + ": all " + std::to_string(elements) + " elements exempt: nothing checked";
@@ -173,7 +175,8 @@ Verdict check_forward_accuracy(const Case& c, LoraSubject* s) {
   const oracles::LoraFastOracle oracle(in.operands, oracles::LoraFastOracle::Outputs::forward);
   const auto& op = in.operands;
   const Reference ref = reference(
-      op.N, checked_indices(c, op.T * op.N, kCheckedStreamY), [&](std::int64_t t, std::int64_t n) { return oracle.y(t, n); },
+      op.N, checked_indices(c, op.T * op.N, kCheckedStreamY),
+      [&](std::int64_t t, std::int64_t n) { return oracle.y(t, n); },
       [&](const oracles::Estimate<double>& e) {
         return bf16_result_bound(e.value, e.abs_sum, e.peak, e.underflow, depth_y(op.K, op.r));
       });
@@ -181,8 +184,9 @@ Verdict check_forward_accuracy(const Case& c, LoraSubject* s) {
   const std::string unsure = unsure_text("y", y, ref, j);
   Verdict v = !j.check.holds()     ? Verdict::fail("forward_accuracy", violation_text("y", y, ref, j))
               : all_exempt(ref, j) ? Verdict::discard("forward_accuracy", nothing_checked_text("y", y.numel()))
-              : unsure.empty()    ? Verdict::pass("forward_accuracy", "every y element within its bound" + subset_text(y, ref))
-                                  : Verdict::discard("forward_accuracy", unsure);
+              : unsure.empty()
+                  ? Verdict::pass("forward_accuracy", "every y element within its bound" + subset_text(y, ref))
+                  : Verdict::discard("forward_accuracy", unsure);
   v.detail += exempt_text("y", y, ref, j);
   record(v, "", j);
   return v;
@@ -195,7 +199,8 @@ Verdict check_gradient_accuracy(const Case& c, LoraSubject* s) {
   const oracles::LoraFastOracle oracle(in.operands, oracles::LoraFastOracle::Outputs::backward);
   const auto& op = in.operands;
   const Reference dx = reference(
-      op.K, checked_indices(c, op.T * op.K, kCheckedStreamDx), [&](std::int64_t t, std::int64_t k) { return oracle.dx(t, k); },
+      op.K, checked_indices(c, op.T * op.K, kCheckedStreamDx),
+      [&](std::int64_t t, std::int64_t k) { return oracle.dx(t, k); },
       [&](const auto& e) { return bf16_result_bound(e.value, e.abs_sum, e.peak, e.underflow, depth_dx(op.N, op.r)); });
   const Reference dA = dA_reference(oracle, op);
   const Reference dB = dB_reference(oracle, op);
@@ -204,12 +209,13 @@ Verdict check_gradient_accuracy(const Case& c, LoraSubject* s) {
   if (!jx.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dx", g.dx, dx, jx));
   else if (!ja.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dA", g.dA, dA, ja));
   else if (!jb.check.holds()) v = Verdict::fail("gradient_accuracy", violation_text("dB", g.dB, dB, jb));
-  else if (const std::string u = unsure_text("dx", g.dx, dx, jx) + unsure_text("dA", g.dA, dA, ja) +
-                                 unsure_text("dB", g.dB, dB, jb);
+  else if (const std::string u =
+               unsure_text("dx", g.dx, dx, jx) + unsure_text("dA", g.dA, dA, ja) + unsure_text("dB", g.dB, dB, jb);
            !u.empty())
     v = Verdict::discard("gradient_accuracy", u);
   else if (all_exempt(dx, jx) && all_exempt(dA, ja) && all_exempt(dB, jb))
-    v = Verdict::discard("gradient_accuracy", nothing_checked_text("dx, dA, dB", g.dx.numel() + g.dA.numel() + g.dB.numel()));
+    v = Verdict::discard("gradient_accuracy",
+                         nothing_checked_text("dx, dA, dB", g.dx.numel() + g.dA.numel() + g.dB.numel()));
   v.detail += exempt_text("dx", g.dx, dx, jx) + exempt_text("dA", g.dA, dA, ja) + exempt_text("dB", g.dB, dB, jb);
   record(v, "grad_x_", jx);
   record(v, "grad_a_", ja);
@@ -241,7 +247,8 @@ Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
     if (g.dA.value_at(i) != 0.0)
       return Verdict::fail("zero_adapter_gradients",
                            "B = 0 but dA" + index_text(i, g.dA.shape()) + " = " + number_text(g.dA.value_at(i)) +
-                               " (must be exactly 0)" + exemption_text("dA", g.dA, dA, exempt_a, first_a, dA.index.size()));
+                               " (must be exactly 0)" +
+                               exemption_text("dA", g.dA, dA, exempt_a, first_a, dA.index.size()));
   }
   // dB = s dy^T h: where the oracle's |dB| exceeds its bound, the subject's dB cannot be 0; an
   // element whose bound is infinite (some permitted order may overflow) is exempt.

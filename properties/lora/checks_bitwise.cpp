@@ -48,7 +48,8 @@ bool all_nan(const Tensor& t) {
 std::string first_output_difference(const Outputs& a, const Outputs& b) {
   NamedPairs pairs = {{"y", {&a.y, &b.y}}};
   if (a.g && b.g)
-    pairs.insert(pairs.end(), {{"dx", {&a.g->dx, &b.g->dx}}, {"dA", {&a.g->dA, &b.g->dA}}, {"dB", {&a.g->dB, &b.g->dB}}});
+    pairs.insert(pairs.end(),
+                 {{"dx", {&a.g->dx, &b.g->dx}}, {"dA", {&a.g->dA, &b.g->dA}}, {"dB", {&a.g->dB, &b.g->dB}}});
   return first_difference(pairs);
 }
 
@@ -85,19 +86,20 @@ Verdict rows_independent(const Case& c, LoraSubject& s, Calls calls) {
   if (nothing_to_compare)
     return Verdict::discard("rows_independent", "the probe row's outputs are all NaN: nothing to compare");
   const std::string diff = first_difference(pairs);
-  Verdict v = diff.empty() ? Verdict::pass("rows_independent",
-                                           "row " + std::to_string(t) + " of " + std::to_string(T) +
-                                               " equals its single-row call; other rows differed" + note(calls))
-                           : Verdict::fail("rows_independent",
-                                           "row " + std::to_string(t) + " of a " + std::to_string(T) +
-                                               "-row batch differs from the single-row call: " + diff);
+  Verdict v =
+      diff.empty()
+          ? Verdict::pass("rows_independent", "row " + std::to_string(t) + " of " + std::to_string(T) +
+                                                  " equals its single-row call; other rows differed" + note(calls))
+          : Verdict::fail("rows_independent", "row " + std::to_string(t) + " of a " + std::to_string(T) +
+                                                  "-row batch differs from the single-row call: " + diff);
   v.metrics["rows"] = static_cast<double>(T);
   return v;
 }
 
 Verdict batch_vs_batch(const Case& c, LoraSubject& s, Calls calls) {
   const std::int64_t T = c.dim("T"), other = other_rows(c), t = c.probe_row;
-  if (const std::string why = batch_pair_unusable(T, other, t); !why.empty()) return Verdict::discard("batch_vs_batch", why);
+  if (const std::string why = batch_pair_unusable(T, other, t); !why.empty())
+    return Verdict::discard("batch_vs_batch", why);
   const LoraProblem first = materialise(c), second = materialise(with_rows(c, other));
   const LoraProblem& fewer = other < T ? second : first;
   if (!other_row_differs(fewer.in.x, t) || (calls == Calls::both && !other_row_differs(fewer.dy, t)))
@@ -119,19 +121,20 @@ Verdict batch_vs_batch(const Case& c, LoraSubject& s, Calls calls) {
   const std::string batches = std::to_string(T) + "-row and " + std::to_string(other) + "-row batches";
   Verdict v = diff.empty() ? Verdict::pass("batch_vs_batch", "row " + std::to_string(t) + " is the same bits in " +
                                                                  batches + "; other rows differed" + note(calls))
-                           : Verdict::fail("batch_vs_batch", "row " + std::to_string(t) + " differs between " + batches +
-                                                                 ": " + diff);
+                           : Verdict::fail("batch_vs_batch",
+                                           "row " + std::to_string(t) + " differs between " + batches + ": " + diff);
   v.metrics["rows"] = static_cast<double>(T);
   v.metrics["other_rows"] = static_cast<double>(other);
   return v;
 }
 
 Verdict layout_invariant(const Case& c, LoraSubject& s, Calls calls) {
-  const bool all_contiguous = std::all_of(c.layouts.begin(), c.layouts.end(),
-                                          [](const auto& kv) { return kv.second.is_contiguous(); });
+  const bool all_contiguous =
+      std::all_of(c.layouts.begin(), c.layouts.end(), [](const auto& kv) { return kv.second.is_contiguous(); });
   if (all_contiguous) return Verdict::discard("layout_invariant", "every operand is contiguous");
   const LoraProblem strided = materialise(c);
-  const std::string diff = first_output_difference(run(s, strided, calls), run(s, with_contiguous_layouts(strided), calls));
+  const std::string diff =
+      first_output_difference(run(s, strided, calls), run(s, with_contiguous_layouts(strided), calls));
   if (!diff.empty()) return Verdict::fail("layout_invariant", "strided operands change the result: " + diff);
   return Verdict::pass("layout_invariant", "strided and contiguous operands give the same bits" + note(calls));
 }

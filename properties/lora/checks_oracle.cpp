@@ -32,10 +32,14 @@ Verdict check_oracle_agreement(const Case& c, LoraSubject*) {
     oracles::Estimate<double> (*exact)(const oracles::LoraMpOracle&, std::int64_t, std::int64_t);
   };
   const Output outputs[] = {
-      {"y", op.T, op.N, [](const auto& o, auto i, auto j) { return o.y(i, j); }, [](const auto& o, auto i, auto j) { return o.y(i, j); }},
-      {"dx", op.T, op.K, [](const auto& o, auto i, auto j) { return o.dx(i, j); }, [](const auto& o, auto i, auto j) { return o.dx(i, j); }},
-      {"dA", op.r, op.K, [](const auto& o, auto i, auto j) { return o.dA(i, j); }, [](const auto& o, auto i, auto j) { return o.dA(i, j); }},
-      {"dB", op.N, op.r, [](const auto& o, auto i, auto j) { return o.dB(i, j); }, [](const auto& o, auto i, auto j) { return o.dB(i, j); }},
+      {"y", op.T, op.N, [](const auto& o, auto i, auto j) { return o.y(i, j); },
+       [](const auto& o, auto i, auto j) { return o.y(i, j); }},
+      {"dx", op.T, op.K, [](const auto& o, auto i, auto j) { return o.dx(i, j); },
+       [](const auto& o, auto i, auto j) { return o.dx(i, j); }},
+      {"dA", op.r, op.K, [](const auto& o, auto i, auto j) { return o.dA(i, j); },
+       [](const auto& o, auto i, auto j) { return o.dA(i, j); }},
+      {"dB", op.N, op.r, [](const auto& o, auto i, auto j) { return o.dB(i, j); },
+       [](const auto& o, auto i, auto j) { return o.dB(i, j); }},
   };
   double worst = 0.0;
   std::int64_t sample = 0;
@@ -57,11 +61,11 @@ Verdict check_oracle_agreement(const Case& c, LoraSubject*) {
       const double allowed = f.oracle_err + e.oracle_err;
       worst = std::max(worst, allowed > 0 ? err / allowed : err > 0 ? INFINITY : 0.0);
       if (!(err <= allowed)) {
-        Verdict v = Verdict::fail("oracle_agreement",
-                                  std::string(out.name) + index_text(i, {out.rows, out.cols}) + ": fast " +
-                                      number_text(f.value) + " vs multiprecision " + number_text(e.value) +
-                                      ", |diff| " + number_text(err) + " > the oracles' stated errors " +
-                                      number_text(f.oracle_err) + " + " + number_text(e.oracle_err));
+        Verdict v =
+            Verdict::fail("oracle_agreement", std::string(out.name) + index_text(i, {out.rows, out.cols}) + ": fast " +
+                                                  number_text(f.value) + " vs multiprecision " + number_text(e.value) +
+                                                  ", |diff| " + number_text(err) + " > the oracles' stated errors " +
+                                                  number_text(f.oracle_err) + " + " + number_text(e.oracle_err));
         v.metrics["max_diff_over_stated_errors"] = err / allowed;
         return v;
       }

@@ -6,9 +6,8 @@
 // in any summation order. A final bf16 rounding to nearest adds u_bf16 |value|, u_bf16 = 2^-8 (8-bit significand).
 // Underflow adds at most half a subnormal spacing per rounding (2^-150 in float32, 2^-134
 // for the bf16 output), carried forward by whatever later multiplies it: the oracle's
-// underflow weight (oracles/estimate.hpp) counts exactly that. Where the float32 evaluation could overflow (the oracle's peak, the
-// largest abs sum of any intermediate, near FLT_MAX) the bound is infinite: the element is
-// exempt.
+// underflow weight (oracles/estimate.hpp) counts exactly that. Where the float32 evaluation could overflow (the
+// oracle's peak, the largest abs sum of any intermediate, near FLT_MAX) the bound is infinite: the element is exempt.
 //
 // The bounds hold for every evaluation order the LoRA interface permits (oracles/lora.hpp
 // lists them: the products associated as written, each output's terms summed in any order and
@@ -33,7 +32,7 @@
 namespace parity::properties::lora {
 
 inline constexpr double kF32Unit = 0x1p-24;
-inline constexpr double kBf16Unit = 0x1p-8;   // 8-bit significand
+inline constexpr double kBf16Unit = 0x1p-8;  // 8-bit significand
 inline constexpr double kF32HalfSubnormal = 0x1p-150;
 inline constexpr double kBf16HalfSubnormal = 0x1p-134;
 inline constexpr double kOverflowGuard = 1.0e38;  // below FLT_MAX = 3.4e38

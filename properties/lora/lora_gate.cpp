@@ -45,8 +45,8 @@ GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick, std
     const GateShape& shape = shapes[i];
     const Case c = gate_case(shape);
     Case strided = c;
-    strided.layouts = {{"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}},
-                       {"A", Layout{false, 0, 11}}};
+    strided.layouts = {
+        {"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}}, {"A", Layout{false, 0, 11}}};
     nlohmann::json row;
     std::vector<std::string> failures;
     auto subject = info.make();
@@ -59,9 +59,9 @@ GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick, std
         v = Verdict::fail(property, std::string("the subject threw: ") + e.what());
       }
       if (log)
-        *log << "  " << info.name << " " << shape.label() << " " << property << ": " << outcome_name(v.outcome)
-             << " (" << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
-             << " s)\n" << std::flush;
+        *log << "  " << info.name << " " << shape.label() << " " << property << ": " << outcome_name(v.outcome) << " ("
+             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s)\n"
+             << std::flush;
       if (!v.holds()) failures.push_back(std::string(property) + ": " + v.detail);
       return v;
     };

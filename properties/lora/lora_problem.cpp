@@ -40,8 +40,8 @@ void check_limits(const Case& c, std::int64_t T, std::int64_t N, std::int64_t K,
   T = std::max(T, other_rows(c));
   const double t = static_cast<double>(T), n = static_cast<double>(N), k = static_cast<double>(K),
                rr = static_cast<double>(r);
-  require_within("case.dims", "T K (N + r) + T N r (multiply-adds of one forward)", t * k * (n + rr) + t * n * rr, static_cast<double>(kMaxWork),
-                 "2^33");
+  require_within("case.dims", "T K (N + r) + T N r (multiply-adds of one forward)", t * k * (n + rr) + t * n * rr,
+                 static_cast<double>(kMaxWork), "2^33");
   const double bytes = 2 * c.layout("x").storage_elements(T, K) + 2 * c.layout("W").storage_elements(N, K) +
                        4 * c.layout("A").storage_elements(r, K) + 4 * c.layout("B").storage_elements(N, r) +
                        2 * c.layout("dy").storage_elements(T, N);
@@ -79,8 +79,10 @@ void check_contract(const Case& c) {
       throw InputError(at + ".dtype: " + std::string(dtype_name(p.dtype)) + ": lora patches are float32 values");
   }
   refuse_unread_fields(c, {.family = "lora", .layouts = true, .probe_row = true, .patches = true});
-  refuse_unknown_params(c, [](const std::string& k) { return k == "alpha" || k == "b_zero" || k == "other_rows" || k == "checked_outputs"; },
-                        "alpha, b_zero, other_rows, checked_outputs");
+  refuse_unknown_params(
+      c,
+      [](const std::string& k) { return k == "alpha" || k == "b_zero" || k == "other_rows" || k == "checked_outputs"; },
+      "alpha, b_zero, other_rows, checked_outputs");
   if (c.params.contains("checked_outputs")) {
     const double k = c.params.at("checked_outputs");
     if (!(k >= 1 && k <= 0x1p40 && k == std::floor(k)))

@@ -14,7 +14,7 @@ using subjects::LoraSubject;
 
 struct LoraProperty {
   std::string name;
-  std::string description;  // the claim, one line
+  std::string description;    // the claim, one line
   bool needs_subject = true;  // false: a check of parity's own oracles
   Verdict (*check)(const Case&, LoraSubject*);
   // What `check` needs of a subject; a subject lacking it gets the property reported as not

@@ -27,13 +27,10 @@ TEST(BridgeSha256, FipsVectors) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
-            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
-TEST(BridgeSha256, MissingFileIsNoDigest) {
-  EXPECT_FALSE(sha256_file_hex("/nonexistent/parity/file").has_value());
-}
+TEST(BridgeSha256, MissingFileIsNoDigest) { EXPECT_FALSE(sha256_file_hex("/nonexistent/parity/file").has_value()); }
 
 TEST(BridgeSources, EveryListedSourceIsHashedAndAMissingOneIsListed) {
   const auto paths = bridge_source_paths();

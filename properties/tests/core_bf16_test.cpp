@@ -40,7 +40,7 @@ TEST(Bf16, MidpointsAndStraddles) {
   const std::uint16_t odd = 0x3ED1, even = 0x3ED0;
   EXPECT_EQ(bf16_from_float_rne(bits_float(bf16_straddle_bits(odd, -1))), odd);
   EXPECT_EQ(bf16_from_float_rne(bits_float(bf16_straddle_bits(odd, 1))), odd + 1);
-  EXPECT_EQ(bf16_from_float_rne(bits_float(bf16_straddle_bits(odd, 0))), odd + 1);   // tie: to even
+  EXPECT_EQ(bf16_from_float_rne(bits_float(bf16_straddle_bits(odd, 0))), odd + 1);  // tie: to even
   EXPECT_EQ(bf16_from_float_rne(bits_float(bf16_straddle_bits(even, 0))), even);    // tie: to even
   EXPECT_EQ(bf16_from_float_truncate(bits_float(bf16_straddle_bits(odd, 3))), odd);
 }

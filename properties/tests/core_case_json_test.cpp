@@ -48,10 +48,12 @@ TEST(CaseSummary, DecodesPatches) {
   c.family = "lora";
   c.dims = {{"T", 1}};
   c.patches = {{"dy", 4, 0x7F7F0000u}, {"x", 0, 0xFF800000u}, {"A", 2, 0x3FC00000u}};
-  EXPECT_EQ(c.summary(), "lora T=1 seed=0 probe_row=0 patches: dy[4] = 3.38953139e+38 (bits 0x7f7f0000, bf16 max), "
-                         "x[0] = -inf (bits 0xff800000), A[2] = 1.5 (bits 0x3fc00000)");
+  EXPECT_EQ(c.summary(),
+            "lora T=1 seed=0 probe_row=0 patches: dy[4] = 3.38953139e+38 (bits 0x7f7f0000, bf16 max), "
+            "x[0] = -inf (bits 0xff800000), A[2] = 1.5 (bits 0x3fc00000)");
   c.patches.resize(6, {"B", 1, 0x00000001u});
-  EXPECT_NE(c.summary().find("B[1] = 1.40129846e-45 (bits 0x00000001, float32 denorm min) and 2 more"), std::string::npos)
+  EXPECT_NE(c.summary().find("B[1] = 1.40129846e-45 (bits 0x00000001, float32 denorm min) and 2 more"),
+            std::string::npos)
       << c.summary();
 }
 
@@ -62,8 +64,9 @@ TEST(CaseSummary, DecodesPatchesOfOtherDtypes) {
   c.family = "sdpa";
   c.dims = {{"S", 1}};
   c.patches = {{"q", 0, 0x7F80, DType::bf16}, {"k", 1, 0x7F7F, DType::bf16}, {"v", 2, 0x7BFF, DType::f16}};
-  EXPECT_EQ(c.summary(), "sdpa S=1 seed=0 probe_row=0 patches: q[0] = inf (bf16 bits 0x7f80), "
-                         "k[1] = 3.38953139e+38 (bf16 bits 0x7f7f, bf16 max), v[2] = 65504 (f16 bits 0x7bff, f16 max)");
+  EXPECT_EQ(c.summary(),
+            "sdpa S=1 seed=0 probe_row=0 patches: q[0] = inf (bf16 bits 0x7f80), "
+            "k[1] = 3.38953139e+38 (bf16 bits 0x7f7f, bf16 max), v[2] = 65504 (f16 bits 0x7bff, f16 max)");
   const nlohmann::json j = case_to_json(c);
   EXPECT_EQ(j.at("patches")[0].at("dtype"), "bf16");
   EXPECT_EQ(case_from_json(j, "case"), c);

@@ -56,10 +56,12 @@ TEST(Compare, ValuesAndBounds) {
   EXPECT_EQ(v.max_abs_index, 1);
   EXPECT_EQ(v.nonfinite_mismatch, 1);
   const BoundCheck c = check_bound(got, ref, bound);
-  EXPECT_EQ(c.violations, 2);       // 0.5 > 0.25, and Inf against a finite reference
+  EXPECT_EQ(c.violations, 2);  // 0.5 > 0.25, and Inf against a finite reference
   EXPECT_EQ(c.first_violation, 1);
-  EXPECT_DOUBLE_EQ(check_bound(std::vector<double>{1.0, 2.1}, std::vector<double>{1.0, 2.0},
-                               std::vector<double>{1.0, 0.2}).max_utilisation, 0.5);
+  EXPECT_DOUBLE_EQ(
+      check_bound(std::vector<double>{1.0, 2.1}, std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 0.2})
+          .max_utilisation,
+      0.5);
   EXPECT_TRUE(check_bound(std::vector<double>{inf}, std::vector<double>{1.0}, std::vector<double>{inf}).holds());
 }
 

@@ -20,7 +20,8 @@ namespace {
 double formula(std::uint16_t h) {
   const int exp = (h >> 10) & 0x1F, frac = h & 0x3FF;
   const double sign = (h & 0x8000) ? -1.0 : 1.0;
-  if (exp == 0x1F) return frac ? std::numeric_limits<double>::quiet_NaN() : sign * std::numeric_limits<double>::infinity();
+  if (exp == 0x1F)
+    return frac ? std::numeric_limits<double>::quiet_NaN() : sign * std::numeric_limits<double>::infinity();
   if (exp == 0) return sign * std::ldexp(frac, -24);
   return sign * std::ldexp(1024 + frac, exp - 25);
 }

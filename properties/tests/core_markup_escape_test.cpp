@@ -11,7 +11,10 @@ TEST(MarkupEscape, EntitiesForTheFiveMarkupCharacters) {
 }
 
 TEST(MarkupEscape, ControlCharactersXmlCannotHoldBecomeVisible) {
-  EXPECT_EQ(markup_escaped(std::string("a\x01" "b\x1b", 4)), "a\\x01b\\x1b");
+  EXPECT_EQ(markup_escaped(std::string("a\x01"
+                                       "b\x1b",
+                                       4)),
+            "a\\x01b\\x1b");
   EXPECT_EQ(markup_escaped(std::string("\0", 1)), "\\x00");
 }
 

@@ -66,7 +66,8 @@ TEST_F(OutputFile, ConcurrentWritersPublishOneWholeText) {
   for (auto& w : writers) w.join();
   EXPECT_EQ(errors.load(), 0);
   const std::string got = read(target);
-  EXPECT_NE(std::find(texts.begin(), texts.end(), got), texts.end()) << "a torn or mixed record of " << got.size() << " bytes";
+  EXPECT_NE(std::find(texts.begin(), texts.end(), got), texts.end())
+      << "a torn or mixed record of " << got.size() << " bytes";
   EXPECT_EQ(entries(), std::vector<fs::path>{"record.json"}) << "temporary files left behind";
 }
 

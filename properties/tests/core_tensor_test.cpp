@@ -70,7 +70,8 @@ TEST(Layout, EveryDtypePlacesItsElementsAndPadsTheRestWithNaN) {
               for (std::int64_t c = 0; c < cols; ++c) {
                 const std::int64_t at = placed.offset() + r * placed.strides()[0] + c * placed.strides()[1];
                 holds_element[static_cast<std::size_t>(at)] = true;
-                EXPECT_EQ(storage_word(placed, at), logical.bits_at(r * cols + c)) << where << " (" << r << ", " << c << ")";
+                EXPECT_EQ(storage_word(placed, at), logical.bits_at(r * cols + c))
+                    << where << " (" << r << ", " << c << ")";
               }
             for (std::int64_t at = 0; at < placed.storage_elements(); ++at) {
               if (holds_element[static_cast<std::size_t>(at)]) continue;

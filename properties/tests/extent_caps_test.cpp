@@ -25,7 +25,8 @@ void draw(const rc::Gen<Case>& gen, int count, const std::function<void(const Ca
 
 double work(const Case& c) {
   const double T = static_cast<double>(std::max(c.dim("T"), properties::lora::other_rows(c)));
-  const double N = static_cast<double>(c.dim("N")), K = static_cast<double>(c.dim("K")), r = static_cast<double>(c.dim("r"));
+  const double N = static_cast<double>(c.dim("N")), K = static_cast<double>(c.dim("K")),
+               r = static_cast<double>(c.dim("r"));
   return T * K * (N + r) + T * N * r;
 }
 

@@ -23,8 +23,8 @@
 namespace parity {
 namespace {
 
-using Exact = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>,
-                                            boost::multiprecision::et_off>;
+using Exact =
+    boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>, boost::multiprecision::et_off>;
 
 enum class Kind { well_conditioned, cancelling, wide_exponents, subnormal };
 
@@ -165,7 +165,12 @@ TEST(Dot2, NonFiniteProductsGiveTheIeeeSum) {
     const auto at = [isa](const std::vector<double>& a, const std::vector<double>& b) {
       oracles::Dot2Result r;
       oracles::NtOperands op{a.data(), a.size(), 1, b.data(), b.size(), 1, a.size()};
-      oracles::dot2_nt(op, [&r](const oracles::NtGroup& g) { r = {g.hi[0], g.lo[0], g.err_dd[0], g.abs[0]}; }, isa);
+      oracles::dot2_nt(
+          op,
+          [&r](const oracles::NtGroup& g) {
+            r = {g.hi[0], g.lo[0], g.err_dd[0], g.abs[0]};
+          },
+          isa);
       return r;
     };
     EXPECT_EQ(at(x, y).hi, -HUGE_VAL) << oracles::isa_name(isa);
@@ -249,8 +254,8 @@ NtArrays nt_reference(const oracles::NtOperands& op) {
 RC_GTEST_PROP(Dot2Kernels, EveryIsaGivesThePortableBits, ()) {
   const oracles::Isa best = oracles::best_isa();
   if (best == oracles::Isa::portable) RC_DISCARD("this CPU has no vector path to compare");
-  const oracles::Isa isa = best == oracles::Isa::avx512 ? *rc::gen::element(oracles::Isa::avx2, oracles::Isa::avx512)
-                                                        : oracles::Isa::avx2;
+  const oracles::Isa isa =
+      best == oracles::Isa::avx512 ? *rc::gen::element(oracles::Isa::avx2, oracles::Isa::avx512) : oracles::Isa::avx2;
   RC_TAG(oracles::isa_name(isa));
   const Kind kind = *rc::gen::element(Kind::well_conditioned, Kind::cancelling, Kind::wide_exponents, Kind::subnormal);
   const std::size_t rows = *rc::gen::inRange<std::size_t>(1, 5), cols = *rc::gen::inRange<std::size_t>(1, 40),

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
+#include <parity/core/thread_count.hpp>
 #include <parity/oracles/lora.hpp>
 #include <parity/oracles/lora_fast.hpp>
 #include <parity/oracles/lora_mp.hpp>
-#include <parity/core/thread_count.hpp>
 
 namespace parity {
 namespace {
@@ -36,9 +36,9 @@ std::vector<double> floats(Kind kind, std::size_t n) {
   for (double& x : v) {
     const auto m = *rc::gen::inRange<std::uint32_t>(1, 1u << 23);
     const bool neg = kind != Kind::well_conditioned && *rc::gen::arbitrary<bool>();
-    const double mag = kind == Kind::subnormal ? std::ldexp(static_cast<double>(m), -149)
-                                               : std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -23),
-                                                            *rc::gen::inRange(lo, hi + 1));
+    const double mag = kind == Kind::subnormal
+                           ? std::ldexp(static_cast<double>(m), -149)
+                           : std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -23), *rc::gen::inRange(lo, hi + 1));
     x = static_cast<double>(static_cast<float>(neg ? -mag : mag));
   }
   return v;
@@ -76,8 +76,8 @@ void generate(Operands& o, Kind kind, std::int64_t T, std::int64_t N, std::int64
 
 bool same_bits(const Estimate<double>& a, const Estimate<double>& b) {
   return std::memcmp(&a.value, &b.value, sizeof(double)) == 0 &&
-         std::memcmp(&a.oracle_err, &b.oracle_err, sizeof(double)) == 0 && a.abs_sum == b.abs_sum &&
-         a.peak == b.peak && std::string(a.peak_at) == b.peak_at && a.underflow == b.underflow;
+         std::memcmp(&a.oracle_err, &b.oracle_err, sizeof(double)) == 0 && a.abs_sum == b.abs_sum && a.peak == b.peak &&
+         std::string(a.peak_at) == b.peak_at && a.underflow == b.underflow;
 }
 
 // Calls f(name, rows, cols, element) for the four outputs of a LoRA oracle-like object.
@@ -118,8 +118,8 @@ void check_against_multiprecision(Kind kind) {
         RC_ASSERT(std::isfinite(f.oracle_err));
         const double diff = std::fabs(f.value - m.value);
         if (diff > f.oracle_err + m.oracle_err)
-          RC_FAIL(where + ": fast " + g17(f.value) + " vs mp " + g17(m.value) + ", |diff| " + g17(diff) +
-                  " > bounds " + g17(f.oracle_err) + " + " + g17(m.oracle_err));
+          RC_FAIL(where + ": fast " + g17(f.value) + " vs mp " + g17(m.value) + ", |diff| " + g17(diff) + " > bounds " +
+                  g17(f.oracle_err) + " + " + g17(m.oracle_err));
         if (kind == Kind::well_conditioned) RC_ASSERT(f.oracle_err <= 0x1p-50 * std::fabs(m.value));
         RC_ASSERT(rel(f.abs_sum, p.abs_sum) < 1e-12);
         RC_ASSERT(rel(f.peak, p.peak) < 1e-12);
@@ -157,7 +157,8 @@ TEST(LoraFastOracle, RefusesXWOrAThatIsNotFloat32) {
 }
 
 // Float32 values in [-0.5, 0.5) from a 64-bit LCG seeded with `seed`, every operand filled.
-Operands lcg_operands(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, std::uint64_t seed, double scale) {
+Operands lcg_operands(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, std::uint64_t seed,
+                      double scale) {
   Operands o;
   o.x.resize(T * K), o.W.resize(N * K), o.A.resize(r * K), o.B.resize(N * r), o.G.resize(T * N);
   std::uint64_t state = seed;
@@ -214,8 +215,8 @@ TEST(LoraFastOracle, SelectedOutputsAreTheSameBitsAndOthersAreRefused) {
     Outputs outputs;
     const char* evaluated;  // the first letters after 'd' ("y" for y) of the outputs it holds
   };
-  for (const Selection sel : {Selection{Outputs::forward, "y"}, Selection{Outputs::backward, "xAB"},
-                              Selection{Outputs::adapter, "AB"}}) {
+  for (const Selection sel :
+       {Selection{Outputs::forward, "y"}, Selection{Outputs::backward, "xAB"}, Selection{Outputs::adapter, "AB"}}) {
     const oracles::LoraFastOracle some(op, sel.outputs);
     std::int64_t compared = 0, refused = 0;
     each_output(op, all, [&](const char* name, std::int64_t rows, std::int64_t cols, auto all_at) {

@@ -24,9 +24,10 @@ TEST(ParallelChunks, RunsEveryChunkOnceAndRethrows) {
   std::vector<std::atomic<int>> runs(64);
   parallel_chunks(runs.size(), [&](std::size_t c) { ++runs[c]; });
   for (const auto& r : runs) EXPECT_EQ(r.load(), 1);
-  EXPECT_THROW(parallel_chunks(8, [](std::size_t c) {
-                 if (c == 5) throw std::runtime_error("chunk 5");
-               }),
+  EXPECT_THROW(parallel_chunks(8,
+                               [](std::size_t c) {
+                                 if (c == 5) throw std::runtime_error("chunk 5");
+                               }),
                std::runtime_error);
 }
 

@@ -74,8 +74,8 @@ void expect_follows(const char* oracle, const std::string& where, const Estimate
   } else if (std::isinf(exact)) {
     EXPECT_EQ(got.value, exact) << oracle << " " << where << ": " << text(got.value) << ", definition " << text(exact);
   } else {
-    ASSERT_TRUE(std::isfinite(got.value)) << oracle << " " << where << ": " << text(got.value) << ", definition "
-                                          << text(exact);
+    ASSERT_TRUE(std::isfinite(got.value))
+        << oracle << " " << where << ": " << text(got.value) << ", definition " << text(exact);
     const double ulp = std::ldexp(1.0, std::max(std::ilogb(exact == 0 ? 1.0 : exact) - 52, -1074));
     EXPECT_LE(std::fabs(got.value - exact), got.oracle_err + ulp)
         << oracle << " " << where << ": " << got.value << " vs definition " << exact;
@@ -88,7 +88,8 @@ void expect_all_follow(const Problem& p, bool backward, const std::string& what)
   const oracles::LoraOracle<ExtendedReal> exact(op);
   const oracles::LoraFastOracle fast(op);
   const oracles::LoraMpOracle mp(op);
-  const auto each = [&](const char* name, std::int64_t rows, std::int64_t cols, auto exact_at, auto fast_at, auto mp_at) {
+  const auto each = [&](const char* name, std::int64_t rows, std::int64_t cols, auto exact_at, auto fast_at,
+                        auto mp_at) {
     for (std::int64_t i = 0; i < rows; ++i)
       for (std::int64_t j = 0; j < cols; ++j) {
         const std::string where = what + ": " + name + "(" + std::to_string(i) + "," + std::to_string(j) + ")";
@@ -97,15 +98,19 @@ void expect_all_follow(const Problem& p, bool backward, const std::string& what)
         expect_follows("multiprecision", where, mp_at(i, j), e);
       }
   };
-  each("y", kT, kN, [&](auto i, auto j) { return exact.y(i, j); }, [&](auto i, auto j) { return fast.y(i, j); },
-       [&](auto i, auto j) { return mp.y(i, j); });
+  each(
+      "y", kT, kN, [&](auto i, auto j) { return exact.y(i, j); }, [&](auto i, auto j) { return fast.y(i, j); },
+      [&](auto i, auto j) { return mp.y(i, j); });
   if (!backward) return;
-  each("dx", kT, kK, [&](auto i, auto j) { return exact.dx(i, j); }, [&](auto i, auto j) { return fast.dx(i, j); },
-       [&](auto i, auto j) { return mp.dx(i, j); });
-  each("dA", kR, kK, [&](auto i, auto j) { return exact.dA(i, j); }, [&](auto i, auto j) { return fast.dA(i, j); },
-       [&](auto i, auto j) { return mp.dA(i, j); });
-  each("dB", kN, kR, [&](auto i, auto j) { return exact.dB(i, j); }, [&](auto i, auto j) { return fast.dB(i, j); },
-       [&](auto i, auto j) { return mp.dB(i, j); });
+  each(
+      "dx", kT, kK, [&](auto i, auto j) { return exact.dx(i, j); }, [&](auto i, auto j) { return fast.dx(i, j); },
+      [&](auto i, auto j) { return mp.dx(i, j); });
+  each(
+      "dA", kR, kK, [&](auto i, auto j) { return exact.dA(i, j); }, [&](auto i, auto j) { return fast.dA(i, j); },
+      [&](auto i, auto j) { return mp.dA(i, j); });
+  each(
+      "dB", kN, kR, [&](auto i, auto j) { return exact.dB(i, j); }, [&](auto i, auto j) { return fast.dB(i, j); },
+      [&](auto i, auto j) { return mp.dB(i, j); });
 }
 
 TEST(LoraOracleSpecialValues, TheDefinitionIsExactOnOrdinaryValues) {
@@ -137,8 +142,9 @@ TEST(LoraOracleSpecialValues, BothOraclesFollowTheDefinitionInEveryOperandPositi
         for (const std::size_t index : {std::size_t{0}, operand_of(p, operand).size() - 1}) {
           Problem q = p;
           operand_of(q, operand)[index] = v;
-          expect_all_follow(q, backward, std::string(backward ? "backward" : "forward") + ", " + operand + "[" +
-                                             std::to_string(index) + "] = " + text(v));
+          expect_all_follow(q, backward,
+                            std::string(backward ? "backward" : "forward") + ", " + operand + "[" +
+                                std::to_string(index) + "] = " + text(v));
         }
       }
 }

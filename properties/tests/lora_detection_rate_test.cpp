@@ -43,14 +43,15 @@ TEST_P(DefaultRunDetects, InNineteenOfTwentySeeds) {
     if (detection) ++detected;
     else std::cout << probe << ": seed " << seed << " not detected\n";
   }
-  std::cout << probe << ": detected in " << detected << " of " << kSeeds << " seeds at "
-            << family.cases_per_property() << " cases per property\n";
+  std::cout << probe << ": detected in " << detected << " of " << kSeeds << " seeds at " << family.cases_per_property()
+            << " cases per property\n";
   EXPECT_GE(detected, kRequired) << probe << " detected in " << detected << " of " << kSeeds << " seeds at "
                                  << family.cases_per_property() << " cases per property";
 }
 
 INSTANTIATE_TEST_SUITE_P(SizeDependentPlans, DefaultRunDetects,
-                         ::testing::Values(Probe{"lora", "probe-split-k-by-rows"}, Probe{"lora", "probe-split-k-by-depth"},
+                         ::testing::Values(Probe{"lora", "probe-split-k-by-rows"},
+                                           Probe{"lora", "probe-split-k-by-depth"},
                                            Probe{"lora", "probe-split-k-from-128-rows"},
                                            Probe{"lora", "probe-plan-switch-at-64-rows"},
                                            Probe{"lora", "probe-rank-path-drops-b-column"},

@@ -49,8 +49,11 @@ class ForwardOnly final : public LoraSubject {
 
 template <Bug bug>
 LoraSubjectInfo forward_only(const char* name) {
-  return {.name = name, .backend = "host", .description = "the host twin's forward only (lora_forward_only_test)",
-          .capabilities = {.backward = false}, .make = [] { return std::make_unique<ForwardOnly<bug>>(); }};
+  return {.name = name,
+          .backend = "host",
+          .description = "the host twin's forward only (lora_forward_only_test)",
+          .capabilities = {.backward = false},
+          .make = [] { return std::make_unique<ForwardOnly<bug>>(); }};
 }
 
 PARITY_REGISTER_SUBJECT(forward_only, forward_only<Bug::none>("forward-only"));
@@ -72,9 +75,9 @@ TEST(LoraForwardOnly, BitwisePropertiesHoldOnTheForward) {
 }
 
 TEST(LoraForwardOnly, EachBitwisePropertyCatchesItsForwardBug) {
-  for (const auto& [subject, property] : {std::pair{"forward-only-second-call", "repeatable"},
-                                          std::pair{"forward-only-batched", "rows_independent"},
-                                          std::pair{"forward-only-strided", "layout_invariant"}}) {
+  for (const auto& [subject, property] :
+       {std::pair{"forward-only-second-call", "repeatable"}, std::pair{"forward-only-batched", "rows_independent"},
+        std::pair{"forward-only-strided", "layout_invariant"}}) {
     const auto result = run(subject, property);
     EXPECT_FALSE(result.passed) << property << " on " << subject << ": " << result.message;
     ASSERT_TRUE(result.verdict.has_value()) << property << " on " << subject << ": " << result.message;
@@ -92,9 +95,12 @@ TEST(LoraForwardOnly, GradientPropertiesDoNotApply) {
     EXPECT_EQ(result.cases, 0) << property;
     // NotApplicable, not another InputError: the runners (guarded_verdict) let it through
     // instead of reading it as the subject's `threw`, and the command exits 2.
-    const auto check = [&](const parity::Case& c) { return parity::gen::lora_family().check("forward-only", property, c); };
+    const auto check = [&](const parity::Case& c) {
+      return parity::gen::lora_family().check("forward-only", property, c);
+    };
     try {
-      const parity::Verdict v = parity::gen::guarded_verdict(property, parity::Case{}, [](const parity::Case&) {}, check);
+      const parity::Verdict v = parity::gen::guarded_verdict(
+          property, parity::Case{}, [](const parity::Case&) {}, check);
       ADD_FAILURE() << property << ": replay ran on a subject without backward: " << v.detail;
     } catch (const parity::NotApplicable& e) {
       EXPECT_NE(std::string(e.what()).find("capabilities.backward is false"), std::string::npos) << e.what();

@@ -5,11 +5,11 @@
 
 #include <cmath>
 
+#include <parity/core/error.hpp>
 #include <parity/oracles/extended_real.hpp>
 #include <parity/oracles/lora.hpp>
 #include <parity/oracles/lora_fast.hpp>
 #include <parity/oracles/lora_mp.hpp>
-#include <parity/core/error.hpp>
 #include <parity/properties/gen/lora_runs.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
 #include <parity/properties/lora/oracle_inputs.hpp>
@@ -107,18 +107,22 @@ TEST(LoraOracle, ANonFiniteRowLeavesTheOtherRowsBoundsFinite) {
         << y.detail;
     const Verdict g = gen::lora_family().check("rlkernels-host", "gradient_accuracy", *c);
     EXPECT_TRUE(g.holds()) << g.detail;
-    EXPECT_EQ(g.metrics.at("grad_x_exempt"), nonfinite_count(op.T, op.K, [&](auto i, auto j) { return exact.dx(i, j); }))
+    EXPECT_EQ(g.metrics.at("grad_x_exempt"),
+              nonfinite_count(op.T, op.K, [&](auto i, auto j) { return exact.dx(i, j); }))
         << g.detail;
-    EXPECT_EQ(g.metrics.at("grad_a_exempt"), nonfinite_count(op.r, op.K, [&](auto i, auto j) { return exact.dA(i, j); }))
+    EXPECT_EQ(g.metrics.at("grad_a_exempt"),
+              nonfinite_count(op.r, op.K, [&](auto i, auto j) { return exact.dA(i, j); }))
         << g.detail;
-    EXPECT_EQ(g.metrics.at("grad_b_exempt"), nonfinite_count(op.N, op.r, [&](auto i, auto j) { return exact.dB(i, j); }))
+    EXPECT_EQ(g.metrics.at("grad_b_exempt"),
+              nonfinite_count(op.N, op.r, [&](auto i, auto j) { return exact.dB(i, j); }))
         << g.detail;
   }
 }
 
 // A self-check runs under the pseudo-subject only: its failure can never read as a subject's.
 TEST(LoraOracle, SelfCheckIsNoSubjectsVerdict) {
-  const auto result = gen::lora_family().run(gen::kOraclesSubject, "oracle_agreement", {.cases = 3, .write_reproducer = false});
+  const auto result =
+      gen::lora_family().run(gen::kOraclesSubject, "oracle_agreement", {.cases = 3, .write_reproducer = false});
   EXPECT_TRUE(result.passed) << result.message;
   EXPECT_EQ(result.message.find("rlkernels-host"), std::string::npos) << result.message;
   EXPECT_THROW(gen::lora_family().run("rlkernels-host", "oracle_agreement", {.cases = 3}), InputError);

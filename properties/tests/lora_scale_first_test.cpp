@@ -90,7 +90,9 @@ class ScaleFirst final : public LoraSubject {
 
 template <bool skewed>
 LoraSubjectInfo scale_first(const char* name) {
-  return {.name = name, .backend = "host", .description = "plain float32, the scale first (lora_scale_first_test)",
+  return {.name = name,
+          .backend = "host",
+          .description = "plain float32, the scale first (lora_scale_first_test)",
           .make = [] { return std::make_unique<ScaleFirst<skewed>>(); }};
 }
 
@@ -138,15 +140,16 @@ TEST(LoraScaleFirst, AllElementsExemptIsADiscard) {
 
 TEST(LoraScaleFirst, AccuracyPropertiesHoldOnGeneratedCases) {
   for (const char* property : {"forward_accuracy", "gradient_accuracy", "zero_adapter_gradients"}) {
-    const auto result = parity::gen::lora_family().run("scale-first", property, {.cases = 40, .write_reproducer = false});
+    const auto result =
+        parity::gen::lora_family().run("scale-first", property, {.cases = 40, .write_reproducer = false});
     EXPECT_TRUE(result.passed) << property << ": " << result.message;
     EXPECT_GT(result.cases, 0) << property;
   }
 }
 
 TEST(LoraScaleFirst, AWrongDBIsStillCaught) {
-  const auto result =
-      parity::gen::lora_family().run("scale-first-skewed-dB", "gradient_accuracy", {.cases = 40, .write_reproducer = false});
+  const auto result = parity::gen::lora_family().run("scale-first-skewed-dB", "gradient_accuracy",
+                                                     {.cases = 40, .write_reproducer = false});
   EXPECT_FALSE(result.passed) << result.message;
   ASSERT_TRUE(result.verdict.has_value()) << result.message;
   EXPECT_NE(result.verdict->detail.find("dB:"), std::string::npos) << result.verdict->detail;

@@ -57,8 +57,8 @@ TEST(Sum2, IsAccurateWhereNaiveSummationIsNot) {
 }
 
 // Exact for sums of up to 2^20 doubles spanning 2^-200 .. 2^200 (and far more).
-using Exact = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>,
-                                            boost::multiprecision::et_off>;
+using Exact =
+    boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>, boost::multiprecision::et_off>;
 
 enum class Kind { well_conditioned, cancelling };
 
@@ -83,7 +83,8 @@ Exact exact_sum(const std::vector<double>& v) {
 
 RC_GTEST_PROP(Sum2, WithinItsStatedErrorOfTheExactSum, ()) {
   const Kind kind = *rc::gen::element(Kind::well_conditioned, Kind::cancelling);
-  const std::size_t n = *rc::gen::oneOf(rc::gen::inRange<std::size_t>(1, 300), rc::gen::inRange<std::size_t>(1 << 16, 1 << 18));
+  const std::size_t n =
+      *rc::gen::oneOf(rc::gen::inRange<std::size_t>(1, 300), rc::gen::inRange<std::size_t>(1 << 16, 1 << 18));
   const std::vector<double> v = row_terms(kind, n, *rc::gen::arbitrary<std::uint64_t>());
   const auto r = oracles::sum2<double>(n, [&](std::size_t i) { return v[i]; });
   const Exact exact = exact_sum(v);
@@ -155,7 +156,8 @@ std::string logp_check(Kind kind, bool cps, std::size_t n, std::uint64_t seed) {
 RC_GTEST_PROP(TransitionOracle, LogpMeanWithinItsStatedErrorOfMpfr, ()) {
   const Kind kind = *rc::gen::element(Kind::well_conditioned, Kind::cancelling);
   const bool cps = *rc::gen::arbitrary<bool>();
-  std::size_t n = *rc::gen::oneOf(rc::gen::inRange<std::size_t>(1, 500), rc::gen::inRange<std::size_t>(1 << 14, 1 << 16));
+  std::size_t n =
+      *rc::gen::oneOf(rc::gen::inRange<std::size_t>(1, 500), rc::gen::inRange<std::size_t>(1 << 14, 1 << 16));
   if (kind == Kind::cancelling) n += n % 2;
   const std::string failure = logp_check(kind, cps, n, *rc::gen::arbitrary<std::uint64_t>());
   if (!failure.empty()) RC_FAIL(failure);

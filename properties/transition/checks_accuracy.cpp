@@ -28,10 +28,10 @@ struct Reference {
 Reference exact(const oracles::Tracked<double>& t) { return {t.value, t.err, 0.0}; }
 
 struct Judgement {
-  BoundCheck check;          // against err + oracle_err
-  std::string first;         // "mean[1, 4] = ..., exact ..., bound ..." for the first violation
-  std::string unsure;        // "the oracle is not sure ..." where oracle_share >= kOracleUnsure
-  double oracle_share = 0;   // max over elements with a finite value and bound of oracle_err / err
+  BoundCheck check;         // against err + oracle_err
+  std::string first;        // "mean[1, 4] = ..., exact ..., bound ..." for the first violation
+  std::string unsure;       // "the oracle is not sure ..." where oracle_share >= kOracleUnsure
+  double oracle_share = 0;  // max over elements with a finite value and bound of oracle_err / err
 };
 
 template <class Get>
@@ -60,14 +60,14 @@ Judgement judge(const char* name, const Tensor& out, std::int64_t count, Get&& r
     const std::int64_t i = j.check.first_violation;
     const Reference t = reference(i);
     j.first = std::string(name) + index_text(i, out.shape()) + " = " + number_text(got[i]) + ", exact " +
-              number_text(ref[i]) + nonfinite_note(got[i], ref[i], "the exact value") + ", bound " + number_text(t.err) + " + oracle error " +
-              number_text(t.oracle_err) + " (" + std::to_string(j.check.violations) + " of " +
-              std::to_string(count) + " outside)";
+              number_text(ref[i]) + nonfinite_note(got[i], ref[i], "the exact value") + ", bound " +
+              number_text(t.err) + " + oracle error " + number_text(t.oracle_err) + " (" +
+              std::to_string(j.check.violations) + " of " + std::to_string(count) + " outside)";
   }
   if (j.oracle_share >= kOracleUnsure) {
     const Reference t = reference(worst);
-    j.unsure = std::string(name) + ": the oracle is not sure: its own error " + number_text(t.oracle_err) +
-               " at " + name + index_text(worst, out.shape()) + " is " + number_text(j.oracle_share) +
+    j.unsure = std::string(name) + ": the oracle is not sure: its own error " + number_text(t.oracle_err) + " at " +
+               name + index_text(worst, out.shape()) + " is " + number_text(j.oracle_share) +
                " of the kernel's bound " + number_text(t.err);
   }
   return j;
@@ -84,7 +84,8 @@ Verdict check_accuracy(const Case& c, TransitionSubject* s) {
   auto mean_at = [&](std::int64_t i) {
     return oracles::transition_mean(step.rows[static_cast<std::size_t>(i / n)], step.x[i], step.v[i]);
   };
-  const Judgement jstd = judge("std", out.std, B, [&](std::int64_t b) { return exact(step.rows[static_cast<std::size_t>(b)].std); });
+  const Judgement jstd =
+      judge("std", out.std, B, [&](std::int64_t b) { return exact(step.rows[static_cast<std::size_t>(b)].std); });
   const Judgement jmean = judge("mean", out.mean, B * n, [&](std::int64_t i) { return exact(mean_at(i)); });
   const Judgement jprev = judge("prev_sample", out.prev, B * n, [&](std::int64_t i) {
     return exact(oracles::transition_prev(step.rows[static_cast<std::size_t>(i / n)], mean_at(i), step.eps[i]));
@@ -118,7 +119,8 @@ Verdict check_oracle_agreement(const Case& c, TransitionSubject*) {
   Tensor prev = Tensor::zeros(DType::f32, {step.B, n});
   for (std::int64_t i = 0; i < step.B * n; ++i) {
     const auto& row = step.rows[static_cast<std::size_t>(i / n)];
-    prev.set_value(i, oracles::transition_prev(row, oracles::transition_mean(row, step.x[i], step.v[i]), step.eps[i]).value);
+    prev.set_value(
+        i, oracles::transition_prev(row, oracles::transition_mean(row, step.x[i], step.v[i]), step.eps[i]).value);
   }
   double worst_logp = 0, worst_mean = 0;
   for (std::int64_t b = 0; b < step.B; ++b) {
@@ -130,16 +132,16 @@ Verdict check_oracle_agreement(const Case& c, TransitionSubject*) {
     const auto exact = oracles::transition_logp<oracles::mp_real>(row_mp, x, v, prev_row, 1);
     const double e = exact.value.convert_to<double>();
     if (std::isnan(e) != std::isnan(fast.value))
-      return Verdict::fail("oracle_agreement", "row " + std::to_string(b) + ": float64 logp " + number_text(fast.value) +
-                                                   " vs multiprecision " + number_text(e));
+      return Verdict::fail("oracle_agreement", "row " + std::to_string(b) + ": float64 logp " +
+                                                   number_text(fast.value) + " vs multiprecision " + number_text(e));
     if (std::isfinite(e) && std::isfinite(fast.err)) {
       // The float64 log-prob must be far inside the float32 bound it is used to judge.
       const double rel = fast.err > 0 ? std::fabs(fast.value - e) / fast.err : 0.0;
       worst_logp = std::max(worst_logp, rel);
       if (rel > 0x1p-20)
-        return Verdict::fail("oracle_agreement", "row " + std::to_string(b) + ": float64 logp " + number_text(fast.value) +
-                                                     " vs multiprecision " + number_text(e) + ", |diff| / float32 bound = " +
-                                                     number_text(rel));
+        return Verdict::fail("oracle_agreement", "row " + std::to_string(b) + ": float64 logp " +
+                                                     number_text(fast.value) + " vs multiprecision " + number_text(e) +
+                                                     ", |diff| / float32 bound = " + number_text(rel));
     }
     // Sampled mean elements of the row.
     for (int k = 0; k < 4; ++k) {
@@ -153,8 +155,9 @@ Verdict check_oracle_agreement(const Case& c, TransitionSubject*) {
       const double rel = tracked.err > 0 ? std::fabs(f - m) / tracked.err : 0.0;
       worst_mean = std::max(worst_mean, rel);
       if (rel > 0x1p-20)
-        return Verdict::fail("oracle_agreement", "mean[" + std::to_string(b) + ", " + std::to_string(i) + "]: float64 " +
-                                                     number_text(f) + " vs multiprecision " + number_text(m));
+        return Verdict::fail("oracle_agreement", "mean[" + std::to_string(b) + ", " + std::to_string(i) +
+                                                     "]: float64 " + number_text(f) + " vs multiprecision " +
+                                                     number_text(m));
     }
   }
   Verdict v = Verdict::pass("oracle_agreement", "float64 and 133-bit oracles agree on every row's log-prob");

@@ -25,8 +25,11 @@ RowOutputs row_outputs(TransitionSubject& s, const TransitionProblem& p, std::in
 
 // The first output that differs between a and b, as "name: difference", or "".
 std::string first_difference(const RowOutputs& a, const RowOutputs& b) {
-  const Pair pairs[] = {{"prev_sample", {&a.prev, &b.prev}}, {"mean", {&a.mean, &b.mean}}, {"std", {&a.std, &b.std}},
-                        {"logp", {&a.logp, &b.logp}},       {"scored logp", {&a.scored, &b.scored}}};
+  const Pair pairs[] = {{"prev_sample", {&a.prev, &b.prev}},
+                        {"mean", {&a.mean, &b.mean}},
+                        {"std", {&a.std, &b.std}},
+                        {"logp", {&a.logp, &b.logp}},
+                        {"scored logp", {&a.scored, &b.scored}}};
   for (const auto& [name, ab] : pairs) {
     const BitwiseDiff d = compare_bitwise(*ab.first, *ab.second);
     if (!d.equal()) return std::string(name) + ": " + d.describe(ab.first->shape());
@@ -52,17 +55,19 @@ Verdict check_batch_invariant(const Case& c, TransitionSubject* s) {
 
 Verdict check_batch_vs_batch(const Case& c, TransitionSubject* s) {
   const std::int64_t B = c.dim("B"), other = other_rows(c), t = c.probe_row;
-  if (const std::string why = batch_pair_unusable(B, other, t); !why.empty()) return Verdict::discard("batch_vs_batch", why);
+  if (const std::string why = batch_pair_unusable(B, other, t); !why.empty())
+    return Verdict::discard("batch_vs_batch", why);
   const TransitionProblem first = materialise(c), second = materialise(with_rows(c, other));
   const TransitionProblem& fewer = other < B ? second : first;
   if (!other_row_differs(fewer.in.x, t) && !other_row_differs(fewer.in.v, t))
     return Verdict::discard("batch_vs_batch", "every other row equals the probe row");
   const std::string diff = first_difference(row_outputs(*s, first, t), row_outputs(*s, second, t));
   const std::string batches = std::to_string(B) + "-row and " + std::to_string(other) + "-row batches";
-  Verdict v = diff.empty() ? Verdict::pass("batch_vs_batch", "row " + std::to_string(t) + " is the same bits in " +
-                                                                 batches + "; other rows differed")
-                           : Verdict::fail("batch_vs_batch", "row " + std::to_string(t) + " differs between " + batches +
-                                                                 ": " + diff);
+  Verdict v =
+      diff.empty()
+          ? Verdict::pass("batch_vs_batch",
+                          "row " + std::to_string(t) + " is the same bits in " + batches + "; other rows differed")
+          : Verdict::fail("batch_vs_batch", "row " + std::to_string(t) + " differs between " + batches + ": " + diff);
   v.metrics["rows"] = static_cast<double>(B);
   v.metrics["other_rows"] = static_cast<double>(other);
   return v;

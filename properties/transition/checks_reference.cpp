@@ -65,7 +65,8 @@ Verdict check_matches_formula(const Case& c, TransitionSubject* s) {
   const auto formula = formula_sample(p.in, Formulation::flow_grpo);
   const std::string diff = bitwise_difference(ours, formula, true);
   Verdict v = diff.empty()
-                  ? Verdict::pass("matches_formula", "prev_sample, mean and std bitwise equal to the formula rounded once per operation")
+                  ? Verdict::pass("matches_formula",
+                                  "prev_sample, mean and std bitwise equal to the formula rounded once per operation")
                   : Verdict::fail("matches_formula", "differs from the formula rounded once per operation: " + diff);
   v.metrics["prev_sample_bitwise"] = compare_bitwise(ours.prev, formula.prev).equal() ? 1.0 : 0.0;
   v.metrics["mean_bitwise"] = compare_bitwise(ours.mean, formula.mean).equal() ? 1.0 : 0.0;
@@ -79,11 +80,12 @@ Verdict check_logp_vs_formula(const Case& c, TransitionSubject* s) {
   const auto ours = s->sample(p.in);
   const auto formula = formula_sample(p.in, Formulation::flow_grpo);
   const auto contract = s->accuracy_contract();
-  const LogpComparison cmp = compare_logp(p, ours, contract_depth(contract, n), contract.log_ulps, formula,
-                                          any_order_depth(n), kOwnLogUlps);
-  Verdict v = cmp.violation.empty()
-                  ? Verdict::pass("logp_vs_formula", "every row's log-prob within the derived bound of the formula's")
-                  : Verdict::fail("logp_vs_formula", "log-prob outside the derived bound of the formula's: " + cmp.violation);
+  const LogpComparison cmp =
+      compare_logp(p, ours, contract_depth(contract, n), contract.log_ulps, formula, any_order_depth(n), kOwnLogUlps);
+  Verdict v =
+      cmp.violation.empty()
+          ? Verdict::pass("logp_vs_formula", "every row's log-prob within the derived bound of the formula's")
+          : Verdict::fail("logp_vs_formula", "log-prob outside the derived bound of the formula's: " + cmp.violation);
   v.metrics["logp_max_rel_diff_vs_formula"] = cmp.max_rel_diff;
   v.metrics["bound_utilisation"] = cmp.max_utilisation;
   return v;
@@ -96,15 +98,15 @@ Verdict check_second_formulation_agrees(const Case& c, TransitionSubject* s) {
   const auto second = formula_sample(p.in, Formulation::second);
   const BitwiseDiff mean = compare_bitwise(ours.mean, second.mean);
   const auto contract = s->accuracy_contract();
-  const LogpComparison cmp = compare_logp(p, ours, contract_depth(contract, n), contract.log_ulps, second,
-                                          any_order_depth(n), kOwnLogUlps);
+  const LogpComparison cmp =
+      compare_logp(p, ours, contract_depth(contract, n), contract.log_ulps, second, any_order_depth(n), kOwnLogUlps);
   Verdict v = Verdict::pass("second_formulation_agrees", "mean bitwise equal, log-prob within bound");
   if (!mean.equal())
-    v = Verdict::fail("second_formulation_agrees", "mean differs from the second formulation's: " +
-                                                       mean.describe(ours.mean.shape()));
+    v = Verdict::fail("second_formulation_agrees",
+                      "mean differs from the second formulation's: " + mean.describe(ours.mean.shape()));
   else if (!cmp.violation.empty())
-    v = Verdict::fail("second_formulation_agrees", "log-prob outside the bound of the second formulation's: " +
-                                                       cmp.violation);
+    v = Verdict::fail("second_formulation_agrees",
+                      "log-prob outside the bound of the second formulation's: " + cmp.violation);
   v.metrics["second_mean_bitwise"] = mean.equal() ? 1.0 : 0.0;
   v.metrics["second_logp_max_rel_diff"] = cmp.max_rel_diff;
   v.metrics["bound_utilisation"] = cmp.max_utilisation;

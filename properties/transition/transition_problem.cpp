@@ -54,8 +54,8 @@ bool known_param(const std::string& key, std::int64_t B) {
 // reference shape has 1.6e6), and x, v, eps as laid out at most kMaxCaseBytes.
 void check_limits(const Case& c, std::int64_t B, std::int64_t n) {
   B = std::max(B, other_rows(c));
-  require_within("case.dims", "the larger batch (B or params.other_rows) x tokens x channels (elements per operand)", static_cast<double>(B) * static_cast<double>(n),
-                 static_cast<double>(kMaxElements), "2^24");
+  require_within("case.dims", "the larger batch (B or params.other_rows) x tokens x channels (elements per operand)",
+                 static_cast<double>(B) * static_cast<double>(n), static_cast<double>(kMaxElements), "2^24");
   const double latent = flag_param(c, "bf16_inputs") ? 2.0 : 4.0;
   require_case_bytes("case.dims/case.layouts", "the storage of x, v and eps as laid out, in bytes,",
                      latent * (c.layout("x").storage_elements(B, n) + c.layout("v").storage_elements(B, n)) +
@@ -76,9 +76,10 @@ void check_contract(const Case& c) {
   const std::int64_t n = tokens * channels;
   if (n > kMaxRowElements) throw InputError("case.dims: tokens x channels is larger than 2^22");
   refuse_unread_fields(c, {.family = "transition", .layouts = true, .probe_row = true, .patches = true});
-  refuse_unknown_params(c, [B](const std::string& k) { return known_param(k, B); },
-                        "sigma.<b> and sigma_prev.<b> for b in [0, B), sigma_max, noise_level, cps, normaliser, bf16_inputs, "
-                        "other_rows");
+  refuse_unknown_params(
+      c, [B](const std::string& k) { return known_param(k, B); },
+      "sigma.<b> and sigma_prev.<b> for b in [0, B), sigma_max, noise_level, cps, normaliser, bf16_inputs, "
+      "other_rows");
   if (c.params.contains("other_rows")) {
     const double rows = c.params.at("other_rows");
     if (!(rows >= 1 && rows <= static_cast<double>(kMaxB) && rows == std::floor(rows)))
@@ -89,7 +90,8 @@ void check_contract(const Case& c) {
   if (c.probe_row < 0 || c.probe_row >= B)
     throw InputError("case.probe_row: " + std::to_string(c.probe_row) + " is outside [0, B)");
   for (const auto& [name, l] : c.layouts)
-    if (!is_transition_operand(name)) throw InputError("case.layouts." + name + ": not a transition operand (x, v, eps)");
+    if (!is_transition_operand(name))
+      throw InputError("case.layouts." + name + ": not a transition operand (x, v, eps)");
   for (std::size_t i = 0; i < c.patches.size(); ++i) {
     const Patch& p = c.patches[i];
     const std::string at = "case.patches[" + std::to_string(i) + "]";

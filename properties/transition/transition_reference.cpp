@@ -36,11 +36,13 @@ ExactStep exact_step(const TransitionProblem& p, double log_ulps) {
   s.x = p.in.x.values();
   s.v = p.in.v.values();
   s.eps = p.in.eps.values();
-  for (std::int64_t b = 0; b < s.B; ++b) s.rows.push_back(oracles::transition_row<double>(row_params(p.in, b), log_ulps));
+  for (std::int64_t b = 0; b < s.B; ++b)
+    s.rows.push_back(oracles::transition_row<double>(row_params(p.in, b), log_ulps));
   return s;
 }
 
-oracles::LogpEstimate<double> exact_logp(const ExactStep& step, std::int64_t b, const Tensor& prev, std::int64_t depth) {
+oracles::LogpEstimate<double> exact_logp(const ExactStep& step, std::int64_t b, const Tensor& prev,
+                                         std::int64_t depth) {
   const auto n = static_cast<std::size_t>(step.n);
   const std::vector<double> prev_row = prev.rows(b, b + 1).values();
   const std::span<const double> x(step.x.data() + b * step.n, n), v(step.v.data() + b * step.n, n);

@@ -34,7 +34,6 @@ oracles::TransitionRowParams row_params(const subjects::TransitionInputs& in, st
 
 // The exact log-prob of row b for the given prev (f32 [B, n] tensor), bounded for an
 // evaluation of the given summation depth.
-oracles::LogpEstimate<double> exact_logp(const ExactStep& step, std::int64_t b, const Tensor& prev,
-                                         std::int64_t depth);
+oracles::LogpEstimate<double> exact_logp(const ExactStep& step, std::int64_t b, const Tensor& prev, std::int64_t depth);
 
 }  // namespace parity::properties::transition

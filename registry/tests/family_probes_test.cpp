@@ -78,10 +78,9 @@ int main(int argc, char** argv) {
       std::string test_name = subject.name;
       for (char& ch : test_name)
         if (ch == '-') ch = '_';
-      ::testing::RegisterTest(family.name().c_str(), test_name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                              [&family, name = subject.name]() -> ::testing::Test* {
-                                return new ProbeDetected(family, name);
-                              });
+      ::testing::RegisterTest(
+          family.name().c_str(), test_name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+          [&family, name = subject.name]() -> ::testing::Test* { return new ProbeDetected(family, name); });
     }
   } catch (const parity::InputError& e) {
     std::cerr << e.what() << "\n";

@@ -131,8 +131,8 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
   }
   const Family& family = parity::registry::find_family(argv[1]);
   parity::gen::resolve_extent_caps(family.name(), family.extent_caps(), {});  // PARITY_MAX_* checked before any run
-  const std::string default_subject = torch_op.spec ? parity::registry::register_torch_op(family.name(), *torch_op.spec)
-                                                    : family.default_subject();
+  const std::string default_subject =
+      torch_op.spec ? parity::registry::register_torch_op(family.name(), *torch_op.spec) : family.default_subject();
   // The operator's own name (parity_add_subject_tests' SUBJECT for TORCH_OP) stands for the
   // family's subject that runs it: itself in an op family, runtime-host+OP=NAME in the model and
   // bound-all+OP=NAME in the trajectory (OP linear, or --kernel-op's).
@@ -140,8 +140,10 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
   const bool the_operator = torch_op.spec && wanted == parity::ops::torch_op_subject_name(*torch_op.spec);
   const auto subject = family.find_subject(the_operator ? default_subject : wanted);
   if (subject.role != parity::gen::SubjectRole::implementation) {
-    std::cerr << subject.name << " is not registered as an implementation (kind " << parity::subjects::subject_kind_name(subject.role)
-              << "): its failures are findings or detections, not test failures\nparity: error: not an implementation\n";
+    std::cerr
+        << subject.name << " is not registered as an implementation (kind "
+        << parity::subjects::subject_kind_name(subject.role)
+        << "): its failures are findings or detections, not test failures\nparity: error: not an implementation\n";
     return 2;
   }
   if (!subject.unavailable.empty()) {
@@ -153,8 +155,8 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
   const RunConfig config{
       .replay_command = program + " --replay" + torch_op.words,
       .rerun_command = [program, family = family.name(), subject = subject.name,
-                        caps = parity::gen::extent_cap_assignments(family.extent_caps()), words = torch_op.words](
-                           const std::string& property, std::uint64_t seed, int cases) {
+                        caps = parity::gen::extent_cap_assignments(family.extent_caps()),
+                        words = torch_op.words](const std::string& property, std::uint64_t seed, int cases) {
         return caps + "PARITY_SEED=" + std::to_string(seed) + " PARITY_CASES=" + std::to_string(cases) + " " + program +
                " " + family + " " + subject + " --gtest_filter=" + family + "." + property + words;
       }};
@@ -179,7 +181,8 @@ int replay(int argc, char** argv, const TorchOpFlags& torch_op) {
       if (i + 1 == argc) throw parity::InputError("--subject needs a value");
       subject = argv[++i];
     } else if (arg.starts_with("-")) {
-      throw parity::InputError("unknown flag '" + arg + "' (usage: " + argv[0] + " --replay [--subject S] FILE|DIR...)");
+      throw parity::InputError("unknown flag '" + arg + "' (usage: " + argv[0] +
+                               " --replay [--subject S] FILE|DIR...)");
     } else {
       inputs.push_back(arg);
     }
@@ -207,8 +210,7 @@ int main(int argc, char** argv) {
   }
   const int status = RUN_ALL_TESTS();
   const auto* unit = ::testing::UnitTest::GetInstance();
-  if (unit->failed_test_count() > 0)
-    std::cout << "parity: properties failed: " << unit->failed_test_count() << "\n";
+  if (unit->failed_test_count() > 0) std::cout << "parity: properties failed: " << unit->failed_test_count() << "\n";
   else
     std::cout << "parity: every applicable property holds (" << unit->successful_test_count() << " hold, "
               << unit->skipped_test_count() << " not applicable)\n";

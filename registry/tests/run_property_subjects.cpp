@@ -53,12 +53,16 @@ class WrongFromT16 final : public Wrapper {
 
 }  // namespace
 
-PARITY_REGISTER_SUBJECT(test_nondeterministic, LoraSubjectInfo{
-    .name = "test-nondeterministic", .backend = "host",
-    .description = "rlkernels-host, one bf16 step off at y[0] on every third forward call",
-    .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<Nondeterministic>()); }});
+PARITY_REGISTER_SUBJECT(test_nondeterministic,
+                        LoraSubjectInfo{
+                            .name = "test-nondeterministic",
+                            .backend = "host",
+                            .description = "rlkernels-host, one bf16 step off at y[0] on every third forward call",
+                            .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<Nondeterministic>()); }});
 
-PARITY_REGISTER_SUBJECT(test_wrong_from_t16, LoraSubjectInfo{
-    .name = "test-wrong-from-t16", .backend = "host",
-    .description = "rlkernels-host, one bf16 step off at each row's first y element once T >= 16",
-    .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<WrongFromT16>()); }});
+PARITY_REGISTER_SUBJECT(
+    test_wrong_from_t16,
+    LoraSubjectInfo{.name = "test-wrong-from-t16",
+                    .backend = "host",
+                    .description = "rlkernels-host, one bf16 step off at each row's first y element once T >= 16",
+                    .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<WrongFromT16>()); }});

@@ -49,7 +49,8 @@ TEST(CaseContract, EveryGeneratedCaseOfEveryFamilyLiesInside) {
 // above saw the limit itself.
 TEST(CaseContract, TransitionDrawsRowsAtItsTokenLimit) {
   int at_limit = 0;
-  draw(gen::transition_family(), 4000, [&](const Case& c) { at_limit += c.dim("tokens") == properties::transition::kMaxTokens; });
+  draw(gen::transition_family(), 4000,
+       [&](const Case& c) { at_limit += c.dim("tokens") == properties::transition::kMaxTokens; });
   EXPECT_GT(at_limit, 0);
 }
 
@@ -108,8 +109,13 @@ TEST(Shrinking, AGeneratedCaseOutsideTheContractIsParitysFault) {
   Case c = gen::transition_case()(rc::Random(1), 0).value();
   c.dims["tokens"] = properties::transition::kMaxTokens + 1;
   bool ran = false;
-  const auto r = gen::run_property("s", "p", rc::gen::just(c), [&](const Case&) { ran = true; return Verdict::pass("p"); },
-                                   quiet(1, 1), gen::transition_rules());
+  const auto r = gen::run_property(
+      "s", "p", rc::gen::just(c),
+      [&](const Case&) {
+        ran = true;
+        return Verdict::pass("p");
+      },
+      quiet(1, 1), gen::transition_rules());
   ASSERT_TRUE(r.verdict) << r.message;
   EXPECT_EQ(r.verdict->kind, FailureKind::invalid_case);
   EXPECT_FALSE(ran);
@@ -136,8 +142,8 @@ TEST(RunProperty, AnEmptyRerunCommandPrintsNoRerunLine) {
   gen::RunConfig config = quiet(1, 1);
   config.shrink = false;
   config.rerun_command = [](const std::string&, std::uint64_t, int) { return std::string(); };
-  const auto r = gen::run_property("s", "p", short_rows(), [](const Case&) { return Verdict::fail("p", "wrong"); },
-                                   config, gen::transition_rules());
+  const auto r = gen::run_property(
+      "s", "p", short_rows(), [](const Case&) { return Verdict::fail("p", "wrong"); }, config, gen::transition_rules());
   ASSERT_TRUE(r.verdict) << r.message;
   EXPECT_EQ(r.message.find("rerun:"), std::string::npos) << r.message;
 }
@@ -166,7 +172,8 @@ TEST(GuardedVerdict, ContractThenThrewThenSameKind) {
 }
 
 TEST(VerdictJson, KindsRoundTripAndOldFailuresRead) {
-  for (const FailureKind k : {FailureKind::value, FailureKind::threw, FailureKind::nondeterministic, FailureKind::invalid_case}) {
+  for (const FailureKind k :
+       {FailureKind::value, FailureKind::threw, FailureKind::nondeterministic, FailureKind::invalid_case}) {
     const Verdict v = Verdict::fail("p", "d", k);
     EXPECT_EQ(verdict_from_json(verdict_to_json(v)), v) << failure_kind_name(k);
   }

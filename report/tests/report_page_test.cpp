@@ -26,8 +26,10 @@ TEST(RowStatus, ReadsEachCommandsFields) {
   EXPECT_EQ(row_status({{"failures", {"x"}}}), Status::fails);
   EXPECT_EQ(row_status({{"kind", "a kind from the future"}}), Status::unknown);
   // check/probes/replay --json: failed and skipped decide; kind is null when it holds.
-  EXPECT_EQ(row_status({{"status", "passes_now"}, {"failed", false}, {"skipped", false}, {"kind", nullptr}}), Status::holds);
-  EXPECT_EQ(row_status({{"status", "still_fails"}, {"failed", true}, {"skipped", false}, {"kind", "value"}}), Status::fails);
+  EXPECT_EQ(row_status({{"status", "passes_now"}, {"failed", false}, {"skipped", false}, {"kind", nullptr}}),
+            Status::holds);
+  EXPECT_EQ(row_status({{"status", "still_fails"}, {"failed", true}, {"skipped", false}, {"kind", "value"}}),
+            Status::fails);
   EXPECT_EQ(row_status({{"status", "not_applicable"}, {"failed", false}, {"skipped", true}}), Status::skipped);
   EXPECT_EQ(row_status({{"status", "holds"}, {"kind", nullptr}}), Status::holds);
   EXPECT_EQ(row_status(json(3)), Status::unknown);
@@ -44,13 +46,17 @@ TEST(Conclusion, SaysWhatEachKindOfReportConcludes) {
   EXPECT_NE(conclusion_sentence({{"all_hold", true}}).find("every check of parity's kernels holds"), std::string::npos);
   EXPECT_NE(conclusion_sentence({{"all_hold", false}, {"rows", {{{"failures", {"x"}}}}}}).find("1 failing row"),
             std::string::npos);
-  EXPECT_NE(conclusion_sentence({{"probes", {{{"detected_by", nullptr}}, {{"detected_by", "p"}}}}}).find("1 of 2 probes not detected"),
+  EXPECT_NE(conclusion_sentence({{"probes", {{{"detected_by", nullptr}}, {{"detected_by", "p"}}}}})
+                .find("1 of 2 probes not detected"),
             std::string::npos);
-  EXPECT_NE(conclusion_sentence({{"results", {{{"kind", "holds"}}, {{"kind", "skipped"}}}}}).find("all 1 results hold</span> (1 skipped"),
+  EXPECT_NE(conclusion_sentence({{"results", {{{"kind", "holds"}}, {{"kind", "skipped"}}}}})
+                .find("all 1 results hold</span> (1 skipped"),
             std::string::npos);
-  EXPECT_NE(conclusion_sentence({{"schema", "parity.trajectory/1"}, {"all_steps_bitwise_equal", false}}).find("diverged"),
-            std::string::npos);
-  EXPECT_NE(conclusion_sentence({{"schema", "parity.repro/1"}, {"property", "repeatable"}, {"subject", "s"}}).find("repeatable failed on s"),
+  EXPECT_NE(
+      conclusion_sentence({{"schema", "parity.trajectory/1"}, {"all_steps_bitwise_equal", false}}).find("diverged"),
+      std::string::npos);
+  EXPECT_NE(conclusion_sentence({{"schema", "parity.repro/1"}, {"property", "repeatable"}, {"subject", "s"}})
+                .find("repeatable failed on s"),
             std::string::npos);
   EXPECT_NE(conclusion_sentence(json::object()).find("no verdict"), std::string::npos);
 }
@@ -58,8 +64,12 @@ TEST(Conclusion, SaysWhatEachKindOfReportConcludes) {
 TEST(ReportPage, FailuresComeFirstWithReproducerRelativeToThePageAndReplay) {
   const json doc = {{"results",
                      {{{"property", "repeatable"}, {"kind", "holds"}},
-                      {{"property", "rows_independent"}, {"subject", "mine"}, {"kind", "value"}, {"case", "lora T=2"},
-                       {"reproducer", "reports/repros/r.json"}, {"replay", "parity replay reports/repros/r.json"},
+                      {{"property", "rows_independent"},
+                       {"subject", "mine"},
+                       {"kind", "value"},
+                       {"case", "lora T=2"},
+                       {"reproducer", "reports/repros/r.json"},
+                       {"replay", "parity replay reports/repros/r.json"},
                        {"unknown_field", {{"deep", 1}}}}}}};
   const std::string page = render_report_page({{"check.json", doc}}, "reports/html");
   const auto conclusion = page.find("1 of 2 results fail");
@@ -85,8 +95,8 @@ TEST(JsonSections, ColumnsNameTheResultFirstAndReproducerLast) {
 
 TEST(ReportPage, DegenerateInputsDoNotThrow) {
   for (const json& doc : {json(), json(1), json::array(), json({1, "a"}), json({{"results", 3}}),
-                          json({{"a", {{"b", {{"c", {{"d", {{"e", {{"f", 1}}}}}}}}}}}}), json({{"probes", {{{"x", 1}}}}}),
-                          json({{"schema", "parity.trajectory/1"}})})
+                          json({{"a", {{"b", {{"c", {{"d", {{"e", {{"f", 1}}}}}}}}}}}}),
+                          json({{"probes", {{{"x", 1}}}}}), json({{"schema", "parity.trajectory/1"}})})
     EXPECT_NE(render_report_page({{"f.json", doc}}, "").find("render-check"), std::string::npos) << doc.dump();
 }
 

@@ -27,7 +27,8 @@ std::size_t count(const std::string& text, const std::string& what) {
 json sample(int seed, json video_gaps) {
   json steps = json::array();
   for (std::size_t i = 0; i < video_gaps.size(); ++i)
-    steps.push_back({{"step", i}, {"video_velocity_max_abs_diff", video_gaps[i]}, {"audio_velocity_max_abs_diff", 0.0}});
+    steps.push_back(
+        {{"step", i}, {"video_velocity_max_abs_diff", video_gaps[i]}, {"audio_velocity_max_abs_diff", 0.0}});
   return {{"seed", seed}, {"first_diverging_step", nullptr}, {"steps", steps}};
 }
 
@@ -39,7 +40,8 @@ TEST(HtmlText, NumbersAreExactAndNonFiniteIsText) {
 }
 
 TEST(LogPlot, ZerosGoToTheZeroRowAndNonFiniteIsLeftOut) {
-  const std::string svg = render_log_plot({"t", "x", "y", "0 = bitwise equal", {{"s", {{0, 0.0}, {1, 1e-3}, {2, NAN}}}}});
+  const std::string svg =
+      render_log_plot({"t", "x", "y", "0 = bitwise equal", {{"s", {{0, 0.0}, {1, 1e-3}, {2, NAN}}}}});
   EXPECT_EQ(count(svg, "<circle class=\"data\""), 2u);
   EXPECT_NE(svg.find("0 = bitwise equal"), std::string::npos);
   EXPECT_NE(svg.find("1 value(s) not finite"), std::string::npos);
@@ -62,7 +64,8 @@ TEST(LogPlot, NothingPlottableDrawsNoDataMarks) {
 // The <figure class="plot"> elements of `page`, in order.
 std::vector<std::string> plots_of(const std::string& page) {
   std::vector<std::string> plots;
-  for (auto at = page.find("<figure class=\"plot\""); at != std::string::npos; at = page.find("<figure class=\"plot\"", at + 1))
+  for (auto at = page.find("<figure class=\"plot\""); at != std::string::npos;
+       at = page.find("<figure class=\"plot\"", at + 1))
     plots.push_back(page.substr(at, page.find("</figure>", at) - at));
   return plots;
 }
@@ -86,10 +89,11 @@ TEST(TrajectoryHtml, SeedsOverlaidOnOnePlotPerVelocityPlusOneForTheArms) {
 }
 
 TEST(TrajectoryHtml, ConclusionComesFirst) {
-  const json report = {{"all_steps_bitwise_equal", false},
-                       {"mode", "strict"},
-                       {"samples", {sample(33, {0.0, 0.62})}},
-                       {"divergence", {{"seed", 33}, {"step", 1}, {"conclusion", "layouts"}, {"conclusion_text", "THE EXPLANATION"}}}};
+  const json report = {
+      {"all_steps_bitwise_equal", false},
+      {"mode", "strict"},
+      {"samples", {sample(33, {0.0, 0.62})}},
+      {"divergence", {{"seed", 33}, {"step", 1}, {"conclusion", "layouts"}, {"conclusion_text", "THE EXPLANATION"}}}};
   const std::string page = render_trajectory_html(report);
   const auto explanation = page.find("THE EXPLANATION"), verdict = page.find("diverged: first at seed 33, step 1");
   ASSERT_NE(explanation, std::string::npos);

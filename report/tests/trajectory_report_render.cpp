@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     std::cerr << "trajectory_report_render: " << argv[1] << ": not JSON\n";
     return 2;
   }
-  std::ofstream(argv[2]) << parity::report::render_trajectory_html(report, std::filesystem::path(argv[2]).parent_path());
+  std::ofstream(argv[2]) << parity::report::render_trajectory_html(report,
+                                                                   std::filesystem::path(argv[2]).parent_path());
   return 0;
 }

@@ -94,8 +94,11 @@ std::unique_ptr<LoraSubject> make_rank_path() { return std::make_unique<RankPath
 
 void register_lora_probes() {
   const auto probe = [](std::string name, std::string description, std::unique_ptr<LoraSubject> (*make)()) {
-    register_subject(LoraSubjectInfo{.name = std::move(name), .backend = "host", .kind = SubjectKind::probe,
-                                     .description = std::move(description), .make = make});
+    register_subject(LoraSubjectInfo{.name = std::move(name),
+                                     .backend = "host",
+                                     .kind = SubjectKind::probe,
+                                     .description = std::move(description),
+                                     .make = make});
   };
   probe("probe-scale-dropped", "drops the LoRA scale s = alpha / r", &make_twin<ScaleDropped>);
   probe("probe-split-k-by-rows",

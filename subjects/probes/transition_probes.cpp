@@ -70,8 +70,11 @@ std::unique_ptr<TransitionSubject> make() {
 
 void register_transition_probes() {
   const auto probe = [](std::string name, std::string description, std::unique_ptr<TransitionSubject> (*make)()) {
-    register_subject(TransitionSubjectInfo{.name = std::move(name), .backend = "host", .kind = SubjectKind::probe,
-                                           .description = std::move(description), .make = make});
+    register_subject(TransitionSubjectInfo{.name = std::move(name),
+                                           .backend = "host",
+                                           .kind = SubjectKind::probe,
+                                           .description = std::move(description),
+                                           .make = make});
   };
   probe("probe-no-sqrt-dt", "prev = mean + std * eps, without sqrt(-dt)", &make<NoSqrtDt>);
   probe("probe-dt-sign-flipped", "dt = sigma - sigma_prev", &make<DtSignFlipped>);

@@ -11,7 +11,8 @@ namespace parity::subjects::rlkernels::cuda {
 
 // Throws std::runtime_error "<what>: <call> failed: <CUDA's message>" unless err is success.
 inline void check(cudaError_t err, const char* what, const char* call) {
-  if (err != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + call + " failed: " + cudaGetErrorString(err));
+  if (err != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": " + call + " failed: " + cudaGetErrorString(err));
 }
 
 // Device memory owned for the duration of one call.
@@ -23,7 +24,9 @@ class DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
   template <class T>
-  T* as() const { return static_cast<T*>(ptr_); }
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
   std::size_t bytes() const { return bytes_; }
 
  private:

@@ -49,8 +49,7 @@ void pack_panel(const MatrixView& b, std::int64_t j0, std::int64_t width, float*
   else if (b.dtype == DType::bf16)
     pack_typed(b, static_cast<const std::uint16_t*>(b.base), j0, width, dst,
                [](std::uint16_t v) { return bf16_to_float(v); });
-  else
-    pack_typed(b, static_cast<const float*>(b.base), j0, width, dst, [](float v) { return v; });
+  else pack_typed(b, static_cast<const float*>(b.base), j0, width, dst, [](float v) { return v; });
 }
 
 // A 64-byte aligned panel buffer per thread, reused across calls.
@@ -86,8 +85,10 @@ void chains_with(PanelKernel kernel, std::int64_t M, const float* a, std::int64_
 void fma_chains(Isa isa, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
                 std::int64_t ldc) {
   const Isa use = std::min(isa, best_isa());
-  chains_with(use == Isa::avx512 ? &fma_panel_avx512 : use == Isa::avx2 ? &fma_panel_avx2 : &mac_panel<FmaMac>, M, a,
-              lda, b, c, ldc, use);
+  chains_with(use == Isa::avx512 ? &fma_panel_avx512
+              : use == Isa::avx2 ? &fma_panel_avx2
+                                 : &mac_panel<FmaMac>,
+              M, a, lda, b, c, ldc, use);
 }
 
 }  // namespace parity::subjects::rlkernels

@@ -56,8 +56,8 @@ PARITY_AVX512 void tile(const float* a, std::int64_t lda, const float* panel, st
 
 template <int... R>
 constexpr auto tiles(std::integer_sequence<int, R...>) {
-  using Tile = void (*)(const float*, std::int64_t, const float*, std::int64_t, float*, std::int64_t, __mmask16,
-                        __mmask16);
+  using Tile =
+      void (*)(const float*, std::int64_t, const float*, std::int64_t, float*, std::int64_t, __mmask16, __mmask16);
   return std::array<Tile, sizeof...(R)>{&tile<R + 1>...};
 }
 

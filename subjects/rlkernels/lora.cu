@@ -27,12 +27,12 @@ namespace {
 using std::int64_t;
 using std::uint16_t;
 
-constexpr int kTile = 64;                   // output rows and columns per block
-constexpr int kDepth = 16;                  // reduction elements per shared-memory stage
-constexpr int kSide = 16;                   // threads per block side
-constexpr int kPer = kTile / kSide;         // outputs per thread along each side
+constexpr int kTile = 64;            // output rows and columns per block
+constexpr int kDepth = 16;           // reduction elements per shared-memory stage
+constexpr int kSide = 16;            // threads per block side
+constexpr int kPer = kTile / kSide;  // outputs per thread along each side
 constexpr int kBlockThreads = kSide * kSide;
-constexpr int kSimpleThreads = 256;         // threads per block of the one-output kernels
+constexpr int kSimpleThreads = 256;  // threads per block of the one-output kernels
 constexpr unsigned kMaxGridY = 65535;
 
 void check(cudaError_t err, const char* call) { cuda::check(err, "lora cuda", call); }
@@ -42,9 +42,7 @@ template <class T>
 struct View {
   const T* data;
   int64_t offset, s0, s1;
-  __device__ float operator()(int64_t i, int64_t j) const {
-    return value(data[lora::at(offset, s0, s1, i, j)]);
-  }
+  __device__ float operator()(int64_t i, int64_t j) const { return value(data[lora::at(offset, s0, s1, i, j)]); }
   View swapped() const { return {data, offset, s1, s0}; }
 
  private:
@@ -54,8 +52,8 @@ struct View {
 
 // Stage [l0, l0 + depth) of rows [i0, i0 + kTile) of `src` into dst[l][i] (zero outside).
 // Threads run along whichever index is contiguous in memory, so the loads coalesce.
-__device__ void load_stage(float (&dst)[kDepth][kTile + 1], const View<uint16_t>& src,
-                           int64_t i0, int64_t rows, int64_t l0, int depth, int tid) {
+__device__ void load_stage(float (&dst)[kDepth][kTile + 1], const View<uint16_t>& src, int64_t i0, int64_t rows,
+                           int64_t l0, int depth, int tid) {
   const bool along_l = src.s1 == 1;
   for (int e = tid; e < kDepth * kTile; e += kBlockThreads) {
     const int l = along_l ? e % kDepth : e / kTile;
@@ -67,10 +65,8 @@ __device__ void load_stage(float (&dst)[kDepth][kTile + 1], const View<uint16_t>
 
 // One stage of every chain the thread owns, l ascending. Only the `depth` staged elements
 // are visited: a zero product would turn an accumulated -0.0f into +0.0f.
-__device__ __forceinline__ void mac_stage(float (&acc)[kPer][kPer],
-                                          const float (&as)[kDepth][kTile + 1],
-                                          const float (&bs)[kDepth][kTile + 1], int depth,
-                                          int ty, int tx) {
+__device__ __forceinline__ void mac_stage(float (&acc)[kPer][kPer], const float (&as)[kDepth][kTile + 1],
+                                          const float (&bs)[kDepth][kTile + 1], int depth, int ty, int tx) {
   for (int l = 0; l < depth; ++l) {
     float a[kPer], b[kPer];
 #pragma unroll
@@ -89,9 +85,8 @@ __device__ __forceinline__ void mac_stage(float (&acc)[kPer][kPer],
 // over l = 0 .. L-1 ascending. Block (x, y) owns rows [64x, 64x + 64), columns [64y, 64y + 64);
 // thread (tx, ty) owns rows ty + 16p and columns tx + 16q.
 template <class Epilogue>
-__global__ void __launch_bounds__(kBlockThreads)
-    tiled_chains(View<uint16_t> a, View<uint16_t> b, int64_t M, int64_t C, int64_t L,
-                 Epilogue epilogue, uint16_t* out) {
+__global__ void __launch_bounds__(kBlockThreads) tiled_chains(View<uint16_t> a, View<uint16_t> b, int64_t M, int64_t C,
+                                                              int64_t L, Epilogue epilogue, uint16_t* out) {
   __shared__ float as[kDepth][kTile + 1];
   __shared__ float bs[kDepth][kTile + 1];
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kSide + tx;
@@ -103,10 +98,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     load_stage(as, a, m0, M, l0, depth, tid);
     load_stage(bs, b, c0, C, l0, depth, tid);
     __syncthreads();
-    if (depth == kDepth)
-      mac_stage(acc, as, bs, kDepth, ty, tx);  // constant trip count: fully unrolled
-    else
-      mac_stage(acc, as, bs, depth, ty, tx);
+    if (depth == kDepth) mac_stage(acc, as, bs, kDepth, ty, tx);  // constant trip count: fully unrolled
+    else mac_stage(acc, as, bs, depth, ty, tx);
     __syncthreads();
   }
 #pragma unroll
@@ -122,7 +115,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 struct ForwardEpilogue {
   const float* h;  // [T][r]
   int64_t r;
-  View<float> B;   // [N, r]
+  View<float> B;  // [N, r]
   float scale;
   __device__ uint16_t operator()(float base, int64_t t, int64_t n) const {
     float low = 0.0f;
@@ -135,7 +128,7 @@ struct ForwardEpilogue {
 struct InputGradientEpilogue {
   const float* dh;  // [T][r]
   int64_t r;
-  View<float> A;    // [r, K]
+  View<float> A;  // [r, K]
   __device__ uint16_t operator()(float chain, int64_t t, int64_t k) const {
     for (int64_t j = 0; j < r; ++j) chain = lora::mac(chain, dh[t * r + j], A(j, k));
     return lora::input_gradient_output(chain);
@@ -143,8 +136,7 @@ struct InputGradientEpilogue {
 };
 
 // h[t][j] = sum_k x[t, k] A[j, k].
-__global__ void low_rank_activations(View<uint16_t> x, View<float> A, int64_t T, int64_t r,
-                                     int64_t K, float* h) {
+__global__ void low_rank_activations(View<uint16_t> x, View<float> A, int64_t T, int64_t r, int64_t K, float* h) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= T * r) return;
   const int64_t t = i / r, j = i % r;
@@ -154,8 +146,8 @@ __global__ void low_rank_activations(View<uint16_t> x, View<float> A, int64_t T,
 }
 
 // dh[t][j] = s * sum_n dy[t, n] B[n, j].
-__global__ void low_rank_gradient(View<uint16_t> dy, View<float> B, int64_t T, int64_t r,
-                                  int64_t N, float scale, float* dh) {
+__global__ void low_rank_gradient(View<uint16_t> dy, View<float> B, int64_t T, int64_t r, int64_t N, float scale,
+                                  float* dh) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= T * r) return;
   const int64_t t = i / r, j = i % r;
@@ -165,8 +157,7 @@ __global__ void low_rank_gradient(View<uint16_t> dy, View<float> B, int64_t T, i
 }
 
 // dA[j][k] = sum_t dh[t][j] x[t, k].
-__global__ void adapter_a_gradient(const float* dh, View<uint16_t> x, int64_t T, int64_t r,
-                                   int64_t K, float* dA) {
+__global__ void adapter_a_gradient(const float* dh, View<uint16_t> x, int64_t T, int64_t r, int64_t K, float* dA) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= r * K) return;
   const int64_t j = i / K, k = i % K;
@@ -176,8 +167,8 @@ __global__ void adapter_a_gradient(const float* dh, View<uint16_t> x, int64_t T,
 }
 
 // dB[n][j] = s * sum_t dy[t, n] h[t][j].
-__global__ void adapter_b_gradient(View<uint16_t> dy, const float* h, int64_t T, int64_t r,
-                                   int64_t N, float scale, float* dB) {
+__global__ void adapter_b_gradient(View<uint16_t> dy, const float* h, int64_t T, int64_t r, int64_t N, float scale,
+                                   float* dB) {
   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= N * r) return;
   const int64_t n = i / r, j = i % r;
@@ -191,14 +182,14 @@ using cuda::DeviceBuffer;
 // A 2-D Tensor's whole storage on the device, with its layout.
 struct DeviceOperand {
   explicit DeviceOperand(const Tensor& t)
-      : buffer(t.storage_bytes().size()), offset(t.offset()), s0(t.strides()[0]),
-        s1(t.strides()[1]) {
-    check(cudaMemcpy(buffer.as<void>(), t.storage_bytes().data(), buffer.bytes(),
-                     cudaMemcpyHostToDevice),
+      : buffer(t.storage_bytes().size()), offset(t.offset()), s0(t.strides()[0]), s1(t.strides()[1]) {
+    check(cudaMemcpy(buffer.as<void>(), t.storage_bytes().data(), buffer.bytes(), cudaMemcpyHostToDevice),
           "cudaMemcpy (operand to device)");
   }
   template <class T>
-  View<T> view() const { return {buffer.as<const T>(), offset, s0, s1}; }
+  View<T> view() const {
+    return {buffer.as<const T>(), offset, s0, s1};
+  }
 
   DeviceBuffer buffer;
   int64_t offset, s0, s1;
@@ -212,8 +203,7 @@ DeviceBuffer device_array(int64_t elements, std::size_t width) {
 Tensor fetch(const DeviceBuffer& from, DType dtype, int64_t rows, int64_t cols) {
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (lora kernels)");
   Tensor out = Tensor::zeros(dtype, {rows, cols});
-  check(cudaMemcpy(out.storage_bytes().data(), from.as<void>(), out.storage_bytes().size(),
-                   cudaMemcpyDeviceToHost),
+  check(cudaMemcpy(out.storage_bytes().data(), from.as<void>(), out.storage_bytes().size(), cudaMemcpyDeviceToHost),
         "cudaMemcpy (result to host)");
   return out;
 }
@@ -223,10 +213,9 @@ unsigned simple_blocks(int64_t outputs) {
 }
 
 template <class Epilogue>
-void launch_tiled(View<uint16_t> a, View<uint16_t> b, int64_t M, int64_t C, int64_t L,
-                  const Epilogue& epilogue, uint16_t* out, const char* name) {
-  const dim3 grid(static_cast<unsigned>((M + kTile - 1) / kTile),
-                  static_cast<unsigned>((C + kTile - 1) / kTile));
+void launch_tiled(View<uint16_t> a, View<uint16_t> b, int64_t M, int64_t C, int64_t L, const Epilogue& epilogue,
+                  uint16_t* out, const char* name) {
+  const dim3 grid(static_cast<unsigned>((M + kTile - 1) / kTile), static_cast<unsigned>((C + kTile - 1) / kTile));
   if ((C + kTile - 1) / kTile > kMaxGridY)
     throw std::runtime_error(std::string("lora cuda: ") + name + ": " + std::to_string(C) +
                              " output columns exceed the grid");
@@ -242,8 +231,8 @@ class LoraCudaKernel : public LoraSubject {
     const DeviceOperand x(in.x), W(in.W), A(in.A), B(in.B);
     const DeviceBuffer h = device_array(T * r, sizeof(float));
     const DeviceBuffer y = device_array(T * N, sizeof(uint16_t));
-    low_rank_activations<<<simple_blocks(T * r), kSimpleThreads>>>(
-        x.view<uint16_t>(), A.view<float>(), T, r, K, h.as<float>());
+    low_rank_activations<<<simple_blocks(T * r), kSimpleThreads>>>(x.view<uint16_t>(), A.view<float>(), T, r, K,
+                                                                   h.as<float>());
     check(cudaGetLastError(), "low_rank_activations<<<>>>");
     launch_tiled(x.view<uint16_t>(), W.view<uint16_t>(), T, N, K,
                  ForwardEpilogue{h.as<float>(), r, B.view<float>(), in.scale}, y.as<uint16_t>(),
@@ -261,21 +250,21 @@ class LoraCudaKernel : public LoraSubject {
     const DeviceBuffer dx = device_array(T * K, sizeof(uint16_t));
     const DeviceBuffer dA = device_array(r * K, sizeof(float));
     const DeviceBuffer dB = device_array(N * r, sizeof(float));
-    low_rank_activations<<<simple_blocks(T * r), kSimpleThreads>>>(
-        x.view<uint16_t>(), A.view<float>(), T, r, K, h.as<float>());
+    low_rank_activations<<<simple_blocks(T * r), kSimpleThreads>>>(x.view<uint16_t>(), A.view<float>(), T, r, K,
+                                                                   h.as<float>());
     check(cudaGetLastError(), "low_rank_activations<<<>>>");
-    low_rank_gradient<<<simple_blocks(T * r), kSimpleThreads>>>(
-        g.view<uint16_t>(), B.view<float>(), T, r, N, in.scale, dh.as<float>());
+    low_rank_gradient<<<simple_blocks(T * r), kSimpleThreads>>>(g.view<uint16_t>(), B.view<float>(), T, r, N, in.scale,
+                                                                dh.as<float>());
     check(cudaGetLastError(), "low_rank_gradient<<<>>>");
     // dx[t, k] = sum_n dy[t, n] W[n, k]: W read as the [K, N] operand b(k, n).
     launch_tiled(g.view<uint16_t>(), W.view<uint16_t>().swapped(), T, K, N,
-                 InputGradientEpilogue{dh.as<float>(), r, A.view<float>()},
-                 dx.as<uint16_t>(), "tiled_chains<InputGradientEpilogue><<<>>>");
-    adapter_a_gradient<<<simple_blocks(r * K), kSimpleThreads>>>(
-        dh.as<float>(), x.view<uint16_t>(), T, r, K, dA.as<float>());
+                 InputGradientEpilogue{dh.as<float>(), r, A.view<float>()}, dx.as<uint16_t>(),
+                 "tiled_chains<InputGradientEpilogue><<<>>>");
+    adapter_a_gradient<<<simple_blocks(r * K), kSimpleThreads>>>(dh.as<float>(), x.view<uint16_t>(), T, r, K,
+                                                                 dA.as<float>());
     check(cudaGetLastError(), "adapter_a_gradient<<<>>>");
-    adapter_b_gradient<<<simple_blocks(N * r), kSimpleThreads>>>(
-        g.view<uint16_t>(), h.as<float>(), T, r, N, in.scale, dB.as<float>());
+    adapter_b_gradient<<<simple_blocks(N * r), kSimpleThreads>>>(g.view<uint16_t>(), h.as<float>(), T, r, N, in.scale,
+                                                                 dB.as<float>());
     check(cudaGetLastError(), "adapter_b_gradient<<<>>>");
     LoraGradients out;
     out.dx = fetch(dx, DType::bf16, T, K);

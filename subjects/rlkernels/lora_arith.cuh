@@ -26,9 +26,7 @@ namespace parity::subjects::rlkernels::lora {
 PARITY_HD float mac(float acc, float a, float b) { return fmaf(a, b, acc); }
 
 // y[t,n] before its bf16 rounding: the low-rank chain scaled onto the base chain, one rounding.
-PARITY_HD float forward_sum(float base, float low_rank, float scale) {
-  return fmaf(scale, low_rank, base);
-}
+PARITY_HD float forward_sum(float base, float low_rank, float scale) { return fmaf(scale, low_rank, base); }
 
 // y[t,n] from its two float32 chains.
 PARITY_HD std::uint16_t forward_output(float base, float low_rank, float scale) {
@@ -42,8 +40,7 @@ PARITY_HD float scaled(float scale, float chain) { return scale * chain; }
 PARITY_HD std::uint16_t input_gradient_output(float chain) { return bf16_from_float_rne(chain); }
 
 // Element (i, j) of a strided 2-D operand.
-PARITY_HD std::int64_t at(std::int64_t offset, std::int64_t s0, std::int64_t s1, std::int64_t i,
-                          std::int64_t j) {
+PARITY_HD std::int64_t at(std::int64_t offset, std::int64_t s0, std::int64_t s1, std::int64_t i, std::int64_t j) {
   return offset + i * s0 + j * s1;
 }
 

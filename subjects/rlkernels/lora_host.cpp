@@ -4,8 +4,6 @@ namespace parity::subjects::rlkernels {
 
 template class LoraHostTwin<StandardArithmetic>;
 
-std::unique_ptr<LoraSubject> make_lora_host_twin() {
-  return std::make_unique<LoraHostTwin<StandardArithmetic>>();
-}
+std::unique_ptr<LoraSubject> make_lora_host_twin() { return std::make_unique<LoraHostTwin<StandardArithmetic>>(); }
 
 }  // namespace parity::subjects::rlkernels

@@ -10,10 +10,8 @@ namespace parity::subjects::rlkernels {
 template <class Arith>
 void LoraHostTwin<Arith>::chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
                                  std::int64_t ldc) const {
-  if constexpr (kKeepsKernelMac<Arith>)
-    fma_chains(isa_, M, a, lda, b, c, ldc);
-  else
-    mac_chains<Arith>(M, a, lda, b, c, ldc);
+  if constexpr (kKeepsKernelMac<Arith>) fma_chains(isa_, M, a, lda, b, c, ldc);
+  else mac_chains<Arith>(M, a, lda, b, c, ldc);
 }
 
 template <class Arith>

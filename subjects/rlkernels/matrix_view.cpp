@@ -13,7 +13,11 @@ MatrixView MatrixView::of(const Tensor& t) {
   if (t.dtype() != DType::f32 && t.dtype() != DType::bf16)
     throw InputError("MatrixView: dtype " + std::string(dtype_name(t.dtype())) + " is neither f32 nor bf16");
   const auto* bytes = reinterpret_cast<const std::byte*>(t.storage_bytes().data());
-  return {bytes + t.offset() * static_cast<std::int64_t>(size), t.dtype(), t.dim(0), t.dim(1), t.strides()[0],
+  return {bytes + t.offset() * static_cast<std::int64_t>(size),
+          t.dtype(),
+          t.dim(0),
+          t.dim(1),
+          t.strides()[0],
           t.strides()[1]};
 }
 
@@ -49,8 +53,7 @@ void to_floats(const MatrixView& v, float* out) {
   };
   if (v.dtype == DType::bf16)
     copy(static_cast<const std::uint16_t*>(v.base), [](std::uint16_t b) { return bf16_to_float(b); });
-  else
-    copy(static_cast<const float*>(v.base), [](float f) { return f; });
+  else copy(static_cast<const float*>(v.base), [](float f) { return f; });
 }
 
 }  // namespace parity::subjects::rlkernels

@@ -33,7 +33,7 @@ namespace {
 using std::int64_t;
 using std::uint16_t;
 
-constexpr int kElementThreads = 256;           // threads per block of step_elements
+constexpr int kElementThreads = 256;            // threads per block of step_elements
 constexpr int64_t kMaxElementBlocks = 1 << 20;  // step_elements strides over larger inputs
 constexpr int64_t kMaxGridX = 2147483647;       // reduce_rows: one block per row
 
@@ -49,8 +49,7 @@ struct View {
   int64_t offset, s0, s1;
   __device__ float operator()(int64_t b, int64_t i) const {
     const int64_t at = offset + b * s0 + i * s1;
-    return bf16 ? bf16_to_float(static_cast<const uint16_t*>(data)[at])
-                : static_cast<const float*>(data)[at];
+    return bf16 ? bf16_to_float(static_cast<const uint16_t*>(data)[at]) : static_cast<const float*>(data)[at];
   }
 };
 
@@ -58,12 +57,11 @@ struct View {
 // and the log-prob term. `given` is eps when kSample, else prev.
 template <bool kSample>
 __global__ void __launch_bounds__(kElementThreads)
-    step_elements(const transition::Row* rows, View x, View v, View given, int64_t B, int64_t n,
-                  float* mean_out, float* prev_out, float* terms) {
+    step_elements(const transition::Row* rows, View x, View v, View given, int64_t B, int64_t n, float* mean_out,
+                  float* prev_out, float* terms) {
   const int64_t total = B * n;
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t at = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; at < total;
-       at += step) {
+  for (int64_t at = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; at < total; at += step) {
     const int64_t b = at / n, i = at % n;
     const transition::Row r = rows[b];
     const float m = transition::mean_element(r, x(b, i), v(b, i));
@@ -79,8 +77,7 @@ __global__ void __launch_bounds__(kElementThreads)
 }
 
 // Row b's log-prob from its n terms (terms is [B][n] row-major), in the fixed order.
-__global__ void __launch_bounds__(transition::kLanes)
-    reduce_rows(const float* terms, int64_t n, float* logp) {
+__global__ void __launch_bounds__(transition::kLanes) reduce_rows(const float* terms, int64_t n, float* logp) {
   __shared__ float lanes[transition::kLanes];
   const int l = threadIdx.x;
   const float* t = terms + static_cast<int64_t>(blockIdx.x) * n;
@@ -102,10 +99,12 @@ using cuda::DeviceBuffer;
 // A 2-D Tensor's whole storage on the device, with its layout.
 struct DeviceOperand {
   explicit DeviceOperand(const Tensor& t)
-      : buffer(t.storage_bytes().size()), bf16(t.dtype() == DType::bf16), offset(t.offset()),
-        s0(t.strides()[0]), s1(t.strides()[1]) {
-    check(cudaMemcpy(buffer.as<void>(), t.storage_bytes().data(), buffer.bytes(),
-                     cudaMemcpyHostToDevice),
+      : buffer(t.storage_bytes().size()),
+        bf16(t.dtype() == DType::bf16),
+        offset(t.offset()),
+        s0(t.strides()[0]),
+        s1(t.strides()[1]) {
+    check(cudaMemcpy(buffer.as<void>(), t.storage_bytes().data(), buffer.bytes(), cudaMemcpyHostToDevice),
           "cudaMemcpy (operand to device)");
   }
   View view() const { return {buffer.as<const void>(), bf16, offset, s0, s1}; }
@@ -128,8 +127,7 @@ std::vector<transition::Row> host_rows(const TransitionInputs& in) {
 
 // The rows on the device.
 struct DeviceRows {
-  explicit DeviceRows(const std::vector<transition::Row>& rows)
-      : buffer(rows.size() * sizeof(transition::Row)) {
+  explicit DeviceRows(const std::vector<transition::Row>& rows) : buffer(rows.size() * sizeof(transition::Row)) {
     check(cudaMemcpy(buffer.as<void>(), rows.data(), buffer.bytes(), cudaMemcpyHostToDevice),
           "cudaMemcpy (rows to device)");
   }
@@ -142,8 +140,7 @@ struct DeviceRows {
 Tensor fetch(const DeviceBuffer& from, std::vector<int64_t> shape) {
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (transition kernels)");
   Tensor out = Tensor::zeros(DType::f32, std::move(shape));
-  check(cudaMemcpy(out.storage_bytes().data(), from.as<void>(), out.storage_bytes().size(),
-                   cudaMemcpyDeviceToHost),
+  check(cudaMemcpy(out.storage_bytes().data(), from.as<void>(), out.storage_bytes().size(), cudaMemcpyDeviceToHost),
         "cudaMemcpy (result to host)");
   return out;
 }
@@ -156,10 +153,8 @@ unsigned element_blocks(int64_t elements) {
 // Kernel 2 over B rows into logp ([B] f32 on the device).
 void launch_reduce(const DeviceBuffer& terms, int64_t B, int64_t n, const DeviceBuffer& logp) {
   if (B > kMaxGridX)
-    throw std::runtime_error("transition cuda: reduce_rows: " + std::to_string(B) +
-                             " rows exceed the grid");
-  reduce_rows<<<static_cast<unsigned>(B), transition::kLanes>>>(terms.as<const float>(), n,
-                                                                logp.as<float>());
+    throw std::runtime_error("transition cuda: reduce_rows: " + std::to_string(B) + " rows exceed the grid");
+  reduce_rows<<<static_cast<unsigned>(B), transition::kLanes>>>(terms.as<const float>(), n, logp.as<float>());
   check(cudaGetLastError(), "reduce_rows<<<>>>");
 }
 
@@ -178,8 +173,7 @@ class TransitionCudaKernel : public TransitionSubject {
     const DeviceBuffer mean = device_floats(B * n), prev = device_floats(B * n);
     const DeviceBuffer terms = device_floats(B * n), logp = device_floats(B);
     step_elements<true><<<element_blocks(B * n), kElementThreads>>>(
-        d_rows.data(), x.view(), v.view(), eps.view(), B, n,
-        mean.as<float>(), prev.as<float>(), terms.as<float>());
+        d_rows.data(), x.view(), v.view(), eps.view(), B, n, mean.as<float>(), prev.as<float>(), terms.as<float>());
     check(cudaGetLastError(), "step_elements<sample><<<>>>");
     launch_reduce(terms, B, n, logp);
     TransitionOutputs out;
@@ -198,9 +192,8 @@ class TransitionCudaKernel : public TransitionSubject {
     const DeviceRows d_rows(host_rows(in));
     const DeviceOperand x(in.x), v(in.v), given(prev);
     const DeviceBuffer terms = device_floats(B * n), logp = device_floats(B);
-    step_elements<false><<<element_blocks(B * n), kElementThreads>>>(
-        d_rows.data(), x.view(), v.view(), given.view(), B, n, nullptr,
-        nullptr, terms.as<float>());
+    step_elements<false><<<element_blocks(B * n), kElementThreads>>>(d_rows.data(), x.view(), v.view(), given.view(), B,
+                                                                     n, nullptr, nullptr, terms.as<float>());
     check(cudaGetLastError(), "step_elements<score><<<>>>");
     launch_reduce(terms, B, n, logp);
     return fetch(logp, {B});
@@ -209,8 +202,6 @@ class TransitionCudaKernel : public TransitionSubject {
 
 }  // namespace
 
-std::unique_ptr<TransitionSubject> make_transition_cuda_kernel() {
-  return std::make_unique<TransitionCudaKernel>();
-}
+std::unique_ptr<TransitionSubject> make_transition_cuda_kernel() { return std::make_unique<TransitionCudaKernel>(); }
 
 }  // namespace parity::subjects::rlkernels

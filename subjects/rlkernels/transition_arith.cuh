@@ -33,11 +33,11 @@ inline constexpr int kLanes = 256;
 
 struct Row {
   float std = 0, dt = 0;
-  float cx = 0, cv = 0;             // sde
+  float cx = 0, cv = 0;                                // sde
   float sigma = 0, keep = 0, one_minus = 0, root = 0;  // cps
-  float noise = 0;                  // the std of prev around mean
-  float two_var = 0;                // 2 * noise^2
-  float log_noise = 0, log_norm = 0;  // L, C
+  float noise = 0;                                     // the std of prev around mean
+  float two_var = 0;                                   // 2 * noise^2
+  float log_noise = 0, log_norm = 0;                   // L, C
   bool cps = false, normaliser = true;
 };
 

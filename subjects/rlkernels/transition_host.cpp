@@ -10,7 +10,8 @@ float cps_sin_factor(double noise_level) {
 
 transition::Row StandardStep::row(const TransitionInputs& in, std::int64_t b) {
   const auto i = static_cast<std::size_t>(b);
-  if (in.type == StepType::cps) return transition::cps_row(in.sigma[i], in.sigma_prev[i], cps_sin_factor(in.noise_level));
+  if (in.type == StepType::cps)
+    return transition::cps_row(in.sigma[i], in.sigma_prev[i], cps_sin_factor(in.noise_level));
   return transition::sde_row(in.sigma[i], transition::step_dt(in.sigma[i], in.sigma_prev[i]), in.sigma_max,
                              static_cast<float>(in.noise_level), in.normaliser);
 }

@@ -8,8 +8,7 @@
 namespace parity::subjects::rlkernels {
 
 template <class Policy>
-void TransitionHostTwin<Policy>::reduce(const std::vector<float>& terms, std::int64_t B, std::int64_t n,
-                                        Tensor& logp) {
+void TransitionHostTwin<Policy>::reduce(const std::vector<float>& terms, std::int64_t B, std::int64_t n, Tensor& logp) {
   const int lanes = Policy::lanes(B);
   std::vector<float> lane(static_cast<std::size_t>(lanes));
   auto tree_total = [&](const float* t, std::int64_t count) {

@@ -6,9 +6,12 @@ namespace parity::runtime {
 
 std::string binding_status_name(BindingStatus s) {
   switch (s) {
-    case BindingStatus::row: return "row";
-    case BindingStatus::provider: return "provider";
-    case BindingStatus::fallback: return "fallback";
+    case BindingStatus::row:
+      return "row";
+    case BindingStatus::provider:
+      return "provider";
+    case BindingStatus::fallback:
+      return "fallback";
   }
   return "?";
 }
@@ -17,9 +20,12 @@ namespace {
 
 int severity(BindingStatus s) {
   switch (s) {
-    case BindingStatus::row: return 0;
-    case BindingStatus::provider: return 1;
-    case BindingStatus::fallback: return 2;
+    case BindingStatus::row:
+      return 0;
+    case BindingStatus::provider:
+      return 1;
+    case BindingStatus::fallback:
+      return 2;
   }
   return 2;
 }

@@ -19,7 +19,7 @@ struct Binding {
   std::string row;  // the row's name, or empty when the boundary has none (or it is opt-in)
   BindingStatus status = BindingStatus::provider;
   std::string reason;
-  int calls = 0;    // calls at this boundary with this decision
+  int calls = 0;  // calls at this boundary with this decision
 };
 
 class BindingLog {

@@ -6,20 +6,28 @@ namespace parity::runtime {
 
 ModeSemantics semantics(Mode mode) {
   switch (mode) {
-    case Mode::strict: return {true, true, false, false};
-    case Mode::audit: return {true, false, true, false};
-    case Mode::automatic: return {true, false, false, true};
-    case Mode::off: return {false, false, false, false};
+    case Mode::strict:
+      return {true, true, false, false};
+    case Mode::audit:
+      return {true, false, true, false};
+    case Mode::automatic:
+      return {true, false, false, true};
+    case Mode::off:
+      return {false, false, false, false};
   }
   return {};
 }
 
 std::string_view mode_name(Mode mode) {
   switch (mode) {
-    case Mode::strict: return "strict";
-    case Mode::audit: return "audit";
-    case Mode::automatic: return "auto";
-    case Mode::off: return "off";
+    case Mode::strict:
+      return "strict";
+    case Mode::audit:
+      return "audit";
+    case Mode::automatic:
+      return "auto";
+    case Mode::off:
+      return "off";
   }
   return "?";
 }

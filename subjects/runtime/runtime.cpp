@@ -21,9 +21,12 @@ Runtime::Runtime(const RowRegistry& rows, RuntimeOptions options) : rows_(rows),
 
 bool Runtime::requested(const RowInfo& row) const {
   switch (row.opt_in) {
-    case OptIn::none: return true;
-    case OptIn::video_projections: return options_.bind_video_projections || options_.bind_all;
-    case OptIn::all: return options_.bind_all;
+    case OptIn::none:
+      return true;
+    case OptIn::video_projections:
+      return options_.bind_video_projections || options_.bind_all;
+    case OptIn::all:
+      return options_.bind_all;
   }
   return false;
 }
@@ -40,12 +43,14 @@ Runtime::Decision Runtime::decide(const BoundaryCall& call) {
   const ModeSemantics mode = semantics(options_.mode);
   const RowInfo* row = rows_.for_kind(call.kind);
   if (!row) return {nullptr, {"", BindingStatus::provider, "no row serves '" + call.kind + "'", 0}};
-  if (!mode.bind) return {nullptr, {row->name, BindingStatus::provider, "mode " + std::string(mode_name(options_.mode)), 0}};
+  if (!mode.bind)
+    return {nullptr, {row->name, BindingStatus::provider, "mode " + std::string(mode_name(options_.mode)), 0}};
   if (!requested(*row))
-    return {nullptr, {"", BindingStatus::provider,
-                      "row '" + row->name + "' binds only when asked (" +
-                          (row->opt_in == OptIn::video_projections ? "--bind-video-projections" : "--bind-all") + ")",
-                      0}};
+    return {nullptr,
+            {"", BindingStatus::provider,
+             "row '" + row->name + "' binds only when asked (" +
+                 (row->opt_in == OptIn::video_projections ? "--bind-video-projections" : "--bind-all") + ")",
+             0}};
   for (const auto& a : options_.ablations)
     if (a.matches(call)) return {nullptr, {row->name, BindingStatus::provider, "ablation " + a.text(), 0}};
   if (mode.self_check) {
@@ -53,7 +58,8 @@ Runtime::Decision Runtime::decide(const BoundaryCall& call) {
     if (!self_check(*row, &why)) return {nullptr, {row->name, BindingStatus::provider, "self-check failed: " + why, 0}};
   }
   if (call.needs_backward && !row->has_backward)
-    return {nullptr, {row->name, BindingStatus::fallback, "the row has no backward and a gradient flows through this call", 0}};
+    return {nullptr,
+            {row->name, BindingStatus::fallback, "the row has no backward and a gradient flows through this call", 0}};
   if (std::string why = row->cannot_take(call, options_.backend); !why.empty())
     return {nullptr, {row->name, BindingStatus::fallback, why, 0}};
   return {row, {row->name, BindingStatus::row, "bound on " + backend_name(options_.backend), 0}};

@@ -19,8 +19,7 @@ namespace {
 // LibTorch's / BLAS's own, so agreement is expected within the bound, not bit for bit.
 class LoraTorch final : public LoraSubject {
  public:
-  explicit LoraTorch(bool on_cuda)
-      : device_(on_cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU)) {}
+  explicit LoraTorch(bool on_cuda) : device_(on_cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU)) {}
 
   Tensor forward(const LoraInputs& in) override {
     validate_lora_inputs(in);
@@ -38,21 +37,17 @@ class LoraTorch final : public LoraSubject {
     const at::Tensor A = on_device(in.A).requires_grad_();
     const at::Tensor B = on_device(in.B).requires_grad_();
     forward_f32(in, x, A, B).backward(on_device(dy).to(at::kFloat));
-    return LoraGradients{from_aten(x.grad().to(at::kBFloat16)), from_aten(A.grad()),
-                         from_aten(B.grad()), std::nullopt};
+    return LoraGradients{from_aten(x.grad().to(at::kBFloat16)), from_aten(A.grad()), from_aten(B.grad()), std::nullopt};
   }
 
-  LoraPath last_path() const override {
-    return {device_.is_cuda() ? "torch-cuda" : "torch-cpu"};
-  }
+  LoraPath last_path() const override { return {device_.is_cuda() ? "torch-cuda" : "torch-cpu"}; }
 
  private:
   // The operand, with its strides, on this subject's device.
   at::Tensor on_device(const Tensor& t) const { return to_aten(t).to(device_); }
 
   // base + s * low, in float32, before the output rounding.
-  at::Tensor forward_f32(const LoraInputs& in, const at::Tensor& x, const at::Tensor& A,
-                         const at::Tensor& B) const {
+  at::Tensor forward_f32(const LoraInputs& in, const at::Tensor& x, const at::Tensor& A, const at::Tensor& B) const {
     const at::Tensor base = at::linear(x, on_device(in.W).to(at::kFloat));
     const at::Tensor low = at::linear(at::linear(x, A), B);
     return base.add(low.mul(in.scale));

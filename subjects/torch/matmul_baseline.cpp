@@ -19,11 +19,11 @@ struct MatmulBaseline::Impl {
   bool on_cuda = false;
 };
 
-MatmulBaseline::MatmulBaseline(std::int64_t M, std::int64_t N, std::int64_t K, DType dtype,
-                               std::uint64_t seed, bool on_cuda) {
+MatmulBaseline::MatmulBaseline(std::int64_t M, std::int64_t N, std::int64_t K, DType dtype, std::uint64_t seed,
+                               bool on_cuda) {
   if (M < 1 || N < 1 || K < 1)
-    throw InputError("MatmulBaseline: extents must be >= 1, got M=" + std::to_string(M) +
-                     " N=" + std::to_string(N) + " K=" + std::to_string(K));
+    throw InputError("MatmulBaseline: extents must be >= 1, got M=" + std::to_string(M) + " N=" + std::to_string(N) +
+                     " K=" + std::to_string(K));
   const at::ScalarType type = dtype == DType::f64 ? at::kDouble : dtype == DType::f32 ? at::kFloat : at::kBFloat16;
   if (on_cuda && !::torch::cuda::is_available())
     throw InputError("MatmulBaseline: on_cuda, but LibTorch has no CUDA device (or no CUDA build)");

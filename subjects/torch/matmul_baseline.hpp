@@ -17,8 +17,8 @@ class MatmulBaseline {
   // by LibTorch's CPU generator seeded with `seed` (drawn in float64, then rounded to the
   // dtype), and a [M, N] output; with on_cuda all three live on the first CUDA device. Throws
   // InputError for an extent < 1 and for on_cuda without a usable CUDA LibTorch.
-  MatmulBaseline(std::int64_t M, std::int64_t N, std::int64_t K, DType dtype,
-                 std::uint64_t seed = 20261129, bool on_cuda = false);
+  MatmulBaseline(std::int64_t M, std::int64_t N, std::int64_t K, DType dtype, std::uint64_t seed = 20261129,
+                 bool on_cuda = false);
   ~MatmulBaseline();
   MatmulBaseline(const MatmulBaseline&) = delete;
   MatmulBaseline& operator=(const MatmulBaseline&) = delete;

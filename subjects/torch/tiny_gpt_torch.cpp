@@ -152,9 +152,7 @@ at::Tensor attention(const TinyGptConfig& c, const at::Tensor& q, const at::Tens
 
 }  // namespace
 
-std::string attention_name(TinyGptAttention a) {
-  return a == TinyGptAttention::explicit_matmul ? "explicit" : "sdpa";
-}
+std::string attention_name(TinyGptAttention a) { return a == TinyGptAttention::explicit_matmul ? "explicit" : "sdpa"; }
 
 SdpaSupport sdpa_support() {
   SdpaSupport s;
@@ -177,7 +175,8 @@ SdpaSupport sdpa_support() {
            "selector; with inputs that require grad it runs _scaled_dot_product_attention_math, the "
            "composite MATH path (its output's autograd node is a matmul view, not a fused kernel's)";
 #else
-  s.note = "LibTorch " + torch_version() + " has no scaled dot-product attention (neither the 1.13 prototype "
+  s.note = "LibTorch " + torch_version() +
+           " has no scaled dot-product attention (neither the 1.13 prototype "
            "at::_scaled_dot_product_attention nor the public at::scaled_dot_product_attention of 2.x)";
 #endif
   return s;

@@ -21,10 +21,10 @@ std::string attention_name(TinyGptAttention a);  // "explicit" or "sdpa"
 // What LibTorch offers for scaled dot-product attention, decided from its headers at build time.
 struct SdpaSupport {
   bool available = false;
-  std::string function;      // the ATen function the sdpa path calls, or ""
-  std::string backend;       // the backend it runs for float64 CPU inputs that require grad
-  std::string public_api;    // whether at::scaled_dot_product_attention (PyTorch >= 2.0) exists
-  std::string note;          // anything else the record must say; the reason when unavailable
+  std::string function;    // the ATen function the sdpa path calls, or ""
+  std::string backend;     // the backend it runs for float64 CPU inputs that require grad
+  std::string public_api;  // whether at::scaled_dot_product_attention (PyTorch >= 2.0) exists
+  std::string note;        // anything else the record must say; the reason when unavailable
 };
 SdpaSupport sdpa_support();
 
@@ -40,7 +40,7 @@ SdpaSupport sdpa_support();
 // attention output (evidence of which implementation ran, e.g. "UnsafeViewBackward0" for a
 // composite of matmul and softmax).
 oracles::TinyGptOutput tiny_gpt_torch(const oracles::TinyGptConfig& c, const oracles::TinyGptParams& p,
-                                      const nlohmann::json& ids, const nlohmann::json& targets,
-                                      TinyGptAttention path, std::string* attention_grad_fn = nullptr);
+                                      const nlohmann::json& ids, const nlohmann::json& targets, TinyGptAttention path,
+                                      std::string* attention_grad_fn = nullptr);
 
 }  // namespace parity::subjects::torch_impl

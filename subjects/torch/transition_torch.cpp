@@ -56,15 +56,13 @@ Step flow_grpo_step(const Operands& o, const TransitionInputs& in) {
     // dt = sigma_prev - sigma
     s.dt = at::sub(o.sigma_prev, o.sigma);
     // std_dev_t = torch.sqrt(sigma / (1 - torch.where(sigma == 1, sigma_max, sigma))) * noise_level
-    const at::Tensor s1 =
-        at::where(at::eq(o.sigma, 1), at::Scalar(static_cast<double>(in.sigma_max)), o.sigma);
+    const at::Tensor s1 = at::where(at::eq(o.sigma, 1), at::Scalar(static_cast<double>(in.sigma_max)), o.sigma);
     s.std_dev_t = at::mul(at::sqrt(at::div(o.sigma, at::rsub(s1, 1))), at::Scalar(in.noise_level));
     // prev_sample_mean = sample*(1+std_dev_t**2/(2*sigma)*dt)
     //                    + model_output*(1+std_dev_t**2*(1-sigma)/(2*sigma))*dt
-    const at::Tensor cx =
-        at::add(at::mul(at::div(at::pow(s.std_dev_t, 2), at::mul(o.sigma, 2)), s.dt), 1);
-    const at::Tensor cv = at::add(
-        at::div(at::mul(at::pow(s.std_dev_t, 2), at::rsub(o.sigma, 1)), at::mul(o.sigma, 2)), 1);
+    const at::Tensor cx = at::add(at::mul(at::div(at::pow(s.std_dev_t, 2), at::mul(o.sigma, 2)), s.dt), 1);
+    const at::Tensor cv =
+        at::add(at::div(at::mul(at::pow(s.std_dev_t, 2), at::rsub(o.sigma, 1)), at::mul(o.sigma, 2)), 1);
     s.mean = at::add(at::mul(o.x, cx), at::mul(at::mul(o.v, cv), s.dt));
   } else {
     // std_dev_t = sigma_prev * math.sin(noise_level * math.pi / 2): the sine in double, as
@@ -78,8 +76,7 @@ Step flow_grpo_step(const Operands& o, const TransitionInputs& in) {
     // prev_sample_mean = pred_original_sample * (1 - sigma_prev)
     //                    + noise_estimate * torch.sqrt(sigma_prev**2 - std_dev_t**2)
     s.mean = at::add(at::mul(x0, at::rsub(o.sigma_prev, 1)),
-                     at::mul(x1, at::sqrt(at::sub(at::pow(o.sigma_prev, 2),
-                                                  at::pow(s.std_dev_t, 2)))));
+                     at::mul(x1, at::sqrt(at::sub(at::pow(o.sigma_prev, 2), at::pow(s.std_dev_t, 2)))));
   }
   return s;
 }
@@ -97,8 +94,7 @@ at::Tensor float_operand(const Tensor& t, at::Device device) {
 
 class TransitionTorchBase : public TransitionSubject {
  public:
-  explicit TransitionTorchBase(bool on_cuda)
-      : device_(on_cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU)) {}
+  explicit TransitionTorchBase(bool on_cuda) : device_(on_cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU)) {}
 
   TransitionOutputs sample(const TransitionInputs& in) final {
     validate_transition_inputs(in);
@@ -107,8 +103,8 @@ class TransitionTorchBase : public TransitionSubject {
     const Step s = flow_grpo_step(o, in);
     const at::Tensor prev = prev_sample(s, o.eps, in);
     const at::Tensor logp = log_prob(s, prev, in);
-    return TransitionOutputs{from_aten(prev), from_aten(s.mean),
-                             from_aten(s.std_dev_t.reshape({o.x.size(0)})), from_aten(logp)};
+    return TransitionOutputs{from_aten(prev), from_aten(s.mean), from_aten(s.std_dev_t.reshape({o.x.size(0)})),
+                             from_aten(logp)};
   }
 
   Tensor score(const TransitionInputs& in, const Tensor& prev) final {
@@ -123,17 +119,14 @@ class TransitionTorchBase : public TransitionSubject {
 
  protected:
   // prev_sample from the mean and variance_noise.
-  virtual at::Tensor prev_sample(const Step& s, const at::Tensor& eps,
-                                 const TransitionInputs& in) const = 0;
+  virtual at::Tensor prev_sample(const Step& s, const at::Tensor& eps, const TransitionInputs& in) const = 0;
   // log_prob ([B]) of prev_sample.
-  virtual at::Tensor log_prob(const Step& s, const at::Tensor& prev,
-                              const TransitionInputs& in) const = 0;
+  virtual at::Tensor log_prob(const Step& s, const at::Tensor& prev, const TransitionInputs& in) const = 0;
 
  private:
   // A per-row vector as a [B, 1] float32 tensor on the device.
   at::Tensor column(const std::vector<float>& values) const {
-    at::Tensor c = at::empty({static_cast<std::int64_t>(values.size()), 1},
-                             at::TensorOptions().dtype(at::kFloat));
+    at::Tensor c = at::empty({static_cast<std::int64_t>(values.size()), 1}, at::TensorOptions().dtype(at::kFloat));
     std::memcpy(c.data_ptr(), values.data(), values.size() * sizeof(float));
     return c.to(device_);
   }
@@ -167,14 +160,12 @@ class TransitionTorch final : public TransitionTorchBase {
   using TransitionTorchBase::TransitionTorchBase;
 
  protected:
-  at::Tensor prev_sample(const Step& s, const at::Tensor& eps,
-                         const TransitionInputs& in) const override {
+  at::Tensor prev_sample(const Step& s, const at::Tensor& eps, const TransitionInputs& in) const override {
     if (in.type == StepType::cps) return at::add(s.mean, at::mul(s.std_dev_t, eps));
     return at::add(s.mean, at::mul(at::mul(s.std_dev_t, at::sqrt(at::mul(s.dt, -1))), eps));
   }
 
-  at::Tensor log_prob(const Step& s, const at::Tensor& prev,
-                      const TransitionInputs& in) const override {
+  at::Tensor log_prob(const Step& s, const at::Tensor& prev, const TransitionInputs& in) const override {
     const at::Tensor neg_d2 = at::neg(at::pow(at::sub(prev, s.mean), 2));
     at::Tensor lp;
     if (in.type == StepType::cps) {
@@ -211,13 +202,11 @@ class TransitionTorchSecond final : public TransitionTorchBase {
   using TransitionTorchBase::TransitionTorchBase;
 
  protected:
-  at::Tensor prev_sample(const Step& s, const at::Tensor& eps,
-                         const TransitionInputs& in) const override {
+  at::Tensor prev_sample(const Step& s, const at::Tensor& eps, const TransitionInputs& in) const override {
     return at::add(s.mean, at::mul(noise(s, in), eps));
   }
 
-  at::Tensor log_prob(const Step& s, const at::Tensor& prev,
-                      const TransitionInputs& in) const override {
+  at::Tensor log_prob(const Step& s, const at::Tensor& prev, const TransitionInputs& in) const override {
     at::Tensor lp = at::neg(at::square(at::sub(prev, s.mean)));
     if (in.type == StepType::sde) {
       const at::Tensor std = noise(s, in);
@@ -249,8 +238,8 @@ void require_available(bool on_cuda) {
 std::vector<std::pair<std::string, AtenOperand>> transition_torch_operands(const TransitionInputs& in,
                                                                            const Tensor& prev) {
   std::vector<std::pair<std::string, AtenOperand>> out;
-  for (const auto& [name, t] : {std::pair<const char*, const Tensor*>{"x", &in.x}, {"v", &in.v}, {"eps", &in.eps},
-                                {"prev", &prev}}) {
+  for (const auto& [name, t] :
+       {std::pair<const char*, const Tensor*>{"x", &in.x}, {"v", &in.v}, {"eps", &in.eps}, {"prev", &prev}}) {
     const at::Tensor operand = float_operand(*t, at::Device(at::kCPU));
     out.push_back({name, AtenOperand{from_aten(operand), operand.is_contiguous()}});
   }

@@ -119,10 +119,16 @@ runtime::RowInfo f32_row(const PrimitivesOf& of, std::string name, std::string o
                          std::vector<std::string> operand_names, bool backward, void (*shape_rules)(ShapeRules&),
                          std::function<std::vector<Tensor>()> example_operands) {
   const std::size_t n = operand_names.size();
-  return runtime::RowInfo{std::move(name), std::move(op), "all f32", std::move(shapes), {std::move(kind)},
-                          runtime::OptIn::all, backward,
+  return runtime::RowInfo{std::move(name),
+                          std::move(op),
+                          "all f32",
+                          std::move(shapes),
+                          {std::move(kind)},
+                          runtime::OptIn::all,
+                          backward,
                           [n, operand_names, shape_rules](const BoundaryCall& call, Backend backend) {
-                            return refusal(call, backend, std::vector<DType>(n, DType::f32), operand_names, shape_rules);
+                            return refusal(call, backend, std::vector<DType>(n, DType::f32), operand_names,
+                                           shape_rules);
                           },
                           row_maker<R>(of),
                           backward ? repeatable_self_check_with_backward(row_maker<R>(of), std::move(example_operands))
@@ -147,11 +153,11 @@ runtime::RowInfo adaln_modulation_row(const PrimitivesOf& of) {
 }
 
 runtime::RowInfo adaln_norm_out_row(const PrimitivesOf& of) {
-  return f32_row<NormOutRow>(of, "adaln_norm_out", "rmsnorm-adaln", "x [B, T, D], temb [B, D], W [2D, D]", "norm_out",
-                             {"x", "temb", "W", "b"}, true, norm_out_shapes, [] {
-                               return std::vector<Tensor>{example({2, 3, 4}, 1), example({2, 4}, 2), example({8, 4}, 3),
-                                                          example({8}, 4)};
-                             });
+  return f32_row<NormOutRow>(
+      of, "adaln_norm_out", "rmsnorm-adaln", "x [B, T, D], temb [B, D], W [2D, D]", "norm_out", {"x", "temb", "W", "b"},
+      true, norm_out_shapes, [] {
+        return std::vector<Tensor>{example({2, 3, 4}, 1), example({2, 4}, 2), example({8, 4}, 3), example({8}, 4)};
+      });
 }
 
 }  // namespace parity::model

@@ -50,7 +50,8 @@ Tensor project_heads_backward(const Primitives& p, const Dims& d, const Tensor& 
 }  // namespace
 
 AttentionOperands AttentionOperands::from(const std::vector<Tensor>& o, std::size_t f) {
-  if (o.size() < f + kCount) throw InputError("attention: expects 9 operands (h, wq, wk, wv, wo, norm_q, norm_k, cos, sin)");
+  if (o.size() < f + kCount)
+    throw InputError("attention: expects 9 operands (h, wq, wk, wv, wo, norm_q, norm_k, cos, sin)");
   return {o[f], o[f + 1], o[f + 2], o[f + 3], o[f + 4], o[f + 5], o[f + 6], o[f + 7], o[f + 8]};
 }
 

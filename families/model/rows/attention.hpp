@@ -16,10 +16,10 @@ inline constexpr float kRmsEps = 1e-5f;
 
 // The operands, in the order the attention row takes them.
 struct AttentionOperands {
-  Tensor h;                       // [B, T, D] f32
-  Tensor wq, wk, wv, wo;          // [D, D] f32
-  Tensor norm_q, norm_k;          // [Dh] f32; heads = D / Dh
-  Tensor cos, sin;                // [T, rope_dims/2] f32
+  Tensor h;               // [B, T, D] f32
+  Tensor wq, wk, wv, wo;  // [D, D] f32
+  Tensor norm_q, norm_k;  // [Dh] f32; heads = D / Dh
+  Tensor cos, sin;        // [T, rope_dims/2] f32
   static constexpr int kCount = 9;
   static AttentionOperands from(const std::vector<Tensor>& operands, std::size_t first = 0);
   std::vector<Tensor> list() const;

@@ -6,8 +6,10 @@
 
 namespace parity::model {
 
-Tensor linear_by(ops::OpSubject& kernel, const std::string& subject, const Tensor& x, const Tensor& W, const Tensor* b) {
-  if (x.shape().size() != 2 || W.shape().size() != 2 || W.dim(1) != x.dim(1) || (b && b->shape() != std::vector<std::int64_t>{W.dim(0)}))
+Tensor linear_by(ops::OpSubject& kernel, const std::string& subject, const Tensor& x, const Tensor& W,
+                 const Tensor* b) {
+  if (x.shape().size() != 2 || W.shape().size() != 2 || W.dim(1) != x.dim(1) ||
+      (b && b->shape() != std::vector<std::int64_t>{W.dim(0)}))
     throw std::logic_error("linear subject " + subject + ": a model projection gave x, W and b of mismatched shapes");
   ops::OpCall call;
   call.extents = {{"T", x.dim(0)}, {"N", W.dim(0)}, {"K", x.dim(1)}};

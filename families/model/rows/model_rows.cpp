@@ -81,7 +81,8 @@ class RefinerRow : public Row {
     const std::int64_t D = x.shape().back(), M = x.numel() / D;
     for (std::size_t f = 3; f < o.size(); f += kPerBlock) {
       const Tensor h = reshaped(p_.rms_norm_forward(reshaped(x, {M, D}), &o[f], kRmsEps), x.shape());
-      x = add_f32(x, attention_forward(p_, {h, o[f + 1], o[f + 2], o[f + 3], o[f + 4], o[f + 5], o[f + 6], o[1], o[2]}));
+      x = add_f32(x,
+                  attention_forward(p_, {h, o[f + 1], o[f + 2], o[f + 3], o[f + 4], o[f + 5], o[f + 6], o[1], o[2]}));
       const Tensor h2 = p_.rms_norm_forward(reshaped(x, {M, D}), &o[f + 7], kRmsEps);
       x = add_f32(x, reshaped(swiglu_forward(p_, h2, o[f + 8], o[f + 9], o[f + 10]), x.shape()));
     }
@@ -98,25 +99,29 @@ class RefinerRow : public Row {
 std::vector<Tensor> attention_example() { return AttentionOperands::example().list(); }
 
 std::vector<Tensor> feed_forward_example() {
-  return {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {6, 8}, 2), example_operand(DType::f32, {6, 8}, 3),
-          example_operand(DType::f32, {8, 6}, 4)};
+  return {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {6, 8}, 2),
+          example_operand(DType::f32, {6, 8}, 3), example_operand(DType::f32, {8, 6}, 4)};
 }
 
 RowInfo linear_row(const PrimitivesOf& of, std::string name, std::string boundary, DType x_dtype,
                    runtime::OptIn opt_in) {
   const std::string dt(dtype_name(x_dtype));
   const auto make = row_maker<LinearRow>(of);
-  return RowInfo{
-      name, "linear", "x " + dt + ", W " + dt + ", b f32 -> y f32", "x [..., K], W [N, K], b [N]", {boundary}, opt_in,
-      true,
-      [x_dtype](const BoundaryCall& call, Backend backend) {
-        return refusal(call, backend, {x_dtype, x_dtype, DType::f32}, {"x", "W", "b"}, linear_shapes);
-      },
-      make,
-      repeatable_self_check_with_backward(make, [x_dtype] {
-        return std::vector<Tensor>{example_operand(x_dtype, {3, 5}, 1), example_operand(x_dtype, {4, 5}, 2),
-                                   example_operand(DType::f32, {4}, 3)};
-      })};
+  return RowInfo{name,
+                 "linear",
+                 "x " + dt + ", W " + dt + ", b f32 -> y f32",
+                 "x [..., K], W [N, K], b [N]",
+                 {boundary},
+                 opt_in,
+                 true,
+                 [x_dtype](const BoundaryCall& call, Backend backend) {
+                   return refusal(call, backend, {x_dtype, x_dtype, DType::f32}, {"x", "W", "b"}, linear_shapes);
+                 },
+                 make,
+                 repeatable_self_check_with_backward(make, [x_dtype] {
+                   return std::vector<Tensor>{example_operand(x_dtype, {3, 5}, 1), example_operand(x_dtype, {4, 5}, 2),
+                                              example_operand(DType::f32, {4}, 3)};
+                 })};
 }
 
 }  // namespace
@@ -130,39 +135,55 @@ runtime::RowRegistry model_rows_on(const PrimitivesOf& of) {
   r.add(linear_row(of, "video_output_projection_fp32", "proj_out", DType::f32, runtime::OptIn::video_projections));
   const std::vector<DType> attn_dtypes(AttentionOperands::kCount, DType::f32);
   const std::vector<std::string> attn_names = {"h", "wq", "wk", "wv", "wo", "norm_q", "norm_k", "cos", "sin"};
-  r.add(RowInfo{"joint_attention", "attention", "all f32", "h [B, T, D], heads = D / len(norm_q)", {"attention"},
-                runtime::OptIn::none, true,
+  r.add(RowInfo{"joint_attention",
+                "attention",
+                "all f32",
+                "h [B, T, D], heads = D / len(norm_q)",
+                {"attention"},
+                runtime::OptIn::none,
+                true,
                 [=](const BoundaryCall& call, Backend backend) {
                   return refusal(call, backend, attn_dtypes, attn_names, attention_shapes);
                 },
                 row_maker<AttentionRow>(of),
                 repeatable_self_check_with_backward(row_maker<AttentionRow>(of), attention_example)});
-  r.add(RowInfo{"swiglu_feed_forward", "swiglu", "all f32", "h [..., D], W1, W3 [F, D], W2 [D, F]", {"feed_forward"},
-                runtime::OptIn::none, true,
-                [](const BoundaryCall& call, Backend backend) {
-                  return refusal(call, backend, std::vector<DType>(4, DType::f32), {"h", "w1", "w3", "w2"},
-                                 feed_forward_shapes);
-                },
-                row_maker<FeedForwardRow>(of),
-                repeatable_self_check_with_backward(row_maker<FeedForwardRow>(of), feed_forward_example)});
-  r.add(RowInfo{"token_refiner_block", "refiner", "all f32", "c [B, Tt, D], 11 operands per block", {"token_refiner"},
-                runtime::OptIn::none, false,
-                [](const BoundaryCall& call, Backend backend) {
-                  std::vector<std::string> names;
-                  for (std::size_t i = 0; i < call.operands.size(); ++i) names.push_back(std::to_string(i));
-                  return refusal(call, backend, std::vector<DType>(call.operands.size(), DType::f32), names,
-                                 refiner_shapes);
-                },
-                row_maker<RefinerRow>(of), repeatable_self_check(row_maker<RefinerRow>(of), [] {
-                  std::vector<Tensor> o = {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {5, 1}, 8),
-                                           example_operand(DType::f32, {5, 1}, 9), example_operand(DType::f32, {8}, 10)};
-                  auto a = attention_example();
-                  o.insert(o.end(), a.begin() + 1, a.begin() + 7);
-                  o.push_back(example_operand(DType::f32, {8}, 11));
-                  auto f = feed_forward_example();
-                  o.insert(o.end(), f.begin() + 1, f.end());
-                  return o;
-                })});
+  r.add(RowInfo{
+      "swiglu_feed_forward",
+      "swiglu",
+      "all f32",
+      "h [..., D], W1, W3 [F, D], W2 [D, F]",
+      {"feed_forward"},
+      runtime::OptIn::none,
+      true,
+      [](const BoundaryCall& call, Backend backend) {
+        return refusal(call, backend, std::vector<DType>(4, DType::f32), {"h", "w1", "w3", "w2"}, feed_forward_shapes);
+      },
+      row_maker<FeedForwardRow>(of),
+      repeatable_self_check_with_backward(row_maker<FeedForwardRow>(of), feed_forward_example)});
+  r.add(RowInfo{
+      "token_refiner_block",
+      "refiner",
+      "all f32",
+      "c [B, Tt, D], 11 operands per block",
+      {"token_refiner"},
+      runtime::OptIn::none,
+      false,
+      [](const BoundaryCall& call, Backend backend) {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < call.operands.size(); ++i) names.push_back(std::to_string(i));
+        return refusal(call, backend, std::vector<DType>(call.operands.size(), DType::f32), names, refiner_shapes);
+      },
+      row_maker<RefinerRow>(of),
+      repeatable_self_check(row_maker<RefinerRow>(of), [] {
+        std::vector<Tensor> o = {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {5, 1}, 8),
+                                 example_operand(DType::f32, {5, 1}, 9), example_operand(DType::f32, {8}, 10)};
+        auto a = attention_example();
+        o.insert(o.end(), a.begin() + 1, a.begin() + 7);
+        o.push_back(example_operand(DType::f32, {8}, 11));
+        auto f = feed_forward_example();
+        o.insert(o.end(), f.begin() + 1, f.end());
+        return o;
+      })});
   r.add(transition_row(of));
   r.add(timestep_embedder_row(of));
   r.add(adaln_modulation_row(of));

@@ -39,8 +39,7 @@ class ShapeRules {
 // What a row's cannot_take says: the dtype mismatch, else the shape rules' reason, else the
 // device's, else "" (it takes the call). `shapes` runs only when the dtypes match.
 std::string refusal(const runtime::BoundaryCall& call, runtime::Backend backend, const std::vector<DType>& dtypes,
-                    const std::vector<std::string>& operand_names,
-                    const std::function<void(ShapeRules&)>& shapes);
+                    const std::vector<std::string>& operand_names, const std::function<void(ShapeRules&)>& shapes);
 
 // A self-check operand: 0.5 N(0, 1) draws of Philox stream `stream` under a fixed key.
 Tensor example_operand(DType dtype, std::vector<std::int64_t> shape, std::uint32_t stream);

@@ -56,12 +56,11 @@ const Primitives& primitives(runtime::Backend backend) {
                subjects::rlkernels::make_transition_host_twin()});
   if (backend == runtime::Backend::host) return host;
 #if PARITY_HAVE_CUDA
-  static const Primitives cuda =
-      op_primitives("CUDA", {ops::linear::make_cuda_kernel(), ops::rms_norm::make_cuda_kernel(),
-                             ops::rms_norm::make_cuda_backward_kernel(), ops::rope::make_cuda_kernel(),
-                             ops::sdpa::make_cuda_kernel(), ops::sdpa::make_cuda_backward_kernel(),
-                             ops::swiglu::make_cuda_kernel(), ops::swiglu::make_cuda_backward_kernel(),
-                             subjects::rlkernels::make_transition_cuda_kernel()});
+  static const Primitives cuda = op_primitives(
+      "CUDA", {ops::linear::make_cuda_kernel(), ops::rms_norm::make_cuda_kernel(),
+               ops::rms_norm::make_cuda_backward_kernel(), ops::rope::make_cuda_kernel(), ops::sdpa::make_cuda_kernel(),
+               ops::sdpa::make_cuda_backward_kernel(), ops::swiglu::make_cuda_kernel(),
+               ops::swiglu::make_cuda_backward_kernel(), subjects::rlkernels::make_transition_cuda_kernel()});
   return cuda;
 #else
   throw InputError("the model rows cannot run on cuda: " + subjects::rlkernels::cuda_unavailable_reason());

@@ -11,11 +11,11 @@ void attention_weights(ShapeRules& r, std::size_t first, std::int64_t D, std::in
   for (std::size_t i = 0; i < 4; ++i) r.need_shape(first + i, "attention weight " + std::to_string(i), {D, D});
   if (!r.need(r.rank(first + 4) == 1 && r.rank(first + 5) == 1, "norm_q and norm_k must be vectors")) return;
   const std::int64_t Dh = r.dim(first + 4, 0);
-  r.need(Dh >= 1 && D % Dh == 0, "the head size len(norm_q) = " + std::to_string(Dh) + " must divide the width " +
-                                     std::to_string(D));
+  r.need(Dh >= 1 && D % Dh == 0,
+         "the head size len(norm_q) = " + std::to_string(Dh) + " must divide the width " + std::to_string(D));
   r.need_shape(first + 5, "norm_k", {Dh});
-  r.need(2 * half <= Dh, "the rope tables rotate " + std::to_string(2 * half) + " dims of a " + std::to_string(Dh) +
-                             "-dim head");
+  r.need(2 * half <= Dh,
+         "the rope tables rotate " + std::to_string(2 * half) + " dims of a " + std::to_string(Dh) + "-dim head");
 }
 
 void ff_weights(ShapeRules& r, std::size_t first, std::int64_t D) {
@@ -30,16 +30,16 @@ void ff_weights(ShapeRules& r, std::size_t first, std::int64_t D) {
 
 void linear_shapes(ShapeRules& r) {
   if (!r.need(r.rank(0) >= 2 && r.rank(1) == 2, "x must have rank >= 2 and W rank 2")) return;
-  r.need(r.shape(0).back() == r.dim(1, 1), "x's last dim " + std::to_string(r.shape(0).back()) + " is not W's K " +
-                                               std::to_string(r.dim(1, 1)));
+  r.need(r.shape(0).back() == r.dim(1, 1),
+         "x's last dim " + std::to_string(r.shape(0).back()) + " is not W's K " + std::to_string(r.dim(1, 1)));
   r.need_shape(2, "b", {r.dim(1, 0)});
 }
 
 void attention_shapes(ShapeRules& r) {
   if (!r.need(r.rank(0) == 3 && r.rank(7) == 2, "h must be [B, T, D] and cos [T, R/2]")) return;
   const std::int64_t T = r.dim(0, 1), D = r.dim(0, 2), half = r.dim(7, 1);
-  r.need(r.dim(7, 0) == T, "the rope tables have " + std::to_string(r.dim(7, 0)) + " rows for " + std::to_string(T) +
-                               " tokens");
+  r.need(r.dim(7, 0) == T,
+         "the rope tables have " + std::to_string(r.dim(7, 0)) + " rows for " + std::to_string(T) + " tokens");
   r.need_shape(8, "sin", r.shape(7));
   attention_weights(r, 1, D, half);
 }
@@ -82,8 +82,8 @@ void timestep_shapes(ShapeRules& r) {
 
 void modulation_shapes(ShapeRules& r) {
   if (!r.need(r.rank(0) == 2 && r.rank(1) == 2, "temb must be [B, D] and W [K, D]")) return;
-  r.need(r.dim(1, 1) == r.dim(0, 1), "W takes " + std::to_string(r.dim(1, 1)) + " features, temb has " +
-                                         std::to_string(r.dim(0, 1)));
+  r.need(r.dim(1, 1) == r.dim(0, 1),
+         "W takes " + std::to_string(r.dim(1, 1)) + " features, temb has " + std::to_string(r.dim(0, 1)));
   r.need_shape(2, "b", {r.dim(1, 0)});
 }
 

@@ -15,7 +15,8 @@ ops::OpCall sdpa_call(const std::string& subject, const Tensor& q, const Tensor&
   const std::int64_t B = q.dim(0), H = q.dim(1), S = q.dim(2), D = q.dim(3);
   ops::OpCall call;
   call.extents = {{"B", B}, {"H", H}, {"S", S}, {"D", D}};
-  call.inputs = {{"q", reshaped(q, {B, H * S * D})}, {"k", reshaped(k, {B, H * S * D})}, {"v", reshaped(v, {B, H * S * D})}};
+  call.inputs = {
+      {"q", reshaped(q, {B, H * S * D})}, {"k", reshaped(k, {B, H * S * D})}, {"v", reshaped(v, {B, H * S * D})}};
   call.params = {{"scale", scale}, {"causal", 0.0}, {"layout", 0.0}};
   return call;
 }
@@ -37,7 +38,8 @@ Primitives with_sdpa_kernels(Primitives p, const std::string& subject, std::shar
     ops::OpOutputs out = forward->run(call);
     return heads_of(subject, out, "o", q);
   };
-  p.sdpa_backward = [subject, backward](const Tensor& q, const Tensor& k, const Tensor& v, float scale, const Tensor& d_out) {
+  p.sdpa_backward = [subject, backward](const Tensor& q, const Tensor& k, const Tensor& v, float scale,
+                                        const Tensor& d_out) {
     ops::OpCall call = sdpa_call(subject, q, k, v, scale);
     call.inputs.emplace("do", reshaped(d_out, {q.dim(0), q.numel() / q.dim(0)}));
     call.output_dtypes = {{"dq", DType::f32}, {"dk", DType::f32}, {"dv", DType::f32}};

@@ -49,24 +49,30 @@ subjects::TransitionInputs transition_step_inputs(const std::vector<Tensor>& o) 
 
 runtime::RowInfo transition_row(const PrimitivesOf& of) {
   const auto make = row_maker<TransitionRow>(of);
-  return runtime::RowInfo{
-      "transition_step_logprob", "sde_step_logprob", "x, v, eps, sigma, sigma_prev f32 -> prev, logp f32",
-      "x, v, eps [B, n], sigma, sigma_prev [B]", {"transition"}, runtime::OptIn::none, false,
-      [](const runtime::BoundaryCall& call, Backend backend) {
-        return refusal(call, backend, std::vector<DType>(5, DType::f32), {"x", "v", "eps", "sigma", "sigma_prev"},
-                       transition_shapes);
-      },
-      make, repeatable_self_check(make, [] {
-        std::vector<Tensor> o;
-        for (std::uint32_t t = 0; t < 3; ++t) o.push_back(example_operand(DType::f32, {2, 6}, 20 + t));
-        o.push_back(Tensor::zeros(DType::f32, {2}));
-        o.push_back(Tensor::zeros(DType::f32, {2}));
-        for (std::int64_t b = 0; b < 2; ++b) {
-          o[3].set_value(b, 0.8);
-          o[4].set_value(b, 0.7);
-        }
-        return o;
-      })};
+  return runtime::RowInfo{"transition_step_logprob",
+                          "sde_step_logprob",
+                          "x, v, eps, sigma, sigma_prev f32 -> prev, logp f32",
+                          "x, v, eps [B, n], sigma, sigma_prev [B]",
+                          {"transition"},
+                          runtime::OptIn::none,
+                          false,
+                          [](const runtime::BoundaryCall& call, Backend backend) {
+                            return refusal(call, backend, std::vector<DType>(5, DType::f32),
+                                           {"x", "v", "eps", "sigma", "sigma_prev"}, transition_shapes);
+                          },
+                          make,
+                          repeatable_self_check(make, [] {
+                            std::vector<Tensor> o;
+                            for (std::uint32_t t = 0; t < 3; ++t)
+                              o.push_back(example_operand(DType::f32, {2, 6}, 20 + t));
+                            o.push_back(Tensor::zeros(DType::f32, {2}));
+                            o.push_back(Tensor::zeros(DType::f32, {2}));
+                            for (std::int64_t b = 0; b < 2; ++b) {
+                              o[3].set_value(b, 0.8);
+                              o[4].set_value(b, 0.7);
+                            }
+                            return o;
+                          })};
 }
 
 }  // namespace parity::model

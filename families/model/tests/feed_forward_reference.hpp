@@ -50,8 +50,8 @@ struct SwigluReference {
 // Each doubled. gD = gamma_D.
 inline SwigluReference swiglu_reference(const SwigluProblem& p) {
   const int64_t M = p.h.dim(0), D = p.h.dim(1), F = p.W1.dim(0);
-  const std::vector<double> h = p.h.values(), W1 = p.W1.values(), W3 = p.W3.values(),
-                            W2 = p.W2.values(), dO = p.d_out.values();
+  const std::vector<double> h = p.h.values(), W1 = p.W1.values(), W3 = p.W3.values(), W2 = p.W2.values(),
+                            dO = p.d_out.values();
   const double u = kUnit, gD = gamma(D);
   SwigluReference r;
   for (auto* vec : {&r.out, &r.out_bound, &r.dh, &r.dh_bound}) vec->assign(M * D, 0.0);
@@ -67,8 +67,8 @@ inline SwigluReference swiglu_reference(const SwigluProblem& p) {
       const double sig = 1.0 / (1.0 + std::exp(-a)), s = a * sig;
       const double s1 = sig * (1 + a * (1 - sig)), s2 = sig * (1 - sig) * (2 + a * (1 - 2 * sig));
       uf[f] = s * g;
-      eu[f] = std::fabs(g) * (std::fabs(s1) * gD * A + 3 * u * std::fabs(s)) + std::fabs(s) * gD * G +
-              u * std::fabs(s * g);
+      eu[f] =
+          std::fabs(g) * (std::fabs(s1) * gD * A + 3 * u * std::fabs(s)) + std::fabs(s) * gD * G + u * std::fabs(s * g);
       da[f] = du * g * s1;
       eda[f] = std::fabs(g * s1) * gD * DU + std::fabs(du * s1) * gD * G +
                std::fabs(du * g) * (std::fabs(s2) * gD * A + 10 * u * (1 + std::fabs(a)) * sig) +

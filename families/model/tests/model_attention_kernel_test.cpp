@@ -66,7 +66,8 @@ class EvenBatchBf16 : public ops::OpSubject {
     ops::OpOutputs out = kernel_->run(call);
     if (call.extent("B") % 2 == 0) {
       Tensor& o = out.at("o");
-      for (std::int64_t i = 0; i < o.numel(); ++i) o.set_value(i, round_through_bf16(static_cast<float>(o.value_at(i))));
+      for (std::int64_t i = 0; i < o.numel(); ++i)
+        o.set_value(i, round_through_bf16(static_cast<float>(o.value_at(i))));
     }
     return out;
   }
@@ -89,30 +90,34 @@ class Backward : public ops::OpSubject {
 
 template <class K>
 ops::OpSubjectInfo host_subject(const char* name, const char* description) {
-  return {.name = name, .backend = "host", .description = description,
-          .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<K>()); }};
+  return {.name = name, .backend = "host", .description = description, .make = [] {
+            return std::unique_ptr<ops::OpSubject>(std::make_unique<K>());
+          }};
 }
 
 PARITY_REGISTER_OP_SUBJECT(counting, "sdpa", host_subject<Counting>("test-counting", "parity's sdpa kernel, counting"));
 PARITY_REGISTER_OP_SUBJECT(counting_backward, "sdpa_backward",
                            host_subject<Backward>("test-counting", "parity's sdpa_backward kernel"));
-PARITY_REGISTER_OP_SUBJECT(even_batch, "sdpa", host_subject<EvenBatchBf16>("test-even-batch-bf16", "o through bf16 for an even B"));
+PARITY_REGISTER_OP_SUBJECT(even_batch, "sdpa",
+                           host_subject<EvenBatchBf16>("test-even-batch-bf16", "o through bf16 for an even B"));
 PARITY_REGISTER_OP_SUBJECT(even_batch_backward, "sdpa_backward",
                            host_subject<Backward>("test-even-batch-bf16", "parity's sdpa_backward kernel"));
-PARITY_REGISTER_OP_SUBJECT(forward_only, "sdpa", host_subject<Counting>("test-forward-only", "no sdpa_backward subject"));
+PARITY_REGISTER_OP_SUBJECT(forward_only, "sdpa",
+                           host_subject<Counting>("test-forward-only", "no sdpa_backward subject"));
 
 TEST(AttentionKernel, ReplacesExactlyTheRowsThatRunTheAttention) {
   EXPECT_EQ(rows_running("sdpa"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
   EXPECT_EQ(replaced_row_names(rows_with_attention_kernel("rlkernels-host", runtime::Backend::host), "rlkernels-host"),
             rows_running("sdpa"));
   // The replaced row keeps parity's acceptance: a bf16 h is refused, a float32 one taken.
-  const runtime::RowInfo* info = rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).for_kind("attention");
+  const runtime::RowInfo* info =
+      rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
   EXPECT_TRUE(info->has_backward);
   std::vector<runtime::TensorSpec> operands;
   for (const Tensor& t : model::AttentionOperands::example().list()) operands.push_back(runtime::TensorSpec::of(t));
-  runtime::BoundaryCall call{.boundary = "attention", .kind = "attention", .node = true, .operands = operands,
-                             .needs_backward = true};
+  runtime::BoundaryCall call{
+      .boundary = "attention", .kind = "attention", .node = true, .operands = operands, .needs_backward = true};
   EXPECT_EQ(info->cannot_take(call, runtime::Backend::host), "");
   call.operands[0].dtype = DType::bf16;
   EXPECT_NE(info->cannot_take(call, runtime::Backend::host), "");
@@ -138,8 +143,8 @@ TEST(AttentionKernel, AKernelOfSdpaAloneLeavesTheBackwardToParitys) {
   const int forwards = forward_calls;
   EXPECT_TRUE(compare_bitwise(row->forward(operands).at(0), parity_row->forward(operands).at(0)).equal());
   EXPECT_GT(forward_calls - forwards, 0) << "the forward-only kernel did not serve the attention";
-  EXPECT_TRUE(compare_bitwise(row->backward(operands, {d_out}).at(0), parity_row->backward(operands, {d_out}).at(0))
-                  .equal());
+  EXPECT_TRUE(
+      compare_bitwise(row->backward(operands, {d_out}).at(0), parity_row->backward(operands, {d_out}).at(0)).equal());
   EXPECT_THROW(rows_with_attention_kernel("probe-split-keys", runtime::Backend::host), InputError);
   EXPECT_THROW(rows_with_attention_kernel("rlkernels-host", runtime::Backend::cuda), InputError);
 }
@@ -158,7 +163,8 @@ TEST(AttentionKernel, TheRefinersAttentionRunsOnTheKernel) {
 // is parity's own row with the kernel inside: the counting kernel wraps parity's sdpa kernels,
 // which parity's row uses too (row_primitives.hpp), so both give the same bits.
 TEST(AttentionKernel, TheRowIsTheModelsAttentionWithTheKernelInside) {
-  const runtime::RowInfo* info = rows_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("attention");
+  const runtime::RowInfo* info =
+      rows_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->self_check(runtime::Backend::host), "");
   const std::vector<Tensor> operands = model::AttentionOperands::example().list();

@@ -26,8 +26,8 @@ namespace {
 
 using std::int64_t;
 using test::expect_within;
-using test::host;
 using test::gamma;
+using test::host;
 using test::kUnit;
 
 // ---- RMSNorm ---------------------------------------------------------------------------

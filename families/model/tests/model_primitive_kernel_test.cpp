@@ -79,8 +79,10 @@ class ManyRowsBf16 : public ops::OpSubject {
 
 template <class K>
 ops::OpSubjectInfo host_subject(std::string name, std::string description, std::string op) {
-  return ops::OpSubjectInfo{.name = std::move(name), .backend = "host", .description = std::move(description),
-                            .make = [op] { return std::unique_ptr<ops::OpSubject>(std::make_unique<K>(op)); }};
+  return ops::OpSubjectInfo{
+      .name = std::move(name), .backend = "host", .description = std::move(description), .make = [op] {
+        return std::unique_ptr<ops::OpSubject>(std::make_unique<K>(op));
+      }};
 }
 
 PARITY_REGISTER_OP_SUBJECT(counting_forward, "rms_norm",

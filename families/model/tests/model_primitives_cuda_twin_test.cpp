@@ -73,8 +73,8 @@ TEST(ModelPrimitivesCudaTwin, RmsNorm) {
   // [rows, C]: the attention's per-head rows (4253 tokens x 4 heads of 16) and a block's 300 wide.
   for (const auto& [rows, C] : {std::pair<int64_t, int64_t>{1, 16}, {17012, 16}, {925, 300}})
     for (const bool weighted : {false, true}) {
-      const std::string name = "rms_norm rows" + std::to_string(rows) + " C" + std::to_string(C) +
-                               (weighted ? " with a weight" : "");
+      const std::string name =
+          "rms_norm rows" + std::to_string(rows) + " C" + std::to_string(C) + (weighted ? " with a weight" : "");
       const Tensor x = normal_tensor_nd(DType::f32, {rows, C}, 38, 0), w = normal_tensor_nd(DType::f32, {C}, 38, 1),
                    dy = normal_tensor_nd(DType::f32, {rows, C}, 38, 2);
       const Tensor* wp = weighted ? &w : nullptr;
@@ -91,7 +91,8 @@ TEST(ModelPrimitivesCudaTwin, Rope) {
   for (const auto& [T, R] : {std::pair<int64_t, int>{1, 16}, {925, 8}, {4253, 16}, {4253, 6}}) {
     const std::string name = "rope T" + std::to_string(T) + " R" + std::to_string(R);
     const Tensor x = normal_tensor_nd(DType::f32, {2, T, 4, 16}, 39, 0);
-    const Tensor cos = normal_tensor_nd(DType::f32, {T, R / 2}, 39, 1), sin = normal_tensor_nd(DType::f32, {T, R / 2}, 39, 2);
+    const Tensor cos = normal_tensor_nd(DType::f32, {T, R / 2}, 39, 1),
+                 sin = normal_tensor_nd(DType::f32, {T, R / 2}, 39, 2);
     expect_twins(cuda.rope_forward(x, cos, sin, R), host.rope_forward(x, cos, sin, R), name);
     expect_twins(cuda.rope_backward_input(x, cos, sin, R), host.rope_backward_input(x, cos, sin, R), name + " adjoint");
   }
@@ -104,7 +105,8 @@ struct Shape {
 TEST(ModelPrimitivesCudaTwin, Attention) {
   const Primitives& host = primitives(runtime::Backend::host);
   const Primitives& cuda = primitives(runtime::Backend::cuda);
-  for (const Shape s : {Shape{1, 1, 1, 1}, {2, 3, 9, 8}, {1, 4, 12, 16}, {2, 2, 300, 16}, {1, 4, 925, 16}, {1, 4, 4253, 16}}) {
+  for (const Shape s :
+       {Shape{1, 1, 1, 1}, {2, 3, 9, 8}, {1, 4, 12, 16}, {2, 2, 300, 16}, {1, 4, 925, 16}, {1, 4, 4253, 16}}) {
     const std::string name = "attention B" + std::to_string(s.B) + " H" + std::to_string(s.H) + " T" +
                              std::to_string(s.T) + " Dh" + std::to_string(s.Dh);
     const std::vector<int64_t> shape{s.B, s.H, s.T, s.Dh};

@@ -34,8 +34,8 @@ namespace {
 
 using std::int64_t;
 using test::expect_within;
-using test::host;
 using test::gamma;
+using test::host;
 
 void expect_bitwise(const Tensor& a, const Tensor& b, const std::string& what) {
   const BitwiseDiff d = compare_bitwise(a, b);
@@ -69,7 +69,9 @@ void check_linear(DType dtype, bool bias) {
 }
 
 TEST(ModelPrimitivesLinear, Float32WithABiasWithinGammaBound) { check_linear(DType::f32, true); }
-TEST(ModelPrimitivesLinear, TheTextProjectionsBf16BesideAFloat32BiasWithinGammaBound) { check_linear(DType::bf16, true); }
+TEST(ModelPrimitivesLinear, TheTextProjectionsBf16BesideAFloat32BiasWithinGammaBound) {
+  check_linear(DType::bf16, true);
+}
 
 // dx = dy W (the kernel on W^T): gamma_N sum_n |dy w|.
 TEST(ModelPrimitivesLinear, DxForABf16WeightWithinGammaBound) {
@@ -94,7 +96,8 @@ TEST(ModelPrimitivesFeedForward, ForwardAndDhWithinDerivedBound) {
   const test::SwigluProblem p = test::swiglu_problem(5, 16, 300, 18);  // F = 300: dh reduces 600 terms
   const test::SwigluReference r = test::swiglu_reference(p);
   expect_within(swiglu_forward(host(), p.h, p.W1, p.W3, p.W2), r.out, r.out_bound, "swiglu_forward");
-  expect_within(swiglu_backward_input(host(), p.h, p.W1, p.W3, p.W2, p.d_out), r.dh, r.dh_bound, "swiglu_backward_input");
+  expect_within(swiglu_backward_input(host(), p.h, p.W1, p.W3, p.W2, p.d_out), r.dh, r.dh_bound,
+                "swiglu_backward_input");
 }
 
 // ---- attention ------------------------------------------------------------------------

@@ -61,7 +61,8 @@ class EvenRowsBf16 : public ops::OpSubject {
     ops::OpOutputs out = twin_->run(call);
     if (call.extent("T") % 2 == 0) {
       Tensor& y = out.at("y");
-      for (std::int64_t i = 0; i < y.numel(); ++i) y.set_value(i, round_through_bf16(static_cast<float>(y.value_at(i))));
+      for (std::int64_t i = 0; i < y.numel(); ++i)
+        y.set_value(i, round_through_bf16(static_cast<float>(y.value_at(i))));
     }
     return out;
   }
@@ -71,19 +72,25 @@ class EvenRowsBf16 : public ops::OpSubject {
 };
 
 PARITY_REGISTER_OP_SUBJECT(counting, "linear",
-                           ops::OpSubjectInfo{.name = "test-counting", .backend = "host",
-                                              .description = "parity's linear kernel, counting its calls",
-                                              .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<Counting>()); }});
-PARITY_REGISTER_OP_SUBJECT(even_rows, "linear",
-                           ops::OpSubjectInfo{.name = "test-even-rows-bf16", .backend = "host",
-                                              .description = "y rounded through bf16 for an even row count",
-                                              .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<EvenRowsBf16>()); }});
+                           ops::OpSubjectInfo{
+                               .name = "test-counting",
+                               .backend = "host",
+                               .description = "parity's linear kernel, counting its calls",
+                               .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<Counting>()); }});
+PARITY_REGISTER_OP_SUBJECT(
+    even_rows, "linear",
+    ops::OpSubjectInfo{.name = "test-even-rows-bf16",
+                       .backend = "host",
+                       .description = "y rounded through bf16 for an even row count",
+                       .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<EvenRowsBf16>()); }});
 
 PARITY_REGISTER_OP_SUBJECT(unavailable, "linear",
-                           ops::OpSubjectInfo{.name = "test-unavailable", .backend = "host",
-                                              .description = "a kernel that cannot run here",
-                                              .unavailable_reason = [] { return std::string("its library is not loaded"); },
-                                              .make = [] { return std::unique_ptr<ops::OpSubject>(); }});
+                           ops::OpSubjectInfo{
+                               .name = "test-unavailable",
+                               .backend = "host",
+                               .description = "a kernel that cannot run here",
+                               .unavailable_reason = [] { return std::string("its library is not loaded"); },
+                               .make = [] { return std::unique_ptr<ops::OpSubject>(); }});
 
 TEST(ProjectionKernel, ReplacesExactlyTheFloat32Projections) {
   std::set<std::string> replaced;
@@ -96,13 +103,15 @@ TEST(ProjectionKernel, ReplacesExactlyTheFloat32Projections) {
 }
 
 TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
-  const runtime::RowInfo* info = rows_with_projection_kernel("rlkernels-host", runtime::Backend::host).for_kind("audio_proj_in");
+  const runtime::RowInfo* info =
+      rows_with_projection_kernel("rlkernels-host", runtime::Backend::host).for_kind("audio_proj_in");
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->self_check(runtime::Backend::host), "");
   const auto row = info->make(runtime::Backend::host);
   const std::int64_t B = 2, T = 3, K = 5, N = 4;
-  const Tensor x = model::example_operand(DType::f32, {B, T, K}, 11), W = model::example_operand(DType::f32, {N, K}, 12),
-               b = model::example_operand(DType::f32, {N}, 13), dy = model::example_operand(DType::f32, {B, T, N}, 14);
+  const Tensor x = model::example_operand(DType::f32, {B, T, K}, 11),
+               W = model::example_operand(DType::f32, {N, K}, 12), b = model::example_operand(DType::f32, {N}, 13),
+               dy = model::example_operand(DType::f32, {B, T, N}, 14);
   const std::vector<Tensor> y = row->forward({x, W, b});
   ASSERT_EQ(y.size(), 1u);
   ASSERT_EQ(y[0].shape(), (std::vector<std::int64_t>{B, T, N}));
@@ -115,7 +124,8 @@ TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
   call.params = {{"bias", 1.0}};
   call.output_dtypes = {{"y", DType::f32}};
   const Tensor direct = linear_subject("rlkernels-host").make()->run(call).at("y");
-  for (std::int64_t i = 0; i < direct.numel(); ++i) ASSERT_EQ(y[0].contiguous().bits_at(i), direct.contiguous().bits_at(i)) << i;
+  for (std::int64_t i = 0; i < direct.numel(); ++i)
+    ASSERT_EQ(y[0].contiguous().bits_at(i), direct.contiguous().bits_at(i)) << i;
   // dx = dy W, each element within the float32 bound of an N-term sum: N u sum |dy W| / (1 - N u).
   const std::vector<Tensor> g = row->backward({x, W, b}, {dy});
   ASSERT_EQ(g.at(0).shape(), x.shape());
@@ -153,9 +163,12 @@ TEST(ProjectionKernel, AKernelWhoseBitsDependOnTheRowCountFailsBatchInvariance) 
 // A kernel that cannot run here is never made: its rows refuse every call, saying why (strict
 // mode reports the fallback, auto falls back), and its self-check fails with the same reason.
 TEST(ProjectionKernel, AnUnavailableKernelRefusesEveryCallWithItsReason) {
-  const runtime::RowInfo* info = rows_with_projection_kernel("test-unavailable", runtime::Backend::host).for_kind("audio_proj_in");
+  const runtime::RowInfo* info =
+      rows_with_projection_kernel("test-unavailable", runtime::Backend::host).for_kind("audio_proj_in");
   ASSERT_NE(info, nullptr);
-  runtime::BoundaryCall call{.boundary = "audio_proj_in", .kind = "audio_proj_in", .node = false,
+  runtime::BoundaryCall call{.boundary = "audio_proj_in",
+                             .kind = "audio_proj_in",
+                             .node = false,
                              .operands = {{DType::f32, {2, 3, 8}}, {DType::f32, {4, 8}}, {DType::f32, {4}}},
                              .needs_backward = false};
   const std::string why = info->cannot_take(call, runtime::Backend::host);

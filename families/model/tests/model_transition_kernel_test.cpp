@@ -66,10 +66,13 @@ class CountedStep final : public subjects::TransitionSubject {
 };
 
 PARITY_REGISTER_SUBJECT(counted_step,
-                        subjects::TransitionSubjectInfo{
-                            .name = "test-counted-step", .backend = "host",
-                            .description = "parity's host twin, its calls recorded",
-                            .make = [] { return std::unique_ptr<subjects::TransitionSubject>(std::make_unique<CountedStep>()); }});
+                        subjects::TransitionSubjectInfo{.name = "test-counted-step",
+                                                        .backend = "host",
+                                                        .description = "parity's host twin, its calls recorded",
+                                                        .make = [] {
+                                                          return std::unique_ptr<subjects::TransitionSubject>(
+                                                              std::make_unique<CountedStep>());
+                                                        }});
 
 // parity's kernel of the op transition_step (sigma and step per call), recording each call's B;
 // with `batch_dependent`, logp one ulp further from zero in a call of two rows or more, as a
@@ -100,8 +103,10 @@ class OpStep final : public ops::OpSubject {
 
 template <class K>
 ops::OpSubjectInfo op_step(std::string name, std::string description) {
-  return ops::OpSubjectInfo{.name = std::move(name), .backend = "host", .description = std::move(description),
-                            .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<K>()); }};
+  return ops::OpSubjectInfo{
+      .name = std::move(name), .backend = "host", .description = std::move(description), .make = [] {
+        return std::unique_ptr<ops::OpSubject>(std::make_unique<K>());
+      }};
 }
 
 PARITY_REGISTER_OP_SUBJECT(op_step_exact, "transition_step",

@@ -1,23 +1,23 @@
 #include <parity/families/model/torch/model_torch.hpp>
 
-#include <ATen/core/Tensor.h>
 #include <ATen/TensorOperators.h>
+#include <ATen/core/Tensor.h>
 #include <ATen/core/grad_mode.h>
-#include <c10/core/GradMode.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/cos.h>
 #include <ATen/ops/linear.h>
+#include <ATen/ops/log.h>
 #include <ATen/ops/matmul.h>
 #include <ATen/ops/mean.h>
+#include <ATen/ops/ones_like.h>
 #include <ATen/ops/rsqrt.h>
 #include <ATen/ops/silu.h>
 #include <ATen/ops/sin.h>
 #include <ATen/ops/softmax.h>
-#include <ATen/ops/log.h>
-#include <ATen/ops/ones_like.h>
 #include <ATen/ops/sqrt.h>
 #include <ATen/ops/sum.h>
 #include <ATen/ops/where.h>
+#include <c10/core/GradMode.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <cmath>
@@ -70,9 +70,12 @@ struct RowFunction : public torch::autograd::Function<RowFunction> {
 
 DType dtype_of(const at::Tensor& t) {
   switch (t.scalar_type()) {
-    case at::kBFloat16: return DType::bf16;
-    case at::kDouble: return DType::f64;
-    default: return DType::f32;
+    case at::kBFloat16:
+      return DType::bf16;
+    case at::kDouble:
+      return DType::f64;
+    default:
+      return DType::f32;
   }
 }
 
@@ -176,7 +179,8 @@ class Forward {
     return call1("token_refiner", "token_refiner", false, operands, [this](const std::vector<at::Tensor>& o) {
       at::Tensor x = o[0];
       for (std::size_t f = 3; f < o.size(); f += 11) {
-        x = x + attention_provider({rms(x, &o[f]), o[f + 1], o[f + 2], o[f + 3], o[f + 4], o[f + 5], o[f + 6], o[1], o[2]})[0];
+        x = x + attention_provider(
+                    {rms(x, &o[f]), o[f + 1], o[f + 2], o[f + 3], o[f + 4], o[f + 5], o[f + 6], o[1], o[2]})[0];
         x = x + feed_forward_provider({rms(x, &o[f + 7]), o[f + 8], o[f + 9], o[f + 10]})[0];
       }
       return std::vector<at::Tensor>{x};
@@ -186,16 +190,17 @@ class Forward {
   // Sinusoidal features of 1000 t (cos then sin, frequencies 10000^(-i/half)) through
   // linear -> SiLU -> linear. Operands {t, W1, b1, W2, b2}.
   at::Tensor time_embedder(const at::Tensor& t) {
-    return call1("time_embedder", "time_embedder", false,
-                 {t, w("time.linear1.weight"), w("time.linear1.bias"), w("time.linear2.weight"), w("time.linear2.bias")},
-                 [this](const std::vector<at::Tensor>& o) {
-                   const std::int64_t half = c_.time_freqs / 2;
-                   Tensor freqs = Tensor::zeros(dt_ == at::kDouble ? DType::f64 : DType::f32, {half});
-                   for (std::int64_t i = 0; i < half; ++i) freqs.set_value(i, timestep_frequency(i, half));
-                   const at::Tensor args = (o[0] * 1000.0).unsqueeze(1) * to_aten(freqs).unsqueeze(0);
-                   const at::Tensor feats = at::cat({at::cos(args), at::sin(args)}, -1);
-                   return std::vector<at::Tensor>{at::linear(at::silu(at::linear(feats, o[1], o[2])), o[3], o[4])};
-                 });
+    return call1(
+        "time_embedder", "time_embedder", false,
+        {t, w("time.linear1.weight"), w("time.linear1.bias"), w("time.linear2.weight"), w("time.linear2.bias")},
+        [this](const std::vector<at::Tensor>& o) {
+          const std::int64_t half = c_.time_freqs / 2;
+          Tensor freqs = Tensor::zeros(dt_ == at::kDouble ? DType::f64 : DType::f32, {half});
+          for (std::int64_t i = 0; i < half; ++i) freqs.set_value(i, timestep_frequency(i, half));
+          const at::Tensor args = (o[0] * 1000.0).unsqueeze(1) * to_aten(freqs).unsqueeze(0);
+          const at::Tensor feats = at::cat({at::cos(args), at::sin(args)}, -1);
+          return std::vector<at::Tensor>{at::linear(at::silu(at::linear(feats, o[1], o[2])), o[3], o[4])};
+        });
   }
 
   // One joint block: AdaLN modulation per modality, attention and feed-forward nodes.
@@ -213,8 +218,9 @@ class Forward {
     }
     const auto chunks = at::cat(per_token, 1).chunk(6, -1);  // shift1, scale1, gate1, shift2, scale2, gate2
     const at::Tensor h = rms(x, nullptr) * (chunks[1] + 1.0f) + chunks[0];
-    const at::Tensor a = call1(node_name(i, "attention"), "attention", true, attention_operands(h, p + ".attn", cos, sin),
-                               [this](const auto& o) { return attention_provider(o); });
+    const at::Tensor a =
+        call1(node_name(i, "attention"), "attention", true, attention_operands(h, p + ".attn", cos, sin),
+              [this](const auto& o) { return attention_provider(o); });
     const at::Tensor x1 = x + chunks[2] * a;
     const at::Tensor h2 = rms(x1, nullptr) * (chunks[4] + 1.0f) + chunks[3];
     const at::Tensor f = call1(node_name(i, "feed_forward"), "feed_forward", true, feed_forward_operands(h2, p + ".ff"),
@@ -251,8 +257,6 @@ void check_batch(const ModelConfig& c, const ModelBatch& b) {
   need(b.timestep.numel() == B && b.sigma_prev.numel() == B, "timestep and sigma_prev must have B entries");
   need(b.noise.shape() == std::vector<std::int64_t>{B, b.split.video * c.video_channels}, "noise must be [B, Tv*Cv]");
 }
-
-
 
 struct ForwardPass {
   at::Tensor video_in, video_out, audio_out;
@@ -296,11 +300,13 @@ std::vector<at::Tensor> transition_step_f64(const at::Tensor& x, const at::Tenso
   const at::Tensor sigma = sigma_in.unsqueeze(1), dt = sigma_prev_in.unsqueeze(1) - sigma;
   const at::Tensor std_dev = at::sqrt(sigma / (1.0 - at::where(sigma == 1.0, at::ones_like(sigma), sigma))) * 0.7;
   const at::Tensor var_term = std_dev * std_dev;
-  const at::Tensor mean = x * (1.0 + var_term / (2.0 * sigma) * dt) + v * (1.0 + var_term * (1.0 - sigma) / (2.0 * sigma)) * dt;
+  const at::Tensor mean =
+      x * (1.0 + var_term / (2.0 * sigma) * dt) + v * (1.0 + var_term * (1.0 - sigma) / (2.0 * sigma)) * dt;
   const at::Tensor scale = std_dev * at::sqrt(-dt);
   const at::Tensor prev = mean + scale * eps;
   const at::Tensor r = prev - mean;
-  const at::Tensor logp = -(r * r) / (2.0 * scale * scale) - at::log(scale) - std::log(std::sqrt(2.0 * 3.14159265358979323846));
+  const at::Tensor logp =
+      -(r * r) / (2.0 * scale * scale) - at::log(scale) - std::log(std::sqrt(2.0 * 3.14159265358979323846));
   return {prev, at::mean(logp, {1})};
 }
 

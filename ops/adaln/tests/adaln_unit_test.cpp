@@ -51,9 +51,11 @@ TEST(AdaLNKernel, TheNormIsTheDocumentedTwoPassLaneOrder) {
     for (std::int64_t s = 0; s < S; ++s) {
       const float* row = x.data() + s * D;
       const float mean = documented_sum([row](std::int64_t i) { return row[i]; }, D) / static_cast<float>(D);
-      const float squares = documented_sum([row, mean](std::int64_t i) { return (row[i] - mean) * (row[i] - mean); }, D);
+      const float squares =
+          documented_sum([row, mean](std::int64_t i) { return (row[i] - mean) * (row[i] - mean); }, D);
       const float inv = 1.0f / std::sqrt(squares / static_cast<float>(D) + 1e-6f);
-      for (std::int64_t i = 0; i < D; ++i) ASSERT_EQ(n[s * D + i], (row[i] - mean) * inv) << "D = " << D << " i = " << i;
+      for (std::int64_t i = 0; i < D; ++i)
+        ASSERT_EQ(n[s * D + i], (row[i] - mean) * inv) << "D = " << D << " i = " << i;
     }
   }
 }

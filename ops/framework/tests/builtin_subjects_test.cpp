@@ -22,9 +22,12 @@ std::unique_ptr<OpSubject> make_nothing() { return std::make_unique<Nothing>(); 
 std::string no_torch() { return "no torch here"; }
 
 TEST(BuiltinSubjects, RegistersTheHostTwinTheCudaKernelAndTheReference) {
-  register_builtin_subjects("builtin_test_op", {.kernel = "a test kernel", .make_host = &make_nothing,
-                                                .make_cuda = nullptr, .torch = "a test reference",
-                                                .make_torch = &make_nothing, .torch_unavailable = &no_torch});
+  register_builtin_subjects("builtin_test_op", {.kernel = "a test kernel",
+                                                .make_host = &make_nothing,
+                                                .make_cuda = nullptr,
+                                                .torch = "a test reference",
+                                                .make_torch = &make_nothing,
+                                                .torch_unavailable = &no_torch});
   const auto& s = op_subjects("builtin_test_op");
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].name, "rlkernels-host");

@@ -38,8 +38,10 @@ class Recording : public OpSubject {
 
 const OpFamily& family() {
   static const OpFamily f(define_op<Scale>(), [] {
-    register_op_subject("test_scale", {.name = "recording", .backend = "host", .description = "y = x * w in float32",
-                                       .make = [] { return std::unique_ptr<OpSubject>(std::make_unique<Recording>()); }});
+    register_op_subject("test_scale",
+                        {.name = "recording", .backend = "host", .description = "y = x * w in float32", .make = [] {
+                           return std::unique_ptr<OpSubject>(std::make_unique<Recording>());
+                         }});
   });
   return f;
 }

@@ -81,7 +81,8 @@ TEST(OpF16, AnF16InputHoldsF16Bits) {
     }
   }
   EXPECT_NE(c.summary().find("x[4] = inf (f16 bits 0x7c00)"), std::string::npos) << c.summary();
-  EXPECT_NE(c.summary().find("x[5] = 5.96046448e-08 (f16 bits 0x0001, f16 denorm min)"), std::string::npos) << c.summary();
+  EXPECT_NE(c.summary().find("x[5] = 5.96046448e-08 (f16 bits 0x0001, f16 denorm min)"), std::string::npos)
+      << c.summary();
   Case float32_bits = c;
   float32_bits.patches.push_back({"x", 0, 0x3F800000u});  // float32 bits on an f16 operand
   try {

@@ -16,8 +16,8 @@
 namespace parity::ops {
 namespace {
 
-using testing::Scale;
 using testing::distances;
+using testing::Scale;
 using testing::scale_case;
 
 TEST(OpStraddle, Midpoints) {

@@ -22,20 +22,24 @@
 namespace parity::ops {
 namespace {
 
-using Exact = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>,
-                                            boost::multiprecision::et_off>;
+using Exact =
+    boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<1100>, boost::multiprecision::et_off>;
 
 // A float32 of either sign with an exponent in [-20, 20].
 rc::Gen<float> moderate() {
-  return rc::gen::apply([](bool neg, int e, std::uint32_t m) {
-    return static_cast<float>((neg ? -1.0 : 1.0) * std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -23), e));
-  }, rc::gen::arbitrary<bool>(), rc::gen::inRange(-20, 21), rc::gen::inRange<std::uint32_t>(0, 1u << 23));
+  return rc::gen::apply(
+      [](bool neg, int e, std::uint32_t m) {
+        return static_cast<float>((neg ? -1.0 : 1.0) * std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -23), e));
+      },
+      rc::gen::arbitrary<bool>(), rc::gen::inRange(-20, 21), rc::gen::inRange<std::uint32_t>(0, 1u << 23));
 }
 
 // The arithmetic these float32 evaluations have: correctly rounded + - * / sqrt; rsqrt as
 // 1.0f / sqrtf; exp and log core/detmath.hpp's rounded once to float (0.5 ulp and a double's
 // error): what rms_norm's kernel declares for rsqrt.
-Arithmetic float32_arithmetic() { return {.exp_ulps = 0.5 + 0x1p-20, .log_ulps = 0.5 + 0x1p-20, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+Arithmetic float32_arithmetic() {
+  return {.exp_ulps = 0.5 + 0x1p-20, .log_ulps = 0.5 + 0x1p-20, .rsqrt_ulps = 1.0 + 0x1p-20};
+}
 
 void expect_within(float got, const Exact& exact, const Bounded& b) {
   const double err = std::fabs(static_cast<double>(Exact(got) - exact));
@@ -66,7 +70,8 @@ RC_GTEST_PROP(Bounded, AChainBoundsItsFloat32Evaluation, ()) {
   const Bounded A(a, 0, &ar), B(b, 0, &ar), C(c, 0, &ar), D(d, 0, &ar);
   const float f = ((a * b + c) / std::sqrt(std::fabs(d))) * (1.0f / std::sqrt(std::fabs(a) + 1.0f));
   const Exact e = ((Exact(a) * b + c) / sqrt(abs(Exact(d)))) * (Exact(1) / sqrt(abs(Exact(a)) + 1));
-  const Bounded bound = ((A * B + C) / sqrt(Bounded(std::fabs(d), 0, &ar))) * rsqrt(Bounded(std::fabs(a), 0, &ar) + Bounded(1.0));
+  const Bounded bound =
+      ((A * B + C) / sqrt(Bounded(std::fabs(d), 0, &ar))) * rsqrt(Bounded(std::fabs(a), 0, &ar) + Bounded(1.0));
   expect_within(f, e, bound);
   (void)D;
 }
@@ -118,7 +123,8 @@ TEST(Bounded, TheSumBoundIsAttainedByItsWorstCase) {
       s += t;
       exact += t;
     }
-    const Bounded b = Bounded::sum(n, [&](std::int64_t i) { return Bounded(i == 0 ? 1.0 : t, 0, &any); }, any);
+    const Bounded b = Bounded::sum(
+        n, [&](std::int64_t i) { return Bounded(i == 0 ? 1.0 : t, 0, &any); }, any);
     expect_within(s, exact, b);
     EXPECT_GT(std::fabs(static_cast<double>(Exact(s) - exact)) / b.err(), 0.9) << "n = " << n;
   }
@@ -145,7 +151,8 @@ TEST(Bounded, AnInfTimesAValueThatMayUnderflowHasAnUnknownClass) {
   const Bounded product = p * inf;
   EXPECT_TRUE(std::isinf(product.value()));
   EXPECT_TRUE(std::isinf(product.err()));
-  const Bounded sum = Bounded::sum(2, [&](std::int64_t i) { return i == 0 ? product : Bounded(1.0, 0, &ar); }, ar);
+  const Bounded sum = Bounded::sum(
+      2, [&](std::int64_t i) { return i == 0 ? product : Bounded(1.0, 0, &ar); }, ar);
   EXPECT_TRUE(std::isinf(sum.err()));
   EXPECT_TRUE(std::isinf((sum / Bounded(2.0, 0, &ar)).err()));
   const std::vector<double> got = {NAN}, ref = {sum.value()}, bound = {sum.err()};

@@ -21,7 +21,9 @@ float full_fold(const std::vector<float>& t) {
   std::vector<float> lanes(kLanes, 0.0f);
   for (std::size_t i = 0; i < t.size(); ++i) lanes[i % kLanes] = lanes[i % kLanes] + t[i];
   for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-    for (int j = 0; j < stride; ++j) lanes[static_cast<std::size_t>(j)] = lanes[static_cast<std::size_t>(j)] + lanes[static_cast<std::size_t>(j + stride)];
+    for (int j = 0; j < stride; ++j)
+      lanes[static_cast<std::size_t>(j)] =
+          lanes[static_cast<std::size_t>(j)] + lanes[static_cast<std::size_t>(j + stride)];
   return lanes[0];
 }
 
@@ -41,7 +43,8 @@ TEST(HostLaneSum, EqualsTheFullFoldBitForBit) {
       for (const double scale : {1.0, 0.0}) {  // scale 0: every term a (signed) zero
         std::vector<float> t(static_cast<std::size_t>(n));
         for (std::int64_t i = 0; i < n; ++i)
-          t[static_cast<std::size_t>(i)] = static_cast<float>(scale * philox_normal(7, static_cast<std::uint32_t>(s), i));
+          t[static_cast<std::size_t>(i)] =
+              static_cast<float>(scale * philox_normal(7, static_cast<std::uint32_t>(s), i));
         if (scale == 0.0)
           for (std::int64_t i = 0; i < n; i += 2) t[static_cast<std::size_t>(i)] = -0.0f;
         if (s < specials.size() && n > 0) t[static_cast<std::size_t>(n / 2)] = specials[s];

@@ -44,10 +44,12 @@ float lane_order(const Term& term, std::int64_t n) {
 TEST(LayerNormKernel, MeanAndVarianceAreTheDocumentedLaneOrder) {
   for (const std::int64_t D : {1, 255, 256, 257, 1000, 4097}) {
     std::vector<float> row(static_cast<std::size_t>(D));
-    for (std::int64_t i = 0; i < D; ++i) row[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(i % 97) * 0x1p-10f;
+    for (std::int64_t i = 0; i < D; ++i)
+      row[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(i % 97) * 0x1p-10f;
     const auto at = [&](std::int64_t i) { return row[static_cast<std::size_t>(i)]; };
     const float mean = lane_order(at, D) / static_cast<float>(D);
-    const float var = lane_order([&](std::int64_t i) { return (at(i) - mean) * (at(i) - mean); }, D) / static_cast<float>(D);
+    const float var =
+        lane_order([&](std::int64_t i) { return (at(i) - mean) * (at(i) - mean); }, D) / static_cast<float>(D);
     for (const std::int64_t T : {1, 300}) {
       EXPECT_EQ(Standard::mean(row.data(), D, T), mean) << "D = " << D;
       EXPECT_EQ(Standard::var(row.data(), D, mean), var) << "D = " << D;

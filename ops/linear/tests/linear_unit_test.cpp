@@ -48,7 +48,8 @@ TEST(LinearKernel, DotIsTheDocumentedLaneOrder) {
       s = s + x[static_cast<std::size_t>(k)] * w[static_cast<std::size_t>(k)];
     }
     for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-      for (int j = 0; j < stride; ++j) lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
+      for (int j = 0; j < stride; ++j)
+        lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
     for (const std::int64_t T : {1, 300}) EXPECT_EQ(Standard::dot(x.data(), w.data(), K, T), lanes[0]) << "K = " << K;
   }
 }

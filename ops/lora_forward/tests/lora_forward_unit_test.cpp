@@ -61,8 +61,8 @@ TEST(LoraForward, EveryLoraSubjectIsASubjectButTheBackwardOnlyProbe) {
 TEST(LoraForward, ReturnsTheLoraSubjectsOwnBits) {
   const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
   const OpOutputs out = make("rlkernels-host")->run(p.call);
-  const subjects::LoraInputs in{.x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"),
-                                .B = p.call.input("B"), .scale = 2.0f};
+  const subjects::LoraInputs in{
+      .x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"), .B = p.call.input("B"), .scale = 2.0f};
   const Tensor direct = subjects::find_lora_subject("rlkernels-host").make()->forward(in);
   ASSERT_EQ(out.at("y").shape(), direct.shape());
   for (std::int64_t i = 0; i < direct.numel(); ++i) EXPECT_EQ(out.at("y").bits_at(i), direct.bits_at(i)) << i;

@@ -122,7 +122,7 @@ TEST(OpProblem, ContractRefusesWorkPastTheMaximum) {
   c.dims = {{"T", 1}, {"D", 128}};
   c.params = {{"eps", 1e-6f}, {"dtype.act", 32}, {"scale.x", 1.0}};
   EXPECT_NO_THROW(check_contract(d, c));  // (1 + 1) * 128 * 128 = 2^15
-  c.dims["T"] = 3;                         // 4 * 128 * 128 = 2^16
+  c.dims["T"] = 3;                        // 4 * 128 * 128 = 2^16
   EXPECT_NO_THROW(check_contract(d, c));
   c.dims["T"] = 4;
   try {

@@ -41,14 +41,16 @@ std::unique_ptr<OpSubject> make(const std::string& name, const gen::Family& f = 
 TEST(RmsNormKernel, RowSumIsTheDocumentedLaneOrder) {
   for (const std::int64_t D : {1, 255, 256, 257, 1000, 4097}) {
     std::vector<float> row(static_cast<std::size_t>(D));
-    for (std::int64_t i = 0; i < D; ++i) row[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(i % 97) * 0x1p-10f;
+    for (std::int64_t i = 0; i < D; ++i)
+      row[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(i % 97) * 0x1p-10f;
     std::vector<float> lanes(kLanes, 0.0f);
     for (std::int64_t i = 0; i < D; ++i) {
       float& s = lanes[static_cast<std::size_t>(i % kLanes)];
       s = s + row[static_cast<std::size_t>(i)] * row[static_cast<std::size_t>(i)];
     }
     for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-      for (int j = 0; j < stride; ++j) lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
+      for (int j = 0; j < stride; ++j)
+        lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
     for (const std::int64_t T : {1, 300}) EXPECT_EQ(Standard::row_sum(row.data(), D, T), lanes[0]) << "D = " << D;
   }
 }

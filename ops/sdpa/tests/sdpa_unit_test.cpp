@@ -24,7 +24,7 @@ Case make_case(const char* op, std::int64_t B, std::int64_t H, std::int64_t S, s
   c.seed = seed;
   c.dims = {{"B", B}, {"H", H}, {"S", S}, {"D", D}};
   c.params = {{"causal", causal ? 1.0 : 0.0}, {"layout", bshd ? 1.0 : 0.0}, {"scale", 0.125}, {"dtype.act", 32},
-              {"scale.q", qk_scale}, {"scale.k", qk_scale}};
+              {"scale.q", qk_scale},          {"scale.k", qk_scale}};
   return c;
 }
 
@@ -48,7 +48,8 @@ double loss(const OpValues& v, const std::vector<double>& g) {
 TEST(SdpaReference, TheBackwardIsTheGradientOfTheForward) {
   for (const bool causal : {false, true})
     for (const bool bshd : {false, true}) {
-      const OpProblem p = materialise(def(backward_family()).decl, make_case("sdpa_backward", 2, 2, 5, 3, causal, bshd, 11));
+      const OpProblem p =
+          materialise(def(backward_family()).decl, make_case("sdpa_backward", 2, 2, 5, 3, causal, bshd, 11));
       const OutputValues grads = def(backward_family()).oracle(p.values);
       OpValues fwd = p.values;
       const std::vector<double> g = fwd.inputs.at("do");
@@ -73,13 +74,15 @@ TEST(SdpaReference, TheBackwardIsTheGradientOfTheForward) {
 }
 
 // A [B, H, S, D] operand's values rearranged as [B, S, H, D] (written out, not through Heads).
-std::vector<double> to_bshd(const std::vector<double>& x, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D) {
+std::vector<double> to_bshd(const std::vector<double>& x, std::int64_t B, std::int64_t H, std::int64_t S,
+                            std::int64_t D) {
   std::vector<double> y(x.size());
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t h = 0; h < H; ++h)
       for (std::int64_t s = 0; s < S; ++s)
         for (std::int64_t d = 0; d < D; ++d)
-          y[static_cast<std::size_t>(((b * S + s) * H + h) * D + d)] = x[static_cast<std::size_t>(((b * H + h) * S + s) * D + d)];
+          y[static_cast<std::size_t>(((b * S + s) * H + h) * D + d)] =
+              x[static_cast<std::size_t>(((b * H + h) * S + s) * D + d)];
   return y;
 }
 
@@ -92,7 +95,8 @@ TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
     bshd.values.params["layout"] = bshd.call.params["layout"] = 1;
     for (auto& [name, x] : bshd.values.inputs) {
       x = to_bshd(x, B, H, S, D);
-      for (std::size_t i = 0; i < x.size(); ++i) bshd.call.inputs.at(name).set_value(static_cast<std::int64_t>(i), x[i]);
+      for (std::size_t i = 0; i < x.size(); ++i)
+        bshd.call.inputs.at(name).set_value(static_cast<std::int64_t>(i), x[i]);
     }
     const OutputValues a = op.oracle(bhsd.values), b = op.oracle(bshd.values);
     const auto kernel = make(*f, "rlkernels-host");
@@ -121,7 +125,8 @@ TEST(SdpaKernel, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
     const Case back = make_case("sdpa_backward", 2, 2, 9, 16, true, false, seed);
     EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "rlkernels-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "probe-no-rowsum")).fails());
-    EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "probe-causal-off-by-one")).fails());
+    EXPECT_TRUE(
+        forward_accuracy(def(backward_family()), back, *make(backward_family(), "probe-causal-off-by-one")).fails());
   }
 }
 

@@ -32,7 +32,9 @@ at::Tensor no_weight(const at::Tensor& x, double) { return x; }
 std::tuple<at::Tensor, at::Tensor> two(const at::Tensor& x, const at::Tensor& w, double eps) {
   return {rms_norm(x, w, eps), x};
 }
-at::Tensor always_f32(const at::Tensor& x, const at::Tensor& w, double eps) { return rms_norm(x, w, eps).to(at::kFloat); }
+at::Tensor always_f32(const at::Tensor& x, const at::Tensor& w, double eps) {
+  return rms_norm(x, w, eps).to(at::kFloat);
+}
 at::Tensor rms_norm_by_rows(const at::Tensor& x, const at::Tensor& w, double eps) {
   const at::Tensor y = rms_norm(x, w, eps);
   return x.size(0) % 2 == 0 ? y.to(at::kBFloat16).to(y.scalar_type()) : y;

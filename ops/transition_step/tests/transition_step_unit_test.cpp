@@ -29,8 +29,13 @@ Case make_case(std::int64_t B, std::int64_t n, bool cps, double sigma, std::uint
   c.family = "transition_step";
   c.seed = seed;
   c.dims = {{"B", B}, {"n", n}};
-  c.params = {{"type", cps ? 1.0 : 0.0}, {"sigma", sigma}, {"step", 0.1f}, {"sigma_max", 0.98f},
-              {"noise_level", 0.7f}, {"normaliser", 1.0}, {"dtype.act", dtype_code(DType::f32)},
+  c.params = {{"type", cps ? 1.0 : 0.0},
+              {"sigma", sigma},
+              {"step", 0.1f},
+              {"sigma_max", 0.98f},
+              {"noise_level", 0.7f},
+              {"normaliser", 1.0},
+              {"dtype.act", dtype_code(DType::f32)},
               {"dtype.f32", dtype_code(DType::f32)}};
   return c;
 }
@@ -68,8 +73,8 @@ TEST(TransitionStep, ReturnsTheTransitionSubjectsOwnBits) {
     in.noise_level = 0.7f;
     in.type = cps ? subjects::StepType::cps : subjects::StepType::sde;
     const subjects::TransitionOutputs direct = subjects::find_transition_subject("rlkernels-host").make()->sample(in);
-    for (const auto& [name, t] : {std::pair{"prev", direct.prev}, {"mean", direct.mean}, {"std", direct.std},
-                                  {"logp", direct.logp}}) {
+    for (const auto& [name, t] :
+         {std::pair{"prev", direct.prev}, {"mean", direct.mean}, {"std", direct.std}, {"logp", direct.logp}}) {
       ASSERT_EQ(out.at(name).shape(), t.shape()) << name;
       for (std::int64_t i = 0; i < t.numel(); ++i) EXPECT_EQ(out.at(name).bits_at(i), t.bits_at(i)) << name << i;
     }
@@ -85,14 +90,17 @@ TEST(TransitionStep, TheDoubleReferenceIsTheFormula) {
     const auto ref = def().oracle(p.values);
     const Tensor &x = p.call.input("x"), &v = p.call.input("v"), &eps = p.call.input("eps");
     const double dt = sigma_prev - sigma;
-    const double std = cps ? sigma_prev * static_cast<float>(std::sin(a * M_PI / 2)) : std::sqrt(sigma / (1 - sigma)) * a;
+    const double std =
+        cps ? sigma_prev * static_cast<float>(std::sin(a * M_PI / 2)) : std::sqrt(sigma / (1 - sigma)) * a;
     const double noise = cps ? std : std * std::sqrt(-dt);
     for (std::int64_t b = 0; b < 2; ++b) {
       double logp = 0;
       for (std::int64_t i = 0; i < 5; ++i) {
         const double xi = x.value_at(b * 5 + i), vi = v.value_at(b * 5 + i), e = eps.value_at(b * 5 + i);
-        const double mean = cps ? (xi - sigma * vi) * (1 - sigma_prev) + (xi + vi * (1 - sigma)) * std::sqrt(sigma_prev * sigma_prev - std * std)
-                                : xi * (1 + std * std / (2 * sigma) * dt) + vi * (1 + std * std * (1 - sigma) / (2 * sigma)) * dt;
+        const double mean =
+            cps ? (xi - sigma * vi) * (1 - sigma_prev) +
+                      (xi + vi * (1 - sigma)) * std::sqrt(sigma_prev * sigma_prev - std * std)
+                : xi * (1 + std * std / (2 * sigma) * dt) + vi * (1 + std * std * (1 - sigma) / (2 * sigma)) * dt;
         EXPECT_NEAR(ref.at("mean")[static_cast<std::size_t>(b * 5 + i)], mean, 1e-12 * (1 + std::fabs(mean)));
         const double d = noise * e;
         // 2 pi of a float32 pi, as the Python formula's torch.as_tensor(math.pi) holds it.

@@ -48,21 +48,20 @@ std::vector<TwinCase> twin_cases() {
       {"T3_N5_K7_r2_nan", 3, 5, 7, 2, 0.5f, Patch::nan},
       {"T33_N65_K129_r4", 33, 65, 129, 4, 4.0f},
       {"T33_N65_K129_r4_midpoints", 33, 65, 129, 4, 4.0f, Patch::midpoints},
-      {"T33_N65_K129_r4_strided", 33, 65, 129, 4, 4.0f, Patch::none, kTransposedPadded,
-       kRowPadded, kTransposed, kOffset, kTransposedPadded},
+      {"T33_N65_K129_r4_strided", 33, 65, 129, 4, 4.0f, Patch::none, kTransposedPadded, kRowPadded, kTransposed,
+       kOffset, kTransposedPadded},
       {"T64_N64_K64_r8", 64, 64, 64, 8, 2.0f},
-      {"T65_N63_K17_r3_strided", 65, 63, 17, 3, 1.7f, Patch::none, kRowPadded,
-       kTransposedPadded, kOffset, kTransposedPadded, kRowPadded},
+      {"T65_N63_K17_r3_strided", 65, 63, 17, 3, 1.7f, Patch::none, kRowPadded, kTransposedPadded, kOffset,
+       kTransposedPadded, kRowPadded},
       {"T70_N512_K384_r16", 70, 512, 384, 16, 2.0f},
-      {"T70_N512_K384_r16_transposed_midpoints", 70, 512, 384, 16, 2.0f, Patch::midpoints,
-       kTransposed, kTransposed, kTransposed, kTransposed, kTransposed},
+      {"T70_N512_K384_r16_transposed_midpoints", 70, 512, 384, 16, 2.0f, Patch::midpoints, kTransposed, kTransposed,
+       kTransposed, kTransposed, kTransposed},
       {"T257_N2048_K1024_r16", 257, 2048, 1024, 16, 2.0f},
   };
 }
 
 // A [rows, cols] tensor of `dtype` with entries sd * N(0, 1) from Philox (seed, stream).
-Tensor normal(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed,
-              std::uint32_t stream, double sd) {
+Tensor normal(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::uint32_t stream, double sd) {
   Tensor t = Tensor::zeros(dtype, {rows, cols});
   for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, sd * philox_normal(seed, stream, i));
   return t;
@@ -136,9 +135,7 @@ TEST_P(LoraCudaTwin, ForwardAndBackwardEqualTheHostTwinBitwise) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, LoraCudaTwin, ::testing::ValuesIn(twin_cases()),
-                         [](const ::testing::TestParamInfo<TwinCase>& info) {
-                           return info.param.name;
-                         });
+                         [](const ::testing::TestParamInfo<TwinCase>& info) { return info.param.name; });
 
 // y[0, n] = bf16(1 + B[n, 0]) lands exactly on chosen f32 values around bf16 rounding
 // boundaries (x = W = A = 1, s = 1, so every chain is exact): ties go to even on both sides.
@@ -148,9 +145,8 @@ TEST(LoraCudaTwinRounding, OutputsOnBf16MidpointsRoundToEven) {
     std::int32_t d;
     std::uint16_t expected;
   };
-  const std::vector<Straddle> cases = {{0x3F80, 0, 0x3F80},  {0x3F80, -1, 0x3F80},
-                                       {0x3F80, 1, 0x3F81},  {0x3F81, 0, 0x3F82},
-                                       {0x3F81, -1, 0x3F81}, {0x3FFF, 0, 0x4000}};
+  const std::vector<Straddle> cases = {{0x3F80, 0, 0x3F80}, {0x3F80, -1, 0x3F80}, {0x3F80, 1, 0x3F81},
+                                       {0x3F81, 0, 0x3F82}, {0x3F81, -1, 0x3F81}, {0x3FFF, 0, 0x4000}};
   const auto N = static_cast<std::int64_t>(cases.size());
   LoraInputs in{Tensor::zeros(DType::bf16, {1, 1}), Tensor::zeros(DType::bf16, {N, 1}),
                 Tensor::zeros(DType::f32, {1, 1}), Tensor::zeros(DType::f32, {N, 1}), 1.0f};

@@ -138,10 +138,19 @@ std::string label(const Shape& s) {
 
 const std::vector<Shape>& shapes() {
   static const std::vector<Shape> all = {
-      {1, 1, 1, 1},        {1, 33, 17, 3},       {2, 31, 33, 1},      {3, 32, 64, 2, Values::special},
-      {5, 65, 100, 16},    {6, 64, 5, 7, Values::wide, true},       {7, 1, 300, 2},
-      {11, 97, 31, 12, Values::special, true},    {12, 63, 129, 5},    {13, 96, 1, 1},
-      {25, 130, 47, 17, Values::wide, true},      {33, 161, 257, 16},  {70, 100, 384, 16, Values::special},
+      {1, 1, 1, 1},
+      {1, 33, 17, 3},
+      {2, 31, 33, 1},
+      {3, 32, 64, 2, Values::special},
+      {5, 65, 100, 16},
+      {6, 64, 5, 7, Values::wide, true},
+      {7, 1, 300, 2},
+      {11, 97, 31, 12, Values::special, true},
+      {12, 63, 129, 5},
+      {13, 96, 1, 1},
+      {25, 130, 47, 17, Values::wide, true},
+      {33, 161, 257, 16},
+      {70, 100, 384, 16, Values::special},
   };
   return all;
 }
@@ -160,10 +169,8 @@ Tensor filled(DType dtype, std::int64_t rows, std::int64_t cols, std::mt19937& r
   Tensor t = Tensor::zeros(dtype, {rows, cols});
   for (std::int64_t i = 0; i < t.numel(); ++i) {
     const std::uint32_t bits = draw_bits(rng, values, spread);
-    if (dtype == DType::bf16)
-      t.set_bits(i, bits >> 16);
-    else
-      t.set_bits(i, bits);
+    if (dtype == DType::bf16) t.set_bits(i, bits >> 16);
+    else t.set_bits(i, bits);
   }
   return t;
 }
@@ -176,9 +183,10 @@ struct Operands {
 Operands operands(const Shape& s, std::uint32_t seed) {
   std::mt19937 rng(seed);
   const int spread = 4;
-  LoraInputs in{filled(DType::bf16, s.T, s.K, rng, s.values, spread), filled(DType::bf16, s.N, s.K, rng, s.values, spread),
-                filled(DType::f32, s.r, s.K, rng, s.values, spread), filled(DType::f32, s.N, s.r, rng, s.values, spread),
-                0.001f};  // s: the low-rank path a small part of y, so its base shows
+  LoraInputs in{
+      filled(DType::bf16, s.T, s.K, rng, s.values, spread), filled(DType::bf16, s.N, s.K, rng, s.values, spread),
+      filled(DType::f32, s.r, s.K, rng, s.values, spread), filled(DType::f32, s.N, s.r, rng, s.values, spread),
+      0.001f};  // s: the low-rank path a small part of y, so its base shows
   Tensor dy = filled(DType::bf16, s.T, s.N, rng, s.values, spread);
   // A cancelling pair in each row of x W^T: x[t][0] = -x[t][K-1] = ±2^22, W[n][K-1] = W[n][0]
   // (and A[j][0] = A[j][K-1] = 0, so h is plain). The pair cancels exactly, so y's base is what

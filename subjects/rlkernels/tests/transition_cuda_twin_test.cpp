@@ -46,9 +46,8 @@ void PrintTo(const TwinCase& c, std::ostream* os) { *os << c.name; }
 
 // (sigma, sigma_prev) pairs, sigma_prev < sigma: 1.0 takes sigma_max, 1e-3 is tiny, and the
 // last step of a schedule goes to 0 (cps: a zero std).
-const std::vector<std::pair<float, float>> kSigmas = {
-    {1.0f, 0.96f}, {1e-3f, 5e-4f}, {0.5f, 0.45f},  {0.97f, 0.9f},
-    {2e-3f, 1e-3f}, {0.25f, 0.2f}, {0.02f, 0.0f},  {0.75f, 0.7f}};
+const std::vector<std::pair<float, float>> kSigmas = {{1.0f, 0.96f},  {1e-3f, 5e-4f}, {0.5f, 0.45f}, {0.97f, 0.9f},
+                                                      {2e-3f, 1e-3f}, {0.25f, 0.2f},  {0.02f, 0.0f}, {0.75f, 0.7f}};
 constexpr float kSigmaMax = 0.995f;
 
 const Layout kTransposedPadded{true, 3, 5};
@@ -69,15 +68,14 @@ std::vector<TwinCase> twin_cases() {
       for (const auto& [step, step_name] : steps)
         for (const auto& [type, type_name] : types)
           for (const bool strided : {false, true})
-            cases.push_back({"B" + std::to_string(B) + "_n" + std::to_string(ns[ni]) + "_" +
-                                 step_name + "_" + type_name + (strided ? "_strided" : ""),
+            cases.push_back({"B" + std::to_string(B) + "_n" + std::to_string(ns[ni]) + "_" + step_name + "_" +
+                                 type_name + (strided ? "_strided" : ""),
                              B, ns[ni], step, type, strided, static_cast<int>(ni)});
   return cases;
 }
 
 // A [rows, cols] tensor of `dtype` with entries N(0, 1) from Philox (seed, stream).
-Tensor normal(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed,
-              std::uint32_t stream) {
+Tensor normal(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::uint32_t stream) {
   Tensor t = Tensor::zeros(dtype, {rows, cols});
   for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, philox_normal(seed, stream, i));
   return t;
@@ -116,8 +114,7 @@ class TransitionCudaTwin : public ::testing::TestWithParam<TwinCase> {};
 
 TEST_P(TransitionCudaTwin, SampleAndScoreEqualTheHostTwinBitwise) {
   const TwinCase& c = GetParam();
-  SCOPED_TRACE("rerun: transition_cuda_twin_test --gtest_filter='Shapes/TransitionCudaTwin.*/" +
-               c.name + "'");
+  SCOPED_TRACE("rerun: transition_cuda_twin_test --gtest_filter='Shapes/TransitionCudaTwin.*/" + c.name + "'");
   const TransitionInputs in = make_inputs(c);
   TransitionHostTwin<StandardStep> host;
   const std::unique_ptr<TransitionSubject> cuda = make_transition_cuda_kernel();
@@ -143,9 +140,7 @@ TEST_P(TransitionCudaTwin, SampleAndScoreEqualTheHostTwinBitwise) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, TransitionCudaTwin, ::testing::ValuesIn(twin_cases()),
-                         [](const ::testing::TestParamInfo<TwinCase>& info) {
-                           return info.param.name;
-                         });
+                         [](const ::testing::TestParamInfo<TwinCase>& info) { return info.param.name; });
 
 // A row's log-prob depends on the row alone: the same row alone or among others gives the
 // same bits (the reduction order depends on n only, never on B or the grid).

@@ -16,13 +16,20 @@ class IdentityRow final : public Row {
 
 // A row for `kind` that takes one float32 operand of rank 2.
 RowInfo test_row(const std::string& name, const std::string& kind, OptIn opt_in = OptIn::none, bool backward = true) {
-  return RowInfo{name, "identity", "x f32", "x [M, N]", {kind}, opt_in, backward,
+  return RowInfo{name,
+                 "identity",
+                 "x f32",
+                 "x [M, N]",
+                 {kind},
+                 opt_in,
+                 backward,
                  [](const BoundaryCall& call, Backend) -> std::string {
                    if (call.operands.at(0).dtype != DType::f32) return "operand x is not f32";
                    if (call.operands.at(0).shape.size() != 2) return "shape: x must be [M, N]";
                    return "";
                  },
-                 [](Backend) { return std::make_unique<IdentityRow>(); }, nullptr};
+                 [](Backend) { return std::make_unique<IdentityRow>(); },
+                 nullptr};
 }
 
 RowRegistry registry() {
@@ -85,7 +92,9 @@ TEST(Runtime, StrictRaisesOnEveryKindOfFallbackAndAuditRecordsIt) {
 
 TEST(Runtime, AblationsLeaveTheirTargetsToTheProvider) {
   const RowRegistry rows = registry();
-  Runtime rt(rows, {Mode::strict, Backend::host, {parse_ablation("node:attention"), parse_ablation("boundary:proj")}, false, false});
+  Runtime rt(
+      rows,
+      {Mode::strict, Backend::host, {parse_ablation("node:attention"), parse_ablation("boundary:proj")}, false, false});
   EXPECT_EQ(rt.bind(call("blocks.0.attention", "attention", DType::f32, {2, 3}, true)), nullptr);
   EXPECT_EQ(rt.bind(call("proj", "proj")), nullptr);
   EXPECT_EQ(rt.log().entries().at("proj").row, "proj_row");

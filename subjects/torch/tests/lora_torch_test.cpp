@@ -23,13 +23,10 @@ struct Shape {
   std::int64_t T, N, K, r;
 };
 
-void PrintTo(const Shape& s, std::ostream* os) {
-  *os << "T" << s.T << " N" << s.N << " K" << s.K << " r" << s.r;
-}
+void PrintTo(const Shape& s, std::ostream* os) { *os << "T" << s.T << " N" << s.N << " K" << s.K << " r" << s.r; }
 
 // Philox normals times `gain`, rounded to the dtype: every bit depends only on the seed.
-Tensor filled(DType dtype, std::int64_t rows, std::int64_t cols, std::uint32_t stream,
-              double gain) {
+Tensor filled(DType dtype, std::int64_t rows, std::int64_t cols, std::uint32_t stream, double gain) {
   Tensor t = Tensor::zeros(dtype, {rows, cols});
   for (std::int64_t i = 0; i < t.numel(); ++i)
     t.set_value(i, gain * philox_normal(2024, stream, static_cast<std::uint64_t>(i)));
@@ -39,16 +36,15 @@ Tensor filled(DType dtype, std::int64_t rows, std::int64_t cols, std::uint32_t s
 LoraInputs make_inputs(const Shape& s) {
   const double k_gain = 1.0 / std::sqrt(static_cast<double>(s.K));
   return LoraInputs{filled(DType::bf16, s.T, s.K, 0, 1.0), filled(DType::bf16, s.N, s.K, 1, k_gain),
-                    filled(DType::f32, s.r, s.K, 2, k_gain), filled(DType::f32, s.N, s.r, 3, 0.5),
-                    2.0f};
+                    filled(DType::f32, s.r, s.K, 2, k_gain), filled(DType::f32, s.N, s.r, 3, 0.5), 2.0f};
 }
 
 Tensor make_dy(const Shape& s) { return filled(DType::bf16, s.T, s.N, 4, 1.0); }
 
 // C[m][n] = sum_k a(m, k) b(n, k) over row-major double matrices, with a and b optionally
 // read transposed: the one product every reference formula below needs.
-std::vector<double> product(const std::vector<double>& a, bool a_t, const std::vector<double>& b,
-                            bool b_t, std::int64_t M, std::int64_t N, std::int64_t K) {
+std::vector<double> product(const std::vector<double>& a, bool a_t, const std::vector<double>& b, bool b_t,
+                            std::int64_t M, std::int64_t N, std::int64_t K) {
   std::vector<double> c(static_cast<std::size_t>(M * N), 0.0);
   for (std::int64_t m = 0; m < M; ++m)
     for (std::int64_t n = 0; n < N; ++n)
@@ -89,15 +85,15 @@ TEST_P(LoraTorchShapes, MatchesFloat64Reference) {
   const auto G = dy.values();
   const double sc = in.scale;
 
-  const auto h = product(x, false, A, false, s.T, s.r, s.K);                   // x A^T
-  const auto y_ref = axpy(sc, product(h, false, B, false, s.T, s.N, s.r),     // + s h B^T
-                          product(x, false, W, false, s.T, s.N, s.K));        // x W^T
-  auto dh = product(G, false, B, true, s.T, s.r, s.N);                        // s G B
+  const auto h = product(x, false, A, false, s.T, s.r, s.K);               // x A^T
+  const auto y_ref = axpy(sc, product(h, false, B, false, s.T, s.N, s.r),  // + s h B^T
+                          product(x, false, W, false, s.T, s.N, s.K));     // x W^T
+  auto dh = product(G, false, B, true, s.T, s.r, s.N);                     // s G B
   for (double& e : dh) e *= sc;
-  auto dB_ref = product(G, true, h, true, s.N, s.r, s.T);                     // s G^T h
+  auto dB_ref = product(G, true, h, true, s.N, s.r, s.T);  // s G^T h
   for (double& e : dB_ref) e *= sc;
-  const auto dA_ref = product(dh, true, x, true, s.r, s.K, s.T);              // dh^T x
-  const auto dx_ref = axpy(1.0, product(dh, false, A, true, s.T, s.K, s.r),   // G W + dh A
+  const auto dA_ref = product(dh, true, x, true, s.r, s.K, s.T);             // dh^T x
+  const auto dx_ref = axpy(1.0, product(dh, false, A, true, s.T, s.K, s.r),  // G W + dh A
                            product(G, false, W, true, s.T, s.K, s.N));
 
   const auto subject = make_lora_torch(false);
@@ -117,8 +113,8 @@ TEST_P(LoraTorchShapes, MatchesFloat64Reference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Small, LoraTorchShapes,
-                         ::testing::Values(Shape{1, 1, 1, 1}, Shape{3, 5, 7, 2},
-                                           Shape{17, 33, 64, 4}, Shape{70, 48, 96, 8}));
+                         ::testing::Values(Shape{1, 1, 1, 1}, Shape{3, 5, 7, 2}, Shape{17, 33, 64, 4},
+                                           Shape{70, 48, 96, 8}));
 
 TEST(LoraTorch, RefusesMismatchedShapes) {
   const Shape s{3, 5, 7, 2};

@@ -25,8 +25,7 @@ constexpr std::int64_t kB = 4;
 constexpr std::int64_t kN = 300;  // not a multiple of any vector width
 
 // Philox normals times `gain`, rounded to the dtype: every bit depends only on the seed.
-Tensor filled(DType dtype, std::int64_t rows, std::int64_t cols, std::uint32_t stream,
-              double gain) {
+Tensor filled(DType dtype, std::int64_t rows, std::int64_t cols, std::uint32_t stream, double gain) {
   Tensor t = Tensor::zeros(dtype, {rows, cols});
   for (std::int64_t i = 0; i < t.numel(); ++i)
     t.set_value(i, gain * philox_normal(2025, stream, static_cast<std::uint64_t>(i)));
@@ -67,8 +66,7 @@ Reference reference(const TransitionInputs& in) {
         const double s1 = s == 1.0 ? static_cast<double>(in.sigma_max) : s;
         std_b = std::sqrt(s / (1 - s1)) * a;
         const double dt = sp - s;
-        mean = x[i] * (1 + std_b * std_b / (2 * s) * dt) +
-               v[i] * (1 + std_b * std_b * (1 - s) / (2 * s)) * dt;
+        mean = x[i] * (1 + std_b * std_b / (2 * s) * dt) + v[i] * (1 + std_b * std_b * (1 - s) / (2 * s)) * dt;
         noise = std_b * std::sqrt(-dt);
       } else {
         std_b = sp * std::sin(a * std::numbers::pi / 2);
@@ -92,8 +90,7 @@ struct RefLogp {
   std::vector<double> logp, scale;
 };
 
-RefLogp reference_logp(const TransitionInputs& in, const Reference& r,
-                       const std::vector<double>& prev) {
+RefLogp reference_logp(const TransitionInputs& in, const Reference& r, const std::vector<double>& prev) {
   RefLogp out;
   for (std::int64_t b = 0; b < kB; ++b) {
     double sum = 0, abs_sum = 0;
@@ -143,22 +140,18 @@ struct Formulation {
   Factory make;
 };
 
-const Formulation kFormulations[] = {{"torch", make_transition_torch},
-                                     {"torch-second", make_transition_torch_second}};
+const Formulation kFormulations[] = {{"torch", make_transition_torch}, {"torch-second", make_transition_torch_second}};
 
 class TransitionTorch : public ::testing::TestWithParam<Formulation> {};
 
 INSTANTIATE_TEST_SUITE_P(Formulations, TransitionTorch, ::testing::ValuesIn(kFormulations),
-                         [](const auto& info) {
-                           return std::string(info.param.name) == "torch" ? "First" : "Second";
-                         });
+                         [](const auto& info) { return std::string(info.param.name) == "torch" ? "First" : "Second"; });
 
 // mean and prev within 1e-5 (normwise), logp within 1e-4 (per row), std as the formula.
 TEST_P(TransitionTorch, MatchesFloat64) {
   for (StepType type : {StepType::sde, StepType::cps}) {
     for (DType dtype : {DType::f32, DType::bf16}) {
-      SCOPED_TRACE(std::string(type == StepType::sde ? "sde" : "cps") +
-                   (dtype == DType::f32 ? " f32" : " bf16"));
+      SCOPED_TRACE(std::string(type == StepType::sde ? "sde" : "cps") + (dtype == DType::f32 ? " f32" : " bf16"));
       const TransitionInputs in = make_inputs(type, dtype);
       const Reference ref = reference(in);
       const TransitionOutputs out = GetParam().make(false)->sample(in);
@@ -171,8 +164,7 @@ TEST_P(TransitionTorch, MatchesFloat64) {
       EXPECT_LE(normwise(out.std, ref.std), 1e-6);
       expect_logp_close(out.logp, reference_logp(in, ref, ref.prev), 1e-4);
       // Scoring the subject's own prev: the reference log-prob of those exact values.
-      expect_logp_close(GetParam().make(false)->score(in, out.prev),
-                        reference_logp(in, ref, out.prev.values()), 1e-4);
+      expect_logp_close(GetParam().make(false)->score(in, out.prev), reference_logp(in, ref, out.prev.values()), 1e-4);
     }
   }
 }
@@ -210,9 +202,8 @@ TEST_P(TransitionTorch, Float32OperationOrder) {
       for (std::int64_t j = 0; j < kN; ++j) {
         const std::int64_t i = b * kN + j;
         const float xi = static_cast<float>(x[i]), vi = static_cast<float>(v[i]);
-        const float m = type == StepType::sde
-                            ? xi * cx + (vi * cv) * dt
-                            : (xi - s * vi) * keep + (xi + vi * one_minus) * root;
+        const float m =
+            type == StepType::sde ? xi * cx + (vi * cv) * dt : (xi - s * vi) * keep + (xi + vi * one_minus) * root;
         mean.set_value(i, m);
         prev.set_value(i, m + noise * static_cast<float>(eps[i]));
       }
@@ -249,8 +240,7 @@ TEST_P(TransitionTorch, NormaliserOffDropsTheLogTerms) {
   for (std::int64_t b = 0; b < kB; ++b) {
     const double dropped = -std::log(ref.noise[b]) - log_norm();
     const double diff = out_on.logp.value_at(b) - out_off.logp.value_at(b);
-    EXPECT_NEAR(diff, dropped, 1e-5 * (1 + std::abs(dropped) + std::abs(out_off.logp.value_at(b))))
-        << "row " << b;
+    EXPECT_NEAR(diff, dropped, 1e-5 * (1 + std::abs(dropped) + std::abs(out_off.logp.value_at(b)))) << "row " << b;
   }
   const TransitionInputs cps_on = make_inputs(StepType::cps, DType::f32, true);
   const TransitionInputs cps_off = make_inputs(StepType::cps, DType::f32, false);
