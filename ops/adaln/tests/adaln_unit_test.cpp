@@ -10,11 +10,12 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 
 namespace parity::ops::adaln {
 namespace {
 
-const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+const OpDef& def() { return testing::def_of(family()); }
 
 Case tokens(std::int64_t B, std::int64_t S, std::int64_t D, std::uint64_t seed, double scale = 1e-3) {
   Case c;
@@ -25,12 +26,7 @@ Case tokens(std::int64_t B, std::int64_t S, std::int64_t D, std::uint64_t seed, 
   return c;
 }
 
-std::unique_ptr<OpSubject> make(const std::string& name) {
-  family().subjects();  // registers parity's own
-  for (const auto& s : op_subjects("adaln"))
-    if (s.name == name) return s.make();
-  throw std::logic_error("no subject " + name);
-}
+std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 // The documented order: lane l sums terms l, l + 256, ... from 0, then the pairwise fold.
 template <class Term>

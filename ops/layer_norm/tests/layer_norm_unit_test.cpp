@@ -7,13 +7,14 @@
 
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/layer_norm/layer_norm_family.hpp>
 #include <parity/ops/layer_norm/layer_norm_host.hpp>
 
 namespace parity::ops::layer_norm {
 namespace {
 
-const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+const OpDef& def() { return testing::def_of(family()); }
 
 Case make_case(std::int64_t T, std::int64_t D, double affine, double scale, std::uint64_t seed) {
   Case c;
@@ -24,12 +25,7 @@ Case make_case(std::int64_t T, std::int64_t D, double affine, double scale, std:
   return c;
 }
 
-std::unique_ptr<OpSubject> make(const std::string& name) {
-  family().subjects();  // registers parity's own
-  for (const auto& s : op_subjects("layer_norm"))
-    if (s.name == name) return s.make();
-  throw std::logic_error("no subject " + name);
-}
+std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 // The lane order of lane_sum.cuh, written out: lane i % 256 in ascending order, then the fold.
 template <class Term>

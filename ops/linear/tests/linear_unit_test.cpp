@@ -11,13 +11,14 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/linear/linear_family.hpp>
 #include <parity/ops/linear/linear_host.hpp>
 
 namespace parity::ops::linear {
 namespace {
 
-const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+const OpDef& def() { return testing::def_of(family()); }
 
 Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, double bias, std::uint64_t seed) {
   Case c;
@@ -28,12 +29,7 @@ Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, double bias, std:
   return c;
 }
 
-std::unique_ptr<OpSubject> make(const std::string& name) {
-  family().subjects();  // registers parity's own
-  for (const auto& s : op_subjects("linear"))
-    if (s.name == name) return s.make();
-  throw std::logic_error("no subject " + name);
-}
+std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 TEST(LinearKernel, DotIsTheDocumentedLaneOrder) {
   for (const std::int64_t K : {1, 255, 256, 257, 1000, 4097}) {

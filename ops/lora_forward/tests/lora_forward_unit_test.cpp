@@ -13,6 +13,7 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/lora_forward/lora_forward_family.hpp>
 #include <parity/ops/lora_forward/lora_subject_op.hpp>
 #include <parity/subjects/lora_family.hpp>
@@ -20,7 +21,7 @@
 namespace parity::ops::lora_forward {
 namespace {
 
-const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+const OpDef& def() { return testing::def_of(family()); }
 
 Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, double scale, std::uint64_t seed) {
   Case c;

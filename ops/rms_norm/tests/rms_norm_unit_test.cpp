@@ -13,13 +13,14 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/rms_norm/rms_norm_family.hpp>
 #include <parity/ops/rms_norm/rms_norm_host.hpp>
 
 namespace parity::ops::rms_norm {
 namespace {
 
-const OpDef& def(const gen::Family& f = family()) { return dynamic_cast<const OpFamily&>(f).def(); }
+const OpDef& def(const gen::Family& f = family()) { return testing::def_of(f); }
 
 Case small_activations(std::int64_t T, std::int64_t D, std::uint64_t seed, const char* op = "rms_norm",
                        double scale = 1e-3) {
@@ -32,10 +33,7 @@ Case small_activations(std::int64_t T, std::int64_t D, std::uint64_t seed, const
 }
 
 std::unique_ptr<OpSubject> make(const std::string& name, const gen::Family& f = family()) {
-  f.subjects();  // registers parity's own
-  for (const auto& s : op_subjects(f.name()))
-    if (s.name == name) return s.make();
-  throw std::logic_error("no subject " + name);
+  return testing::make_subject(f, name);
 }
 
 TEST(RmsNormKernel, RowSumIsTheDocumentedLaneOrder) {

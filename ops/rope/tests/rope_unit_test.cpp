@@ -8,12 +8,13 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/rope/rope_family.hpp>
 
 namespace parity::ops::rope {
 namespace {
 
-const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+const OpDef& def() { return testing::def_of(family()); }
 
 Case heads(std::int64_t T, std::int64_t H, std::int64_t P, bool interleaved, std::uint64_t seed, std::int64_t Q = 0) {
   Case c;
@@ -24,12 +25,7 @@ Case heads(std::int64_t T, std::int64_t H, std::int64_t P, bool interleaved, std
   return c;
 }
 
-std::unique_ptr<OpSubject> make(const std::string& name) {
-  family().subjects();  // registers parity's own
-  for (const auto& s : op_subjects("rope"))
-    if (s.name == name) return s.make();
-  throw std::logic_error("no subject " + name);
-}
+std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 TEST(RopeKernel, AQuarterTurnMapsEachPairOfTheLayoutToMinusX2X1AndPassesTheRestThrough) {
   const std::int64_t T = 2, H = 3, P = 4, Q = 3, D = 2 * P + Q, W = H * D;

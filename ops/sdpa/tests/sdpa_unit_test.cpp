@@ -10,12 +10,13 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/sdpa/sdpa_family.hpp>
 
 namespace parity::ops::sdpa {
 namespace {
 
-const OpDef& def(const gen::Family& f) { return dynamic_cast<const OpFamily&>(f).def(); }
+const OpDef& def(const gen::Family& f) { return testing::def_of(f); }
 
 Case make_case(const char* op, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D, bool causal, bool bshd,
                std::uint64_t seed, double qk_scale = 1.0) {
@@ -29,10 +30,7 @@ Case make_case(const char* op, std::int64_t B, std::int64_t H, std::int64_t S, s
 }
 
 std::unique_ptr<OpSubject> make(const gen::Family& f, const std::string& name) {
-  f.subjects();  // registers parity's own
-  for (const auto& s : op_subjects(f.name()))
-    if (s.name == name) return s.make();
-  throw std::logic_error("no subject " + name);
+  return testing::make_subject(f, name);
 }
 
 // sum_i o[i] g[i] for the forward oracle's o on `v`.

@@ -11,12 +11,13 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/swiglu/swiglu_family.hpp>
 
 namespace parity::ops::swiglu {
 namespace {
 
-const OpDef& def(const gen::Family& f) { return dynamic_cast<const OpFamily&>(f).def(); }
+const OpDef& def(const gen::Family& f) { return testing::def_of(f); }
 
 Case gates(const gen::Family& f, std::int64_t T, std::int64_t F, std::uint64_t seed, double scale = 1.0) {
   Case c;
@@ -28,10 +29,7 @@ Case gates(const gen::Family& f, std::int64_t T, std::int64_t F, std::uint64_t s
 }
 
 std::unique_ptr<OpSubject> make(const gen::Family& f, const std::string& name) {
-  f.subjects();  // registers parity's own
-  for (const auto& s : op_subjects(f.name()))
-    if (s.name == name) return s.make();
-  throw std::logic_error("no subject " + name);
+  return testing::make_subject(f, name);
 }
 
 // sum_k y[k] g[k] for the forward oracle's y on `v`.

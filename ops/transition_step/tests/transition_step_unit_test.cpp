@@ -14,6 +14,7 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/transition_step/transition_step_family.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
 #include <parity/subjects/rlkernels/transition_host.hpp>
@@ -22,7 +23,7 @@
 namespace parity::ops::transition_step {
 namespace {
 
-const OpDef& def() { return dynamic_cast<const OpFamily&>(family()).def(); }
+const OpDef& def() { return testing::def_of(family()); }
 
 Case make_case(std::int64_t B, std::int64_t n, bool cps, double sigma, std::uint64_t seed) {
   Case c;
