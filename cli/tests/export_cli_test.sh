@@ -46,9 +46,16 @@ for k in range(1, len(sys.argv), 3):
             assert list(t.shape) == e["shape"], (e["name"], list(t.shape), e["shape"])
             bits = [b & mask for b in t.contiguous().view(as_int).flatten().tolist()]
             assert bits == e["bits"], (e["name"], "bits differ")
-        # A patch holds float32 bits; a bf16 operand holds them rounded to nearest even.
+        # A patch of dtype f32 (the default) holds float32 bits, which a bf16 operand holds rounded to
+        # nearest even; a patch of the operand's own dtype (an op's straddle) holds its bits as they are.
         for p in json.load(open(repro))["case"]["patches"]:
             t = loaded[p["operand"]].flatten()
+            if p.get("dtype", "f32") != "f32":
+                dtype, as_int, mask = dtypes[p["dtype"]]
+                assert t.dtype == dtype, (p, t.dtype)
+                got_bits = t[p["index"]].reshape(1).view(as_int).item() & mask
+                assert got_bits == int(p["bits"], 16), (p, hex(got_bits))
+                continue
             f32 = struct.unpack("<f", struct.pack("<I", int(p["bits"], 16)))[0]
             want = torch.tensor([f32], dtype=torch.float32).to(t.dtype)
             got = t[p["index"]].reshape(1)

@@ -56,8 +56,9 @@ def source_files(root):
 
 
 def include_breaches(root, stack):
-    """Includes of parity's headers that point up: <parity/X>, and "X" resolved as the compiler
-    resolves it (beside the including file, then from the source root)."""
+    """Includes of parity's headers that point up: <parity/X>, and <X> or "X" where X names a file
+    of the tree from the source root (core's and oracles' include path holds it) or, quoted, beside
+    the including file."""
     include = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
     breaches, outside = [], set()
     for path in source_files(root):
@@ -68,9 +69,9 @@ def include_breaches(root, stack):
             outside.add(path.split('/')[0])
             continue
         for bracket, name in include.findall(open(os.path.join(root, path), errors='replace').read()):
-            candidates = [name[len('parity/'):]] if name.startswith('parity/') else []
+            candidates = [name[len('parity/'):]] if name.startswith('parity/') else [os.path.normpath(name)]
             if bracket == '"':
-                candidates.append(os.path.normpath(os.path.join(os.path.dirname(path), name)))
+                candidates.insert(0, os.path.normpath(os.path.join(os.path.dirname(path), name)))
             target = next((c for c in candidates if os.path.isfile(os.path.join(root, c))), None)
             there = layer_of(target, stack) if target else None
             if there is not None and there[0] > here[0]:
@@ -95,6 +96,17 @@ def library_breaches(root, stack):
     defined, links, sources = {}, [], []
     word = re.compile(r'parity_[A-Za-z0-9_]+')
     from_root = re.compile(r'\$\{(?:PROJECT|CMAKE)_SOURCE_DIR\}/([^\s;)]+)')
+    keywords = {'NAME', 'SOURCES', 'LIBS', 'LABELS', 'COMMAND', 'ARGS', 'TIMEOUT', 'WILL_FAIL', 'GPU', 'ENVIRONMENT'}
+
+    def named_sources(folder, args):
+        """The sources among `args`: from the root, or plain names relative to `folder`."""
+        out = []
+        for arg in args:
+            out += from_root.findall(arg)
+            if '$' not in arg and arg.endswith(SOURCES):
+                out.append(os.path.normpath(os.path.join(folder, arg)))
+        return out
+
     for path in source_files(root):
         if os.path.basename(path) != 'CMakeLists.txt':
             continue
@@ -108,7 +120,7 @@ def library_breaches(root, stack):
                     name = args[args.index('NAME') + 1]
                     if 'LIBS' in args:
                         for arg in args[args.index('LIBS') + 1:]:
-                            if arg.isupper():
+                            if arg in keywords:
                                 break
                             links += [(name, lib) for lib in word.findall(arg)]
                 else:
@@ -116,11 +128,11 @@ def library_breaches(root, stack):
                         continue
                     name = args[0]
                 defined.setdefault(name, (path, layer))
-                sources += [(name, src) for arg in args[1:] for src in from_root.findall(arg)]
+                sources += [(name, src) for src in named_sources(os.path.dirname(path), args[1:])]
         for args in cmake_commands(text, 'target_link_libraries'):
             links += [(args[0], lib) for arg in args[1:] for lib in word.findall(arg)]
         for args in cmake_commands(text, 'target_sources'):
-            sources += [(args[0], src) for arg in args[1:] for src in from_root.findall(arg)]
+            sources += [(args[0], src) for src in named_sources(os.path.dirname(path), args[1:])]
     breaches, graph = [], {}
     for user, lib in links:
         if user not in defined or lib not in defined or user == lib:

@@ -14,6 +14,8 @@ echo '// the family' > "$t/properties/gen/family.hpp"
 echo '// an op' > "$t/ops/linear/linear_op.hpp"
 echo '#include <parity/properties/gen/family.hpp>' > "$t/core/tensor.hpp"
 echo '#include "../../ops/linear/linear_op.hpp"' > "$t/core/tests/tensor_test.cpp"
+echo '#include <properties/gen/family.hpp>' > "$t/core/case.hpp"
+printf 'target_sources(parity_ops PRIVATE linear_family.cpp)\n' > "$t/ops/linear/CMakeLists.txt"
 printf 'add_library(parity_gen a.cpp)\ntarget_link_libraries(parity_gen PUBLIC parity_ops)\n' > "$t/properties/CMakeLists.txt"
 printf 'add_library(parity_ops b.cpp)\ntarget_link_libraries(parity_ops PUBLIC\n  parity_gen)\n' > "$t/ops/CMakeLists.txt"
 printf 'parity_add_test(NAME core_x_test SOURCES x.cpp LIBS $<LINK_ONLY:parity_gen> GTest::gtest_main LABELS unit)\n' \
@@ -26,6 +28,8 @@ if out=$(python3 "$check" "$t"); then
 fi
 for expected in "core/tensor.hpp (core) includes <parity/properties/gen/family.hpp> (properties)" \
                 'core/tests/tensor_test.cpp (core) includes "../../ops/linear/linear_op.hpp" (ops/*)' \
+                "core/case.hpp (core) includes <properties/gen/family.hpp> (properties)" \
+                "parity_ops (ops/CMakeLists.txt) compiles ops/linear/linear_family.cpp (ops/*), which lies above it" \
                 "parity_gen (properties/CMakeLists.txt) links parity_ops (ops/CMakeLists.txt), which lies above it" \
                 "core_x_test (core/CMakeLists.txt) links parity_gen (properties/CMakeLists.txt), which lies above it" \
                 "parity_oracles (oracles/CMakeLists.txt) compiles ops/linear/l.cpp (ops/*), which lies above it" \

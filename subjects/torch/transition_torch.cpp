@@ -92,6 +92,25 @@ at::Tensor float_operand(const Tensor& t, at::Device device) {
   return to_aten(t).to(device).to(at::kFloat).contiguous();
 }
 
+// A per-row vector as a [B, 1] float32 tensor on `device`.
+at::Tensor column(const std::vector<float>& values, at::Device device) {
+  at::Tensor c = at::empty({static_cast<std::int64_t>(values.size()), 1}, at::TensorOptions().dtype(at::kFloat));
+  std::memcpy(c.data_ptr(), values.data(), values.size() * sizeof(float));
+  return c.to(device);
+}
+
+// The operands of sample() (with_eps) and score() on `device`.
+Operands operands(const TransitionInputs& in, bool with_eps, at::Device device) {
+  Operands o;
+  // model_output = model_output.float(); sample = sample.float()
+  o.x = float_operand(in.x, device);
+  o.v = float_operand(in.v, device);
+  if (with_eps) o.eps = float_operand(in.eps, device);
+  o.sigma = column(in.sigma, device);
+  o.sigma_prev = column(in.sigma_prev, device);
+  return o;
+}
+
 class TransitionTorchBase : public TransitionSubject {
  public:
   explicit TransitionTorchBase(bool on_cuda) : device_(on_cuda ? at::Device(at::kCUDA, 0) : at::Device(at::kCPU)) {}
@@ -99,7 +118,7 @@ class TransitionTorchBase : public TransitionSubject {
   TransitionOutputs sample(const TransitionInputs& in) final {
     validate_transition_inputs(in);
     at::NoGradGuard no_grad;
-    const Operands o = operands(in, /*with_eps=*/true);
+    const Operands o = operands(in, /*with_eps=*/true, device_);
     const Step s = flow_grpo_step(o, in);
     const at::Tensor prev = prev_sample(s, o.eps, in);
     const at::Tensor logp = log_prob(s, prev, in);
@@ -111,7 +130,7 @@ class TransitionTorchBase : public TransitionSubject {
     validate_transition_inputs(in);
     validate_transition_prev(in, prev);
     at::NoGradGuard no_grad;
-    const Operands o = operands(in, /*with_eps=*/false);
+    const Operands o = operands(in, /*with_eps=*/false, device_);
     const Step s = flow_grpo_step(o, in);
     // prev_sample = prev_sample.float() (already float32: validated)
     return from_aten(log_prob(s, float_operand(prev, device_), in));
@@ -124,24 +143,6 @@ class TransitionTorchBase : public TransitionSubject {
   virtual at::Tensor log_prob(const Step& s, const at::Tensor& prev, const TransitionInputs& in) const = 0;
 
  private:
-  // A per-row vector as a [B, 1] float32 tensor on the device.
-  at::Tensor column(const std::vector<float>& values) const {
-    at::Tensor c = at::empty({static_cast<std::int64_t>(values.size()), 1}, at::TensorOptions().dtype(at::kFloat));
-    std::memcpy(c.data_ptr(), values.data(), values.size() * sizeof(float));
-    return c.to(device_);
-  }
-
-  Operands operands(const TransitionInputs& in, bool with_eps) const {
-    Operands o;
-    // model_output = model_output.float(); sample = sample.float()
-    o.x = float_operand(in.x, device_);
-    o.v = float_operand(in.v, device_);
-    if (with_eps) o.eps = float_operand(in.eps, device_);
-    o.sigma = column(in.sigma);
-    o.sigma_prev = column(in.sigma_prev);
-    return o;
-  }
-
   at::Device device_;
 };
 
@@ -237,12 +238,12 @@ void require_available(bool on_cuda) {
 
 std::vector<std::pair<std::string, AtenOperand>> transition_torch_operands(const TransitionInputs& in,
                                                                            const Tensor& prev) {
+  const at::Device cpu(at::kCPU);
+  const Operands o = operands(in, /*with_eps=*/true, cpu);
   std::vector<std::pair<std::string, AtenOperand>> out;
-  for (const auto& [name, t] :
-       {std::pair<const char*, const Tensor*>{"x", &in.x}, {"v", &in.v}, {"eps", &in.eps}, {"prev", &prev}}) {
-    const at::Tensor operand = float_operand(*t, at::Device(at::kCPU));
+  for (const auto& [name, operand] :
+       {std::pair<const char*, at::Tensor>{"x", o.x}, {"v", o.v}, {"eps", o.eps}, {"prev", float_operand(prev, cpu)}})
     out.push_back({name, AtenOperand{from_aten(operand), operand.is_contiguous()}});
-  }
   return out;
 }
 
