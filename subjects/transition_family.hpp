@@ -50,8 +50,8 @@ struct TransitionOutputs {
 // included) and how accurate its log is, in float32 ulps. The default promises nothing beyond
 // IEEE arithmetic: any summation order, a 1-ulp log.
 struct TransitionAccuracyContract {
-  enum class Reduction { any_order, fixed_256_lane_tree };
-  Reduction reduction = Reduction::any_order;
+  enum class SumOrder { any_order, fixed_256_lane_tree };
+  SumOrder reduction = SumOrder::any_order;
   double log_ulps = 1.0;
 };
 

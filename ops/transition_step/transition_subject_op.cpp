@@ -21,7 +21,7 @@ class TransitionOpSubject final : public OpSubject {
   Arithmetic arithmetic() const override {
     const subjects::TransitionAccuracyContract c = step_->accuracy_contract();
     Arithmetic a;
-    a.reduction_lanes = c.reduction == subjects::TransitionAccuracyContract::Reduction::fixed_256_lane_tree ? 256 : 0;
+    a.reduction_lanes = c.reduction == subjects::TransitionAccuracyContract::SumOrder::fixed_256_lane_tree ? 256 : 0;
     // parity's log_f32 is a double log rounded to float32: half an ulp and the double's error,
     // as softmax and sdpa declare the same construction.
     a.log_ulps = std::max(c.log_ulps, 0.5 + 0x1p-20);

@@ -11,7 +11,7 @@ std::int64_t kernel_reduction_depth(std::int64_t n) {
 std::int64_t any_order_depth(std::int64_t n) { return n; }
 
 std::int64_t contract_depth(const subjects::TransitionAccuracyContract& contract, std::int64_t n) {
-  return contract.reduction == subjects::TransitionAccuracyContract::Reduction::fixed_256_lane_tree
+  return contract.reduction == subjects::TransitionAccuracyContract::SumOrder::fixed_256_lane_tree
              ? kernel_reduction_depth(n)
              : any_order_depth(n);
 }

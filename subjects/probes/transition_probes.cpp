@@ -5,7 +5,7 @@
 namespace parity::subjects::probes {
 namespace {
 
-using rlkernels::Reduction;
+using rlkernels::LogpReduction;
 using rlkernels::StandardStep;
 using rlkernels::TransitionHostTwin;
 namespace tr = rlkernels::transition;
@@ -31,12 +31,12 @@ struct DtSignFlipped : StandardStep {
 
 // The log-prob mean is taken over every element of the batch, the batch dimension included.
 struct MeanOverBatch : StandardStep {
-  static constexpr Reduction reduction = Reduction::batch_mean;
+  static constexpr LogpReduction reduction = LogpReduction::batch_mean;
 };
 
 // The log-prob is the sum over the row instead of its mean.
 struct SumInsteadOfMean : StandardStep {
-  static constexpr Reduction reduction = Reduction::row_sum;
+  static constexpr LogpReduction reduction = LogpReduction::row_sum;
 };
 
 // The normaliser -log(std sqrt(-dt)) - log(sqrt(2 pi)) is dropped even when asked for

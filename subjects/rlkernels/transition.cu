@@ -161,7 +161,7 @@ void launch_reduce(const DeviceBuffer& terms, int64_t B, int64_t n, const Device
 class TransitionCudaKernel : public TransitionSubject {
  public:
   TransitionAccuracyContract accuracy_contract() const override {
-    return {TransitionAccuracyContract::Reduction::fixed_256_lane_tree, 0.5};
+    return {TransitionAccuracyContract::SumOrder::fixed_256_lane_tree, 0.5};
   }
 
   TransitionOutputs sample(const TransitionInputs& in) override {

@@ -14,13 +14,13 @@ namespace parity::subjects::rlkernels {
 float cps_sin_factor(double noise_level);
 
 // How a row's terms are reduced into its log-prob.
-enum class Reduction { row_mean, row_sum, batch_mean };
+enum class LogpReduction { row_mean, row_sum, batch_mean };
 
 struct StandardStep {
   static transition::Row row(const TransitionInputs& in, std::int64_t b);
   // Lanes of the fixed reduction tree for a batch of B rows.
   static int lanes(std::int64_t /*B*/) { return transition::kLanes; }
-  static constexpr Reduction reduction = Reduction::row_mean;
+  static constexpr LogpReduction reduction = LogpReduction::row_mean;
 };
 
 template <class Policy>
@@ -31,7 +31,7 @@ class TransitionHostTwin : public TransitionSubject {
   // The kernel's fixed 256-lane tree and parity's own log (0.5 ulp). The probes inherit it:
   // a probe that breaks its promise is exactly what the properties must catch.
   TransitionAccuracyContract accuracy_contract() const override {
-    return {TransitionAccuracyContract::Reduction::fixed_256_lane_tree, 0.5};
+    return {TransitionAccuracyContract::SumOrder::fixed_256_lane_tree, 0.5};
   }
 
  private:

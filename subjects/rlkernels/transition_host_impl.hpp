@@ -17,14 +17,14 @@ void TransitionHostTwin<Policy>::reduce(const std::vector<float>& terms, std::in
     transition::fold_lanes(lane.data(), lanes);
     return lane[0];
   };
-  if (Policy::reduction == Reduction::batch_mean) {
+  if (Policy::reduction == LogpReduction::batch_mean) {
     const float all = transition::row_mean(tree_total(terms.data(), B * n), B * n);
     for (std::int64_t b = 0; b < B; ++b) logp.set_value(b, all);
     return;
   }
   for (std::int64_t b = 0; b < B; ++b) {
     const float total = tree_total(&terms[b * n], n);
-    logp.set_value(b, Policy::reduction == Reduction::row_sum ? total : transition::row_mean(total, n));
+    logp.set_value(b, Policy::reduction == LogpReduction::row_sum ? total : transition::row_mean(total, n));
   }
 }
 
