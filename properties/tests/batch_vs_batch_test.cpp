@@ -4,8 +4,6 @@
 // and hold on parity's own kernels on the same cases.
 #include <gtest/gtest.h>
 
-#include <stdexcept>
-
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/lora_runs.hpp>
 #include <parity/properties/gen/transition_runs.hpp>
@@ -46,48 +44,49 @@ Case transition_case(std::int64_t B, std::int64_t other_rows) {
   return c;
 }
 
-Verdict check(const std::string& family, const std::string& subject, const std::string& property, const Case& c) {
-  if (family != "lora" && family != "transition") throw std::invalid_argument("no family " + family + " here");
-  const gen::Family& f = family == "lora" ? gen::lora_family() : gen::transition_family();
-  return f.check(subject, property, c);
+Verdict check(const gen::Family& family, const std::string& subject, const std::string& property, const Case& c) {
+  return family.check(subject, property, c);
 }
 
 TEST(BatchVsBatch, LoraPlanSwitchAt64RowsFailsWhereTheSingleRowAgrees) {
   const Case c = lora_case(65, 64);
-  const Verdict v = check("lora", "probe-plan-switch-at-64-rows", "batch_vs_batch", c);
+  const Verdict v = check(gen::lora_family(), "probe-plan-switch-at-64-rows", "batch_vs_batch", c);
   EXPECT_TRUE(v.fails()) << v.detail;
   // 65 rows take the split-K, as one row does: the single-row comparison cannot see the switch.
-  const Verdict single = check("lora", "probe-plan-switch-at-64-rows", "rows_independent", c);
+  const Verdict single = check(gen::lora_family(), "probe-plan-switch-at-64-rows", "rows_independent", c);
   EXPECT_FALSE(single.fails()) << single.detail;
-  const Verdict own = check("lora", "rlkernels-host", "batch_vs_batch", c);
+  const Verdict own = check(gen::lora_family(), "rlkernels-host", "batch_vs_batch", c);
   EXPECT_EQ(own.outcome, Outcome::holds) << own.detail;
 }
 
 TEST(BatchVsBatch, LoraSplitKFrom128RowsFails) {
   const Case c = lora_case(127, 128);
-  const Verdict v = check("lora", "probe-split-k-from-128-rows", "batch_vs_batch", c);
+  const Verdict v = check(gen::lora_family(), "probe-split-k-from-128-rows", "batch_vs_batch", c);
   EXPECT_TRUE(v.fails()) << v.detail;
-  const Verdict own = check("lora", "rlkernels-host", "batch_vs_batch", c);
+  const Verdict own = check(gen::lora_family(), "rlkernels-host", "batch_vs_batch", c);
   EXPECT_EQ(own.outcome, Outcome::holds) << own.detail;
   // Both batches on the same side of the threshold: the same plan, the same bits.
-  const Verdict same_side = check("lora", "probe-split-k-from-128-rows", "batch_vs_batch", lora_case(128, 129));
+  const Verdict same_side =
+      check(gen::lora_family(), "probe-split-k-from-128-rows", "batch_vs_batch", lora_case(128, 129));
   EXPECT_EQ(same_side.outcome, Outcome::holds) << same_side.detail;
 }
 
 TEST(BatchVsBatch, TransitionTreeAbove8RowsFailsWhereTheSingleRowAgrees) {
   const Case c = transition_case(8, 9);
-  const Verdict v = check("transition", "probe-tree-reduction-above-8-rows", "batch_vs_batch", c);
+  const Verdict v = check(gen::transition_family(), "probe-tree-reduction-above-8-rows", "batch_vs_batch", c);
   EXPECT_TRUE(v.fails()) << v.detail;
-  const Verdict single = check("transition", "probe-tree-reduction-above-8-rows", "batch_invariant", c);
+  const Verdict single = check(gen::transition_family(), "probe-tree-reduction-above-8-rows", "batch_invariant", c);
   EXPECT_EQ(single.outcome, Outcome::holds) << single.detail;
-  const Verdict own = check("transition", "rlkernels-host", "batch_vs_batch", c);
+  const Verdict own = check(gen::transition_family(), "rlkernels-host", "batch_vs_batch", c);
   EXPECT_EQ(own.outcome, Outcome::holds) << own.detail;
 }
 
 TEST(BatchVsBatch, DiscardsWhatItCannotCompare) {
-  EXPECT_EQ(check("lora", "rlkernels-host", "batch_vs_batch", lora_case(64, 64)).outcome, Outcome::discarded);
-  EXPECT_EQ(check("lora", "rlkernels-host", "batch_vs_batch", lora_case(64, 1)).outcome, Outcome::discarded);
-  EXPECT_EQ(check("transition", "rlkernels-host", "batch_vs_batch", transition_case(8, 2)).outcome,
+  EXPECT_EQ(check(gen::lora_family(), "rlkernels-host", "batch_vs_batch", lora_case(64, 64)).outcome,
+            Outcome::discarded);
+  EXPECT_EQ(check(gen::lora_family(), "rlkernels-host", "batch_vs_batch", lora_case(64, 1)).outcome,
+            Outcome::discarded);
+  EXPECT_EQ(check(gen::transition_family(), "rlkernels-host", "batch_vs_batch", transition_case(8, 2)).outcome,
             Outcome::discarded);  // the probe row (2) is past the smaller batch
 }
 

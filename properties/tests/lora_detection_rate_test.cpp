@@ -22,16 +22,14 @@ namespace {
 constexpr int kSeeds = 20, kRequired = 19;
 
 struct Probe {
-  const char* family;
+  const gen::Family& (*family)();
   const char* name;
 };
 
 class DefaultRunDetects : public ::testing::TestWithParam<Probe> {};
 
 TEST_P(DefaultRunDetects, InNineteenOfTwentySeeds) {
-  const std::string name = GetParam().family;
-  ASSERT_TRUE(name == "lora" || name == "transition") << name;
-  const gen::Family& family = name == "lora" ? gen::lora_family() : gen::transition_family();
+  const gen::Family& family = GetParam().family();
   const char* probe = GetParam().name;
   int detected = 0;
   for (int seed = 1; seed <= kSeeds; ++seed) {
@@ -50,12 +48,12 @@ TEST_P(DefaultRunDetects, InNineteenOfTwentySeeds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SizeDependentPlans, DefaultRunDetects,
-                         ::testing::Values(Probe{"lora", "probe-split-k-by-rows"},
-                                           Probe{"lora", "probe-split-k-by-depth"},
-                                           Probe{"lora", "probe-split-k-from-128-rows"},
-                                           Probe{"lora", "probe-plan-switch-at-64-rows"},
-                                           Probe{"lora", "probe-rank-path-drops-b-column"},
-                                           Probe{"transition", "probe-tree-reduction-above-8-rows"}),
+                         ::testing::Values(Probe{&gen::lora_family, "probe-split-k-by-rows"},
+                                           Probe{&gen::lora_family, "probe-split-k-by-depth"},
+                                           Probe{&gen::lora_family, "probe-split-k-from-128-rows"},
+                                           Probe{&gen::lora_family, "probe-plan-switch-at-64-rows"},
+                                           Probe{&gen::lora_family, "probe-rank-path-drops-b-column"},
+                                           Probe{&gen::transition_family, "probe-tree-reduction-above-8-rows"}),
                          [](const auto& info) {
                            std::string name = info.param.name;
                            for (char& ch : name)
