@@ -51,8 +51,4 @@ class AdaLNHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_host_twin();
-// Registers the mismatch probes of adaln_probes.cpp.
-void register_probes();
-
 }  // namespace parity::ops::adaln

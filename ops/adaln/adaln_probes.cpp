@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <parity/ops/adaln/adaln_host.hpp>
+#include <parity/ops/adaln/adaln_subjects.hpp>
 
 namespace parity::ops::adaln {
 namespace {

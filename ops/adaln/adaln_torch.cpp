@@ -1,5 +1,5 @@
 // The only adaln source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/adaln/adaln_torch.hpp>
+#include <parity/ops/adaln/adaln_subjects.hpp>
 
 #include <ATen/ops/layer_norm.h>
 

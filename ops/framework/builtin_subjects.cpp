@@ -4,6 +4,12 @@
 
 namespace parity::ops {
 
+OpSubjectInfo torch_subject(std::string description, MakeOpSubject make, std::string (*unavailable)()) {
+  OpSubjectInfo info{.description = std::move(description), .make = make};
+  if (unavailable) info.unavailable_reason = unavailable;
+  return info;
+}
+
 void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s) {
   register_op_subject(
       op, {.name = "rlkernels-host", .backend = "host", .description = s.kernel + ", host twin", .make = s.make_host});
@@ -20,13 +26,12 @@ void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s) 
     cuda.make = [] { return std::unique_ptr<OpSubject>(); };  // never called: unavailable
   }
   register_op_subject(op, std::move(cuda));
-  OpSubjectInfo torch{.name = "torch-cpu",
-                      .backend = "torch-cpu",
-                      .kind = subjects::SubjectKind::reference,
-                      .description = s.torch,
-                      .make = s.make_torch};
-  if (s.torch_unavailable) torch.unavailable_reason = s.torch_unavailable;
+  OpSubjectInfo torch = s.torch;
+  torch.name = "torch-cpu";
+  torch.backend = "torch-cpu";
+  torch.kind = subjects::SubjectKind::reference;
   register_op_subject(op, std::move(torch));
+  if (s.register_probes) s.register_probes();
 }
 
 }  // namespace parity::ops

@@ -4,10 +4,13 @@
 //   rlkernels-cuda  the CUDA kernel, bit for bit the host twin's (cross_backend_bitwise);
 //                   unavailable without a device, or where make_cuda is null (a build without CUDA);
 //   torch-cpu       LibTorch's implementation, a reference subject: findings, never gated.
-// Call it from the op's register_builtins (op_family.hpp), which then registers its probes.
+// then the op's mismatch probes. An op folder's <op>_op.cpp makes its family with
+// shipped_op_family<Op>(subjects), which registers them before the op's subject list is first read.
 #include <memory>
 #include <string>
 
+#include <parity/ops/framework/define_op.hpp>
+#include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops {
@@ -18,12 +21,27 @@ struct BuiltinSubjects {
   std::string kernel;  // "parity's deterministic SwiGLU kernel"
   MakeOpSubject make_host = nullptr;
   MakeOpSubject make_cuda = nullptr;  // PARITY_OP_CUDA_KERNEL(&f): null in a build without CUDA
-  std::string torch;                  // "LibTorch's at::silu(a) * b on the CPU"
-  MakeOpSubject make_torch = nullptr;
-  std::string (*torch_unavailable)() = nullptr;  // null: available wherever parity is built
+  // LibTorch's implementation, registered as torch-cpu (its name, backend and kind set here): by
+  // schema name, torch_op_reference(...) (torch_op/torch_op.hpp), or written out, torch_subject(...).
+  OpSubjectInfo torch;
+  void (*register_probes)() = nullptr;  // registers the op's mismatch probes (HostProbes)
 };
 
+// LibTorch's implementation written out as a subject (`make`), for BuiltinSubjects::torch;
+// `unavailable` (null: available wherever parity is built) says why not where it cannot run.
+OpSubjectInfo torch_subject(std::string description, MakeOpSubject make, std::string (*unavailable)() = nullptr);
+
 void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s);
+
+// The family of `Op` (a declaration and reference, op_reference.hpp), made once, with `subjects`
+// registered as parity's own before its subject list is first read.
+template <class Op>
+const gen::Family& shipped_op_family(BuiltinSubjects subjects) {
+  static const OpFamily family(define_op<Op>(), [subjects = std::move(subjects)] {
+    register_builtin_subjects(Op::declaration().name, subjects);
+  });
+  return family;
+}
 
 }  // namespace parity::ops
 

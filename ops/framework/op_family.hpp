@@ -54,9 +54,11 @@ class OpFamily final : public gen::Family {
   // Every registered subject of the op, parity's own among them. The first read fixes the list:
   // a registration after it throws std::logic_error.
   const std::vector<OpSubjectInfo>& infos() const;
+  // The registered subject `subject`; InputError listing the known subjects when there is none,
+  // naming why when it cannot run here (rlkernels-cuda without a device).
+  const OpSubjectInfo& runnable(const std::string& subject) const;
 
  private:
-  const OpSubjectInfo& runnable(const std::string& subject) const;
   // The check `property` runs on cases for `subject` (resolving the self-check and applicability
   // rules); `why_not` is set, and the check empty, where the property does not apply. A failure's
   // detail ends with the case's parameters.

@@ -52,6 +52,12 @@ class OpSubject {
 // not apply). host_twin names the subject of the same op whose bits this one must equal.
 using OpSubjectInfo = subjects::SubjectInfo<OpSubject>;
 
+// A new `Subject`, as OpSubjectInfo::make: `.make = &make_op_subject<MyNorm>`.
+template <class Subject>
+std::unique_ptr<OpSubject> make_op_subject() {
+  return std::make_unique<Subject>();
+}
+
 // Registers `info` as a subject of op `op`. Throws InputError for an empty or taken name or an
 // empty make, std::logic_error once that op's list has been read.
 void register_op_subject(const std::string& op, OpSubjectInfo info);
@@ -62,7 +68,7 @@ void register_host_probe(const std::string& op, std::string name, std::string de
                                         .backend = "host",
                                         .kind = subjects::SubjectKind::probe,
                                         .description = std::move(description),
-                                        .make = [] { return std::unique_ptr<OpSubject>(std::make_unique<Probe>()); }});
+                                        .make = &make_op_subject<Probe>});
 }
 // The host mismatch probes of `op`, each a Host<Policy>: one object per op, its add<Policy> per probe
 // (`const HostProbes<LinearHost> probes{"linear"}; probes.add<SplitK>("probe-split-k", "...");`).

@@ -9,7 +9,7 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/layer_norm/layer_norm_arith.cuh>
-#include <parity/ops/layer_norm/layer_norm_cuda.hpp>
+#include <parity/ops/layer_norm/layer_norm_subjects.hpp>
 #include <parity/subjects/rlkernels/cuda_memory.cuh>
 
 namespace parity::ops::layer_norm {

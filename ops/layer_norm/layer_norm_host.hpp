@@ -55,8 +55,4 @@ class LayerNormHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_host_twin();
-// Registers the mismatch probes of layer_norm_probes.cpp.
-void register_probes();
-
 }  // namespace parity::ops::layer_norm

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <parity/ops/layer_norm/layer_norm_host.hpp>
+#include <parity/ops/layer_norm/layer_norm_subjects.hpp>
 
 namespace parity::ops::layer_norm {
 namespace {

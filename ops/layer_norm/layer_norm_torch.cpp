@@ -1,5 +1,5 @@
 // The only layer_norm source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/layer_norm/layer_norm_torch.hpp>
+#include <parity/ops/layer_norm/layer_norm_subjects.hpp>
 
 #include <ATen/ops/layer_norm.h>
 

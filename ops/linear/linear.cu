@@ -10,7 +10,7 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/linear/linear_arith.cuh>
-#include <parity/ops/linear/linear_cuda.hpp>
+#include <parity/ops/linear/linear_subjects.hpp>
 #include <parity/subjects/rlkernels/cuda_memory.cuh>
 
 namespace parity::ops::linear {

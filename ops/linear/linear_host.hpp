@@ -46,8 +46,4 @@ class LinearHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_host_twin();
-// Registers the mismatch probes of linear_probes.cpp.
-void register_probes();
-
 }  // namespace parity::ops::linear

@@ -3,6 +3,7 @@
 // arithmetic: a probe that breaks that promise is exactly what must be caught.
 #include <parity/core/bf16.hpp>
 #include <parity/ops/linear/linear_host.hpp>
+#include <parity/ops/linear/linear_subjects.hpp>
 
 namespace parity::ops::linear {
 namespace {

@@ -1,5 +1,5 @@
 // The only linear source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/linear/linear_torch.hpp>
+#include <parity/ops/linear/linear_subjects.hpp>
 
 #include <ATen/ops/linear.h>
 

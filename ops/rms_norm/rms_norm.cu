@@ -12,7 +12,7 @@
 #include <parity/ops/kernels/block_sum.cuh>
 #include <parity/ops/kernels/device_operand.cuh>
 #include <parity/ops/rms_norm/rms_norm_arith.cuh>
-#include <parity/ops/rms_norm/rms_norm_cuda.hpp>
+#include <parity/ops/rms_norm/rms_norm_subjects.hpp>
 #include <parity/subjects/rlkernels/cuda_memory.cuh>
 
 namespace parity::ops::rms_norm {

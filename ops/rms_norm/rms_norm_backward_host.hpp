@@ -51,8 +51,4 @@ class RmsNormBackwardHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_backward_host_twin();
-// Registers the mismatch probes of rms_norm_backward_probes.cpp.
-void register_backward_probes();
-
 }  // namespace parity::ops::rms_norm

@@ -6,6 +6,7 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/rms_norm/rms_norm_backward_host.hpp>
+#include <parity/ops/rms_norm/rms_norm_subjects.hpp>
 
 namespace parity::ops::rms_norm {
 namespace {

@@ -49,8 +49,4 @@ class RmsNormHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_host_twin();
-// Registers the mismatch probes of rms_norm_probes.cpp.
-void register_probes();
-
 }  // namespace parity::ops::rms_norm

@@ -5,6 +5,7 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/rms_norm/rms_norm_host.hpp>
+#include <parity/ops/rms_norm/rms_norm_subjects.hpp>
 
 namespace parity::ops::rms_norm {
 namespace {

@@ -1,5 +1,5 @@
 // The only rms_norm source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/rms_norm/rms_norm_torch.hpp>
+#include <parity/ops/rms_norm/rms_norm_subjects.hpp>
 
 #include <parity/subjects/torch/convert.hpp>
 

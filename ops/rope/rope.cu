@@ -3,7 +3,7 @@
 // twin's bit for bit.
 #include <parity/ops/kernels/device_operand.cuh>
 #include <parity/ops/rope/rope_arith.cuh>
-#include <parity/ops/rope/rope_cuda.hpp>
+#include <parity/ops/rope/rope_subjects.hpp>
 
 namespace parity::ops::rope {
 namespace {

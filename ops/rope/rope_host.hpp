@@ -48,8 +48,4 @@ class RopeHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_host_twin();
-// Registers the mismatch probes of rope_probes.cpp.
-void register_probes();
-
 }  // namespace parity::ops::rope

@@ -4,6 +4,7 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/rope/rope_host.hpp>
+#include <parity/ops/rope/rope_subjects.hpp>
 
 namespace parity::ops::rope {
 namespace {

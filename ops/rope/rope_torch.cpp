@@ -1,5 +1,5 @@
 // The only rope source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/rope/rope_torch.hpp>
+#include <parity/ops/rope/rope_subjects.hpp>
 
 #include <ATen/ops/cat.h>
 #include <ATen/ops/stack.h>

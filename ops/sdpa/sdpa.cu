@@ -9,8 +9,8 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/sdpa/sdpa_arith.cuh>
-#include <parity/ops/sdpa/sdpa_cuda.hpp>
 #include <parity/ops/sdpa/sdpa_heads.hpp>
+#include <parity/ops/sdpa/sdpa_subjects.hpp>
 #include <parity/subjects/rlkernels/cuda_memory.cuh>
 
 namespace parity::ops::sdpa {

@@ -62,8 +62,4 @@ class SdpaBackwardHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_backward_host_twin();
-// Registers the mismatch probes of sdpa_backward_probes.cpp.
-void register_backward_probes();
-
 }  // namespace parity::ops::sdpa

@@ -4,6 +4,7 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/sdpa/sdpa_backward_host.hpp>
+#include <parity/ops/sdpa/sdpa_subjects.hpp>
 
 namespace parity::ops::sdpa {
 namespace {

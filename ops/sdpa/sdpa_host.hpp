@@ -59,8 +59,4 @@ class SdpaHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_host_twin();
-// Registers the mismatch probes of sdpa_probes.cpp.
-void register_probes();
-
 }  // namespace parity::ops::sdpa

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <parity/ops/sdpa/sdpa_host.hpp>
+#include <parity/ops/sdpa/sdpa_subjects.hpp>
 
 namespace parity::ops::sdpa {
 namespace {

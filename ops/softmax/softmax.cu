@@ -5,7 +5,7 @@
 #include <parity/ops/kernels/block_sum.cuh>
 #include <parity/ops/kernels/device_operand.cuh>
 #include <parity/ops/softmax/softmax_arith.cuh>
-#include <parity/ops/softmax/softmax_cuda.hpp>
+#include <parity/ops/softmax/softmax_subjects.hpp>
 
 namespace parity::ops::softmax {
 namespace {

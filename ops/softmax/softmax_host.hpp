@@ -48,7 +48,4 @@ class SoftmaxHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_host_twin();
-void register_probes();
-
 }  // namespace parity::ops::softmax

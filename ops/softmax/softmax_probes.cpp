@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <parity/ops/softmax/softmax_host.hpp>
+#include <parity/ops/softmax/softmax_subjects.hpp>
 
 namespace parity::ops::softmax {
 namespace {

@@ -1,5 +1,5 @@
 // The only softmax source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/softmax/softmax_torch.hpp>
+#include <parity/ops/softmax/softmax_subjects.hpp>
 
 #include <ATen/ops/log_softmax.h>
 #include <ATen/ops/softmax.h>

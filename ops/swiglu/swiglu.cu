@@ -3,7 +3,7 @@
 // dx equal the host twins' bit for bit.
 #include <parity/ops/kernels/device_operand.cuh>
 #include <parity/ops/swiglu/swiglu_arith.cuh>
-#include <parity/ops/swiglu/swiglu_cuda.hpp>
+#include <parity/ops/swiglu/swiglu_subjects.hpp>
 
 namespace parity::ops::swiglu {
 namespace {

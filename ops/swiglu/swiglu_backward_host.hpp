@@ -42,8 +42,4 @@ class SwigluBackwardHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_backward_host_twin();
-// Registers the mismatch probes of swiglu_backward_probes.cpp.
-void register_backward_probes();
-
 }  // namespace parity::ops::swiglu

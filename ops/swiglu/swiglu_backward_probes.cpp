@@ -6,6 +6,7 @@
 #include <parity/core/bf16.hpp>
 #include <parity/ops/swiglu/swiglu_backward_host.hpp>
 #include <parity/ops/swiglu/swiglu_fast_exp.hpp>
+#include <parity/ops/swiglu/swiglu_subjects.hpp>
 
 namespace parity::ops::swiglu {
 namespace {

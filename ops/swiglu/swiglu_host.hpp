@@ -41,8 +41,4 @@ class SwigluHost : public OpSubject {
   }
 };
 
-std::unique_ptr<OpSubject> make_host_twin();
-// Registers the mismatch probes of swiglu_probes.cpp.
-void register_probes();
-
 }  // namespace parity::ops::swiglu

@@ -1,5 +1,5 @@
 // The only swiglu source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/swiglu/swiglu_torch.hpp>
+#include <parity/ops/swiglu/swiglu_subjects.hpp>
 
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/mul.h>

@@ -26,8 +26,8 @@
 #include <parity/families/model/rows/tensor_ops.hpp>
 #include <parity/families/model/tests/feed_forward_reference.hpp>
 #include <parity/families/model/tests/primitive_test_helpers.hpp>
-#include <parity/ops/sdpa/sdpa_backward_host.hpp>
-#include <parity/ops/sdpa/sdpa_host.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
 
 namespace parity::model {
 namespace {
@@ -129,11 +129,11 @@ TEST(ModelPrimitivesAttention, TheKernelsCalledDirectlyInTheOtherLayoutGiveTheSa
   call.inputs = {{"q", bshd(p.q)}, {"k", bshd(p.k)}, {"v", bshd(p.v)}};
   call.params = {{"scale", p.scale}, {"causal", 0.0}, {"layout", 1.0}};
   call.output_dtypes = {{"o", DType::f32}, {"lse", DType::f32}};
-  const ops::OpOutputs o = ops::sdpa::make_host_twin()->run(call);
+  const ops::OpOutputs o = ops::find_op_family("sdpa").runnable("rlkernels-host").make()->run(call);
   expect_bitwise(host().sdpa_forward(p.q, p.k, p.v, p.scale), from_bshd(o.at("o"), p.q), "o");
   call.inputs.emplace("do", bshd(p.d_out));
   call.output_dtypes = {{"dq", DType::f32}, {"dk", DType::f32}, {"dv", DType::f32}};
-  const ops::OpOutputs g = ops::sdpa::make_backward_host_twin()->run(call);
+  const ops::OpOutputs g = ops::find_op_family("sdpa_backward").runnable("rlkernels-host").make()->run(call);
   const SdpaGrads got = host().sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
   expect_bitwise(got.dq, from_bshd(g.at("dq"), p.q), "dq");
   expect_bitwise(got.dk, from_bshd(g.at("dk"), p.k), "dk");

@@ -5,15 +5,17 @@
 // rows_independent too (a sample alone reads its own scale and shift).
 #include <gtest/gtest.h>
 
-#include <parity/ops/adaln/adaln_family.hpp>
 #include <parity/ops/adaln/adaln_host.hpp>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
+#include <parity/ops/op_families.hpp>
 
 namespace parity::ops::adaln {
 namespace {
+
+const gen::Family& family() { return find_op_family("adaln"); }
 
 const OpDef& def() { return testing::def_of(family()); }
 

@@ -25,9 +25,7 @@ TEST(BuiltinSubjects, RegistersTheHostTwinTheCudaKernelAndTheReference) {
   register_builtin_subjects("builtin_test_op", {.kernel = "a test kernel",
                                                 .make_host = &make_nothing,
                                                 .make_cuda = nullptr,
-                                                .torch = "a test reference",
-                                                .make_torch = &make_nothing,
-                                                .torch_unavailable = &no_torch});
+                                                .torch = torch_subject("a test reference", &make_nothing, &no_torch)});
   const auto& s = op_subjects("builtin_test_op");
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].name, "rlkernels-host");

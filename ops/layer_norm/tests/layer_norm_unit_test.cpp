@@ -8,11 +8,13 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/layer_norm/layer_norm_family.hpp>
 #include <parity/ops/layer_norm/layer_norm_host.hpp>
+#include <parity/ops/op_families.hpp>
 
 namespace parity::ops::layer_norm {
 namespace {
+
+const gen::Family& family() { return find_op_family("layer_norm"); }
 
 const OpDef& def() { return testing::def_of(family()); }
 

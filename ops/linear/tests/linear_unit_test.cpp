@@ -12,11 +12,13 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/linear/linear_family.hpp>
 #include <parity/ops/linear/linear_host.hpp>
+#include <parity/ops/op_families.hpp>
 
 namespace parity::ops::linear {
 namespace {
+
+const gen::Family& family() { return find_op_family("linear"); }
 
 const OpDef& def() { return testing::def_of(family()); }
 

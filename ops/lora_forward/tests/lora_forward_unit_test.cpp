@@ -14,12 +14,14 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/lora_forward/lora_forward_family.hpp>
 #include <parity/ops/lora_forward/lora_subject_op.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/subjects/lora_family.hpp>
 
 namespace parity::ops::lora_forward {
 namespace {
+
+const gen::Family& family() { return find_op_family("lora_forward"); }
 
 const OpDef& def() { return testing::def_of(family()); }
 

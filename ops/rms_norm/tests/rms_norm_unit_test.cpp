@@ -14,11 +14,14 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/rms_norm/rms_norm_family.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/ops/rms_norm/rms_norm_host.hpp>
 
 namespace parity::ops::rms_norm {
 namespace {
+
+const gen::Family& family() { return find_op_family("rms_norm"); }
+const gen::Family& backward_family() { return find_op_family("rms_norm_backward"); }
 
 const OpDef& def(const gen::Family& f = family()) { return testing::def_of(f); }
 

@@ -9,10 +9,12 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/rope/rope_family.hpp>
+#include <parity/ops/op_families.hpp>
 
 namespace parity::ops::rope {
 namespace {
+
+const gen::Family& family() { return find_op_family("rope"); }
 
 const OpDef& def() { return testing::def_of(family()); }
 

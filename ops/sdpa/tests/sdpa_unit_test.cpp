@@ -11,10 +11,13 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/sdpa/sdpa_family.hpp>
+#include <parity/ops/op_families.hpp>
 
 namespace parity::ops::sdpa {
 namespace {
+
+const gen::Family& family() { return find_op_family("sdpa"); }
+const gen::Family& backward_family() { return find_op_family("sdpa_backward"); }
 
 const OpDef& def(const gen::Family& f) { return testing::def_of(f); }
 

@@ -12,10 +12,13 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/swiglu/swiglu_family.hpp>
+#include <parity/ops/op_families.hpp>
 
 namespace parity::ops::swiglu {
 namespace {
+
+const gen::Family& family() { return find_op_family("swiglu"); }
+const gen::Family& backward_family() { return find_op_family("swiglu_backward"); }
 
 const OpDef& def(const gen::Family& f) { return testing::def_of(f); }
 

@@ -15,13 +15,15 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/transition_step/transition_step_family.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
 #include <parity/subjects/rlkernels/transition_host.hpp>
 #include <parity/subjects/transition_family.hpp>
 
 namespace parity::ops::transition_step {
 namespace {
+
+const gen::Family& family() { return find_op_family("transition_step"); }
 
 const OpDef& def() { return testing::def_of(family()); }
 

@@ -1,7 +1,5 @@
 // The transition_step op family: its declaration and reference (transition_step_op.hpp)
 // instantiated, its subjects those of the transition family (transition_subject_op.hpp).
-#include <parity/ops/transition_step/transition_step_family.hpp>
-
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>

@@ -1,0 +1,18 @@
+// The linear op: its declaration (linear_op.hpp) with parity's kernels of it, LibTorch's and the mismatch probes
+// (linear_subjects.hpp).
+#include <parity/ops/framework/builtin_subjects.hpp>
+#include <parity/ops/linear/linear_host.hpp>
+#include <parity/ops/linear/linear_op.hpp>
+#include <parity/ops/linear/linear_subjects.hpp>
+
+namespace parity::ops::linear {
+
+const gen::Family& family() {
+  return shipped_op_family<Linear>({.kernel = "parity's deterministic linear kernel",
+                                    .make_host = &make_op_subject<LinearHost<Standard>>,
+                                    .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+                                    .torch = torch_subject("LibTorch's at::linear on the CPU", &make_torch_cpu),
+                                    .register_probes = &register_probes});
+}
+
+}  // namespace parity::ops::linear

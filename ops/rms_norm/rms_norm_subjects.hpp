@@ -1,0 +1,42 @@
+#pragma once
+// The subjects of rms_norm and rms_norm_backward that its folder defines beside the host twins (rms_norm_host.hpp),
+// each compiled into its own library and registered by rms_norm_op.cpp: parity's CUDA kernels (rms_norm.cu, where the
+// build has CUDA), LibTorch's implementation (rms_norm_torch.cpp) and the mismatch probes. Plain C++: callers need no
+// CUDA or LibTorch headers.
+#include <memory>
+#include <string>
+
+#include <parity/ops/framework/op_subject.hpp>
+
+namespace parity::ops::rms_norm {
+
+// parity's CUDA kernel.
+// A subject whose y equals the host twin's (RmsNormHost<Standard>) bit for bit for every input,
+// layout and shape: one block of kLanes threads per row, thread l summing its lane in ascending
+// order, the lanes folded in the twin's pairwise order, every operation rms_norm_arith.cuh's.
+// x and w may have any strides and offset; y is contiguous. Runs synchronously on the current
+// device; throws std::runtime_error naming the CUDA call that failed.
+std::unique_ptr<OpSubject> make_cuda_kernel();
+// The backward's: dx equals RmsNormBackwardHost<BackwardStandard>'s bit for
+// bit, the same way (one block per row, the sum of squares and then the dot in
+// the twin's lane order); x, w and dy may have any strides and offset, dx is
+// contiguous.
+std::unique_ptr<OpSubject> make_cuda_backward_kernel();
+
+// LibTorch's RMSNorm (at::rms_norm) as a reference subject of rms_norm, and autograd's gradient through it of
+// rms_norm_backward: their results are findings, never gated.
+// at::rms_norm(x, {D}, w, eps) on CPU tensors of x's and w's dtypes, strides and offsets.
+std::unique_ptr<OpSubject> make_torch_cpu();
+// dx = x's gradient of at::rms_norm(x, {D}, w, eps) given dy, by autograd, in
+// x's dtype.
+std::unique_ptr<OpSubject> make_torch_cpu_backward();
+// "" where this LibTorch has at::rms_norm (2.4 and later), else why not: both
+// subjects need it.
+std::string torch_unavailable_reason();
+
+// Registers the mismatch probes of rms_norm_probes.cpp (HostProbes).
+void register_probes();
+// Registers the mismatch probes of rms_norm_backward_probes.cpp.
+void register_backward_probes();
+
+}  // namespace parity::ops::rms_norm

@@ -1,0 +1,38 @@
+#pragma once
+// The subjects of sdpa and sdpa_backward that its folder defines beside the host twins (sdpa_host.hpp), each compiled
+// into its own library and registered by sdpa_op.cpp: parity's CUDA kernels (sdpa.cu, where the build has CUDA),
+// LibTorch's implementation (sdpa_torch.cpp) and the mismatch probes. Plain C++: callers need no CUDA or LibTorch
+// headers.
+#include <memory>
+#include <string>
+
+#include <parity/ops/framework/op_subject.hpp>
+
+namespace parity::ops::sdpa {
+
+// parity's CUDA kernel.
+// Subjects whose outputs equal their host twins' (SdpaHost<Standard>,
+// SdpaBackwardHost<BackwardStandard>) bit for bit for every input, layout and shape: one thread
+// per query row (the backward: then one per key), every operation sdpa_arith.cuh's in the twins'
+// order. Inputs may have any strides and offset; outputs are contiguous. Run synchronously on
+// the current device; throw std::runtime_error naming the CUDA call that failed.
+std::unique_ptr<OpSubject> make_cuda_kernel();
+std::unique_ptr<OpSubject> make_cuda_backward_kernel();
+
+// LibTorch's attention on the CPU as reference subjects of sdpa and sdpa_backward: findings, never gated. From
+// LibTorch 2.2 on, at::_scaled_dot_product_flash_attention_for_cpu is the kernel at::scaled_dot_product_attention
+// runs on the CPU for these dtypes, and the one that returns the logsumexp; its _backward is what autograd runs for
+// it. LibTorch 1.13 has no fused CPU attention: there the subjects are ATen's composition of its math path in float32
+// (matmul, softmax, logsumexp), differentiated by autograd. [B, S, H, D] operands are handed over as the transposed
+// [B, H, S, D] views model code passes.
+std::unique_ptr<OpSubject> make_torch_cpu();
+// What the subjects run in this LibTorch, for their descriptions.
+std::string torch_kernel();
+std::unique_ptr<OpSubject> make_torch_cpu_backward();
+
+// Registers the mismatch probes of sdpa_probes.cpp (HostProbes).
+void register_probes();
+// Registers the mismatch probes of sdpa_backward_probes.cpp.
+void register_backward_probes();
+
+}  // namespace parity::ops::sdpa
