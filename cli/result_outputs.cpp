@@ -11,14 +11,15 @@ namespace parity::cli {
 
 ResultOutputs::ResultOutputs(const Args& args)
     : command_(args.command()), json_(args.get("--json")), junit_(args.get("--junit")) {
-  if (json_ && junit_ && *json_ == "-" && *junit_ == "-")
-    throw InputError("--junit: - (stdout) is taken by --json -; write one of them to a file");
+  if (json_ && junit_ && writes_to_stdout(*json_) && writes_to_stdout(*junit_))
+    throw InputError("--junit: " + *junit_ + " is stdout, which --json " + *json_ +
+                     " takes; write one of them to a file");
   if (json_) check_output_path(*json_, "--json");
   if (junit_) check_output_path(*junit_, "--junit");
 }
 
 std::ostream& ResultOutputs::human() const {
-  return (json_ && *json_ == "-") || (junit_ && *junit_ == "-") ? std::cerr : std::cout;
+  return (json_ && writes_to_stdout(*json_)) || (junit_ && writes_to_stdout(*junit_)) ? std::cerr : std::cout;
 }
 
 void ResultOutputs::write(const std::vector<ResultRecord>& results) const {

@@ -38,6 +38,9 @@ int named_descriptor(const fs::path& path) {
   return -1;
 }
 
+// Whether `a` and `b` are the same open file, pipe or device.
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
 void write_all(int fd, const std::string& text, const fs::path& target) {
   std::size_t done = 0;
   while (done < text.size()) {
@@ -156,6 +159,15 @@ void check_output_path(const fs::path& path, const std::string& what) {
 
 void check_output_directory(const fs::path& dir, const std::string& what) {
   probe_directory(existing_directory(dir, what + ": ", dir), what + ": ", dir);
+}
+
+bool writes_to_stdout(const fs::path& path) {
+  const int fd = named_descriptor(path);
+  if (fd == 1) return true;
+  struct stat out, st;
+  if (::fstat(1, &out) != 0) return false;
+  if (fd >= 0) return ::fstat(fd, &st) == 0 && same_file(st, out);
+  return ::stat(path.c_str(), &st) == 0 && same_file(st, out);
 }
 
 void write_text_atomically(const std::string& text, const fs::path& path) {

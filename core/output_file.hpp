@@ -25,6 +25,11 @@ void check_output_path(const std::filesystem::path& path, const std::string& wha
 // The same for a directory files will be written into (created if missing).
 void check_output_directory(const std::filesystem::path& dir, const std::string& what);
 
+// Whether writing `path` as described above writes this process's stdout: "-", /dev/stdout,
+// /dev/fd/1, or any name of the file, pipe or terminal stdout is open on. A command that writes
+// such a path sends its text for a person to stderr instead.
+bool writes_to_stdout(const std::filesystem::path& path);
+
 // Writes `text` to `path` as described above.
 void write_text_atomically(const std::string& text, const std::filesystem::path& path);
 // write_text_atomically of `j` as indented JSON and a newline.

@@ -2,7 +2,7 @@
 # --json and --junit of `parity check`, `probes` and `replay`: valid JSON whose results name the
 # property, subject, case, verdict kind, reproducer and replay command; well-formed JUnit XML
 # (testsuites / testsuite / testcase, a failure for what failed) that agrees with the JSON; "-"
-# puts the document alone on stdout; bad output paths exit 2 before any work, naming the flag.
+# and /dev/stdout put the document alone on stdout; bad output paths exit 2 before any work, naming the flag.
 # usage: result_outputs_test.sh PATH/TO/parity
 set -u
 parity=$1
@@ -65,6 +65,10 @@ validate pass.json pass.xml passes_now
 expect 0 "every probe detected" -- "$parity" probes bridge --cases 40 --repro-dir repros --json probes.json --junit probes.xml
 n=$("$parity" list probes | grep -c '^  bridge ')
 validate probes.json probes.xml $(for _ in $(seq "$n"); do echo detected; done)
+# /dev/stdout is stdout too: the document alone there, the table on stderr.
+"$parity" probes bridge --cases 40 --repro-dir repros --json /dev/stdout 2> probes.err > probes-stdout.json
+expect 0 "" -- python3 -c 'import json, sys; json.load(open(sys.argv[1]))' probes-stdout.json
+grep -q "^family" probes.err || { echo "FAIL: the table did not go to stderr with --json /dev/stdout"; failures=$((failures + 1)); }
 # Progress: a line per finished probe on a terminal (script(1) gives the command one), none when piped.
 "$parity" probes bridge --cases 40 --repro-dir repros > /dev/null 2> piped.err
 if grep -q "parity probes: \[" piped.err; then echo "FAIL: progress lines when stderr is a pipe"; failures=$((failures + 1)); fi
@@ -82,7 +86,8 @@ echo plain > afile
 expect 2 "--json: afile/x.json: afile is not a directory" -- timeout 20 "$parity" check lora --json afile/x.json
 expect 2 "--junit: afile/x.xml: afile is not a directory" -- timeout 20 "$parity" probes --junit afile/x.xml
 expect 2 "--junit: repros: is a directory" -- timeout 20 "$parity" replay "$repro" --junit repros
-expect 2 "--junit: - (stdout) is taken by --json -" -- "$parity" replay "$repro" --json - --junit -
+expect 2 "--junit: - is stdout, which --json - takes" -- "$parity" replay "$repro" --json - --junit -
+expect 2 "--junit: /dev/stdout is stdout, which --json - takes" -- "$parity" replay "$repro" --json - --junit /dev/stdout
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

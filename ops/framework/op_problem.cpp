@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <parity/core/case_fields.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/layout.hpp>
 #include <parity/core/random_fill.hpp>
@@ -76,6 +77,21 @@ DType dtype_from_code(double code, const std::string& field) {
 
 void check_contract(const OpDecl& d, const Case& c) {
   if (c.family != d.name) throw InputError("case.family: '" + c.family + "' is not " + d.name);
+  refuse_unread_fields(c, {.family = d.name, .layouts = true, .probe_row = true, .patches = true});
+  // The parameters an op's case holds (op_cases.cpp): each declared parameter, dtype.<group> of
+  // each dtype group, scale.<input> of each input with more than one scale.
+  std::vector<std::string> known;
+  for (const auto& p : d.params) known.push_back(p.name);
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list)
+      if (std::find(known.begin(), known.end(), "dtype." + t.group()) == known.end())
+        known.push_back("dtype." + t.group());
+  for (const auto& t : d.inputs)
+    if (t.scales.size() > 1) known.push_back("scale." + t.name);
+  std::string known_text;
+  for (const auto& k : known) known_text += (known_text.empty() ? "" : ", ") + k;
+  refuse_unknown_params(
+      c, [&](const std::string& key) { return std::find(known.begin(), known.end(), key) != known.end(); }, known_text);
   for (const auto& [name, v] : c.dims) {
     const ExtentDecl* e = nullptr;
     for (const auto& x : d.extents)

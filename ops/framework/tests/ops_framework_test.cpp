@@ -254,6 +254,27 @@ TEST(OpDecl, TheWorkCapBoundsEveryCase) {
   }
 }
 
+TEST(OpDecl, AParameterOrFieldTheOpDoesNotReadIsRefusedByName) {
+  const OpDecl d = optional_bias_decl();
+  const auto refusal = [&](const Case& c) -> std::string {
+    try {
+      check_contract(d, c);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  Case c = optional_bias_case(1);
+  EXPECT_EQ(refusal(c), "accepted");
+  c.params["epsilon"] = 1e-5f;  // a misspelt parameter: replaying it would silently ignore it
+  const std::string unknown = refusal(c);
+  EXPECT_NE(unknown.find("case.params.epsilon: unknown parameter"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("bias"), std::string::npos) << unknown;  // and names what the op reads
+  c = optional_bias_case(1);
+  c.mode = "audit";
+  EXPECT_NE(refusal(c).find("case.mode"), std::string::npos) << refusal(c);
+}
+
 RC_GTEST_PROP(OpCases, CasesOfAnOptionalInputAndAWorkCapSatisfyTheContract, ()) {
   const OpDecl d = optional_bias_decl();
   const Case c = *op_case(d);
