@@ -61,9 +61,10 @@ std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
                    "the dispatcher: check's subject unless --subject names another; replay "
                    "runs the subject each reproducer records (--subject overrides)"});
   flags.push_back({"--library", "FILE", "the shared library to load first, whose TORCH_LIBRARY registers --torch-op"});
-  flags.push_back({"--torch-arg", "DECLARED=ARGUMENT,...",
-                   "the schema argument a declared input, parameter or "
-                   "extent goes to (default: the argument of its name)"});
+  flags.push_back({"--torch-arg", "NAME=VALUE,...",
+                   "DECLARED=ARGUMENT: the schema argument a declared input, parameter or extent goes to "
+                   "(default: the argument of its name); ARGUMENT=VALUE: what an argument no declared name "
+                   "feeds takes: a literal (-1, 0.0, false, None, f32) or a list of extents ([D])"});
   flags.push_back({"--torch-device", "cpu|cuda", "the device of --torch-op's tensors (default cpu)"});
   flags.push_back({"--kernel-op", "OP",
                    "on model and trajectory, the op --torch-op is a kernel of (default linear): "

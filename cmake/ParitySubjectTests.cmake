@@ -4,7 +4,7 @@
 #                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>]
 #                          [MAX <EXT>=<n>...])
 # parity_add_subject_tests(OP <op>|FAMILY <family> TORCH_OP <schema> LIBRARY <lib>
-#                          [TORCH_ARGS <declared>=<argument>...] [DEVICE cpu|cuda] [KERNEL_OP <op>]
+#                          [TORCH_ARGS <name>=<value>...] [DEVICE cpu|cuda] [KERNEL_OP <op>]
 #                          [WILL_FAIL] [TIMEOUT <s>] [MAX <EXT>=<n>...])
 #
 # Needs parity's LibTorch component (parity::property_main).
@@ -33,7 +33,8 @@
 # with KERNEL_OP <op> (rms_norm, rope, swiglu, sdpa; transition_step on model) the rows that run
 # that op on it (runtime-host+<op>=<schema>, bound-all+<op>=<schema>; --kernel-op; tests named
 # <schema>+<op>.<family>.<property>; the backward ops stay parity's). LIBRARY (a shared-library target, or a
-# file) is loaded first; TORCH_ARGS maps declared names to schema arguments (--torch-arg); DEVICE
+# file) is loaded first; TORCH_ARGS are --torch-arg's NAME=VALUE pairs (a declared name to a schema
+# argument, or an argument to a literal such as dim=-1 or normalized_shape=[D]); DEVICE
 # cuda gives it CUDA tensors (subject <schema>@cuda, label gpu). The program is parity_torch_op_tests, the
 # property main alone, built once per project.
 #

@@ -1,8 +1,8 @@
 #pragma once
-// The subjects of layer_norm that its folder defines beside the host twin (layer_norm_host.hpp), each compiled into
-// its own library and registered by layer_norm_op.cpp: parity's CUDA kernel (layer_norm.cu, where the build has
-// CUDA), LibTorch's implementation (layer_norm_torch.cpp) and the mismatch probes. Plain C++: callers need no CUDA or
-// LibTorch headers.
+// The subjects of layer_norm that its folder defines beside the host twin (layer_norm_host.hpp), each compiled into its
+// own library and registered by layer_norm_op.cpp: parity's CUDA kernel (layer_norm.cu, where the build has CUDA) and
+// the mismatch probes. LibTorch's layer_norm is called by its schema name (aten::layer_norm). Plain C++: callers need
+// no CUDA headers.
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
@@ -16,11 +16,6 @@ namespace parity::ops::layer_norm {
 // layer_norm_arith.cuh's. x, w and b may have any strides and offset; y is contiguous. Runs
 // synchronously on the current device; throws std::runtime_error naming the failed CUDA call.
 std::unique_ptr<OpSubject> make_cuda_kernel();
-
-// LibTorch's LayerNorm (at::layer_norm) as a reference subject of layer_norm: its results are findings, never gated.
-// at::layer_norm(x, {D}, w, b, eps) on CPU tensors of the operands' dtypes, strides and offsets
-// (w and b undefined without the affine).
-std::unique_ptr<OpSubject> make_torch_cpu();
 
 // Registers the mismatch probes of layer_norm_probes.cpp (HostProbes).
 void register_probes();

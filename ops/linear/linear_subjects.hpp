@@ -1,7 +1,7 @@
 #pragma once
 // The subjects of linear that its folder defines beside the host twin (linear_host.hpp), each compiled into its own
-// library and registered by linear_op.cpp: parity's CUDA kernel (linear.cu, where the build has CUDA), LibTorch's
-// implementation (linear_torch.cpp) and the mismatch probes. Plain C++: callers need no CUDA or LibTorch headers.
+// library and registered by linear_op.cpp: parity's CUDA kernel (linear.cu, where the build has CUDA) and the mismatch
+// probes. LibTorch's linear is called by its schema name (aten::linear). Plain C++: callers need no CUDA headers.
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
@@ -15,11 +15,6 @@ namespace parity::ops::linear {
 // operation linear_arith.cuh's. x, W and b may have any strides and offset; y is contiguous.
 // Runs synchronously on the current device; throws std::runtime_error naming the failed CUDA call.
 std::unique_ptr<OpSubject> make_cuda_kernel();
-
-// LibTorch's linear (at::linear) as a reference subject of linear: its results are findings, never gated.
-// at::linear(x, W, b) on CPU tensors of the operands' dtypes, strides and offsets (b absent
-// without a bias).
-std::unique_ptr<OpSubject> make_torch_cpu();
 
 // Registers the mismatch probes of linear_probes.cpp (HostProbes).
 void register_probes();

@@ -6,6 +6,7 @@
 #include <parity/ops/rms_norm/rms_norm_host.hpp>
 #include <parity/ops/rms_norm/rms_norm_op.hpp>
 #include <parity/ops/rms_norm/rms_norm_subjects.hpp>
+#include <parity/ops/torch_op/torch_op.hpp>
 
 namespace parity::ops::rms_norm {
 
@@ -14,7 +15,10 @@ const gen::Family& family() {
       {.kernel = "parity's deterministic RMSNorm kernel",
        .make_host = &make_op_subject<RmsNormHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-       .torch = torch_subject("LibTorch's at::rms_norm on the CPU", &make_torch_cpu, &torch_unavailable_reason),
+       .torch = torch_op_reference(
+           RmsNorm::declaration(),
+           {.schema = "aten::rms_norm", .args = {{"x", "input"}, {"w", "weight"}, {"normalized_shape", "[D]"}}},
+           "LibTorch's aten::rms_norm on the CPU, by schema name"),
        .register_probes = &register_probes});
 }
 

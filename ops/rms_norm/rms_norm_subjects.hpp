@@ -23,15 +23,11 @@ std::unique_ptr<OpSubject> make_cuda_kernel();
 // contiguous.
 std::unique_ptr<OpSubject> make_cuda_backward_kernel();
 
-// LibTorch's RMSNorm (at::rms_norm) as a reference subject of rms_norm, and autograd's gradient through it of
-// rms_norm_backward: their results are findings, never gated.
-// at::rms_norm(x, {D}, w, eps) on CPU tensors of x's and w's dtypes, strides and offsets.
-std::unique_ptr<OpSubject> make_torch_cpu();
-// dx = x's gradient of at::rms_norm(x, {D}, w, eps) given dy, by autograd, in
-// x's dtype.
+// Autograd's gradient through LibTorch's at::rms_norm as the reference subject of rms_norm_backward:
+// findings, never gated (rms_norm's own reference is aten::rms_norm by schema name). dx = x's
+// gradient of at::rms_norm(x, {D}, w, eps) given dy, in x's dtype.
 std::unique_ptr<OpSubject> make_torch_cpu_backward();
-// "" where this LibTorch has at::rms_norm (2.4 and later), else why not: both
-// subjects need it.
+// "" where this LibTorch has at::rms_norm (2.4 and later), else why not.
 std::string torch_unavailable_reason();
 
 // Registers the mismatch probes of rms_norm_probes.cpp (HostProbes).

@@ -1,4 +1,5 @@
-// The only rms_norm source that includes LibTorch (ATen's per-operator headers).
+// The only rms_norm source that includes LibTorch (ATen's per-operator headers): autograd through
+// at::rms_norm, the reference of rms_norm_backward.
 #include <parity/ops/rms_norm/rms_norm_subjects.hpp>
 
 #include <parity/subjects/torch/convert.hpp>
@@ -11,21 +12,6 @@
 
 namespace parity::ops::rms_norm {
 namespace {
-
-class TorchCpu : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-#if PARITY_HAVE_AT_RMS_NORM
-    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
-    const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
-    const std::int64_t D = call.extent("D");
-    return {{ "y", subjects::torch_impl::from_aten(at::rms_norm(x, {D}, w, call.param("eps"))) }};
-#else
-    (void)call;
-    throw std::logic_error("at::rms_norm is absent from this LibTorch");
-#endif
-  }
-};
 
 class TorchCpuBackward : public OpSubject {
  public:
@@ -46,7 +32,6 @@ class TorchCpuBackward : public OpSubject {
 
 }  // namespace
 
-std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
 std::unique_ptr<OpSubject> make_torch_cpu_backward() { return std::make_unique<TorchCpuBackward>(); }
 
 std::string torch_unavailable_reason() {

@@ -1,11 +1,8 @@
 #include <parity/ops/torch_op/torch_op.hpp>
 
-#include <mutex>
-#include <set>
 #include <utility>
 
 #include <parity/core/error.hpp>
-#include <parity/ops/framework/op_family.hpp>
 
 namespace parity::ops {
 
@@ -15,13 +12,17 @@ TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library,
   if (device != "cpu" && device != "cuda") throw InputError("--torch-device: '" + device + "' is neither cpu nor cuda");
   std::size_t begin = 0;
   while (begin < args.size()) {
-    const std::size_t end = std::min(args.find(',', begin), args.size());
+    // The next comma outside brackets ends the pair: normalized_shape=[H,D] is one.
+    std::size_t end = begin;
+    for (int depth = 0; end < args.size() && (args[end] != ',' || depth > 0); ++end)
+      depth += args[end] == '[' ? 1 : args[end] == ']' ? -1 : 0;
     const std::string pair = args.substr(begin, end - begin);
     const std::size_t eq = pair.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
-      throw InputError("--torch-arg: '" + pair + "' is not DECLARED=ARGUMENT (e.g. x=input)");
+      throw InputError("--torch-arg: '" + pair +
+                       "' is not NAME=VALUE (DECLARED=ARGUMENT: x=input; ARGUMENT=VALUE: dim=-1)");
     if (!spec.args.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second)
-      throw InputError("--torch-arg: " + pair.substr(0, eq) + " is mapped twice");
+      throw InputError("--torch-arg: " + pair.substr(0, eq) + " is given twice");
     begin = end + 1;
   }
   return spec;
@@ -48,18 +49,6 @@ std::string torch_op_flag_words(const TorchOpSpec& spec) {
   if (spec.device != "cpu") words += " --torch-device " + spec.device;
   if (!spec.kernel_op.empty()) words += " --kernel-op " + word(spec.kernel_op);
   return words;
-}
-
-std::string register_torch_op_subject(const OpFamily& op, const TorchOpSpec& spec) {
-  static std::mutex m;
-  static std::set<std::pair<std::string, std::string>> registered;
-  if (!spec.kernel_op.empty() && spec.kernel_op != op.name())
-    throw InputError("--kernel-op: " + op.name() + " is an op family: the operator is its subject, not a kernel of " +
-                     spec.kernel_op);
-  const std::string name = torch_op_subject_name(spec);
-  std::lock_guard lock(m);
-  if (registered.emplace(op.name(), name).second) register_op_subject(op.name(), torch_op_subject(op.def().decl, spec));
-  return name;
 }
 
 }  // namespace parity::ops

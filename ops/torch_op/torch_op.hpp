@@ -7,12 +7,24 @@
 //   parity check rms_norm --torch-op mylib::rms_norm --library libmylib.so
 //   parity_add_subject_tests(OP rms_norm TORCH_OP mylib::rms_norm LIBRARY mylib)   (CMake)
 //
-// The declaration's inputs, parameters and extents go to the schema's arguments of the same name,
-// or of the name --torch-arg gives (DECLARED=ARGUMENT): a Tensor argument takes an input (its
-// case's dtype, shape, strides and offset), a float argument a parameter, an int argument an
-// extent or a parameter; an argument nothing maps to takes its default. The schema's returns are
-// the declaration's outputs in order. Plain C++: callers need no LibTorch headers (the LibTorch
-// code is torch_op_subject.cpp).
+// Each schema argument takes, in this order of precedence:
+//   - what --torch-arg gives it (ARGUMENT=VALUE; VALUE a literal or a declared name, below), or the
+//     declared name --torch-arg maps to it (DECLARED=ARGUMENT);
+//   - the declared input, parameter or extent of its own name;
+//   - its default. An argument left with none of these is refused.
+// A value converts only where it is exact: an input goes to a Tensor (its case's dtype, shape,
+// strides and offset) or, where the input is optional (TensorDecl::present_if), to a Tensor? that
+// is None where the case has no input; a parameter to a float, to an int where every value it
+// takes is an integer, to a bool where every value is 0 or 1; an extent to an int or SymInt, a
+// float, or a one-element int list. Literals: None (an optional argument), true/false, an int
+// (to an int or a float), a float, a list of ints and extents ([D], [H,D]), a dtype (f32, bf16,
+// f16, f64 or torch's names float32, bfloat16, ...). A parameter that only says whether an optional
+// input is present needs no argument when that input has one. Every declared input and every other
+// parameter must reach an argument. The schema's returns are the declaration's outputs in order.
+//
+// A name without an overload picks the overload without one; where there is none, the one
+// overload whose arguments map. Plain C++: callers need no LibTorch headers (the LibTorch code is
+// torch_op_subject.cpp).
 #include <map>
 #include <string>
 #include <vector>
@@ -29,14 +41,15 @@ inline constexpr const char* kTorchOpCudaBackend = "torch-op-cuda";
 struct TorchOpSpec {
   std::string schema;   // "mylib::rms_norm" or "mylib::rms_norm.overload" (--torch-op)
   std::string library;  // the shared library whose loading registers it; "" when already loaded (--library)
-  std::map<std::string, std::string> args = {};  // declared name -> schema argument (--torch-arg)
+  std::map<std::string, std::string> args = {};  // DECLARED -> ARGUMENT or ARGUMENT -> VALUE (--torch-arg)
   std::string device = "cpu";                    // cpu or cuda (--torch-device)
   // For a family whose subjects run an op's kernels (gen::Family::kernel_ops: model, trajectory),
   // the op the operator is a kernel of; "" for the family's first (linear) (--kernel-op).
   std::string kernel_op = {};
 };
 
-// The spec of the flags' values: `args` is "DECLARED=ARGUMENT,..." (may be empty), `device` cpu or
+// The spec of the flags' values: `args` is "NAME=VALUE,..." (may be empty; a comma inside
+// brackets belongs to the value), `device` cpu or
 // cuda, `kernel_op` an op name or "". Throws InputError naming the flag for a malformed value.
 TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
                           const std::string& device, const std::string& kernel_op = "");
@@ -53,12 +66,19 @@ std::string torch_op_flag_words(const TorchOpSpec& spec);
 // (RTLD_GLOBAL: its static initialisers register the operator), finds the schema and maps its
 // arguments now. Throws InputError naming the flag (--library, --torch-op, --torch-arg,
 // --torch-device) for a library that does not load, an operator the dispatcher does not have
-// (listing those of its namespace), a declared name that matches no argument, an argument
-// without a counterpart or default, an argument whose type cannot take what maps to it (a Tensor
-// for a parameter, a float for an input), or returns that are not the declaration's outputs.
-// The subject runs each call through the dispatcher; a returned tensor whose dtype or shape is
-// not the declared output's is its failure (an exception naming the output).
+// (with the five nearest names), a name whose overloads none or several map (listing them), a
+// name that is neither declared nor an argument, an argument given twice, an argument without a
+// value or default, a value its type cannot take exactly, or returns that are not the
+// declaration's outputs. The subject runs each call through the dispatcher; the operator's error
+// is its failure, by its message (without c10's backtrace), and so is a returned tensor whose
+// dtype or shape is not the declared output's.
 OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec);
+
+// LibTorch's operator `spec` (an aten:: operator by schema name) as the reference subject of one of
+// parity's own ops (BuiltinSubjects::torch, builtin_subjects.hpp), described by `description`: found
+// and mapped as torch_op_subject does at the first question, and unavailable, with the refusal as
+// the reason, where this LibTorch lacks the operator or its arguments do not map.
+OpSubjectInfo torch_op_reference(OpDecl decl, TorchOpSpec spec, std::string description);
 
 class OpFamily;
 

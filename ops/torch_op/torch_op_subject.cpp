@@ -6,6 +6,15 @@
 #include <ATen/core/stack.h>
 #include <c10/core/InferenceMode.h>
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 
 #include <parity/core/error.hpp>
@@ -18,16 +27,21 @@ namespace {
 using subjects::torch_impl::from_aten;
 using subjects::torch_impl::to_aten;
 
-// What one schema argument takes from an OpCall.
-struct Source {
-  enum Kind { input, param, extent, fallback } kind;
-  std::string name;  // the declared name (unused for fallback)
-  bool as_int = false;
-};
+// The value one schema argument takes in a call, made from the OpCall.
+using ArgumentValue = std::function<c10::IValue(const OpCall&)>;
 
 c10::TypePtr element(const c10::TypePtr& t) {
   if (const auto o = t->cast<c10::OptionalType>()) return o->getElementType();
   return t;
+}
+
+bool is_int(const c10::TypePtr& t) {
+  return t->kind() == c10::TypeKind::IntType || t->kind() == c10::TypeKind::SymIntType;
+}
+
+bool is_int_list(const c10::TypePtr& t) {
+  const auto list = t->cast<c10::ListType>();
+  return list && is_int(list->getElementType());
 }
 
 void load_library(const std::string& path) {
@@ -36,21 +50,37 @@ void load_library(const std::string& path) {
     throw InputError("--library: cannot load " + path + ": " + dlerror());
 }
 
-c10::OperatorHandle find_operator(const TorchOpSpec& spec) {
-  const std::size_t ns = spec.schema.find("::");
-  if (ns == std::string::npos || ns == 0 || ns + 2 == spec.schema.size())
-    throw InputError("--torch-op: '" + spec.schema + "' is not a schema name NAMESPACE::NAME[.OVERLOAD]");
-  const std::size_t dot = spec.schema.find('.', ns + 2);
-  const std::string name = spec.schema.substr(0, dot);
-  const std::string overload = dot == std::string::npos ? "" : spec.schema.substr(dot + 1);
-  if (auto handle = c10::Dispatcher::singleton().findSchema({name, overload})) return *handle;
-  std::string known;
-  for (const auto& op : c10::Dispatcher::singleton().getAllOpNames())
-    if (op.name.rfind(spec.schema.substr(0, ns + 2), 0) == 0)
-      known += (known.empty() ? "" : ", ") + op.name + (op.overload_name.empty() ? "" : "." + op.overload_name);
-  throw InputError("--torch-op: PyTorch's dispatcher has no operator " + spec.schema +
-                   (spec.library.empty() ? std::string() : " after loading " + spec.library) +
-                   " (its namespace has: " + (known.empty() ? "nothing" : known) + ")");
+std::string full_name(const c10::OperatorName& op) {
+  return op.name + (op.overload_name.empty() ? "" : "." + op.overload_name);
+}
+
+// The edit distance between a and b (insertions, deletions, substitutions).
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The five operator names of the dispatcher nearest to `name`, for a refusal.
+std::string nearest_names(const std::string& name) {
+  std::set<std::string> names;
+  for (const auto& op : c10::Dispatcher::singleton().getAllOpNames()) names.insert(op.name);
+  std::vector<std::pair<std::size_t, std::string>> ranked;
+  for (const auto& n : names) ranked.emplace_back(edit_distance(name, n), n);
+  const std::size_t n = std::min<std::size_t>(5, ranked.size());
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(n), ranked.end());
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += (out.empty() ? "" : ", ") + ranked[i].second;
+  return out.empty() ? "none" : out;
 }
 
 // The declared names, for messages: "inputs x, w; parameters eps; extents T, D".
@@ -70,115 +100,328 @@ bool declares(const Items& items, const std::string& name) {
   return false;
 }
 
-// Which source each schema argument takes, checked against the declaration (torch_op.hpp).
-std::vector<Source> map_arguments(const OpDecl& decl, const TorchOpSpec& spec, const c10::FunctionSchema& schema) {
-  const std::string what = spec.schema + "(" + [&] {
-    std::string s;
-    for (const auto& a : schema.arguments()) s += (s.empty() ? "" : ", ") + a.type()->str() + " " + a.name();
-    return s;
-  }() + ")";
-  std::map<std::string, std::string> by_argument;  // schema argument -> declared name
-  for (const auto& [declared, argument] : spec.args) {
-    if (!declares(decl.inputs, declared) && !declares(decl.params, declared) && !declares(decl.extents, declared))
-      throw InputError("--torch-arg: " + decl.name + " declares no " + declared + " (" + declared_names(decl) + ")");
-    bool found = false;
-    for (const auto& a : schema.arguments()) found = found || a.name() == argument;
-    if (!found) throw InputError("--torch-arg: " + what + " has no argument " + argument);
-    by_argument[argument] = declared;
-  }
-  std::vector<Source> sources;
-  std::set<std::string> used;
-  for (const auto& a : schema.arguments()) {
-    std::string declared = a.name();
-    if (const auto it = by_argument.find(a.name()); it != by_argument.end()) declared = it->second;
-    else if (spec.args.count(declared)) declared.clear();  // mapped elsewhere: this argument has none
-    const c10::TypeKind kind = element(a.type())->kind();
-    const std::string argument = "argument " + a.name() + " (" + a.type()->str() + ") of " + spec.schema;
-    Source s{Source::fallback, declared};
-    if (declares(decl.inputs, declared)) {
-      if (kind != c10::TypeKind::TensorType)
-        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s input " + declared +
-                         ", a tensor");
-      // An optional input (absent in some cases: linear's bias) needs an optional argument (Tensor?).
-      if (!decl.tensor(declared).present_if.empty() && a.type()->kind() != c10::TypeKind::OptionalType)
-        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s optional input " + declared +
-                         " (absent where " + decl.tensor(declared).present_if + " is 0): it needs the type Tensor?");
-      s.kind = Source::input;
-    } else if (declares(decl.params, declared)) {
-      if (kind != c10::TypeKind::FloatType && kind != c10::TypeKind::IntType)
-        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s parameter " + declared +
-                         ", a float");
-      s = {Source::param, declared, kind == c10::TypeKind::IntType};
-    } else if (declares(decl.extents, declared)) {
-      if (kind != c10::TypeKind::IntType)
-        throw InputError("--torch-arg: " + argument + " cannot take " + decl.name + "'s extent " + declared +
-                         ", an int");
-      s = {Source::extent, declared, true};
-    } else if (!a.default_value()) {
-      throw InputError("--torch-arg: " + argument + " has no default and no counterpart in " + decl.name + " (" +
-                       declared_names(decl) + "): map one to it with --torch-arg NAME=" + a.name());
-    }
-    if (s.kind != Source::fallback) used.insert(declared);
-    sources.push_back(s);
-  }
-  for (const auto& t : decl.inputs)
-    if (!used.count(t.name))
-      throw InputError("--torch-arg: " + decl.name + "'s input " + t.name + " goes to no argument of " + what +
-                       ": map it with --torch-arg " + t.name + "=ARGUMENT");
+bool declares_any(const OpDecl& decl, const std::string& name) {
+  return declares(decl.inputs, name) || declares(decl.params, name) || declares(decl.extents, name);
+}
+
+const ParamDecl& param_decl(const OpDecl& decl, const std::string& name) {
   for (const auto& p : decl.params)
-    if (!used.count(p.name))
-      throw InputError("--torch-arg: " + decl.name + "'s parameter " + p.name + " goes to no argument of " + what +
-                       ": map it with --torch-arg " + p.name + "=ARGUMENT");
-  if (schema.returns().size() != decl.outputs.size())
-    throw InputError("--torch-op: " + spec.schema + " returns " + std::to_string(schema.returns().size()) +
-                     " values, " + decl.name + " declares " + std::to_string(decl.outputs.size()) + " outputs");
-  for (std::size_t i = 0; i < schema.returns().size(); ++i)
-    if (schema.returns()[i].type()->kind() != c10::TypeKind::TensorType)
-      throw InputError("--torch-op: " + spec.schema + "'s return " + std::to_string(i) + " is " +
-                       schema.returns()[i].type()->str() + ", not the Tensor " + decl.outputs[i].name);
-  return sources;
+    if (p.name == name) return p;
+  throw std::logic_error("no parameter " + name);
+}
+
+// Whether every value the declaration lets parameter `p` take satisfies `ok`.
+template <class Predicate>
+bool every_value(const ParamDecl& p, Predicate ok) {
+  if (!ok(p.min) || !ok(p.max)) return false;
+  for (const double v : p.values)
+    if (!ok(v)) return false;
+  return true;
+}
+
+std::optional<std::int64_t> integer_literal(const std::string& s) {
+  std::int64_t v = 0;
+  const char* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return v;
+}
+
+std::optional<double> float_literal(const std::string& s) {
+  if (s.empty() || s.find_first_not_of("0123456789+-.eE") != std::string::npos) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<c10::ScalarType> dtype_literal(const std::string& s) {
+  static const std::map<std::string, c10::ScalarType> names = {
+      {"f32", c10::ScalarType::Float},      {"float32", c10::ScalarType::Float},     {"float", c10::ScalarType::Float},
+      {"bf16", c10::ScalarType::BFloat16},  {"bfloat16", c10::ScalarType::BFloat16}, {"f16", c10::ScalarType::Half},
+      {"float16", c10::ScalarType::Half},   {"half", c10::ScalarType::Half},         {"f64", c10::ScalarType::Double},
+      {"float64", c10::ScalarType::Double}, {"double", c10::ScalarType::Double}};
+  const auto it = names.find(s);
+  return it == names.end() ? std::nullopt : std::optional(it->second);
+}
+
+// Maps one schema's arguments to what an OpCall holds (torch_op.hpp), or throws InputError naming
+// the flag and the argument.
+class ArgumentMap {
+ public:
+  ArgumentMap(const OpDecl& decl, const TorchOpSpec& spec, std::string name, const c10::FunctionSchema& schema)
+      : decl_(decl), spec_(spec), name_(std::move(name)), schema_(schema) {}
+
+  std::vector<ArgumentValue> map() {
+    std::map<std::string, std::string> expression;  // schema argument -> what it takes
+    for (const auto& [key, value] : spec_.args) {
+      if (declares_any(decl_, key)) {  // DECLARED=ARGUMENT
+        if (!argument(value)) throw InputError("--torch-arg: " + signature() + " has no argument " + value);
+        give(expression, value, key);
+      } else {  // ARGUMENT=VALUE
+        if (!argument(key))
+          throw InputError("--torch-arg: " + key + " is neither declared by " + decl_.name + " (" +
+                           declared_names(decl_) + ") nor an argument of " + signature());
+        give(expression, key, value);
+      }
+    }
+    std::vector<ArgumentValue> values;
+    for (const auto& a : schema_.arguments()) {
+      std::string what;
+      if (const auto it = expression.find(a.name()); it != expression.end()) what = it->second;
+      else if (declares_any(decl_, a.name()) && !spec_.args.count(a.name())) what = a.name();
+      if (!what.empty()) {
+        values.push_back(value_of(a, what));
+      } else if (a.default_value()) {
+        values.push_back([v = *a.default_value()](const OpCall&) { return v; });
+      } else {
+        throw InputError("--torch-arg: " + describe(a) + " has no default and no counterpart in " + decl_.name + " (" +
+                         declared_names(decl_) + "): give it with --torch-arg " + a.name() + "=VALUE");
+      }
+    }
+    for (const auto& t : decl_.inputs)
+      if (!used_.count(t.name))
+        throw InputError("--torch-arg: " + decl_.name + "'s input " + t.name + " goes to no argument of " +
+                         signature() + ": map it with --torch-arg " + t.name + "=ARGUMENT");
+    for (const auto& p : decl_.params)
+      if (!used_.count(p.name) && !presence_of_mapped_input(p.name))
+        throw InputError("--torch-arg: " + decl_.name + "'s parameter " + p.name + " goes to no argument of " +
+                         signature() + ": map it with --torch-arg " + p.name + "=ARGUMENT");
+    if (schema_.returns().size() != decl_.outputs.size())
+      throw InputError("--torch-op: " + name_ + " returns " + std::to_string(schema_.returns().size()) + " values, " +
+                       decl_.name + " declares " + std::to_string(decl_.outputs.size()) + " outputs");
+    for (std::size_t i = 0; i < schema_.returns().size(); ++i)
+      if (schema_.returns()[i].type()->kind() != c10::TypeKind::TensorType)
+        throw InputError("--torch-op: " + name_ + "'s return " + std::to_string(i) + " is " +
+                         schema_.returns()[i].type()->str() + ", not the Tensor " + decl_.outputs[i].name);
+    return values;
+  }
+
+  std::string signature() const {
+    std::string s;
+    for (const auto& a : schema_.arguments()) s += (s.empty() ? "" : ", ") + a.real_type()->str() + " " + a.name();
+    return name_ + "(" + s + ")";
+  }
+
+ private:
+  const c10::Argument* argument(const std::string& name) const {
+    for (const auto& a : schema_.arguments())
+      if (a.name() == name) return &a;
+    return nullptr;
+  }
+
+  std::string describe(const c10::Argument& a) const {
+    return "argument " + a.name() + " (" + a.real_type()->str() + ") of " + name_;
+  }
+
+  void give(std::map<std::string, std::string>& expression, const std::string& argument, const std::string& what) {
+    if (!expression.emplace(argument, what).second)
+      throw InputError("--torch-arg: argument " + argument + " of " + name_ + " is given twice (" +
+                       expression[argument] + " and " + what + ")");
+  }
+
+  // A parameter that only says whether an optional input is present, when that input goes to an
+  // argument: the argument's None says it.
+  bool presence_of_mapped_input(const std::string& param) const {
+    for (const auto& t : decl_.inputs)
+      if (t.present_if == param && used_.count(t.name)) return true;
+    return false;
+  }
+
+  [[noreturn]] void cannot(const c10::Argument& a, const std::string& what) const {
+    throw InputError("--torch-arg: " + describe(a) + " cannot take " + what);
+  }
+
+  // What argument `a` takes from `what`: a declared name or a literal (torch_op.hpp). Its real
+  // type: ScalarType and SymInt as themselves, not as the int the dispatcher passes them as.
+  ArgumentValue value_of(const c10::Argument& a, const std::string& what) {
+    const c10::TypePtr e = element(a.real_type());
+    const bool optional = a.real_type()->kind() == c10::TypeKind::OptionalType;
+    if (declares(decl_.inputs, what)) {
+      used_.insert(what);
+      const TensorDecl& t = decl_.tensor(what);
+      if (e->kind() != c10::TypeKind::TensorType) cannot(a, decl_.name + "'s input " + what + ", a tensor");
+      // An optional input (absent in some cases: linear's bias) needs an optional argument (Tensor?).
+      if (!t.present_if.empty() && !optional)
+        cannot(a, decl_.name + "'s optional input " + what + " (absent where " + t.present_if +
+                      " is 0): it needs the type Tensor?");
+      const bool cuda = spec_.device == "cuda";
+      return [what, cuda](const OpCall& call) -> c10::IValue {
+        if (!call.has_input(what)) return {};  // an absent optional input: None
+        const at::Tensor cpu = to_aten(call.input(what));
+        if (!cuda) return cpu;
+        // On the device, its storage copied whole so strides and offset stay.
+        const at::Tensor flat =
+            cpu.as_strided({static_cast<std::int64_t>(cpu.storage().nbytes() / cpu.element_size())}, {1}, 0);
+        return flat.to(at::kCUDA).as_strided(cpu.sizes(), cpu.strides(), cpu.storage_offset());
+      };
+    }
+    if (declares(decl_.params, what)) {
+      used_.insert(what);
+      const ParamDecl& p = param_decl(decl_, what);
+      if (e->kind() == c10::TypeKind::FloatType)
+        return [what](const OpCall& call) -> c10::IValue { return call.param(what); };
+      if (is_int(e)) {
+        if (!every_value(p, [](double v) { return v == std::nearbyint(v); }))
+          cannot(a, decl_.name + "'s parameter " + what + ", which takes values that are not integers");
+        return [what](const OpCall& call) -> c10::IValue {
+          const double v = call.param(what);
+          if (v != std::nearbyint(v)) throw InputError("parameter " + what + " = " + std::to_string(v) + " is no int");
+          return static_cast<std::int64_t>(v);
+        };
+      }
+      if (e->kind() == c10::TypeKind::BoolType) {
+        if (!every_value(p, [](double v) { return v == 0.0 || v == 1.0; }))
+          cannot(a, decl_.name + "'s parameter " + what + ", which takes values other than 0 and 1");
+        return [what](const OpCall& call) -> c10::IValue {
+          const double v = call.param(what);
+          if (v != 0.0 && v != 1.0) throw InputError("parameter " + what + " = " + std::to_string(v) + " is no bool");
+          return v == 1.0;
+        };
+      }
+      cannot(a, decl_.name + "'s parameter " + what + ", a float");
+    }
+    if (declares(decl_.extents, what)) {
+      used_.insert(what);
+      if (is_int(e)) return [what](const OpCall& call) -> c10::IValue { return call.extent(what); };
+      if (e->kind() == c10::TypeKind::FloatType)
+        return [what](const OpCall& call) -> c10::IValue { return static_cast<double>(call.extent(what)); };
+      if (is_int_list(e))
+        return [what](const OpCall& call) -> c10::IValue { return std::vector<std::int64_t>{call.extent(what)}; };
+      cannot(a, decl_.name + "'s extent " + what + ", an int");
+    }
+    if (what == "None") {
+      if (!optional) cannot(a, "None: it is not optional");
+      return [](const OpCall&) { return c10::IValue(); };
+    }
+    if (what.size() >= 2 && what.front() == '[' && what.back() == ']') {
+      if (!is_int_list(e)) cannot(a, "the list " + what);
+      return list_of(a, what.substr(1, what.size() - 2));
+    }
+    if (what == "true" || what == "false" || what == "True" || what == "False") {
+      if (e->kind() != c10::TypeKind::BoolType) cannot(a, "the bool " + what);
+      const bool v = what == "true" || what == "True";
+      return [v](const OpCall&) -> c10::IValue { return v; };
+    }
+    if (const auto i = integer_literal(what)) {
+      if (is_int(e)) return [v = *i](const OpCall&) -> c10::IValue { return v; };
+      if (e->kind() == c10::TypeKind::FloatType)
+        return [v = static_cast<double>(*i)](const OpCall&) -> c10::IValue { return v; };
+      cannot(a, "the int " + what);
+    }
+    if (const auto f = float_literal(what)) {
+      if (e->kind() != c10::TypeKind::FloatType) cannot(a, "the float " + what);
+      return [v = *f](const OpCall&) -> c10::IValue { return v; };
+    }
+    if (const auto dtype = dtype_literal(what)) {
+      if (e->kind() != c10::TypeKind::ScalarTypeType) cannot(a, "the dtype " + what);
+      return [v = *dtype](const OpCall&) -> c10::IValue { return v; };
+    }
+    throw InputError("--torch-arg: " + a.name() + "=" + what + ": " + what +
+                     " is neither a value (None, true, false, " +
+                     "a number, [EXTENT,...], a dtype such as f32) nor declared by " + decl_.name + " (" +
+                     declared_names(decl_) + ")");
+  }
+
+  // An int list of extents and int literals ("D" or "H, D" or "4, D").
+  ArgumentValue list_of(const c10::Argument& a, const std::string& items) {
+    std::vector<std::function<std::int64_t(const OpCall&)>> parts;
+    std::size_t begin = 0;
+    while (begin <= items.size()) {
+      const std::size_t end = std::min(items.find(',', begin), items.size());
+      std::string item = items.substr(begin, end - begin);
+      item.erase(0, item.find_first_not_of(' '));
+      item.erase(item.find_last_not_of(' ') + 1);
+      if (declares(decl_.extents, item)) {
+        used_.insert(item);
+        parts.emplace_back([item](const OpCall& call) { return call.extent(item); });
+      } else if (const auto i = integer_literal(item)) {
+        parts.emplace_back([v = *i](const OpCall&) { return v; });
+      } else if (!(item.empty() && parts.empty() && end == items.size())) {
+        cannot(a, "the list [" + items + "]: '" + item + "' is neither an int nor an extent of " + decl_.name);
+      }
+      begin = end + 1;
+    }
+    return [parts](const OpCall& call) -> c10::IValue {
+      std::vector<std::int64_t> v;
+      for (const auto& part : parts) v.push_back(part(call));
+      return v;
+    };
+  }
+
+  const OpDecl& decl_;
+  const TorchOpSpec& spec_;
+  std::string name_;  // with its overload, for messages
+  const c10::FunctionSchema& schema_;
+  std::set<std::string> used_;
+};
+
+// The operator spec.schema names, with its arguments mapped: the overload named, else the one
+// without an overload name, else the one overload whose arguments map.
+std::pair<c10::OperatorHandle, std::vector<ArgumentValue>> find_and_map(const OpDecl& decl, const TorchOpSpec& spec) {
+  const std::size_t ns = spec.schema.find("::");
+  if (ns == std::string::npos || ns == 0 || ns + 2 == spec.schema.size())
+    throw InputError("--torch-op: '" + spec.schema + "' is not a schema name NAMESPACE::NAME[.OVERLOAD]");
+  const std::size_t dot = spec.schema.find('.', ns + 2);
+  const std::string name = spec.schema.substr(0, dot);
+  const std::string overload = dot == std::string::npos ? "" : spec.schema.substr(dot + 1);
+  auto& dispatcher = c10::Dispatcher::singleton();
+  if (auto handle = dispatcher.findSchema({name, overload}))
+    return {*handle, ArgumentMap(decl, spec, spec.schema, handle->schema()).map()};
+  std::vector<c10::OperatorName> overloads;
+  if (overload.empty())
+    for (const auto& op : dispatcher.getAllOpNames())
+      if (op.name == name) overloads.push_back(op);
+  if (overloads.empty())
+    throw InputError("--torch-op: PyTorch's dispatcher has no operator " + spec.schema +
+                     (spec.library.empty() ? std::string() : " after loading " + spec.library) +
+                     " (the nearest names: " + nearest_names(name) + ")");
+  std::sort(overloads.begin(), overloads.end(),
+            [](const auto& a, const auto& b) { return a.overload_name < b.overload_name; });
+  std::vector<std::pair<c10::OperatorHandle, std::vector<ArgumentValue>>> mapped;
+  std::string listed, why_not;
+  for (const auto& op : overloads) {
+    const c10::OperatorHandle handle = *dispatcher.findSchema(op);
+    ArgumentMap map(decl, spec, full_name(op), handle.schema());
+    listed += (listed.empty() ? "" : ", ") + map.signature();
+    try {
+      mapped.emplace_back(handle, map.map());
+    } catch (const InputError& e) {
+      why_not += std::string(why_not.empty() ? " (" : "; ") + full_name(op) + ": " + e.what();
+    }
+  }
+  if (mapped.size() == 1) return std::move(mapped.front());
+  throw InputError("--torch-op: " + spec.schema + " has the overloads " + listed + "; " +
+                   (mapped.empty() ? "the arguments of none map to " + decl.name + why_not + ")"
+                                   : "the arguments of more than one map: name one as " + name + ".OVERLOAD"));
 }
 
 class TorchOp : public OpSubject {
  public:
-  TorchOp(const OpDecl& decl, TorchOpSpec spec, c10::OperatorHandle handle, std::vector<Source> sources)
-      : decl_(decl), spec_(std::move(spec)), handle_(std::move(handle)), sources_(std::move(sources)) {}
+  TorchOp(std::shared_ptr<const OpDecl> decl, TorchOpSpec spec, c10::OperatorHandle handle,
+          std::vector<ArgumentValue> arguments)
+      : decl_(std::move(decl)), spec_(std::move(spec)), handle_(std::move(handle)), arguments_(std::move(arguments)) {}
 
   OpOutputs run(const OpCall& call) override {
     c10::InferenceMode no_autograd;
     torch::jit::Stack stack;
-    const auto& arguments = handle_.schema().arguments();
-    for (std::size_t i = 0; i < sources_.size(); ++i) {
-      const Source& s = sources_[i];
-      switch (s.kind) {
-        case Source::input:
-          if (call.has_input(s.name)) stack.emplace_back(on_device(to_aten(call.input(s.name))));
-          else stack.emplace_back();  // an absent optional input: None to its Tensor? argument
-          break;
-        case Source::param:
-          if (s.as_int) stack.emplace_back(static_cast<std::int64_t>(call.param(s.name)));
-          else stack.emplace_back(call.param(s.name));
-          break;
-        case Source::extent:
-          stack.emplace_back(call.extent(s.name));
-          break;
-        case Source::fallback:
-          stack.push_back(*arguments[i].default_value());
-          break;
-      }
+    for (const auto& argument : arguments_) stack.push_back(argument(call));
+    try {
+      handle_.callBoxed(stack);
+    } catch (const c10::Error& e) {  // its message, without c10's backtrace
+      throw std::runtime_error(spec_.schema + ": " + e.what_without_backtrace());
     }
-    handle_.callBoxed(stack);
     OpOutputs out;
-    for (std::size_t i = 0; i < decl_.outputs.size(); ++i) {
-      const TensorDecl& o = decl_.outputs[i];
+    for (std::size_t i = 0; i < decl_->outputs.size(); ++i) {
+      const TensorDecl& o = decl_->outputs[i];
       if (!stack[i].isTensor()) throw std::runtime_error(spec_.schema + " returned no tensor for " + o.name);
       Tensor t = from_aten(stack[i].toTensor());
       if (t.dtype() != call.output_dtype(o.name))
         throw std::runtime_error(spec_.schema + " returned " + o.name + " as " + std::string(dtype_name(t.dtype())) +
-                                 ", the " + decl_.name + " declaration wants " +
+                                 ", the " + decl_->name + " declaration wants " +
                                  std::string(dtype_name(call.output_dtype(o.name))));
       if (t.shape() != eval_shape(o, call.extents))
-        throw std::runtime_error(spec_.schema + " returned " + o.name + " of another shape than " + decl_.name +
+        throw std::runtime_error(spec_.schema + " returned " + o.name + " of another shape than " + decl_->name +
                                  " declares");
       out.emplace(o.name, std::move(t));
     }
@@ -186,26 +429,17 @@ class TorchOp : public OpSubject {
   }
 
  private:
-  // The tensor on the subject's device, its storage copied whole so strides and offset stay.
-  at::Tensor on_device(const at::Tensor& cpu) const {
-    if (spec_.device != "cuda") return cpu;
-    const at::Tensor flat =
-        cpu.as_strided({static_cast<std::int64_t>(cpu.storage().nbytes() / cpu.element_size())}, {1}, 0);
-    return flat.to(at::kCUDA).as_strided(cpu.sizes(), cpu.strides(), cpu.storage_offset());
-  }
-
-  const OpDecl& decl_;
+  std::shared_ptr<const OpDecl> decl_;
   TorchOpSpec spec_;
   c10::OperatorHandle handle_;
-  std::vector<Source> sources_;
+  std::vector<ArgumentValue> arguments_;
 };
 
 }  // namespace
 
 OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec) {
   load_library(spec.library);
-  c10::OperatorHandle handle = find_operator(spec);
-  std::vector<Source> sources = map_arguments(decl, spec, handle.schema());
+  auto [handle, arguments] = find_and_map(decl, spec);
   const bool cuda = spec.device == "cuda";
   OpSubjectInfo info{.name = torch_op_subject_name(spec),
                      .backend = cuda ? kTorchOpCudaBackend : kTorchOpCpuBackend,
@@ -215,10 +449,51 @@ OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec) {
     info.unavailable_reason = [] {
       return at::globalContext().hasCUDA() ? std::string() : std::string("no CUDA device for PyTorch here");
     };
-  info.make = [&decl, spec, handle, sources]() -> std::unique_ptr<OpSubject> {
-    return std::make_unique<TorchOp>(decl, spec, handle, sources);
+  info.make = [decl = std::make_shared<const OpDecl>(decl), spec, handle = handle,
+               arguments = arguments]() -> std::unique_ptr<OpSubject> {
+    return std::make_unique<TorchOp>(decl, spec, handle, arguments);
   };
   return info;
+}
+
+OpSubjectInfo torch_op_reference(OpDecl decl, TorchOpSpec spec, std::string description) {
+  // Found and mapped at the first question, once: registering costs nothing.
+  struct Lazy {
+    std::once_flag once;
+    std::shared_ptr<const OpDecl> decl;
+    TorchOpSpec spec;
+    std::optional<c10::OperatorHandle> handle;
+    std::vector<ArgumentValue> arguments;
+    std::string why_not;
+
+    void map() {
+      std::call_once(once, [this] {
+        try {
+          auto [h, a] = find_and_map(*decl, spec);
+          handle = std::move(h);
+          arguments = std::move(a);
+        } catch (const InputError& e) {
+          why_not = "this LibTorch's " + spec.schema + " cannot be called as " + decl->name + ": " + e.what();
+        }
+      });
+    }
+  };
+  auto lazy = std::make_shared<Lazy>();
+  lazy->decl = std::make_shared<const OpDecl>(std::move(decl));
+  lazy->spec = std::move(spec);
+  // Named by the caller (register_builtin_subjects names it torch-cpu).
+  return {.name = {},
+          .backend = kTorchOpCpuBackend,
+          .description = std::move(description),
+          .unavailable_reason =
+              [lazy] {
+                lazy->map();
+                return lazy->why_not;
+              },
+          .make = [lazy]() -> std::unique_ptr<OpSubject> {
+            lazy->map();
+            return std::make_unique<TorchOp>(lazy->decl, lazy->spec, *lazy->handle, lazy->arguments);
+          }};
 }
 
 }  // namespace parity::ops

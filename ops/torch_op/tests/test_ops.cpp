@@ -70,9 +70,51 @@ at::Tensor linear_by_rows(const at::Tensor& x, const at::Tensor& W, const c10::o
   return linear_in_order(x, W, b, x.size(0) % 2 == 0);
 }
 
+// rms_norm, after checking that each literal and converted value reached it exactly as
+// torch_op_cli_test.sh gives it: dim=-1, flag=false, shape=[D], dtype=f32, scale=0.5, unused=None,
+// and the extent D as an int (d) and as a one-element list (ds).
+at::Tensor literals(const at::Tensor& x, const at::Tensor& w, double eps, std::int64_t dim, bool flag,
+                    c10::IntArrayRef shape, c10::optional<at::ScalarType> dtype, double scale,
+                    const c10::optional<at::Tensor>& unused, std::int64_t d, c10::IntArrayRef ds) {
+  TORCH_CHECK(dim == -1, "literals: dim is ", dim, ", not -1");
+  TORCH_CHECK(!flag, "literals: flag is true, not false");
+  TORCH_CHECK(shape.size() == 1 && shape[0] == x.size(1), "literals: shape is not [D]");
+  TORCH_CHECK(dtype && *dtype == at::kFloat, "literals: dtype is not float32");
+  TORCH_CHECK(scale == 0.5, "literals: scale is ", scale, ", not 0.5");
+  TORCH_CHECK(!unused, "literals: unused is not None");
+  TORCH_CHECK(d == x.size(1), "literals: d is ", d, ", not D = ", x.size(1));
+  TORCH_CHECK(ds.size() == 1 && ds[0] == x.size(1), "literals: ds is not [D]");
+  return rms_norm(x, w, eps);
+}
+
+// Zeros of linear's y, after checking that linear's bias parameter reached `has_bias` as a bool
+// that agrees with the optional b (None where the case has no bias).
+at::Tensor presence(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b, bool has_bias) {
+  TORCH_CHECK(b.has_value() == has_bias, "presence: b is ", b ? "a tensor" : "None", " but has_bias is ", has_bias);
+  TORCH_CHECK(!b || b->size(0) == W.size(0), "presence: b is not [N]");
+  return at::zeros({x.size(0), W.size(0)}, x.options());
+}
+// The same without the flag: linear's bias parameter needs no argument, b's None says it.
+at::Tensor presence_only(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b) {
+  TORCH_CHECK(!b || b->size(0) == W.size(0), "presence: b is not [N]");
+  return at::zeros({x.size(0), W.size(0)}, x.options());
+}
+at::Tensor named_weight(const at::Tensor& x, at::Dimname, double) { return x; }
+at::Tensor softmax_int(const at::Tensor& x, std::int64_t, c10::optional<at::ScalarType>) { return x; }
+at::Tensor softmax_name(const at::Tensor& x, at::Dimname, c10::optional<at::ScalarType>) { return x; }
+
 }  // namespace
 
 TORCH_LIBRARY(parity_test, m) {
+  m.def(
+      "literals(Tensor x, Tensor w, float eps, int dim, bool flag, int[] shape, ScalarType? dtype, float scale, "
+      "Tensor? unused, int d, int[] ds) -> Tensor");
+  m.def("presence(Tensor x, Tensor W, Tensor? b, bool has_bias) -> Tensor");
+  m.def("presence_only(Tensor x, Tensor W, Tensor? b) -> Tensor");
+  m.def("picked.tensor(Tensor x, Tensor w, float eps) -> Tensor");
+  m.def("picked.Dimname(Tensor x, Dimname w, float eps) -> Tensor");
+  m.def("overloaded.int(Tensor x, int dim, ScalarType? dtype=None) -> Tensor");
+  m.def("overloaded.Dimname(Tensor x, Dimname dim, ScalarType? dtype=None) -> Tensor");
   m.def("renamed(Tensor input, Tensor weight, float epsilon) -> Tensor");
   m.def("defaulted(Tensor x, Tensor w, float eps, int groups=1) -> Tensor");
   m.def("extra(Tensor x, Tensor w, float eps, int groups) -> Tensor");
@@ -96,4 +138,11 @@ TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
   m.impl("linear", &linear);
   m.impl("linear_by_rows", &linear_by_rows);
   m.impl("rms_norm_by_rows", &rms_norm_by_rows);
+  m.impl("literals", &literals);
+  m.impl("presence", &presence);
+  m.impl("presence_only", &presence_only);
+  m.impl("picked.tensor", &rms_norm);
+  m.impl("picked.Dimname", &named_weight);
+  m.impl("overloaded.int", &softmax_int);
+  m.impl("overloaded.Dimname", &softmax_name);
 }

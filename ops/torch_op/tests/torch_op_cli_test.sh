@@ -43,7 +43,7 @@ printed_lines_fail() {
 }
 printed_lines_fail "$(check --torch-op mylib::rms_norm_broken --property forward_accuracy 2>&1)"
 
-expect 2 "--torch-op: PyTorch's dispatcher has no operator mylib::rms_nrm after loading $lib (its namespace has: mylib::rms_norm" \
+expect 2 "--torch-op: PyTorch's dispatcher has no operator mylib::rms_nrm after loading $lib (the nearest names: mylib::rms_norm" \
   -- check --torch-op mylib::rms_nrm
 expect 2 "--torch-op: 'rms_norm' is not a schema name" -- check --torch-op rms_norm
 expect 2 "--library: cannot load $work/none.so" -- "$parity" check rms_norm --torch-op mylib::rms_norm --library "$work/none.so"
@@ -56,11 +56,66 @@ expect 2 "--torch-arg: argument input (Tensor) of parity_test::renamed has no de
   -- check --torch-op parity_test::renamed
 expect 2 "--torch-arg: rms_norm's input w goes to no argument of parity_test::no_weight(Tensor x, float eps)" \
   -- check --torch-op parity_test::no_weight
-expect 2 "--torch-arg: 'x' is not DECLARED=ARGUMENT" -- check --torch-op parity_test::renamed --torch-arg x
-expect 2 "--torch-arg: rms_norm declares no input (inputs x, w; parameters eps; extents T, D)" \
+expect 2 "--torch-arg: 'x' is not NAME=VALUE" -- check --torch-op parity_test::renamed --torch-arg x
+expect 2 "--torch-arg: input=input: input is neither a value (None, true, false, a number, [EXTENT,...], a dtype such as f32) nor declared by rms_norm (inputs x, w; parameters eps; extents T, D)" \
   -- check --torch-op parity_test::renamed --torch-arg input=input
+expect 2 "--torch-arg: nothing is neither declared by rms_norm (inputs x, w; parameters eps; extents T, D) nor an argument of parity_test::renamed(Tensor input, Tensor weight, float epsilon)" \
+  -- check --torch-op parity_test::renamed --torch-arg nothing=1
 expect 2 "--torch-arg: parity_test::renamed(Tensor input, Tensor weight, float epsilon) has no argument X" \
   -- check --torch-op parity_test::renamed --torch-arg x=X
+# Arguments as the schema has them: literals, lists of extents, dtypes and None, each of which the
+# operator checks reached it exactly (it throws otherwise); an extent as an int and as a
+# one-element list; a 0/1 parameter as a bool; an optional input's presence parameter needing no
+# argument. A wrong literal is the operator's failure, by its message without c10's backtrace.
+literal_args=dim=-1,flag=false,shape=[D],dtype=f32,scale=0.5,unused=None,D=d,ds=D
+expect 0 "forward_accuracy              holds" -- check --torch-op parity_test::literals --torch-arg "$literal_args"
+out=$(check --torch-op parity_test::literals --torch-arg "${literal_args/dim=-1/dim=-2}" --property repeatable 2>&1)
+expect 1 "literals: dim is -2, not -1" -- check --torch-op parity_test::literals --torch-arg "${literal_args/dim=-1/dim=-2}" --property repeatable
+if printf '%s' "$out" | grep -q "Exception raised from"; then
+  echo "FAIL: the operator's error printed c10's backtrace"; failures=$((failures + 1)); fi
+expect 0 "repeatable                    holds" -- \
+  "$parity" check linear --cases 30 --library "$lib" --torch-op parity_test::presence --torch-arg has_bias=bias --property repeatable
+expect 0 "repeatable                    holds" -- \
+  "$parity" check linear --cases 30 --library "$lib" --torch-op parity_test::presence_only --property repeatable
+expect 2 "--torch-arg: argument dim (int) of parity_test::literals cannot take the float 0.5" -- \
+  check --torch-op parity_test::literals --torch-arg "${literal_args/dim=-1/dim=0.5}"
+expect 2 "--torch-arg: argument flag (bool) of parity_test::literals cannot take the int 1" -- \
+  check --torch-op parity_test::literals --torch-arg "${literal_args/flag=false/flag=1}"
+expect 2 "--torch-arg: argument shape (int[]) of parity_test::literals cannot take the list [D,Q]: 'Q' is neither an int nor an extent of rms_norm" -- \
+  check --torch-op parity_test::literals --torch-arg "${literal_args/shape=\[D\]/shape=[D,Q]}"
+expect 2 "--torch-arg: argument flag (bool) of parity_test::literals cannot take None: it is not optional" -- \
+  check --torch-op parity_test::literals --torch-arg "${literal_args/flag=false/flag=None}"
+expect 2 "--torch-arg: argument dtype (ScalarType?) of parity_test::literals cannot take the float 1.5" -- \
+  check --torch-op parity_test::literals --torch-arg "${literal_args/dtype=f32/dtype=1.5}"
+expect 2 "--torch-arg: argument d of parity_test::literals is given twice" -- \
+  check --torch-op parity_test::literals --torch-arg "$literal_args,d=4"
+expect 2 "--torch-arg: argument flag (bool) of parity_test::literals cannot take rms_norm's extent T, an int" -- \
+  check --torch-op parity_test::literals --torch-arg "${literal_args/flag=false/flag=T}"
+expect 2 "--torch-arg: argument has_bias (bool) of parity_test::presence cannot take linear's extent N, an int" -- \
+  "$parity" check linear --library "$lib" --torch-op parity_test::presence --torch-arg has_bias=N
+# Overloads: the one whose arguments map is picked; none mapping lists them.
+expect 0 "forward_accuracy              holds" -- check --torch-op parity_test::picked
+expect 2 "--torch-op: parity_test::overloaded has the overloads parity_test::overloaded.Dimname(Tensor x, str dim, ScalarType? dtype), parity_test::overloaded.int(Tensor x, int dim, ScalarType? dtype); the arguments of none map to rms_norm" -- \
+  check --torch-op parity_test::overloaded
+expect 2 "rms_norm's input w goes to no argument of parity_test::overloaded.int" -- \
+  check --torch-op parity_test::overloaded --torch-arg dim=-1
+# LibTorch's own operators by schema name, with flags only (docs/your-kernel.md's commands): each runs
+# its cases through the dispatcher. Their verdicts are findings (exit 0 or 1), never asserted; only
+# that every argument reached the operator in a form it takes (no case threw).
+aten() {
+  local out rc
+  out=$("$parity" check "$@" --cases 8 2>&1); rc=$?
+  if [ "$rc" -gt 1 ] || printf '%s' "$out" | grep -q "the subject threw"; then
+    echo "FAIL: parity check $* exited $rc:"; printf '%s\n' "$out" | tail -5; failures=$((failures + 1))
+  else echo "ok:   parity check $* -> $rc (a finding)"; fi
+}
+aten layer_norm --torch-op aten::layer_norm --torch-arg 'x=input,w=weight,b=bias,normalized_shape=[D]'
+aten linear --torch-op aten::linear --torch-arg x=input,W=weight,b=bias
+if "$parity" check rms_norm --torch-op aten::rms_norm --cases 1 2>&1 | grep -q "has no operator aten::rms_norm"; then
+  echo "ok:   this LibTorch has no aten::rms_norm (2.4 and later have)"
+else
+  aten rms_norm --torch-op aten::rms_norm --torch-arg 'x=input,w=weight,normalized_shape=[D]'
+fi
 expect 2 "--torch-device: 'tpu' is neither cpu nor cuda" -- check --torch-op mylib::rms_norm --torch-device tpu
 expect 2 "--torch-op: lora is not an op family" -- "$parity" check lora --torch-op mylib::rms_norm --library "$lib"
 expect 2 "--library needs --torch-op SCHEMA" -- "$parity" check rms_norm --library "$lib"
