@@ -1,6 +1,6 @@
 #pragma once
 // The flags that make a PyTorch operator the subject of `parity check` and `parity replay`
-// (ops/torch_op/torch_op.hpp): --torch-op SCHEMA, --library FILE, --torch-arg DECLARED=ARGUMENT,...,
+// (ops/torch_op/torch_op.hpp): --torch-op SCHEMA, --library FILE, --torch-arg NAME=VALUE,...,
 // --torch-device cpu|cuda and --kernel-op OP. The one place they are read.
 #include <optional>
 

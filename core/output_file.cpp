@@ -162,12 +162,11 @@ void check_output_directory(const fs::path& dir, const std::string& what) {
 }
 
 bool writes_to_stdout(const fs::path& path) {
-  const int fd = named_descriptor(path);
-  if (fd == 1) return true;
+  // A named descriptor is the one named (/dev/stderr is stderr, wherever it points); any other
+  // path is stdout where it names what stdout is open on.
+  if (const int fd = named_descriptor(path); fd >= 0) return fd == 1;
   struct stat out, st;
-  if (::fstat(1, &out) != 0) return false;
-  if (fd >= 0) return ::fstat(fd, &st) == 0 && same_file(st, out);
-  return ::stat(path.c_str(), &st) == 0 && same_file(st, out);
+  return ::fstat(1, &out) == 0 && ::stat(path.c_str(), &st) == 0 && same_file(st, out);
 }
 
 void write_text_atomically(const std::string& text, const fs::path& path) {

@@ -26,7 +26,7 @@ void check_output_path(const std::filesystem::path& path, const std::string& wha
 void check_output_directory(const std::filesystem::path& dir, const std::string& what);
 
 // Whether writing `path` as described above writes this process's stdout: "-", /dev/stdout,
-// /dev/fd/1, or any name of the file, pipe or terminal stdout is open on. A command that writes
+// /dev/fd/1, or a path (not a named descriptor) of the file, pipe or terminal stdout is open on. A command that writes
 // such a path sends its text for a person to stderr instead.
 bool writes_to_stdout(const std::filesystem::path& path);
 

@@ -128,6 +128,11 @@ void check_contract(const OpDecl& d, const Case& c) {
     if (!(v >= p.min && v <= p.max) || static_cast<double>(static_cast<float>(v)) != v)
       throw InputError("case.params." + p.name + ": expected a float32 value in [" + number(p.min) + ", " +
                        number(p.max) + "]");
+    // A parameter whose declared values are all integers (a switch, a count) takes integers only.
+    const auto integral = [](double x) { return x == std::nearbyint(x); };
+    if (!integral(v) && std::all_of(p.values.begin(), p.values.end(), integral))
+      throw InputError("case.params." + p.name + ": expected an integer in [" + number(p.min) + ", " + number(p.max) +
+                       "] (every declared value is one)");
   }
   for (const auto& t : d.inputs)
     if (t.scales.size() > 1 && std::find(t.scales.begin(), t.scales.end(), scale_of(t, c)) == t.scales.end())

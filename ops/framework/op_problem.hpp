@@ -2,7 +2,8 @@
 // What a Case of an op means (every field, and the contract every generated Case satisfies):
 //   dims         one value per declared extent, in [min, limit] (generated: [min, max], max the
 //                declared one or the user's cap)
-//   params       each declared parameter (a float32 value in [min, max]); "dtype.<group>" for
+//   params       each declared parameter (a float32 value in [min, max], an integer where every
+//                declared value is one), and nothing else; "dtype.<group>" for
 //                each dtype group: 16 (bf16), 32 (f32), 64 (f64) or 116 (f16, IEEE
 //                binary16), one of the declared dtypes;
 //                "scale.<input>" for an input with several declared scales: one of them
@@ -13,6 +14,7 @@
 //   layouts      input -> Layout (2-D: core/layout.hpp; 1-D: ld_pad is the gap between
 //                elements and transposed is refused); absent means contiguous
 //   probe_row    a row of the row extent, the one the row properties compare
+//   mode, ablations  not read by an op: strict and none
 // The largest operand holds at most max_elements and the work at most max_work, each with one
 // extra row (batch_vs_batch's), and each placed storage at most kMaxStorage elements; an absent optional input
 // (present_if) has no layout or patch. A Case past any is refused before anything is allocated, naming the field.

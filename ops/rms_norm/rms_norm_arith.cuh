@@ -1,6 +1,6 @@
 #pragma once
 // The arithmetic of parity's deterministic RMSNorm kernel, shared bit for bit by the CUDA kernel
-// (rms_norm.cu) and its host twin (rms_norm_host.cpp). All float32, one rounding per operation, no
+// (rms_norm.cu) and its host twin (rms_norm_host.hpp). All float32, one rounding per operation, no
 // contraction:
 //   the row's sum of squares x[i] * x[i] in ops/kernels/lane_sum.cuh's fixed order;
 //   inv = 1.0f / sqrtf(sum / float(D) + eps);   y[i] = (x[i] * inv) * w[i], rounded once to

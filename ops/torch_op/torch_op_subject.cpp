@@ -154,22 +154,26 @@ class ArgumentMap {
 
   std::vector<ArgumentValue> map() {
     std::map<std::string, std::string> expression;  // schema argument -> what it takes
+    std::set<std::string> placed;                   // declared names --torch-arg puts somewhere
     for (const auto& [key, value] : spec_.args) {
-      if (declares_any(decl_, key)) {  // DECLARED=ARGUMENT
+      // DECLARED=ARGUMENT where VALUE is an argument (or KEY is none); else ARGUMENT=VALUE.
+      if (declares_any(decl_, key) && (argument(value) || !argument(key))) {
         if (!argument(value)) throw InputError("--torch-arg: " + signature() + " has no argument " + value);
         give(expression, value, key);
-      } else {  // ARGUMENT=VALUE
+        placed.insert(key);
+      } else {
         if (!argument(key))
           throw InputError("--torch-arg: " + key + " is neither declared by " + decl_.name + " (" +
                            declared_names(decl_) + ") nor an argument of " + signature());
         give(expression, key, value);
+        if (declares_any(decl_, value)) placed.insert(value);
       }
     }
     std::vector<ArgumentValue> values;
     for (const auto& a : schema_.arguments()) {
       std::string what;
       if (const auto it = expression.find(a.name()); it != expression.end()) what = it->second;
-      else if (declares_any(decl_, a.name()) && !spec_.args.count(a.name())) what = a.name();
+      else if (declares_any(decl_, a.name()) && !placed.count(a.name())) what = a.name();
       if (!what.empty()) {
         values.push_back(value_of(a, what));
       } else if (a.default_value()) {
@@ -262,7 +266,9 @@ class ArgumentMap {
       if (e->kind() == c10::TypeKind::FloatType)
         return [what](const OpCall& call) -> c10::IValue { return call.param(what); };
       if (is_int(e)) {
-        if (!every_value(p, [](double v) { return v == std::nearbyint(v); }))
+        // The contract (check_contract) admits only integers for a parameter whose declared
+        // values all are; the bound keeps the cast defined.
+        if (!every_value(p, [](double v) { return v == std::nearbyint(v) && std::fabs(v) < 0x1p62; }))
           cannot(a, decl_.name + "'s parameter " + what + ", which takes values that are not integers");
         return [what](const OpCall& call) -> c10::IValue {
           const double v = call.param(what);
@@ -381,7 +387,9 @@ std::pair<c10::OperatorHandle, std::vector<ArgumentValue>> find_and_map(const Op
   std::vector<std::pair<c10::OperatorHandle, std::vector<ArgumentValue>>> mapped;
   std::string listed, why_not;
   for (const auto& op : overloads) {
-    const c10::OperatorHandle handle = *dispatcher.findSchema(op);
+    const auto found = dispatcher.findSchema(op);
+    if (!found) continue;  // kernels registered, no schema defined: nothing to call
+    const c10::OperatorHandle handle = *found;
     ArgumentMap map(decl, spec, full_name(op), handle.schema());
     listed += (listed.empty() ? "" : ", ") + map.signature();
     try {
@@ -473,7 +481,11 @@ OpSubjectInfo torch_op_reference(OpDecl decl, TorchOpSpec spec, std::string desc
           handle = std::move(h);
           arguments = std::move(a);
         } catch (const InputError& e) {
-          why_not = "this LibTorch's " + spec.schema + " cannot be called as " + decl->name + ": " + e.what();
+          // The refusal as the command line words it, without its flag: no flag was given.
+          std::string reason = e.what();
+          for (const char* flag : {"--torch-op: ", "--torch-arg: "})
+            if (reason.starts_with(flag)) reason.erase(0, std::string(flag).size());
+          why_not = "this LibTorch's " + spec.schema + " cannot be called as " + decl->name + ": " + reason;
         }
       });
     }
@@ -492,6 +504,7 @@ OpSubjectInfo torch_op_reference(OpDecl decl, TorchOpSpec spec, std::string desc
               },
           .make = [lazy]() -> std::unique_ptr<OpSubject> {
             lazy->map();
+            if (!lazy->handle) throw std::logic_error(lazy->why_not);  // made although unavailable
             return std::make_unique<TorchOp>(lazy->decl, lazy->spec, *lazy->handle, lazy->arguments);
           }};
 }

@@ -269,7 +269,10 @@ TEST(OpDecl, AParameterOrFieldTheOpDoesNotReadIsRefusedByName) {
   c.params["epsilon"] = 1e-5f;  // a misspelt parameter: replaying it would silently ignore it
   const std::string unknown = refusal(c);
   EXPECT_NE(unknown.find("case.params.epsilon: unknown parameter"), std::string::npos) << unknown;
-  EXPECT_NE(unknown.find("bias"), std::string::npos) << unknown;  // and names what the op reads
+  EXPECT_NE(unknown.find("reads bias, dtype.x"), std::string::npos) << unknown;  // and names what the op reads
+  c = optional_bias_case(1);
+  c.params["bias"] = 0.5f;  // a switch takes integers only: a torch operator's bool gets it exactly
+  EXPECT_NE(refusal(c).find("case.params.bias: expected an integer in"), std::string::npos) << refusal(c);
   c = optional_bias_case(1);
   c.mode = "audit";
   EXPECT_NE(refusal(c).find("case.mode"), std::string::npos) << refusal(c);
