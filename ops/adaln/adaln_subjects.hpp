@@ -1,14 +1,13 @@
 #pragma once
-// The subjects of adaln that its folder defines beside the host twin (adaln_host.hpp), each compiled into its own
-// library and registered by adaln_op.cpp: parity's CUDA kernel (adaln.cu, where the build has CUDA), LibTorch's
-// implementation (adaln_torch.cpp) and the mismatch probes. Plain C++: callers need no CUDA or LibTorch headers.
+// The subjects of adaln compiled into libraries of their own, declared for adaln_op.cpp, which registers them: parity's
+// CUDA kernel (adaln.cu, where the build has CUDA) and LibTorch's implementation (adaln_torch.cpp). Plain C++: callers
+// need no CUDA or LibTorch headers.
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::adaln {
 
-// parity's CUDA kernel.
 // A subject whose y equals the host twin's (AdaLNHost<Standard>) bit for bit for every input,
 // layout and shape: one block of kLanes threads per token, thread l summing its lane in
 // ascending order, the lanes folded in the twin's pairwise order, every operation
@@ -19,8 +18,5 @@ std::unique_ptr<OpSubject> make_cuda_kernel();
 // LibTorch's AdaLN as a reference subject of adaln: at::layer_norm over D without affine, then * (1 + scale) + shift
 // broadcast over the tokens, in x's dtype (as DiT's modulate() computes it). Findings, never gated.
 std::unique_ptr<OpSubject> make_torch_cpu();
-
-// Registers the mismatch probes of adaln_probes.cpp (HostProbes).
-void register_probes();
 
 }  // namespace parity::ops::adaln

@@ -1,5 +1,8 @@
-// The layer_norm op: its declaration (layer_norm_op.hpp) with parity's kernels of it, LibTorch's and the mismatch
-// probes (layer_norm_subjects.hpp).
+// The layer_norm op as parity ships it: its declaration (layer_norm_op.hpp) with parity's kernels (the host twin,
+// layer_norm_host.hpp; CUDA, layer_norm_subjects.hpp), LibTorch's reference and the mismatch probes below.
+#include <algorithm>
+#include <cmath>
+
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/layer_norm/layer_norm_host.hpp>
 #include <parity/ops/layer_norm/layer_norm_op.hpp>
@@ -7,6 +10,52 @@
 #include <parity/ops/torch_op/torch_op.hpp>
 
 namespace parity::ops::layer_norm {
+
+// Mismatch probes of layer_norm: the kernel with one realistic step changed, each of which the
+// generic properties must catch (parity probes layer_norm). They inherit the kernel's declared
+// arithmetic: a probe that breaks that promise is exactly what must be caught.
+namespace {
+
+// One pass over the row, var = E[x^2] - E[x]^2 (clamped at 0), as Welford-less fused kernels do:
+// it cancels catastrophically where the mean is large against the spread.
+struct OnePassVariance : Standard {
+  static float var(const float* row, std::int64_t D, float mean) {
+    const float squares = kernels::host_lane_sum([row](std::int64_t i) { return row[i] * row[i]; }, D);
+    return std::max(row_var(squares, D) - mean * mean, 0.0f);
+  }
+};
+
+// From 128 rows on, another plan takes the mean as a multiply by float(1 / D): as launchers that
+// switch rows-per-block on the row count do. Same accuracy, other bits.
+struct PlanByRows : Standard {
+  static float mean(const float* row, std::int64_t D, std::int64_t T) {
+    if (T < 128) return Standard::mean(row, D, T);
+    return kernels::host_lane_sum([row](std::int64_t i) { return row[i]; }, D) * (1.0f / static_cast<float>(D));
+  }
+};
+
+// eps added after the square root: 1 / (sqrt(var) + eps).
+struct EpsAfterSqrt : Standard {
+  static float inv(float var, float eps) { return 1.0f / (sqrtf(var) + eps); }
+};
+
+// The unbiased variance (sum / (D - 1), torch.var's default) where LayerNorm's is biased.
+struct UnbiasedVariance : Standard {
+  static float var(const float* row, std::int64_t D, float mean) {
+    return deviations(row, D, mean) / static_cast<float>(D - 1);
+  }
+};
+
+void register_probes() {
+  const HostProbes<LayerNormHost> probes{"layer_norm"};
+  probes.add<OnePassVariance>("probe-one-pass-variance",
+                              "var = E[x^2] - E[x]^2 in one pass (cancels for a large mean)");
+  probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
+  probes.add<EpsAfterSqrt>("probe-eps-after-sqrt", "1 / (sqrt(var) + eps) instead of rsqrt(var + eps)");
+  probes.add<UnbiasedVariance>("probe-unbiased-variance", "the variance divided by D - 1 instead of D");
+}
+
+}  // namespace
 
 const gen::Family& family() {
   return shipped_op_family<LayerNorm>(

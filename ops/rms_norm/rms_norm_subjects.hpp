@@ -1,8 +1,7 @@
 #pragma once
-// The subjects of rms_norm and rms_norm_backward that its folder defines beside the host twins (rms_norm_host.hpp),
-// each compiled into its own library and registered by rms_norm_op.cpp: parity's CUDA kernels (rms_norm.cu, where the
-// build has CUDA), LibTorch's implementation (rms_norm_torch.cpp) and the mismatch probes. Plain C++: callers need no
-// CUDA or LibTorch headers.
+// The subjects of rms_norm and rms_norm_backward compiled into libraries of their own, declared for rms_norm_op.cpp,
+// which registers them: parity's CUDA kernels (rms_norm.cu, where the build has CUDA) and LibTorch's implementations
+// (rms_norm_torch.cpp). Plain C++: callers need no CUDA or LibTorch headers.
 #include <memory>
 #include <string>
 
@@ -10,7 +9,6 @@
 
 namespace parity::ops::rms_norm {
 
-// parity's CUDA kernel.
 // A subject whose y equals the host twin's (RmsNormHost<Standard>) bit for bit for every input,
 // layout and shape: one block of kLanes threads per row, thread l summing its lane in ascending
 // order, the lanes folded in the twin's pairwise order, every operation rms_norm_arith.cuh's.
@@ -29,10 +27,5 @@ std::unique_ptr<OpSubject> make_cuda_backward_kernel();
 std::unique_ptr<OpSubject> make_torch_cpu_backward();
 // "" where this LibTorch has at::rms_norm (2.4 and later), else why not.
 std::string torch_unavailable_reason();
-
-// Registers the mismatch probes of rms_norm_probes.cpp (HostProbes).
-void register_probes();
-// Registers the mismatch probes of rms_norm_backward_probes.cpp.
-void register_backward_probes();
 
 }  // namespace parity::ops::rms_norm

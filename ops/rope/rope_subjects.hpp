@@ -1,14 +1,13 @@
 #pragma once
-// The subjects of rope that its folder defines beside the host twin (rope_host.hpp), each compiled into its own
-// library and registered by rope_op.cpp: parity's CUDA kernel (rope.cu, where the build has CUDA), LibTorch's
-// implementation (rope_torch.cpp) and the mismatch probes. Plain C++: callers need no CUDA or LibTorch headers.
+// The subjects of rope compiled into libraries of their own, declared for rope_op.cpp, which registers them: parity's
+// CUDA kernel (rope.cu, where the build has CUDA) and LibTorch's implementation (rope_torch.cpp). Plain C++: callers
+// need no CUDA or LibTorch headers.
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::rope {
 
-// parity's CUDA kernel.
 // A subject whose y equals the host twin's (RopeHost<Standard>) bit for bit for every input,
 // layout and shape: one thread per rotated pair and per pass-through dim, every operation
 // rope_arith.cuh's. x, cos and sin may have any strides and offset; y is contiguous. Runs synchronously on the current
@@ -19,8 +18,5 @@ std::unique_ptr<OpSubject> make_cuda_kernel();
 // * sin with the tables widened to D (repeated for half-split pairs, repeat-interleaved for interleaved ones), in the
 // type promotion of x and the tables, cast to x's dtype. ATen has no fused op. Findings, never gated.
 std::unique_ptr<OpSubject> make_torch_cpu();
-
-// Registers the mismatch probes of rope_probes.cpp (HostProbes).
-void register_probes();
 
 }  // namespace parity::ops::rope

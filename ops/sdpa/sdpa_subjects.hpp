@@ -1,8 +1,7 @@
 #pragma once
-// The subjects of sdpa and sdpa_backward that its folder defines beside the host twins (sdpa_host.hpp), each compiled
-// into its own library and registered by sdpa_op.cpp: parity's CUDA kernels (sdpa.cu, where the build has CUDA),
-// LibTorch's implementation (sdpa_torch.cpp) and the mismatch probes. Plain C++: callers need no CUDA or LibTorch
-// headers.
+// The subjects of sdpa and sdpa_backward compiled into libraries of their own, declared for sdpa_op.cpp, which
+// registers them: parity's CUDA kernels (sdpa.cu, where the build has CUDA) and LibTorch's implementations
+// (sdpa_torch.cpp). Plain C++: callers need no CUDA or LibTorch headers.
 #include <memory>
 #include <string>
 
@@ -10,7 +9,6 @@
 
 namespace parity::ops::sdpa {
 
-// parity's CUDA kernel.
 // Subjects whose outputs equal their host twins' (SdpaHost<Standard>,
 // SdpaBackwardHost<BackwardStandard>) bit for bit for every input, layout and shape: one thread
 // per query row (the backward: then one per key), every operation sdpa_arith.cuh's in the twins'
@@ -29,10 +27,5 @@ std::unique_ptr<OpSubject> make_torch_cpu();
 // What the subjects run in this LibTorch, for their descriptions.
 std::string torch_kernel();
 std::unique_ptr<OpSubject> make_torch_cpu_backward();
-
-// Registers the mismatch probes of sdpa_probes.cpp (HostProbes).
-void register_probes();
-// Registers the mismatch probes of sdpa_backward_probes.cpp.
-void register_backward_probes();
 
 }  // namespace parity::ops::sdpa

@@ -1,11 +1,58 @@
-// The softmax op: its declaration (softmax_op.hpp) with parity's kernels of it, LibTorch's and the mismatch probes
-// (softmax_subjects.hpp).
+// The softmax op as parity ships it: its declaration (softmax_op.hpp) with parity's kernels (the host twin,
+// softmax_host.hpp; CUDA, softmax_subjects.hpp), LibTorch's reference and the mismatch probes below.
+#include <cmath>
+
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/softmax/softmax_host.hpp>
 #include <parity/ops/softmax/softmax_op.hpp>
 #include <parity/ops/softmax/softmax_subjects.hpp>
 
 namespace parity::ops::softmax {
+
+// Mismatch probes of softmax: the kernel with one realistic step changed, each of which the
+// generic properties must catch (parity probes softmax). They inherit the kernel's declared
+// arithmetic.
+namespace {
+
+// exp(x) / sum exp(x) without the maximum subtracted: overflows for logits past ~88.
+struct NoMax : Standard {
+  static float max(const float*, std::int64_t) { return 0.0f; }
+};
+
+// From 64 rows on, another plan sums each row in plain ascending order (one thread per row).
+struct PlanByRows : Standard {
+  static float sum(const float* row, std::int64_t N, std::int64_t T, float m) {
+    if (T < 64) return Standard::sum(row, N, T, m);
+    float s = 0.0f;
+    for (std::int64_t i = 0; i < N; ++i) s = s + shifted_exp(row[i], m);
+    return s;
+  }
+};
+
+// log-softmax as the log of the softmax: -inf where the probability underflows.
+struct LogOfSoftmax : Standard {
+  static float log_y(float x, float m, float s) { return detmath::log_f32(prob(x, m, s)); }
+};
+
+// exp as 2^(x log2 e) with the product rounded to float first (CUDA's __expf does this): an
+// error growing with |x - m|, beyond the 0.5 ulp the kernel declares.
+struct FastExp : Standard {
+  static float e(float d) { return static_cast<float>(std::exp2(static_cast<double>(d * 1.44269504f))); }
+  static float sum(const float* row, std::int64_t N, std::int64_t, float m) {
+    return kernels::host_lane_sum([row, m](std::int64_t i) { return e(row[i] - m); }, N);
+  }
+  static float y(float x, float m, float s) { return e(x - m) / s; }
+};
+
+void register_probes() {
+  const HostProbes<SoftmaxHost> probes{"softmax"};
+  probes.add<NoMax>("probe-no-max", "exp(x) / sum exp(x): the maximum not subtracted");
+  probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 64 rows, each row summed in plain ascending order");
+  probes.add<LogOfSoftmax>("probe-log-of-softmax", "log_y as log(y), -inf where y underflows");
+  probes.add<FastExp>("probe-fast-exp", "exp as exp2 of a float32 product x * log2(e), as __expf");
+}
+
+}  // namespace
 
 const gen::Family& family() {
   return shipped_op_family<Softmax>(

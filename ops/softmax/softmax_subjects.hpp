@@ -1,14 +1,13 @@
 #pragma once
-// The subjects of softmax that its folder defines beside the host twin (softmax_host.hpp), each compiled into its own
-// library and registered by softmax_op.cpp: parity's CUDA kernel (softmax.cu, where the build has CUDA), LibTorch's
-// implementation (softmax_torch.cpp) and the mismatch probes. Plain C++: callers need no CUDA or LibTorch headers.
+// The subjects of softmax compiled into libraries of their own, declared for softmax_op.cpp, which registers them:
+// parity's CUDA kernel (softmax.cu, where the build has CUDA) and LibTorch's implementation (softmax_torch.cpp). Plain
+// C++: callers need no CUDA or LibTorch headers.
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::softmax {
 
-// parity's CUDA kernel.
 // A subject whose y and log_y equal the host twin's (SoftmaxHost<Standard>) bit for bit for every
 // input, layout and shape: one block of kLanes threads per row, its maximum taken by one thread
 // in ascending order, thread l summing its lane of exp(x - m) in ascending order, the lanes folded
@@ -20,8 +19,5 @@ std::unique_ptr<OpSubject> make_cuda_kernel();
 // LibTorch's softmax and log_softmax (at::softmax, at::log_softmax over dim 1) as a reference subject of softmax:
 // findings, never gated.
 std::unique_ptr<OpSubject> make_torch_cpu();
-
-// Registers the mismatch probes of softmax_probes.cpp (HostProbes).
-void register_probes();
 
 }  // namespace parity::ops::softmax

@@ -1,15 +1,13 @@
 #pragma once
-// The subjects of swiglu and swiglu_backward that its folder defines beside the host twins (swiglu_host.hpp), each
-// compiled into its own library and registered by swiglu_op.cpp: parity's CUDA kernels (swiglu.cu, where the build
-// has CUDA), LibTorch's implementation (swiglu_torch.cpp) and the mismatch probes. Plain C++: callers need no CUDA or
-// LibTorch headers.
+// The subjects of swiglu and swiglu_backward compiled into libraries of their own, declared for swiglu_op.cpp, which
+// registers them: parity's CUDA kernels (swiglu.cu, where the build has CUDA) and LibTorch's implementations
+// (swiglu_torch.cpp). Plain C++: callers need no CUDA or LibTorch headers.
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::swiglu {
 
-// parity's CUDA kernel.
 // A subject whose y equals the host twin's (SwigluHost<Standard>) bit for bit for every input,
 // layout and shape: one thread per output element, every operation swiglu_arith.cuh's. x may
 // have any strides and offset; y is contiguous. Runs synchronously on the current device;
@@ -26,10 +24,5 @@ std::unique_ptr<OpSubject> make_cuda_backward_kernel();
 // them). Its results are findings, never gated.
 std::unique_ptr<OpSubject> make_torch_cpu();
 std::unique_ptr<OpSubject> make_torch_cpu_backward();
-
-// Registers the mismatch probes of swiglu_probes.cpp (HostProbes).
-void register_probes();
-// Registers the mismatch probes of swiglu_backward_probes.cpp.
-void register_backward_probes();
 
 }  // namespace parity::ops::swiglu
