@@ -72,6 +72,9 @@ int cmd_check(const Args& args) {
   config.cases = static_cast<int>(args.number("--cases", 0, 1, kMaxCount));
   if (args.has("--seed")) config.seed = args.number("--seed", 0, 0, UINT64_MAX);
   config.max_extents = extent_caps(args, family, {&family});
+  if (const auto d = args.get("--dtypes")) config.restrictions.dtypes = gen::parse_dtype_list(*d, "--dtypes");
+  if (const auto p = args.get("--param")) config.restrictions.params = gen::parse_param_values(*p, "--param");
+  family.check_restrictions(config.restrictions);
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
   config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
   if (torch_op) {                                        // the printed rerun and replay lines load the operator again

@@ -138,7 +138,8 @@ const std::vector<CommandSpec>& command_specs() {
            "declaration's inputs, parameters and extents of the same names (or --torch-arg's), its returns the "
            "declared outputs; on model and trajectory, a kernel of the op linear at the model's float32 "
            "projections (the subject runtime-host+linear=SCHEMA, or bound-all+linear=SCHEMA), or of --kernel-op's "
-           "op in the rows that run it (runtime-host+OP=SCHEMA). Exit 0 if every property holds.",
+           "op in the rows that run it (runtime-host+OP=SCHEMA). --dtypes and --param restrict an op's generated "
+           "cases to what a kernel supports; the rerun line carries them. Exit 0 if every property holds.",
        .positionals = {{"FAMILY",
                         "lora, transition, model, trajectory, bridge or an op such as rms_norm (parity list "
                         "families)"}},
@@ -149,6 +150,11 @@ const std::vector<CommandSpec>& command_specs() {
                                  "generated cases per property (default $PARITY_CASES, else the "
                                  "family's)"},
                                 {"--seed", "N", "the seed (default RC_PARAMS' seed=, else $PARITY_SEED, else fixed)"},
+                                {"--dtypes", "D,...",
+                                 "an op's cases in these dtypes only (f32, bf16, f16, f64), for a kernel "
+                                 "that supports no others; each dtype group keeps those it declares"},
+                                {"--param", "NAME=VALUE,...",
+                                 "an op's declared parameters fixed to one value each (e.g. layout=0, bias=1)"},
                                 kReproDir}))),
        .environment = with_extent_cap_variables(
            {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"}),

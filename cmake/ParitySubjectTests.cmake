@@ -2,10 +2,11 @@
 #                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>]
 #                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
 #                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>]
-#                          [MAX <EXT>=<n>...])
+#                          [MAX <EXT>=<n>...] [DTYPES <dtype>...] [PARAMS <name>=<value>...])
 # parity_add_subject_tests(OP <op>|FAMILY <family> TORCH_OP <schema> LIBRARY <lib>
 #                          [TORCH_ARGS <name>=<value>...] [DEVICE cpu|cuda] [KERNEL_OP <op>]
-#                          [WILL_FAIL] [TIMEOUT <s>] [MAX <EXT>=<n>...])
+#                          [WILL_FAIL] [TIMEOUT <s>] [MAX <EXT>=<n>...] [DTYPES <dtype>...]
+#                          [PARAMS <name>=<value>...])
 #
 # Needs parity's LibTorch component (parity::property_main).
 # Registers with ctest every property of <family> (lora, transition, an op such as rms_norm)
@@ -23,6 +24,9 @@
 # environment; a cap the family lacks is ignored by it, a bad value fails the test (exit 2).
 # MAX <EXT>=<n>... caps any extent by its name, an op family's among them (FAMILY rms_norm
 # MAX T=4096 D=8192), set as PARITY_MAX_<EXT in upper case>=<n> the same way.
+# DTYPES and PARAMS restrict an op's generated cases to what the subject supports (DTYPES f32:
+# a float32-only kernel; PARAMS layout=0 bias=1: declared parameters fixed), as `parity check
+# --dtypes --param` does; another family refuses them (exit 2).
 #
 # TORCH_OP: the subject is the PyTorch operator <schema> (e.g. mylib::rms_norm, registered with
 # TORCH_LIBRARY), called through the dispatcher with no code of the user's (parity check
@@ -43,7 +47,7 @@
 function(parity_add_subject_tests)
   set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B MAX_TOKENS MAX_CHANNELS MAX_ELEMENTS)
   cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;KERNEL_OP;${caps}"
-                        "TORCH_ARGS;MAX" ${ARGN})
+                        "TORCH_ARGS;MAX;DTYPES;PARAMS" ${ARGN})
   if(S_OP)
     set(S_FAMILY ${S_OP})
   endif()
@@ -123,6 +127,14 @@ function(parity_add_subject_tests)
   set(labels properties)
   if(S_BACKEND MATCHES "cuda")
     list(APPEND labels gpu)
+  endif()
+  if(S_DTYPES)
+    string(REPLACE ";" "," dtypes "${S_DTYPES}")
+    list(APPEND args --dtypes ${dtypes})
+  endif()
+  if(S_PARAMS)
+    string(REPLACE ";" "," params "${S_PARAMS}")
+    list(APPEND args --param ${params})
   endif()
   if(NOT S_TIMEOUT)
     set(S_TIMEOUT 900)

@@ -1,7 +1,9 @@
 // mylib: an RMSNorm kernel registered with PyTorch as mylib::rms_norm, and a deliberately wrong
-// copy, mylib::rms_norm_broken (eps added after the square root). parity tests both by name
-// (CMakeLists.txt); nothing here knows parity.
+// copy, mylib::rms_norm_broken (eps added after the square root); and a linear layer as people
+// write a first one, mylib::linear: float32 only, PyTorch's argument names, an optional bias.
+// parity tests them by name (CMakeLists.txt); nothing here knows parity.
 //   y[t, i] = x[t, i] * (1 / sqrt(mean(x[t, :]^2) + eps)) * w[i]   for x [T, D], w [D]
+//   y[t, n] = sum_k input[t, k] * weight[n, k] (+ bias[n])         for input [T, K], weight [N, K]
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
@@ -41,6 +43,25 @@ at::Tensor rms_norm_cpu(const at::Tensor& x, const at::Tensor& w, double eps) {
   return f.y.to(x.scalar_type());  // bf16: rounded to nearest even
 }
 
+// One fma chain per output in k order, then the bias.
+at::Tensor linear_cpu(const at::Tensor& input, const at::Tensor& weight, const c10::optional<at::Tensor>& bias) {
+  TORCH_CHECK(input.scalar_type() == at::kFloat && weight.scalar_type() == at::kFloat, "mylib::linear: float32 only");
+  const at::Tensor x = input.contiguous(), W = weight.contiguous();
+  const at::Tensor b = bias ? bias->contiguous() : at::Tensor();
+  const std::int64_t T = x.size(0), K = x.size(1), N = W.size(0);
+  at::Tensor y = at::empty({T, N}, x.options());
+  const float* xp = x.data_ptr<float>();
+  const float* wp = W.data_ptr<float>();
+  float* yp = y.data_ptr<float>();
+  for (std::int64_t t = 0; t < T; ++t)
+    for (std::int64_t n = 0; n < N; ++n) {
+      float acc = 0.0f;
+      for (std::int64_t k = 0; k < K; ++k) acc = std::fma(xp[t * K + k], wp[n * K + k], acc);
+      yp[t * N + n] = b.defined() ? acc + b.data_ptr<float>()[n] : acc;
+    }
+  return y;
+}
+
 }  // namespace
 
 #if MYLIB_CUDA
@@ -64,11 +85,13 @@ at::Tensor rms_norm_cuda(const at::Tensor& x, const at::Tensor& w, double eps) {
 TORCH_LIBRARY(mylib, m) {
   m.def("rms_norm(Tensor x, Tensor w, float eps) -> Tensor");
   m.def("rms_norm_broken(Tensor x, Tensor w, float eps) -> Tensor");
+  m.def("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(mylib, CPU, m) {
   m.impl("rms_norm", &rms_norm_cpu<false>);
   m.impl("rms_norm_broken", &rms_norm_cpu<true>);
+  m.impl("linear", &linear_cpu);
 }
 
 #if MYLIB_CUDA

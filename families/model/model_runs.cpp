@@ -48,6 +48,7 @@ class ModelFamily final : public Family {
   }
 
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
+    check_restrictions(config.restrictions);
     const auto& s = runnable_model_subject(subject);
     const auto& p = pm::find_model_property(property);
     return run_property(

@@ -43,6 +43,7 @@ class TrajectoryFamily final : public Family {
   }
 
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
+    check_restrictions(config.restrictions);
     const auto& p = pt::find_trajectory_property(property);
     const auto& s = pt::find_trajectory_subject(subject);
     return run_property(

@@ -1,6 +1,8 @@
 #include <parity/ops/framework/op_family.hpp>
 
+#include <algorithm>
 #include <mutex>
+#include <set>
 
 #include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
@@ -164,8 +166,8 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
   resolved.max_extents = {};
   for (const auto& e : def_.decl.extents)
     if (maxima.at(e.name) != e.max) resolved.max_extents[e.name] = maxima.at(e.name);
-  gen::RunResult result =
-      gen::run_property(subject, property, op_case(capped(maxima), strided), check, resolved, rules_);
+  gen::RunResult result = gen::run_property(subject, property, op_case(generated(maxima, config.restrictions), strided),
+                                            check, resolved, rules_);
   if (property == kOracleAgreement && !result.passed)
     result.message += "  " + property + " is a self-check of parity's own oracles and calls no subject: " +
                       "this failure is a fault of parity, not a verdict on any subject\n";
@@ -192,9 +194,38 @@ std::vector<gen::ExtentCap> OpFamily::extent_caps() const {
   return caps;
 }
 
-OpDef OpFamily::capped(const gen::ExtentMaxima& maxima) const {
+OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestrictions& r) const {
   OpDef op = def_;
-  for (auto& e : op.decl.extents) e.max = maxima.at(e.name);
+  OpDecl& d = op.decl;
+  for (auto& e : d.extents) e.max = maxima.at(e.name);
+  if (!r.dtypes.empty()) {
+    std::set<std::string> groups;
+    for (const auto* list : {&d.inputs, &d.outputs})
+      for (const auto& t : *list) groups.insert(t.group());
+    for (const std::string& group : groups) {
+      std::vector<DType> kept;
+      std::string declared;
+      for (const DType t : def_.decl.dtypes_of(group)) {
+        declared += (declared.empty() ? "" : ", ") + std::string(dtype_name(t));
+        if (std::find(r.dtypes.begin(), r.dtypes.end(), t) != r.dtypes.end()) kept.push_back(t);
+      }
+      if (kept.empty())
+        throw InputError("--dtypes: " + name() + "'s " + group + " takes " + declared + ", none of those given");
+      d.group_dtypes[group] = kept;
+    }
+  }
+  for (const auto& [param, value] : r.params) {
+    const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const ParamDecl& x) { return x.name == param; });
+    if (p == d.params.end()) {
+      std::string declared;
+      for (const auto& x : d.params) declared += (declared.empty() ? "" : ", ") + x.name;
+      throw InputError("--param: " + name() + " declares no parameter " + param +
+                       " (its parameters: " + (declared.empty() ? "none" : declared) + ")");
+    }
+    if (const std::string why = param_value_refusal(*p, value); !why.empty())
+      throw InputError("--param " + param + ": " + why);
+    p->values = {value};
+  }
   return op;
 }
 

@@ -9,6 +9,8 @@
 // cases are contiguous); cross_backend_bitwise applies to a subject with a host_twin only.
 // Caps: a run draws each extent up to its declared max, or the user's cap (extent_caps()); a
 // failure's rerun line carries the caps that differ from the declared ones as --max EXT=N,...
+// Restrictions (RunConfig::restrictions): the dtypes and fixed parameters a user's kernel
+// supports, applied to the generator the same way and carried on the rerun line.
 // Cases carry output-straddling patches (op_cases.hpp, op_straddle.hpp).
 #include <functional>
 #include <string>
@@ -41,6 +43,9 @@ class OpFamily final : public gen::Family {
   Verdict check(const std::string& subject, const std::string& property, const Case& c) const override;
   gen::RunResult run(const std::string& subject, const std::string& property,
                      const gen::RunConfig& config) const override;
+  void check_restrictions(const gen::CaseRestrictions& r) const override {
+    generated(gen::resolve_extent_caps(name(), extent_caps(), {}), r);
+  }
   rc::Gen<Case> cases() const override;
   const gen::CaseRules& rules() const override { return rules_; }
   // Every declared extent: default its max, limit its limit, min its min, no --max-<extent> flag
@@ -67,8 +72,11 @@ class OpFamily final : public gen::Family {
   std::function<Verdict(const Case&)> unlabelled_check_for(const std::string& subject, const std::string& property,
                                                            std::string& why_not) const;
 
-  // The op with each extent's max set from `maxima` (resolved caps).
-  OpDef capped(const gen::ExtentMaxima& maxima) const;
+  // The op its generator draws from: each extent's max set from `maxima` (resolved caps), each
+  // dtype group's dtypes those of `r` it declares, each parameter of `r` fixed to its value.
+  // InputError naming --dtypes or --param for a group left with no dtype, a parameter the op does
+  // not declare, or a value outside its contract (check_contract).
+  OpDef generated(const gen::ExtentMaxima& maxima, const gen::CaseRestrictions& r) const;
 
   OpDef def_;
   std::function<void()> register_builtins_;

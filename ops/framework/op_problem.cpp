@@ -1,6 +1,7 @@
 #include <parity/ops/framework/op_problem.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include <parity/core/case_fields.hpp>
@@ -11,7 +12,12 @@
 namespace parity::ops {
 namespace {
 
-std::string number(double v) { return std::to_string(v); }
+// The shortest decimal that reads back as `v` (1e-05, 0.5, 4096).
+std::string number(double v) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return std::string(buffer, end);
+}
 
 double param_of(const Case& c, const std::string& key) {
   const auto it = c.params.find(key);
@@ -75,6 +81,16 @@ DType dtype_from_code(double code, const std::string& field) {
   throw InputError(field + ": expected 16 (bf16), 32 (f32), 64 (f64) or 116 (f16), not " + number(code));
 }
 
+std::string param_value_refusal(const ParamDecl& p, double v) {
+  if (!(v >= p.min && v <= p.max) || static_cast<double>(static_cast<float>(v)) != v)
+    return "expected a float32 value in [" + number(p.min) + ", " + number(p.max) + "]";
+  // A parameter whose declared values are all integers (a switch, a count) takes integers only.
+  const auto integral = [](double x) { return x == std::nearbyint(x); };
+  if (!integral(v) && std::all_of(p.values.begin(), p.values.end(), integral))
+    return "expected an integer in [" + number(p.min) + ", " + number(p.max) + "] (every declared value is one)";
+  return "";
+}
+
 void check_contract(const OpDecl& d, const Case& c) {
   if (c.family != d.name) throw InputError("case.family: '" + c.family + "' is not " + d.name);
   refuse_unread_fields(c, {.family = d.name, .layouts = true, .probe_row = true, .patches = true});
@@ -123,17 +139,9 @@ void check_contract(const OpDecl& d, const Case& c) {
       throw InputError("case.params.dtype." + group + ": " + std::string(dtype_name(t)) + " is not a dtype of " +
                        d.name + "'s " + group);
   }
-  for (const auto& p : d.params) {
-    const double v = param_of(c, p.name);
-    if (!(v >= p.min && v <= p.max) || static_cast<double>(static_cast<float>(v)) != v)
-      throw InputError("case.params." + p.name + ": expected a float32 value in [" + number(p.min) + ", " +
-                       number(p.max) + "]");
-    // A parameter whose declared values are all integers (a switch, a count) takes integers only.
-    const auto integral = [](double x) { return x == std::nearbyint(x); };
-    if (!integral(v) && std::all_of(p.values.begin(), p.values.end(), integral))
-      throw InputError("case.params." + p.name + ": expected an integer in [" + number(p.min) + ", " + number(p.max) +
-                       "] (every declared value is one)");
-  }
+  for (const auto& p : d.params)
+    if (const std::string why = param_value_refusal(p, param_of(c, p.name)); !why.empty())
+      throw InputError("case.params." + p.name + ": " + why);
   for (const auto& t : d.inputs)
     if (t.scales.size() > 1 && std::find(t.scales.begin(), t.scales.end(), scale_of(t, c)) == t.scales.end())
       throw InputError("case.params.scale." + t.name + ": not one of the declared scales");

@@ -39,6 +39,8 @@ struct OpProblem {
 int dtype_code(DType t);
 DType dtype_from_code(double code, const std::string& field);
 
+// Why `v` is outside parameter `p`'s contract (params, above), or "" when it is inside.
+std::string param_value_refusal(const ParamDecl& p, double v);
 // Throws InputError naming the field of `c` that is outside the op's contract (header comment).
 void check_contract(const OpDecl& decl, const Case& c);
 

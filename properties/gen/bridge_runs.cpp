@@ -44,6 +44,7 @@ class BridgeFamily final : public Family {
   }
 
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
+    check_restrictions(config.restrictions);
     return run_bridge_property(runnable(subject), bridge::find_bridge_property(property), config);
   }
 

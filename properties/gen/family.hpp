@@ -60,8 +60,13 @@ class Family {
   // property that does not apply to the subject. A self-check of parity's oracles runs under
   // kOraclesSubject only (NotApplicable otherwise).
   virtual Verdict check(const std::string& subject, const std::string& property, const Case& c) const = 0;
-  // Generated Cases, shrinking and reproducers (run_property).
+  // Generated Cases, shrinking and reproducers (run_property). Throws InputError for restrictions
+  // (RunConfig::restrictions) check_restrictions refuses.
   virtual RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const = 0;
+  // Throws InputError naming --dtypes or --param for restrictions of the generated cases this
+  // family cannot apply: any, unless it is an op family (case_restrictions.hpp). For a command
+  // to check before its work.
+  virtual void check_restrictions(const CaseRestrictions& r) const { refuse_restrictions(name(), r); }
   // The generator run() draws from (with the family's default caps), and the contract every
   // Case it draws satisfies, with the consistency rules the shrinker keeps.
   virtual rc::Gen<Case> cases() const = 0;

@@ -174,7 +174,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
                      : (rc_params ? "RC_PARAMS=" + shell_quoted(rc_params) + " " : std::string()) + "parity check " +
                            family + " --subject " + subject + " --property " + property + " --cases " +
                            std::to_string(cases) + " --seed " + std::to_string(result.seed) +
-                           max_flags(config.max_extents) + config.subject_flags;
+                           max_flags(config.max_extents) + config.restrictions.flag_words() + config.subject_flags;
   // The reproducer is only worth writing if the case fails again: when it does not, the
   // failure is nondeterminism, and the reproducer says so.
   const bool fails_again = reproduces(verdict_of(*last_failing), *kind);

@@ -24,6 +24,7 @@
 
 #include <parity/core/case.hpp>
 #include <parity/core/verdict.hpp>
+#include <parity/properties/gen/case_restrictions.hpp>
 #include <parity/properties/gen/case_rules.hpp>
 #include <parity/properties/gen/extent_caps.hpp>
 
@@ -52,6 +53,9 @@ struct RunConfig {
   // Flags the subject needs on the default rerun command line (a torch operator's --torch-op
   // ...: ops/torch_op/torch_op.hpp's torch_op_flag_words), with a leading space; "" for none.
   std::string subject_flags = {};
+  // An op family's cases restricted to some dtypes and fixed parameters (case_restrictions.hpp),
+  // on the default rerun line as --dtypes and --param; another family refuses them.
+  CaseRestrictions restrictions = {};
 };
 
 struct RunResult {

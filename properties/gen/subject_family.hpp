@@ -122,6 +122,7 @@ class SubjectFamily final : public Family {
   }
 
   RunResult run(const std::string& subject, const std::string& property, const RunConfig& config) const override {
+    check_restrictions(config.restrictions);
     if (const auto* self = self_check(subject, property))
       return run_typed_property<Traits>(oracles_info(), *self, config, Traits::caps(run_maxima<Traits>(config)));
     const Info& info = runnable_subject<Traits>(subject);

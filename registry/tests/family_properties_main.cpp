@@ -22,6 +22,11 @@
 // and replay commands a failure prints carry the same flags. parity_add_subject_tests(OP|FAMILY ...
 // TORCH_OP ...) runs this program so.
 //
+// usage: <test> FAMILY [SUBJECT] [--dtypes D,...] [--param NAME=VALUE,...]
+// An op family's cases restricted to what the subject supports, as `parity check` restricts them
+// (properties/gen/case_restrictions.hpp); the rerun command a failure prints carries them.
+// parity_add_subject_tests(... DTYPES ... PARAMS ...) runs this program so.
+//
 // usage: <test> --gtest_list_tests
 // Lists family.property for every subject-facing property of every family, without running
 // anything: what gtest_discover_tests reads to register one ctest test per property
@@ -118,8 +123,27 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
           words};
 }
 
+// --dtypes and --param, taken out of argv.
+parity::gen::CaseRestrictions take_restrictions(int& argc, char** argv) {
+  parity::gen::CaseRestrictions r;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg != "--dtypes" && arg != "--param") {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (i + 1 == argc) throw parity::InputError(arg + " needs a value");
+    if (arg == "--dtypes") r.dtypes = parity::gen::parse_dtype_list(argv[++i], arg);
+    else r.params = parity::gen::parse_param_values(argv[++i], arg);
+  }
+  argc = kept;
+  return r;
+}
+
 // Registers one test per subject-facing property; returns 0, or the exit status that ends the run.
-int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
+int register_properties(int argc, char** argv, const TorchOpFlags& torch_op,
+                        const parity::gen::CaseRestrictions& restrictions) {
   if (argc == 1 && GTEST_FLAG_GET(list_tests)) {
     register_listing();
     return 0;
@@ -131,6 +155,7 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
   }
   const Family& family = parity::registry::find_family(argv[1]);
   parity::gen::resolve_extent_caps(family.name(), family.extent_caps(), {});  // PARITY_MAX_* checked before any run
+  family.check_restrictions(restrictions);
   const std::string default_subject =
       torch_op.spec ? parity::registry::register_torch_op(family.name(), *torch_op.spec) : family.default_subject();
   // The operator's own name (parity_add_subject_tests' SUBJECT for TORCH_OP) stands for the
@@ -152,14 +177,17 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op) {
   }
   // This program knows its subjects: it replays, and reruns a property on the same seed and case count.
   const std::string program = argv[0];
-  const RunConfig config{
-      .replay_command = program + " --replay" + torch_op.words,
-      .rerun_command = [program, family = family.name(), subject = subject.name,
-                        caps = parity::gen::extent_cap_assignments(family.extent_caps()),
-                        words = torch_op.words](const std::string& property, std::uint64_t seed, int cases) {
-        return caps + "PARITY_SEED=" + std::to_string(seed) + " PARITY_CASES=" + std::to_string(cases) + " " + program +
-               " " + family + " " + subject + " --gtest_filter=" + family + "." + property + words;
-      }};
+  const RunConfig config{.replay_command = program + " --replay" + torch_op.words,
+                         .rerun_command =
+                             [program, family = family.name(), subject = subject.name,
+                              caps = parity::gen::extent_cap_assignments(family.extent_caps()),
+                              words = restrictions.flag_words() + torch_op.words](const std::string& property,
+                                                                                  std::uint64_t seed, int cases) {
+                               return caps + "PARITY_SEED=" + std::to_string(seed) +
+                                      " PARITY_CASES=" + std::to_string(cases) + " " + program + " " + family + " " +
+                                      subject + " --gtest_filter=" + family + "." + property + words;
+                             },
+                         .restrictions = restrictions};
   for (const auto& property : family.properties()) {
     // parity-oracles gets the self-checks of parity's oracles, a real subject everything else.
     if (property.needs_subject == (subject.name == parity::gen::kOraclesSubject)) continue;
@@ -198,8 +226,13 @@ int main(int argc, char** argv) {
   try {
     parity::gen::check_environment();
     const TorchOpFlags torch_op = take_torch_op_flags(argc, argv);
-    if (argc > 1 && std::string(argv[1]) == "--replay") return replay(argc, argv, torch_op);
-    if (const int status = register_properties(argc, argv, torch_op); status != 0) return status;
+    const parity::gen::CaseRestrictions restrictions = take_restrictions(argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "--replay") {
+      if (!restrictions.empty())
+        throw parity::InputError("--replay: a reproducer's case is fixed; give no --dtypes or --param");
+      return replay(argc, argv, torch_op);
+    }
+    if (const int status = register_properties(argc, argv, torch_op, restrictions); status != 0) return status;
   } catch (const parity::InputError& e) {  // its message is escaped
     std::cerr << e.what() << "\nparity: error: " << e.what() << "\n";
     return 2;

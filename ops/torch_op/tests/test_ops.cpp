@@ -1,8 +1,8 @@
 // Operators beside examples/torch_op/mylib.cpp's, for torch_op_cli_test.sh: each either maps to
 // rms_norm only through --torch-arg or a default, or is refused for a reason the test names.
 // Each correct one calls mylib::rms_norm through the dispatcher. And two float32 linear operators
-// for the model's projections: `linear` sums each output over k in ascending order, whatever the
-// batch; `linear_by_rows` sums in descending order when its row count is even, as a kernel that
+// for the model's projections, on mylib::linear: `linear` sums each output over k in ascending
+// order, whatever the batch; `linear_by_rows` sums in descending order when its row count is even, as a kernel that
 // plans by the row count might: a sample's tokens alone and in a batch of two are an odd and an
 // even count, so the model's batch invariance must catch it. `rms_norm_by_rows` is mylib::rms_norm
 // with y rounded through bf16 when its row count is even, the same defect in the rows that run
@@ -11,7 +11,6 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
 
-#include <cmath>
 #include <cstdint>
 
 namespace {
@@ -40,34 +39,20 @@ at::Tensor rms_norm_by_rows(const at::Tensor& x, const at::Tensor& w, double eps
   return x.size(0) % 2 == 0 ? y.to(at::kBFloat16).to(y.scalar_type()) : y;
 }
 
-// y [T, N] = x [T, K] W [N, K]^T (+ b [N]), float32, one fma chain per element in k order (descending
-// if `descending`), then the bias.
-at::Tensor linear_in_order(const at::Tensor& x_in, const at::Tensor& W_in, const c10::optional<at::Tensor>& b_in,
-                           bool descending) {
-  TORCH_CHECK(x_in.scalar_type() == at::kFloat && W_in.scalar_type() == at::kFloat, "linear: float32 operands only");
-  const at::Tensor x = x_in.contiguous(), W = W_in.contiguous();
-  const at::Tensor b = b_in ? b_in->contiguous() : at::Tensor();
-  const std::int64_t T = x.size(0), K = x.size(1), N = W.size(0);
-  at::Tensor y = at::empty({T, N}, x.options());
-  const float* xp = x.data_ptr<float>();
-  const float* wp = W.data_ptr<float>();
-  float* yp = y.data_ptr<float>();
-  for (std::int64_t t = 0; t < T; ++t)
-    for (std::int64_t n = 0; n < N; ++n) {
-      float acc = 0.0f;
-      for (std::int64_t i = 0; i < K; ++i) {
-        const std::int64_t k = descending ? K - 1 - i : i;
-        acc = std::fma(xp[t * K + k], wp[n * K + k], acc);
-      }
-      yp[t * N + n] = b.defined() ? acc + b.data_ptr<float>()[n] : acc;
-    }
-  return y;
+// examples/torch_op/mylib.cpp's float32 linear (one fma chain per output in k order), through
+// the dispatcher; `linear_by_rows` reverses k (x and W flipped along it) for an even row count.
+at::Tensor mylib_linear(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b) {
+  static const auto op =
+      c10::Dispatcher::singleton()
+          .findSchemaOrThrow("mylib::linear", "")
+          .typed<at::Tensor(const at::Tensor&, const at::Tensor&, const c10::optional<at::Tensor>&)>();
+  return op.call(x, W, b);
 }
 at::Tensor linear(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b, std::int64_t) {
-  return linear_in_order(x, W, b, false);
+  return mylib_linear(x, W, b);
 }
 at::Tensor linear_by_rows(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b, std::int64_t) {
-  return linear_in_order(x, W, b, x.size(0) % 2 == 0);
+  return x.size(0) % 2 == 0 ? mylib_linear(x.flip({1}), W.flip({1}), b) : mylib_linear(x, W, b);
 }
 
 // rms_norm, after checking that each literal and converted value reached it exactly as
@@ -99,6 +84,16 @@ at::Tensor presence_only(const at::Tensor& x, const at::Tensor& W, const c10::op
   TORCH_CHECK(!b || b->size(0) == W.size(0), "presence: b is not [N]");
   return at::zeros({x.size(0), W.size(0)}, x.options());
 }
+// rms_norm for float32 only, as a first kernel often is.
+at::Tensor f32_only(const at::Tensor& x, const at::Tensor& w, double eps) {
+  TORCH_CHECK(x.scalar_type() == at::kFloat, "f32_only: float32 only, not ", x.scalar_type());
+  return rms_norm(x, w, eps);
+}
+// Zeros of linear's y, for cases with a bias only.
+at::Tensor needs_bias(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b) {
+  TORCH_CHECK(b.has_value(), "needs_bias: no bias");
+  return at::zeros({x.size(0), W.size(0)}, x.options());
+}
 at::Tensor named_weight(const at::Tensor& x, at::Dimname, double) { return x; }
 at::Tensor softmax_int(const at::Tensor& x, std::int64_t, c10::optional<at::ScalarType>) { return x; }
 at::Tensor softmax_name(const at::Tensor& x, at::Dimname, c10::optional<at::ScalarType>) { return x; }
@@ -111,6 +106,8 @@ TORCH_LIBRARY(parity_test, m) {
       "Tensor? unused, int d, int[] ds) -> Tensor");
   m.def("presence(Tensor x, Tensor W, Tensor? b, bool has_bias) -> Tensor");
   m.def("presence_only(Tensor x, Tensor W, Tensor? b) -> Tensor");
+  m.def("f32_only(Tensor x, Tensor w, float eps) -> Tensor");
+  m.def("needs_bias(Tensor x, Tensor W, Tensor? b) -> Tensor");
   m.def("picked.tensor(Tensor x, Tensor w, float eps) -> Tensor");
   m.def("picked.Dimname(Tensor x, Dimname w, float eps) -> Tensor");
   m.def("overloaded.int(Tensor x, int dim, ScalarType? dtype=None) -> Tensor");
@@ -141,6 +138,8 @@ TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
   m.impl("literals", &literals);
   m.impl("presence", &presence);
   m.impl("presence_only", &presence_only);
+  m.impl("f32_only", &f32_only);
+  m.impl("needs_bias", &needs_bias);
   m.impl("picked.tensor", &rms_norm);
   m.impl("picked.Dimname", &named_weight);
   m.impl("overloaded.int", &softmax_int);

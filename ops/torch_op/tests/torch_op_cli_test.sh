@@ -99,6 +99,28 @@ expect 2 "--torch-op: parity_test::overloaded has the overloads parity_test::ove
   check --torch-op parity_test::overloaded
 expect 2 "rms_norm's input w goes to no argument of parity_test::overloaded.int" -- \
   check --torch-op parity_test::overloaded --torch-arg dim=-1
+# What the operator supports: --dtypes and --param restrict the generated cases (and the rerun
+# line carries them); without them a float32-only kernel and one that needs a bias throw.
+expect 1 "the subject threw" -- check --torch-op parity_test::f32_only --property repeatable --cases 30
+expect 0 "repeatable                    holds" -- check --torch-op parity_test::f32_only --property repeatable --cases 30 --dtypes f32
+expect 1 "the subject threw" -- "$parity" check linear --library "$lib" --torch-op parity_test::needs_bias --property repeatable --cases 30
+expect 0 "repeatable                    holds" -- \
+  "$parity" check linear --library "$lib" --torch-op parity_test::needs_bias --property repeatable --cases 30 --param bias=1
+out=$(check --torch-op mylib::rms_norm_broken --property forward_accuracy --cases 30 --dtypes f32 2>&1)
+case "$out" in *"rerun:"*"--dtypes f32"*) echo "ok:   the rerun line carries --dtypes f32" ;;
+  *) echo "FAIL: the rerun line lacks --dtypes f32:"; printf '%s\n' "$out" | grep rerun; failures=$((failures + 1)) ;; esac
+printed_lines_fail "$out"
+expect 0 "parity: every applicable property holds" -- env PARITY_CASES=12 "$main" rms_norm --torch-op parity_test::f32_only \
+  --library "$lib" --dtypes f32 --gtest_filter=rms_norm.repeatable
+expect 2 "--dtypes: rms_norm's act takes f32, bf16, f16, none of those given" -- check --torch-op mylib::rms_norm --dtypes f64
+expect 2 "--dtypes: unknown dtype 'f8'" -- check --torch-op mylib::rms_norm --dtypes f32,f8
+expect 2 "--param: rms_norm declares no parameter epsilon (its parameters: eps)" -- check --torch-op mylib::rms_norm --param epsilon=0
+expect 2 "--param bias: expected an integer in [0, 1]" -- "$parity" check linear --param bias=0.5
+expect 2 "--param eps: expected a float32 value in [0, 1]" -- check --torch-op mylib::rms_norm --param eps=2
+expect 2 "--param: 'eps' is not NAME=VALUE" -- check --torch-op mylib::rms_norm --param eps
+expect 2 "--dtypes: lora is not an op family" -- "$parity" check lora --dtypes f32
+expect 2 "--param: model is not an op family" -- env "$main" model --param eps=0
+
 # LibTorch's own operators by schema name, with flags only (docs/your-kernel.md's commands): each runs
 # its cases through the dispatcher. Their verdicts are findings (exit 0 or 1), never asserted; only
 # that every argument reached the operator in a form it takes (no case threw).
