@@ -152,9 +152,11 @@ const std::vector<CommandSpec>& command_specs() {
                                 {"--seed", "N", "the seed (default RC_PARAMS' seed=, else $PARITY_SEED, else fixed)"},
                                 {"--dtypes", "D,...",
                                  "an op's cases in these dtypes only (f32, bf16, f16, f64), for a kernel "
-                                 "that supports no others; each dtype group keeps those it declares"},
+                                 "that supports no others; each dtype group keeps those it declares, and each "
+                                 "must be some group's"},
                                 {"--param", "NAME=VALUE,...",
-                                 "an op's declared parameters fixed to one value each (e.g. layout=0, bias=1)"},
+                                 "an op's declared parameters fixed to one value each (e.g. bias=1 on linear, "
+                                 "layout=0 on sdpa)"},
                                 kReproDir}))),
        .environment = with_extent_cap_variables(
            {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"}),

@@ -25,7 +25,7 @@
 # MAX <EXT>=<n>... caps any extent by its name, an op family's among them (FAMILY rms_norm
 # MAX T=4096 D=8192), set as PARITY_MAX_<EXT in upper case>=<n> the same way.
 # DTYPES and PARAMS restrict an op's generated cases to what the subject supports (DTYPES f32:
-# a float32-only kernel; PARAMS layout=0 bias=1: declared parameters fixed), as `parity check
+# a float32-only kernel; PARAMS bias=1, or layout=0 for sdpa: declared parameters fixed), as `parity check
 # --dtypes --param` does; another family refuses them (exit 2).
 #
 # TORCH_OP: the subject is the PyTorch operator <schema> (e.g. mylib::rms_norm, registered with

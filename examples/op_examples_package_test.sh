@@ -4,8 +4,8 @@
 #   - a PyTorch operator by name: the page's torch_op/CMakeLists.txt, written as is beside
 #     examples/torch_op/mylib.cpp, configured, built and tested with the page's torch_op/run.sh
 #     (ctest, and the installed `parity check --torch-op`): every property holds on
-#     mylib::rms_norm, in the op and inside the model (KERNEL_OP rms_norm), and the broken
-#     mylib::rms_norm_broken is caught;
+#     mylib::rms_norm, in the op and inside the model (KERNEL_OP rms_norm), and on the float32
+#     mylib::linear mapped by TORCH_ARGS with DTYPES f32; the broken mylib::rms_norm_broken is caught;
 #   - an op of one's own: the page's custom_op/ snippets, which must be examples/custom_op's
 #     files byte for byte, built and tested with custom_op/run.sh: every property of the new op
 #     scaled_add holds on my-scaled-add and my-scaled-add-broken is caught.
@@ -62,6 +62,10 @@ grep -q "mylib::rms_norm_broken_rms_norm_properties .*Passed" "$work/torch_op.lo
 grep -q "mylib::rms_norm+rms_norm\.model\.batch_invariant_bound .*Passed" "$work/torch_op.log" ||
   fail "mylib::rms_norm did not run and pass the model's properties in the rows that run RMSNorm (KERNEL_OP)"
 grep -q "^forward_accuracy  *holds" "$work/torch_op.log" || fail "the installed parity check --torch-op did not pass mylib::rms_norm"
+for property in repeatable rows_independent batch_vs_batch layout_invariant forward_accuracy; do
+  grep -q "mylib::linear\.linear\.$property .*Passed" "$work/torch_op.log" ||
+    fail "mylib::linear (TORCH_ARGS, DTYPES f32) did not run and pass linear's $property"
+done
 
 if [ "$cuda" = ON ]; then
   cmake -S "$examples/torch_op" -B "$work/torch_op_cuda" -G Ninja -DCMAKE_PREFIX_PATH="$HOME/parity" "$@" \

@@ -1,6 +1,6 @@
 #pragma once
 // The host twin of parity's AdaLN kernel: adaln_arith.cuh's arithmetic, in its documented order,
-// on the CPU. `Policy` lets the mismatch probes (adaln_probes.cpp) be real alternative
+// on the CPU. `Policy` lets the mismatch probes (adaln_op.cpp) be real alternative
 // implementations of single steps; Standard is the kernel's own.
 #include <cstdint>
 #include <memory>

@@ -202,6 +202,14 @@ OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestri
     std::set<std::string> groups;
     for (const auto* list : {&d.inputs, &d.outputs})
       for (const auto& t : *list) groups.insert(t.group());
+    for (const DType t : r.dtypes) {  // none is ignored: each must be some group's
+      bool declared = false;
+      for (const std::string& group : groups) {
+        const auto& of = def_.decl.dtypes_of(group);
+        declared = declared || std::find(of.begin(), of.end(), t) != of.end();
+      }
+      if (!declared) throw InputError("--dtypes: no dtype group of " + name() + " takes " + std::string(dtype_name(t)));
+    }
     for (const std::string& group : groups) {
       std::vector<DType> kept;
       std::string declared;
@@ -222,9 +230,11 @@ OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestri
       throw InputError("--param: " + name() + " declares no parameter " + param +
                        " (its parameters: " + (declared.empty() ? "none" : declared) + ")");
     }
-    if (const std::string why = param_value_refusal(*p, value); !why.empty())
+    // Rounded to float32 as the generator rounds every declared value (sdpa's scale 1/sqrt(128)).
+    const double v = static_cast<double>(static_cast<float>(value));
+    if (const std::string why = param_value_refusal(*p, v); !why.empty())
       throw InputError("--param " + param + ": " + why);
-    p->values = {value};
+    p->values = {v};
   }
   return op;
 }

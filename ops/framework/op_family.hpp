@@ -73,9 +73,9 @@ class OpFamily final : public gen::Family {
                                                            std::string& why_not) const;
 
   // The op its generator draws from: each extent's max set from `maxima` (resolved caps), each
-  // dtype group's dtypes those of `r` it declares, each parameter of `r` fixed to its value.
-  // InputError naming --dtypes or --param for a group left with no dtype, a parameter the op does
-  // not declare, or a value outside its contract (check_contract).
+  // dtype group's dtypes those of `r` it declares, each parameter of `r` fixed to its value
+  // rounded to float32. InputError naming --dtypes or --param for a dtype no group takes, a group
+  // left with none, a parameter the op does not declare, or a value outside its contract.
   OpDef generated(const gen::ExtentMaxima& maxima, const gen::CaseRestrictions& r) const;
 
   OpDef def_;

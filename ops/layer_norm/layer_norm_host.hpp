@@ -1,6 +1,6 @@
 #pragma once
 // The host twin of parity's LayerNorm kernel: layer_norm_arith.cuh's arithmetic, in its
-// documented order, on the CPU. `Policy` lets the mismatch probes (layer_norm_probes.cpp) be real
+// documented order, on the CPU. `Policy` lets the mismatch probes (layer_norm_op.cpp) be real
 // alternative implementations of single steps; Standard is the kernel's own.
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 // The host twin of parity's RMSNorm backward kernel: rms_norm_arith.cuh's arithmetic in the CUDA
 // kernel's order (rms_norm.cu), on the CPU: per row, inv as the forward's, g, the dot and mu, then
-// dx. `Policy` lets the mismatch probes (rms_norm_backward_probes.cpp) change single steps;
+// dx. `Policy` lets the mismatch probes (rms_norm_op.cpp) change single steps;
 // BackwardStandard is the kernel's own.
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 // The host twin of parity's RMSNorm kernel: rms_norm_arith.cuh's arithmetic, in its documented
-// order, on the CPU. `Policy` (CUTLASS style) lets the mismatch probes (rms_norm_probes.cpp) be
+// order, on the CPU. `Policy` (CUTLASS style) lets the mismatch probes (rms_norm_op.cpp) be
 // real alternative implementations of single steps; Standard is the kernel's own.
 #include <cstdint>
 #include <memory>

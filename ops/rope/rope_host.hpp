@@ -1,6 +1,6 @@
 #pragma once
 // The host twin of parity's RoPE kernel: rope_arith.cuh's arithmetic on the CPU. `Policy` lets
-// the mismatch probes (rope_probes.cpp) be real alternative implementations of single steps;
+// the mismatch probes (rope_op.cpp) be real alternative implementations of single steps;
 // Standard is the kernel's own.
 #include <cstdint>
 #include <memory>

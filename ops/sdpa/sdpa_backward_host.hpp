@@ -2,7 +2,7 @@
 // The host twin of parity's attention backward kernel: sdpa_arith.cuh's arithmetic in the CUDA
 // kernel's order (sdpa.cu): per head, each query row's softmax row, P, dS and dq; then each
 // key's dk and dv; the heads spread over threads (for_each_head). `Policy` lets the mismatch probes
-// (sdpa_backward_probes.cpp) change single steps; BackwardStandard is the kernel's own.
+// (sdpa_op.cpp) change single steps; BackwardStandard is the kernel's own.
 #include <memory>
 
 #include <parity/ops/sdpa/sdpa_host.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 // The host twin of parity's attention forward kernel: sdpa_arith.cuh's arithmetic, one query
 // row at a time, on the CPU, the heads spread over threads (for_each_head). `Policy` (CUTLASS style) lets the mismatch
-// probes (sdpa_probes.cpp) be real alternative implementations of single steps; Standard is the kernel's own.
+// probes (sdpa_op.cpp) be real alternative implementations of single steps; Standard is the kernel's own.
 #include <memory>
 
 #include <parity/ops/sdpa/sdpa_arith.cuh>

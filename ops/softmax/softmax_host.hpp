@@ -1,6 +1,6 @@
 #pragma once
 // The host twin of parity's softmax kernel: softmax_arith.cuh's arithmetic in its documented
-// order. `Policy` lets the mismatch probes (softmax_probes.cpp) change single steps; Standard is
+// order. `Policy` lets the mismatch probes (softmax_op.cpp) change single steps; Standard is
 // the kernel's own.
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 // The host twin of parity's SwiGLU backward kernel: swiglu_arith.cuh's arithmetic on the CPU.
-// `Policy` (as swiglu_host.hpp's) lets the mismatch probes (swiglu_backward_probes.cpp) be real
+// `Policy` (as swiglu_host.hpp's) lets the mismatch probes (swiglu_op.cpp) be real
 // alternative implementations of single steps; BackwardStandard is the kernel's own.
 #include <cstdint>
 #include <memory>

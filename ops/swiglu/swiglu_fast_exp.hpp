@@ -1,5 +1,5 @@
 #pragma once
-// The fast-exp probes' exp (swiglu_probes.cpp, swiglu_backward_probes.cpp): Cody-Waite reduction in
+// The fast-exp probes' exp (swiglu_op.cpp): Cody-Waite reduction in
 // float32 (ln 2 unsplit) and a degree-5 Taylor polynomial, as hand-rolled fast-math kernels do:
 // tens of ulps (truncation r^6 / 720 for |r| <= ln2 / 2, and the reduction's error growing with
 // |x|), far outside the 0.5 ulp the kernels declare. For |x| <= 88 (the callers keep the exact path

@@ -1,6 +1,6 @@
 #pragma once
 // The host twin of parity's SwiGLU kernel: swiglu_arith.cuh's arithmetic on the CPU. `Policy`
-// (CUTLASS style) lets the mismatch probes (swiglu_probes.cpp) be real alternative
+// (CUTLASS style) lets the mismatch probes (swiglu_op.cpp) be real alternative
 // implementations of single steps; Standard is the kernel's own.
 #include <cstdint>
 #include <memory>

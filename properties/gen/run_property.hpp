@@ -47,8 +47,9 @@ struct RunConfig {
   // needed: RapidCheck's size schedule depends on the count); a command that returns "" means
   // no command reruns the run (a generator other than the family's), and no rerun line is
   // printed. Unset: "parity check FAMILY --subject S --property P --cases N --seed X", then
-  // --max EXT=V,... for the entries of max_extents and subject_flags, after RC_PARAMS='...'
-  // when RC_PARAMS is set. A run from a generator with other caps than the family's must set it.
+  // --max EXT=V,... for the entries of max_extents, restrictions' --dtypes and --param, and
+  // subject_flags, after RC_PARAMS='...' when RC_PARAMS is set. A run from a generator with other caps than the
+  // family's must set it.
   std::function<std::string(const std::string& property, std::uint64_t seed, int cases)> rerun_command = {};
   // Flags the subject needs on the default rerun command line (a torch operator's --torch-op
   // ...: ops/torch_op/torch_op.hpp's torch_op_flag_words), with a leading space; "" for none.

@@ -149,8 +149,8 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op,
     return 0;
   }
   if (argc < 2 || argc > 3) {
-    std::cerr << "usage: " << argv[0] << " FAMILY [SUBJECT]\n       " << argv[0]
-              << " --replay [--subject S] FILE|DIR...\nparity: error: usage\n";
+    std::cerr << "usage: " << argv[0] << " FAMILY [SUBJECT] [--dtypes D,...] [--param NAME=VALUE,...]\n       "
+              << argv[0] << " --replay [--subject S] FILE|DIR...\nparity: error: usage\n";
     return 2;
   }
   const Family& family = parity::registry::find_family(argv[1]);

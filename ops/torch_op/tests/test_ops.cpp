@@ -89,6 +89,14 @@ at::Tensor f32_only(const at::Tensor& x, const at::Tensor& w, double eps) {
   TORCH_CHECK(x.scalar_type() == at::kFloat, "f32_only: float32 only, not ", x.scalar_type());
   return rms_norm(x, w, eps);
 }
+// mylib::rms_norm_broken (eps after the square root) for float32 only.
+at::Tensor f32_only_broken(const at::Tensor& x, const at::Tensor& w, double eps) {
+  TORCH_CHECK(x.scalar_type() == at::kFloat, "f32_only_broken: float32 only, not ", x.scalar_type());
+  static const auto op = c10::Dispatcher::singleton()
+                             .findSchemaOrThrow("mylib::rms_norm_broken", "")
+                             .typed<at::Tensor(const at::Tensor&, const at::Tensor&, double)>();
+  return op.call(x, w, eps);
+}
 // Zeros of linear's y, for cases with a bias only.
 at::Tensor needs_bias(const at::Tensor& x, const at::Tensor& W, const c10::optional<at::Tensor>& b) {
   TORCH_CHECK(b.has_value(), "needs_bias: no bias");
@@ -107,6 +115,7 @@ TORCH_LIBRARY(parity_test, m) {
   m.def("presence(Tensor x, Tensor W, Tensor? b, bool has_bias) -> Tensor");
   m.def("presence_only(Tensor x, Tensor W, Tensor? b) -> Tensor");
   m.def("f32_only(Tensor x, Tensor w, float eps) -> Tensor");
+  m.def("f32_only_broken(Tensor x, Tensor w, float eps) -> Tensor");
   m.def("needs_bias(Tensor x, Tensor W, Tensor? b) -> Tensor");
   m.def("picked.tensor(Tensor x, Tensor w, float eps) -> Tensor");
   m.def("picked.Dimname(Tensor x, Dimname w, float eps) -> Tensor");
@@ -139,6 +148,7 @@ TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
   m.impl("presence", &presence);
   m.impl("presence_only", &presence_only);
   m.impl("f32_only", &f32_only);
+  m.impl("f32_only_broken", &f32_only_broken);
   m.impl("needs_bias", &needs_bias);
   m.impl("picked.tensor", &rms_norm);
   m.impl("picked.Dimname", &named_weight);

@@ -106,13 +106,23 @@ expect 0 "repeatable                    holds" -- check --torch-op parity_test::
 expect 1 "the subject threw" -- "$parity" check linear --library "$lib" --torch-op parity_test::needs_bias --property repeatable --cases 30
 expect 0 "repeatable                    holds" -- \
   "$parity" check linear --library "$lib" --torch-op parity_test::needs_bias --property repeatable --cases 30 --param bias=1
-out=$(check --torch-op mylib::rms_norm_broken --property forward_accuracy --cases 30 --dtypes f32 2>&1)
-case "$out" in *"rerun:"*"--dtypes f32"*) echo "ok:   the rerun line carries --dtypes f32" ;;
-  *) echo "FAIL: the rerun line lacks --dtypes f32:"; printf '%s\n' "$out" | grep rerun; failures=$((failures + 1)) ;; esac
+# A float32-only broken kernel: the printed rerun line applies --dtypes f32 (it fails again on a
+# value, not by throwing on a bf16 case), from parity check and from the property main.
+out=$(check --torch-op parity_test::f32_only_broken --property forward_accuracy --cases 30 --dtypes f32 2>&1)
+rerun=$(printf '%s\n' "$out" | sed -n 's/^  rerun: *parity //p' | head -n 1)
+case "$rerun" in *"--dtypes f32"*) echo "ok:   the rerun line carries --dtypes f32" ;;
+  *) echo "FAIL: the rerun line lacks --dtypes f32: $rerun"; failures=$((failures + 1)) ;; esac
+eval "expect 1 \"forward_accuracy              FAILS\" -- \"\$parity\" $rerun"
+if eval "\"\$parity\" $rerun" 2>&1 | grep -q "the subject threw"; then
+  echo "FAIL: the rerun line drew a case the kernel does not support"; failures=$((failures + 1)); fi
 printed_lines_fail "$out"
+out=$(env PARITY_CASES=30 "$main" rms_norm --torch-op parity_test::f32_only_broken --library "$lib" --dtypes f32 \
+  --gtest_filter=rms_norm.forward_accuracy 2>&1)
+case "$out" in *"--gtest_filter=rms_norm.forward_accuracy --dtypes f32"*) echo "ok:   the property main's rerun carries --dtypes f32" ;;
+  *) echo "FAIL: the property main's rerun lacks --dtypes f32:"; printf '%s\n' "$out" | tail -5; failures=$((failures + 1)) ;; esac
 expect 0 "parity: every applicable property holds" -- env PARITY_CASES=12 "$main" rms_norm --torch-op parity_test::f32_only \
   --library "$lib" --dtypes f32 --gtest_filter=rms_norm.repeatable
-expect 2 "--dtypes: rms_norm's act takes f32, bf16, f16, none of those given" -- check --torch-op mylib::rms_norm --dtypes f64
+expect 2 "--dtypes: no dtype group of rms_norm takes f64" -- check --torch-op mylib::rms_norm --dtypes f32,f64
 expect 2 "--dtypes: unknown dtype 'f8'" -- check --torch-op mylib::rms_norm --dtypes f32,f8
 expect 2 "--param: rms_norm declares no parameter epsilon (its parameters: eps)" -- check --torch-op mylib::rms_norm --param epsilon=0
 expect 2 "--param bias: expected an integer in [0, 1]" -- "$parity" check linear --param bias=0.5
