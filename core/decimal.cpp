@@ -1,5 +1,6 @@
 #include <parity/core/decimal.hpp>
 
+#include <charconv>
 #include <cstdlib>
 
 #include <parity/core/error.hpp>
@@ -33,6 +34,12 @@ std::optional<std::uint64_t> env_decimal(const char* name, std::uint64_t min, st
   const char* v = std::getenv(name);
   if (!v || !*v) return std::nullopt;
   return decimal_in_range(v, name, min, max);
+}
+
+std::string shortest_decimal(double v) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return std::string(buffer, end);
 }
 
 }  // namespace parity

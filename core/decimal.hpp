@@ -17,6 +17,10 @@ std::optional<std::uint64_t> parse_decimal(std::string_view text);
 // plain decimal ...", "--steps: 65 is outside [1, 64]".
 std::uint64_t decimal_in_range(std::string_view text, const std::string& what, std::uint64_t min, std::uint64_t max);
 
+// The shortest decimal that reads back as `v` ("1e-05", "0.5", "4096"): for messages and the
+// command lines parity prints, whose values must read back exactly.
+std::string shortest_decimal(double v);
+
 // Environment variable `name` read with decimal_in_range; nullopt when unset or empty.
 std::optional<std::uint64_t> env_decimal(const char* name, std::uint64_t min, std::uint64_t max);
 

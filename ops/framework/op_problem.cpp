@@ -1,10 +1,10 @@
 #include <parity/ops/framework/op_problem.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 #include <parity/core/case_fields.hpp>
+#include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/layout.hpp>
 #include <parity/core/random_fill.hpp>
@@ -12,12 +12,7 @@
 namespace parity::ops {
 namespace {
 
-// The shortest decimal that reads back as `v` (1e-05, 0.5, 4096).
-std::string number(double v) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
-  return std::string(buffer, end);
-}
+std::string number(double v) { return shortest_decimal(v); }
 
 double param_of(const Case& c, const std::string& key) {
   const auto it = c.params.find(key);

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
 
 namespace parity::gen {
@@ -22,13 +23,6 @@ std::vector<std::string> items_of(const std::string& text, const std::string& fl
   }
 }
 
-// The shortest decimal that reads back as `v`.
-std::string shortest(double v) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
-  return std::string(buffer, end);
-}
-
 }  // namespace
 
 std::string CaseRestrictions::flag_words() const {
@@ -39,7 +33,7 @@ std::string CaseRestrictions::flag_words() const {
   }
   if (!params.empty()) {
     std::string items;
-    for (const auto& [name, value] : params) items += (items.empty() ? "" : ",") + name + "=" + shortest(value);
+    for (const auto& [name, value] : params) items += (items.empty() ? "" : ",") + name + "=" + shortest_decimal(value);
     words += " --param " + items;
   }
   return words;
