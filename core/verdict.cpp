@@ -1,5 +1,6 @@
 #include <parity/core/verdict.hpp>
 
+#include <iterator>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -39,7 +40,20 @@ namespace {
 constexpr std::pair<FailureKind, const char*> kKinds[] = {{FailureKind::value, "value"},
                                                           {FailureKind::threw, "threw"},
                                                           {FailureKind::nondeterministic, "nondeterministic"},
-                                                          {FailureKind::invalid_case, "invalid_case"}};
+                                                          {FailureKind::invalid_case, "invalid_case"},
+                                                          {FailureKind::crashed, "crashed"},
+                                                          {FailureKind::aborted, "aborted"},
+                                                          {FailureKind::hung, "hung"},
+                                                          {FailureKind::device_fault, "device_fault"},
+                                                          {FailureKind::out_of_memory, "out_of_memory"}};
+
+// "a, b, ... or z": every kind's JSON name, for a refusal.
+std::string kind_names() {
+  std::string out;
+  const std::size_t n = std::size(kKinds);
+  for (std::size_t i = 0; i < n; ++i) out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(kKinds[i].second);
+  return out;
+}
 
 }  // namespace
 
@@ -59,6 +73,16 @@ std::string failure_kind_text(FailureKind k) {
       return "nondeterminism";
     case FailureKind::invalid_case:
       return "a generated case outside the family's contract";
+    case FailureKind::crashed:
+      return "the subject crashed";
+    case FailureKind::aborted:
+      return "the subject aborted";
+    case FailureKind::hung:
+      return "the subject hung";
+    case FailureKind::device_fault:
+      return "a device fault";
+    case FailureKind::out_of_memory:
+      return "out of memory";
   }
   return "?";
 }
@@ -85,7 +109,7 @@ Verdict verdict_from_json(const json& j, const std::string& where) {
     bool known = false;
     for (const auto& [kind, kind_name] : kKinds)
       if (name == kind_name) v.kind = kind, known = true;
-    if (!known) throw InputError(where + ".failure: expected value, threw, nondeterministic or invalid_case");
+    if (!known) throw InputError(where + ".failure: expected " + kind_names());
   } else if (v.detail.starts_with("the subject threw")) {
     v.kind = FailureKind::threw;
   }

@@ -18,6 +18,13 @@ enum class FailureKind {
   threw,             // the subject threw on a case inside the family's contract
   nondeterministic,  // the same inputs gave different results: replays run the case repeatedly
   invalid_case,      // a generated case outside the family's contract: a fault of parity's generator
+  // The subject ended the worker process that ran it (properties/gen/case_worker.hpp), or failed in
+  // a way after which its process cannot go on:
+  crashed,        // a fatal signal other than SIGABRT (SIGSEGV, SIGBUS, SIGFPE, ...), or an exit mid-case
+  aborted,        // SIGABRT: std::abort, a failed assert, std::terminate
+  hung,           // no result within the per-case deadline (--timeout): the worker was killed
+  device_fault,   // a sticky CUDA error (an illegal address, a device-side assert): the context is lost
+  out_of_memory,  // an allocation failed under the worker's memory limit, or the OOM killer's SIGKILL
 };
 
 struct Verdict {
@@ -38,7 +45,8 @@ struct Verdict {
 };
 
 std::string outcome_name(Outcome o);
-// "value", "threw", "nondeterministic", "invalid_case": the JSON "failure" field.
+// "value", "threw", "nondeterministic", "invalid_case", "crashed", "aborted", "hung",
+// "device_fault", "out_of_memory": the JSON "failure" field.
 std::string failure_kind_name(FailureKind k);
 // The kind in words for a message, e.g. "the subject threw".
 std::string failure_kind_text(FailureKind k);

@@ -2,8 +2,9 @@
 // How every runner (run_property, replay, fuzz-repro, the fuzz harnesses, trajectory) counts a
 // check of one Case: the family's contract first, a Case outside it being parity's fault
 // (invalid_case), never the subject's; then the check, any exception it throws after the
-// contract passed being the subject's failure of kind `threw`, except NotApplicable
-// (core/error.hpp), which propagates: a property that does not apply is no verdict at all. A shrink keeps a failure
+// contract passed being the subject's failure (of kind `threw`, or out_of_memory or device_fault
+// as core/exception_kind.hpp reads it), except NotApplicable (core/error.hpp), which propagates: a
+// property that does not apply is no verdict at all, and WorkerError, parity's own fault. A shrink keeps a failure
 // only while a candidate fails with the same kind: a value failure must not shrink into a throw. Header-only: the fuzz
 // harnesses link parity_core alone.
 #include <exception>
@@ -12,13 +13,21 @@
 
 #include <parity/core/case.hpp>
 #include <parity/core/error.hpp>
+#include <parity/core/exception_kind.hpp>
 #include <parity/core/verdict.hpp>
 
 namespace parity::gen {
 
-// The verdict for a subject that threw `e` while `property` was checked.
+// The verdict for a subject that threw `e` while `property` was checked: "the subject threw: ...",
+// "out of memory: the subject threw: ...", or "device fault: cudaErrorIllegalAddress (the subject
+// threw: ...)".
 inline Verdict threw_verdict(const std::string& property, const std::exception& e) {
-  return Verdict::fail(property, std::string("the subject threw: ") + e.what(), FailureKind::threw);
+  const std::string threw = std::string("the subject threw: ") + e.what();
+  const ExceptionKind k = exception_kind(e);
+  if (k.kind == FailureKind::device_fault)
+    return Verdict::fail(property, "device fault: " + k.label + " (" + threw + ")", k.kind);
+  if (k.kind == FailureKind::out_of_memory) return Verdict::fail(property, "out of memory: " + threw, k.kind);
+  return Verdict::fail(property, threw, FailureKind::threw);
 }
 
 // `check(c)` with `contract(c)` (throws InputError outside the contract) checked first; a
@@ -35,6 +44,8 @@ inline Verdict guarded_verdict(const std::string& property, const Case& c,
   try {
     return check(c);
   } catch (const NotApplicable&) {
+    throw;
+  } catch (const WorkerError&) {
     throw;
   } catch (const std::exception& e) {
     return threw_verdict(property, e);

@@ -4,6 +4,7 @@
 // reproducers without one still read.
 #include <gtest/gtest.h>
 
+#include <new>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -171,9 +172,35 @@ TEST(GuardedVerdict, ContractThenThrewThenSameKind) {
   EXPECT_TRUE(gen::reproduces(threw, FailureKind::threw));
 }
 
+TEST(GuardedVerdict, AllocationFailuresAndStickyCudaErrorsHaveTheirKinds) {
+  const Case inside;
+  const auto no_contract = [](const Case&) {};
+  const auto throwing = [](auto error) { return [error](const Case&) -> Verdict { throw error; }; };
+  const Verdict oom = gen::guarded_verdict("p", inside, no_contract, throwing(std::bad_alloc()));
+  EXPECT_EQ(oom.kind, FailureKind::out_of_memory) << oom.detail;
+  const Verdict torch_oom = gen::guarded_verdict(
+      "p", inside, no_contract, throwing(std::runtime_error("DefaultCPUAllocator: can't allocate memory: 1 TB")));
+  EXPECT_EQ(torch_oom.kind, FailureKind::out_of_memory) << torch_oom.detail;
+  const Verdict fault = gen::guarded_verdict(
+      "p", inside, no_contract, throwing(std::runtime_error("CUDA error: an illegal memory access was encountered")));
+  EXPECT_EQ(fault.kind, FailureKind::device_fault);
+  EXPECT_EQ(fault.detail.rfind("device fault: cudaErrorIllegalAddress (the subject threw: CUDA error: ", 0), 0)
+      << fault.detail;
+  const Verdict assert_fault =
+      gen::guarded_verdict("p", inside, no_contract, throwing(std::runtime_error("device-side assert triggered")));
+  EXPECT_EQ(assert_fault.kind, FailureKind::device_fault);
+  // A CUDA error the context survives (an invalid argument) is the subject's plain throw.
+  const Verdict plain =
+      gen::guarded_verdict("p", inside, no_contract, throwing(std::runtime_error("CUDA error: invalid argument")));
+  EXPECT_EQ(plain.kind, FailureKind::threw);
+  // parity's own fault with its worker is no verdict: it propagates.
+  EXPECT_THROW(gen::guarded_verdict("p", inside, no_contract, throwing(WorkerError("no worker"))), WorkerError);
+}
+
 TEST(VerdictJson, KindsRoundTripAndOldFailuresRead) {
-  for (const FailureKind k :
-       {FailureKind::value, FailureKind::threw, FailureKind::nondeterministic, FailureKind::invalid_case}) {
+  for (const FailureKind k : {FailureKind::value, FailureKind::threw, FailureKind::nondeterministic,
+                              FailureKind::invalid_case, FailureKind::crashed, FailureKind::aborted, FailureKind::hung,
+                              FailureKind::device_fault, FailureKind::out_of_memory}) {
     const Verdict v = Verdict::fail("p", "d", k);
     EXPECT_EQ(verdict_from_json(verdict_to_json(v)), v) << failure_kind_name(k);
   }
