@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <parity/cli/args.hpp>
+#include <parity/cli/case_worker_flags.hpp>
 #include <parity/cli/commands.hpp>
 #include <parity/cli/extent_caps.hpp>
 #include <parity/cli/result_outputs.hpp>
@@ -77,9 +78,14 @@ int cmd_check(const Args& args) {
   family.check_restrictions(config.restrictions);
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
   config.progress = ::isatty(2) ? &std::cerr : nullptr;  // a progress line on terminals only
-  if (torch_op) {                                        // the printed rerun and replay lines load the operator again
+  config.worker = case_worker(args, torch_op);
+  if (torch_op) {  // the printed rerun and replay lines load the operator again
     config.subject_flags = ops::torch_op_flag_words(*torch_op);
     config.replay_command = "parity replay" + config.subject_flags + " --subject " + subject.name;
+  }
+  if (const auto t = args.get("--timeout")) {  // and a deadline given, which a hang's reproducer needs
+    config.subject_flags += " --timeout " + *t;
+    config.replay_command += " --timeout " + *t;
   }
 
   out << "parity check " << family.name() << " on " << subject.name << " (" << subject.description << ")\n";

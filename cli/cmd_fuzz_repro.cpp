@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include <parity/cli/args.hpp>
+#include <parity/cli/case_worker_flags.hpp>
 #include <parity/cli/commands.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/escape.hpp>
@@ -52,9 +53,9 @@ int cmd_fuzz_repro(const Args& args) {
   } catch (const InputError& e) {
     throw InputError(file + ": the decoded case is refused: " + e.what());
   }
+  const auto worker = case_worker(args, std::nullopt);
   const auto check = [&](const Case& c) {
-    return gen::guarded_verdict(in.property, c, family.rules().check_contract,
-                                [&](const Case& d) { return family.check(subject.name, in.property, d); });
+    return gen::case_verdict(family, subject.name, in.property, c, worker.get());
   };
   Verdict v = check(in.c);
   std::cout << family_name << "/" << in.property << " on " << subject.name << ": " << in.c.summary() << "\n";

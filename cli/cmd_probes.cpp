@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <parity/cli/args.hpp>
+#include <parity/cli/case_worker_flags.hpp>
 #include <parity/cli/commands.hpp>
 #include <parity/cli/extent_caps.hpp>
 #include <parity/cli/result_outputs.hpp>
@@ -52,6 +53,7 @@ int cmd_probes(const Args& args) {
   gen::RunConfig config;
   config.cases = static_cast<int>(args.number("--cases", 200, 1, kMaxCount));
   config.repro_dir = writable_repro_dir(args, "--repro-dir");
+  config.worker = case_worker(args, std::nullopt);
   std::map<const gen::Family*, gen::ExtentMaxima> caps;
   for (const gen::Family* family : selected) caps[family] = extent_caps(args, *family, selected);
   const ResultOutputs outputs(args);

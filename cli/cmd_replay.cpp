@@ -1,4 +1,5 @@
 #include <parity/cli/args.hpp>
+#include <parity/cli/case_worker_flags.hpp>
 #include <parity/cli/commands.hpp>
 #include <parity/cli/result_outputs.hpp>
 #include <parity/cli/torch_op_flags.hpp>
@@ -8,11 +9,13 @@
 namespace parity::cli {
 
 int cmd_replay(const Args& args) {
-  if (const auto spec = torch_op_flags(args)) registry::register_torch_op_for_reproducers(args.positional(), *spec);
+  const auto spec = torch_op_flags(args);
+  if (spec) registry::register_torch_op_for_reproducers(args.positional(), *spec);
   const ResultOutputs outputs(args);
+  const auto worker = case_worker(args, spec);
   std::vector<registry::ReplayOutcome> outcomes;
   const int still_failing =
-      registry::replay_reproducers(args.positional(), args.get("--subject"), outputs.human(), &outcomes);
+      registry::replay_reproducers(args.positional(), args.get("--subject"), outputs.human(), &outcomes, worker.get());
   std::vector<ResultRecord> records;
   for (const auto& o : outcomes) {
     ResultRecord r{.family = o.reproducer.failing_case.family,

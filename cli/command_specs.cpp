@@ -8,6 +8,7 @@
 
 #include <map>
 
+#include <parity/cli/case_worker_flags.hpp>
 #include <parity/cli/commands.hpp>
 #include <parity/properties/gen/extent_caps.hpp>
 #include <parity/properties/gen/family.hpp>
@@ -90,6 +91,9 @@ const std::vector<EnvironmentVariable>& environment_variables() {
          "reproducible)"},
         {"RC_PARAMS", "RapidCheck's configuration; its seed= comes before PARITY_SEED"},
         {"PARITY_THREADS", "host threads of the oracles and kernels, 1 to 1024 (default the hardware's)"},
+        {"PARITY_TIMEOUT",
+         "the deadline of one case in seconds, after which the subject counts as hung, when --timeout is not given "
+         "(default 60, at most 86400)"},
         {"PARITY_FIGURES",
          "the gate's reference figures (default the installed or source tree's "
          "docs/reference/figures.json)"},
@@ -139,11 +143,14 @@ const std::vector<CommandSpec>& command_specs() {
            "declared outputs; on model and trajectory, a kernel of the op linear at the model's float32 "
            "projections (the subject runtime-host+linear=SCHEMA, or bound-all+linear=SCHEMA), or of --kernel-op's "
            "op in the rows that run it (runtime-host+OP=SCHEMA). --dtypes and --param restrict an op's generated "
-           "cases to what a kernel supports; the rerun line carries them. Exit 0 if every property holds.",
+           "cases to what a kernel supports; the rerun line carries them. Each case runs in a supervised worker "
+           "process: a subject that crashes, aborts, hangs past --timeout, runs out of memory or loses its CUDA "
+           "context fails that case with that kind, shrunk and written as a reproducer like any failure "
+           "(--in-process runs it in parity's own process instead). Exit 0 if every property holds.",
        .positionals = {{"FAMILY",
                         "lora, transition, model, trajectory, bridge or an op such as rms_norm (parity list "
                         "families)"}},
-       .flags = with_extent_caps(with_torch_op(
+       .flags = with_extent_caps(with_torch_op(with_case_worker(
            with_result_outputs({{"--subject", "S", "the subject (parity list subjects)"},
                                 {"--property", "P", "one property (default every one)"},
                                 {"--cases", "N",
@@ -157,9 +164,9 @@ const std::vector<CommandSpec>& command_specs() {
                                 {"--param", "NAME=VALUE,...",
                                  "an op's declared parameters fixed to one value each (e.g. bias=1 on linear, "
                                  "layout=0 on sdpa)"},
-                                kReproDir}))),
+                                kReproDir})))),
        .environment = with_extent_cap_variables(
-           {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"}),
+           {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR", "PARITY_TIMEOUT"}),
        .run = cmd_check},
       {.name = "probes",
        .summary = "every mismatch probe against its family's properties: each must be detected",
@@ -168,21 +175,23 @@ const std::vector<CommandSpec>& command_specs() {
            "each, counted only on a case parity's own kernel passes; prints a row per probe as it finishes. Exit 0 "
            "iff every probe is detected.",
        .positionals = {{"FAMILY", "one family (default every one)"}},
-       .flags = with_extent_caps(
-           with_result_outputs({{"--cases", "N", "cases per property and probe (default 200)"}, kReproDir})),
-       .environment = with_extent_cap_variables({"PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR"}),
+       .flags = with_extent_caps(with_case_worker(
+           with_result_outputs({{"--cases", "N", "cases per property and probe (default 200)"}, kReproDir}))),
+       .environment = with_extent_cap_variables(
+           {"PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR", "PARITY_TIMEOUT"}),
        .run = cmd_probes},
       {.name = "replay",
        .summary = "re-runs reproducers",
        .description =
            "Re-runs each reproducer (a directory: every *.json in it) on its subject, or on --subject (e.g. a CUDA "
            "reproducer on rlkernels-host). A nondeterministic failure runs 20 times (\"flaky: failed k of 20\"). "
+           "A reproducer of a crash, an abort or a hang replays in a supervised worker to the same kind. "
            "Exit 0 if all pass now, 1 if some still fail, 2 for a bad file or a property that does not apply to "
            "the subject.",
        .positionals = {{"FILE", "reproducer files, or directories of them (every *.json in each)", true}},
-       .flags = with_torch_op(
-           with_result_outputs({{"--subject", "S", "replay on this subject instead of the recorded one"}})),
-       .environment = {"PARITY_THREADS"},
+       .flags = with_torch_op(with_case_worker(
+           with_result_outputs({{"--subject", "S", "replay on this subject instead of the recorded one"}}))),
+       .environment = {"PARITY_THREADS", "PARITY_TIMEOUT"},
        .run = cmd_replay},
       {.name = "list",
        .summary = "what is registered: families, subjects, properties, probes",
@@ -205,11 +214,12 @@ const std::vector<CommandSpec>& command_specs() {
        .positionals = {{"FAMILY",
                         "the harness's family: lora, transition or an op (rms_norm, softmax, ...: op_fuzzer's)"},
                        {"CRASH_FILE", "the input libFuzzer saved"}},
-       .flags = {{"--subject", "S", "the subject (default $PARITY_FUZZ_SUBJECT, else the family's own kernel)"},
-                 {"--out", "DIR", "where the reproducer is written (default $PARITY_REPRO_DIR, else reports/repros)"},
-                 {"--max-checks", "N", "checks the shrink may spend (default 3000)"},
-                 {"--no-shrink", "", "write the decoded case as it is"}},
-       .environment = {"PARITY_FUZZ_SUBJECT", "PARITY_REPRO_DIR", "PARITY_THREADS"},
+       .flags = with_case_worker(
+           {{"--subject", "S", "the subject (default $PARITY_FUZZ_SUBJECT, else the family's own kernel)"},
+            {"--out", "DIR", "where the reproducer is written (default $PARITY_REPRO_DIR, else reports/repros)"},
+            {"--max-checks", "N", "checks the shrink may spend (default 3000)"},
+            {"--no-shrink", "", "write the decoded case as it is"}}),
+       .environment = {"PARITY_FUZZ_SUBJECT", "PARITY_REPRO_DIR", "PARITY_THREADS", "PARITY_TIMEOUT"},
        .run = cmd_fuzz_repro},
       {.name = "trajectory",
        .summary = "single vs batched sampling of the model, and where the layouts diverge",

@@ -7,9 +7,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <parity/cli/case_worker_flags.hpp>
 #include <parity/cli/command_spec.hpp>
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/run_property.hpp>
+#include <parity/registry/case_worker_server.hpp>
 
 namespace parity::cli {
 namespace {
@@ -135,6 +137,10 @@ bool is_command(const std::string& name) {
 }  // namespace
 
 int run_command_line(const std::vector<std::string>& given) {
+  // The supervised worker of check, probes, replay and fuzz-repro (cli/case_worker_flags.hpp):
+  // hidden, for parity's own use.
+  if (!given.empty() && given[0] == kWorkerCommand)
+    return registry::serve_case_checks({given.begin() + 1, given.end()});
   std::vector<std::string> args = given;
   if (!args.empty() && args[0] == "help") {  // `parity help [COMMAND]`
     args.erase(args.begin());

@@ -7,7 +7,6 @@
 #include <parity/core/error.hpp>
 #include <parity/core/reproducer.hpp>
 #include <parity/properties/gen/family.hpp>
-#include <parity/properties/gen/guarded_verdict.hpp>
 #include <parity/registry/families.hpp>
 
 namespace parity::registry {
@@ -40,7 +39,7 @@ std::vector<fs::path> reproducer_files(const std::vector<std::string>& inputs) {
 }
 
 int replay_reproducers(const std::vector<std::string>& inputs, const std::optional<std::string>& subject_override,
-                       std::ostream& out, std::vector<ReplayOutcome>* outcomes) {
+                       std::ostream& out, std::vector<ReplayOutcome>* outcomes, gen::CaseWorker* worker) {
   if (inputs.empty()) throw InputError("replay needs at least one FILE or DIR");
   const auto files = reproducer_files(inputs);
   // Read every file first: a bad file is an input error before anything runs.
@@ -64,10 +63,7 @@ int replay_reproducers(const std::vector<std::string>& inputs, const std::option
     // The contract first: a case outside it is an input error of the file, unless the file
     // records exactly that (a generator's fault, kind invalid_case), which replays as parity's
     // fault. After the contract passed, whatever the check throws is the subject's `threw`.
-    const auto run_once = [&] {
-      return gen::guarded_verdict(r.property, r.failing_case, family->rules().check_contract,
-                                  [&](const Case& c) { return family->check(subject.name, r.property, c); });
-    };
+    const auto run_once = [&] { return gen::case_verdict(*family, subject.name, r.property, r.failing_case, worker); };
     const bool recorded_invalid = r.observed.fails() && r.observed.kind == FailureKind::invalid_case;
     if (!recorded_invalid) {
       try {

@@ -10,6 +10,7 @@
 
 #include <parity/core/reproducer.hpp>
 #include <parity/core/verdict.hpp>
+#include <parity/properties/gen/case_worker.hpp>
 
 namespace parity::registry {
 
@@ -37,7 +38,10 @@ std::vector<std::filesystem::path> reproducer_files(const std::vector<std::strin
 // reproducer's outcome to `outcomes` when given. Throws InputError naming the file for a missing
 // or bad file, an unknown family, subject or property or a subject that cannot run here, and
 // NotApplicable (core/error.hpp) naming it for a property that does not apply to the subject.
+// `worker`, when given, runs each case (properties/gen/case_worker.hpp): a reproducer of a crash
+// replays to the same kind instead of ending this process.
 int replay_reproducers(const std::vector<std::string>& inputs, const std::optional<std::string>& subject,
-                       std::ostream& out, std::vector<ReplayOutcome>* outcomes = nullptr);
+                       std::ostream& out, std::vector<ReplayOutcome>* outcomes = nullptr,
+                       gen::CaseWorker* worker = nullptr);
 
 }  // namespace parity::registry

@@ -69,10 +69,15 @@ std::string recorded_kernel_op(const std::string& subject, const ops::TorchOpSpe
 void register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const ops::TorchOpSpec& spec) {
   for (const auto& file : reproducer_files(inputs)) {
     const Reproducer r = read_reproducer(file);
-    ops::TorchOpSpec recorded = spec;
-    if (recorded.kernel_op.empty()) recorded.kernel_op = recorded_kernel_op(r.subject, spec);
-    register_torch_op(r.failing_case.family, recorded);
+    register_torch_op_for_subject(r.failing_case.family, r.subject, spec);
   }
+}
+
+void register_torch_op_for_subject(const std::string& family, const std::string& subject,
+                                   const ops::TorchOpSpec& spec) {
+  ops::TorchOpSpec recorded = spec;
+  if (recorded.kernel_op.empty()) recorded.kernel_op = recorded_kernel_op(subject, spec);
+  register_torch_op(family, recorded);
 }
 
 }  // namespace parity::registry

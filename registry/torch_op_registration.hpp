@@ -28,4 +28,9 @@ std::string register_torch_op(const std::string& family, const ops::TorchOpSpec&
 // can run).
 void register_torch_op_for_reproducers(const std::vector<std::string>& inputs, const ops::TorchOpSpec& spec);
 
+// register_torch_op for a run of `subject` of `family`: without spec.kernel_op, a subject
+// runtime-host+OP=SCHEMA or bound-all+OP=SCHEMA of this operator gives the op (as a reproducer's
+// subject does). What a worker (registry/case_worker_server.hpp) does before a family's first case.
+void register_torch_op_for_subject(const std::string& family, const std::string& subject, const ops::TorchOpSpec& spec);
+
 }  // namespace parity::registry

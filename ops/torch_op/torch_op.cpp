@@ -32,6 +32,17 @@ std::string torch_op_subject_name(const TorchOpSpec& spec) {
   return spec.device == "cuda" ? spec.schema + "@cuda" : spec.schema;
 }
 
+std::vector<std::string> torch_op_flag_args(const TorchOpSpec& spec) {
+  std::vector<std::string> out = {"--torch-op", spec.schema};
+  if (!spec.library.empty()) out.insert(out.end(), {"--library", spec.library});
+  std::string args;
+  for (const auto& [declared, argument] : spec.args) args += (args.empty() ? "" : ",") + declared + "=" + argument;
+  if (!args.empty()) out.insert(out.end(), {"--torch-arg", args});
+  if (spec.device != "cpu") out.insert(out.end(), {"--torch-device", spec.device});
+  if (!spec.kernel_op.empty()) out.insert(out.end(), {"--kernel-op", spec.kernel_op});
+  return out;
+}
+
 std::string torch_op_flag_words(const TorchOpSpec& spec) {
   const auto word = [](const std::string& v) {
     if (!v.empty() && v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,@+-") ==
@@ -41,13 +52,8 @@ std::string torch_op_flag_words(const TorchOpSpec& spec) {
     for (const char ch : v) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
     return q + "'";
   };
-  std::string words = " --torch-op " + word(spec.schema);
-  if (!spec.library.empty()) words += " --library " + word(spec.library);
-  std::string args;
-  for (const auto& [declared, argument] : spec.args) args += (args.empty() ? "" : ",") + declared + "=" + argument;
-  if (!args.empty()) words += " --torch-arg " + word(args);
-  if (spec.device != "cpu") words += " --torch-device " + spec.device;
-  if (!spec.kernel_op.empty()) words += " --kernel-op " + word(spec.kernel_op);
+  std::string words;
+  for (const auto& arg : torch_op_flag_args(spec)) words += " " + word(arg);
   return words;
 }
 

@@ -61,6 +61,9 @@ std::string torch_op_subject_name(const TorchOpSpec& spec);
 // [--torch-arg A=B,...] [--torch-device cuda] [--kernel-op OP]", each value shell-quoted where it
 // needs it.
 std::string torch_op_flag_words(const TorchOpSpec& spec);
+// The same flags as a program's arguments, unquoted: what a worker is started with
+// (properties/gen/case_worker.hpp).
+std::vector<std::string> torch_op_flag_args(const TorchOpSpec& spec);
 
 // The subject that calls `spec`'s operator as an implementation of `decl`: loads the library
 // (RTLD_GLOBAL: its static initialisers register the operator), finds the schema and maps its

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <parity/core/error.hpp>
+#include <parity/properties/gen/guarded_verdict.hpp>
 
 namespace parity::gen {
 
@@ -41,6 +42,13 @@ PropertyEntry Family::find_property(const std::string& wanted) const {
     known += (known.empty() ? "" : ", ") + p.name;
   }
   throw InputError("unknown " + name() + " property '" + wanted + "' (known: " + known + ")");
+}
+
+Verdict case_verdict(const Family& family, const std::string& subject, const std::string& property, const Case& c,
+                     CaseWorker* worker) {
+  return guarded_verdict(property, c, family.rules().check_contract, [&](const Case& d) {
+    return worker ? worker->check(subject, property, d) : family.check(subject, property, d);
+  });
 }
 
 std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config) {

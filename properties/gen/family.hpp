@@ -101,6 +101,13 @@ class Family {
   PropertyEntry find_property(const std::string& name) const;
 };
 
+// One Case of `property` on `subject` as every runner counts it (guarded_verdict.hpp): the family's
+// contract checked here, then Family::check(subject, property, c), in `worker` when given
+// (case_worker.hpp: a crash or a hang is the verdict), else in this process. For the commands that
+// check single Cases (replay, fuzz-repro).
+Verdict case_verdict(const Family& family, const std::string& subject, const std::string& property, const Case& c,
+                     CaseWorker* worker);
+
 struct ProbeDetection {
   std::string property;  // the first property, in the family's order, that failed on the probe
   RunResult result;      // its shrunk counterexample and reproducer

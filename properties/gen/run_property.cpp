@@ -11,6 +11,7 @@
 
 #include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
+#include <parity/core/exception_kind.hpp>
 #include <parity/core/reproducer.hpp>
 #include <parity/core/thread_count.hpp>
 #include <parity/properties/gen/case_shrink.hpp>
@@ -23,6 +24,8 @@ constexpr std::uint64_t kDefaultSeed = 0x5EED0F9A41717ull;
 // Checks the descent after RapidCheck's shrink may spend: each dimension halves in a few
 // steps, each step tries at most ~log2(extent) candidates per dimension.
 constexpr int kLocalMinimumChecks = 300;
+// Candidates that may hang while a hang is shrunk: each costs the whole per-case deadline.
+constexpr int kMaxHungCandidates = 16;
 constexpr std::uint64_t kMaxEnvCases = 100000000;
 
 // `text` in single quotes for a POSIX shell.
@@ -70,6 +73,7 @@ void check_environment() {
   default_seed();
   check_rc_params();
   thread_count();
+  default_case_timeout();
 }
 
 RunResult not_applicable_result(const std::string& subject, const std::string& property, const std::string& why) {
@@ -87,14 +91,36 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   result.case_count = cases;
 
   // Contract first: a generated case outside it is parity's fault, never the subject's.
-  auto verdict_of = [&](const Case& c) { return guarded_verdict(property, c, rules.check_contract, check); };
+  const CaseCheck in_worker = [&](const Case& c) { return config.worker->check(subject, property, c); };
+  int hangs = 0;  // verdicts of kind hung so far
+  auto verdict_of = [&](const Case& c) {
+    Verdict v = guarded_verdict(property, c, rules.check_contract, config.worker ? in_worker : check);
+    hangs += v.fails() && v.kind == FailureKind::hung;
+    return v;
+  };
   std::optional<Case> last_failing;
   std::optional<Verdict> last_verdict;
   std::optional<FailureKind> kind;  // the first failure's: shrinking keeps it
+  // Whether the shrink must stop trying candidates: a hang once kMaxHungCandidates candidates hung;
+  // in process, a device fault or an allocation failure, which can poison every later case.
+  const auto shrink_stopped = [&] {
+    return kind &&
+           ((*kind == FailureKind::hung && hangs >= kMaxHungCandidates) || (!config.worker && ends_the_worker(*kind)));
+  };
+  // A fault of parity's worker (WorkerError) is no verdict: RapidCheck would count any exception as a
+  // failing case, so it is kept, the rest of the run does nothing, and it is rethrown after.
+  std::exception_ptr worker_fault;
   int evaluated = 0, discarded = 0, failed_at = 0;
   auto prop = [&] {
+    if (worker_fault || shrink_stopped()) return;
     const Case c = *gen;
-    const Verdict v = verdict_of(c);
+    Verdict v;
+    try {
+      v = verdict_of(c);
+    } catch (const WorkerError&) {
+      worker_fault = std::current_exception();
+      return;
+    }
     ++evaluated;
     if (config.progress && evaluated % 10 == 0)
       *config.progress << "  " << property << " on " << subject << ": " << evaluated << " cases evaluated\r"
@@ -130,6 +156,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   const std::unordered_map<std::string, rc::detail::Reproduce> no_reproduce;  // parity replays its own files
   const auto outcome = rc::detail::checkProperty(rc::detail::toProperty(prop), metadata, params, silent, no_reproduce);
   if (config.progress) *config.progress << std::string(72, ' ') << '\r' << std::flush;
+  if (worker_fault) std::rethrow_exception(worker_fault);
 
   result.discarded = discarded;
   rc::detail::SuccessResult ok;
@@ -150,8 +177,9 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   }
   // An invalid case is a generator's fault: a smaller invalid case explains nothing more.
   std::string descent_note;  // when the descent ran out of checks
-  if (config.shrink && *kind != FailureKind::invalid_case) {
+  if (config.shrink && *kind != FailureKind::invalid_case && !shrink_stopped()) {
     const auto same_failure = [&](const Case& candidate) {
+      if (shrink_stopped()) return false;
       const Verdict v = verdict_of(candidate);
       if (!reproduces(v, *kind)) return false;
       last_verdict = v;  // the descent's last success is its result
@@ -164,6 +192,13 @@ RunResult run_property(const std::string& subject, const std::string& property, 
     if (descent.exhausted)
       descent_note = "stopped after " + std::to_string(descent.evaluations) + " checks; not a local minimum";
   }
+  if (config.shrink && shrink_stopped())
+    descent_note = *kind == FailureKind::hung
+                       ? "stopped after " + std::to_string(hangs) +
+                             " candidates hung, each costing the deadline; "
+                             "not checked to be a local minimum"
+                       : "not shrunk: in process, a device fault or a failed allocation can make every later case "
+                         "fail (run without --in-process to shrink it)";
   result.cases = evaluated;
   result.counterexample = last_failing;
   result.verdict = last_verdict;

@@ -4,11 +4,12 @@
 // reruns the run exactly and the one that replays the reproducer. Used by the ctest
 // executables and `parity check`.
 //
-// Failures have a kind (FailureKind): a wrong value, the subject threw, nondeterminism, or a
+// Failures have a kind (FailureKind): a wrong value, the subject threw, nondeterminism, a
 // generated case outside the family's contract (checked before the subject runs: parity's own
-// fault). Shrinking keeps the kind of the first failure: a candidate that fails with another
-// kind does not reproduce it. After RapidCheck's shrink, whose steps follow the generator's
-// structure (2^k + d tokens shrinks to 255, never to 1), each dimension descends further
+// fault), and, where the cases run in a supervised worker (RunConfig::worker), a crash, an abort,
+// a hang, a device fault or running out of memory, each shrunk in fresh workers. Shrinking keeps the kind of the first
+// failure: a candidate that fails with another kind does not reproduce it. After RapidCheck's shrink, whose steps
+// follow the generator's structure (2^k + d tokens shrinks to 255, never to 1), each dimension descends further
 // (case_shrink.hpp: towards 0, halving and decrement among the candidates, each conformed to
 // and checked against the family's CaseRules) to a local minimum: no smaller value tried
 // reproduces the failure. The shrunk case is run once more; if it does not fail again, the
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -26,6 +28,7 @@
 #include <parity/core/verdict.hpp>
 #include <parity/properties/gen/case_restrictions.hpp>
 #include <parity/properties/gen/case_rules.hpp>
+#include <parity/properties/gen/case_worker.hpp>
 #include <parity/properties/gen/extent_caps.hpp>
 
 namespace parity::gen {
@@ -57,6 +60,11 @@ struct RunConfig {
   // An op family's cases restricted to some dtypes and fixed parameters (case_restrictions.hpp),
   // on the default rerun line as --dtypes and --param; another family refuses them.
   CaseRestrictions restrictions = {};
+  // Where each case's check runs: null, in this process (the check given to run_property); else in
+  // this supervised worker (case_worker.hpp), as Family::check(subject, property, case) of the
+  // case's family, so that a crash, an abort, a hang or a lost CUDA context is the case's verdict.
+  // Set it only for runs whose check is that family's Family::check (every Family::run's is).
+  std::shared_ptr<CaseWorker> worker = {};
 };
 
 struct RunResult {
@@ -101,7 +109,7 @@ std::uint64_t default_seed();
 // print a message and exit 1 on first use).
 void check_rc_params();
 // Every environment variable a run reads (PARITY_CASES, PARITY_SEED, RC_PARAMS,
-// PARITY_THREADS), checked before any work: throws InputError naming the first bad one.
+// PARITY_THREADS, PARITY_TIMEOUT), checked before any work: throws InputError naming the first bad one.
 void check_environment();
 
 }  // namespace parity::gen

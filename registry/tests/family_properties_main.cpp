@@ -37,11 +37,18 @@
 // Re-runs each reproducer's property on its subject (or on S) from this program's subjects, as
 // `parity replay` does with parity's own (registry/replay.hpp). Exit: 0 all pass now, 1
 // some still fail, 2 usage or input error (a bad file, an unknown subject or property).
+//
+// Every case runs in a supervised worker, this program started again as `<test> --worker [--torch-op
+// ...]` (registry/case_worker_server.hpp): a subject that crashes, aborts, hangs past $PARITY_TIMEOUT
+// seconds (default 60) or loses its CUDA context fails the case with that kind, and the test prints
+// its shrunk case and reproducer. --in-process (anywhere on the line) runs the subject in this
+// process instead, for a debugger.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include <parity/core/error.hpp>
@@ -49,6 +56,7 @@
 #include <parity/ops/torch_op/torch_op.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/run_property.hpp>
+#include <parity/registry/case_worker_server.hpp>
 #include <parity/registry/families.hpp>
 #include <parity/registry/replay.hpp>
 #include <parity/registry/torch_op_registration.hpp>
@@ -94,12 +102,14 @@ void register_listing() {
 // The --torch-op flags, taken out of argv: the spec, and the flags as a command's words.
 struct TorchOpFlags {
   std::optional<parity::ops::TorchOpSpec> spec;
-  std::string words;  // " --torch-op mylib::rms_norm --library libmylib.so"
+  std::string words;              // " --torch-op mylib::rms_norm --library libmylib.so"
+  std::vector<std::string> args;  // the same, one argument each
 };
 
 TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
   std::map<std::string, std::string> values;
   std::string words;
+  std::vector<std::string> args;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -111,6 +121,7 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
     if (i + 1 == argc) throw parity::InputError(arg + " needs a value");
     values[arg] = argv[++i];
     words += " " + arg + " " + values[arg];
+    args.insert(args.end(), {arg, values[arg]});
   }
   argc = kept;
   if (!values.count("--torch-op")) {
@@ -120,7 +131,28 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
   return {parity::ops::torch_op_spec(values["--torch-op"], values["--library"], values["--torch-arg"],
                                      values.count("--torch-device") ? values["--torch-device"] : "cpu",
                                      values["--kernel-op"]),
-          words};
+          words, args};
+}
+
+// Whether --in-process is on the line (taken out of argv).
+bool take_in_process(int& argc, char** argv) {
+  bool found = false;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--in-process") found = true;
+    else argv[kept++] = argv[i];
+  argc = kept;
+  return found;
+}
+
+// The worker this program's cases run in: itself, as --worker with the operator's flags.
+std::shared_ptr<parity::gen::CaseWorker> case_worker(const TorchOpFlags& torch_op) {
+  parity::gen::WorkerOptions options;
+  options.command = {parity::gen::this_program(), "--worker"};
+  options.command.insert(options.command.end(), torch_op.args.begin(), torch_op.args.end());
+  options.timeout_seconds = parity::gen::default_case_timeout();
+  options.timeout_setting = "PARITY_TIMEOUT";
+  return std::make_shared<parity::gen::CaseWorker>(std::move(options));
 }
 
 // --dtypes and --param, taken out of argv.
@@ -143,7 +175,8 @@ parity::gen::CaseRestrictions take_restrictions(int& argc, char** argv) {
 
 // Registers one test per subject-facing property; returns 0, or the exit status that ends the run.
 int register_properties(int argc, char** argv, const TorchOpFlags& torch_op,
-                        const parity::gen::CaseRestrictions& restrictions) {
+                        const parity::gen::CaseRestrictions& restrictions,
+                        const std::shared_ptr<parity::gen::CaseWorker>& worker) {
   if (argc == 1 && GTEST_FLAG_GET(list_tests)) {
     register_listing();
     return 0;
@@ -187,7 +220,8 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op,
                                       " PARITY_CASES=" + std::to_string(cases) + " " + program + " " + family + " " +
                                       subject + " --gtest_filter=" + family + "." + property + words;
                              },
-                         .restrictions = restrictions};
+                         .restrictions = restrictions,
+                         .worker = worker};
   for (const auto& property : family.properties()) {
     // parity-oracles gets the self-checks of parity's oracles, a real subject everything else.
     if (property.needs_subject == (subject.name == parity::gen::kOraclesSubject)) continue;
@@ -200,7 +234,7 @@ int register_properties(int argc, char** argv, const TorchOpFlags& torch_op,
 }
 
 // `--replay [--subject S] FILE|DIR...` (argv[1] is --replay): the exit status.
-int replay(int argc, char** argv, const TorchOpFlags& torch_op) {
+int replay(int argc, char** argv, const TorchOpFlags& torch_op, parity::gen::CaseWorker* worker) {
   std::optional<std::string> subject;
   std::vector<std::string> inputs;
   for (int i = 2; i < argc; ++i) {
@@ -216,23 +250,26 @@ int replay(int argc, char** argv, const TorchOpFlags& torch_op) {
     }
   }
   if (torch_op.spec) parity::registry::register_torch_op_for_reproducers(inputs, *torch_op.spec);
-  return parity::registry::replay_reproducers(inputs, subject, std::cout) ? 1 : 0;
+  return parity::registry::replay_reproducers(inputs, subject, std::cout, nullptr, worker) ? 1 : 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--worker")
+    return parity::registry::serve_case_checks({argv + 2, argv + argc});
   ::testing::InitGoogleTest(&argc, argv);
   try {
     parity::gen::check_environment();
     const TorchOpFlags torch_op = take_torch_op_flags(argc, argv);
     const parity::gen::CaseRestrictions restrictions = take_restrictions(argc, argv);
+    const auto worker = take_in_process(argc, argv) ? nullptr : case_worker(torch_op);
     if (argc > 1 && std::string(argv[1]) == "--replay") {
       if (!restrictions.empty())
         throw parity::InputError("--replay: a reproducer's case is fixed; give no --dtypes or --param");
-      return replay(argc, argv, torch_op);
+      return replay(argc, argv, torch_op, worker.get());
     }
-    if (const int status = register_properties(argc, argv, torch_op, restrictions); status != 0) return status;
+    if (const int status = register_properties(argc, argv, torch_op, restrictions, worker); status != 0) return status;
   } catch (const parity::InputError& e) {  // its message is escaped
     std::cerr << e.what() << "\nparity: error: " << e.what() << "\n";
     return 2;
