@@ -28,9 +28,8 @@ namespace {
 
 // Runs `parity check FAMILY --json FILE [--in-process]` and returns the cases its results count.
 int run_check(const std::string& family, bool in_process) {
-  const std::string json = (std::filesystem::temp_directory_path() /
-                            ("supervision_bench_" + std::to_string(::getpid()) + ".json"))
-                               .string();
+  const std::string json =
+      (std::filesystem::temp_directory_path() / ("supervision_bench_" + std::to_string(::getpid()) + ".json")).string();
   std::vector<std::string> words = {PARITY_COMMAND, "check", family, "--json", json};
   if (in_process) words.push_back("--in-process");
   std::vector<char*> argv;

@@ -36,8 +36,7 @@ std::shared_ptr<gen::CaseWorker> case_worker(const Args& args, const std::option
   options.command = {gen::this_program(), kWorkerCommand};
   if (torch_op)
     for (const auto& word : ops::torch_op_flag_args(*torch_op)) options.command.push_back(word);
-  options.timeout_seconds =
-      args.number("--timeout", gen::default_case_timeout(), 1, gen::kMaxCaseTimeoutSeconds);
+  options.timeout_seconds = args.number("--timeout", gen::default_case_timeout(), 1, gen::kMaxCaseTimeoutSeconds);
   options.memory_limit_bytes = args.number("--memory-limit", 0, 1, kMaxMemoryLimitGiB) * kGiB;
   return std::make_shared<gen::CaseWorker>(std::move(options));
 }

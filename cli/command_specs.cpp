@@ -67,6 +67,9 @@ std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
                    "(default: the argument of its name); ARGUMENT=VALUE: what an argument no declared name "
                    "feeds takes: a literal (-1, 0.0, false, None, f32) or a list of extents ([D])"});
   flags.push_back({"--torch-device", "cpu|cuda", "the device of --torch-op's tensors (default cpu)"});
+  flags.push_back({"--torch-returns", "OUTPUT,...",
+                   "the declared output each of --torch-op's returns is, _ to ignore one (default: the declared "
+                   "outputs in order, as many as it returns); an output it does not return goes unchecked"});
   flags.push_back({"--kernel-op", "OP",
                    "on model and trajectory, the op --torch-op is a kernel of (default linear): "
                    "linear, rms_norm, rope, swiglu, sdpa, or transition_step (model only)"});

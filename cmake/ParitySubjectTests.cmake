@@ -38,7 +38,8 @@
 # that op on it (runtime-host+<op>=<schema>, bound-all+<op>=<schema>; --kernel-op; tests named
 # <schema>+<op>.<family>.<property>; the backward ops stay parity's). LIBRARY (a shared-library target, or a
 # file) is loaded first; TORCH_ARGS are --torch-arg's NAME=VALUE pairs (a declared name to a schema
-# argument, or an argument to a literal such as dim=-1 or normalized_shape=[D]); DEVICE
+# argument, or an argument to a literal such as dim=-1 or normalized_shape=[D]); TORCH_RETURNS are
+# --torch-returns' names, the declared output each return is (_ ignores one); DEVICE
 # cuda gives it CUDA tensors (subject <schema>@cuda, label gpu). The program is parity_torch_op_tests, the
 # property main alone, built once per project.
 #
@@ -47,7 +48,7 @@
 function(parity_add_subject_tests)
   set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B MAX_TOKENS MAX_CHANNELS MAX_ELEMENTS)
   cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;KERNEL_OP;${caps}"
-                        "TORCH_ARGS;MAX;DTYPES;PARAMS" ${ARGN})
+                        "TORCH_ARGS;TORCH_RETURNS;MAX;DTYPES;PARAMS" ${ARGN})
   if(S_OP)
     set(S_FAMILY ${S_OP})
   endif()
@@ -66,6 +67,10 @@ function(parity_add_subject_tests)
     if(S_TORCH_ARGS)
       string(REPLACE ";" "," torch_args "${S_TORCH_ARGS}")
       list(APPEND args --torch-arg ${torch_args})
+    endif()
+    if(S_TORCH_RETURNS)
+      string(REPLACE ";" "," torch_returns "${S_TORCH_RETURNS}")
+      list(APPEND args --torch-returns ${torch_returns})
     endif()
     if(S_DEVICE STREQUAL "cuda")
       set(S_SUBJECT ${S_TORCH_OP}@cuda)

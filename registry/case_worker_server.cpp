@@ -59,7 +59,7 @@ std::optional<ops::TorchOpSpec> torch_op_of(const std::vector<std::string>& args
   for (std::size_t i = 0; i < args.size(); i += 2) {
     const std::string& flag = args[i];
     if (flag != "--torch-op" && flag != "--library" && flag != "--torch-arg" && flag != "--torch-device" &&
-        flag != "--kernel-op")
+        flag != "--kernel-op" && flag != "--torch-returns")
       throw InputError("the worker takes only the flags of a PyTorch operator, not '" + flag + "'");
     if (i + 1 == args.size()) throw InputError(flag + " needs a value");
     values[flag] = args[i + 1];
@@ -69,8 +69,8 @@ std::optional<ops::TorchOpSpec> torch_op_of(const std::vector<std::string>& args
     return std::nullopt;
   }
   return ops::torch_op_spec(values["--torch-op"], values["--library"], values["--torch-arg"],
-                            values.count("--torch-device") ? values["--torch-device"] : "cpu",
-                            values["--kernel-op"]);
+                            values.count("--torch-device") ? values["--torch-device"] : "cpu", values["--kernel-op"],
+                            values["--torch-returns"]);
 }
 
 // One request's answer; `ends` is set when the worker must exit after it.

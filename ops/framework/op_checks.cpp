@@ -19,8 +19,13 @@ struct Run {
 
 Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
   Run r{s.run(call), {}};
+  const std::vector<std::string> unchecked = s.unchecked_outputs();
   for (const auto& t : d.outputs) {
     const auto it = r.out.find(t.name);
+    if (std::find(unchecked.begin(), unchecked.end(), t.name) != unchecked.end()) {
+      if (it != r.out.end()) r.out.erase(it);  // declared unchecked: never compared
+      continue;
+    }
     const auto shape = eval_shape(t, call.extents);
     if (it == r.out.end()) r.fault = "the subject returned no output " + t.name;
     else if (it->second.shape() != shape) r.fault = "output " + t.name + " has the wrong shape";
@@ -33,10 +38,12 @@ Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
 }
 
 // The first bitwise difference between two runs' outputs, restricted to rows [a0, a0 + n) of
-// `a` and [b0, b0 + n) of `b` for outputs led by the row extent (every output when n < 0).
+// `a` and [b0, b0 + n) of `b` for outputs led by the row extent (every output when n < 0). An
+// output one run lacks (a subject's unchecked_outputs) is not compared.
 std::string first_difference(const OpDecl& d, const OpOutputs& a, const OpOutputs& b, std::int64_t a0 = 0,
                              std::int64_t b0 = 0, std::int64_t n = -1) {
   for (const auto& t : d.outputs) {
+    if (!a.contains(t.name) || !b.contains(t.name)) continue;
     Tensor x = a.at(t.name), y = b.at(t.name);
     if (n >= 0) {
       if (!d.has_rows(t)) continue;
@@ -144,6 +151,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   double utilisation = 0;
   std::int64_t exempt = 0, checked = 0;
   for (const auto& t : op.decl.outputs) {
+    if (!r.out.contains(t.name)) continue;  // one the subject does not return
     const DType dt = p.call.output_dtypes.at(t.name);
     const Rounding out = rounding_of(dt);
     const auto& value = ref.value.at(t.name);

@@ -20,6 +20,7 @@
 //                         within its own derived bound (Arithmetic::float64()) of the MPFR one,
 //                         on the first rows of the case (at most kOracleCheckElements)
 //   cross_backend_bitwise a subject and its host twin give the same bits
+// A subject's unchecked_outputs (op_subject.hpp) are left out of every comparison.
 #include <string>
 
 #include <parity/core/case.hpp>

@@ -37,7 +37,8 @@ struct OpCall {
   DType output_dtype(const std::string& name) const;
 };
 
-// Each declared output, contiguous or not, of its declared shape and dtype.
+// Each declared output (but the subject's unchecked_outputs), contiguous or not, of its declared
+// shape and dtype.
 using OpOutputs = std::map<std::string, Tensor>;
 
 class OpSubject {
@@ -45,6 +46,9 @@ class OpSubject {
   virtual ~OpSubject() = default;
   // What the subject promises about its arithmetic, for its derived bounds (arithmetic.hpp).
   virtual Arithmetic arithmetic() const { return {}; }
+  // Declared outputs this subject does not return (a PyTorch operator that returns fewer,
+  // --torch-returns): run() leaves them out, and the properties check the others. Empty: every one.
+  virtual std::vector<std::string> unchecked_outputs() const { return {}; }
   virtual OpOutputs run(const OpCall& call) = 0;
 };
 

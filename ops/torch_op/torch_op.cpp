@@ -1,5 +1,6 @@
 #include <parity/ops/torch_op/torch_op.hpp>
 
+#include <algorithm>
 #include <utility>
 
 #include <parity/core/error.hpp>
@@ -7,8 +8,15 @@
 namespace parity::ops {
 
 TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
-                          const std::string& device, const std::string& kernel_op) {
+                          const std::string& device, const std::string& kernel_op, const std::string& returns) {
   TorchOpSpec spec{.schema = schema, .library = library, .device = device, .kernel_op = kernel_op};
+  for (std::size_t begin = 0; !returns.empty() && begin <= returns.size();) {
+    const std::size_t end = std::min(returns.find(',', begin), returns.size());
+    const std::string name = returns.substr(begin, end - begin);
+    if (name.empty()) throw InputError("--torch-returns: '" + returns + "' has an empty name (OUTPUT or _ per return)");
+    spec.returns.push_back(name);
+    begin = end + 1;
+  }
   if (device != "cpu" && device != "cuda") throw InputError("--torch-device: '" + device + "' is neither cpu nor cuda");
   std::size_t begin = 0;
   while (begin < args.size()) {
@@ -40,6 +48,9 @@ std::vector<std::string> torch_op_flag_args(const TorchOpSpec& spec) {
   if (!args.empty()) out.insert(out.end(), {"--torch-arg", args});
   if (spec.device != "cpu") out.insert(out.end(), {"--torch-device", spec.device});
   if (!spec.kernel_op.empty()) out.insert(out.end(), {"--kernel-op", spec.kernel_op});
+  std::string returns;
+  for (const auto& r : spec.returns) returns += (returns.empty() ? "" : ",") + r;
+  if (!returns.empty()) out.insert(out.end(), {"--torch-returns", returns});
   return out;
 }
 

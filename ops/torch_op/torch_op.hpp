@@ -20,7 +20,9 @@
 // (to an int or a float), a float, a list of ints and extents ([D], [H,D]), a dtype (f32, bf16,
 // f16, f64 or torch's names float32, bfloat16, ...). A parameter that only says whether an optional
 // input is present needs no argument when that input has one. Every declared input and every other
-// parameter must reach an argument. The schema's returns are the declaration's outputs in order.
+// parameter must reach an argument. The schema's returns are the declaration's outputs in order,
+// as many as it returns, or those --torch-returns names (`_` ignoring a return); an output it does
+// not return goes unchecked (OpSubject::unchecked_outputs), and its description says so.
 //
 // A name without an overload picks the overload without one; where there is none, the one
 // overload whose arguments map. Plain C++: callers need no LibTorch headers (the LibTorch code is
@@ -46,20 +48,24 @@ struct TorchOpSpec {
   // For a family whose subjects run an op's kernels (gen::Family::kernel_ops: model, trajectory),
   // the op the operator is a kernel of; "" for the family's first (linear) (--kernel-op).
   std::string kernel_op = {};
+  // Per return, the declared output it is, or "_" to ignore it; empty: the declared outputs in
+  // order, as many as the operator returns (--torch-returns).
+  std::vector<std::string> returns = {};
 };
 
 // The spec of the flags' values: `args` is "NAME=VALUE,..." (may be empty; a comma inside
-// brackets belongs to the value), `device` cpu or
-// cuda, `kernel_op` an op name or "". Throws InputError naming the flag for a malformed value.
+// brackets belongs to the value), `device` cpu or cuda, `kernel_op` an op name or "", `returns`
+// "OUTPUT|_,..." or "". Throws InputError naming the flag for a malformed value.
 TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
-                          const std::string& device, const std::string& kernel_op = "");
+                          const std::string& device, const std::string& kernel_op = "",
+                          const std::string& returns = "");
 
 // The subject's name: the schema name, with "@cuda" for the device cuda.
 std::string torch_op_subject_name(const TorchOpSpec& spec);
 
 // The flags that give `spec` back, for a printed command: " --torch-op S [--library F]
-// [--torch-arg A=B,...] [--torch-device cuda] [--kernel-op OP]", each value shell-quoted where it
-// needs it.
+// [--torch-arg A=B,...] [--torch-device cuda] [--kernel-op OP] [--torch-returns O,...]", each
+// value shell-quoted where it needs it.
 std::string torch_op_flag_words(const TorchOpSpec& spec);
 // The same flags as a program's arguments, unquoted: what a worker is started with
 // (properties/gen/case_worker.hpp).

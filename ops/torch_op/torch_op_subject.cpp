@@ -147,6 +147,56 @@ std::optional<c10::ScalarType> dtype_literal(const std::string& s) {
 
 // Maps one schema's arguments to what an OpCall holds (torch_op.hpp), or throws InputError naming
 // the flag and the argument.
+// Per return of `schema`, the declared output it is, or "" for one spec.returns ignores ("_"):
+// spec.returns where given (one entry per return), else the declared outputs in order, as many as
+// it returns. Throws InputError naming --torch-returns for a name that is not a declared output or
+// is given twice, a count that is not the schema's, and a return that is not a Tensor; naming
+// --torch-op for more returns than outputs without --torch-returns.
+std::vector<std::string> map_returns(const OpDecl& decl, const TorchOpSpec& spec, const std::string& name,
+                                     const c10::FunctionSchema& schema) {
+  const std::size_t n = schema.returns().size();
+  std::vector<std::string> out;
+  if (spec.returns.empty()) {
+    if (n > decl.outputs.size())
+      throw InputError("--torch-op: " + name + " returns " + std::to_string(n) + " values, " + decl.name +
+                       " declares " + std::to_string(decl.outputs.size()) +
+                       " outputs: --torch-returns names the declared output each return is (_ ignores one)");
+    for (std::size_t i = 0; i < n; ++i) out.push_back(decl.outputs[i].name);
+  } else {
+    if (spec.returns.size() != n)
+      throw InputError("--torch-returns: names " + std::to_string(spec.returns.size()) + " returns, " + name +
+                       " returns " + std::to_string(n));
+    for (const auto& r : spec.returns) {
+      if (r == "_") {
+        out.emplace_back();
+        continue;
+      }
+      if (!declares(decl.outputs, r))
+        throw InputError("--torch-returns: " + r + " is not an output of " + decl.name + " (" + declared_names(decl) +
+                         ")");
+      if (std::find(out.begin(), out.end(), r) != out.end())
+        throw InputError("--torch-returns: " + r + " is named twice");
+      out.push_back(r);
+    }
+  }
+  if (std::all_of(out.begin(), out.end(), [](const std::string& o) { return o.empty(); }))
+    throw InputError("--torch-returns: no return of " + name + " is an output of " + decl.name +
+                     ", so nothing could be checked");
+  for (std::size_t i = 0; i < n; ++i)
+    if (!out[i].empty() && schema.returns()[i].type()->kind() != c10::TypeKind::TensorType)
+      throw InputError("--torch-returns: " + name + "'s return " + std::to_string(i) + " is " +
+                       schema.returns()[i].type()->str() + ", not the Tensor " + out[i]);
+  return out;
+}
+
+// The declared outputs that `returns` (map_returns) leaves out, comma-separated; "" for none.
+std::string unreturned(const OpDecl& decl, const std::vector<std::string>& returns) {
+  std::string out;
+  for (const auto& o : decl.outputs)
+    if (std::find(returns.begin(), returns.end(), o.name) == returns.end()) out += (out.empty() ? "" : ", ") + o.name;
+  return out;
+}
+
 class ArgumentMap {
  public:
   ArgumentMap(const OpDecl& decl, const TorchOpSpec& spec, std::string name, const c10::FunctionSchema& schema)
@@ -191,13 +241,7 @@ class ArgumentMap {
       if (!used_.count(p.name) && !presence_of_mapped_input(p.name))
         throw InputError("--torch-arg: " + decl_.name + "'s parameter " + p.name + " goes to no argument of " +
                          signature() + ": map it with --torch-arg " + p.name + "=ARGUMENT");
-    if (schema_.returns().size() != decl_.outputs.size())
-      throw InputError("--torch-op: " + name_ + " returns " + std::to_string(schema_.returns().size()) + " values, " +
-                       decl_.name + " declares " + std::to_string(decl_.outputs.size()) + " outputs");
-    for (std::size_t i = 0; i < schema_.returns().size(); ++i)
-      if (schema_.returns()[i].type()->kind() != c10::TypeKind::TensorType)
-        throw InputError("--torch-op: " + name_ + "'s return " + std::to_string(i) + " is " +
-                         schema_.returns()[i].type()->str() + ", not the Tensor " + decl_.outputs[i].name);
+    map_returns(decl_, spec_, name_, schema_);
     return values;
   }
 
@@ -408,7 +452,18 @@ class TorchOp : public OpSubject {
  public:
   TorchOp(std::shared_ptr<const OpDecl> decl, TorchOpSpec spec, c10::OperatorHandle handle,
           std::vector<ArgumentValue> arguments)
-      : decl_(std::move(decl)), spec_(std::move(spec)), handle_(std::move(handle)), arguments_(std::move(arguments)) {}
+      : decl_(std::move(decl)),
+        spec_(std::move(spec)),
+        handle_(std::move(handle)),
+        arguments_(std::move(arguments)),
+        returns_(map_returns(*decl_, spec_, spec_.schema, handle_.schema())) {}
+
+  std::vector<std::string> unchecked_outputs() const override {
+    std::vector<std::string> out;
+    for (const auto& o : decl_->outputs)
+      if (std::find(returns_.begin(), returns_.end(), o.name) == returns_.end()) out.push_back(o.name);
+    return out;
+  }
 
   OpOutputs run(const OpCall& call) override {
     c10::InferenceMode no_autograd;
@@ -420,8 +475,10 @@ class TorchOp : public OpSubject {
       throw std::runtime_error(spec_.schema + ": " + e.what_without_backtrace());
     }
     OpOutputs out;
-    for (std::size_t i = 0; i < decl_->outputs.size(); ++i) {
-      const TensorDecl& o = decl_->outputs[i];
+    for (std::size_t i = 0; i < returns_.size(); ++i) {
+      if (returns_[i].empty()) continue;  // --torch-returns' "_"
+      const TensorDecl& o = *std::find_if(decl_->outputs.begin(), decl_->outputs.end(),
+                                          [&](const TensorDecl& t) { return t.name == returns_[i]; });
       if (!stack[i].isTensor()) throw std::runtime_error(spec_.schema + " returned no tensor for " + o.name);
       Tensor t = from_aten(stack[i].toTensor());
       if (t.dtype() != call.output_dtype(o.name))
@@ -441,6 +498,7 @@ class TorchOp : public OpSubject {
   TorchOpSpec spec_;
   c10::OperatorHandle handle_;
   std::vector<ArgumentValue> arguments_;
+  std::vector<std::string> returns_;  // per return, the declared output it is ("" ignored)
 };
 
 }  // namespace
@@ -453,6 +511,9 @@ OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec) {
                      .backend = cuda ? kTorchOpCudaBackend : kTorchOpCpuBackend,
                      .description = "the PyTorch operator " + spec.schema + " on " + (cuda ? "CUDA" : "CPU") +
                                     " tensors" + (spec.library.empty() ? "" : " (" + spec.library + ")")};
+  if (const std::string unchecked = unreturned(decl, map_returns(decl, spec, spec.schema, handle.schema()));
+      !unchecked.empty())
+    info.description += "; it returns no " + unchecked + ", which goes unchecked";
   if (cuda)
     info.unavailable_reason = [] {
       return at::globalContext().hasCUDA() ? std::string() : std::string("no CUDA device for PyTorch here");

@@ -1,10 +1,10 @@
 #include <parity/properties/gen/case_worker.hpp>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -112,14 +112,13 @@ void CaseWorker::start() {
   if (!read_line(line, now_ms() + static_cast<std::int64_t>(wait_s) * 1000, timed_out)) {
     bool killed = false;
     const int status = kill_and_reap(killed);
-    throw WorkerError("the worker " + describe_command(options_.command) +
-                      (timed_out ? " did not say it was ready within " + std::to_string(wait_s) +
-                                       " s (the larger of " + options_.timeout_setting + " and " +
-                                       std::to_string(kDefaultCaseTimeoutSeconds) + " s)"
-                       : WIFEXITED(status)
-                           ? " exited with status " + std::to_string(WEXITSTATUS(status)) + " before serving"
-                           : " ended by " + signal_text(WTERMSIG(status)) + " before serving") +
-                      " (its standard error above says why)");
+    throw WorkerError(
+        "the worker " + describe_command(options_.command) +
+        (timed_out ? " did not say it was ready within " + std::to_string(wait_s) + " s (the larger of " +
+                         options_.timeout_setting + " and " + std::to_string(kDefaultCaseTimeoutSeconds) + " s)"
+         : WIFEXITED(status) ? " exited with status " + std::to_string(WEXITSTATUS(status)) + " before serving"
+                             : " ended by " + signal_text(WTERMSIG(status)) + " before serving") +
+        " (its standard error above says why)");
   }
   const auto ready = nlohmann::json::parse(line, nullptr, false);
   if (!ready.is_object() || !ready.contains("ready")) {

@@ -14,11 +14,11 @@
 // Protocol (one JSON object per line): the worker first says {"ready": true}; then per request
 // {"subject", "property", "case"} it answers {"verdict": ...} (core/verdict.hpp's JSON) or
 // {"not_applicable": why}; {"error": what} ends it for a request it cannot read.
+#include <sys/types.h>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 #include <parity/core/case.hpp>

@@ -10,8 +10,8 @@
 #include <torch/library.h>
 
 #include <cmath>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 
 namespace {

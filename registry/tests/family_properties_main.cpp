@@ -13,7 +13,7 @@
 // PARITY_SEED, PARITY_CASES and a --gtest_filter) and the command that replays its reproducer: this program's --replay.
 //
 // usage: <test> FAMILY [SUBJECT] --torch-op SCHEMA [--library FILE] [--torch-arg A=B,...] [--torch-device D]
-//                                 [--kernel-op OP]
+//                                 [--kernel-op OP] [--torch-returns O,...]
 //        <test> --replay [--subject S] --torch-op SCHEMA ... FILE|DIR...
 // A PyTorch operator as a subject of an op family, or as the kernel of linear (or --kernel-op's op)
 // inside the model's or the trajectory's subjects, as `parity check --torch-op`
@@ -114,7 +114,7 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg != "--torch-op" && arg != "--library" && arg != "--torch-arg" && arg != "--torch-device" &&
-        arg != "--kernel-op") {
+        arg != "--kernel-op" && arg != "--torch-returns") {
       argv[kept++] = argv[i];
       continue;
     }
@@ -130,7 +130,7 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
   }
   return {parity::ops::torch_op_spec(values["--torch-op"], values["--library"], values["--torch-arg"],
                                      values.count("--torch-device") ? values["--torch-device"] : "cpu",
-                                     values["--kernel-op"]),
+                                     values["--kernel-op"], values["--torch-returns"]),
           words, args};
 }
 

@@ -6,12 +6,17 @@
 // plans by the row count might: a sample's tokens alone and in a batch of two are an odd and an
 // even count, so the model's batch invariance must catch it. `rms_norm_by_rows` is mylib::rms_norm
 // with y rounded through bf16 when its row count is even, the same defect in the rows that run
-// RMSNorm (--kernel-op rms_norm).
+// RMSNorm (--kernel-op rms_norm). And softmax operators that return fewer or more tensors than
+// the softmax op declares outputs (y and log_y), for --torch-returns: `softmax_only` (y),
+// `log_softmax_only` (log_y) and `softmax_and_count` (y and a count that is no output).
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <tuple>
 
 namespace {
 
@@ -103,6 +108,28 @@ at::Tensor needs_bias(const at::Tensor& x, const at::Tensor& W, const c10::optio
   return at::zeros({x.size(0), W.size(0)}, x.options());
 }
 at::Tensor named_weight(const at::Tensor& x, at::Dimname, double) { return x; }
+// Softmax over the rows of x [T, N] in float, the maximum subtracted: y, or (kLog) log y.
+template <bool kLog>
+at::Tensor softmax_rows(const at::Tensor& x) {
+  const at::Tensor xf = x.to(at::kFloat).contiguous();
+  at::Tensor y = at::empty_like(xf);
+  const std::int64_t T = xf.size(0), N = xf.size(1);
+  const float* xp = xf.data_ptr<float>();
+  float* yp = y.data_ptr<float>();
+  for (std::int64_t t = 0; t < T; ++t) {
+    const float* row = xp + t * N;
+    float max = row[0], sum = 0.0f;
+    for (std::int64_t i = 1; i < N; ++i) max = std::max(max, row[i]);
+    for (std::int64_t i = 0; i < N; ++i) sum += std::exp(row[i] - max);
+    for (std::int64_t i = 0; i < N; ++i)
+      yp[t * N + i] = kLog ? (row[i] - max) - std::log(sum) : std::exp(row[i] - max) / sum;
+  }
+  return y.to(x.scalar_type());
+}
+// Softmax with a second return that is no output of the op (the rows it saw).
+std::tuple<at::Tensor, at::Tensor> softmax_and_count(const at::Tensor& x) {
+  return {softmax_rows<false>(x), at::full({1}, x.size(0), x.options().dtype(at::kLong))};
+}
 at::Tensor softmax_int(const at::Tensor& x, std::int64_t, c10::optional<at::ScalarType>) { return x; }
 at::Tensor softmax_name(const at::Tensor& x, at::Dimname, c10::optional<at::ScalarType>) { return x; }
 
@@ -131,6 +158,9 @@ TORCH_LIBRARY(parity_test, m) {
   m.def("linear(Tensor x, Tensor W, Tensor? b, int bias) -> Tensor");
   m.def("linear_by_rows(Tensor x, Tensor W, Tensor? b, int bias) -> Tensor");
   m.def("rms_norm_by_rows(Tensor x, Tensor w, float eps) -> Tensor");
+  m.def("softmax_only(Tensor x) -> Tensor");
+  m.def("log_softmax_only(Tensor x) -> Tensor");
+  m.def("softmax_and_count(Tensor x) -> (Tensor, Tensor)");
 }
 
 TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
@@ -154,4 +184,7 @@ TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
   m.impl("picked.Dimname", &named_weight);
   m.impl("overloaded.int", &softmax_int);
   m.impl("overloaded.Dimname", &softmax_name);
+  m.impl("softmax_only", &softmax_rows<false>);
+  m.impl("log_softmax_only", &softmax_rows<true>);
+  m.impl("softmax_and_count", &softmax_and_count);
 }

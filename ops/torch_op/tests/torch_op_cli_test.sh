@@ -45,6 +45,36 @@ printed_lines_fail "$(check --torch-op mylib::rms_norm_broken --property forward
 
 expect 2 "--torch-op: PyTorch's dispatcher has no operator mylib::rms_nrm after loading $lib (the nearest names: mylib::rms_norm" \
   -- check --torch-op mylib::rms_nrm
+# Returns: fewer than the declared outputs (the rest unchecked, and said so), mapped by name, or
+# more with the extra ignored; a mapping that reaches the operator (log values checked as y fail).
+softmax() { "$parity" check softmax --cases 12 --library "$lib" "$@"; }
+expect 0 "it returns no log_y, which goes unchecked" -- softmax --torch-op parity_test::softmax_only
+expect 0 "forward_accuracy              holds" -- softmax --torch-op parity_test::log_softmax_only --torch-returns log_y
+expect 1 "FAILS" -- softmax --torch-op parity_test::log_softmax_only --property forward_accuracy
+expect 0 "batch_vs_batch                holds" -- softmax --torch-op parity_test::softmax_and_count --torch-returns y,_
+# LibTorch's own softmax and log-softmax by name, one output each: they run (exit 0 or 1); their
+# verdicts are findings about LibTorch, never asserted.
+for row in "aten::_softmax y" "aten::_log_softmax log_y"; do
+  read -r op output <<<"$row"
+  softmax --torch-op "$op" --torch-arg x=self,dim=-1,half_to_float=false --torch-returns "$output" \
+    --property forward_accuracy >"$work/aten.out" 2>&1
+  status=$?
+  if [ "$status" = 0 ] || [ "$status" = 1 ]; then
+    echo "ok:   $op by name ran (exit $status)"
+  else
+    echo "FAIL: $op by name exited $status:"
+    tail -5 "$work/aten.out"
+    failures=$((failures + 1))
+  fi
+done
+expect 2 "--torch-returns: y is named twice" -- softmax --torch-op parity_test::softmax_and_count --torch-returns y,y
+expect 2 "--torch-returns: z is not an output of softmax" -- softmax --torch-op parity_test::softmax_only --torch-returns z
+expect 2 "--torch-returns: names 1 returns, parity_test::softmax_and_count returns 2" -- \
+  softmax --torch-op parity_test::softmax_and_count --torch-returns y
+expect 2 "--torch-returns: no return of parity_test::softmax_only is an output of softmax" -- \
+  softmax --torch-op parity_test::softmax_only --torch-returns _
+expect 2 "--torch-returns: 'y,,_' has an empty name" -- softmax --torch-op parity_test::softmax_and_count --torch-returns y,,_
+expect 2 "--torch-returns needs --torch-op SCHEMA" -- "$parity" check softmax --torch-returns y
 expect 2 "--torch-op: 'rms_norm' is not a schema name" -- check --torch-op rms_norm
 expect 2 "--library: cannot load $work/none.so" -- "$parity" check rms_norm --torch-op mylib::rms_norm --library "$work/none.so"
 expect 2 "--torch-arg: argument groups (int) of parity_test::extra has no default and no counterpart in rms_norm" \
