@@ -4,7 +4,8 @@
 #                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>]
 #                          [MAX <EXT>=<n>...] [DTYPES <dtype>...] [PARAMS <name>=<value>...])
 # parity_add_subject_tests(OP <op>|FAMILY <family> TORCH_OP <schema> LIBRARY <lib>
-#                          [TORCH_ARGS <name>=<value>...] [DEVICE cpu|cuda] [KERNEL_OP <op>]
+#                          [TORCH_ARGS <name>=<value>...] [TORCH_RETURNS <output>|_...] [DEVICE cpu|cuda]
+#                          [KERNEL_OP <op>]
 #                          [WILL_FAIL] [TIMEOUT <s>] [MAX <EXT>=<n>...] [DTYPES <dtype>...]
 #                          [PARAMS <name>=<value>...])
 #
@@ -88,6 +89,8 @@ function(parity_add_subject_tests)
     endif()
   elseif(S_KERNEL_OP)
     message(FATAL_ERROR "parity_add_subject_tests: KERNEL_OP ${S_KERNEL_OP} needs TORCH_OP (the operator it is about)")
+  elseif(S_TORCH_RETURNS)
+    message(FATAL_ERROR "parity_add_subject_tests: TORCH_RETURNS needs TORCH_OP (the operator it is about)")
   endif()
   foreach(required TARGET FAMILY SUBJECT)
     if(NOT S_${required})

@@ -42,8 +42,15 @@ std::string register_torch_op(const std::string& family, const ops::TorchOpSpec&
     as_kernel.kernel_op.clear();
     try {
       register_torch_op(kernel_op, as_kernel);
+      // The rows use every output of the kernel: none may go unchecked.
+      std::string missing;
+      for (const auto& o : ops::torch_op_unreturned(ops::find_op_family(kernel_op).def().decl, as_kernel))
+        missing += (missing.empty() ? "" : ", ") + o;
+      if (!missing.empty())
+        throw InputError("--torch-returns: on " + family + " the operator is a kernel of " + kernel_op +
+                         ", whose rows use every output; it returns no " + missing);
     } catch (const InputError& e) {
-      if (!spec.kernel_op.empty()) throw;
+      if (!spec.kernel_op.empty() || std::string(e.what()).starts_with("--torch-returns: on ")) throw;
       throw InputError(std::string(e.what()) + " (on " + family + " the operator is a kernel of " + kernel_op +
                        " unless --kernel-op names another of " + ops_of + ")");
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <stdexcept>
 
 #include <parity/core/compare.hpp>
 #include <parity/ops/framework/op_problem.hpp>
@@ -20,6 +21,13 @@ struct Run {
 Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
   Run r{s.run(call), {}};
   const std::vector<std::string> unchecked = s.unchecked_outputs();
+  for (const auto& name : unchecked)
+    if (std::none_of(d.outputs.begin(), d.outputs.end(), [&](const TensorDecl& t) { return t.name == name; }))
+      throw std::logic_error("unchecked_outputs names " + name + ", which " + d.name + " does not declare");
+  if (unchecked.size() >= d.outputs.size()) {
+    r.fault = "the subject returns none of " + d.name + "'s outputs: nothing to check";
+    return r;
+  }
   for (const auto& t : d.outputs) {
     const auto it = r.out.find(t.name);
     if (std::find(unchecked.begin(), unchecked.end(), t.name) != unchecked.end()) {

@@ -67,6 +67,10 @@ std::string torch_op_subject_name(const TorchOpSpec& spec);
 // [--torch-arg A=B,...] [--torch-device cuda] [--kernel-op OP] [--torch-returns O,...]", each
 // value shell-quoted where it needs it.
 std::string torch_op_flag_words(const TorchOpSpec& spec);
+
+// The declared outputs of `decl` that the operator `spec` names does not return (loaded and mapped
+// as torch_op_subject does; InputError as it throws): what goes unchecked.
+std::vector<std::string> torch_op_unreturned(const OpDecl& decl, const TorchOpSpec& spec);
 // The same flags as a program's arguments, unquoted: what a worker is started with
 // (properties/gen/case_worker.hpp).
 std::vector<std::string> torch_op_flag_args(const TorchOpSpec& spec);

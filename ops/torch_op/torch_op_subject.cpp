@@ -179,13 +179,13 @@ std::vector<std::string> map_returns(const OpDecl& decl, const TorchOpSpec& spec
       out.push_back(r);
     }
   }
+  const std::string flag = spec.returns.empty() ? "--torch-op: " : "--torch-returns: ";
   if (std::all_of(out.begin(), out.end(), [](const std::string& o) { return o.empty(); }))
-    throw InputError("--torch-returns: no return of " + name + " is an output of " + decl.name +
-                     ", so nothing could be checked");
+    throw InputError(flag + "no return of " + name + " is an output of " + decl.name + ", so nothing could be checked");
   for (std::size_t i = 0; i < n; ++i)
     if (!out[i].empty() && schema.returns()[i].type()->kind() != c10::TypeKind::TensorType)
-      throw InputError("--torch-returns: " + name + "'s return " + std::to_string(i) + " is " +
-                       schema.returns()[i].type()->str() + ", not the Tensor " + out[i]);
+      throw InputError(flag + name + "'s return " + std::to_string(i) + " is " + schema.returns()[i].type()->str() +
+                       ", not the Tensor " + out[i]);
   return out;
 }
 
@@ -525,6 +525,16 @@ OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec) {
   return info;
 }
 
+std::vector<std::string> torch_op_unreturned(const OpDecl& decl, const TorchOpSpec& spec) {
+  load_library(spec.library);
+  const auto [handle, arguments] = find_and_map(decl, spec);
+  const std::vector<std::string> returns = map_returns(decl, spec, spec.schema, handle.schema());
+  std::vector<std::string> out;
+  for (const auto& o : decl.outputs)
+    if (std::find(returns.begin(), returns.end(), o.name) == returns.end()) out.push_back(o.name);
+  return out;
+}
+
 OpSubjectInfo torch_op_reference(OpDecl decl, TorchOpSpec spec, std::string description) {
   // Found and mapped at the first question, once: registering costs nothing.
   struct Lazy {
@@ -544,7 +554,7 @@ OpSubjectInfo torch_op_reference(OpDecl decl, TorchOpSpec spec, std::string desc
         } catch (const InputError& e) {
           // The refusal as the command line words it, without its flag: no flag was given.
           std::string reason = e.what();
-          for (const char* flag : {"--torch-op: ", "--torch-arg: "})
+          for (const char* flag : {"--torch-op: ", "--torch-arg: ", "--torch-returns: "})
             if (reason.starts_with(flag)) reason.erase(0, std::string(flag).size());
           why_not = "this LibTorch's " + spec.schema + " cannot be called as " + decl->name + ": " + reason;
         }
