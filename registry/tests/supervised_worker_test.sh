@@ -5,6 +5,7 @@
 #   - `parity check` finds each, reports it by kind (text, --json, --junit), shrinks it to exactly
 #     the smallest T and D that fail, and writes a reproducer that replays to the same kind, exit 1;
 #   - the property main (a user's ctest program) does the same, and its --replay too;
+#   - a kernel bound into the model's rows (--kernel-op) that aborts is found and replayed alike;
 #   - a well-behaved subject and a wrong one give the same results in a worker as in process;
 #   - an allocation past --memory-limit is out_of_memory;
 #   - bad --timeout, --memory-limit, PARITY_TIMEOUT and their mix with --in-process exit 2 naming
@@ -62,6 +63,20 @@ fi
 # 64 GiB asked for by a worker allowed 1 GiB more than it holds: an allocation failure.
 expect 1 "out of memory: the subject threw: std::bad_alloc" -- check_op rms_norm_alloc --memory-limit 1
 shrunk_to "$work/rms_norm_alloc.json" out_of_memory 32 1
+
+# The model's rows bound to a kernel that aborts (--kernel-op rms_norm): found through the model,
+# and its reproducer replays to the same kind.
+rm -rf "$work/model_repros"
+expect 1 "aborted: SIGABRT" -- env PARITY_REPRO_DIR="$work/model_repros" "$parity" check model \
+  --torch-op crashing::rms_norm_abort --library "$lib" --kernel-op rms_norm --property strict_repeatable --cases 10
+file=$(ls "$work"/model_repros/*.json 2>/dev/null | head -n 1)
+if [ -n "$file" ]; then
+  expect 1 "aborted: SIGABRT" -- "$parity" replay "$file" --torch-op crashing::rms_norm_abort --library "$lib" \
+    --kernel-op rms_norm
+else
+  echo "FAIL: the model's abort left no reproducer"
+  failures=$((failures + 1))
+fi
 
 # C++ subjects through the property main, as ctest runs a user's property test: each reproducer's
 # kind and shrunk T and D, and its replay through the program's --replay.
