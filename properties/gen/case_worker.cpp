@@ -87,10 +87,17 @@ void CaseWorker::start() {
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
     throw WorkerError(std::string("cannot make the worker's socket: ") + std::strerror(errno));
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw WorkerError(std::string("cannot make the worker's output pipe: ") + std::strerror(errno));
+  }
   posix_spawn_file_actions_t actions;
   ::posix_spawn_file_actions_init(&actions);
   ::posix_spawn_file_actions_adddup2(&actions, fds[1], kWorkerFd);  // dup2 clears close-on-exec
-  ::posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  ::posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  ::posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
   std::vector<char*> argv;
   for (auto& word : options_.command) argv.push_back(word.data());
   argv.push_back(nullptr);
@@ -98,13 +105,17 @@ void CaseWorker::start() {
   const int spawned = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   ::posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
+  ::close(out[1]);
   if (spawned != 0) {
     ::close(fds[0]);
+    ::close(out[0]);
     throw WorkerError("cannot start the worker " + describe_command(options_.command) + ": " + std::strerror(spawned));
   }
   pid_ = pid;
   socket_ = fds[0];
+  output_ = out[0];
   buffered_.clear();
+  recent_output_.clear();
   ++started_;
   std::string line;
   bool timed_out = false;
@@ -152,10 +163,16 @@ void CaseWorker::limit_memory() {
   }
 }
 
+void CaseWorker::forget() {
+  drain_output();
+  for (int* fd : {&socket_, &output_})
+    if (*fd >= 0) ::close(std::exchange(*fd, -1));
+  pid_ = -1;
+}
+
 void CaseWorker::stop() {
   if (pid_ < 0) return;
-  ::close(socket_);  // the worker reads the end of its requests and exits
-  socket_ = -1;
+  ::close(std::exchange(socket_, -1));  // the worker reads the end of its requests and exits
   const std::int64_t deadline = now_ms() + kExitGraceMs;
   while (!ended_status()) {
     if (now_ms() > deadline) {
@@ -167,7 +184,7 @@ void CaseWorker::stop() {
     }
     ::usleep(1000);
   }
-  pid_ = -1;
+  forget();
 }
 
 int CaseWorker::kill_and_reap(bool& killed) {
@@ -181,9 +198,7 @@ int CaseWorker::kill_and_reap(bool& killed) {
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  ::close(socket_);
-  socket_ = -1;
-  pid_ = -1;
+  forget();
   return status;
 }
 
@@ -214,16 +229,60 @@ bool CaseWorker::read_line(std::string& line, std::int64_t deadline_ms, bool& ti
       timed_out = true;
       return false;
     }
-    pollfd p{socket_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, 1 << 30)));
+    pollfd p[2] = {{socket_, POLLIN, 0}, {output_, POLLIN, 0}};
+    const int ready = ::poll(p, output_ >= 0 ? 2 : 1, static_cast<int>(std::min<std::int64_t>(left, 1 << 30)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) continue;  // the deadline is checked above
+    if (output_ >= 0 && (p[1].revents & (POLLIN | POLLHUP))) drain_output();
+    if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
     char chunk[65536];
     const ssize_t n = ::read(socket_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;  // the worker closed its end: it ended
     buffered_.append(chunk, static_cast<std::size_t>(n));
   }
+}
+
+void CaseWorker::drain_output() {
+  while (output_ >= 0) {
+    pollfd p{output_, POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP))) return;
+    char chunk[4096];
+    const ssize_t n = ::read(output_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {  // every writer closed it
+      ::close(std::exchange(output_, -1));
+      return;
+    }
+    std::size_t written = 0;  // passed on as it comes: the user sees it live
+    while (written < static_cast<std::size_t>(n)) {
+      const ssize_t w = ::write(STDERR_FILENO, chunk + written, static_cast<std::size_t>(n) - written);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      written += static_cast<std::size_t>(w);
+    }
+    recent_output_.append(chunk, static_cast<std::size_t>(n));
+    if (recent_output_.size() > kRecentOutputBytes) recent_output_.erase(0, recent_output_.size() - kRecentOutputBytes);
+  }
+}
+
+std::string CaseWorker::last_words() const {
+  std::vector<std::string> lines;
+  std::size_t begin = 0;
+  while (begin < recent_output_.size()) {
+    std::size_t end = recent_output_.find('\n', begin);
+    if (end == std::string::npos) end = recent_output_.size();
+    std::string line = recent_output_.substr(begin, end - begin);
+    for (char& ch : line)
+      if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+    if (line.find_first_not_of(' ') != std::string::npos) lines.push_back(line);
+    begin = end + 1;
+  }
+  std::string out;
+  for (std::size_t i = lines.size() > kLastWordsLines ? lines.size() - kLastWordsLines : 0; i < lines.size(); ++i)
+    out += (out.empty() ? "" : " | ") + lines[i];
+  if (out.size() > kLastWordsChars) out = "..." + out.substr(out.size() - kLastWordsChars);
+  return out.empty() ? "" : "; its last output: " + out;
 }
 
 Verdict CaseWorker::verdict_of_end(const std::string& property, int status) const {
@@ -247,6 +306,8 @@ Verdict CaseWorker::check(const std::string& subject, const std::string& propert
   const std::string request =
       nlohmann::json{{"subject", subject}, {"property", property}, {"case", case_to_json(c)}}.dump() + "\n";
   if (pid_ < 0) start();
+  drain_output();
+  recent_output_.clear();  // what the worker writes from here on is this case's
   if (!send_all(socket_, request)) {
     // It ended between cases (after answering the last one), so it never saw this one: once more
     // on a fresh worker.
@@ -268,19 +329,17 @@ Verdict CaseWorker::check(const std::string& subject, const std::string& propert
     }
     bool killed = false;
     const int status = ended ? *ended : kill_and_reap(killed);
-    if (ended) {
-      ::close(socket_);
-      socket_ = -1;
-      pid_ = -1;
-    }
-    if (!killed) return verdict_of_end(property, status);
-    if (timed_out)
-      return Verdict::fail(property,
-                           "hung: no result after " + std::to_string(options_.timeout_seconds) + " s (" +
-                               options_.timeout_setting + "); the worker was killed",
-                           FailureKind::hung);
-    return Verdict::fail(property, "crashed: the worker closed its connection mid-case and did not exit",
-                         FailureKind::crashed);
+    if (ended) forget();
+    Verdict v = !killed ? verdict_of_end(property, status)
+                : timed_out
+                    ? Verdict::fail(property,
+                                    "hung: no result after " + std::to_string(options_.timeout_seconds) + " s (" +
+                                        options_.timeout_setting + "); the worker was killed",
+                                    FailureKind::hung)
+                    : Verdict::fail(property, "crashed: the worker closed its connection mid-case and did not exit",
+                                    FailureKind::crashed);
+    v.detail += last_words();
+    return v;
   }
   const auto answer = nlohmann::json::parse(line, nullptr, false);
   if (answer.is_object() && answer.contains("verdict")) {

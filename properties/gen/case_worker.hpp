@@ -7,8 +7,10 @@
 // The worker is a program started fresh (posix_spawn, never a fork of a process whose CUDA or
 // LibTorch threads are up) that serves Family::check on file descriptor 3, a Unix socket: parity's
 // own `parity __worker` and a property test's `<test> --worker` (registry/case_worker_server.hpp).
-// Its standard output goes to the supervisor's standard error, so a kernel's prints never reach a
-// result written to stdout. One worker serves case after case; it is replaced after any failure
+// Its standard output and error go through the supervisor to the supervisor's standard error, so a
+// kernel's prints never reach a result written to stdout, and the last lines a worker wrote while
+// it ran a case are in that case's verdict when it dies or hangs (an assert's message, LibTorch's
+// "terminate called after ..."). One worker serves case after case; it is replaced after any failure
 // that ends it (core/exception_kind.hpp's ends_the_worker) and started again on the next check.
 //
 // Protocol (one JSON object per line): the worker first says {"ready": true}; then per request
@@ -81,6 +83,12 @@ class CaseWorker {
   void start();
   // Ends the worker: closes its socket, waits briefly for it to exit, then kills it.
   void stop();
+  // Closes the worker's socket and output (after passing on what is left) and forgets its pid.
+  void forget();
+  // Passes on what the worker wrote, without waiting, and keeps its last kRecentOutputBytes.
+  void drain_output();
+  // "; its last output: A | B | C" from the last kLastWordsLines non-blank lines of it, or "".
+  std::string last_words() const;
   // Kills the worker (unless it already ended), reaps it, and returns its wait status; `killed`
   // says whether parity's SIGKILL ended it.
   int kill_and_reap(bool& killed);
@@ -99,7 +107,10 @@ class CaseWorker {
   WorkerOptions options_;
   pid_t pid_ = -1;
   int socket_ = -1;
-  std::string buffered_;  // what was read past the last line
+  static constexpr std::size_t kRecentOutputBytes = 8192, kLastWordsLines = 3, kLastWordsChars = 600;
+  int output_ = -1;            // the worker's standard output and error
+  std::string buffered_;       // what was read past the last line
+  std::string recent_output_;  // what it wrote since the current case was sent (its last bytes)
   int started_ = 0;
 };
 

@@ -1,11 +1,12 @@
 // C++ subjects of rms_norm that compute it as parity's host twin does except at some shapes, where
 // they fail the way real kernels do (the same faults as crashing_ops.cpp's PyTorch operators):
 //   crash-segv   writes through a null pointer when T >= 40 and D is odd (SIGSEGV)
-//   crash-abort  calls std::abort when T >= 24 and D >= 5 (SIGABRT)
+//   crash-abort  says why on stderr, then calls std::abort, when T >= 24 and D >= 5 (SIGABRT)
 //   crash-hang   spins forever when D % 8 == 3 and T >= 2
 //   crash-exit   calls std::exit(3) when T >= 8 (a process that ends mid-case)
 // Linked with the property main (supervised_worker_test.sh), as a user's subjects are.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
@@ -29,7 +30,11 @@ class CrashingRmsNorm : public OpSubject {
     volatile std::uintptr_t address = 0;  // opaque to the compiler: a real store to address 0
     volatile bool spinning = true;
     if (kFault == Fault::segv && T >= 40 && D % 2 == 1) *reinterpret_cast<volatile int*>(address) = 1;
-    if (kFault == Fault::abort && T >= 24 && D >= 5) std::abort();
+    if (kFault == Fault::abort && T >= 24 && D >= 5) {
+      std::fprintf(stderr, "crash-abort: T=%lld D=%lld is past what it handles\n", static_cast<long long>(T),
+                   static_cast<long long>(D));
+      std::abort();
+    }
     if (kFault == Fault::hang && D % 8 == 3 && T >= 2)
       while (spinning) {
       }

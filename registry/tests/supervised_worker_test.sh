@@ -4,7 +4,8 @@
 # (properties/gen/case_worker.hpp):
 #   - `parity check` finds each, reports it by kind (text, --json, --junit), shrinks it to exactly
 #     the smallest T and D that fail, and writes a reproducer that replays to the same kind, exit 1;
-#   - the property main (a user's ctest program) does the same, and its --replay too;
+#   - the property main (a user's ctest program) does the same, and its --replay too; what the
+#     subject wrote before it died is in the verdict;
 #   - a kernel bound into the model's rows (--kernel-op) that aborts is found and replayed alike;
 #   - a well-behaved subject and a wrong one give the same results in a worker as in process;
 #   - an allocation past --memory-limit is out_of_memory;
@@ -91,7 +92,7 @@ if got != want:
 print(f"ok:   {r['subject']}: {want[0]} shrunk to T={want[1]} D={want[2]}")
 EOF
 }
-for row in "crash-segv crashed 40 1 crashed: SIGSEGV" "crash-abort aborted 24 5 aborted: SIGABRT" \
+for row in "crash-segv crashed 40 1 crashed: SIGSEGV" "crash-abort aborted 24 5 aborted: SIGABRT (Aborted); its last output: crash-abort: T=24 D=5 is past what it handles" \
   "crash-exit crashed 8 1 exited with status 3" "crash-hang hung 2 3 hung: no result after 1 s (PARITY_TIMEOUT)"; do
   read -r subject kind t d text <<<"$row"
   rm -rf "$work/program_repros"
