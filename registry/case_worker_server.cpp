@@ -1,6 +1,7 @@
 #include <parity/registry/case_worker_server.hpp>
 
 #include <cerrno>
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
@@ -105,6 +106,9 @@ int serve_case_checks(const std::vector<std::string>& args) {
   if (::getppid() == 1) return 0;  // the supervisor already ended
   // A process the subject starts must not hold the socket: its end is how the supervisor sees ours.
   ::fcntl(kSocket, F_SETFD, FD_CLOEXEC);
+  // Standard output is a pipe to the supervisor: line-buffered, so what a subject prints before it
+  // dies reaches the verdict instead of dying in a buffer.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::optional<ops::TorchOpSpec> torch_op;
   try {
     torch_op = torch_op_of(args);

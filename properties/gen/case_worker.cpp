@@ -182,7 +182,7 @@ void CaseWorker::stop() {
       }
       break;
     }
-    ::usleep(1000);
+    wait_for_output(1);  // an exiting worker may write more than the pipe holds
   }
   forget();
 }
@@ -244,7 +244,9 @@ bool CaseWorker::read_line(std::string& line, std::int64_t deadline_ms, bool& ti
 }
 
 void CaseWorker::drain_output() {
-  while (output_ >= 0) {
+  // At most kDrainReads reads a call: a worker that prints without end must not keep the caller
+  // from its deadline.
+  for (int reads = 0; output_ >= 0 && reads < kDrainReads; ++reads) {
     pollfd p{output_, POLLIN, 0};
     if (::poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP))) return;
     char chunk[4096];
@@ -266,6 +268,15 @@ void CaseWorker::drain_output() {
   }
 }
 
+void CaseWorker::wait_for_output(int ms) {
+  if (output_ < 0) {
+    ::usleep(static_cast<useconds_t>(ms) * 1000);
+    return;
+  }
+  pollfd p{output_, POLLIN, 0};
+  if (::poll(&p, 1, ms) > 0) drain_output();
+}
+
 std::string CaseWorker::last_words() const {
   std::vector<std::string> lines;
   std::size_t begin = 0;
@@ -282,7 +293,10 @@ std::string CaseWorker::last_words() const {
   for (std::size_t i = lines.size() > kLastWordsLines ? lines.size() - kLastWordsLines : 0; i < lines.size(); ++i)
     out += (out.empty() ? "" : " | ") + lines[i];
   if (out.size() > kLastWordsChars) out = "..." + out.substr(out.size() - kLastWordsChars);
-  return out.empty() ? "" : "; its last output: " + out;
+  if (out.empty()) return "";
+  // Valid UTF-8 for the JSON it goes into: a cut character or a stray byte becomes U+FFFD.
+  const std::string quoted = nlohmann::json(out).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return "; its last output: " + nlohmann::json::parse(quoted).get<std::string>();
 }
 
 Verdict CaseWorker::verdict_of_end(const std::string& property, int status) const {
@@ -324,7 +338,7 @@ Verdict CaseWorker::check(const std::string& subject, const std::string& propert
     std::optional<int> ended = ended_status();
     const std::int64_t grace_end = now_ms() + (timed_out ? 0 : kExitGraceMs);
     while (!ended && now_ms() < grace_end) {
-      ::usleep(1000);
+      wait_for_output(1);
       ended = ended_status();
     }
     bool killed = false;

@@ -85,8 +85,11 @@ class CaseWorker {
   void stop();
   // Closes the worker's socket and output (after passing on what is left) and forgets its pid.
   void forget();
-  // Passes on what the worker wrote, without waiting, and keeps its last kRecentOutputBytes.
+  // Passes on what the worker wrote, without waiting (at most kDrainReads reads), and keeps its
+  // last kRecentOutputBytes.
   void drain_output();
+  // Waits up to `ms` milliseconds for the worker's output, and drains what came.
+  void wait_for_output(int ms);
   // "; its last output: A | B | C" from the last kLastWordsLines non-blank lines of it, or "".
   std::string last_words() const;
   // Kills the worker (unless it already ended), reaps it, and returns its wait status; `killed`
@@ -108,6 +111,7 @@ class CaseWorker {
   pid_t pid_ = -1;
   int socket_ = -1;
   static constexpr std::size_t kRecentOutputBytes = 8192, kLastWordsLines = 3, kLastWordsChars = 600;
+  static constexpr int kDrainReads = 16;
   int output_ = -1;            // the worker's standard output and error
   std::string buffered_;       // what was read past the last line
   std::string recent_output_;  // what it wrote since the current case was sent (its last bytes)

@@ -1,6 +1,7 @@
 // C++ subjects of rms_norm that compute it as parity's host twin does except at some shapes, where
 // they fail the way real kernels do (the same faults as crashing_ops.cpp's PyTorch operators):
-//   crash-segv   writes through a null pointer when T >= 40 and D is odd (SIGSEGV)
+//   crash-segv   says so on stdout (with a byte that is not UTF-8), then writes through a null
+//                pointer, when T >= 40 and D is odd (SIGSEGV)
 //   crash-abort  says why on stderr, then calls std::abort, when T >= 24 and D >= 5 (SIGABRT)
 //   crash-hang   spins forever when D % 8 == 3 and T >= 2
 //   crash-exit   calls std::exit(3) when T >= 8 (a process that ends mid-case)
@@ -29,7 +30,11 @@ class CrashingRmsNorm : public OpSubject {
     const std::int64_t T = call.input("x").dim(0), D = call.input("x").dim(1);
     volatile std::uintptr_t address = 0;  // opaque to the compiler: a real store to address 0
     volatile bool spinning = true;
-    if (kFault == Fault::segv && T >= 40 && D % 2 == 1) *reinterpret_cast<volatile int*>(address) = 1;
+    if (kFault == Fault::segv && T >= 40 && D % 2 == 1) {
+      std::printf("crash-segv: T=%lld D=%lld, a store through null \xff\n", static_cast<long long>(T),
+                  static_cast<long long>(D));
+      *reinterpret_cast<volatile int*>(address) = 1;
+    }
     if (kFault == Fault::abort && T >= 24 && D >= 5) {
       std::fprintf(stderr, "crash-abort: T=%lld D=%lld is past what it handles\n", static_cast<long long>(T),
                    static_cast<long long>(D));

@@ -92,7 +92,7 @@ if got != want:
 print(f"ok:   {r['subject']}: {want[0]} shrunk to T={want[1]} D={want[2]}")
 EOF
 }
-for row in "crash-segv crashed 40 1 crashed: SIGSEGV" "crash-abort aborted 24 5 aborted: SIGABRT (Aborted); its last output: crash-abort: T=24 D=5 is past what it handles" \
+for row in "crash-segv crashed 40 1 crashed: SIGSEGV (Segmentation fault); its last output: crash-segv: T=40 D=1, a store through null" "crash-abort aborted 24 5 aborted: SIGABRT (Aborted); its last output: crash-abort: T=24 D=5 is past what it handles" \
   "crash-exit crashed 8 1 exited with status 3" "crash-hang hung 2 3 hung: no result after 1 s (PARITY_TIMEOUT)"; do
   read -r subject kind t d text <<<"$row"
   rm -rf "$work/program_repros"
