@@ -88,6 +88,24 @@ rc::Gen<std::uint64_t> patch_bits_for(DType t) {
   return rc::gen::cast<std::uint64_t>(gen::patch_bits());
 }
 
+// The values of `p` under which every tensor whose dims it orders (TensorDecl::order_param) is a
+// contiguous view of a contiguous matrix, its dims in their own order: what a subject that takes
+// contiguous tensors only is given. Every value for a parameter that orders no dims; the first
+// where none keeps them contiguous.
+std::vector<double> values_of_contiguous_views(const OpDecl& d, const ParamDecl& p) {
+  std::vector<double> out;
+  for (const double v : p.values) {
+    bool contiguous = true;
+    for (const auto* list : {&d.inputs, &d.outputs})
+      for (const auto& t : *list)
+        if (t.order_param == p.name)
+          contiguous = contiguous &&
+                       std::equal(t.dims.begin() + 1, t.dims.end(), t.orders.at(static_cast<std::size_t>(v)).begin());
+    if (contiguous) out.push_back(v);
+  }
+  return out.empty() ? std::vector<double>{p.values.front()} : out;
+}
+
 }  // namespace
 
 rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
@@ -104,7 +122,9 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
           group[t.group()] = *gen::shrinking_element(d.dtypes_of(t.group()));
           c.params["dtype." + t.group()] = dtype_code(group[t.group()]);
         }
-    for (const auto& p : d.params) c.params[p.name] = static_cast<float>(*gen::shrinking_element(p.values));
+    for (const auto& p : d.params)
+      c.params[p.name] =
+          static_cast<float>(*gen::shrinking_element(strided_layouts ? p.values : values_of_contiguous_views(d, p)));
     for (const auto& t : d.inputs)
       if (t.scales.size() > 1) c.params["scale." + t.name] = *gen::shrinking_element(t.scales);
     c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));

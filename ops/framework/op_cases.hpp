@@ -22,7 +22,9 @@
 
 namespace parity::ops {
 
-// `strided_layouts` false: every input contiguous (a subject without that capability).
+// `strided_layouts` false: every input contiguous, and a parameter that orders dims
+// (TensorDecl::order_param) only at values that keep a subject's tensors contiguous (a subject
+// without that capability).
 rc::Gen<Case> op_case(const OpDecl& decl, bool strided_layouts = true);
 // op_case(op.decl), then, two cases in three, 1 to 8 output-straddling patches placed through
 // the reference on the probe row (op_straddle.hpp; none where no output is bf16 or f16).

@@ -8,18 +8,19 @@
 
 #include <parity/core/compare.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_view.hpp>
 
 namespace parity::ops {
 namespace {
 
-// The subject's outputs, or why they are not the declared ones.
+// The subject's outputs (in their declared dims, op_view.hpp), or why they are not the declared ones.
 struct Run {
   OpOutputs out;
   std::string fault;
 };
 
 Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
-  Run r{s.run(call), {}};
+  Run r{s.run(subject_call(d, call)), {}};
   const std::vector<std::string> unchecked = s.unchecked_outputs();
   for (const auto& name : unchecked)
     if (std::none_of(d.outputs.begin(), d.outputs.end(), [&](const TensorDecl& t) { return t.name == name; }))
@@ -34,9 +35,10 @@ Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
       if (it != r.out.end()) r.out.erase(it);  // declared unchecked: never compared
       continue;
     }
-    const auto shape = eval_shape(t, call.extents);
     if (it == r.out.end()) r.fault = "the subject returned no output " + t.name;
-    else if (it->second.shape() != shape) r.fault = "output " + t.name + " has the wrong shape";
+    else if (const auto shape = eval_subject_shape(t, call.extents); it->second.shape() != shape)
+      r.fault = "output " + t.name + " is " + shape_text(it->second.shape()) + " where " + d.name + " declares " +
+                shape_text(shape);
     else if (it->second.dtype() != call.output_dtypes.at(t.name))
       r.fault = "output " + t.name + " is " + std::string(dtype_name(it->second.dtype())) + ", not " +
                 std::string(dtype_name(call.output_dtypes.at(t.name)));
@@ -170,19 +172,20 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
       if (std::isinf(bound[i]) && std::isfinite(value[i])) ++exempt;
       else ++checked;
     }
-    const std::vector<double> got = r.out.at(t.name).values();
+    // In the matrix's order, the reference's; a message points into the subject's tensor.
+    const std::vector<double> got = matrix_of(t, r.out.at(t.name), p.call).values();
     const BoundCheck check = check_bound(got, value, bound);
     utilisation = std::max(utilisation, check.max_utilisation);
     if (!check.holds()) {
       const auto i = static_cast<std::size_t>(check.first_violation);
       const auto shape = r.out.at(t.name).shape();
-      return Verdict::fail("forward_accuracy",
-                           std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
-                               " elements outside their derived bound; first " + t.name +
-                               index_text(check.first_violation, shape) + " = " + number_text(got[i]) + " vs fp64 " +
-                               number_text(value[i]) + " +- " + number_text(bound[i]) +
-                               " (|error| / bound = " + number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" +
-                               nonfinite_note(got[i], value[i], "fp64"));
+      return Verdict::fail(
+          "forward_accuracy",
+          std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
+              " elements outside their derived bound; first " + t.name +
+              index_text(dims_index(t, check.first_violation, p.call), shape) + " = " + number_text(got[i]) +
+              " vs fp64 " + number_text(value[i]) + " +- " + number_text(bound[i]) + " (|error| / bound = " +
+              number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" + nonfinite_note(got[i], value[i], "fp64"));
     }
   }
   if (checked == 0) return Verdict::discard("forward_accuracy", "every element may overflow in float32: all exempt");

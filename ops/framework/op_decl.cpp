@@ -1,6 +1,7 @@
 #include <parity/ops/framework/op_decl.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
@@ -78,6 +79,20 @@ std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::st
   return shape;
 }
 
+std::vector<std::int64_t> eval_subject_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents) {
+  if (t.dims.empty()) return eval_shape(t, extents);
+  std::vector<std::int64_t> shape;
+  for (const auto& e : t.dims) shape.push_back(eval_extent_expr(e, extents));
+  return shape;
+}
+
+bool orders_dims(const OpDecl& d, const std::string& param) {
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list)
+      if (t.order_param == param) return true;
+  return false;
+}
+
 std::int64_t work_of(const OpDecl& d, const std::map<std::string, std::int64_t>& extents) {
   return d.work.empty() ? 1 : eval_extent_expr(d.work, extents);
 }
@@ -86,6 +101,47 @@ const std::vector<DType>& OpDecl::dtypes_of(const std::string& group) const {
   const auto it = group_dtypes.find(group);
   return it == group_dtypes.end() ? dtypes : it->second;
 }
+
+namespace {
+
+// Why `t`'s dims do not split its 2-D shape, or "" (OpDecl's validate). The product is compared at
+// two assignments of primes to the extents: a check that catches a missing, extra or misspelt
+// factor, not a proof of equal polynomials.
+std::string dims_fault(const OpDecl& d, const TensorDecl& t) {
+  if (t.dims.empty()) return t.order_param.empty() && t.orders.empty() ? "" : "orders without dims";
+  if (t.shape.size() != 2 || t.dims.size() < 2 || t.dims.front() != t.shape.front())
+    return "dims must start with shape's first and split its second (a 2-D shape)";
+  for (const int offset : {0, 4}) {
+    static constexpr std::int64_t kPrimes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43};
+    std::map<std::string, std::int64_t> at;
+    std::size_t i = 0;
+    for (const auto& e : d.extents) at[e.name] = kPrimes[(offset + i++) % std::size(kPrimes)];
+    std::int64_t product = 1;
+    for (std::size_t k = 1; k < t.dims.size(); ++k) product *= eval_extent_expr(t.dims[k], at);
+    if (product != eval_extent_expr(t.shape[1], at)) return "the product of dims after the first is not shape's second";
+  }
+  if (t.order_param.empty() != t.orders.empty()) return "order_param and orders go together";
+  if (t.orders.empty()) return "";
+  const auto p =
+      std::find_if(d.params.begin(), d.params.end(), [&](const ParamDecl& q) { return q.name == t.order_param; });
+  if (p == d.params.end()) return "order_param names no parameter";
+  for (const double v : p->values)
+    if (v != std::nearbyint(v) || v < 0 || v >= static_cast<double>(t.orders.size()))
+      return "order_param " + t.order_param + " takes a value that is no index into orders";
+  if (p->min < 0 || p->max > static_cast<double>(t.orders.size()) - 1)
+    return "order_param " + t.order_param + "'s contract admits values past orders";
+  std::vector<std::string> rest(t.dims.begin() + 1, t.dims.end());
+  std::sort(rest.begin(), rest.end());
+  if (std::adjacent_find(rest.begin(), rest.end()) != rest.end())
+    return "dims after the first repeat a name, which orders cannot tell apart";
+  for (auto order : t.orders) {
+    std::sort(order.begin(), order.end());
+    if (order != rest) return "an order is not a permutation of dims after the first";
+  }
+  return "";
+}
+
+}  // namespace
 
 void validate(const OpDecl& d) {
   const auto fault = [&](const std::string& why) { throw std::logic_error("op declaration " + d.name + ": " + why); };
@@ -119,6 +175,11 @@ void validate(const OpDecl& d) {
            std::none_of(d.params.begin(), d.params.end(), [&](const ParamDecl& p) { return p.name == t.present_if; })))
         fault(t.name + ": present_if names no parameter, or the operand is an output");
       if (t.scales.empty()) fault(t.name + ": no scales");
+      try {
+        if (const std::string why = dims_fault(d, t); !why.empty()) fault(t.name + ": " + why);
+      } catch (const InputError& e) {
+        fault(t.name + ": dims: " + e.what());
+      }
     }
   if (!ones.contains(d.row_extent) || !row_led) fault("no input leads with the row extent '" + d.row_extent + "'");
   for (const auto& r : d.reduced_extents) {

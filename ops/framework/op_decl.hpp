@@ -47,6 +47,19 @@ struct TensorDecl {
   // it: present where that parameter is nonzero; absent (no values, no tensor in the call, no
   // layout or patch) where it is 0. "" means always present.
   std::string present_if = {};
+  // Optional, for an operand or output of higher rank: the dimensions of the tensor a subject
+  // receives or returns, e.g. sdpa's {"B", "H", "S", "D"}. The first is shape's first; the others
+  // split shape's second (their product is it). The engine keeps the 2-D form, the matrix:
+  // generation, layouts, patches, rows and the reference work on it. A subject is handed the view
+  // of these dimensions over the matrix's storage, strides and offset (op_view.hpp), and returns
+  // tensors of these dimensions in any strides. Empty: the subject's tensor is the matrix.
+  std::vector<std::string> dims = {};
+  // Optional, with dims: the order in which dims after the first run along the matrix's columns,
+  // outermost first, chosen per case by the integer parameter `order_param`: orders[v] for value
+  // v (sdpa's layout: {"H", "S", "D"} for 0 and {"S", "H", "D"} for 1, so layout 1 hands a
+  // subject [B, H, S, D] tensors whose memory is [B, S, H, D]). Empty: dims' own order.
+  std::string order_param = {};
+  std::vector<std::vector<std::string>> orders = {};
 
   std::string group() const { return dtype_group.empty() ? name : dtype_group; }
 };
@@ -106,13 +119,20 @@ inline bool is_present(const TensorDecl& t, const std::map<std::string, double>&
 // for an unknown name or a malformed term.
 std::int64_t eval_extent_expr(const std::string& expr, const std::map<std::string, std::int64_t>& extents);
 std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
+// The shape of a subject's tensor of `t`: its dims where it declares them, else its shape.
+std::vector<std::int64_t> eval_subject_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
+// Whether parameter `param` only orders the dims of some operand's matrix (TensorDecl::order_param):
+// a subject sees its effect in the strides of its tensors.
+bool orders_dims(const OpDecl& decl, const std::string& param);
 
 // The work of `extents` under the declaration (1 where it declares none).
 std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_t>& extents);
 
 // Throws std::logic_error naming the declaration's fault: a shape or work naming an unknown extent, a
 // row extent that no always-present input leads with, duplicate names, an empty parameter list
-// of values, a present_if on an output or naming no parameter.
+// of values, a present_if on an output or naming no parameter, dims that do not split a 2-D shape
+// (a first dim other than shape's, a product other than its second), orders that are not
+// permutations of the dims after the first, or an order_param whose values are not 0 .. orders - 1.
 void validate(const OpDecl& decl);
 
 }  // namespace parity::ops

@@ -9,6 +9,7 @@
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_view.hpp>
 #include <parity/properties/case_tensors.hpp>
 #include <parity/properties/cross_backend/cross_backend.hpp>
 
@@ -178,12 +179,12 @@ rc::Gen<Case> OpFamily::cases() const { return op_case(def_); }
 
 std::vector<std::pair<std::string, Tensor>> OpFamily::case_tensors(const Case& c) const {
   check_contract(def_.decl, c);
-  const OpProblem p = materialise(def_.decl, c);
+  const OpCall call = subject_call(def_.decl, materialise(def_.decl, c).call);  // as a subject receives them
   std::vector<std::pair<std::string, Tensor>> out;
   for (const auto& input : def_.decl.inputs)
-    if (p.call.has_input(input.name)) out.emplace_back(input.name, p.call.input(input.name));
+    if (call.has_input(input.name)) out.emplace_back(input.name, call.input(input.name));
   for (const auto& param : def_.decl.params)
-    out.emplace_back(param.name, properties::scalar_tensor(DType::f32, p.call.param(param.name)));
+    out.emplace_back(param.name, properties::scalar_tensor(DType::f32, call.param(param.name)));
   return out;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // A subject of an op: a kernel that takes the op's declared inputs (parity Tensors of the
-// declared shapes and dtypes, any strides and offsets unless its capabilities say otherwise)
-// and parameters, and returns its declared outputs. One interface for every op; a subject says
+// declared shapes, or dims where declared (op_decl.hpp: sdpa's [B, H, S, D]), and dtypes, any
+// strides and offsets unless its capabilities say otherwise) and parameters, and returns its
+// declared outputs, of those shapes or dims in any strides. One interface for every op; a subject says
 // which op it implements when it registers:
 //
 //   PARITY_REGISTER_OP_SUBJECT(my_norm, "rms_norm", parity::ops::OpSubjectInfo{
@@ -38,7 +39,7 @@ struct OpCall {
 };
 
 // Each declared output (but the subject's unchecked_outputs), contiguous or not, of its declared
-// shape and dtype.
+// shape (its dims where declared) and dtype.
 using OpOutputs = std::map<std::string, Tensor>;
 
 class OpSubject {
@@ -52,8 +53,9 @@ class OpSubject {
   virtual OpOutputs run(const OpCall& call) = 0;
 };
 
-// Capabilities used: strided_layouts (false: contiguous operands only; layout_invariant does
-// not apply). host_twin names the subject of the same op whose bits this one must equal.
+// Capabilities used: strided_layouts (false: contiguous operands only, in the dims' own memory
+// order where an op declares dims; layout_invariant does not apply). host_twin names the subject of the same op whose
+// bits this one must equal.
 using OpSubjectInfo = subjects::SubjectInfo<OpSubject>;
 
 // A new `Subject`, as OpSubjectInfo::make: `.make = &make_op_subject<MyNorm>`.

@@ -19,7 +19,9 @@
 // float, or a one-element int list. Literals: None (an optional argument), true/false, an int
 // (to an int or a float), a float, a list of ints and extents ([D], [H,D]), a dtype (f32, bf16,
 // f16, f64 or torch's names float32, bfloat16, ...). A parameter that only says whether an optional
-// input is present needs no argument when that input has one. Every declared input and every other
+// input is present needs no argument when that input has one, nor does one that only orders an
+// operand's dims in memory (TensorDecl::order_param, sdpa's layout: the tensors' strides say it).
+// Inputs and outputs are of their declared dims (sdpa's [B, H, S, D]). Every declared input and every other
 // parameter must reach an argument. The schema's returns are the declaration's outputs in order,
 // as many as it returns, or those --torch-returns names (`_` ignoring a return); an output it does
 // not return goes unchecked (OpSubject::unchecked_outputs), and its description says so.

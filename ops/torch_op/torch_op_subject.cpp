@@ -18,6 +18,7 @@
 #include <set>
 
 #include <parity/core/error.hpp>
+#include <parity/ops/framework/op_view.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
 #include <parity/subjects/torch/convert.hpp>
 
@@ -238,7 +239,7 @@ class ArgumentMap {
         throw InputError("--torch-arg: " + decl_.name + "'s input " + t.name + " goes to no argument of " +
                          signature() + ": map it with --torch-arg " + t.name + "=ARGUMENT");
     for (const auto& p : decl_.params)
-      if (!used_.count(p.name) && !presence_of_mapped_input(p.name))
+      if (!used_.count(p.name) && !presence_of_mapped_input(p.name) && !orders_dims(decl_, p.name))
         throw InputError("--torch-arg: " + decl_.name + "'s parameter " + p.name + " goes to no argument of " +
                          signature() + ": map it with --torch-arg " + p.name + "=ARGUMENT");
     map_returns(decl_, spec_, name_, schema_);
@@ -485,9 +486,9 @@ class TorchOp : public OpSubject {
         throw std::runtime_error(spec_.schema + " returned " + o.name + " as " + std::string(dtype_name(t.dtype())) +
                                  ", the " + decl_->name + " declaration wants " +
                                  std::string(dtype_name(call.output_dtype(o.name))));
-      if (t.shape() != eval_shape(o, call.extents))
-        throw std::runtime_error(spec_.schema + " returned " + o.name + " of another shape than " + decl_->name +
-                                 " declares");
+      if (const auto shape = eval_subject_shape(o, call.extents); t.shape() != shape)
+        throw std::runtime_error(spec_.schema + " returned " + o.name + " as " + shape_text(t.shape()) + ", where " +
+                                 decl_->name + " declares " + shape_text(shape));
       out.emplace(o.name, std::move(t));
     }
     return out;

@@ -1,0 +1,111 @@
+#include <parity/ops/framework/op_view.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace parity::ops {
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+namespace {
+
+// The index into t.dims of each dim after the first, outermost column first.
+std::vector<std::size_t> column_order(const TensorDecl& t, const OpCall& call) {
+  std::vector<std::size_t> order;
+  if (t.orders.empty()) {
+    for (std::size_t k = 1; k < t.dims.size(); ++k) order.push_back(k);
+    return order;
+  }
+  const double v = call.param(t.order_param);
+  if (v != static_cast<double>(static_cast<std::size_t>(v)) || v >= static_cast<double>(t.orders.size()))
+    throw std::logic_error(t.name + ": order parameter " + t.order_param + " is no index into its orders");
+  for (const auto& name : t.orders[static_cast<std::size_t>(v)])
+    order.push_back(static_cast<std::size_t>(std::find(t.dims.begin(), t.dims.end(), name) - t.dims.begin()));
+  return order;
+}
+
+// The strides of t's dims over a matrix with strides (s0, s1) (the header's rule).
+std::vector<std::int64_t> dims_strides(const TensorDecl& t, const std::vector<std::int64_t>& dims, std::int64_t s0,
+                                       std::int64_t s1, const OpCall& call) {
+  std::vector<std::int64_t> strides(dims.size());
+  strides[0] = s0;
+  std::int64_t inner = s1;
+  const std::vector<std::size_t> order = column_order(t, call);
+  for (auto k = order.rbegin(); k != order.rend(); ++k) {
+    strides[*k] = inner;
+    inner *= dims[*k];
+  }
+  return strides;
+}
+
+// `from`'s storage under another shape and strides.
+Tensor restrided(const Tensor& from, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
+                 std::int64_t offset) {
+  Tensor out = Tensor::strided(from.dtype(), std::move(shape), std::move(strides), offset, from.storage_elements());
+  std::copy(from.storage_bytes().begin(), from.storage_bytes().end(), out.storage_bytes().begin());
+  return out;
+}
+
+}  // namespace
+
+Tensor dims_view(const TensorDecl& t, const Tensor& matrix, const OpCall& call) {
+  if (t.dims.empty()) return matrix;
+  if (matrix.shape() != eval_shape(t, call.extents))
+    throw std::logic_error(t.name + ": a matrix of shape " + shape_text(matrix.shape()) + " where " +
+                           shape_text(eval_shape(t, call.extents)) + " is declared");
+  const auto dims = eval_subject_shape(t, call.extents);
+  return restrided(matrix, dims, dims_strides(t, dims, matrix.strides()[0], matrix.strides()[1], call),
+                   matrix.offset());
+}
+
+Tensor matrix_of(const TensorDecl& t, const Tensor& shaped, const OpCall& call) {
+  if (t.dims.empty()) return shaped;
+  const auto dims = eval_subject_shape(t, call.extents);
+  if (shaped.shape() != dims)
+    throw std::invalid_argument(t.name + " is " + shape_text(shaped.shape()) + " where " + shape_text(dims) +
+                                " is declared");
+  const auto shape = eval_shape(t, call.extents);
+  // The contiguous matrix, seen as dims, filled element by element from `shaped`.
+  Tensor as_dims =
+      Tensor::strided(shaped.dtype(), dims, dims_strides(t, dims, shape[1], 1, call), 0, shape[0] * shape[1]);
+  for (std::int64_t i = 0; i < shaped.numel(); ++i) as_dims.set_bits(i, shaped.bits_at(i));
+  return restrided(as_dims, shape, {shape[1], 1}, 0);
+}
+
+std::int64_t dims_index(const TensorDecl& t, std::int64_t matrix_index, const OpCall& call) {
+  if (t.dims.empty()) return matrix_index;
+  const auto dims = eval_subject_shape(t, call.extents);
+  const std::int64_t columns = eval_shape(t, call.extents).at(1);
+  std::vector<std::int64_t> at(dims.size());
+  at[0] = matrix_index / columns;
+  std::int64_t column = matrix_index % columns;
+  const std::vector<std::size_t> order = column_order(t, call);
+  for (auto k = order.rbegin(); k != order.rend(); ++k) {
+    at[*k] = column % dims[*k];
+    column /= dims[*k];
+  }
+  std::int64_t index = 0;
+  for (std::size_t k = 0; k < dims.size(); ++k) index = index * dims[k] + at[k];
+  return index;
+}
+
+OpCall subject_call(const OpDecl& d, const OpCall& matrices) {
+  OpCall call = matrices;
+  for (const auto& t : d.inputs)
+    if (!t.dims.empty() && matrices.has_input(t.name))
+      call.inputs.at(t.name) = dims_view(t, matrices.input(t.name), matrices);
+  return call;
+}
+
+OpOutputs run_on_matrices(const OpDecl& d, OpSubject& s, const OpCall& matrices) {
+  OpOutputs out = s.run(subject_call(d, matrices));
+  for (const auto& t : d.outputs)
+    if (const auto it = out.find(t.name); it != out.end()) it->second = matrix_of(t, it->second, matrices);
+  return out;
+}
+
+}  // namespace parity::ops

@@ -1,0 +1,42 @@
+#pragma once
+// The tensors a subject sees, for an op that declares dims (TensorDecl::dims): the engine holds
+// every operand and output as its matrix, the 2-D form of op_decl.hpp's shape; a subject receives
+// each input as the view of its dims over the matrix's storage, and returns each output in its
+// dims. These functions go between the two. For a tensor without dims both forms are the same.
+//
+// The view of a matrix [R, C] with strides (s0, s1) and offset o, for dims [R, n1, .., nk] whose
+// columns lie in the order (p1, .., pk) (outermost first): dim 0 has stride s0, the innermost of
+// the order stride s1, and each other the stride of the next in the order times that one's size:
+// element (r, i1, .., ik) is matrix element (r, the column the order's mixed radix makes of the
+// i's). Every layout of a matrix (row-major, transposed, padded, offset) is a strided view of dims.
+#include <parity/core/tensor.hpp>
+#include <parity/ops/framework/op_decl.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+
+namespace parity::ops {
+
+// "[2, 3, 4]": a shape as the op's messages print it.
+std::string shape_text(const std::vector<std::int64_t>& shape);
+
+// The view of `matrix`, the matrix of `t` (any strides), as t's dims, over a copy of its
+// storage, under `call`'s extents and (for the order) parameters. Throws std::logic_error where
+// the matrix is not of t's 2-D shape.
+Tensor dims_view(const TensorDecl& t, const Tensor& matrix, const OpCall& call);
+
+// The contiguous matrix of `shaped`, a tensor of t's dims in any strides (a subject's output).
+// Throws std::invalid_argument naming the shapes where `shaped` is not of t's dims.
+Tensor matrix_of(const TensorDecl& t, const Tensor& shaped, const OpCall& call);
+
+// The row-major index, in t's dims, of the element at row-major index `matrix_index` of t's
+// matrix: where a message points into a subject's tensor. `matrix_index` itself for t without dims.
+std::int64_t dims_index(const TensorDecl& t, std::int64_t matrix_index, const OpCall& call);
+
+// The call a subject receives for the engine's call `matrices`: each input of `decl` that
+// declares dims as its dims_view, the rest as they are.
+OpCall subject_call(const OpDecl& decl, const OpCall& matrices);
+
+// `s` run on the engine's call `matrices`, its outputs back as their matrices. Throws
+// std::invalid_argument (matrix_of's) for an output of other dims than the declared ones.
+OpOutputs run_on_matrices(const OpDecl& decl, OpSubject& s, const OpCall& matrices);
+
+}  // namespace parity::ops
