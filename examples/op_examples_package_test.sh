@@ -5,7 +5,8 @@
 #     examples/torch_op/mylib.cpp, configured, built and tested with the page's torch_op/run.sh
 #     (ctest, and the installed `parity check --torch-op`): every property holds on
 #     mylib::rms_norm, in the op and inside the model (KERNEL_OP rms_norm), and on the float32
-#     mylib::linear mapped by TORCH_ARGS with DTYPES f32; the broken mylib::rms_norm_broken is caught;
+#     mylib::linear mapped by TORCH_ARGS with DTYPES f32, and on mylib::attention's [B, H, S, D]
+#     tensors; the broken mylib::rms_norm_broken and mylib::attention_assumes_contiguous are caught;
 #   - an op of one's own: the page's custom_op/ snippets, which must be examples/custom_op's
 #     files byte for byte, built and tested with custom_op/run.sh: every property of the new op
 #     scaled_add holds on my-scaled-add and my-scaled-add-broken is caught.
@@ -65,7 +66,11 @@ grep -q "^forward_accuracy  *holds" "$work/torch_op.log" || fail "the installed 
 for property in repeatable rows_independent batch_vs_batch layout_invariant forward_accuracy; do
   grep -q "mylib::linear\.linear\.$property .*Passed" "$work/torch_op.log" ||
     fail "mylib::linear (TORCH_ARGS, DTYPES f32) did not run and pass linear's $property"
+  grep -q "mylib::attention\.sdpa\.$property .*Passed" "$work/torch_op.log" ||
+    fail "mylib::attention ([B, H, S, D], TORCH_ARGS, DTYPES f32) did not run and pass sdpa's $property"
 done
+grep -q "mylib::attention_assumes_contiguous_sdpa_properties .*Passed" "$work/torch_op.log" ||
+  fail "mylib::attention_assumes_contiguous was not caught"
 
 if [ "$cuda" = ON ]; then
   cmake -S "$examples/torch_op" -B "$work/torch_op_cuda" -G Ninja -DCMAKE_PREFIX_PATH="$HOME/parity" "$@" \

@@ -1,13 +1,19 @@
 // mylib: an RMSNorm kernel registered with PyTorch as mylib::rms_norm, and a deliberately wrong
-// copy, mylib::rms_norm_broken (eps added after the square root); and a linear layer as people
-// write a first one, mylib::linear: float32 only, PyTorch's argument names, an optional bias.
+// copy, mylib::rms_norm_broken (eps added after the square root); and two kernels as people write
+// a first one, float32 only and with their own argument names: a linear layer, mylib::linear, with
+// an optional bias, and attention over [B, H, S, D] tensors, mylib::attention, with a wrong copy,
+// mylib::attention_assumes_contiguous, that reads its tensors as if they were contiguous.
 // parity tests them by name (CMakeLists.txt); nothing here knows parity.
 //   y[t, i] = x[t, i] * (1 / sqrt(mean(x[t, :]^2) + eps)) * w[i]   for x [T, D], w [D]
 //   y[t, n] = sum_k input[t, k] * weight[n, k] (+ bias[n])         for input [T, K], weight [N, K]
+//   out[b, h, i, :] = softmax_j(softmax_scale * query[b, h, i, :] . key[b, h, j, :]) value[b, h, j, :]
+//                     over the keys j <= i where causal, for query, key, value [B, H, S, D]
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace {
 
@@ -62,6 +68,52 @@ at::Tensor linear_cpu(const at::Tensor& input, const at::Tensor& weight, const c
   return y;
 }
 
+// Element (b, h, s, d) of a float32 [B, H, S, D] tensor: through its strides, or (the wrong copy)
+// as if it were contiguous.
+template <bool kAssumesContiguous>
+float element(const at::Tensor& t, std::int64_t b, std::int64_t h, std::int64_t s, std::int64_t d) {
+  const float* p = t.data_ptr<float>();
+  if (kAssumesContiguous) return p[((b * t.size(1) + h) * t.size(2) + s) * t.size(3) + d];
+  return p[b * t.stride(0) + h * t.stride(1) + s * t.stride(2) + d * t.stride(3)];
+}
+
+// Each output row in double: the scores, their maximum subtracted, the weighted sum of the values
+// divided by the probabilities' sum, rounded once to float.
+template <bool kAssumesContiguous>
+at::Tensor attention_cpu(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value, bool causal,
+                         double softmax_scale) {
+  TORCH_CHECK(query.scalar_type() == at::kFloat && key.scalar_type() == at::kFloat && value.scalar_type() == at::kFloat,
+              "mylib::attention: float32 only");
+  TORCH_CHECK(query.dim() == 4 && key.sizes() == query.sizes() && value.sizes() == query.sizes(),
+              "mylib::attention: query, key and value [B, H, S, D]");
+  const std::int64_t B = query.size(0), H = query.size(1), S = query.size(2), D = query.size(3);
+  at::Tensor out = at::empty({B, H, S, D}, query.options());
+  float* o = out.data_ptr<float>();
+  std::vector<double> p(static_cast<std::size_t>(S));
+  const auto q = [&](auto... i) { return static_cast<double>(element<kAssumesContiguous>(query, i...)); };
+  const auto k = [&](auto... i) { return static_cast<double>(element<kAssumesContiguous>(key, i...)); };
+  const auto v = [&](auto... i) { return static_cast<double>(element<kAssumesContiguous>(value, i...)); };
+  for (std::int64_t b = 0; b < B; ++b)
+    for (std::int64_t h = 0; h < H; ++h)
+      for (std::int64_t i = 0; i < S; ++i) {
+        const std::int64_t n = causal ? i + 1 : S;
+        double m = -INFINITY, l = 0.0;
+        for (std::int64_t j = 0; j < n; ++j) {
+          double dot = 0.0;
+          for (std::int64_t d = 0; d < D; ++d) dot += q(b, h, i, d) * k(b, h, j, d);
+          p[j] = dot * softmax_scale;
+          m = std::max(m, p[j]);
+        }
+        for (std::int64_t j = 0; j < n; ++j) l += (p[j] = std::exp(p[j] - m));
+        for (std::int64_t d = 0; d < D; ++d) {
+          double acc = 0.0;
+          for (std::int64_t j = 0; j < n; ++j) acc += p[j] * v(b, h, j, d);
+          o[((b * H + h) * S + i) * D + d] = static_cast<float>(acc / l);
+        }
+      }
+  return out;
+}
+
 }  // namespace
 
 #if MYLIB_CUDA
@@ -86,12 +138,18 @@ TORCH_LIBRARY(mylib, m) {
   m.def("rms_norm(Tensor x, Tensor w, float eps) -> Tensor");
   m.def("rms_norm_broken(Tensor x, Tensor w, float eps) -> Tensor");
   m.def("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor");
+  m.def("attention(Tensor query, Tensor key, Tensor value, bool causal=False, float softmax_scale=1.0) -> Tensor");
+  m.def(
+      "attention_assumes_contiguous(Tensor query, Tensor key, Tensor value, bool causal=False, "
+      "float softmax_scale=1.0) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(mylib, CPU, m) {
   m.impl("rms_norm", &rms_norm_cpu<false>);
   m.impl("rms_norm_broken", &rms_norm_cpu<true>);
   m.impl("linear", &linear_cpu);
+  m.impl("attention", &attention_cpu<false>);
+  m.impl("attention_assumes_contiguous", &attention_cpu<true>);
 }
 
 #if MYLIB_CUDA

@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/f16.hpp>
@@ -14,8 +16,8 @@
 
 namespace parity::ops::kernels {
 
-// A rank-1 or rank-2 operand, f32, bf16 or f16: element (r, c) at data[offset + r s0 + c s1]
-// (rank 1: (0, c), s0 = 0).
+// An operand as a matrix, f32, bf16 or f16: element (r, c) at data[offset + r s0 + c s1]
+// (rank 1: (0, c), s0 = 0; DeviceInput).
 struct DeviceView {
   const void* data;
   DType dtype;
@@ -39,17 +41,23 @@ struct DeviceOut {
   }
 };
 
-// An input's storage on the device for the duration of one call. Throws std::runtime_error
-// "<what>: <call> failed: ..." where a CUDA call fails.
+// An input's storage on the device for the duration of one call, viewed as a DeviceView: rank 1
+// as (0, c); rank 3 and up as the matrix of its rows, its later dims chained (each stride its
+// inner neighbour's times that one's size, as an op's dims in their own order are over their
+// matrix: ops/framework/op_view.hpp). Throws std::invalid_argument for later dims that do not
+// chain, and std::runtime_error "<what>: <call> failed: ..." where a CUDA call fails.
 class DeviceInput {
  public:
   DeviceInput(const Tensor& t, const char* what) : buffer_(t.storage_bytes().size()) {
+    const auto& shape = t.shape();
+    const auto& strides = t.strides();
+    for (std::size_t k = 1; k + 1 < shape.size(); ++k)
+      if (t.numel() > 0 && strides[k] != strides[k + 1] * shape[k + 1])
+        throw std::invalid_argument(std::string(what) + ": an operand whose dims after the first do not chain");
     subjects::rlkernels::cuda::check(
         cudaMemcpy(buffer_.as<void>(), t.storage_bytes().data(), t.storage_bytes().size(), cudaMemcpyHostToDevice),
         what, "cudaMemcpy to the device");
-    const bool rank2 = t.shape().size() == 2;
-    view_ = {buffer_.as<void>(), t.dtype(), t.offset(), rank2 ? t.strides()[0] : 0,
-             rank2 ? t.strides()[1] : t.strides()[0]};
+    view_ = {buffer_.as<void>(), t.dtype(), t.offset(), shape.size() >= 2 ? strides[0] : 0, strides.back()};
   }
   const DeviceView& view() const { return view_; }
 

@@ -39,7 +39,7 @@ class CudaKernel : public OpSubject {
   OpOutputs run(const OpCall& call) override {
     const Shape n{call.extent("T"), call.extent("H"), call.extent("P"), call.extent("Q"),
                   call.param("interleaved") != 0};
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {n.T, n.H * (2 * n.P + n.Q)});
+    Tensor y = Tensor::zeros(call.output_dtype("y"), {n.T, n.H, 2 * n.P + n.Q});
     if (n.items() == 0) return {{"y", std::move(y)}};  // no element: a grid of no blocks is no launch
     const kernels::DeviceInput x(call.input("x"), "rope cuda"), cos(call.input("cos"), "rope cuda"),
         sin(call.input("sin"), "rope cuda");

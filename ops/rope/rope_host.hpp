@@ -32,7 +32,7 @@ class RopeHost : public OpSubject {
     const bool interleaved = Policy::interleaved(call.param("interleaved") != 0);
     const std::vector<float> x = kernels::host_floats(call.input("x")), cos = kernels::host_floats(call.input("cos")),
                              sin = kernels::host_floats(call.input("sin"));
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {T, W});
+    Tensor y = Tensor::zeros(call.output_dtype("y"), {T, H, 2 * P + Q});  // x and y are [T, H, 2P+Q]
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t h = 0; h < H; ++h) {
         const std::int64_t head = t * W + h * D;

@@ -11,10 +11,10 @@
 // x[j + P]); interleaved = 1 (GPT-J): (x[2j], x[2j + 1]). The last Q dims of each head pass through
 // unrotated (y = x): partial rotary embedding, as GPT-NeoX's rotary_pct and models that rotate only
 // the first rope_dims of a head apply it; Q = 0 rotates the whole head, and a kernel that always
-// does is checked with `--max Q=0`. x and y are [T, H*D] here (the framework's operands are rank 1
-// or 2; head h holds columns [hD, hD + D)). Rows t of T are independent, nothing is reduced. x and
-// y share one dtype, cos and sin another (a float32 table for bf16 activations is common); a
-// float32 or bf16 subject computes in float32, rounds y once.
+// does is checked with `--max Q=0`. A subject's x and y are [T, H, D]; the engine holds them as
+// the matrices [T, H*D] (op_view.hpp; head h holds columns [hD, hD + D)). Rows t of T are
+// independent, nothing is reduced. x and y share one dtype, cos and sin another (a float32 table
+// for bf16 activations is common); a float32 or bf16 subject computes in float32, rounds y once.
 #include <parity/ops/framework/op_reference.hpp>
 #include <parity/ops/rope/rope_arith.cuh>  // the pairing, pair_first and pair_second
 
@@ -34,10 +34,14 @@ struct Rope {
                     {.name = "P", .max = 256, .thresholds = {16, 32, 64}},
                     // Unrotated dims per head, 0 (the whole head rotated) the smallest.
                     {.name = "Q", .max = 64, .min = 0}},
-        .inputs = {{.name = "x", .shape = {"T", "H*2*P+H*Q"}, .dtype_group = "act", .scales = {1.0, 30.0}},
+        .inputs = {{.name = "x",
+                    .shape = {"T", "H*2*P+H*Q"},
+                    .dtype_group = "act",
+                    .scales = {1.0, 30.0},
+                    .dims = {"T", "H", "2*P+Q"}},
                    {.name = "cos", .shape = {"T", "P"}, .dtype_group = "table", .stddev = 0.7},
                    {.name = "sin", .shape = {"T", "P"}, .dtype_group = "table", .stddev = 0.7}},
-        .outputs = {{.name = "y", .shape = {"T", "H*2*P+H*Q"}, .dtype_group = "act"}},
+        .outputs = {{.name = "y", .shape = {"T", "H*2*P+H*Q"}, .dtype_group = "act", .dims = {"T", "H", "2*P+Q"}}},
         .params = {{.name = "interleaved", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0}},
         .row_extent = "T",
         .reduced_extents = {},

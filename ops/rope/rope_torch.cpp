@@ -14,7 +14,7 @@ class TorchCpu : public OpSubject {
   OpOutputs run(const OpCall& call) override {
     const std::int64_t T = call.extent("T"), H = call.extent("H"), P = call.extent("P"), Q = call.extent("Q");
     const bool interleaved = call.param("interleaved") != 0;
-    const at::Tensor heads = subjects::torch_impl::to_aten(call.input("x")).reshape({T, H, 2 * P + Q});
+    const at::Tensor heads = subjects::torch_impl::to_aten(call.input("x"));  // [T, H, 2P+Q]
     const at::Tensor x = heads.narrow(2, 0, 2 * P);
     at::Tensor cos = subjects::torch_impl::to_aten(call.input("cos")).unsqueeze(1);
     at::Tensor sin = subjects::torch_impl::to_aten(call.input("sin")).unsqueeze(1);
@@ -29,8 +29,7 @@ class TorchCpu : public OpSubject {
       cos = at::cat({cos, cos}, 2);
       sin = at::cat({sin, sin}, 2);
     }
-    const at::Tensor y = at::cat({x.mul(cos).add(rotated.mul(sin)).to(x.scalar_type()), heads.narrow(2, 2 * P, Q)}, 2)
-                             .reshape({T, H * (2 * P + Q)});
+    const at::Tensor y = at::cat({x.mul(cos).add(rotated.mul(sin)).to(x.scalar_type()), heads.narrow(2, 2 * P, Q)}, 2);
     return {{"y", subjects::torch_impl::from_aten(y)}};
   }
 };

@@ -1,11 +1,13 @@
 // The CUDA attention kernels: one thread per (b, h, query row) for the forward and the
 // backward's row terms, one per (b, h, key) for dk and dv. All arithmetic is sdpa_arith.cuh's
 // PARITY_HD code (compiled with --fmad=false) in the host twins' order, so every output equals
-// the twins' bit for bit. Operands stay in their own layouts: each storage is copied whole and
-// indexed by its strides; scratch rows (scores, P, dS) live in global memory.
+// the twins' bit for bit. Operands are [B, H, S, D] in their own memory order: each storage is
+// copied whole and indexed by its strides; outputs are written contiguous [B, H, S, D]; scratch
+// rows (scores, P, dS) live in global memory.
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <stdexcept>
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/sdpa/sdpa_arith.cuh>
@@ -20,13 +22,14 @@ using subjects::rlkernels::cuda::DeviceBuffer;
 
 void check(cudaError_t err, const char* call) { subjects::rlkernels::cuda::check(err, "sdpa cuda", call); }
 
-// An operand in device memory, f32 or bf16: element (b, col) at data[offset + b s0 + col s1].
+// A [B, H, S, D] operand in device memory, f32 or bf16: element (b, h, s, d) at
+// data[offset + b sb + h sh + s ss + d sd].
 struct View {
   const void* data;
   bool bf16;
-  std::int64_t offset, s0, s1;
-  __device__ float operator()(std::int64_t b, std::int64_t col) const {
-    const std::int64_t at = offset + b * s0 + col * s1;
+  std::int64_t offset, sb, sh, ss, sd;
+  __device__ float operator()(std::int64_t b, std::int64_t h, std::int64_t s, std::int64_t d) const {
+    const std::int64_t at = offset + b * sb + h * sh + s * ss + d * sd;
     return bf16 ? bf16_to_float(static_cast<const std::uint16_t*>(data)[at]) : static_cast<const float*>(data)[at];
   }
 };
@@ -34,13 +37,12 @@ struct View {
 // Head h of batch element b of a View: (s, d) -> float.
 struct Head {
   View x;
-  Heads hd;
   std::int64_t b, h;
-  __device__ float operator()(std::int64_t s, std::int64_t d) const { return x(b, hd.col(s, h, d)); }
+  __device__ float operator()(std::int64_t s, std::int64_t d) const { return x(b, h, s, d); }
 };
 
 struct Call {
-  Heads hd;
+  Heads hd;  // layout 0: the outputs' index
   std::int64_t B;
   bool causal, bf16_out;
   float scale;
@@ -67,8 +69,8 @@ __global__ void forward_rows(Call c, View q, View k, View v, float* p, float* ac
   const std::int64_t S = c.hd.S, D = c.hd.D, row = (b * c.hd.H + h) * S + i;
   float* pr = p + row * S;
   float* ar = acc + row * D;
-  const Partial r = attend(Head{q, c.hd, b, h}, Head{k, c.hd, b, h}, Head{v, c.hd, b, h}, i, 0,
-                           visible_keys(c.causal, i, S), D, c.scale, pr, ar);
+  const Partial r =
+      attend(Head{q, b, h}, Head{k, b, h}, Head{v, b, h}, i, 0, visible_keys(c.causal, i, S), D, c.scale, pr, ar);
   normalise(ar, D, r.l);
   for (std::int64_t d = 0; d < D; ++d) store(o, c.bf16_out, b * S * c.hd.H * D + c.hd.col(i, h, d), ar[d]);
   store(lse, c.bf16_out, b * c.hd.H * S + c.hd.lse_col(i, h), logsumexp(r));
@@ -79,9 +81,9 @@ __global__ void backward_rows(Call c, View q, View k, View v, View g, float* P, 
   std::int64_t b, h, i;
   if (!row_of(c, b, h, i)) return;
   const std::int64_t S = c.hd.S, D = c.hd.D, row = (b * c.hd.H + h) * S + i, n = visible_keys(c.causal, i, S);
-  const Head hk{k, c.hd, b, h}, hv{v, c.hd, b, h};
-  const Partial r = attend(Head{q, c.hd, b, h}, hk, hv, i, 0, n, D, c.scale, P + row * S, acc + row * D);
-  softmax_grad(hv, Head{g, c.hd, b, h}, i, n, D, r, P + row * S, acc + row * D, dS + row * S);
+  const Head hk{k, b, h}, hv{v, b, h};
+  const Partial r = attend(Head{q, b, h}, hk, hv, i, 0, n, D, c.scale, P + row * S, acc + row * D);
+  softmax_grad(hv, Head{g, b, h}, i, n, D, r, P + row * S, acc + row * D, dS + row * S);
   for (std::int64_t d = 0; d < D; ++d)
     store(dq, c.bf16_out, b * S * c.hd.H * D + c.hd.col(i, h, d),
           column_sum(Strip{dS + row * S, 1}, hk, 0, n, d) * c.scale);
@@ -92,7 +94,7 @@ __global__ void backward_keys(Call c, View q, View g, const float* P, const floa
   std::int64_t b, h, j;
   if (!row_of(c, b, h, j)) return;
   const std::int64_t S = c.hd.S, D = c.hd.D, head = (b * c.hd.H + h) * S * S, first = c.causal ? j : 0;
-  const Head hq{q, c.hd, b, h}, hg{g, c.hd, b, h};
+  const Head hq{q, b, h}, hg{g, b, h};
   for (std::int64_t d = 0; d < D; ++d) {
     const std::int64_t at = b * S * c.hd.H * D + c.hd.col(j, h, d);
     store(dk, c.bf16_out, at, column_sum(Strip{dS + head + first * S + j, S}, hq, first, S - first, d) * c.scale);
@@ -105,14 +107,16 @@ struct Operand {
   DeviceBuffer buffer;
   View view;
   explicit Operand(const Tensor& t) : buffer(t.storage_bytes().size()) {
+    if (t.shape().size() != 4) throw std::invalid_argument("sdpa cuda: an operand that is not [B, H, S, D]");
     check(cudaMemcpy(buffer.as<void>(), t.storage_bytes().data(), t.storage_bytes().size(), cudaMemcpyHostToDevice),
           "cudaMemcpy input");
-    view = {buffer.as<void>(), t.dtype() == DType::bf16, t.offset(), t.strides()[0], t.strides()[1]};
+    const auto& s = t.strides();
+    view = {buffer.as<void>(), t.dtype() == DType::bf16, t.offset(), s[0], s[1], s[2], s[3]};
   }
 };
 
 Call call_of(const OpCall& c, DType out) {
-  return {.hd = {.S = c.extent("S"), .H = c.extent("H"), .D = c.extent("D"), .bshd = c.param("layout") != 0},
+  return {.hd = {.S = c.extent("S"), .H = c.extent("H"), .D = c.extent("D"), .bshd = false},
           .B = c.extent("B"),
           .causal = c.param("causal") != 0,
           .bf16_out = out == DType::bf16,
@@ -134,8 +138,8 @@ class CudaForward : public OpSubject {
   OpOutputs run(const OpCall& call) override {
     const Call c = call_of(call, call.output_dtype("o"));
     const std::int64_t rows = c.B * c.hd.H * c.hd.S;
-    Tensor o = Tensor::zeros(call.output_dtype("o"), {c.B, c.hd.S * c.hd.H * c.hd.D});
-    Tensor lse = Tensor::zeros(call.output_dtype("lse"), {c.B, c.hd.H * c.hd.S});
+    Tensor o = Tensor::zeros(call.output_dtype("o"), {c.B, c.hd.H, c.hd.S, c.hd.D});
+    Tensor lse = Tensor::zeros(call.output_dtype("lse"), {c.B, c.hd.H, c.hd.S});
     const Operand q(call.input("q")), k(call.input("k")), v(call.input("v"));
     DeviceBuffer p(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D)), dO(o.storage_bytes().size()),
         dL(lse.storage_bytes().size());
@@ -156,7 +160,7 @@ class CudaBackward : public OpSubject {
     const std::int64_t rows = c.B * c.hd.H * c.hd.S;
     OpOutputs out;
     for (const char* name : {"dq", "dk", "dv"})
-      out[name] = Tensor::zeros(call.output_dtype(name), {c.B, c.hd.S * c.hd.H * c.hd.D});
+      out[name] = Tensor::zeros(call.output_dtype(name), {c.B, c.hd.H, c.hd.S, c.hd.D});
     const Operand q(call.input("q")), k(call.input("k")), v(call.input("v")), g(call.input("do"));
     const std::size_t bytes = out["dq"].storage_bytes().size();
     DeviceBuffer P(floats(rows * c.hd.S)), dS(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D)), dq(bytes), dk(bytes),

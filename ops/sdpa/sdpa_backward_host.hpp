@@ -35,7 +35,7 @@ class SdpaBackwardHost : public OpSubject {
     const std::int64_t S = c.hd.S, D = c.hd.D;
     const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v")),
                              g = floats(call.input("do"));
-    Tensor dq = Tensor::zeros(c.out, {c.B, c.row_elements()}), dk = dq, dv = dq;
+    Tensor dq = Tensor::zeros(c.out, {c.B, c.hd.H, S, D}), dk = dq, dv = dq;
     for_each_head(c, [&](std::int64_t b, std::int64_t h) {
       std::vector<float> P(static_cast<std::size_t>(S * S)), dS(P.size()), acc(static_cast<std::size_t>(D));
       const HostHead hq(q, c, b, h), hk(k, c, b, h), hv(v, c, b, h), hg(g, c, b, h);

@@ -22,7 +22,8 @@ struct SdpaBackward {
     return {
         .name = "sdpa_backward",
         .description =
-            "attention backward: dq, dk, dv of sdpa's o given do, causal or not, heads [B,H,S,D] or [B,S,H,D]",
+            "attention backward: dq, dk, dv of sdpa's o given do, causal or not; every tensor [B,H,S,D] in memory "
+            "[B,H,S,D] or [B,S,H,D] (layout)",
         .extents = Shape::extents(),
         .inputs = {Shape::input("q", {1.0, 10.0}), Shape::input("k", {1.0, 10.0}), Shape::input("v"),
                    Shape::input("do")},

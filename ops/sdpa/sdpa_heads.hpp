@@ -1,12 +1,14 @@
 #pragma once
-// Where sdpa's operands keep their heads. Every operand of sdpa and sdpa_backward is 2-D,
-// [B, S*H*D]: one row per batch element b (the row extent: batch invariance is along B), its
-// columns one head tensor in the case's head layout (parameter "layout"):
+// Where sdpa's operands keep their heads in the engine's matrices (op_view.hpp). Each operand
+// of sdpa and sdpa_backward is held as [B, S*H*D]: one row per batch element b (the row extent:
+// batch invariance is along B), its columns one head tensor in the case's head layout
+// (parameter "layout"):
 //   layout 0, [B, H, S, D] (PyTorch's, FlashAttention's varlen-free API): column (h*S + s)*D + d
 //   layout 1, [B, S, H, D] (FlashAttention's and most model code's):      column (s*H + h)*D + d
-// so a kernel that takes either layout is handed the row-major view of its own tensor. The
-// logsumexp is [B, H*S] in both (column h*S + s), as FlashAttention and PyTorch return it.
-// PARITY_HD: the references, the host twins and the CUDA kernels index with it.
+// A subject is handed the [B, H, S, D] view of that memory, so layout 1 reaches it as strides.
+// The logsumexp is [B, H*S] in both (column h*S + s), [B, H, S] to a subject, as FlashAttention
+// and PyTorch return it. PARITY_HD: the references index the matrices with it; the host twins and
+// the CUDA kernels, whose tensors are [B, H, S, D], with layout 0.
 #include <cstdint>
 
 #include <parity/core/hd.hpp>

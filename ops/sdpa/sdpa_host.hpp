@@ -37,7 +37,7 @@ class SdpaHost : public OpSubject {
   OpOutputs run(const OpCall& call) override {
     const HostCall c(call, "o");
     const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v"));
-    Tensor o = Tensor::zeros(c.out, {c.B, c.row_elements()}), lse = Tensor::zeros(c.out, {c.B, c.hd.H * c.hd.S});
+    Tensor o = Tensor::zeros(c.out, {c.B, c.hd.H, c.hd.S, c.hd.D}), lse = Tensor::zeros(c.out, {c.B, c.hd.H, c.hd.S});
     for_each_head(c, [&](std::int64_t b, std::int64_t h) {
       std::vector<float> p(static_cast<std::size_t>(c.hd.S)), out(static_cast<std::size_t>(c.hd.D));
       for (std::int64_t i = 0; i < c.hd.S; ++i) {

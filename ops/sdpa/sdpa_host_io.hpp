@@ -2,6 +2,8 @@
 // What the host twins of sdpa and sdpa_backward share: a call's shape and parameters, operands
 // as float32, one head of one batch element as a loader, and the outputs' rounding.
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <parity/core/bf16.hpp>
@@ -18,13 +20,18 @@ struct HostCall {
   float scale;
   DType out;
 
-  // `output`: one of the outputs (they share a dtype group).
+  // `output`: one of the outputs (they share a dtype group). The call's tensors are [B, H, S, D]
+  // whatever their memory order (the layout), so hd indexes their logical values in layout 0.
   HostCall(const OpCall& c, const char* output)
-      : hd{.S = c.extent("S"), .H = c.extent("H"), .D = c.extent("D"), .bshd = c.param("layout") != 0},
+      : hd{.S = c.extent("S"), .H = c.extent("H"), .D = c.extent("D"), .bshd = false},
         B(c.extent("B")),
         causal(c.param("causal") != 0),
         scale(static_cast<float>(c.param("scale"))),
-        out(c.output_dtype(output)) {}
+        out(c.output_dtype(output)) {
+    for (const auto& [name, t] : c.inputs)
+      if (t.shape().size() != 4)
+        throw std::invalid_argument("sdpa host kernel: " + name + " is not [B, H, S, D] (op_view.hpp hands those)");
+  }
   std::int64_t row_elements() const { return hd.S * hd.H * hd.D; }
 };
 
@@ -34,7 +41,7 @@ inline std::vector<float> floats(const Tensor& t) {
   return {d.begin(), d.end()};
 }
 
-// Head h of batch element b of a [B, S*H*D] operand held as floats: (s, d) -> float.
+// Head h of batch element b of a [B, H, S, D] operand held as floats: (s, d) -> float.
 struct HostHead {
   const float* row;
   Heads hd;

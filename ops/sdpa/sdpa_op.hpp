@@ -4,11 +4,14 @@
 //   s[i, j] = (sum_d q[i, d] k[j, d]) * scale            over the keys j visible to i
 //   m[i]    = max_j s[i, j],   p[i, j] = exp(s[i, j] - m[i]),   l[i] = sum_j p[i, j]
 //   o[i, d] = (sum_j p[i, j] v[j, d]) / l[i],   lse[i] = m[i] + log(l[i])
-// causal: query i sees keys 0..i. Operands [B, S*H*D] in the head layout of sdpa_heads.hpp.
-// The rows that must be independent and batch invariant are the batch elements b (what a
-// server batching requests needs); every (b, h, i) row is independent in the formula, and the
-// head layouts and S, H, D cross plan thresholds inside each b. q, k, v, o and lse share one
-// dtype; a float32 or bf16 subject computes in float32 and rounds each output once.
+// causal: query i sees keys 0..i. A subject's q, k, v, o (and gradients) are [B, H, S, D] and
+// its lse [B, H, S]; the parameter layout says how their memory is ordered ([B, H, S, D] or
+// [B, S, H, D], sdpa_heads.hpp), which a subject reads from their strides. The engine holds
+// them as the matrices [B, S*H*D] and [B, H*S] (op_view.hpp). The rows that must be independent
+// and batch invariant are the batch elements b (what a server batching requests needs); every
+// (b, h, i) row is independent in the formula, and the head layouts and S, H, D cross plan
+// thresholds inside each b. q, k, v, o and lse share one dtype; a float32 or bf16 subject
+// computes in float32 and rounds each output once.
 #include <parity/ops/framework/op_reference.hpp>
 #include <parity/ops/sdpa/sdpa_heads.hpp>
 
@@ -35,9 +38,22 @@ struct Shape {
   // Query and key scales of 10 give logits past 88, where exp overflows without the maximum
   // subtracted.
   static TensorDecl input(const char* name, std::vector<double> scales = {1.0}) {
-    return {.name = name, .shape = {"B", "S*H*D"}, .dtype_group = "act", .scales = std::move(scales)};
+    TensorDecl t = output(name);
+    t.scales = std::move(scales);
+    return t;
   }
-  static TensorDecl output(const char* name) { return {.name = name, .shape = {"B", "S*H*D"}, .dtype_group = "act"}; }
+  // [B, H, S, D], in memory [B, H, S, D] (layout 0) or [B, S, H, D] (layout 1).
+  static TensorDecl output(const char* name) {
+    return {.name = name,
+            .shape = {"B", "S*H*D"},
+            .dtype_group = "act",
+            .dims = {"B", "H", "S", "D"},
+            .order_param = "layout",
+            .orders = {{"H", "S", "D"}, {"S", "H", "D"}}};
+  }
+  static TensorDecl lse(const char* name) {
+    return {.name = name, .shape = {"B", "H*S"}, .dtype_group = "act", .dims = {"B", "H", "S"}};
+  }
 
   template <class R>
   static Heads heads(const Eval<R>& e) {
@@ -71,10 +87,11 @@ struct Sdpa {
     return {
         .name = "sdpa",
         .description =
-            "attention: o = softmax(scale q k^T, causal or not) v and its logsumexp, heads [B,H,S,D] or [B,S,H,D]",
+            "attention: o = softmax(scale q k^T, causal or not) v and its logsumexp lse; q, k, v, o [B,H,S,D] in "
+            "memory [B,H,S,D] or [B,S,H,D] (layout), lse [B,H,S]",
         .extents = Shape::extents(),
         .inputs = {Shape::input("q", {1.0, 10.0}), Shape::input("k", {1.0, 10.0}), Shape::input("v")},
-        .outputs = {Shape::output("o"), {.name = "lse", .shape = {"B", "H*S"}, .dtype_group = "act"}},
+        .outputs = {Shape::output("o"), Shape::lse("lse")},
         .params = Shape::params(),
         .row_extent = "B",
         .reduced_extents = {"S", "D"},

@@ -29,27 +29,11 @@ namespace {
 using subjects::torch_impl::from_aten;
 using subjects::torch_impl::to_aten;
 
-struct Shape {
-  std::int64_t B, H, S, D;
-  bool bshd;
-  explicit Shape(const OpCall& c)
-      : B(c.extent("B")), H(c.extent("H")), S(c.extent("S")), D(c.extent("D")), bshd(c.param("layout") != 0) {}
-
-  // The [B, H, S, D] view of a [B, S*H*D] operand, strides and offset kept.
-  at::Tensor heads(const Tensor& t) const {
-    const at::Tensor x = to_aten(t);
-    if (!bshd) return x.unflatten(1, {H, S, D});
-    return x.unflatten(1, {S, H, D}).transpose(1, 2);
-  }
-  // A [B, H, S, D] result back as [B, S*H*D] in the case's layout, in `dtype`.
-  Tensor flat(const at::Tensor& x, DType dtype) const {
-    const at::Tensor y = bshd ? x.transpose(1, 2) : x;
-    return cast(y.contiguous().reshape({B, S * H * D}), dtype);
-  }
-  static Tensor cast(const at::Tensor& x, DType dtype) {
-    return from_aten(x.to(dtype == DType::bf16 ? at::kBFloat16 : dtype == DType::f64 ? at::kDouble : at::kFloat));
-  }
-};
+// An output in `dtype`: q, k, v and their gradients are [B, H, S, D] (their strides say the
+// layout), the logsumexp [B, H, S], as the ATen operators take and give them.
+Tensor cast(const at::Tensor& x, DType dtype) {
+  return from_aten(x.to(dtype == DType::bf16 ? at::kBFloat16 : dtype == DType::f64 ? at::kDouble : at::kFloat));
+}
 
 // Attention's output and logsumexp over [B, H, S, D] operands.
 std::tuple<at::Tensor, at::Tensor> attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, bool causal,
@@ -70,21 +54,18 @@ std::tuple<at::Tensor, at::Tensor> attention(const at::Tensor& q, const at::Tens
 class TorchCpu : public OpSubject {
  public:
   OpOutputs run(const OpCall& call) override {
-    const Shape s(call);
-    const auto [o, lse] = attention(s.heads(call.input("q")), s.heads(call.input("k")), s.heads(call.input("v")),
+    const auto [o, lse] = attention(to_aten(call.input("q")), to_aten(call.input("k")), to_aten(call.input("v")),
                                     call.param("causal") != 0, call.param("scale"));
-    return {{"o", s.flat(o, call.output_dtype("o"))},
-            {"lse", Shape::cast(lse.contiguous().reshape({s.B, s.H * s.S}), call.output_dtype("lse"))}};
+    return {{"o", cast(o, call.output_dtype("o"))}, {"lse", cast(lse, call.output_dtype("lse"))}};
   }
 };
 
 class TorchCpuBackward : public OpSubject {
  public:
   OpOutputs run(const OpCall& call) override {
-    const Shape s(call);
-    const at::Tensor q = s.heads(call.input("q")), k = s.heads(call.input("k")), v = s.heads(call.input("v"));
+    const at::Tensor q = to_aten(call.input("q")), k = to_aten(call.input("k")), v = to_aten(call.input("v"));
     const bool causal = call.param("causal") != 0;
-    const at::Tensor d_o = s.heads(call.input("do"));
+    const at::Tensor d_o = to_aten(call.input("do"));
 #if PARITY_SDPA_FUSED_CPU
     const auto [o, lse] = attention(q, k, v, causal, call.param("scale"));
     const auto [dq, dk, dv] = at::_scaled_dot_product_flash_attention_for_cpu_backward(d_o, q, k, v, o, lse, 0.0,
@@ -97,7 +78,7 @@ class TorchCpuBackward : public OpSubject {
     const at::Tensor dq = qf.grad(), dk = kf.grad(), dv = vf.grad();
 #endif
     const DType t = call.output_dtype("dq");
-    return {{"dq", s.flat(dq, t)}, {"dk", s.flat(dk, t)}, {"dv", s.flat(dv, t)}};
+    return {{"dq", cast(dq, t)}, {"dk", cast(dk, t)}, {"dv", cast(dv, t)}};
   }
 };
 

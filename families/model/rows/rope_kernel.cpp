@@ -28,13 +28,13 @@ Tensor rotated(ops::OpSubject& kernel, const std::string& subject, const Tensor&
   const std::int64_t B = x.dim(0), T = x.dim(1), H = x.dim(2), Dh = x.dim(3);
   ops::OpCall call;
   call.extents = {{"T", B * T}, {"H", H}, {"P", rope_dims / 2}, {"Q", Dh - rope_dims}};
-  call.inputs = {{"x", reshaped(x, {B * T, H * Dh})},
+  call.inputs = {{"x", reshaped(x, {B * T, H, Dh})},
                  {"cos", per_token_row(cos, B, false)},
                  {"sin", per_token_row(sin, B, adjoint)}};
   call.params = {{"interleaved", 0.0}};
   call.output_dtypes = {{"y", DType::f32}};
   ops::OpOutputs out = kernel.run(call);
-  return reshaped(float_output(out, "rope", subject, "y", {B * T, H * Dh}, "the model's attention"), x.shape());
+  return reshaped(float_output(out, "rope", subject, "y", {B * T, H, Dh}, "the model's attention"), x.shape());
 }
 
 }  // namespace

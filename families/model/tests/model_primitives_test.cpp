@@ -27,6 +27,7 @@
 #include <parity/families/model/tests/feed_forward_reference.hpp>
 #include <parity/families/model/tests/primitive_test_helpers.hpp>
 #include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_view.hpp>
 #include <parity/ops/op_families.hpp>
 
 namespace parity::model {
@@ -115,11 +116,17 @@ Heads heads(int64_t B, int64_t H, int64_t T, int64_t Dh, std::uint64_t seed) {
           static_cast<float>(1.0 / std::sqrt(static_cast<double>(Dh)))};
 }
 
-// [B, H, T, Dh] as the op's rows in layout 1: [B, T*H*Dh].
+// [B, H, T, Dh] as the op's matrix in layout 1: [B, T*H*Dh].
 Tensor bshd(const Tensor& t) { return reshaped(swap_dims_1_2(t), {t.dim(0), t.numel() / t.dim(0)}); }
 // An output of layout 1 back to [B, H, T, Dh].
 Tensor from_bshd(const Tensor& t, const Tensor& like) {
   return swap_dims_1_2(reshaped(t, {like.dim(0), like.dim(2), like.dim(1), like.dim(3)}));
+}
+
+// Parity's kernel of `op` run on a call of the op's matrices (op_view.hpp), its outputs as matrices.
+ops::OpOutputs on_matrices(const char* op, const ops::OpCall& call) {
+  const ops::OpFamily& f = ops::find_op_family(op);
+  return ops::run_on_matrices(f.def().decl, *f.runnable("rlkernels-host").make(), call);
 }
 
 TEST(ModelPrimitivesAttention, TheKernelsCalledDirectlyInTheOtherLayoutGiveTheSameBits) {
@@ -129,11 +136,11 @@ TEST(ModelPrimitivesAttention, TheKernelsCalledDirectlyInTheOtherLayoutGiveTheSa
   call.inputs = {{"q", bshd(p.q)}, {"k", bshd(p.k)}, {"v", bshd(p.v)}};
   call.params = {{"scale", p.scale}, {"causal", 0.0}, {"layout", 1.0}};
   call.output_dtypes = {{"o", DType::f32}, {"lse", DType::f32}};
-  const ops::OpOutputs o = ops::find_op_family("sdpa").runnable("rlkernels-host").make()->run(call);
+  const ops::OpOutputs o = on_matrices("sdpa", call);
   expect_bitwise(host().sdpa_forward(p.q, p.k, p.v, p.scale), from_bshd(o.at("o"), p.q), "o");
   call.inputs.emplace("do", bshd(p.d_out));
   call.output_dtypes = {{"dq", DType::f32}, {"dk", DType::f32}, {"dv", DType::f32}};
-  const ops::OpOutputs g = ops::find_op_family("sdpa_backward").runnable("rlkernels-host").make()->run(call);
+  const ops::OpOutputs g = on_matrices("sdpa_backward", call);
   const SdpaGrads got = host().sdpa_backward(p.q, p.k, p.v, p.scale, p.d_out);
   expect_bitwise(got.dq, from_bshd(g.at("dq"), p.q), "dq");
   expect_bitwise(got.dk, from_bshd(g.at("dk"), p.k), "dk");

@@ -8,6 +8,7 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_view.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
 
@@ -37,7 +38,7 @@ TEST(RopeKernel, AQuarterTurnMapsEachPairOfTheLayoutToMinusX2X1AndPassesTheRestT
     for (std::int64_t i = 0; i < T * P; ++i) one.set_value(i, 1.0);
     p.call.inputs["cos"] = Tensor::zeros(DType::f32, {T, P});
     p.call.inputs["sin"] = one;
-    const OpOutputs out = make("rlkernels-host")->run(p.call);
+    const OpOutputs out = run_on_matrices(def().decl, *make("rlkernels-host"), p.call);
     const std::vector<double> x = p.call.inputs.at("x").values(), y = out.at("y").values();
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t h = 0; h < H; ++h)

@@ -8,7 +8,8 @@
 // with y rounded through bf16 when its row count is even, the same defect in the rows that run
 // RMSNorm (--kernel-op rms_norm). And softmax operators that return fewer or more tensors than
 // the softmax op declares outputs (y and log_y), for --torch-returns: `softmax_only` (y),
-// `log_softmax_only` (log_y) and `softmax_and_count` (y and a count that is no output).
+// `log_softmax_only` (log_y) and `softmax_and_count` (y and a count that is no output). And an
+// attention that returns its output as a matrix, not in sdpa's dims (`attention_flat`).
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
@@ -130,6 +131,11 @@ at::Tensor softmax_rows(const at::Tensor& x) {
 std::tuple<at::Tensor, at::Tensor> softmax_and_count(const at::Tensor& x) {
   return {softmax_rows<false>(x), at::full({1}, x.size(0), x.options().dtype(at::kLong))};
 }
+// Attention's o as the engine's matrix [B, S*H*D] instead of sdpa's dims [B, H, S, D] (the values
+// are query's): refused by its shape.
+at::Tensor attention_flat(const at::Tensor& query, const at::Tensor&, const at::Tensor&, bool, double) {
+  return query.flatten(1).contiguous();
+}
 at::Tensor softmax_int(const at::Tensor& x, std::int64_t, c10::optional<at::ScalarType>) { return x; }
 at::Tensor softmax_name(const at::Tensor& x, at::Dimname, c10::optional<at::ScalarType>) { return x; }
 
@@ -161,6 +167,7 @@ TORCH_LIBRARY(parity_test, m) {
   m.def("softmax_only(Tensor x) -> Tensor");
   m.def("log_softmax_only(Tensor x) -> Tensor");
   m.def("softmax_and_count(Tensor x) -> (Tensor, Tensor)");
+  m.def("attention_flat(Tensor q, Tensor k, Tensor v, bool causal, float scale) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
@@ -187,4 +194,5 @@ TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
   m.impl("softmax_only", &softmax_rows<false>);
   m.impl("log_softmax_only", &softmax_rows<true>);
   m.impl("softmax_and_count", &softmax_and_count);
+  m.impl("attention_flat", &attention_flat);
 }

@@ -12,7 +12,8 @@
 #   - a torch linear operator serves the model's float32 projections (parity check model and
 #     trajectory --torch-op, and the property main): a batch-invariant one holds, one whose bits
 #     depend on the row count fails the model's batch invariance and replays;
-#   - with --kernel-op, a torch rms_norm operator serves every row that runs RMSNorm, the same way.
+#   - with --kernel-op, a torch rms_norm operator serves every row that runs RMSNorm, the same way;
+#   - attention operators take sdpa's [B, H, S, D] tensors with the layout in their strides.
 # usage: torch_op_cli_test.sh PARITY LIBRARY PROPERTY_MAIN
 parity=$1 lib=$2 main=$3
 source "$(dirname "$0")/../../../cli/tests/expect.sh"
@@ -178,6 +179,31 @@ if "$parity" check rms_norm --torch-op aten::rms_norm --cases 1 2>&1 | grep -q "
 else
   aten rms_norm --torch-op aten::rms_norm --torch-arg 'x=input,w=weight,normalized_shape=[D]'
 fi
+# Attention on [B, H, S, D] tensors, sdpa's dims, by name: LibTorch's (causal and not; a finding),
+# and mylib::attention (examples/torch_op: float32 only, its own argument names, read through its
+# strides), which holds every property; its copy that reads its tensors as if contiguous fails
+# where the case's layout is [B, S, H, D] memory (layout=1, which reaches an operator as strides
+# only) and where padded or transposed memory does; an o returned as a matrix is refused by shape.
+if "$parity" check sdpa --torch-op aten::scaled_dot_product_attention --cases 1 2>&1 | grep -q "has no operator"; then
+  echo "ok:   this LibTorch has no aten::scaled_dot_product_attention (2.0 and later have)"
+else
+  for causal in 0 1; do
+    aten sdpa --torch-op aten::scaled_dot_product_attention --torch-arg q=query,k=key,v=value,causal=is_causal \
+      --param causal=$causal
+  done
+fi
+attention() {
+  "$parity" check sdpa --cases 12 --library "$lib" --torch-arg q=query,k=key,v=value,scale=softmax_scale --dtypes f32 "$@"
+}
+expect 0 "forward_accuracy              holds" -- attention --torch-op mylib::attention
+expect 0 "it returns no lse, which goes unchecked" -- attention --torch-op mylib::attention --param layout=1 \
+  --property forward_accuracy
+expect 1 "forward_accuracy              FAILS" -- attention --torch-op mylib::attention_assumes_contiguous \
+  --param layout=1 --property forward_accuracy
+expect 1 "layout_invariant              FAILS" -- attention --torch-op mylib::attention_assumes_contiguous \
+  --param layout=0 --property layout_invariant
+expect 1 "returned o as [1, 1], where sdpa declares [1, 1, 1, 1]" -- "$parity" check sdpa --library "$lib" \
+  --torch-op parity_test::attention_flat --max B=1,H=1,S=1,D=1 --property repeatable --cases 1
 expect 2 "--torch-device: 'tpu' is neither cpu nor cuda" -- check --torch-op mylib::rms_norm --torch-device tpu
 expect 2 "--torch-op: lora is not an op family" -- "$parity" check lora --torch-op mylib::rms_norm --library "$lib"
 expect 2 "--library needs --torch-op SCHEMA" -- "$parity" check rms_norm --library "$lib"
