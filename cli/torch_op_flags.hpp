@@ -1,7 +1,7 @@
 #pragma once
-// The flags that make a PyTorch operator the subject of `parity check` and `parity replay`
-// (ops/torch_op/torch_op.hpp): --torch-op SCHEMA, --library FILE, --torch-arg NAME=VALUE,...,
-// --torch-device cpu|cuda and --kernel-op OP. The one place they are read.
+// The flags that make a PyTorch operator the subject of parity's commands (ops/torch_op/torch_op.hpp's
+// kTorchOpFlags: --torch-op SCHEMA, --library FILE, --torch-arg NAME=VALUE,..., --torch-device
+// cpu|cuda, --kernel-op OP, --torch-returns OUTPUT|_,...), read from the command line.
 #include <optional>
 
 #include <parity/cli/args.hpp>
@@ -9,8 +9,8 @@
 
 namespace parity::cli {
 
-// The spec the flags give, or nullopt without --torch-op. Throws InputError naming the flag for a
-// bad value, and for --library, --torch-arg, --torch-device or --kernel-op without --torch-op.
+// The spec the flags give, or nullopt without --torch-op (ops::torch_op_spec_of: InputError naming
+// the flag for a bad value, or for one of them without --torch-op).
 std::optional<ops::TorchOpSpec> torch_op_flags(const Args& args);
 
 }  // namespace parity::cli

@@ -58,20 +58,12 @@ bool read_line(std::string& buffered, std::string& line) {
 std::optional<ops::TorchOpSpec> torch_op_of(const std::vector<std::string>& args) {
   std::map<std::string, std::string> values;
   for (std::size_t i = 0; i < args.size(); i += 2) {
-    const std::string& flag = args[i];
-    if (flag != "--torch-op" && flag != "--library" && flag != "--torch-arg" && flag != "--torch-device" &&
-        flag != "--kernel-op" && flag != "--torch-returns")
-      throw InputError("the worker takes only the flags of a PyTorch operator, not '" + flag + "'");
-    if (i + 1 == args.size()) throw InputError(flag + " needs a value");
-    values[flag] = args[i + 1];
+    if (!ops::is_torch_op_flag(args[i]))
+      throw InputError("the worker takes only the flags of a PyTorch operator, not '" + args[i] + "'");
+    if (i + 1 == args.size()) throw InputError(args[i] + " needs a value");
+    values[args[i]] = args[i + 1];
   }
-  if (!values.count("--torch-op")) {
-    if (!values.empty()) throw InputError(values.begin()->first + " needs --torch-op SCHEMA");
-    return std::nullopt;
-  }
-  return ops::torch_op_spec(values["--torch-op"], values["--library"], values["--torch-arg"],
-                            values.count("--torch-device") ? values["--torch-device"] : "cpu", values["--kernel-op"],
-                            values["--torch-returns"]);
+  return ops::torch_op_spec_of(values);
 }
 
 // One request's answer; `ends` is set when the worker must exit after it.

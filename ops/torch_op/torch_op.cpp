@@ -7,9 +7,29 @@
 
 namespace parity::ops {
 
-TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
-                          const std::string& device, const std::string& kernel_op, const std::string& returns) {
-  TorchOpSpec spec{.schema = schema, .library = library, .device = device, .kernel_op = kernel_op};
+bool is_torch_op_flag(std::string_view flag) {
+  return std::find(kTorchOpFlags.begin(), kTorchOpFlags.end(), flag) != kTorchOpFlags.end();
+}
+
+std::optional<TorchOpSpec> torch_op_spec_of(const std::map<std::string, std::string>& values) {
+  for (const auto& [flag, value] : values)
+    if (!is_torch_op_flag(flag)) throw InputError("'" + flag + "' is no flag of a PyTorch operator");
+  const auto value = [&](const char* flag, std::string otherwise = "") {
+    const auto it = values.find(flag);
+    return it == values.end() ? otherwise : it->second;
+  };
+  if (!values.contains("--torch-op")) {
+    for (const std::string_view flag : kTorchOpFlags)  // the first given, in the flags' own order
+      if (values.contains(std::string(flag)))
+        throw InputError(std::string(flag) + " needs --torch-op SCHEMA (the operator it is about)");
+    return std::nullopt;
+  }
+  const std::string returns = value("--torch-returns"), args = value("--torch-arg"),
+                    device = value("--torch-device", "cpu");
+  TorchOpSpec spec{.schema = value("--torch-op"),
+                   .library = value("--library"),
+                   .device = device,
+                   .kernel_op = value("--kernel-op")};
   for (std::size_t begin = 0; !returns.empty() && begin <= returns.size();) {
     const std::size_t end = std::min(returns.find(',', begin), returns.size());
     const std::string name = returns.substr(begin, end - begin);

@@ -29,8 +29,11 @@
 // A name without an overload picks the overload without one; where there is none, the one
 // overload whose arguments map. Plain C++: callers need no LibTorch headers (the LibTorch code is
 // torch_op_subject.cpp).
+#include <array>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <parity/ops/framework/op_decl.hpp>
@@ -55,12 +58,19 @@ struct TorchOpSpec {
   std::vector<std::string> returns = {};
 };
 
-// The spec of the flags' values: `args` is "NAME=VALUE,..." (may be empty; a comma inside
-// brackets belongs to the value), `device` cpu or cuda, `kernel_op` an op name or "", `returns`
-// "OUTPUT|_,..." or "". Throws InputError naming the flag for a malformed value.
-TorchOpSpec torch_op_spec(const std::string& schema, const std::string& library, const std::string& args,
-                          const std::string& device, const std::string& kernel_op = "",
-                          const std::string& returns = "");
+// The flags that give a TorchOpSpec, as every program that takes them spells them (parity's
+// commands, its worker, a property test program): --torch-op SCHEMA, --library FILE, --torch-arg
+// NAME=VALUE,..., --torch-device cpu|cuda, --kernel-op OP, --torch-returns OUTPUT|_,...
+inline constexpr std::array<std::string_view, 6> kTorchOpFlags = {"--torch-op",     "--library",   "--torch-arg",
+                                                                  "--torch-device", "--kernel-op", "--torch-returns"};
+bool is_torch_op_flag(std::string_view flag);
+
+// The spec of the flags' values, by flag (kTorchOpFlags; one left out takes its default: no
+// library, no --torch-arg, the device cpu, the family's first kernel op, the returns in order), or
+// nullopt where there is no --torch-op. --torch-arg is "NAME=VALUE,..." (a comma inside brackets
+// belongs to the value), --torch-returns "OUTPUT|_,...". Throws InputError naming the flag for a
+// malformed value, a flag that is none of kTorchOpFlags, or one given without --torch-op.
+std::optional<TorchOpSpec> torch_op_spec_of(const std::map<std::string, std::string>& values);
 
 // The subject's name: the schema name, with "@cuda" for the device cuda.
 std::string torch_op_subject_name(const TorchOpSpec& spec);

@@ -113,8 +113,7 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg != "--torch-op" && arg != "--library" && arg != "--torch-arg" && arg != "--torch-device" &&
-        arg != "--kernel-op" && arg != "--torch-returns") {
+    if (!parity::ops::is_torch_op_flag(arg)) {
       argv[kept++] = argv[i];
       continue;
     }
@@ -124,14 +123,7 @@ TorchOpFlags take_torch_op_flags(int& argc, char** argv) {
     args.insert(args.end(), {arg, values[arg]});
   }
   argc = kept;
-  if (!values.count("--torch-op")) {
-    if (!values.empty()) throw parity::InputError(values.begin()->first + " needs --torch-op SCHEMA");
-    return {};
-  }
-  return {parity::ops::torch_op_spec(values["--torch-op"], values["--library"], values["--torch-arg"],
-                                     values.count("--torch-device") ? values["--torch-device"] : "cpu",
-                                     values["--kernel-op"], values["--torch-returns"]),
-          words, args};
+  return {parity::ops::torch_op_spec_of(values), words, args};
 }
 
 // Whether --in-process is on the line (taken out of argv).
