@@ -38,6 +38,18 @@ rc::Seq<Case> layout_shrinks(const Case& c) {
   return rc::seq::fromContainer(std::move(out));
 }
 
+// A dimension's smaller values: RapidCheck's towards 0 (0, then v - v/2, v - v/4, ..., v - 1:
+// halving rounded up, and one less), then the halvings rounded down that those miss (v/2, v/4,
+// ..., 1), so that an odd threshold is reached from an odd value too (255 -> 127 -> ... -> 1,
+// where the first list holds only even values).
+rc::Seq<std::int64_t> smaller_extents(std::int64_t v) {
+  std::vector<std::int64_t> towards, down;
+  for (std::int64_t d = v; d > 0; d /= 2) towards.push_back(v - d);
+  for (std::int64_t h = v / 2; h > 0; h /= 2)
+    if (std::find(towards.begin(), towards.end(), h) == towards.end()) down.push_back(h);
+  return rc::seq::concat(rc::shrink::towards<std::int64_t>(v, 0), rc::seq::fromContainer(std::move(down)));
+}
+
 // The dimensions named in `first`, in that order, then the others in name order.
 rc::Seq<Case> dim_shrinks(const Case& c, const std::vector<std::string>& first) {
   std::vector<std::string> order;
@@ -47,8 +59,7 @@ rc::Seq<Case> dim_shrinks(const Case& c, const std::vector<std::string>& first) 
     if (std::find(order.begin(), order.end(), name) == order.end()) order.push_back(name);
   std::vector<rc::Seq<Case>> per_dim;
   for (const auto& name : order)
-    per_dim.push_back(each(c, rc::shrink::towards<std::int64_t>(c.dims.at(name), 0),
-                           [name](Case& d, std::int64_t x) { d.dims[name] = x; }));
+    per_dim.push_back(each(c, smaller_extents(c.dims.at(name)), [name](Case& d, std::int64_t x) { d.dims[name] = x; }));
   return rc::seq::join(rc::seq::fromContainer(std::move(per_dim)));
 }
 

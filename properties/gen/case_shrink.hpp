@@ -33,9 +33,9 @@ struct ShrinkOptions {
 // The immediate shrinks of `c`, simplest first: patch chunks removed; each non-contiguous
 // layout made contiguous, then its offset, pad and transposition dropped one at a time; the
 // probe row towards 0; each dimension towards 0 (0, then halfway, ..., then one less: halving
-// and decrement both among them; a family whose dimension cannot be 0 refuses the candidate
-// with an InputError), dims_first first; each parameter removed (its default then applies);
-// the seed towards 0. Candidates need not be valid Cases: the predicate decides.
+// and decrement both among them), then its halvings rounded down that those miss (a family
+// whose dimension cannot be 0 refuses the candidate with an InputError), dims_first first; each parameter removed (its
+// default then applies); the seed towards 0. Candidates need not be valid Cases: the predicate decides.
 rc::Seq<Case> case_shrinks(const Case& c, const ShrinkOptions& options = {});
 
 struct ShrinkResult {

@@ -112,7 +112,9 @@ RunResult run_property(const std::string& subject, const std::string& property, 
   std::exception_ptr worker_fault;
   int evaluated = 0, discarded = 0, failed_at = 0;
   auto prop = [&] {
-    if (worker_fault || shrink_stopped()) return;
+    // A hang skips RapidCheck's shrink (every candidate that still hangs costs the deadline, and
+    // that shrink spends them on patches and layouts first): the dims-only descent below shrinks it.
+    if (worker_fault || shrink_stopped() || (kind && *kind == FailureKind::hung)) return;
     const Case c = *gen;
     Verdict v;
     try {
