@@ -6,11 +6,12 @@
 //
 // For every probe of every family (or of the FAMILYs named) and each of N seeds (default 20;
 // seeds S .. S+N-1, S default 1, each as PARITY_SEED=s gives it), runs the family's
-// subject-facing properties in order as `parity probes` does (gen::detect_probe: a failure
-// counts only on a case the family's own kernel passes), with --cases cases per property
-// (default: the family's, Family::cases_per_property) and shrinking off, so the cases and
-// seconds are those to the first detecting case. Then, unless --no-shrink, the detecting
-// property runs again with shrinking on (same seed and count: the same cases) for the size of
+// subject-facing properties in rounds as `parity probes` and `parity check` do
+// (gen::detect_probe, property_rounds.hpp: a failure counts only on a case the family's own
+// kernel passes), with --cases cases per property (default: the family's,
+// Family::cases_per_property) and shrinking off, so the cases and seconds are those to the first
+// detecting case. Then, unless --no-shrink, the detecting run runs again with shrinking on (same
+// seed and count, its round's: the same cases) for the size of
 // the shrunk case, the product of its dims (a 0 extent counting as 1); --shrink-seeds M shrinks
 // only the first M detecting seeds (shrinking an S = 128 attention case costs a minute, the
 // detection itself a second), and the shrunk size is the median over those. Prints one row per
@@ -65,7 +66,7 @@ constexpr const char* kUsage =
     "usage: probe_detection [FAMILY...] [--probe NAME]... [--seeds N] [--first-seed S] [--cases N]\n"
     "                       [--no-shrink | --shrink-seeds M] [--json FILE] [--help]\n"
     "For each probe (of the FAMILYs named, else every family; --probe: only those) and seeds S..S+N-1\n"
-    "(default 1..20): the family's properties in order, --cases cases each (default the family's),\n"
+    "(default 1..20): the family's properties in rounds, --cases cases each (default the family's),\n"
     "shrinking off, until one detects it; then the detecting run again with shrinking on, for the\n"
     "first M detecting seeds (--shrink-seeds; default every one; --no-shrink: none). One row per probe:\n"
     "seeds detected, median cases and seconds to detect, median shrunk size, the detecting properties,\n"
@@ -145,6 +146,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
       if (o.shrink && (o.shrink_seeds == 0 || shrunk_seeds < o.shrink_seeds)) {
         ++shrunk_seeds;
         config.shrink = true;
+        config.cases = detection->result.case_count;  // the detecting run's count: its round's, the same cases
         const auto shrunk = family.run(probe, detection->property, config);
         if (shrunk.counterexample) {
           sizes.push_back(case_size(*shrunk.counterexample));

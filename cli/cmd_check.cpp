@@ -11,6 +11,7 @@
 #include <parity/cli/torch_op_flags.hpp>
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/family.hpp>
+#include <parity/properties/gen/property_rounds.hpp>
 #include <parity/registry/families.hpp>
 #include <parity/registry/torch_op_registration.hpp>
 
@@ -92,8 +93,15 @@ int cmd_check(const Args& args) {
   int failed = 0;
   std::vector<std::pair<std::string, std::string>> table;
   std::vector<ResultRecord> records;
-  for (const auto& prop : selected) {
-    const auto result = family.run(subject.name, prop.name, config);
+  std::vector<std::string> names;
+  for (const auto& prop : selected) names.push_back(prop.name);
+  // In rounds (property_rounds.hpp): a failure is printed as soon as a round finds it.
+  const auto results =
+      gen::run_in_rounds(family, subject.name, names, config, [&](const std::string&, const gen::RunResult& r) {
+        if (r.counterexample) out << r.message << std::flush;
+        return gen::AfterRun::next;
+      });
+  for (const auto& [name, result] : results) {
     std::string status;
     if (!result.not_applicable.empty()) {
       status = "not applicable: " + result.not_applicable;
@@ -102,10 +110,10 @@ int cmd_check(const Args& args) {
     } else {
       ++failed;
       status = result.counterexample ? "FAILS" : "NO VERDICT";
-      out << result.message << (result.counterexample ? "" : "\n");
+      if (!result.counterexample) out << result.message << "\n";
     }
-    table.emplace_back(prop.name, status);
-    records.push_back(check_record(family.name(), oracles ? gen::kOraclesSubject : subject.name, prop.name, result));
+    table.emplace_back(name, status);
+    records.push_back(check_record(family.name(), oracles ? gen::kOraclesSubject : subject.name, name, result));
   }
   outputs.write(records);
   out << "\n"

@@ -5,6 +5,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/guarded_verdict.hpp>
+#include <parity/properties/gen/property_rounds.hpp>
 
 namespace parity::gen {
 
@@ -52,24 +53,23 @@ Verdict case_verdict(const Family& family, const std::string& subject, const std
 }
 
 std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config) {
+  std::vector<std::string> properties;
+  for (const auto& property : family.properties())
+    if (property.needs_subject) properties.push_back(property.name);
   int cases = 0;
-  for (const auto& property : family.properties()) {
-    if (!property.needs_subject) continue;
-    RunResult result = family.run(probe, property.name, config);
+  std::optional<ProbeDetection> found;
+  run_in_rounds(family, probe, properties, config, [&](const std::string& property, const RunResult& result) {
     // A failed run's count already holds its discards (and, shrinking on, its shrink steps).
     cases += result.counterexample ? result.cases : result.cases + result.discarded;
-    if (!result.counterexample) continue;
+    if (!result.counterexample) return AfterRun::next;
     // A detection counts only if the family's own implementation passes the same case: a
-    // property that fails everywhere (or a subject that throws) detects nothing.
-    const Verdict control = family.check(family.default_subject(), property.name, *result.counterexample);
-    if (control.fails()) {
-      result.message +=
-          "  not a detection: " + family.default_subject() + " fails this case too (" + control.detail + ")\n";
-      continue;
-    }
-    return ProbeDetection{property.name, std::move(result), cases};
-  }
-  return std::nullopt;
+    // property that fails everywhere (or a subject that throws) detects nothing here, and gets
+    // its next round all the same.
+    if (family.check(family.default_subject(), property, *result.counterexample).fails()) return AfterRun::again;
+    found = ProbeDetection{property, result, cases};
+    return AfterRun::stop;
+  });
+  return found;
 }
 
 }  // namespace parity::gen

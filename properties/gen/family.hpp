@@ -109,16 +109,16 @@ Verdict case_verdict(const Family& family, const std::string& subject, const std
                      CaseWorker* worker);
 
 struct ProbeDetection {
-  std::string property;  // the first property, in the family's order, that failed on the probe
+  std::string property;  // the first property, in the rounds' order, that failed on the probe
   RunResult result;      // its shrunk counterexample and reproducer
-  // Cases every property ran up to and including the detecting one's (with config.shrink off,
-  // up to its first failing case): what detection cost.
+  // Cases every run ran, in every round, up to and including the detecting one's (with
+  // config.shrink off, up to its first failing case): what detection cost.
   int cases_to_detect = 0;
 };
 
-// Runs the family's subject-facing properties on `probe` in order until one fails on a case
-// that the family's default implementation passes; nullopt if none does within config.cases
-// cases each.
+// Runs the family's subject-facing properties on `probe` in rounds, as `parity check` does
+// (property_rounds.hpp), until one fails on a case that the family's default implementation
+// passes; nullopt if none does within config.cases cases each.
 std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config);
 
 }  // namespace parity::gen
