@@ -1,6 +1,7 @@
 #include <parity/ops/framework/op_view.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace parity::ops {
@@ -21,7 +22,7 @@ std::vector<std::size_t> column_order(const TensorDecl& t, const OpCall& call) {
     return order;
   }
   const double v = call.param(t.order_param);
-  if (v != static_cast<double>(static_cast<std::size_t>(v)) || v >= static_cast<double>(t.orders.size()))
+  if (!(v >= 0) || v != std::floor(v) || v >= static_cast<double>(t.orders.size()))  // NaN too
     throw std::logic_error(t.name + ": order parameter " + t.order_param + " is no index into its orders");
   for (const auto& name : t.orders[static_cast<std::size_t>(v)])
     order.push_back(static_cast<std::size_t>(std::find(t.dims.begin(), t.dims.end(), name) - t.dims.begin()));
