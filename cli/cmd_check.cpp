@@ -42,6 +42,7 @@ ResultRecord check_record(const std::string& family, const std::string& subject,
     r.detail = result.verdict->detail;
     r.reproducer = result.reproducer;
     r.rerun = result.rerun;
+    r.extra["message"] = result.message;  // the failure's text as printed
   }
   return r;
 }

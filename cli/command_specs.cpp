@@ -73,6 +73,9 @@ std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
   flags.push_back({"--kernel-op", "OP",
                    "on model and trajectory, the op --torch-op is a kernel of (default linear): "
                    "linear, rms_norm, rope, swiglu, sdpa, or transition_step (model only)"});
+  flags.push_back({"--torch-channel", "FD",
+                   "a socket to the process --torch-op lives in, which answers each call (what the Python "
+                   "package's parity.check passes; needs --in-process)"});
   return flags;
 }
 
@@ -199,8 +202,11 @@ const std::vector<CommandSpec>& command_specs() {
        .run = cmd_replay},
       {.name = "list",
        .summary = "what is registered: families, subjects, properties, probes",
-       .description = "Lists every family, subject, property and probe, or one kind of them.",
+       .description = "Lists every family, subject, property and probe, or one kind of them. --json prints every "
+                      "family instead, as one JSON document (schema parity.list/1): its properties, its subjects "
+                      "and, for an op, the declaration a subject's arguments and returns map to.",
        .positionals = {{"WHAT", "families, subjects, properties or probes (default all)"}},
+       .flags = {{"--json", "", "print every family as JSON (takes no WHAT)"}},
        .run = cmd_list},
       {.name = "bridge",
        .summary = "the float64 tiny-transformer bridge: manual gradients vs LibTorch autograd",

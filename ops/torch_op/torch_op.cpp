@@ -29,7 +29,16 @@ std::optional<TorchOpSpec> torch_op_spec_of(const std::map<std::string, std::str
   TorchOpSpec spec{.schema = value("--torch-op"),
                    .library = value("--library"),
                    .device = device,
-                   .kernel_op = value("--kernel-op")};
+                   .kernel_op = value("--kernel-op"),
+                   .channel = value("--torch-channel")};
+  if (!spec.channel.empty()) {
+    if (spec.channel.size() > 6 || spec.channel.find_first_not_of("0123456789") != std::string::npos)
+      throw InputError("--torch-channel: '" + spec.channel + "' is not a file descriptor (e.g. 3)");
+    if (!spec.library.empty())
+      throw InputError(
+          "--torch-channel: the operator lives in the process at the channel's other end; "
+          "--library loads one into this process");
+  }
   for (std::size_t begin = 0; !returns.empty() && begin <= returns.size();) {
     const std::size_t end = std::min(returns.find(',', begin), returns.size());
     const std::string name = returns.substr(begin, end - begin);

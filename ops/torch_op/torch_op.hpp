@@ -56,20 +56,26 @@ struct TorchOpSpec {
   // Per return, the declared output it is, or "_" to ignore it; empty: the declared outputs in
   // order, as many as the operator returns (--torch-returns).
   std::vector<std::string> returns = {};
+  // A file descriptor, a socket to the process the operator lives in (a Python session's,
+  // parity.check: operator_channel.hpp), instead of this process's dispatcher; "" for none
+  // (--torch-channel). This run's alone: no printed command carries it.
+  std::string channel = {};
 };
 
 // The flags that give a TorchOpSpec, as every program that takes them spells them (parity's
 // commands, its worker, a property test program): --torch-op SCHEMA, --library FILE, --torch-arg
-// NAME=VALUE,..., --torch-device cpu|cuda, --kernel-op OP, --torch-returns OUTPUT|_,...
-inline constexpr std::array<std::string_view, 6> kTorchOpFlags = {"--torch-op",     "--library",   "--torch-arg",
-                                                                  "--torch-device", "--kernel-op", "--torch-returns"};
+// NAME=VALUE,..., --torch-device cpu|cuda, --kernel-op OP, --torch-returns OUTPUT|_,...,
+// --torch-channel FD
+inline constexpr std::array<std::string_view, 7> kTorchOpFlags = {
+    "--torch-op", "--library", "--torch-arg", "--torch-device", "--kernel-op", "--torch-returns", "--torch-channel"};
 bool is_torch_op_flag(std::string_view flag);
 
 // The spec of the flags' values, by flag (kTorchOpFlags; one left out takes its default: no
 // library, no --torch-arg, the device cpu, the family's first kernel op, the returns in order), or
 // nullopt where there is no --torch-op. --torch-arg is "NAME=VALUE,..." (a comma inside brackets
-// belongs to the value), --torch-returns "OUTPUT|_,...". Throws InputError naming the flag for a
-// malformed value, a flag that is none of kTorchOpFlags, or one given without --torch-op.
+// belongs to the value), --torch-returns "OUTPUT|_,...", --torch-channel a file
+// descriptor. Throws InputError naming the flag for a malformed value, a flag that is none of
+// kTorchOpFlags, one given without --torch-op, and --library with --torch-channel.
 std::optional<TorchOpSpec> torch_op_spec_of(const std::map<std::string, std::string>& values);
 
 // The subject's name: the schema name, with "@cuda" for the device cuda.
@@ -89,7 +95,9 @@ std::vector<std::string> torch_op_flag_args(const TorchOpSpec& spec);
 
 // The subject that calls `spec`'s operator as an implementation of `decl`: loads the library
 // (RTLD_GLOBAL: its static initialisers register the operator), finds the schema and maps its
-// arguments now. Throws InputError naming the flag (--library, --torch-op, --torch-arg,
+// arguments now. With spec.channel, the operator is the one at the channel's other end
+// (operator_channel.hpp): its schema is asked for there, and each call goes there. Throws InputError naming the flag
+// (--library, --torch-op, --torch-arg,
 // --torch-device) for a library that does not load, an operator the dispatcher does not have
 // (with the five nearest names), a name whose overloads none or several map (listing them), a
 // name that is neither declared nor an argument, an argument given twice, an argument without a

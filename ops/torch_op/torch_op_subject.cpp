@@ -1,4 +1,5 @@
-// The only torch_op source that includes LibTorch: the dispatcher, boxed calls, IValues.
+// The dispatcher, boxed calls, IValues: with operator_channel.cpp, the torch_op sources that include
+// LibTorch.
 #include <dlfcn.h>
 
 #include <ATen/Context.h>
@@ -19,6 +20,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_view.hpp>
+#include <parity/ops/torch_op/operator_channel.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
 #include <parity/subjects/torch/convert.hpp>
 
@@ -407,18 +409,39 @@ class ArgumentMap {
   std::set<std::string> used_;
 };
 
+// What a subject calls: an operator of this process's dispatcher, or the one at a channel's
+// other end (operator_channel.hpp).
+struct Callee {
+  std::optional<c10::OperatorHandle> handle = {};
+  std::shared_ptr<OperatorChannel> channel = {};
+  const c10::FunctionSchema& schema() const { return handle ? handle->schema() : channel->schema(); }
+  void call(torch::jit::Stack& stack) const {
+    if (handle) handle->callBoxed(stack);
+    else channel->call(stack);
+  }
+};
+
 // The operator spec.schema names, with its arguments mapped: the overload named, else the one
-// without an overload name, else the one overload whose arguments map.
-std::pair<c10::OperatorHandle, std::vector<ArgumentValue>> find_and_map(const OpDecl& decl, const TorchOpSpec& spec) {
+// without an overload name, else the one overload whose arguments map; with spec.channel, the
+// one the channel's other end serves, which must be of that name.
+std::pair<Callee, std::vector<ArgumentValue>> find_and_map(const OpDecl& decl, const TorchOpSpec& spec) {
   const std::size_t ns = spec.schema.find("::");
   if (ns == std::string::npos || ns == 0 || ns + 2 == spec.schema.size())
     throw InputError("--torch-op: '" + spec.schema + "' is not a schema name NAMESPACE::NAME[.OVERLOAD]");
   const std::size_t dot = spec.schema.find('.', ns + 2);
   const std::string name = spec.schema.substr(0, dot);
   const std::string overload = dot == std::string::npos ? "" : spec.schema.substr(dot + 1);
+  if (!spec.channel.empty()) {
+    Callee callee{.channel = OperatorChannel::on(std::stoi(spec.channel))};
+    const c10::FunctionSchema& schema = callee.schema();
+    if (schema.name() != name || (!overload.empty() && schema.overload_name() != overload))
+      throw InputError("--torch-channel: the other end serves " + full_name(schema.operator_name()) + ", not " +
+                       spec.schema);
+    return {callee, ArgumentMap(decl, spec, spec.schema, schema).map()};
+  }
   auto& dispatcher = c10::Dispatcher::singleton();
   if (auto handle = dispatcher.findSchema({name, overload}))
-    return {*handle, ArgumentMap(decl, spec, spec.schema, handle->schema()).map()};
+    return {Callee{.handle = *handle}, ArgumentMap(decl, spec, spec.schema, handle->schema()).map()};
   std::vector<c10::OperatorName> overloads;
   if (overload.empty())
     for (const auto& op : dispatcher.getAllOpNames())
@@ -429,7 +452,7 @@ std::pair<c10::OperatorHandle, std::vector<ArgumentValue>> find_and_map(const Op
                      " (the nearest names: " + nearest_names(name) + ")");
   std::sort(overloads.begin(), overloads.end(),
             [](const auto& a, const auto& b) { return a.overload_name < b.overload_name; });
-  std::vector<std::pair<c10::OperatorHandle, std::vector<ArgumentValue>>> mapped;
+  std::vector<std::pair<Callee, std::vector<ArgumentValue>>> mapped;
   std::string listed, why_not;
   for (const auto& op : overloads) {
     const auto found = dispatcher.findSchema(op);
@@ -438,7 +461,7 @@ std::pair<c10::OperatorHandle, std::vector<ArgumentValue>> find_and_map(const Op
     ArgumentMap map(decl, spec, full_name(op), handle.schema());
     listed += (listed.empty() ? "" : ", ") + map.signature();
     try {
-      mapped.emplace_back(handle, map.map());
+      mapped.emplace_back(Callee{.handle = handle}, map.map());
     } catch (const InputError& e) {
       why_not += std::string(why_not.empty() ? " (" : "; ") + full_name(op) + ": " + e.what();
     }
@@ -451,13 +474,12 @@ std::pair<c10::OperatorHandle, std::vector<ArgumentValue>> find_and_map(const Op
 
 class TorchOp : public OpSubject {
  public:
-  TorchOp(std::shared_ptr<const OpDecl> decl, TorchOpSpec spec, c10::OperatorHandle handle,
-          std::vector<ArgumentValue> arguments)
+  TorchOp(std::shared_ptr<const OpDecl> decl, TorchOpSpec spec, Callee callee, std::vector<ArgumentValue> arguments)
       : decl_(std::move(decl)),
         spec_(std::move(spec)),
-        handle_(std::move(handle)),
+        callee_(std::move(callee)),
         arguments_(std::move(arguments)),
-        returns_(map_returns(*decl_, spec_, spec_.schema, handle_.schema())) {}
+        returns_(map_returns(*decl_, spec_, spec_.schema, callee_.schema())) {}
 
   std::vector<std::string> unchecked_outputs() const override {
     std::vector<std::string> out;
@@ -471,10 +493,15 @@ class TorchOp : public OpSubject {
     torch::jit::Stack stack;
     for (const auto& argument : arguments_) stack.push_back(argument(call));
     try {
-      handle_.callBoxed(stack);
+      callee_.call(stack);
     } catch (const c10::Error& e) {  // its message, without c10's backtrace
       throw std::runtime_error(spec_.schema + ": " + e.what_without_backtrace());
+    } catch (const std::runtime_error& e) {  // what the operator raised at a channel's other end
+      throw std::runtime_error(spec_.schema + ": " + e.what());
     }
+    if (stack.size() < returns_.size())
+      throw std::runtime_error(spec_.schema + " returned " + std::to_string(stack.size()) + " values, its schema " +
+                               std::to_string(returns_.size()));
     OpOutputs out;
     for (std::size_t i = 0; i < returns_.size(); ++i) {
       if (returns_[i].empty()) continue;  // --torch-returns' "_"
@@ -497,7 +524,7 @@ class TorchOp : public OpSubject {
  private:
   std::shared_ptr<const OpDecl> decl_;
   TorchOpSpec spec_;
-  c10::OperatorHandle handle_;
+  Callee callee_;
   std::vector<ArgumentValue> arguments_;
   std::vector<std::string> returns_;  // per return, the declared output it is ("" ignored)
 };
@@ -506,30 +533,31 @@ class TorchOp : public OpSubject {
 
 OpSubjectInfo torch_op_subject(const OpDecl& decl, const TorchOpSpec& spec) {
   load_library(spec.library);
-  auto [handle, arguments] = find_and_map(decl, spec);
+  auto [callee, arguments] = find_and_map(decl, spec);
   const bool cuda = spec.device == "cuda";
   OpSubjectInfo info{.name = torch_op_subject_name(spec),
                      .backend = cuda ? kTorchOpCudaBackend : kTorchOpCpuBackend,
                      .description = "the PyTorch operator " + spec.schema + " on " + (cuda ? "CUDA" : "CPU") +
-                                    " tensors" + (spec.library.empty() ? "" : " (" + spec.library + ")")};
-  if (const std::string unchecked = unreturned(decl, map_returns(decl, spec, spec.schema, handle.schema()));
+                                    " tensors" + (spec.library.empty() ? "" : " (" + spec.library + ")") +
+                                    (spec.channel.empty() ? "" : ", in the process that started this one")};
+  if (const std::string unchecked = unreturned(decl, map_returns(decl, spec, spec.schema, callee.schema()));
       !unchecked.empty())
     info.description += "; it returns no " + unchecked + ", which goes unchecked";
   if (cuda)
     info.unavailable_reason = [] {
       return at::globalContext().hasCUDA() ? std::string() : std::string("no CUDA device for PyTorch here");
     };
-  info.make = [decl = std::make_shared<const OpDecl>(decl), spec, handle = handle,
+  info.make = [decl = std::make_shared<const OpDecl>(decl), spec, callee = callee,
                arguments = arguments]() -> std::unique_ptr<OpSubject> {
-    return std::make_unique<TorchOp>(decl, spec, handle, arguments);
+    return std::make_unique<TorchOp>(decl, spec, callee, arguments);
   };
   return info;
 }
 
 std::vector<std::string> torch_op_unreturned(const OpDecl& decl, const TorchOpSpec& spec) {
   load_library(spec.library);
-  const auto [handle, arguments] = find_and_map(decl, spec);
-  const std::vector<std::string> returns = map_returns(decl, spec, spec.schema, handle.schema());
+  const auto [callee, arguments] = find_and_map(decl, spec);
+  const std::vector<std::string> returns = map_returns(decl, spec, spec.schema, callee.schema());
   std::vector<std::string> out;
   for (const auto& o : decl.outputs)
     if (std::find(returns.begin(), returns.end(), o.name) == returns.end()) out.push_back(o.name);
@@ -542,15 +570,15 @@ OpSubjectInfo torch_op_reference(OpDecl decl, TorchOpSpec spec, std::string desc
     std::once_flag once;
     std::shared_ptr<const OpDecl> decl;
     TorchOpSpec spec;
-    std::optional<c10::OperatorHandle> handle;
+    std::optional<Callee> callee;
     std::vector<ArgumentValue> arguments;
     std::string why_not;
 
     void map() {
       std::call_once(once, [this] {
         try {
-          auto [h, a] = find_and_map(*decl, spec);
-          handle = std::move(h);
+          auto [c, a] = find_and_map(*decl, spec);
+          callee = std::move(c);
           arguments = std::move(a);
         } catch (const InputError& e) {
           // The refusal as the command line words it, without its flag: no flag was given.
@@ -576,8 +604,8 @@ OpSubjectInfo torch_op_reference(OpDecl decl, TorchOpSpec spec, std::string desc
               },
           .make = [lazy]() -> std::unique_ptr<OpSubject> {
             lazy->map();
-            if (!lazy->handle) throw std::logic_error(lazy->why_not);  // made although unavailable
-            return std::make_unique<TorchOp>(lazy->decl, lazy->spec, *lazy->handle, lazy->arguments);
+            if (!lazy->callee) throw std::logic_error(lazy->why_not);  // made although unavailable
+            return std::make_unique<TorchOp>(lazy->decl, lazy->spec, *lazy->callee, lazy->arguments);
           }};
 }
 
