@@ -1,0 +1,191 @@
+"""parity.check and parity.replay: `parity check` and `parity replay` run as a child process on
+an operator of this one, which answers its calls over a socket pair (--torch-channel,
+ops/torch_op/operator_channel.hpp: the message format). parity does the rest: cases, oracles,
+shrinking, reproducers, its text and its JSON records (--json), which become the results.
+
+While parity works this process waits on the socket, its interpreter lock released; it takes the
+lock to call the operator, once per call, on the calling thread.
+"""
+import io
+import json
+import os
+import re
+import socket
+import struct
+import subprocess
+import tempfile
+import traceback
+
+import torch
+
+from parity import _options, _program, _subject
+from parity._errors import UsageError
+from parity._results import PropertyResult, Replays, ReplayResult, Results
+
+
+def property_names(family):
+    return [p["name"] for p in _program.family(family)["properties"] if p["needs_subject"]]
+
+
+def _operator(family, subject, options):
+    op = _subject.operator_of(subject)
+    if op is None:
+        op = _subject.define_function_op(subject, family, options.get("torch_args") or {}, options.get("returns"))
+    return op
+
+
+def _receive(sock, n):
+    data = bytearray()
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)
+
+
+def _send(sock, kind, payload=b""):
+    sock.sendall(struct.pack("<Q", 1 + len(payload)) + kind + payload)
+
+
+def _answer(op, kind, payload):
+    """The reply to one request of parity's: (kind, payload)."""
+    if kind == b"S":
+        return b"S", str(op._schema).encode()
+    if kind != b"C":
+        return b"E", f"the Python side knows no request {kind!r}".encode()
+    try:
+        args = torch.load(io.BytesIO(payload), weights_only=True)
+        out = op(*args)
+        buffer = io.BytesIO()
+        torch.save(tuple(out) if isinstance(out, list) else out, buffer)
+        return b"R", buffer.getvalue()
+    except Exception as e:  # the operator's failure is parity's verdict, by its message
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        return b"E", f"{type(e).__name__}: {e} ({os.path.basename(where.filename)}:{where.lineno})".encode()
+
+
+def _serve(command, args, op):
+    """Runs `parity COMMAND ARGS --json FILE` on `op`, answering its calls: (exit status, its
+    text, its records). Raises UsageError for what parity refuses (exit 2)."""
+    mine, theirs = socket.socketpair()
+    with tempfile.TemporaryDirectory(prefix="parity-") as tmp:
+        results, log = os.path.join(tmp, "results.json"), os.path.join(tmp, "output.txt")
+        with open(log, "w+", encoding="utf-8", errors="replace") as out:
+            argv = [_program.program(), command, *args, "--torch-channel", str(theirs.fileno()), "--in-process",
+                    "--json", results]
+            child = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, pass_fds=(theirs.fileno(),))
+            theirs.close()
+            try:
+                while True:
+                    header = _receive(mine, 8)
+                    if header is None:
+                        break  # parity has finished (or ended)
+                    body = _receive(mine, struct.unpack("<Q", header)[0])
+                    if body is None:
+                        break
+                    kind, payload = _answer(op, body[:1], body[1:])
+                    try:
+                        _send(mine, kind, payload)
+                    except OSError:
+                        break  # parity ended while the operator ran
+                status = child.wait()
+            finally:
+                if child.poll() is None:
+                    child.kill()
+                    child.wait()
+                mine.close()
+            out.seek(0)
+            text = out.read()
+        if status == 2:
+            raise _options.usage_error(command, text)
+        if status not in (0, 1) or not os.path.exists(results):
+            raise RuntimeError(f"parity {command} ended with status {status}:\n{text}")
+        with open(results, encoding="utf-8") as f:
+            records = json.load(f)["results"]
+    return status, text, records
+
+
+def _call(function, first, options):
+    """The Python call `parity.FUNCTION(first, subject, **options)`, as text."""
+    words = [repr(first), "subject"] + [f"{k}={v!r}" for k, v in options.items() if v is not None]
+    return f"parity.{function}({', '.join(words)})"
+
+
+def _property_result(record, options):
+    message, rerun, replay = record.get("message"), None, None
+    if record["status"] == "fails":
+        cli_rerun = record.get("rerun") or ""
+        cases = re.search(r"--cases (\d+)", cli_rerun)
+        seed = re.search(r"--seed (\d+)", cli_rerun)
+        again = {**options, "properties": [record["property"]]}
+        if cases:
+            again["cases"] = int(cases.group(1))
+        if seed:
+            again["seed"] = int(seed.group(1))
+        rerun = _call("check", record["family"], again)
+        if record.get("reproducer"):
+            replay = _call("replay", record["reproducer"],
+                           {k: v for k, v in options.items() if k in _options.SUBJECT_FLAGS})
+        lines = []
+        for line in (message or "").splitlines():
+            if line.startswith("  rerun:      "):
+                line = "  rerun:      " + rerun
+            elif line.startswith("  replay:     ") and replay:
+                line = "  replay:     " + replay
+            lines.append(line)
+        message = "\n".join(lines) + "\n"
+    return PropertyResult(record, message, rerun, replay)
+
+
+def check(family, subject, *, properties=None, **options):
+    _program.family(family)
+    op = _operator(family, subject, options)
+    if isinstance(properties, str):
+        properties = [properties]
+    if properties is not None and (not isinstance(properties, (list, tuple)) or not properties
+                                   or not all(isinstance(p, str) for p in properties)):
+        raise UsageError(f"properties: expected a non-empty list of property names, not {properties!r}")
+    base = [family, "--torch-op", _subject.schema_name(op)]
+    base += _options.flags(options, {**_options.CHECK_FLAGS, **_options.SUBJECT_FLAGS})
+    shown = {k: os.fspath(v) if isinstance(v, os.PathLike) else v for k, v in options.items() if v is not None}
+    results, text = [], ""
+    for prop in properties or [None]:
+        _, out, records = _serve("check", base + (["--property", prop] if prop else []), op)
+        text += out
+        results += [_property_result(r, shown) for r in records]
+    return Results(results, text)
+
+
+def _recorded_family(path):
+    """The family the reproducer file at `path` records, or None (parity names what is wrong)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)["case"]["family"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def replay(reproducer, subject, **options):
+    for keyword in options:
+        if keyword not in _options.SUBJECT_FLAGS:
+            raise UsageError(f"unknown option {keyword!r} (parity.replay takes {', '.join(_options.SUBJECT_FLAGS)})")
+    paths = [reproducer] if isinstance(reproducer, (str, os.PathLike)) else list(reproducer)
+    if not paths:
+        raise UsageError("reproducer: no file given")
+    args = [str(p) for p in paths]
+    op = _subject.operator_of(subject)
+    if op is None:  # a plain function is defined for the family its reproducers record
+        files = [os.path.join(p, f) for p in args if os.path.isdir(p) for f in sorted(os.listdir(p))
+                 if f.endswith(".json")] + [p for p in args if os.path.isfile(p)]
+        family = next((f for f in map(_recorded_family, files) if f), None)
+        if family is None:
+            raise UsageError(f"reproducer: {args[0]} records no family to define {subject!r} for")
+        op = _operator(family, subject, options)
+    name = _subject.schema_name(op)
+    args += ["--torch-op", name, *_options.flags(options, _options.SUBJECT_FLAGS)]
+    # Replayed on this operator, whatever subject the file records (a function's operator is
+    # named anew in each session).
+    args += ["--subject", name + ("@cuda" if options.get("device") == "cuda" else "")]
+    _, text, records = _serve("replay", args, op)
+    return Replays([ReplayResult(r) for r in records], text)
