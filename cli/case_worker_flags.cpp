@@ -27,10 +27,6 @@ std::vector<FlagSpec> with_case_worker(std::vector<FlagSpec> flags) {
 }
 
 std::shared_ptr<gen::CaseWorker> case_worker(const Args& args, const std::optional<ops::TorchOpSpec>& torch_op) {
-  if (torch_op && !torch_op->channel.empty() && !args.has("--in-process"))
-    throw InputError(
-        "--torch-channel: the operator answers on this process's socket, which a worker does not "
-        "have: give --in-process");
   if (args.has("--in-process")) {
     for (const char* flag : {"--timeout", "--memory-limit"})
       if (args.has(flag)) throw InputError(std::string(flag) + ": applies to a worker, and --in-process runs none");

@@ -10,7 +10,8 @@
 namespace parity::cli {
 
 // The spec the flags give, or nullopt without --torch-op (ops::torch_op_spec_of: InputError naming
-// the flag for a bad value, or for one of them without --torch-op).
+// the flag for a bad value, or for one of them without --torch-op; and --torch-channel without
+// --in-process).
 std::optional<ops::TorchOpSpec> torch_op_flags(const Args& args);
 
 }  // namespace parity::cli

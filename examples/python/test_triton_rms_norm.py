@@ -1,6 +1,7 @@
 """A Triton RMSNorm, wrapped as a custom operator, checked by parity on CUDA tensors.
 
-Skipped without Triton or a CUDA device; the GPU machine's prepared command (ci/device) runs it.
+Skipped without Triton or a CUDA device. ctest's python_triton_example_test (label gpu) runs it,
+which the GPU machine's ci/device runs where its python3 has pytest.
 One program normalises one row: its sum of squares is tl.sum over the row's block, a reduction
 tree fixed by the block size alone, so a row gets its bits whatever the batch or the layout.
 """

@@ -21,7 +21,7 @@ namespace {
 // A message longer than this is refused: no operator's arguments come near it.
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 34;
 
-std::runtime_error channel_error(const std::string& what) { return std::runtime_error("--torch-channel: " + what); }
+WorkerError channel_error(const std::string& what) { return WorkerError("--torch-channel: " + what); }
 
 }  // namespace
 
@@ -67,16 +67,14 @@ std::pair<char, std::vector<char>> OperatorChannel::receive() {
       got += static_cast<std::size_t>(k);
     }
   };
-  unsigned char header[8];
-  read_exactly(reinterpret_cast<char*>(header), 8);
+  unsigned char header[9];  // the length, then the kind
+  read_exactly(reinterpret_cast<char*>(header), 9);
   std::uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= std::uint64_t{header[i]} << (8 * i);
   if (n == 0 || n > kMaxMessageBytes) throw channel_error("a message of " + std::to_string(n) + " bytes came back");
-  std::vector<char> body(n);
-  read_exactly(body.data(), n);
-  const char kind = body.front();
-  body.erase(body.begin());
-  return {kind, std::move(body)};
+  std::vector<char> body(n - 1);
+  read_exactly(body.data(), body.size());
+  return {static_cast<char>(header[8]), std::move(body)};
 }
 
 const c10::FunctionSchema& OperatorChannel::schema() {
@@ -98,15 +96,26 @@ const c10::FunctionSchema& OperatorChannel::schema() {
 void OperatorChannel::call(torch::jit::Stack& stack) {
   send('C', torch::jit::pickle_save(c10::ivalue::Tuple::create(std::vector<c10::IValue>(stack.begin(), stack.end()))));
   auto [kind, payload] = receive();
-  if (kind == 'E') throw std::runtime_error(std::string(payload.begin(), payload.end()));
+  if (kind == 'E') throw OperatorRaised(std::string(payload.begin(), payload.end()));
   if (kind != 'R') throw channel_error("the operator's process answered a call with '" + std::string(1, kind) + "'");
-  const c10::IValue result = torch::jit::pickle_load(payload);
+  c10::IValue result;
+  try {
+    result = torch::jit::pickle_load(payload);
+  } catch (const std::exception& e) {
+    throw channel_error(std::string("the operator's result does not unpickle: ") + e.what());
+  }
+  const std::size_t returns = schema().returns().size();
   stack.clear();
+  if (returns == 1) {
+    stack.push_back(std::move(result));
+    return;
+  }
   if (result.isTuple())
     for (const auto& element : result.toTupleRef().elements()) stack.push_back(element);
-  else if (result.isList())
-    for (const auto& element : result.toListRef()) stack.push_back(element);
-  else stack.push_back(result);
+  if (stack.size() != returns)
+    throw channel_error("the operator's process answered " +
+                        (result.isTuple() ? std::to_string(stack.size()) + " values" : std::string("one value")) +
+                        " where its schema has " + std::to_string(returns) + " returns");
 }
 
 }  // namespace parity::ops

@@ -16,6 +16,7 @@
 // LibTorch-facing: included by torch_op_subject.cpp alone.
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@
 
 namespace parity::ops {
 
+// What the operator raised at the channel's other end ("E"): the subject's failure, by its message.
+class OperatorRaised : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class OperatorChannel {
  public:
   // The channel on descriptor `fd` (one per process: every subject made from it shares it). Throws
@@ -31,15 +38,17 @@ class OperatorChannel {
   static std::shared_ptr<OperatorChannel> on(int fd);
 
   explicit OperatorChannel(int fd);
-  // The operator's schema, asked for at the first call.
+  // The operator's schema, asked for once, the first time it is needed.
   const c10::FunctionSchema& schema();
-  // Sends the arguments on `stack` and replaces them with the returns. Throws std::runtime_error
-  // with the other end's message where the operator raised, or where the channel failed or
-  // closed.
+  // Sends the arguments on `stack` and replaces them with the schema's returns (a result of one
+  // return is that return, of several a tuple of them). Throws OperatorRaised with the other
+  // end's message where the operator raised; WorkerError (core/error.hpp: no verdict, the run
+  // stops) where the channel failed or closed, or the answer is not the schema's returns.
   void call(torch::jit::Stack& stack);
 
  private:
   void send(char kind, const std::vector<char>& payload);
+  // The next message: its kind and the bytes after it.
   std::pair<char, std::vector<char>> receive();
 
   int fd_;

@@ -496,10 +496,10 @@ class TorchOp : public OpSubject {
       callee_.call(stack);
     } catch (const c10::Error& e) {  // its message, without c10's backtrace
       throw std::runtime_error(spec_.schema + ": " + e.what_without_backtrace());
-    } catch (const std::runtime_error& e) {  // what the operator raised at a channel's other end
+    } catch (const OperatorRaised& e) {  // at a channel's other end
       throw std::runtime_error(spec_.schema + ": " + e.what());
     }
-    if (stack.size() < returns_.size())
+    if (stack.size() != returns_.size())
       throw std::runtime_error(spec_.schema + " returned " + std::to_string(stack.size()) + " values, its schema " +
                                std::to_string(returns_.size()));
     OpOutputs out;

@@ -37,7 +37,7 @@ def _number(value, keyword):
     raise UsageError(f"{keyword}: {value!r} is not a number")
 
 
-def _torch_literal(value, keyword):
+def torch_literal(value, keyword):
     """A --torch-arg value: a declared name or literal as parity reads it."""
     if value is None:
         return "None"
@@ -46,7 +46,7 @@ def _torch_literal(value, keyword):
     if isinstance(value, (int, float)):
         return _number(value, keyword)
     if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_torch_literal(v, keyword) for v in value) + "]"
+        return "[" + ",".join(torch_literal(v, keyword) for v in value) + "]"
     if isinstance(value, str):
         return value
     text = str(value)
@@ -64,12 +64,15 @@ def _pairs(value, keyword, render):
     return ",".join(f"{k}={render(v, f'{keyword}[{k!r}]')}" for k, v in value.items())
 
 
-def _names(value, keyword):
+def names(value, keyword):
+    """A list of names from a list of them or one comma-separated str; None stays None."""
+    if value is None:
+        return None
     if isinstance(value, str):
-        return value
+        return value.split(",")
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise UsageError(f"{keyword}: expected a list of names, not {value!r}")
-    return ",".join(value)
+    return list(value)
 
 
 def _int(value, keyword):
@@ -82,13 +85,13 @@ def _flag_value(keyword, value):
     if keyword in ("cases", "seed"):
         return _int(value, keyword)
     if keyword == "dtypes" or keyword == "returns":
-        return _names(value, keyword)
+        return ",".join(names(value, keyword))
     if keyword == "params":
         return _pairs(value, keyword, _number)
     if keyword == "max_extents":
         return _pairs(value, keyword, _int)
     if keyword == "torch_args":
-        return _pairs(value, keyword, _torch_literal)
+        return _pairs(value, keyword, torch_literal)
     if keyword in ("device", "kernel_op"):
         if not isinstance(value, str):
             raise UsageError(f"{keyword}: expected a str, not {value!r}")
@@ -113,13 +116,20 @@ def flags(options, table):
 
 
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+_SEE_HELP = re.compile(r"\s*\(see parity [a-z-]+ --help\)")
+
+
+def is_fault(command, text):
+    """Whether parity's exit 2 is a fault of parity's or of the socket (an exception it did not
+    expect, a channel that failed), not a refusal of what the caller gave."""
+    return f"parity {command}: error: " in text or "--torch-channel: " in text
 
 
 def usage_error(command, text):
     """parity's refusal (its standard error) as a UsageError, each flag named as its keyword."""
-    names = {**{f: k for k, f in CHECK_FLAGS.items()}, **{f: k for k, f in SUBJECT_FLAGS.items()}, **OTHER_NAMES}
-    message = text.strip()
+    keywords = {**{f: k for k, f in CHECK_FLAGS.items()}, **{f: k for k, f in SUBJECT_FLAGS.items()}, **OTHER_NAMES}
+    message = _SEE_HELP.sub("", text.strip())
     if message.startswith(f"parity {command}: "):
         message = message[len(f"parity {command}: "):]
-    message = _FLAG.sub(lambda m: names.get(m.group(0), m.group(0)), message)
+    message = _FLAG.sub(lambda m: keywords.get(m.group(0), m.group(0)), message)
     return UsageError(message)

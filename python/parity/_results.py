@@ -1,5 +1,5 @@
 """What parity.check and parity.replay return: a result per property (or per reproducer), read from
-the command's JSON records (docs/command.md, "Machine-readable results"), with the text parity
+the command's JSON records (`--json`, docs/command.md), with the text parity
 printed and the Python calls that rerun and replay a failure."""
 
 

@@ -1,24 +1,13 @@
-"""parity.check and parity.replay: `parity check` and `parity replay` run as a child process on
-an operator of this one, which answers its calls over a socket pair (--torch-channel,
-ops/torch_op/operator_channel.hpp: the message format). parity does the rest: cases, oracles,
+"""parity.check and parity.replay: `parity check` and `parity replay` run as a child process on an
+operator of this one, which answers its calls (_channel.py). parity does the rest: cases, oracles,
 shrinking, reproducers, its text and its JSON records (--json), which become the results.
-
-While parity works this process waits on the socket, its interpreter lock released; it takes the
-lock to call the operator, once per call, on the calling thread.
 """
-import io
 import json
 import os
 import re
-import socket
-import struct
-import subprocess
 import tempfile
-import traceback
 
-import torch
-
-from parity import _options, _program, _subject
+from parity import _channel, _options, _program, _subject
 from parity._errors import UsageError
 from parity._results import PropertyResult, Replays, ReplayResult, Results
 
@@ -30,74 +19,22 @@ def property_names(family):
 def _operator(family, subject, options):
     op = _subject.operator_of(subject)
     if op is None:
-        op = _subject.define_function_op(subject, family, options.get("torch_args") or {}, options.get("returns"))
+        op = _subject.define_function_op(subject, family, options.get("torch_args") or {},
+                                         _options.names(options.get("returns"), "returns"))
     return op
 
 
-def _receive(sock, n):
-    data = bytearray()
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            return None
-        data += chunk
-    return bytes(data)
-
-
-def _send(sock, kind, payload=b""):
-    sock.sendall(struct.pack("<Q", 1 + len(payload)) + kind + payload)
-
-
-def _answer(op, kind, payload):
-    """The reply to one request of parity's: (kind, payload)."""
-    if kind == b"S":
-        return b"S", str(op._schema).encode()
-    if kind != b"C":
-        return b"E", f"the Python side knows no request {kind!r}".encode()
-    try:
-        args = torch.load(io.BytesIO(payload), weights_only=True)
-        out = op(*args)
-        buffer = io.BytesIO()
-        torch.save(tuple(out) if isinstance(out, list) else out, buffer)
-        return b"R", buffer.getvalue()
-    except Exception as e:  # the operator's failure is parity's verdict, by its message
-        where = traceback.extract_tb(e.__traceback__)[-1]
-        return b"E", f"{type(e).__name__}: {e} ({os.path.basename(where.filename)}:{where.lineno})".encode()
-
-
-def _serve(command, args, op):
-    """Runs `parity COMMAND ARGS --json FILE` on `op`, answering its calls: (exit status, its
-    text, its records). Raises UsageError for what parity refuses (exit 2)."""
-    mine, theirs = socket.socketpair()
+def _run(command, args, op):
+    """Runs `parity COMMAND ARGS --in-process --json FILE` on `op`: (exit status, its text, its
+    records). Raises UsageError for what parity refuses, RuntimeError for a fault of parity's."""
+    program = _program.program()
     with tempfile.TemporaryDirectory(prefix="parity-") as tmp:
-        results, log = os.path.join(tmp, "results.json"), os.path.join(tmp, "output.txt")
-        with open(log, "w+", encoding="utf-8", errors="replace") as out:
-            argv = [_program.program(), command, *args, "--torch-channel", str(theirs.fileno()), "--in-process",
-                    "--json", results]
-            child = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, pass_fds=(theirs.fileno(),))
-            theirs.close()
-            try:
-                while True:
-                    header = _receive(mine, 8)
-                    if header is None:
-                        break  # parity has finished (or ended)
-                    body = _receive(mine, struct.unpack("<Q", header)[0])
-                    if body is None:
-                        break
-                    kind, payload = _answer(op, body[:1], body[1:])
-                    try:
-                        _send(mine, kind, payload)
-                    except OSError:
-                        break  # parity ended while the operator ran
-                status = child.wait()
-            finally:
-                if child.poll() is None:
-                    child.kill()
-                    child.wait()
-                mine.close()
+        results = os.path.join(tmp, "results.json")
+        with open(os.path.join(tmp, "output.txt"), "w+", encoding="utf-8", errors="replace") as out:
+            status = _channel.run([program, command, *args, "--in-process", "--json", results], op, out)
             out.seek(0)
             text = out.read()
-        if status == 2:
+        if status == 2 and not _options.is_fault(command, text):
             raise _options.usage_error(command, text)
         if status not in (0, 1) or not os.path.exists(results):
             raise RuntimeError(f"parity {command} ended with status {status}:\n{text}")
@@ -140,18 +77,18 @@ def _property_result(record, options):
 
 def check(family, subject, *, properties=None, **options):
     _program.family(family)
-    op = _operator(family, subject, options)
     if isinstance(properties, str):
         properties = [properties]
     if properties is not None and (not isinstance(properties, (list, tuple)) or not properties
                                    or not all(isinstance(p, str) for p in properties)):
         raise UsageError(f"properties: expected a non-empty list of property names, not {properties!r}")
-    base = [family, "--torch-op", _subject.schema_name(op)]
-    base += _options.flags(options, {**_options.CHECK_FLAGS, **_options.SUBJECT_FLAGS})
+    flags = _options.flags(options, {**_options.CHECK_FLAGS, **_options.SUBJECT_FLAGS})  # refused before any work
+    op = _operator(family, subject, options)
+    base = [family, "--torch-op", _subject.schema_name(op), *flags]
     shown = {k: os.fspath(v) if isinstance(v, os.PathLike) else v for k, v in options.items() if v is not None}
     results, text = [], ""
     for prop in properties or [None]:
-        _, out, records = _serve("check", base + (["--property", prop] if prop else []), op)
+        _, out, records = _run("check", base + (["--property", prop] if prop else []), op)
         text += out
         results += [_property_result(r, shown) for r in records]
     return Results(results, text)
@@ -173,7 +110,11 @@ def replay(reproducer, subject, **options):
     paths = [reproducer] if isinstance(reproducer, (str, os.PathLike)) else list(reproducer)
     if not paths:
         raise UsageError("reproducer: no file given")
-    args = [str(p) for p in paths]
+    args = [os.fspath(p) for p in paths]
+    for p in args:
+        if not os.path.exists(p):
+            raise UsageError(f"reproducer: no file or directory {p}")
+    flags = _options.flags(options, _options.SUBJECT_FLAGS)
     op = _subject.operator_of(subject)
     if op is None:  # a plain function is defined for the family its reproducers record
         files = [os.path.join(p, f) for p in args if os.path.isdir(p) for f in sorted(os.listdir(p))
@@ -183,9 +124,9 @@ def replay(reproducer, subject, **options):
             raise UsageError(f"reproducer: {args[0]} records no family to define {subject!r} for")
         op = _operator(family, subject, options)
     name = _subject.schema_name(op)
-    args += ["--torch-op", name, *_options.flags(options, _options.SUBJECT_FLAGS)]
+    args += ["--torch-op", name, *flags]
     # Replayed on this operator, whatever subject the file records (a function's operator is
     # named anew in each session).
     args += ["--subject", name + ("@cuda" if options.get("device") == "cuda" else "")]
-    _, text, records = _serve("replay", args, op)
+    _, text, records = _run("replay", args, op)
     return Replays([ReplayResult(r) for r in records], text)

@@ -18,7 +18,7 @@ import typing
 
 import torch
 
-from parity import _program
+from parity import _options, _program
 from parity._errors import UsageError
 
 _LIBRARY = "parity_python"
@@ -42,7 +42,7 @@ def operator_of(subject):
         return subject
     if isinstance(subject, torch._ops.OpOverloadPacket):
         return _overload_of(subject, subject._qualified_op_name)
-    custom_op = getattr(torch._library.custom_ops, "CustomOpDef", None)
+    custom_op = getattr(getattr(torch._library, "custom_ops", None), "CustomOpDef", None)  # torch >= 2.4
     if custom_op is not None and isinstance(subject, custom_op):
         return subject._opoverload
     if isinstance(subject, str):
@@ -85,6 +85,7 @@ def _annotation_type(annotation):
 
 
 def _param_type(values):
+    """A parameter's schema type from the values it takes (annotate the function to choose another)."""
     if all(v in (0.0, 1.0) for v in values):
         return "bool"
     if all(float(v).is_integer() for v in values):
@@ -93,12 +94,14 @@ def _param_type(values):
 
 
 def _literal_type(text):
+    """The schema type of a torch_args literal as parity reads it (torch_op.hpp), or None for None."""
     if text in ("true", "false"):
         return "bool"
     if text == "None":
         return None
     if text.startswith("["):
-        return "int[]"
+        items = [t for t in text[1:-1].split(",") if t]
+        return "int[]" if all(re.fullmatch(r"[+-]?\d+", t) for t in items) else "float[]"
     if re.fullmatch(r"[+-]?\d+", text):
         return "int"
     try:
@@ -129,7 +132,9 @@ def _schema(fn, family, torch_args):
     params = {p["name"]: p for p in decl["params"]}
     extents = set(decl["extents"])
     declared = {**inputs, **params, **{e: e for e in extents}}
+    # DECLARED=ARGUMENT and ARGUMENT=DECLARED both name the argument a declared name feeds.
     mapped = {v: k for k, v in torch_args.items() if k in declared and isinstance(v, str)}
+    mapped.update({k: v for k, v in torch_args.items() if k not in declared and isinstance(v, str) and v in declared})
     arguments = []
     for p in inspect.signature(fn).parameters.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
@@ -144,7 +149,7 @@ def _schema(fn, family, torch_args):
             elif name in extents:
                 typ = "int"
             elif p.name in torch_args:
-                typ = _literal_type(str(torch_args[p.name]))
+                typ = _literal_type(_options.torch_literal(torch_args[p.name], f"torch_args[{p.name!r}]"))
             elif p.default is not inspect.Parameter.empty:
                 typ = {bool: "bool", int: "int", float: "float"}.get(type(p.default))
                 if p.default is None:
@@ -161,7 +166,7 @@ def _schema(fn, family, torch_args):
 def define_function_op(fn, family, torch_args, returns):
     """The operator that calls `fn` (defined here the first time)."""
     global _library
-    key = (fn, json.dumps(torch_args, sort_keys=True, default=str), tuple(returns or ()))
+    key = (fn, family, json.dumps(torch_args, sort_keys=True, default=str), tuple(returns or ()))
     if key in _defined:
         return _defined[key]
     arguments, outputs = _schema(fn, family, torch_args)

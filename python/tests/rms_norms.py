@@ -1,10 +1,12 @@
 """RMSNorm written in Python, as torch.library.custom_op operators: one correct, two wrong.
 
 The correct one sums its squares in a fixed pairwise tree of elementwise float32 additions, so
-that its bits are a function of the row alone whatever the batch, layout or CPU: IEEE-754 rounds
-each elementwise add, multiply, divide and square root correctly, and no reduction kernel of
-LibTorch's (whose order varies with threads and vector width) takes part. That is what lets a
-test assert that it holds every property: the assertion is about arithmetic parity can vouch for.
+that its bits are a function of the row alone whatever the batch, layout or CPU. Every operation it
+uses is one IEEE-754 defines to the bit, elementwise, each rounded once to nearest even: float32
+add, multiply, divide and square root, zero padding, and the conversion to bf16 or f16 at the end.
+No reduction kernel of LibTorch's (whose order varies with threads and vector width) and no
+transcendental function takes part. So what the tests assert of it (that it holds every property)
+is fixed by IEEE-754 and parity's derived bound, not by a choice of LibTorch's.
 """
 import torch
 

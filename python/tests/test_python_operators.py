@@ -1,6 +1,7 @@
 """parity.check and parity.replay on RMSNorms registered from Python (rms_norms.py)."""
 import parity
 import pytest
+import torch
 
 import rms_norms
 
@@ -47,9 +48,22 @@ def test_chunked_from_64_rows_fails_batch_invariance_at_its_threshold(prop, thre
     assert [r.status for r in parity.replay(failure.reproducer, rms_norms.rms_norm)] == ["passes_now"]
 
 
-def test_a_rerun_call_reruns_the_failure_exactly(repro_dir):
-    failure = parity.check("rms_norm", rms_norms.rms_norm_eps_outside, properties="forward_accuracy",
+def test_the_rerun_and_replay_calls_run_the_failure_again(repro_dir):
+    failure = parity.check("rms_norm", rms_norms.rms_norm_eps_outside, properties="forward_accuracy", seed=12345,
                            repro_dir=repro_dir)["forward_accuracy"]
-    assert failure.rerun.startswith("parity.check('rms_norm', subject, ")
-    again = eval(failure.rerun, {"parity": parity, "subject": rms_norms.rms_norm_eps_outside})
+    assert failure.rerun.startswith("parity.check('rms_norm', subject, ") and "seed=12345" in failure.rerun
+    scope = {"parity": parity, "subject": rms_norms.rms_norm_eps_outside}
+    again = eval(failure.rerun, scope)
     assert again["forward_accuracy"].case == failure.case
+    assert [r.status for r in eval(failure.replay, scope)] == ["still_fails"]
+
+
+@torch.library.custom_op("parity_tests::rms_norm_keyword_eps", mutates_args=())
+def rms_norm_keyword_eps(x: torch.Tensor, w: torch.Tensor, *, eps: float) -> torch.Tensor:
+    return rms_norms.rms_norm(x, w, eps)
+
+
+def test_keyword_only_arguments_are_passed_by_keyword(repro_dir):
+    results = parity.check("rms_norm", rms_norm_keyword_eps, properties="forward_accuracy", cases=20,
+                           repro_dir=repro_dir)
+    assert results.holds, results.text
