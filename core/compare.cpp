@@ -87,9 +87,7 @@ std::string index_text(std::int64_t index, const std::vector<std::int64_t>& shap
     idx[d] = shape[d] ? index % shape[d] : 0;
     index = shape[d] ? index / shape[d] : 0;
   }
-  std::string s = "[";
-  for (std::size_t d = 0; d < idx.size(); ++d) s += (d ? ", " : "") + std::to_string(idx[d]);
-  return s + "]";
+  return shape_text(idx);
 }
 
 std::string BitwiseDiff::describe(const std::vector<std::int64_t>& shape) const {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <parity/core/dtype.hpp>
@@ -76,5 +77,8 @@ class Tensor {
   std::int64_t offset_ = 0;
   std::vector<std::byte> storage_;
 };
+
+// A shape, or an index, as messages write it: "[2, 3, 4]".
+std::string shape_text(const std::vector<std::int64_t>& shape);
 
 }  // namespace parity

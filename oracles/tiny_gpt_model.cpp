@@ -144,12 +144,6 @@ std::int64_t param_elements(const TinyGptParams& p) {
   return n;
 }
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 Tokens validate_tokens(const json& ids, const json& targets, const TinyGptConfig& c) {
   validate_config(c);
   if (!ids.is_array()) throw InputError(refuse("ids: " + ids.dump() + " is not a list"));

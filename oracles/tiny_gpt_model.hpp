@@ -23,6 +23,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <parity/core/tensor.hpp>  // shape_text
+
 namespace parity::oracles {
 
 enum class Gelu { tanh, exact };
@@ -84,7 +86,6 @@ TinyGptParams init_params(const TinyGptConfig& c, std::uint64_t seed, double ini
 // Throws InputError naming the parameter ("params.W1: shape [7, 3], expected [7, 4]").
 void validate_params(const TinyGptConfig& c, const TinyGptParams& p);
 std::int64_t param_elements(const TinyGptParams& p);
-std::string shape_text(const std::vector<std::int64_t>& shape);  // "[7, 4]"
 
 // The one refusal of every path for tokens it cannot compute on (the reference bridge record's text);
 // validate_tokens appends what was wrong, naming the field.

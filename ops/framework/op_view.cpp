@@ -6,12 +6,6 @@
 
 namespace parity::ops {
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 namespace {
 
 // The index into t.dims of each dim after the first, outermost column first.

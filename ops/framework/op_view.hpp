@@ -15,9 +15,6 @@
 
 namespace parity::ops {
 
-// "[2, 3, 4]": a shape as the op's messages print it.
-std::string shape_text(const std::vector<std::int64_t>& shape);
-
 // The view of `matrix`, the matrix of `t` (any strides), as t's dims, over a copy of its
 // storage, under `call`'s extents and (for the order) parameters. Throws std::logic_error where
 // the matrix is not of t's 2-D shape.

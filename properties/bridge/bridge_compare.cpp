@@ -80,8 +80,8 @@ BridgeComparison compare_bridge(const oracles::TinyGptOutput& manual, const orac
     const oracles::Param& m = manual.grads.*slot.member;
     const oracles::Param& a = autograd.grads.*slot.member;
     if (m.shape != a.shape)
-      throw std::logic_error(std::string("bridge compare grad ") + slot.name + ": shape " +
-                             oracles::shape_text(m.shape) + " vs " + oracles::shape_text(a.shape));
+      throw std::logic_error(std::string("bridge compare grad ") + slot.name + ": shape " + shape_text(m.shape) +
+                             " vs " + shape_text(a.shape));
     c.gradients.push_back(agree(slot.name, a.shape, m.values, a.values, tol));
     c.compared_gradient_elements += static_cast<std::int64_t>(a.values.size());
     bool nonzero = false;

@@ -1,6 +1,5 @@
 #include <parity/properties/gen/property_rounds.hpp>
 
-#include <algorithm>
 #include <map>
 
 namespace parity::gen {

@@ -2,7 +2,8 @@
 // A family's properties run in two rounds, so that a failure any of them can find within a few
 // cases is reported in seconds, not after every earlier property's full count: first every
 // property at kFirstRoundCases cases (a run of its own, its seed the same), then, for each that
-// has not failed and applies, its full count. A property's result is its failing round's, or the full round's. A
+// has not failed and applies, its full count (one whose few cases gave no verdict, all
+// discarded say, runs again there too). A property's result is its failing round's, or the full round's. A
 // failure in the first round is a run of kFirstRoundCases cases: its rerun line (`--cases 10`)
 // and reproducer replay it as they do any run's. A count of kFirstRoundCases or fewer is one round.
 //

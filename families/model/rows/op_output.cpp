@@ -2,16 +2,16 @@
 
 #include <stdexcept>
 
+#include <parity/core/tensor.hpp>
+
 namespace parity::model {
 
 Tensor float_output(ops::OpOutputs& out, const std::string& op, const std::string& subject, const std::string& name,
                     const std::vector<std::int64_t>& shape, const std::string& use) {
   const auto it = out.find(name);
   if (it == out.end() || it->second.dtype() != DType::f32 || it->second.shape() != shape) {
-    std::string dims;
-    for (const auto d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
-    throw std::runtime_error(op + " subject " + subject + " did not return " + name + ", float32 [" + dims + "], for " +
-                             use);
+    throw std::runtime_error(op + " subject " + subject + " did not return " + name + ", float32 " + shape_text(shape) +
+                             ", for " + use);
   }
   return std::move(it->second);
 }

@@ -26,10 +26,7 @@ bool ShapeRules::need(bool ok, const std::string& text) {
 }
 
 bool ShapeRules::need_shape(std::size_t i, const std::string& name, const std::vector<std::int64_t>& dims) {
-  std::string want, got;
-  for (auto d : dims) want += (want.empty() ? "" : ", ") + std::to_string(d);
-  for (auto d : shape(i)) got += (got.empty() ? "" : ", ") + std::to_string(d);
-  return need(shape(i) == dims, name + " is [" + got + "], the row needs [" + want + "]");
+  return need(shape(i) == dims, name + " is " + shape_text(shape(i)) + ", the row needs " + shape_text(dims));
 }
 
 std::string refusal(const runtime::BoundaryCall& call, runtime::Backend backend, const std::vector<DType>& dtypes,
