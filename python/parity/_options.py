@@ -117,6 +117,7 @@ def flags(options, table):
 
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
 _SEE_HELP = re.compile(r"\s*\(see parity [a-z-]+ --help\)")
+_ARG_HINT = re.compile(r"torch_args (\w+)=([\w.\[\],-]+)")
 
 
 def is_fault(command, text):
@@ -132,4 +133,6 @@ def usage_error(command, text):
     if message.startswith(f"parity {command}: "):
         message = message[len(f"parity {command}: "):]
     message = _FLAG.sub(lambda m: keywords.get(m.group(0), m.group(0)), message)
+    # A hint in the command line's form ("--torch-arg x=ARGUMENT") in the keyword's.
+    message = _ARG_HINT.sub(lambda m: f"torch_args={{{m.group(1)!r}: {m.group(2)!r}}}", message)
     return UsageError(message)

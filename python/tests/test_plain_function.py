@@ -65,3 +65,16 @@ def test_an_exception_in_the_function_is_its_failure(repro_dir):
 
     failure = parity.check("rms_norm", raises, properties="repeatable", cases=5, repro_dir=repro_dir)[0]
     assert failure.status == "fails" and "my kernel is broken" in failure.detail, failure.message
+
+
+def test_an_argument_the_declaration_lacks_takes_a_literal_of_its_type(repro_dir):
+    seen = set()
+
+    def with_extras(x, w, eps, groups, exact, dims):
+        seen.add((type(groups), groups, type(exact), exact, tuple(dims)))
+        return norm(x, w, eps)
+
+    results = parity.check("rms_norm", with_extras, properties="repeatable", cases=3,
+                           torch_args={"groups": 4, "exact": True, "dims": [1, 2]}, repro_dir=repro_dir)
+    assert results.holds, results.text
+    assert seen == {(int, 4, bool, True, (1, 2))}, seen
