@@ -1,7 +1,8 @@
 """What a subject called from Python costs per call (README, "From Python"; bench/README.md).
 
 Runs one property (repeatable: every case calls the subject twice) on the same generated cases,
-four ways in one run, and prints seconds per call of each and its ratio to the first:
+four ways in one run, after a first run that is not timed (it records each call's shapes, and
+warms the custom_op), and prints seconds per call of each and its ratio to the first:
   1. compiled, in process   the compiled mylib::rms_norm in parity's own process (`parity check
                             --torch-op mylib::rms_norm --library LIB --in-process`): the baseline;
   2. compiled, from Python  the same operator loaded with torch.ops.load_library and checked with

@@ -24,9 +24,11 @@ class NotApplicable : public InputError {
   using InputError::InputError;
 };
 
-// parity could not start, or talk to, the worker process that runs a subject's cases
-// (properties/gen/case_worker.hpp): a fault of parity or of the machine (no process could be
-// spawned, the worker's program failed before serving), never a verdict on the subject. The runners
+// parity could not start, or talk to, the process that runs a subject's cases or calls: its worker
+// (properties/gen/case_worker.hpp), or the Python session at --torch-channel's other end
+// (ops/torch_op/operator_channel.hpp). A fault of parity or of the machine (no process could be
+// spawned, the worker's program failed before serving, the channel closed), never a verdict on the
+// subject. The runners
 // let it through; the `parity` command exits 2 on it, naming what failed.
 class WorkerError : public std::runtime_error {
  public:

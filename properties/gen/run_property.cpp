@@ -107,7 +107,7 @@ RunResult run_property(const std::string& subject, const std::string& property, 
     return kind &&
            ((*kind == FailureKind::hung && hangs >= kMaxHungCandidates) || (!config.worker && ends_the_worker(*kind)));
   };
-  // A fault of parity's worker (WorkerError) is no verdict: RapidCheck would count any exception as a
+  // A fault of parity's worker or channel (WorkerError) is no verdict: RapidCheck would count any exception as a
   // failing case, so it is kept, the rest of the run does nothing, and it is rethrown after.
   std::exception_ptr worker_fault;
   int evaluated = 0, discarded = 0, failed_at = 0;

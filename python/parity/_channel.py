@@ -44,8 +44,8 @@ def _call(op, payload):
     """The reply to a call: "R" and the pickled result, or "E" and what the operator raised. A
     payload or result that does not (un)pickle is this side's fault, and raises."""
     # Not weights_only: the bytes come from the `parity` this process started, over a socket only
-    # the two hold, and the C++ pickler writes int and float lists through torch.jit._pickle's
-    # builders, which the weights-only unpickler refuses.
+    # the two hold, and the C++ pickler writes int lists through torch.jit._pickle's builders,
+    # which the weights-only unpickler refuses.
     args = torch.load(io.BytesIO(payload), weights_only=False)
     positional, keywords = [], {}
     for argument, value in zip(op._schema.arguments, args):

@@ -3,13 +3,13 @@ parity calls by its schema over the channel (ops/torch_op/operator_channel.hpp).
 
 An operator (torch.ops.NS.NAME, an overload of it, a torch.library.custom_op, or its schema name
 "NS::NAME[.OVERLOAD]") is itself: of a name with several overloads, the one without an overload
-name, else the only one. A plain Python function becomes an operator of the library parity_python, defined once per
-function and argument mapping: its schema's arguments are the function's parameters in order,
-typed from their annotations where they have one, else from what each one receives (a declared
-input is a Tensor, or Tensor? where the input is optional; an extent an int; a parameter a bool
-where every value it takes is 0 or 1, an int where every value is an integer, else a float; a
-literal of torch_args its literal's type); its returns are the declared outputs, or as many as
-`returns` names.
+name, else the only one. A plain Python function becomes an operator of the library
+parity_python, defined once per function, family, torch_args and returns. Its schema's arguments
+are the function's parameters in order, typed from their annotations where they have one, else
+from what each one receives: a declared input is a Tensor (Tensor? where the input is optional),
+an extent an int, a parameter a bool where every value it takes is 0 or 1, an int where every
+value is an integer, else a float, and a torch_args literal its literal's type. Its returns are
+the declared outputs, or as many as `returns` names.
 """
 import inspect
 import json
@@ -23,7 +23,7 @@ from parity._errors import UsageError
 
 _LIBRARY = "parity_python"
 _library = None  # torch.library.Library: kept for the life of the process (it owns the registrations)
-_defined = {}  # (function, mapping) -> schema name
+_defined = {}  # (function, family, torch_args, returns) -> its OpOverload
 _taken = set()  # operator names defined so far
 
 
@@ -100,8 +100,7 @@ def _literal_type(text):
     if text == "None":
         return None
     if text.startswith("["):
-        items = [t for t in text[1:-1].split(",") if t]
-        return "int[]" if all(re.fullmatch(r"[+-]?\d+", t) for t in items) else "float[]"
+        return "int[]"  # parity's lists are of ints and extents (torch_op.hpp)
     if re.fullmatch(r"[+-]?\d+", text):
         return "int"
     try:

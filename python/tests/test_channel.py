@@ -14,9 +14,9 @@ def message(kind, payload=b""):
     return struct.pack("<Q", 1 + len(payload)) + kind + payload
 
 
-def parity_with_channel(parity_command, tmp_path, *extra):
+def parity_with_channel(parity_command, tmp_path, *extra, family=("rms_norm",)):
     mine, theirs = socket.socketpair()
-    child = subprocess.Popen([parity_command, "check", "rms_norm", "--torch-op", "fake::rms_norm", "--cases", "3",
+    child = subprocess.Popen([parity_command, "check", *family, "--torch-op", "fake::rms_norm", "--cases", "3",
                               "--repro-dir", str(tmp_path / "repros"), "--torch-channel", str(theirs.fileno()),
                               *extra], pass_fds=(theirs.fileno(),), stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
@@ -24,8 +24,10 @@ def parity_with_channel(parity_command, tmp_path, *extra):
     return mine, child
 
 
-def test_a_closed_channel_stops_the_run_without_a_verdict(parity_command, tmp_path):
-    mine, child = parity_with_channel(parity_command, tmp_path, "--in-process")
+# On an op family, and on the model, whose rows check a kernel before they bind it.
+@pytest.mark.parametrize("family", [("rms_norm",), ("model", "--kernel-op", "rms_norm")])
+def test_a_closed_channel_stops_the_run_without_a_verdict(parity_command, tmp_path, family):
+    mine, child = parity_with_channel(parity_command, tmp_path, "--in-process", family=family)
     assert mine.recv(9) == message(b"S")
     mine.sendall(message(b"S", b"fake::rms_norm(Tensor x, Tensor w, float eps) -> Tensor"))
     assert mine.recv(9)[8:9] == b"C"  # the first call: this end goes away instead of answering
