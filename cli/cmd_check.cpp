@@ -43,6 +43,8 @@ ResultRecord check_record(const std::string& family, const std::string& subject,
     r.reproducer = result.reproducer;
     r.rerun = result.rerun;
     r.extra["message"] = result.message;  // the failure's text as printed
+    r.extra["seed"] = result.seed;        // with case_count, what reruns the run that failed
+    r.extra["case_count"] = result.case_count;
   }
   return r;
 }

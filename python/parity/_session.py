@@ -4,7 +4,6 @@ shrinking, reproducers, its text and its JSON records (--json), which become the
 """
 import json
 import os
-import re
 import tempfile
 
 from parity import _channel, _options, _program, _subject
@@ -52,14 +51,8 @@ def _call(function, first, options):
 def _property_result(record, options):
     message, rerun, replay = record.get("message"), None, None
     if record["status"] == "fails":
-        cli_rerun = record.get("rerun") or ""
-        cases = re.search(r"--cases (\d+)", cli_rerun)
-        seed = re.search(r"--seed (\d+)", cli_rerun)
-        again = {**options, "properties": [record["property"]]}
-        if cases:
-            again["cases"] = int(cases.group(1))
-        if seed:
-            again["seed"] = int(seed.group(1))
+        again = {**options, "properties": [record["property"]], "cases": record["case_count"],
+                 "seed": record["seed"]}
         rerun = _call("check", record["family"], again)
         if record.get("reproducer"):
             replay = _call("replay", record["reproducer"],
