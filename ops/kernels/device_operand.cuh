@@ -6,8 +6,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/f16.hpp>
@@ -22,8 +24,9 @@ struct DeviceView {
   const void* data;
   DType dtype;
   std::int64_t offset, s0, s1;
-  __device__ float operator()(std::int64_t r, std::int64_t c) const {
-    const std::int64_t at = offset + r * s0 + c * s1;
+  __device__ float operator()(std::int64_t r, std::int64_t c) const { return load(offset + r * s0 + c * s1); }
+  // The element at data[at] as a float.
+  __device__ float load(std::int64_t at) const {
     if (dtype == DType::bf16) return bf16_to_float(static_cast<const std::uint16_t*>(data)[at]);
     if (dtype == DType::f16) return f16_to_float(static_cast<const std::uint16_t*>(data)[at]);
     return static_cast<const float*>(data)[at];
@@ -41,29 +44,73 @@ struct DeviceOut {
   }
 };
 
-// An input's storage on the device for the duration of one call, viewed as a DeviceView: rank 1
-// as (0, c); rank 3 and up as the matrix of its rows, its later dims chained (each stride its
-// inner neighbour's times that one's size, as an op's dims in their own order are over their
-// matrix: ops/framework/op_view.hpp). Throws std::invalid_argument for later dims that do not
-// chain, and std::runtime_error "<what>: <call> failed: ..." where a CUDA call fails.
+// A rank-4 operand, f32, bf16 or f16, indexed by its four strides: element (a, b, c, d) at
+// storage.data[storage.offset + a s0 + b s1 + c s2 + d s3], whatever order the dims have in memory
+// (DeviceInput::view4).
+struct DeviceView4 {
+  DeviceView storage;  // its data and dtype
+  std::int64_t s0, s1, s2, s3;
+  __device__ float operator()(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d) const {
+    return storage.load(storage.offset + a * s0 + b * s1 + c * s2 + d * s3);
+  }
+};
+
+// An input's storage on the device for the duration of one call: the whole storage is copied,
+// so the kernel sees the case's layout as it is. Throws std::runtime_error "<what>: <call> failed:
+// ..." where a CUDA call fails.
 class DeviceInput {
  public:
-  DeviceInput(const Tensor& t, const char* what) : buffer_(t.storage_bytes().size()) {
-    const auto& shape = t.shape();
-    const auto& strides = t.strides();
-    for (std::size_t k = 1; k + 1 < shape.size(); ++k)
-      if (t.numel() > 0 && strides[k] != strides[k + 1] * shape[k + 1])
-        throw std::invalid_argument(std::string(what) + ": an operand whose dims after the first do not chain");
+  DeviceInput(const Tensor& t, const char* what)
+      : what_(what),
+        dtype_(t.dtype()),
+        offset_(t.offset()),
+        shape_(t.shape()),
+        strides_(t.strides()),
+        buffer_(t.storage_bytes().size()) {
     subjects::rlkernels::cuda::check(
         cudaMemcpy(buffer_.as<void>(), t.storage_bytes().data(), t.storage_bytes().size(), cudaMemcpyHostToDevice),
         what, "cudaMemcpy to the device");
-    view_ = {buffer_.as<void>(), t.dtype(), t.offset(), shape.size() >= 2 ? strides[0] : 0, strides.back()};
   }
-  const DeviceView& view() const { return view_; }
+
+  // The operand as a matrix: rank 1 as (0, c); rank 3 and up as the matrix of its rows, its later
+  // dims chained (each stride its inner neighbour's times that one's size, as an op's dims in their
+  // own order are over their matrix: ops/framework/op_view.hpp). Throws std::invalid_argument for
+  // later dims that do not chain.
+  DeviceView view() const {
+    bool empty = false;
+    for (const std::int64_t n : shape_) empty = empty || n == 0;
+    for (std::size_t k = 1; k + 1 < shape_.size(); ++k)
+      if (!empty && strides_[k] != strides_[k + 1] * shape_[k + 1])
+        throw std::invalid_argument(std::string(what_) + ": an operand whose dims after the first do not chain");
+    return {buffer_.as<void>(), dtype_, offset_, shape_.size() >= 2 ? strides_[0] : 0, strides_.back()};
+  }
+
+  // A rank-4 operand by its four strides. Throws std::invalid_argument for another rank.
+  DeviceView4 view4() const {
+    if (shape_.size() != 4) throw std::invalid_argument(std::string(what_) + ": an operand that is not of rank 4");
+    return {{buffer_.as<void>(), dtype_, offset_, 0, 0}, strides_[0], strides_[1], strides_[2], strides_[3]};
+  }
 
  private:
+  const char* what_;
+  DType dtype_;
+  std::int64_t offset_;
+  std::vector<std::int64_t> shape_, strides_;
   subjects::rlkernels::cuda::DeviceBuffer buffer_;
-  DeviceView view_{};
+};
+
+// An optional input (`name` absent from the call: none), viewed as a matrix; an absent one's view
+// reads nothing, and a kernel must not index it.
+class OptionalDeviceInput {
+ public:
+  OptionalDeviceInput(const Tensor* t, const char* what) {
+    if (t) input_.emplace(*t, what);
+  }
+  bool present() const { return input_.has_value(); }
+  DeviceView view() const { return input_ ? input_->view() : DeviceView{nullptr, DType::f32, 0, 0, 0}; }
+
+ private:
+  std::optional<DeviceInput> input_;
 };
 
 // A contiguous output tensor `host` (zeros of its shape and dtype) mirrored on the device.
