@@ -40,7 +40,7 @@
 #include <parity/properties/lora/lora_problem.hpp>
 #include <parity/properties/lora/lora_properties.hpp>
 #include <parity/properties/lora/oracle_inputs.hpp>
-#include <parity/subjects/rlkernels/lora_host.hpp>
+#include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/torch/matmul_baseline.hpp>
 
 namespace {
@@ -129,7 +129,7 @@ void torch_matmul(benchmark::State& state, lora::GateShape s, DType dtype) {
 
 void host_twin_forward(benchmark::State& state, lora::GateShape s) {
   const ShapeData& d = shape_data(s);
-  const auto twin = subjects::rlkernels::make_lora_host_twin();
+  const auto twin = subjects::builtin::make_lora_host_twin();
   for (auto _ : state) {
     Tensor y = twin->forward(d.problem.in);
     benchmark::DoNotOptimize(y);
@@ -171,7 +171,7 @@ void property_case(benchmark::State& state, const lora::LoraProperty* property) 
   if (property->name == "layout_invariant")
     c.layouts = {
         {"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}}, {"A", Layout{false, 0, 11}}};
-  const auto subject = subjects::rlkernels::make_lora_host_twin();
+  const auto subject = subjects::builtin::make_lora_host_twin();
   for (auto _ : state) {
     Verdict v = property->check(c, subject.get());
     if (!v.holds()) state.SkipWithError((property->name + " did not hold on the case: " + v.detail).c_str());

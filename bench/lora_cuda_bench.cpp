@@ -1,7 +1,7 @@
 // Speed of parity's CUDA LoRA kernel beside LibTorch's CUDA build, in one run (bench/README.md),
 // at each reference shape (lora_gate.hpp's gate_shapes, r = 16):
 //
-//   BM_CudaKernelForward     rlkernels-cuda's forward through the subject API: host operands
+//   BM_CudaKernelForward     parity-cuda's forward through the subject API: host operands
 //                            in, host bf16 output back (copies to and from the device included)
 //   BM_TorchCudaLoraForward  torch-cuda's forward through the same API (PEFT's LoRA linear on
 //                            LibTorch's CUDA build, the same copies)
@@ -80,7 +80,7 @@ void cublas_mm(benchmark::State& state, lora::GateShape s) {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  for (const char* subject : {"rlkernels-cuda", "torch-cuda"}) {
+  for (const char* subject : {"parity-cuda", "torch-cuda"}) {
     if (const std::string why = subjects::find_lora_subject(subject).unavailable_reason(); !why.empty()) {
       std::cerr << "lora_cuda_bench: skipped: " << subject << ": " << why << "\n";
       return 77;
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     const std::string key = "/" + name_key(s);
     benchmark::RegisterBenchmark(
         ("BM_CudaKernelForward" + key).c_str(),
-        [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "rlkernels-cuda", sh); }, s)
+        [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "parity-cuda", sh); }, s)
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(

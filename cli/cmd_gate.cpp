@@ -32,14 +32,13 @@ std::string cpu_model() {
 
 // The LoRA subject of parity's own kernel on `backend` (auto: CUDA when it can run here).
 const subjects::LoraSubjectInfo& kernel_for(const std::string& backend) {
-  const auto& cuda = subjects::find_lora_subject("rlkernels-cuda");
-  if (backend == "host") return subjects::find_lora_subject("rlkernels-host");
+  const auto& cuda = subjects::find_lora_subject("parity-cuda");
+  if (backend == "host") return subjects::find_lora_subject("parity-host");
   if (backend == "cuda") {
     if (const std::string why = cuda.unavailable_reason(); !why.empty()) throw InputError("--backend cuda: " + why);
     return cuda;
   }
-  if (backend == "auto")
-    return cuda.unavailable_reason().empty() ? cuda : subjects::find_lora_subject("rlkernels-host");
+  if (backend == "auto") return cuda.unavailable_reason().empty() ? cuda : subjects::find_lora_subject("parity-host");
   throw InputError("--backend: '" + backend + "' is not auto, host or cuda");
 }
 

@@ -140,7 +140,7 @@ const std::vector<CommandSpec>& command_specs() {
       {.name = "check",
        .summary = "generated cases of a family's properties against one subject",
        .description =
-           "Runs every property of FAMILY, or one, on a subject (default rlkernels-host); a failure is shrunk and "
+           "Runs every property of FAMILY, or one, on a subject (default parity-host); a failure is shrunk and "
            "written as a reproducer, with the command that reruns the run (--cases and --seed) and the one that "
            "replays it. --subject parity-oracles runs instead the self-checks of parity's own oracles "
            "(oracle_agreement), which call no subject and are never a subject's verdict. --torch-op makes a "
@@ -191,7 +191,7 @@ const std::vector<CommandSpec>& command_specs() {
        .summary = "re-runs reproducers",
        .description =
            "Re-runs each reproducer (a directory: every *.json in it) on its subject, or on --subject (e.g. a CUDA "
-           "reproducer on rlkernels-host). A nondeterministic failure runs 20 times (\"flaky: failed k of 20\"). "
+           "reproducer on parity-host). A nondeterministic failure runs 20 times (\"flaky: failed k of 20\"). "
            "A reproducer of a crash, an abort or a hang replays in a supervised worker to the same kind. "
            "Exit 0 if all pass now, 1 if some still fail, 2 for a bad file or a property that does not apply to "
            "the subject.",

@@ -29,11 +29,17 @@ Reproducer reproducer_from_json(const json& j) {
   if (schema != kReproSchema)
     throw InputError("schema: '" + schema + "' is not one this parity reads (it reads " + kReproSchema + ")");
   Reproducer r;
-  r.subject = jr::as_string(jr::member(j, "", "subject"), "subject");
+  r.subject = current_subject_name(jr::as_string(jr::member(j, "", "subject"), "subject"));
   r.property = jr::as_string(jr::member(j, "", "property"), "property");
   r.failing_case = case_from_json(jr::member(j, "", "case"), "case");
   r.observed = verdict_from_json(jr::member(j, "", "observed"), "observed");
   return r;
+}
+
+std::string current_subject_name(const std::string& name) {
+  if (name == "rlkernels-host") return "parity-host";
+  if (name == "rlkernels-cuda") return "parity-cuda";
+  return name;
 }
 
 std::string reproducer_file_name(const Reproducer& r) {

@@ -17,7 +17,7 @@ namespace parity {
 inline constexpr const char* kReproSchema = "parity.repro/1";
 
 struct Reproducer {
-  std::string subject;   // e.g. "rlkernels-host"
+  std::string subject;   // e.g. "parity-host"
   std::string property;  // e.g. "rows_independent"
   Case failing_case;
   Verdict observed;  // the verdict when it was written
@@ -28,8 +28,14 @@ struct Reproducer {
 // Also records "environment" (core/build_info.hpp: parity's version and commit, LibTorch, the
 // CUDA runtime and device), which reproducer_from_json does not read back: provenance only.
 nlohmann::json reproducer_to_json(const Reproducer& r);
-// Throws InputError naming the field, or the schema if it is not one this parity reads.
+// Throws InputError naming the field, or the schema if it is not one this parity reads. A subject
+// under the former name of parity's own kernels, rlkernels-host or rlkernels-cuda, reads as
+// parity-host or parity-cuda (current_subject_name): old reproducers replay on the same kernels.
 Reproducer reproducer_from_json(const nlohmann::json& j);
+
+// `name`, or the name it has now where parity's own subjects were renamed: rlkernels-host is
+// parity-host, rlkernels-cuda is parity-cuda.
+std::string current_subject_name(const std::string& name);
 
 // "<family>-<property>-<subject>-<h>.json", h the FNV-1a 64 (core/stable_hash.hpp) of the case's
 // canonical JSON (case_to_json(...).dump(): keys sorted, numbers in nlohmann's own shortest

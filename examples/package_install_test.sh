@@ -42,7 +42,7 @@ done
 
 "$prefix/bin/parity" --help > "$work/help.log" 2>&1 || { cat "$work/help.log"; fail "installed parity --help failed"; }
 "$prefix/bin/parity" list > "$work/list.log" 2>&1 || { cat "$work/list.log"; fail "installed parity list failed"; }
-grep -q "rlkernels-host" "$work/list.log" || { cat "$work/list.log"; fail "installed parity list does not list rlkernels-host"; }
+grep -q "parity-host" "$work/list.log" || { cat "$work/list.log"; fail "installed parity list does not list parity-host"; }
 
 # Neither a CUDA toolkit nor LibTorch to be found: no nvcc on PATH, the toolkit's and LibTorch's
 # directories ignored, no python3 with torch on PATH.

@@ -22,9 +22,9 @@ std::string harness_name(const std::string& family);
 // depends on the subject's capabilities; lora's and transition's do not). Throws InputError for
 // a family without a byte format or an op without that subject; never for the bytes.
 FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes,
-                            const std::string& subject = "rlkernels-host");
+                            const std::string& subject = "parity-host");
 
 // The properties the family's harness may select (on `subject`, for an op).
-std::vector<std::string> fuzz_properties(const std::string& family, const std::string& subject = "rlkernels-host");
+std::vector<std::string> fuzz_properties(const std::string& family, const std::string& subject = "parity-host");
 
 }  // namespace parity::fuzz

@@ -11,7 +11,7 @@
 namespace parity::fuzz {
 
 // The subject a harness checks: $PARITY_FUZZ_SUBJECT when set and not empty, else
-// `fallback` (parity's own kernel, rlkernels-host).
+// `fallback` (parity's own kernel, parity-host).
 std::string fuzz_subject(const std::string& fallback);
 
 // Runs `check` on `in`: returns its verdict; a std::exception other than InputError becomes a

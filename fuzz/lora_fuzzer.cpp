@@ -3,7 +3,7 @@
 // Property: every LoRA property that takes a subject and needs no LibTorch (repeatable,
 // rows_independent, layout_invariant, base_frozen, zero_adapter_gradients, forward_accuracy,
 // gradient_accuracy; the first input byte picks one) holds on parity's own kernel,
-// rlkernels-host, or on the subject named by $PARITY_FUZZ_SUBJECT (e.g. a probe, which must
+// parity-host, or on the subject named by $PARITY_FUZZ_SUBJECT (e.g. a probe, which must
 // be caught). A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
 // Budget: one forward's multiply-adds at most kLoraWorkBudget (2^18; extents small, <= 32 and
 // r <= 16, or realistic, up to 8193 and r 128: decode_lora.hpp), 16 patches; inputs longer
@@ -87,7 +87,7 @@ std::uint32_t case_config(const Case& c, const Verdict& v) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   fuzz::register_config_counters();
-  subject_name = fuzz::fuzz_subject("rlkernels-host");
+  subject_name = fuzz::fuzz_subject("parity-host");
   try {
     const auto& info = subjects::find_lora_subject(subject_name);
     if (const std::string why = info.unavailable_reason(); !why.empty())

@@ -152,7 +152,7 @@ void op_seeds() {
     const std::string& op = fuzz::op_fuzz_ops()[o];
     const gen::Family& family = registry::find_family(op);
     const ops::OpDecl& d = dynamic_cast<const ops::OpFamily&>(family).def().decl;
-    const auto properties = fuzz::op_fuzz_properties(op, "rlkernels-host");
+    const auto properties = fuzz::op_fuzz_properties(op, "parity-host");
     std::size_t groups = 0, scaled = 0;
     std::set<std::string> seen;
     for (const auto* list : {&d.inputs, &d.outputs})
@@ -255,10 +255,9 @@ int main(int argc, char** argv) {
     j.erase("environment");
     return j.dump(1);
   };
-  const std::string good = seed_reproducer({"rlkernels-host", "forward_accuracy", patched, v});
+  const std::string good = seed_reproducer({"parity-host", "forward_accuracy", patched, v});
   write_text("repro_parser_fuzzer", "lora.json", good);
-  write_text("repro_parser_fuzzer", "transition.json",
-             seed_reproducer({"rlkernels-host", "accuracy", cases.back(), v}));
+  write_text("repro_parser_fuzzer", "transition.json", seed_reproducer({"parity-host", "accuracy", cases.back(), v}));
   write_text("repro_parser_fuzzer", "non_finite_params.json",
              seed_reproducer({"probe-scale-dropped", "forward_accuracy", odd, v}));
   write_text("repro_parser_fuzzer", "truncated.json", good.substr(0, good.size() / 2));

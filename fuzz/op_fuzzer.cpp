@@ -6,7 +6,7 @@
 //
 // Property: the subject-facing properties of the op that apply to the subject (repeatable,
 // rows_independent, batch_vs_batch, layout_invariant, forward_accuracy, cross_backend_bitwise;
-// the second byte picks one) hold on parity's own kernel, rlkernels-host, or on the subject named
+// the second byte picks one) hold on parity's own kernel, parity-host, or on the subject named
 // by $PARITY_FUZZ_SUBJECT. A violation writes a reproducer (family = the op) to
 // $PARITY_REPRO_DIR, which `parity replay` replays, and traps; `parity fuzz-repro OP CRASH_FILE`
 // shrinks the crash file.
@@ -50,7 +50,7 @@ std::uint32_t config_of(const fuzz::FuzzInput& in, const Verdict& v) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   fuzz::register_config_counters();
-  subject_name = fuzz::fuzz_subject("rlkernels-host");
+  subject_name = fuzz::fuzz_subject("parity-host");
   const char* op = std::getenv("PARITY_FUZZ_OP");
   fixed_op = op && *op ? op : "";
   try {

@@ -3,7 +3,7 @@
 //
 // Property: batch_invariant, scoring_reproduces_sampling and accuracy (the transition
 // properties that take a subject and need no LibTorch; the first input byte picks one) hold
-// on parity's own kernel, rlkernels-host, or on the subject named by $PARITY_FUZZ_SUBJECT.
+// on parity's own kernel, parity-host, or on the subject named by $PARITY_FUZZ_SUBJECT.
 // A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
 // Budget: B <= 64 (1-8, or one of the realistic batch sizes 9-64), n = tokens x channels <=
 // 4096, B n <= kTransitionWorkBudget (2^15: decode_transition.hpp), 16 patches; longer inputs
@@ -28,7 +28,7 @@ using namespace parity;
 using subjects::TransitionSubject;
 
 constexpr std::size_t kMaxInputBytes = 18 + 3 * fuzz::kTransitionMaxRows + 8 * 16;
-constexpr std::int64_t kLanes = 256;  // subjects/rlkernels/transition_arith.cuh kLanes
+constexpr std::int64_t kLanes = 256;  // subjects/builtin/transition_arith.cuh kLanes
 
 std::string subject_name;
 std::unique_ptr<TransitionSubject> subject;
@@ -63,7 +63,7 @@ std::uint32_t outcome_config(const std::string& property, const Verdict& v) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   fuzz::register_config_counters();
-  subject_name = fuzz::fuzz_subject("rlkernels-host");
+  subject_name = fuzz::fuzz_subject("parity-host");
   try {
     const auto& info = subjects::find_transition_subject(subject_name);
     if (const std::string why = info.unavailable_reason(); !why.empty())

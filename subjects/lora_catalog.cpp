@@ -1,33 +1,33 @@
 // parity's own LoRA subjects — its kernels, LibTorch, the probes — registered through the same
 // register_subject as a user's, and the family's view of the registry.
+#include <parity/subjects/builtin/cuda_device.hpp>
+#include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/lora_family.hpp>
 #include <parity/subjects/probes/lora_probes.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
-#include <parity/subjects/rlkernels/lora_host.hpp>
 #include <parity/subjects/torch/lora_torch.hpp>
 #if PARITY_HAVE_CUDA
-#include <parity/subjects/rlkernels/lora_cuda.hpp>
+#include <parity/subjects/builtin/lora_cuda.hpp>
 #endif
 
 namespace parity::subjects {
 namespace {
 
 #if PARITY_HAVE_CUDA
-std::unique_ptr<LoraSubject> make_cuda_lora_subject() { return rlkernels::make_lora_cuda_kernel(); }
+std::unique_ptr<LoraSubject> make_cuda_lora_subject() { return builtin::make_lora_cuda_kernel(); }
 #else
 std::unique_ptr<LoraSubject> make_cuda_lora_subject() { return nullptr; }  // never called: unavailable
 #endif
 
 void register_builtin_lora_subjects() {
-  register_subject(LoraSubjectInfo{.name = "rlkernels-host",
+  register_subject(LoraSubjectInfo{.name = "parity-host",
                                    .backend = "host",
                                    .description = "parity's deterministic LoRA kernel, host twin",
-                                   .make = &rlkernels::make_lora_host_twin});
-  register_subject(LoraSubjectInfo{.name = "rlkernels-cuda",
+                                   .make = &builtin::make_lora_host_twin});
+  register_subject(LoraSubjectInfo{.name = "parity-cuda",
                                    .backend = "cuda",
                                    .description = "parity's deterministic LoRA kernel, CUDA",
-                                   .host_twin = "rlkernels-host",
-                                   .unavailable_reason = &rlkernels::cuda_unavailable_reason,
+                                   .host_twin = "parity-host",
+                                   .unavailable_reason = &builtin::cuda_unavailable_reason,
                                    .make = &make_cuda_lora_subject});
   for (bool cuda : {false, true}) {
     const std::string backend = cuda ? "torch-cuda" : "torch-cpu";

@@ -1,6 +1,6 @@
 #pragma once
 // The LoRA family's subject interface (docs/math.md, "LoRA linear"). Every LoRA implementation under
-// test — the rlkernels (host twin, CUDA), LibTorch, the mismatch probes, a user's kernel —
+// test — parity's own (host twin, CUDA), LibTorch, the mismatch probes, a user's kernel —
 // is a LoraSubject, and the properties know nothing else about it.
 //
 // Dtypes: x, W, dy and y, dx are bf16; A, B, dA, dB are float32. The bf16 operands carry the

@@ -43,7 +43,7 @@ struct CapabilityNeeds {
 
 template <class Subject>
 struct SubjectInfo {
-  std::string name;     // unique in its family, e.g. "rlkernels-host" or "my-lora-cuda"
+  std::string name;     // unique in its family, e.g. "parity-host" or "my-lora-cuda"
   std::string backend;  // "host", "cuda", "torch-cpu", "torch-cuda", ...
   SubjectKind kind = SubjectKind::implementation;
   std::string description;  // one line

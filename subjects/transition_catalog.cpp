@@ -1,34 +1,34 @@
 // parity's own transition subjects — its kernel, LibTorch's formula and a second formulation,
 // the probes — registered through the same register_subject as a user's, and the family's view
 // of the registry.
+#include <parity/subjects/builtin/cuda_device.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>
 #include <parity/subjects/probes/transition_probes.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
-#include <parity/subjects/rlkernels/transition_host.hpp>
 #include <parity/subjects/torch/transition_torch.hpp>
 #include <parity/subjects/transition_family.hpp>
 #if PARITY_HAVE_CUDA
-#include <parity/subjects/rlkernels/transition_cuda.hpp>
+#include <parity/subjects/builtin/transition_cuda.hpp>
 #endif
 
 namespace parity::subjects {
 namespace {
 
 #if PARITY_HAVE_CUDA
-std::unique_ptr<TransitionSubject> make_cuda_transition_subject() { return rlkernels::make_transition_cuda_kernel(); }
+std::unique_ptr<TransitionSubject> make_cuda_transition_subject() { return builtin::make_transition_cuda_kernel(); }
 #else
 std::unique_ptr<TransitionSubject> make_cuda_transition_subject() { return nullptr; }  // never called: unavailable
 #endif
 
 void register_builtin_transition_subjects() {
-  register_subject(TransitionSubjectInfo{.name = "rlkernels-host",
+  register_subject(TransitionSubjectInfo{.name = "parity-host",
                                          .backend = "host",
                                          .description = "parity's deterministic transition kernel, host twin",
-                                         .make = &rlkernels::make_transition_host_twin});
-  register_subject(TransitionSubjectInfo{.name = "rlkernels-cuda",
+                                         .make = &builtin::make_transition_host_twin});
+  register_subject(TransitionSubjectInfo{.name = "parity-cuda",
                                          .backend = "cuda",
                                          .description = "parity's deterministic transition kernel, CUDA",
-                                         .host_twin = "rlkernels-host",
-                                         .unavailable_reason = &rlkernels::cuda_unavailable_reason,
+                                         .host_twin = "parity-host",
+                                         .unavailable_reason = &builtin::cuda_unavailable_reason,
                                          .make = &make_cuda_transition_subject});
   for (bool cuda : {false, true}) {
     const std::string suffix = cuda ? "cuda" : "cpu";

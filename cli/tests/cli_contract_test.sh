@@ -37,7 +37,7 @@ repro=$(ls "$work"/repros/*.json | head -n 1)
 expect 1 "STILL FAILS" -- "$parity" replay "$repro"
 expect 1 "1 of 1 reproducers still fail" -- "$parity" replay "$work/repros"
 # ... that passes on parity's own kernel ...
-expect 0 "passes now" -- "$parity" replay --subject rlkernels-host "$repro"
+expect 0 "passes now" -- "$parity" replay --subject parity-host "$repro"
 # ... and whose corrupted copies are refused (exit 2), naming the file and the field.
 head -c 100 "$repro" > "$work/truncated.json"
 expect 2 "truncated.json: not valid JSON" -- "$parity" replay "$work/truncated.json"

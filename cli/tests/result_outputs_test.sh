@@ -58,7 +58,7 @@ validate holds.json holds.xml holds
 # replay: still failing on the probe, passing on parity's kernel.
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" --json replay.json --junit replay.xml
 validate replay.json replay.xml still_fails
-expect 0 "passes now" -- "$parity" replay --subject rlkernels-host "$repro" --json pass.json --junit pass.xml
+expect 0 "passes now" -- "$parity" replay --subject parity-host "$repro" --json pass.json --junit pass.xml
 validate pass.json pass.xml passes_now
 
 # probes: every probe of the bridge family detected, each with its reproducer.

@@ -17,7 +17,7 @@ repro() {  # repro FILE SUBJECT PROPERTY CASE-FIELDS
     "$2" "$3" "$4" "$3" > "$1"
 }
 lora='"family":"lora","seed":0,"dims":{"T":2,"N":1,"K":1,"r":1}'
-repro ok.json rlkernels-host forward_accuracy "$lora"
+repro ok.json parity-host forward_accuracy "$lora"
 expect 0 "passes now" -- "$parity" replay ok.json
 
 # 13: numbers are plain decimal, in flags and in the environment.
@@ -44,46 +44,46 @@ expect 0 "passes now" -- env PARITY_THREADS=1 PARITY_CASES=3 PARITY_SEED=0 "$par
 # 13: a property that does not apply to the subject asked for is a usage error, never the
 # subject's failure: the host twin has no twin to compare with, a self-check of parity's oracles
 # runs under parity-oracles only, and a subject-facing property never under it.
-repro cross.json rlkernels-host cross_backend_bitwise "$lora"
-expect 2 "cross.json: cross_backend_bitwise does not apply to rlkernels-host: it has no host twin" -- "$parity" replay cross.json
+repro cross.json parity-host cross_backend_bitwise "$lora"
+expect 2 "cross.json: cross_backend_bitwise does not apply to parity-host: it has no host twin" -- "$parity" replay cross.json
 repro self.json parity-oracles oracle_agreement "$lora"
 expect 2 "self.json: oracle_agreement checks parity's own oracles and calls no subject" -- \
-  "$parity" replay --subject rlkernels-host self.json
+  "$parity" replay --subject parity-host self.json
 expect 2 "forward_accuracy tests a subject: parity-oracles runs only the self-checks" -- \
   "$parity" replay --subject parity-oracles ok.json
 expect 2 "tests a subject: parity-oracles runs only the self-checks" -- \
   "$parity" fuzz-repro lora ok.json --subject parity-oracles --out repros
 
 # 13: a case holds only what its family reads, within the kernel's dtype; echoed text is escaped.
-repro bad.json rlkernels-host forward_accuracy "$lora"',"params":{"bogus":1}'
+repro bad.json parity-host forward_accuracy "$lora"',"params":{"bogus":1}'
 expect 2 "case.params.bogus: unknown parameter" -- "$parity" replay bad.json
-repro bad.json rlkernels-host forward_accuracy "$lora"',"params":{"b_zero":"nan"}'
+repro bad.json parity-host forward_accuracy "$lora"',"params":{"b_zero":"nan"}'
 expect 2 "case.params.b_zero: must be 0 or 1" -- "$parity" replay bad.json
-repro bad.json rlkernels-host forward_accuracy "$lora"',"mode":"audit"'
+repro bad.json parity-host forward_accuracy "$lora"',"mode":"audit"'
 expect 2 "case.mode: the lora family reads no runtime mode" -- "$parity" replay bad.json
-repro bad.json rlkernels-host forward_accuracy "$lora"',"ablations":["node:attention"]'
+repro bad.json parity-host forward_accuracy "$lora"',"ablations":["node:attention"]'
 expect 2 "case.ablations: the lora family reads no ablations" -- "$parity" replay bad.json
-repro bad.json rlkernels-host forward_accuracy "$lora"',"params":{"alpha":3.5e38}'
+repro bad.json parity-host forward_accuracy "$lora"',"params":{"alpha":3.5e38}'
 expect 2 "case.params.alpha: must be finite in float32" -- "$parity" replay bad.json
-repro bad.json rlkernels-host forward_accuracy '"family":"lo\u001b[31mra\n\u0000","seed":0,"dims":{}'
+repro bad.json parity-host forward_accuracy '"family":"lo\u001b[31mra\n\u0000","seed":0,"dims":{}'
 expect 2 'lo\x1b[31mra\n\x00' -- "$parity" replay bad.json
 if "$parity" replay bad.json 2>&1 | tr -d '\n' | grep -q $'\x1b'; then
   echo "FAIL: an escape character from the file reached the terminal"; failures=$((failures + 1))
 fi
-repro bad.json rlkernels-host accuracy '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"sigma.7":0.5}'
+repro bad.json parity-host accuracy '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"sigma.7":0.5}'
 expect 2 "case.params.sigma.7: unknown parameter" -- "$parity" replay bad.json
-repro bad.json rlkernels-host accuracy '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"cps":"nan"}'
+repro bad.json parity-host accuracy '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"cps":"nan"}'
 expect 2 "case.params.cps: must be 0 or 1" -- "$parity" replay bad.json
 
 # 10: a case over its family's work or memory limit is refused before anything is allocated.
 pad='{"transposed":false,"ld_pad":1048576,"offset":1048576}'
-repro big.json rlkernels-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1024,"N":1024,"K":1,"r":1024},"layouts":{"x":'$pad',"W":'$pad',"A":'$pad',"B":'$pad',"dy":'$pad'}'
+repro big.json parity-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1024,"N":1024,"K":1,"r":1024},"layouts":{"x":'$pad',"W":'$pad',"A":'$pad',"B":'$pad',"dy":'$pad'}'
 expect 2 "case.dims/case.layouts: the storage of x, W, A, B and dy as laid out, in bytes, is 1.51e+10, more than the limit of 2^30 bytes" -- \
   limit_memory timeout 60 "$parity" replay big.json
-repro big.json rlkernels-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
+repro big.json parity-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
 expect 2 "case.dims: T K (N + r) + T N r (multiply-adds of one forward) is 1.72e+10, more than the limit of 2^33" -- \
   limit_memory timeout 60 "$parity" replay big.json
-repro big.json rlkernels-host accuracy '"family":"transition","seed":0,"dims":{"B":64,"tokens":4096,"channels":1024}'
+repro big.json parity-host accuracy '"family":"transition","seed":0,"dims":{"B":64,"tokens":4096,"channels":1024}'
 expect 2 "the larger batch (B or params.other_rows) x tokens x channels (elements per operand) is 2.73e+08, more than the limit of 2^24" -- \
   limit_memory timeout 60 "$parity" replay big.json
 repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":1048576,"batch":64,"blocks":64,"refiner_blocks":16,"width":4096,"heads":64}'

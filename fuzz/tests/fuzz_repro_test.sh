@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; [ -f "$tmp/log" ] && cat "$tmp/log"; exit 1; }
 # (so the probe's missing scale s = 2 matters), seed 1 (fuzz/decode_lora.hpp).
 printf '\x05\x07\x07\x0f\x01\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00' > "$tmp/input"
 
-PARITY_REPRO_DIR="$tmp/none" "$harness" "$tmp/input" > "$tmp/log" 2>&1 || fail "rlkernels-host fails the input"
+PARITY_REPRO_DIR="$tmp/none" "$harness" "$tmp/input" > "$tmp/log" 2>&1 || fail "parity-host fails the input"
 
 (PARITY_FUZZ_SUBJECT=probe-scale-dropped PARITY_REPRO_DIR="$tmp/repros" "$harness" -artifact_prefix="$tmp/" \
   "$tmp/input"; exit $?) > "$tmp/log" 2>&1 && fail "probe-scale-dropped was not caught"
@@ -31,9 +31,9 @@ grep -q "shrunk in" "$tmp/log" || fail "fuzz-repro did not shrink"
 grep -q "lora K=1 N=1 T=1 r=1 seed=0 probe_row=0" "$tmp/log" || fail "not shrunk to the smallest case"
 "$parity" replay "$tmp"/shrunk/*.json > "$tmp/log" 2>&1
 [ $? -eq 1 ] || fail "the shrunk reproducer does not fail on replay"
-"$parity" replay --subject rlkernels-host "$tmp"/shrunk/*.json > "$tmp/log" 2>&1 || fail "rlkernels-host fails the shrunk case"
+"$parity" replay --subject parity-host "$tmp"/shrunk/*.json > "$tmp/log" 2>&1 || fail "parity-host fails the shrunk case"
 
-"$parity" fuzz-repro lora "$tmp/input" --subject rlkernels-host --out "$tmp/none" > "$tmp/log" 2>&1
+"$parity" fuzz-repro lora "$tmp/input" --subject parity-host --out "$tmp/none" > "$tmp/log" 2>&1
 [ $? -eq 1 ] || fail "fuzz-repro of a passing input must exit 1"
 [ ! -d "$tmp/none" ] || fail "fuzz-repro wrote a reproducer for a passing input"
 "$parity" fuzz-repro bogus "$tmp/input" > "$tmp/log" 2>&1

@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*"; [ -f "$tmp/log" ] && cat "$tmp/log"; exit 1; }
 printf '\x00\x02\xff\x06\x00\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00' > "$tmp/input"
 
 PARITY_FUZZ_OP=rms_norm PARITY_REPRO_DIR="$tmp/none" "$harness" "$tmp/input" > "$tmp/log" 2>&1 ||
-  fail "rlkernels-host fails the input"
+  fail "parity-host fails the input"
 (PARITY_FUZZ_OP=rms_norm PARITY_FUZZ_SUBJECT=probe-plan-by-rows PARITY_REPRO_DIR="$tmp/repros" "$harness" \
   -artifact_prefix="$tmp/" "$tmp/input"; exit $?) > "$tmp/log" 2>&1 && fail "probe-plan-by-rows was not caught"
 grep -q "rms_norm/batch_vs_batch violated on probe-plan-by-rows" "$tmp/log" || fail "no violation report"
@@ -30,7 +30,7 @@ grep -q "parity fuzz-repro rms_norm CRASH_FILE --subject probe-plan-by-rows" "$t
 grep -q "shrunk in" "$tmp/log" || fail "fuzz-repro did not shrink"
 "$parity" replay "$tmp"/shrunk/*.json > "$tmp/log" 2>&1
 [ $? -eq 1 ] || fail "the shrunk reproducer does not fail on replay"
-"$parity" replay --subject rlkernels-host "$tmp"/shrunk/*.json > "$tmp/log" 2>&1 || fail "rlkernels-host fails the shrunk case"
+"$parity" replay --subject parity-host "$tmp"/shrunk/*.json > "$tmp/log" 2>&1 || fail "parity-host fails the shrunk case"
 
 PARITY_FUZZ_OP=no_such_op "$harness" "$tmp/input" > "$tmp/log" 2>&1
 [ $? -eq 2 ] || fail "an unknown PARITY_FUZZ_OP must exit 2"

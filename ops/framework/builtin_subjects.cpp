@@ -1,6 +1,6 @@
 #include <parity/ops/framework/builtin_subjects.hpp>
 
-#include <parity/subjects/rlkernels/cuda_device.hpp>
+#include <parity/subjects/builtin/cuda_device.hpp>
 
 namespace parity::ops {
 
@@ -12,12 +12,12 @@ OpSubjectInfo torch_subject(std::string description, MakeOpSubject make, std::st
 
 void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s) {
   register_op_subject(
-      op, {.name = "rlkernels-host", .backend = "host", .description = s.kernel + ", host twin", .make = s.make_host});
-  OpSubjectInfo cuda{.name = "rlkernels-cuda",
+      op, {.name = "parity-host", .backend = "host", .description = s.kernel + ", host twin", .make = s.make_host});
+  OpSubjectInfo cuda{.name = "parity-cuda",
                      .backend = "cuda",
                      .description = s.kernel + ", CUDA",
-                     .host_twin = "rlkernels-host",
-                     .unavailable_reason = &subjects::rlkernels::cuda_unavailable_reason,
+                     .host_twin = "parity-host",
+                     .unavailable_reason = &subjects::builtin::cuda_unavailable_reason,
                      .make = s.make_cuda};
   if (!s.make_cuda) {
     cuda.unavailable_reason = [] {

@@ -31,7 +31,7 @@ class OpFamily final : public gen::Family {
   // `register_builtins` registers parity's own subjects of the op; it runs once, before the
   // op's subject list is first read (a user's subjects, registered at static initialisation,
   // come first). `default_subject` is the subject `parity check OP` and the probes' control use.
-  OpFamily(OpDef def, std::function<void()> register_builtins, std::string default_subject = "rlkernels-host");
+  OpFamily(OpDef def, std::function<void()> register_builtins, std::string default_subject = "parity-host");
 
   std::string name() const override { return def_.decl.name; }
   std::string description() const override { return def_.decl.description; }
@@ -60,7 +60,7 @@ class OpFamily final : public gen::Family {
   // a registration after it throws std::logic_error.
   const std::vector<OpSubjectInfo>& infos() const;
   // The registered subject `subject`; InputError listing the known subjects when there is none,
-  // naming why when it cannot run here (rlkernels-cuda without a device).
+  // naming why when it cannot run here (parity-cuda without a device).
   const OpSubjectInfo& runnable(const std::string& subject) const;
 
  private:

@@ -14,7 +14,7 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/f16.hpp>
 #include <parity/core/tensor.hpp>
-#include <parity/subjects/rlkernels/cuda_memory.cuh>
+#include <parity/subjects/builtin/cuda_memory.cuh>
 
 namespace parity::ops::kernels {
 
@@ -67,7 +67,7 @@ class DeviceInput {
         shape_(t.shape()),
         strides_(t.strides()),
         buffer_(t.storage_bytes().size()) {
-    subjects::rlkernels::cuda::check(
+    subjects::builtin::cuda::check(
         cudaMemcpy(buffer_.as<void>(), t.storage_bytes().data(), t.storage_bytes().size(), cudaMemcpyHostToDevice),
         what, "cudaMemcpy to the device");
   }
@@ -96,7 +96,7 @@ class DeviceInput {
   DType dtype_;
   std::int64_t offset_;
   std::vector<std::int64_t> shape_, strides_;
-  subjects::rlkernels::cuda::DeviceBuffer buffer_;
+  subjects::builtin::cuda::DeviceBuffer buffer_;
 };
 
 // An optional input (`name` absent from the call: none), viewed as a matrix; an absent one's view
@@ -120,16 +120,16 @@ class DeviceOutput {
   DeviceOut out() const { return {buffer_.as<void>(), host_.dtype()}; }
   // Copies the device's elements into `host`, after checking the launch.
   void copy_back() {
-    subjects::rlkernels::cuda::check(cudaGetLastError(), what_, "kernel launch");
-    subjects::rlkernels::cuda::check(cudaMemcpy(host_.storage_bytes().data(), buffer_.as<void>(),
-                                                host_.storage_bytes().size(), cudaMemcpyDeviceToHost),
-                                     what_, "cudaMemcpy to the host");
+    subjects::builtin::cuda::check(cudaGetLastError(), what_, "kernel launch");
+    subjects::builtin::cuda::check(cudaMemcpy(host_.storage_bytes().data(), buffer_.as<void>(),
+                                              host_.storage_bytes().size(), cudaMemcpyDeviceToHost),
+                                   what_, "cudaMemcpy to the host");
   }
 
  private:
   Tensor& host_;
   const char* what_;
-  subjects::rlkernels::cuda::DeviceBuffer buffer_;
+  subjects::builtin::cuda::DeviceBuffer buffer_;
 };
 
 }  // namespace parity::ops::kernels

@@ -10,13 +10,13 @@
 #include <parity/ops/sdpa/sdpa_arith.cuh>
 #include <parity/ops/sdpa/sdpa_heads.hpp>
 #include <parity/ops/sdpa/sdpa_subjects.hpp>
-#include <parity/subjects/rlkernels/cuda_memory.cuh>
+#include <parity/subjects/builtin/cuda_memory.cuh>
 
 namespace parity::ops::sdpa {
 namespace {
 
 using kernels::DeviceOut;
-using subjects::rlkernels::cuda::DeviceBuffer;
+using subjects::builtin::cuda::DeviceBuffer;
 using View = kernels::DeviceView4;  // a [B, H, S, D] operand
 
 // Head h of batch element b of a View: (s, d) -> float.

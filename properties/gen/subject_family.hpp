@@ -88,7 +88,7 @@ class SubjectFamily final : public Family {
 
   std::string name() const override { return Traits::name; }
   std::string description() const override { return Traits::description; }
-  std::string default_subject() const override { return "rlkernels-host"; }
+  std::string default_subject() const override { return "parity-host"; }
   int cases_per_property() const override { return default_case_count(Traits::cases_per_property); }
   std::vector<std::pair<std::string, Tensor>> case_tensors(const Case& c) const override {
     return Traits::case_tensors(c);

@@ -55,7 +55,7 @@ TEST(BatchVsBatch, LoraPlanSwitchAt64RowsFailsWhereTheSingleRowAgrees) {
   // 65 rows take the split-K, as one row does: the single-row comparison cannot see the switch.
   const Verdict single = check(gen::lora_family(), "probe-plan-switch-at-64-rows", "rows_independent", c);
   EXPECT_FALSE(single.fails()) << single.detail;
-  const Verdict own = check(gen::lora_family(), "rlkernels-host", "batch_vs_batch", c);
+  const Verdict own = check(gen::lora_family(), "parity-host", "batch_vs_batch", c);
   EXPECT_EQ(own.outcome, Outcome::holds) << own.detail;
 }
 
@@ -63,7 +63,7 @@ TEST(BatchVsBatch, LoraSplitKFrom128RowsFails) {
   const Case c = lora_case(127, 128);
   const Verdict v = check(gen::lora_family(), "probe-split-k-from-128-rows", "batch_vs_batch", c);
   EXPECT_TRUE(v.fails()) << v.detail;
-  const Verdict own = check(gen::lora_family(), "rlkernels-host", "batch_vs_batch", c);
+  const Verdict own = check(gen::lora_family(), "parity-host", "batch_vs_batch", c);
   EXPECT_EQ(own.outcome, Outcome::holds) << own.detail;
   // Both batches on the same side of the threshold: the same plan, the same bits.
   const Verdict same_side =
@@ -77,16 +77,14 @@ TEST(BatchVsBatch, TransitionTreeAbove8RowsFailsWhereTheSingleRowAgrees) {
   EXPECT_TRUE(v.fails()) << v.detail;
   const Verdict single = check(gen::transition_family(), "probe-tree-reduction-above-8-rows", "batch_invariant", c);
   EXPECT_EQ(single.outcome, Outcome::holds) << single.detail;
-  const Verdict own = check(gen::transition_family(), "rlkernels-host", "batch_vs_batch", c);
+  const Verdict own = check(gen::transition_family(), "parity-host", "batch_vs_batch", c);
   EXPECT_EQ(own.outcome, Outcome::holds) << own.detail;
 }
 
 TEST(BatchVsBatch, DiscardsWhatItCannotCompare) {
-  EXPECT_EQ(check(gen::lora_family(), "rlkernels-host", "batch_vs_batch", lora_case(64, 64)).outcome,
-            Outcome::discarded);
-  EXPECT_EQ(check(gen::lora_family(), "rlkernels-host", "batch_vs_batch", lora_case(64, 1)).outcome,
-            Outcome::discarded);
-  EXPECT_EQ(check(gen::transition_family(), "rlkernels-host", "batch_vs_batch", transition_case(8, 2)).outcome,
+  EXPECT_EQ(check(gen::lora_family(), "parity-host", "batch_vs_batch", lora_case(64, 64)).outcome, Outcome::discarded);
+  EXPECT_EQ(check(gen::lora_family(), "parity-host", "batch_vs_batch", lora_case(64, 1)).outcome, Outcome::discarded);
+  EXPECT_EQ(check(gen::transition_family(), "parity-host", "batch_vs_batch", transition_case(8, 2)).outcome,
             Outcome::discarded);  // the probe row (2) is past the smaller batch
 }
 

@@ -42,6 +42,21 @@ TEST(Reproducer, RoundTripsThroughAFile) {
   fs::remove_all(dir);
 }
 
+// Reproducers naming parity's own kernels by their former names replay on them under the new ones;
+// every other name is kept as written.
+TEST(Reproducer, FormerNamesOfParitysKernelsReadAsTheirNames) {
+  Case c;
+  c.family = "lora";
+  c.dims = {{"T", 1}};
+  for (const auto& [written, read] : {std::pair{"rlkernels-host", "parity-host"},
+                                      {"rlkernels-cuda", "parity-cuda"},
+                                      {"my-rlkernels-host", "my-rlkernels-host"},
+                                      {"parity-host", "parity-host"}}) {
+    nlohmann::json j = reproducer_to_json({written, "repeatable", c, Verdict::fail("repeatable", "differs")});
+    EXPECT_EQ(reproducer_from_json(j).subject, read) << written;
+  }
+}
+
 // The one-line summary decodes each patch: operand[index] = value (bits, special value's name).
 TEST(CaseSummary, DecodesPatches) {
   Case c;
@@ -102,7 +117,7 @@ TEST(Reproducer, RecordsItsEnvironment) {
   Case c;
   c.family = "lora";
   c.dims = {{"T", 1}};
-  const Reproducer r{"rlkernels-host", "repeatable", c, Verdict::fail("repeatable", "differs")};
+  const Reproducer r{"parity-host", "repeatable", c, Verdict::fail("repeatable", "differs")};
   const fs::path dir = fs::temp_directory_path() / "parity_repro_env_test";
   fs::remove_all(dir);
   auto environment_of = [&] {

@@ -25,7 +25,7 @@ TEST(StableHash, Fnv1a64MatchesThePublishedVectors) {
 constexpr const char* kFixedCaseJson =
     R"({"ablations":[],"dims":{"K":7,"N":5,"T":3,"r":2},"family":"lora","layouts":{},"mode":"strict",)"
     R"("params":{"alpha":0.5},"patches":[{"bits":"0x7fc00000","index":4,"operand":"x"}],"probe_row":0,"seed":42})";
-constexpr const char* kFixedCaseName = "lora-repeatable-rlkernels-host-cac8e2c8283b8168.json";
+constexpr const char* kFixedCaseName = "lora-repeatable-parity-host-cac8e2c8283b8168.json";
 
 Case fixed_case() {
   Case c;
@@ -38,7 +38,7 @@ Case fixed_case() {
 }
 
 TEST(ReproducerName, IsTheStableHashOfTheCanonicalCaseJson) {
-  const Reproducer r{"rlkernels-host", "repeatable", fixed_case(), Verdict::fail("repeatable", "differs")};
+  const Reproducer r{"parity-host", "repeatable", fixed_case(), Verdict::fail("repeatable", "differs")};
   // If case_to_json changes, the first assertion says so: recompute the name from the new dump.
   ASSERT_EQ(case_to_json(r.failing_case).dump(), kFixedCaseJson);
   EXPECT_EQ(reproducer_file_name(r), kFixedCaseName);
@@ -46,12 +46,12 @@ TEST(ReproducerName, IsTheStableHashOfTheCanonicalCaseJson) {
 
 TEST(ReproducerName, DependsOnTheCaseNotOnTheVerdictOrEnvironment) {
   const Case c = fixed_case();
-  const Reproducer a{"rlkernels-host", "repeatable", c, Verdict::fail("repeatable", "differs")};
-  const Reproducer b{"rlkernels-host", "repeatable", c, Verdict::fail("repeatable", "differs elsewhere")};
+  const Reproducer a{"parity-host", "repeatable", c, Verdict::fail("repeatable", "differs")};
+  const Reproducer b{"parity-host", "repeatable", c, Verdict::fail("repeatable", "differs elsewhere")};
   EXPECT_EQ(reproducer_file_name(a), reproducer_file_name(b));
   Case other = c;
   other.seed = 43;
-  EXPECT_NE(reproducer_file_name(a), reproducer_file_name({"rlkernels-host", "repeatable", other, a.observed}));
+  EXPECT_NE(reproducer_file_name(a), reproducer_file_name({"parity-host", "repeatable", other, a.observed}));
 }
 
 }  // namespace

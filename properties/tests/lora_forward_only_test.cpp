@@ -9,7 +9,7 @@
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/guarded_verdict.hpp>
 #include <parity/properties/gen/lora_runs.hpp>
-#include <parity/subjects/rlkernels/lora_host.hpp>
+#include <parity/subjects/builtin/lora_host.hpp>
 
 namespace {
 
@@ -43,7 +43,7 @@ class ForwardOnly final : public LoraSubject {
   }
 
  private:
-  std::unique_ptr<LoraSubject> twin_ = parity::subjects::rlkernels::make_lora_host_twin();
+  std::unique_ptr<LoraSubject> twin_ = parity::subjects::builtin::make_lora_host_twin();
   int calls_ = 0;
 };
 

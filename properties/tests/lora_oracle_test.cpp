@@ -51,7 +51,7 @@ TEST(LoraOracle, FastAgreesWithMultiprecision) {
   caps.max_N = 64;
   caps.max_K = 400;
   caps.max_r = 17;
-  const auto result = gen::run_lora_property(subjects::find_lora_subject("rlkernels-host"), prop, {}, caps);
+  const auto result = gen::run_lora_property(subjects::find_lora_subject("parity-host"), prop, {}, caps);
   EXPECT_TRUE(result.passed) << result.message;
   if (result.passed) std::cout << result.message << "\n";
 }
@@ -100,12 +100,12 @@ TEST(LoraOracle, ANonFiniteRowLeavesTheOtherRowsBoundsFinite) {
     const properties::lora::OracleInputs in(p);
     const auto& op = in.operands;
     const oracles::LoraOracle<oracles::ExtendedReal> exact(op);
-    const Verdict y = gen::lora_family().check("rlkernels-host", "forward_accuracy", *c);
+    const Verdict y = gen::lora_family().check("parity-host", "forward_accuracy", *c);
     EXPECT_TRUE(y.holds()) << y.detail;
     EXPECT_TRUE(std::isfinite(y.metrics.at("bound_utilisation"))) << y.detail;
     EXPECT_EQ(y.metrics.at("exempt"), nonfinite_count(op.T, op.N, [&](auto i, auto j) { return exact.y(i, j); }))
         << y.detail;
-    const Verdict g = gen::lora_family().check("rlkernels-host", "gradient_accuracy", *c);
+    const Verdict g = gen::lora_family().check("parity-host", "gradient_accuracy", *c);
     EXPECT_TRUE(g.holds()) << g.detail;
     EXPECT_EQ(g.metrics.at("grad_x_exempt"),
               nonfinite_count(op.T, op.K, [&](auto i, auto j) { return exact.dx(i, j); }))
@@ -124,9 +124,9 @@ TEST(LoraOracle, SelfCheckIsNoSubjectsVerdict) {
   const auto result =
       gen::lora_family().run(gen::kOraclesSubject, "oracle_agreement", {.cases = 3, .write_reproducer = false});
   EXPECT_TRUE(result.passed) << result.message;
-  EXPECT_EQ(result.message.find("rlkernels-host"), std::string::npos) << result.message;
-  EXPECT_THROW(gen::lora_family().run("rlkernels-host", "oracle_agreement", {.cases = 3}), InputError);
-  EXPECT_THROW(gen::lora_family().check("rlkernels-host", "oracle_agreement", Case{}), InputError);
+  EXPECT_EQ(result.message.find("parity-host"), std::string::npos) << result.message;
+  EXPECT_THROW(gen::lora_family().run("parity-host", "oracle_agreement", {.cases = 3}), InputError);
+  EXPECT_THROW(gen::lora_family().check("parity-host", "oracle_agreement", Case{}), InputError);
   EXPECT_THROW(gen::lora_family().run(gen::kOraclesSubject, "repeatable", {.cases = 3}), InputError);
 }
 

@@ -173,7 +173,7 @@ TEST(TransitionOracle, Float64AgreesWithMultiprecision) {
   gen::TransitionCaps caps;
   caps.max_elements = 1 << 16;  // the 133-bit oracle costs ~300x a double per element
   caps.max_B = 8;
-  const auto result = gen::run_transition_property(subjects::find_transition_subject("rlkernels-host"), prop, {}, caps);
+  const auto result = gen::run_transition_property(subjects::find_transition_subject("parity-host"), prop, {}, caps);
   EXPECT_TRUE(result.passed) << result.message;
   if (result.passed) std::cout << result.message << "\n";
 }

@@ -1,11 +1,11 @@
 #include <parity/properties/transition/transition_reference.hpp>
 
-#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>
 
 namespace parity::properties::transition {
 
 std::int64_t kernel_reduction_depth(std::int64_t n) {
-  return (n + subjects::rlkernels::transition::kLanes - 1) / subjects::rlkernels::transition::kLanes + 8;
+  return (n + subjects::builtin::transition::kLanes - 1) / subjects::builtin::transition::kLanes + 8;
 }
 
 std::int64_t any_order_depth(std::int64_t n) { return n; }
@@ -23,7 +23,7 @@ oracles::TransitionRowParams row_params(const subjects::TransitionInputs& in, st
   p.sigma_prev = in.sigma_prev[i];
   p.sigma_max = in.sigma_max;
   p.a = static_cast<float>(in.noise_level);
-  p.sin_a = subjects::rlkernels::cps_sin_factor(in.noise_level);
+  p.sin_a = subjects::builtin::cps_sin_factor(in.noise_level);
   p.cps = in.type == subjects::StepType::cps;
   p.normaliser = in.normaliser;
   return p;

@@ -10,7 +10,7 @@
 namespace parity::properties::transition {
 
 // Summation depth of parity's kernel over a row of n terms: ceil(n / 256) lane additions,
-// then 8 tree levels (subjects/rlkernels/transition_arith.cuh).
+// then 8 tree levels (subjects/builtin/transition_arith.cuh).
 std::int64_t kernel_reduction_depth(std::int64_t n);
 // Summation depth of an unknown order over n terms, with the final scaling by 1/n: n.
 std::int64_t any_order_depth(std::int64_t n);

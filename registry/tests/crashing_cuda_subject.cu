@@ -13,7 +13,7 @@
 
 #include <parity/ops/op_families.hpp>
 #include <parity/ops/register_op.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
+#include <parity/subjects/builtin/cuda_device.hpp>
 
 namespace {
 
@@ -43,7 +43,7 @@ class OutOfBoundsRmsNorm : public OpSubject {
   }
 
  private:
-  std::unique_ptr<OpSubject> twin_ = parity::ops::find_op_family("rms_norm").runnable("rlkernels-host").make();
+  std::unique_ptr<OpSubject> twin_ = parity::ops::find_op_family("rms_norm").runnable("parity-host").make();
 };
 
 }  // namespace
@@ -52,7 +52,7 @@ PARITY_REGISTER_OP_SUBJECT(crash_cuda_oob, "rms_norm",
                            OpSubjectInfo{.name = "crash-cuda-oob",
                                          .backend = "cuda",
                                          .description = "writes out of bounds on the device when T >= 16",
-                                         .unavailable_reason = parity::subjects::rlkernels::cuda_unavailable_reason,
+                                         .unavailable_reason = parity::subjects::builtin::cuda_unavailable_reason,
                                          .make = [] {
                                            return std::unique_ptr<OpSubject>(std::make_unique<OutOfBoundsRmsNorm>());
                                          }});

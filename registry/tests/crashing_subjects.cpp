@@ -48,7 +48,7 @@ class CrashingRmsNorm : public OpSubject {
   }
 
  private:
-  std::unique_ptr<OpSubject> twin_ = parity::ops::find_op_family("rms_norm").runnable("rlkernels-host").make();
+  std::unique_ptr<OpSubject> twin_ = parity::ops::find_op_family("rms_norm").runnable("parity-host").make();
 };
 
 template <Fault kFault>

@@ -1,5 +1,5 @@
 // Two deliberately wrong LoRA subjects for run_property_cli_test.sh, linked with parity's
-// property main (the way a user's property test is built), each a wrapper of rlkernels-host:
+// property main (the way a user's property test is built), each a wrapper of parity-host:
 //
 //   test-nondeterministic  every third forward call in the process returns y[0] one bf16 step
 //                          off, as a kernel whose reduction order changes between calls would:
@@ -27,7 +27,7 @@ class Wrapper : public LoraSubject {
   LoraGradients backward(const LoraInputs& in, const Tensor& dy) override { return host_->backward(in, dy); }
 
  protected:
-  std::unique_ptr<LoraSubject> host_ = parity::subjects::find_lora_subject("rlkernels-host").make();
+  std::unique_ptr<LoraSubject> host_ = parity::subjects::find_lora_subject("parity-host").make();
 };
 
 class Nondeterministic final : public Wrapper {
@@ -57,12 +57,12 @@ PARITY_REGISTER_SUBJECT(test_nondeterministic,
                         LoraSubjectInfo{
                             .name = "test-nondeterministic",
                             .backend = "host",
-                            .description = "rlkernels-host, one bf16 step off at y[0] on every third forward call",
+                            .description = "parity-host, one bf16 step off at y[0] on every third forward call",
                             .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<Nondeterministic>()); }});
 
-PARITY_REGISTER_SUBJECT(
-    test_wrong_from_t16,
-    LoraSubjectInfo{.name = "test-wrong-from-t16",
-                    .backend = "host",
-                    .description = "rlkernels-host, one bf16 step off at each row's first y element once T >= 16",
-                    .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<WrongFromT16>()); }});
+PARITY_REGISTER_SUBJECT(test_wrong_from_t16,
+                        LoraSubjectInfo{
+                            .name = "test-wrong-from-t16",
+                            .backend = "host",
+                            .description = "parity-host, one bf16 step off at each row's first y element once T >= 16",
+                            .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<WrongFromT16>()); }});

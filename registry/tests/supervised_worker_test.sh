@@ -110,7 +110,7 @@ done
 
 # A well-behaved subject and a wrong one: the same results in a worker as in process (the shrunk
 # case, its verdict and the reproducer's name included).
-for subject in rlkernels-host probe-eps-after-sqrt; do
+for subject in parity-host probe-eps-after-sqrt; do
   "$parity" check rms_norm --subject "$subject" --cases 20 --json "$work/worker-$subject.json" >/dev/null 2>&1
   "$parity" check rms_norm --subject "$subject" --cases 20 --json "$work/process-$subject.json" --in-process \
     >/dev/null 2>&1

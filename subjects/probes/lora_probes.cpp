@@ -1,12 +1,12 @@
 #include <parity/subjects/probes/lora_probes.hpp>
 
-#include <parity/subjects/rlkernels/lora_host.hpp>
+#include <parity/subjects/builtin/lora_host.hpp>
 
 namespace parity::subjects::probes {
 namespace {
 
-using rlkernels::LoraHostTwin;
-using rlkernels::StandardArithmetic;
+using builtin::LoraHostTwin;
+using builtin::StandardArithmetic;
 
 // Forgets the LoRA scale s = alpha / r (multiplies the low-rank path by 1).
 struct ScaleDropped : StandardArithmetic {

@@ -1,14 +1,14 @@
 #include <parity/subjects/probes/transition_probes.hpp>
 
-#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>
 
 namespace parity::subjects::probes {
 namespace {
 
-using rlkernels::LogpReduction;
-using rlkernels::StandardStep;
-using rlkernels::TransitionHostTwin;
-namespace tr = rlkernels::transition;
+using builtin::LogpReduction;
+using builtin::StandardStep;
+using builtin::TransitionHostTwin;
+namespace tr = builtin::transition;
 
 // prev = mean + std * eps: the noise forgets its sqrt(-dt) (sde).
 struct NoSqrtDt : StandardStep {

@@ -9,17 +9,17 @@
 #include <parity/families/model/rows/transition_kernel.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
-#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/builtin/cuda_device.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>
 #if PARITY_HAVE_CUDA
-#include <parity/subjects/rlkernels/transition_cuda.hpp>
+#include <parity/subjects/builtin/transition_cuda.hpp>
 #endif
 
 namespace parity::model {
 namespace {
 
-// parity's kernels of the ops the model's primitives run on, registered as `subject` (rlkernels-host or
-// rlkernels-cuda) of each op, on `backend`, with the transition step's.
+// parity's kernels of the ops the model's primitives run on, registered as `subject` (parity-host or
+// parity-cuda) of each op, on `backend`, with the transition step's.
 Primitives op_primitives(const std::string& backend, const std::string& subject,
                          std::unique_ptr<subjects::TransitionSubject> transition_step) {
   const std::string parity = "parity's " + backend + " ";
@@ -35,15 +35,13 @@ Primitives op_primitives(const std::string& backend, const std::string& subject,
 }  // namespace
 
 const Primitives& primitives(runtime::Backend backend) {
-  static const Primitives host =
-      op_primitives("host", "rlkernels-host", subjects::rlkernels::make_transition_host_twin());
+  static const Primitives host = op_primitives("host", "parity-host", subjects::builtin::make_transition_host_twin());
   if (backend == runtime::Backend::host) return host;
 #if PARITY_HAVE_CUDA
-  static const Primitives cuda =
-      op_primitives("CUDA", "rlkernels-cuda", subjects::rlkernels::make_transition_cuda_kernel());
+  static const Primitives cuda = op_primitives("CUDA", "parity-cuda", subjects::builtin::make_transition_cuda_kernel());
   return cuda;
 #else
-  throw InputError("the model rows cannot run on cuda: " + subjects::rlkernels::cuda_unavailable_reason());
+  throw InputError("the model rows cannot run on cuda: " + subjects::builtin::cuda_unavailable_reason());
 #endif
 }
 
@@ -52,7 +50,7 @@ PrimitivesOf paritys_primitives() {
 }
 
 std::string backend_unavailable_reason(runtime::Backend backend) {
-  return backend == runtime::Backend::host ? "" : subjects::rlkernels::cuda_unavailable_reason();
+  return backend == runtime::Backend::host ? "" : subjects::builtin::cuda_unavailable_reason();
 }
 
 }  // namespace parity::model

@@ -1,6 +1,6 @@
 #pragma once
 // The row for the `transition` boundary: the SDE step with its log-prob on the primitives'
-// transition_step (parity's deterministic kernel, subjects/rlkernels/transition_*, or a kernel of
+// transition_step (parity's deterministic kernel, subjects/builtin/transition_*, or a kernel of
 // the op transition_step bound there), applied to the model's video velocity.
 // Operands {x [B, n] f32 (the latents), v [B, n] f32 (the velocity), eps [B, n] f32,
 // sigma [B] f32, sigma_prev [B] f32}; outputs {prev [B, n], logp [B]}. Forward only.

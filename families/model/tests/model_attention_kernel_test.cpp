@@ -38,8 +38,8 @@ const runtime::RowRegistry& rows_with_attention_kernel(const std::string& subjec
 
 std::unique_ptr<ops::OpSubject> parity_kernel(const std::string& op) {
   for (const auto& s : ops::find_op_family(op).infos())
-    if (s.name == "rlkernels-host") return s.make();
-  throw std::logic_error("no " + op + " rlkernels-host");
+    if (s.name == "parity-host") return s.make();
+  throw std::logic_error("no " + op + " parity-host");
 }
 
 // Calls of the counting kernels (forward, backward) other than auto mode's self-check of the row
@@ -107,11 +107,11 @@ PARITY_REGISTER_OP_SUBJECT(forward_only, "sdpa",
 
 TEST(AttentionKernel, ReplacesExactlyTheRowsThatRunTheAttention) {
   EXPECT_EQ(rows_running("sdpa"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
-  EXPECT_EQ(replaced_row_names(rows_with_attention_kernel("rlkernels-host", runtime::Backend::host), "rlkernels-host"),
+  EXPECT_EQ(replaced_row_names(rows_with_attention_kernel("parity-host", runtime::Backend::host), "parity-host"),
             rows_running("sdpa"));
   // The replaced row keeps parity's acceptance: a bf16 h is refused, a float32 one taken.
   const runtime::RowInfo* info =
-      rows_with_attention_kernel("rlkernels-host", runtime::Backend::host).for_kind("attention");
+      rows_with_attention_kernel("parity-host", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
   EXPECT_TRUE(info->has_backward);
   std::vector<runtime::TensorSpec> operands;
@@ -146,7 +146,7 @@ TEST(AttentionKernel, AKernelOfSdpaAloneLeavesTheBackwardToParitys) {
   EXPECT_TRUE(
       compare_bitwise(row->backward(operands, {d_out}).at(0), parity_row->backward(operands, {d_out}).at(0)).equal());
   EXPECT_THROW(rows_with_attention_kernel("probe-split-keys", runtime::Backend::host), InputError);
-  EXPECT_THROW(rows_with_attention_kernel("rlkernels-host", runtime::Backend::cuda), InputError);
+  EXPECT_THROW(rows_with_attention_kernel("parity-host", runtime::Backend::cuda), InputError);
 }
 
 // token_refiner_block's attention (forward only) runs on the bound kernel too.

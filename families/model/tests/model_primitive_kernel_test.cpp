@@ -38,8 +38,8 @@ using runtime::Backend;
 
 std::unique_ptr<ops::OpSubject> paritys_kernel(const std::string& op) {
   for (const auto& s : ops::find_op_family(op).infos())
-    if (s.name == "rlkernels-host") return s.make();
-  throw std::logic_error("no " + op + " rlkernels-host");
+    if (s.name == "parity-host") return s.make();
+  throw std::logic_error("no " + op + " parity-host");
 }
 
 std::atomic<int> forward_calls{0}, backward_calls{0};
@@ -116,7 +116,7 @@ TEST(PrimitiveKernel, TheRowsThatRunEachOpAreTheModelsOwn) {
 TEST(PrimitiveKernel, ReplacesExactlyTheRowsThatRunTheOp) {
   for (const std::string& op : primitive_ops()) {
     SCOPED_TRACE(op);
-    EXPECT_EQ(replaced_row_names(rows_with_primitive_kernel(op, "rlkernels-host", Backend::host), "rlkernels-host"),
+    EXPECT_EQ(replaced_row_names(rows_with_primitive_kernel(op, "parity-host", Backend::host), "parity-host"),
               rows_running(op));
   }
 }
@@ -128,8 +128,7 @@ TEST(PrimitiveKernel, WithParitysKernelARowGivesParitysBits) {
   const Tensor d_out = model::example_operand(DType::f32, o.front().shape(), 10);
   const auto parity_row = model::model_rows().for_kind("attention")->make(Backend::host);
   for (const std::string op : {"rms_norm", "rope"}) {
-    const runtime::RowInfo* info =
-        rows_with_primitive_kernel(op, "rlkernels-host", Backend::host).for_kind("attention");
+    const runtime::RowInfo* info = rows_with_primitive_kernel(op, "parity-host", Backend::host).for_kind("attention");
     ASSERT_NE(info, nullptr) << op;
     EXPECT_EQ(info->self_check(Backend::host), "") << op;
     const auto row = info->make(Backend::host);
@@ -211,9 +210,9 @@ TEST(PrimitiveKernel, WhatCannotBeBoundIsRefusedNamingIt) {
       EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
     }
   };
-  refused("linear", "rlkernels-host", Backend::host, "linear is not bound in every row that runs it");
+  refused("linear", "parity-host", Backend::host, "linear is not bound in every row that runs it");
   refused("rms_norm", "no-such-kernel", Backend::host, "rms_norm has no subject no-such-kernel");
-  refused("rms_norm", "rlkernels-host", Backend::cuda, "runs on host, not on the runtime's cuda");
+  refused("rms_norm", "parity-host", Backend::cuda, "runs on host, not on the runtime's cuda");
   const auto& rope = ops::find_op_family("rope").infos();
   const auto probe =
       std::find_if(rope.begin(), rope.end(), [](const auto& s) { return s.kind == subjects::SubjectKind::probe; });

@@ -126,7 +126,7 @@ Tensor from_bshd(const Tensor& t, const Tensor& like) {
 // Parity's kernel of `op` run on a call of the op's matrices (op_view.hpp), its outputs as matrices.
 ops::OpOutputs on_matrices(const char* op, const ops::OpCall& call) {
   const ops::OpFamily& f = ops::find_op_family(op);
-  return ops::run_on_matrices(f.def().decl, *f.runnable("rlkernels-host").make(), call);
+  return ops::run_on_matrices(f.def().decl, *f.runnable("parity-host").make(), call);
 }
 
 TEST(ModelPrimitivesAttention, TheKernelsCalledDirectlyInTheOtherLayoutGiveTheSameBits) {

@@ -52,7 +52,7 @@ class Counting : public ops::OpSubject {
   }
 
  private:
-  std::unique_ptr<ops::OpSubject> twin_ = linear_subject("rlkernels-host").make();
+  std::unique_ptr<ops::OpSubject> twin_ = linear_subject("parity-host").make();
 };
 
 class EvenRowsBf16 : public ops::OpSubject {
@@ -68,7 +68,7 @@ class EvenRowsBf16 : public ops::OpSubject {
   }
 
  private:
-  std::unique_ptr<ops::OpSubject> twin_ = linear_subject("rlkernels-host").make();
+  std::unique_ptr<ops::OpSubject> twin_ = linear_subject("parity-host").make();
 };
 
 PARITY_REGISTER_OP_SUBJECT(counting, "linear",
@@ -95,16 +95,16 @@ PARITY_REGISTER_OP_SUBJECT(unavailable, "linear",
 TEST(ProjectionKernel, ReplacesExactlyTheFloat32Projections) {
   std::set<std::string> replaced;
   for (const runtime::RowInfo* row :
-       replaced_rows(rows_with_projection_kernel("rlkernels-host", runtime::Backend::host), "rlkernels-host"))
+       replaced_rows(rows_with_projection_kernel("parity-host", runtime::Backend::host), "parity-host"))
     replaced.insert(row->serves.front());
   EXPECT_EQ(replaced, (std::set<std::string>{"audio_proj_in", "audio_proj_out", "proj_in", "proj_out"}));
   EXPECT_THROW(rows_with_projection_kernel("no-such-kernel", runtime::Backend::host), InputError);
-  EXPECT_THROW(rows_with_projection_kernel("rlkernels-host", runtime::Backend::cuda), InputError);
+  EXPECT_THROW(rows_with_projection_kernel("parity-host", runtime::Backend::cuda), InputError);
 }
 
 TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
   const runtime::RowInfo* info =
-      rows_with_projection_kernel("rlkernels-host", runtime::Backend::host).for_kind("audio_proj_in");
+      rows_with_projection_kernel("parity-host", runtime::Backend::host).for_kind("audio_proj_in");
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->self_check(runtime::Backend::host), "");
   const auto row = info->make(runtime::Backend::host);
@@ -123,7 +123,7 @@ TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
   call.inputs = {{"x", x2}, {"W", W}, {"b", b}};
   call.params = {{"bias", 1.0}};
   call.output_dtypes = {{"y", DType::f32}};
-  const Tensor direct = linear_subject("rlkernels-host").make()->run(call).at("y");
+  const Tensor direct = linear_subject("parity-host").make()->run(call).at("y");
   for (std::int64_t i = 0; i < direct.numel(); ++i)
     ASSERT_EQ(y[0].contiguous().bits_at(i), direct.contiguous().bits_at(i)) << i;
   // dx = dy W, each element within the float32 bound of an N-term sum: N u sum |dy W| / (1 - N u).

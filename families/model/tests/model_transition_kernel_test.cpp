@@ -24,7 +24,7 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
-#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>
 #include <parity/subjects/subject_registry.hpp>
 #include <parity/subjects/transition_family.hpp>
 
@@ -62,7 +62,7 @@ class CountedStep final : public subjects::TransitionSubject {
   Tensor score(const subjects::TransitionInputs& in, const Tensor& prev) override { return step_->score(in, prev); }
 
  private:
-  std::unique_ptr<subjects::TransitionSubject> step_ = subjects::rlkernels::make_transition_host_twin();
+  std::unique_ptr<subjects::TransitionSubject> step_ = subjects::builtin::make_transition_host_twin();
 };
 
 PARITY_REGISTER_SUBJECT(counted_step,
@@ -82,7 +82,7 @@ class OpStep final : public ops::OpSubject {
  public:
   OpStep() {
     for (const auto& s : ops::find_op_family("transition_step").infos())
-      if (s.name == "rlkernels-host") kernel_ = s.make();
+      if (s.name == "parity-host") kernel_ = s.make();
   }
   ops::OpOutputs run(const ops::OpCall& call) override {
     record(call.extent("B"));
@@ -143,7 +143,7 @@ void expect_paritys_bits(const std::vector<Tensor>& got, const std::vector<Tenso
 }
 
 TEST(TransitionKernel, ReplacesTheTransitionRowOnly) {
-  EXPECT_EQ(replaced_row_names(rows_with_transition_kernel("rlkernels-host", Backend::host), "rlkernels-host"),
+  EXPECT_EQ(replaced_row_names(rows_with_transition_kernel("parity-host", Backend::host), "parity-host"),
             std::vector<std::string>{"transition_step_logprob"});
 }
 
@@ -218,7 +218,7 @@ TEST(TransitionKernel, WhatCannotBeBoundIsRefusedNamingIt) {
     }
   };
   refused("no-such-kernel", Backend::host, "transition_step has no subject no-such-kernel");
-  refused("rlkernels-host", Backend::cuda, "runs on host, not on the runtime's cuda");
+  refused("parity-host", Backend::cuda, "runs on host, not on the runtime's cuda");
   refused("probe-no-sqrt-dt", Backend::host, "is a probe, not an implementation");
   refused("torch-cpu", Backend::host, "is a reference, not an implementation");
   // A sigma_prev that float32(sigma - step) cannot give back: an op kernel cannot take it, and no

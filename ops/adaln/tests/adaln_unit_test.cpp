@@ -61,7 +61,7 @@ TEST(AdaLNKernel, TheNormIsTheDocumentedTwoPassLaneOrder) {
 TEST(AdaLNKernel, WithinItsBoundWhereTheVarianceAndAxisProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = tokens(2, 3, 300, seed);
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds());
+    EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-one-pass-variance")).fails()) << seed;
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-wrong-axis")).fails()) << seed;
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-scale-not-one-plus")).fails()) << seed;

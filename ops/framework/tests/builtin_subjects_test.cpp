@@ -28,12 +28,12 @@ TEST(BuiltinSubjects, RegistersTheHostTwinTheCudaKernelAndTheReference) {
                                                 .torch = torch_subject("a test reference", &make_nothing, &no_torch)});
   const auto& s = op_subjects("builtin_test_op");
   ASSERT_EQ(s.size(), 3u);
-  EXPECT_EQ(s[0].name, "rlkernels-host");
+  EXPECT_EQ(s[0].name, "parity-host");
   EXPECT_EQ(s[0].description, "a test kernel, host twin");
   EXPECT_EQ(s[0].unavailable_reason(), "");
   EXPECT_NE(s[0].make(), nullptr);
-  EXPECT_EQ(s[1].name, "rlkernels-cuda");
-  EXPECT_EQ(s[1].host_twin, "rlkernels-host");
+  EXPECT_EQ(s[1].name, "parity-cuda");
+  EXPECT_EQ(s[1].host_twin, "parity-host");
   EXPECT_EQ(s[1].backend, "cuda");
   EXPECT_NE(s[1].unavailable_reason(), "") << "no CUDA kernel was given: it must never run";
   EXPECT_EQ(s[2].name, "torch-cpu");
@@ -51,11 +51,11 @@ TEST(BuiltinSubjects, EveryShippedOpHasItsHostTwinItsCudaKernelAndItsReference) 
         if (info.name == name) return &info;
       return static_cast<const OpSubjectInfo*>(nullptr);
     };
-    ASSERT_NE(named("rlkernels-host"), nullptr) << f->name();
-    const OpSubjectInfo* cuda = named("rlkernels-cuda");
+    ASSERT_NE(named("parity-host"), nullptr) << f->name();
+    const OpSubjectInfo* cuda = named("parity-cuda");
     ASSERT_NE(cuda, nullptr) << f->name();
     EXPECT_EQ(cuda->backend, "cuda") << f->name();
-    EXPECT_EQ(cuda->host_twin, "rlkernels-host") << f->name();
+    EXPECT_EQ(cuda->host_twin, "parity-host") << f->name();
     ASSERT_NE(named("torch-cpu"), nullptr) << f->name();
     EXPECT_EQ(named("torch-cpu")->kind, subjects::SubjectKind::reference) << f->name();
   }

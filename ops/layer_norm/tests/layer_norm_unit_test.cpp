@@ -59,7 +59,7 @@ TEST(LayerNormKernel, WithinItsBoundWhereTheOnePassAndEpsProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u})
     for (const double affine : {0.0, 1.0}) {
       const Case c = make_case(4, 300, affine, 1e-2, seed);
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds()) << affine;
+      EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds()) << affine;
       EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-one-pass-variance")).fails()) << affine;
       EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-eps-after-sqrt")).fails()) << affine;
     }
@@ -67,7 +67,7 @@ TEST(LayerNormKernel, WithinItsBoundWhereTheOnePassAndEpsProbesAreNot) {
 
 TEST(LayerNormKernel, AnUnbiasedVarianceIsOutsideTheBoundOfAShortRow) {
   const Case c = make_case(2, 4, 0, 1.0, 1);
-  EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds());
+  EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds());
   EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-unbiased-variance")).fails());
 }
 

@@ -56,7 +56,7 @@ TEST(LinearKernel, WithinItsBoundWhereTheTailAndEpilogueProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     for (const double bias : {0.0, 1.0}) {
       const Case c = make_case(4, 5, 300, bias, seed);
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds()) << bias;
+      EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds()) << bias;
       EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-k-tail")).fails()) << bias;
     }
     EXPECT_TRUE(forward_accuracy(def(), make_case(4, 5, 300, 1, seed), *make("probe-bf16-before-bias")).fails());
@@ -70,7 +70,7 @@ TEST(LinearKernel, AnInfBesideAProductThatMayOverflowMayGiveNaN) {
   c.params["dtype.act"] = 16;
   c.params["scale.x"] = 1.0;
   c.patches = {{"x", 73, 0x7f80, DType::bf16}, {"W", 2, 0x7f7f, DType::bf16}};
-  const Verdict v = forward_accuracy(def(), c, *make("rlkernels-host"));
+  const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
   EXPECT_TRUE(v.holds()) << v.detail;
 }
 

@@ -63,10 +63,10 @@ TEST(LoraForward, EveryLoraSubjectIsASubjectButTheBackwardOnlyProbe) {
 
 TEST(LoraForward, ReturnsTheLoraSubjectsOwnBits) {
   const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
-  const OpOutputs out = make("rlkernels-host")->run(p.call);
+  const OpOutputs out = make("parity-host")->run(p.call);
   const subjects::LoraInputs in{
       .x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"), .B = p.call.input("B"), .scale = 2.0f};
-  const Tensor direct = subjects::find_lora_subject("rlkernels-host").make()->forward(in);
+  const Tensor direct = subjects::find_lora_subject("parity-host").make()->forward(in);
   ASSERT_EQ(out.at("y").shape(), direct.shape());
   for (std::int64_t i = 0; i < direct.numel(); ++i) EXPECT_EQ(out.at("y").bits_at(i), direct.bits_at(i)) << i;
 }
@@ -92,7 +92,7 @@ TEST(LoraForward, TheDoubleReferenceIsTheFormula) {
 TEST(LoraForward, WithinItsBoundWhereTheScaleAndRankProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = make_case(4, 6, 300, 40, 2.0, seed);
-    const Verdict v = forward_accuracy(def(), c, *make("rlkernels-host"));
+    const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
     EXPECT_TRUE(v.holds()) << v.detail;
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-scale-dropped")).fails()) << seed;
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-rank-path-drops-b-column")).fails()) << seed;

@@ -59,7 +59,7 @@ TEST(RmsNormKernel, RowSumIsTheDocumentedLaneOrder) {
 TEST(RmsNormKernel, WithinItsBoundWhereTheRsqrtAndEpsProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = small_activations(4, 300, seed);
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds());
+    EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-rsqrt-approx")).fails());
     EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-eps-after-sqrt")).fails());
   }
@@ -73,7 +73,7 @@ TEST(RmsNormFamily, AFailureNamesTheCaseParameters) {
 
 TEST(RmsNormKernel, DeclaredLaneOrderBoundIsNoLooserThanAnyOrder) {
   const OpProblem p = materialise(def().decl, small_activations(2, 4096, 7));
-  const auto kernel = def().bounded(p.values, make("rlkernels-host")->arithmetic());
+  const auto kernel = def().bounded(p.values, make("parity-host")->arithmetic());
   const auto any = def().bounded(p.values, Arithmetic{});
   const auto& a = kernel.err.at("y");
   const auto& b = any.err.at("y");
@@ -120,7 +120,7 @@ TEST(RmsNormBackwardKernel, WithinItsBoundWhereTheMeanTermAndEpsProbesAreNot) {
   const gen::Family& f = backward_family();
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = small_activations(4, 1000, seed, "rms_norm_backward");
-    EXPECT_TRUE(forward_accuracy(def(f), c, *make("rlkernels-host", f)).holds());
+    EXPECT_TRUE(forward_accuracy(def(f), c, *make("parity-host", f)).holds());
     EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-dy-in-mean", f)).fails());
     EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-eps-dropped", f)).fails());
     EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-bf16-g", f)).fails());
@@ -131,7 +131,7 @@ TEST(RmsNormBackwardKernel, WithinItsBoundWhereTheMeanTermAndEpsProbesAreNot) {
 TEST(RmsNormBackwardKernel, TheSplitDotProbeDependsOnTheBatch) {
   const gen::Family& f = backward_family();
   const Case c = small_activations(32, 1024, 5, "rms_norm_backward", 1.0);
-  EXPECT_TRUE(rows_independent(def(f), c, *make("rlkernels-host", f)).holds());
+  EXPECT_TRUE(rows_independent(def(f), c, *make("parity-host", f)).holds());
   EXPECT_TRUE(rows_independent(def(f), c, *make("probe-split-dot", f)).fails());
 }
 

@@ -38,7 +38,7 @@ TEST(RopeKernel, AQuarterTurnMapsEachPairOfTheLayoutToMinusX2X1AndPassesTheRestT
     for (std::int64_t i = 0; i < T * P; ++i) one.set_value(i, 1.0);
     p.call.inputs["cos"] = Tensor::zeros(DType::f32, {T, P});
     p.call.inputs["sin"] = one;
-    const OpOutputs out = run_on_matrices(def().decl, *make("rlkernels-host"), p.call);
+    const OpOutputs out = run_on_matrices(def().decl, *make("parity-host"), p.call);
     const std::vector<double> x = p.call.inputs.at("x").values(), y = out.at("y").values();
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t h = 0; h < H; ++h)
@@ -56,7 +56,7 @@ TEST(RopeKernel, WithinItsBoundWhereTheSignAndTableProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u})
     for (const bool interleaved : {false, true}) {
       const Case c = heads(3, 2, 32, interleaved, seed);
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds());
+      EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds());
       EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-sin-sign-flipped")).fails()) << seed;
       EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-bf16-tables")).fails()) << seed;
     }
@@ -72,7 +72,7 @@ TEST(RopeKernel, TheNeoxOnlyProbeIsWrongExactlyForInterleavedPairs) {
 TEST(RopeKernel, TheHeadsPackedProbeIsWrongExactlyForAPartialRotationOfSeveralHeads) {
   for (const auto& [H, Q] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 0}, {3, 0}, {1, 4}, {3, 4}}) {
     const Case c = heads(2, H, 8, false, 5, Q);
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("rlkernels-host")).holds()) << "H " << H << " Q " << Q;
+    EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds()) << "H " << H << " Q " << Q;
     EXPECT_EQ(forward_accuracy(def(), c, *make("probe-heads-packed")).fails(), H > 1 && Q > 0)
         << "H " << H << " Q " << Q;
   }

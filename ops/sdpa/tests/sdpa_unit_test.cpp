@@ -101,7 +101,7 @@ TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
         bshd.call.inputs.at(name).set_value(static_cast<std::int64_t>(i), x[i]);
     }
     const OutputValues a = op.oracle(bhsd.values), b = op.oracle(bshd.values);
-    const auto kernel = make(*f, "rlkernels-host");
+    const auto kernel = make(*f, "parity-host");
     const OpOutputs ka = run_on_matrices(op.decl, *kernel, bhsd.call),
                     kb = run_on_matrices(op.decl, *kernel, bshd.call);
     for (const auto& t : op.decl.outputs) {
@@ -119,14 +119,14 @@ TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
 TEST(SdpaKernel, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
   for (const std::uint64_t seed : {1u, 2u}) {
     const Case small = make_case("sdpa", 2, 2, 9, 16, true, true, seed);
-    EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "rlkernels-host")).holds());
+    EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "parity-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "probe-causal-off-by-one")).fails());
     EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "probe-scale-after-softmax")).fails());
     const Case large_logits = make_case("sdpa", 2, 2, 9, 16, false, false, seed, 10.0);
-    EXPECT_TRUE(forward_accuracy(def(family()), large_logits, *make(family(), "rlkernels-host")).holds());
+    EXPECT_TRUE(forward_accuracy(def(family()), large_logits, *make(family(), "parity-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(family()), large_logits, *make(family(), "probe-no-max")).fails());
     const Case back = make_case("sdpa_backward", 2, 2, 9, 16, true, false, seed);
-    EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "rlkernels-host")).holds());
+    EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "parity-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "probe-no-rowsum")).fails());
     EXPECT_TRUE(
         forward_accuracy(def(backward_family()), back, *make(backward_family(), "probe-causal-off-by-one")).fails());
@@ -141,17 +141,17 @@ TEST(SdpaKernel, AnInfValueWithAnUnderflowedProbabilityIsNoViolation) {
     Case c = make_case(f->name().c_str(), 1, 1, 2, 25, false, false, 0, 10.0);
     c.params["dtype.act"] = 16;
     c.patches = {{"v", 0, 0x7f80, DType::bf16}};
-    EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "rlkernels-host")).holds()) << f->name();
+    EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "parity-host")).holds()) << f->name();
   }
 }
 
 // The split-keys plans change the bits of a row with the batch's B*H: caught as batch variance.
 TEST(SdpaKernel, TheSplitKeysProbesDependOnTheBatch) {
   const Case c = make_case("sdpa", 4, 2, 128, 4, false, false, 5);
-  EXPECT_TRUE(rows_independent(def(family()), c, *make(family(), "rlkernels-host")).holds());
+  EXPECT_TRUE(rows_independent(def(family()), c, *make(family(), "parity-host")).holds());
   EXPECT_TRUE(rows_independent(def(family()), c, *make(family(), "probe-split-keys")).fails());
   const Case b = make_case("sdpa_backward", 4, 2, 128, 4, false, false, 5);
-  EXPECT_TRUE(rows_independent(def(backward_family()), b, *make(backward_family(), "rlkernels-host")).holds());
+  EXPECT_TRUE(rows_independent(def(backward_family()), b, *make(backward_family(), "parity-host")).holds());
   EXPECT_TRUE(rows_independent(def(backward_family()), b, *make(backward_family(), "probe-split-keys")).fails());
 }
 

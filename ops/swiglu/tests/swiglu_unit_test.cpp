@@ -73,7 +73,7 @@ TEST(SwigluKernel, WithinItsBoundWhereTheArithmeticProbesAreNot) {
   for (const gen::Family* f : {&family(), &backward_family()})
     for (const std::uint64_t seed : {1u, 2u, 3u}) {
       const Case c = gates(*f, 3, 200, seed);
-      EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "rlkernels-host")).holds()) << f->name();
+      EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "parity-host")).holds()) << f->name();
       for (const char* probe : {"probe-fast-exp", "probe-bf16-intermediate", "probe-swapped-halves"})
         EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, probe)).fails())
             << f->name() << " " << probe << " seed " << seed;
@@ -91,7 +91,7 @@ TEST(SwigluKernel, TheDroppedTailIsWrongExactlyForOddF) {
 // same row in the batch is not.
 TEST(SwigluKernel, TheBackwardsDroppedTailDependsOnTheBatch) {
   const OpDef& op = def(backward_family());
-  const auto kernel = make(backward_family(), "rlkernels-host");
+  const auto kernel = make(backward_family(), "parity-host");
   const auto probe = make(backward_family(), "probe-dropped-tail-from-128-rows");
   for (const std::int64_t F : {7, 8}) {
     const Case c = gates(backward_family(), 128, F, 5);
@@ -107,11 +107,11 @@ TEST(SwigluKernel, ASaturatedGateGivesMinusZeroAndIsExempt) {
   const std::uint64_t minus_100 = 0xC2C80000u;  // -100.0f: exp(100) overflows float32
   c.patches = {{"x", 0, minus_100}};
   const OpProblem p = materialise(def(family()).decl, c);
-  const OpOutputs out = make(family(), "rlkernels-host")->run(p.call);
+  const OpOutputs out = make(family(), "parity-host")->run(p.call);
   const double y = out.at("y").value_at(0);
   EXPECT_EQ(y, 0.0);
   EXPECT_NE(std::signbit(y), std::signbit(p.values.inputs.at("x")[1])) << "silu(-100) = -0, times b";
-  const Verdict v = forward_accuracy(def(family()), c, *make(family(), "rlkernels-host"));
+  const Verdict v = forward_accuracy(def(family()), c, *make(family(), "parity-host"));
   EXPECT_EQ(v.outcome, Outcome::discarded) << v.detail;  // the only element is exempt
 }
 
@@ -121,10 +121,10 @@ TEST(SwigluKernel, ASaturatedGateGivesZeroGradientsAndIsExempt) {
   Case c = gates(backward_family(), 1, 1, 1);
   c.patches = {{"x", 0, 0xC2C80000u}};  // -100.0f
   const OpProblem p = materialise(def(backward_family()).decl, c);
-  const OpOutputs out = make(backward_family(), "rlkernels-host")->run(p.call);
+  const OpOutputs out = make(backward_family(), "parity-host")->run(p.call);
   EXPECT_EQ(out.at("dx").value_at(0), 0.0);
   EXPECT_EQ(out.at("dx").value_at(1), 0.0);
-  const Verdict v = forward_accuracy(def(backward_family()), c, *make(backward_family(), "rlkernels-host"));
+  const Verdict v = forward_accuracy(def(backward_family()), c, *make(backward_family(), "parity-host"));
   EXPECT_EQ(v.outcome, Outcome::discarded) << v.detail;
 }
 

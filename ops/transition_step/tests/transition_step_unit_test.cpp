@@ -17,7 +17,7 @@
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
-#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>
 #include <parity/subjects/transition_family.hpp>
 
 namespace parity::ops::transition_step {
@@ -68,14 +68,14 @@ TEST(TransitionStep, EveryTransitionSubjectIsASubject) {
 TEST(TransitionStep, ReturnsTheTransitionSubjectsOwnBits) {
   for (const bool cps : {false, true}) {
     const OpProblem p = materialise(def().decl, make_case(3, 300, cps, 0.8f, 4));
-    const OpOutputs out = make("rlkernels-host")->run(p.call);
+    const OpOutputs out = make("parity-host")->run(p.call);
     subjects::TransitionInputs in{.x = p.call.input("x"), .v = p.call.input("v"), .eps = p.call.input("eps")};
     in.sigma.assign(3, 0.8f);
     in.sigma_prev.assign(3, sigma_prev_of(0.8f, 0.1f));
     in.sigma_max = 0.98f;
     in.noise_level = 0.7f;
     in.type = cps ? subjects::StepType::cps : subjects::StepType::sde;
-    const subjects::TransitionOutputs direct = subjects::find_transition_subject("rlkernels-host").make()->sample(in);
+    const subjects::TransitionOutputs direct = subjects::find_transition_subject("parity-host").make()->sample(in);
     for (const auto& [name, t] :
          {std::pair{"prev", direct.prev}, {"mean", direct.mean}, {"std", direct.std}, {"logp", direct.logp}}) {
       ASSERT_EQ(out.at(name).shape(), t.shape()) << name;
@@ -119,7 +119,7 @@ TEST(TransitionStep, TheDoubleReferenceIsTheFormula) {
 TEST(TransitionStep, WithinItsBoundWhereTheStepProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u}) {
     for (const bool cps : {false, true}) {
-      const Verdict v = forward_accuracy(def(), make_case(3, 700, cps, 0.8f, seed), *make("rlkernels-host"));
+      const Verdict v = forward_accuracy(def(), make_case(3, 700, cps, 0.8f, seed), *make("parity-host"));
       EXPECT_TRUE(v.holds()) << v.detail;
     }
     const Case sde = make_case(3, 700, false, 0.8f, seed);
@@ -130,7 +130,7 @@ TEST(TransitionStep, WithinItsBoundWhereTheStepProbesAreNot) {
 
 // The declaration's sigma_prev and cps factor are the kernel's: the same float32 values.
 TEST(TransitionStep, TheDeclarationsConstantsAreTheKernels) {
-  for (const float a : {0.3f, 0.7f, 1.0f, 0.05f}) EXPECT_EQ(cps_sin_of(a), subjects::rlkernels::cps_sin_factor(a)) << a;
+  for (const float a : {0.3f, 0.7f, 1.0f, 0.05f}) EXPECT_EQ(cps_sin_of(a), subjects::builtin::cps_sin_factor(a)) << a;
   for (const float sigma : {1.0f, 0.8f, 0.5f, 0.2f})
     for (const float step : {0.1f, 0.02f, 0.001f})
       EXPECT_EQ(sigma_prev_of(sigma, step), sigma - step) << sigma << " - " << step;  // float32 subtraction

@@ -1,9 +1,9 @@
-#include <parity/subjects/rlkernels/lora_host.hpp>
+#include <parity/subjects/builtin/lora_host.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 template class LoraHostTwin<StandardArithmetic>;
 
 std::unique_ptr<LoraSubject> make_lora_host_twin() { return std::make_unique<LoraHostTwin<StandardArithmetic>>(); }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

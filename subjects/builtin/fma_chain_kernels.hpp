@@ -4,7 +4,7 @@
 // instruction set (fma_chain.cpp dispatches on core/isa.hpp).
 #include <cstdint>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 void fma_panel_avx2(std::int64_t M, const float* a, std::int64_t lda, const float* panel, std::int64_t P, float* c,
                     std::int64_t ldc, std::int64_t width);
@@ -23,4 +23,4 @@ inline std::int64_t tile_rows(std::int64_t M, std::int64_t most, std::int64_t ti
   return M / tiles + (tile < M % tiles ? 1 : 0);
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

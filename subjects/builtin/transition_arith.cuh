@@ -27,7 +27,7 @@
 #include <parity/core/detmath.hpp>
 #include <parity/core/hd.hpp>
 
-namespace parity::subjects::rlkernels::transition {
+namespace parity::subjects::builtin::transition {
 
 inline constexpr int kLanes = 256;
 
@@ -109,4 +109,4 @@ PARITY_HD void fold_lanes(float* lanes, int count) {
 
 PARITY_HD float row_mean(float total, std::int64_t n) { return total / static_cast<float>(n); }
 
-}  // namespace parity::subjects::rlkernels::transition
+}  // namespace parity::subjects::builtin::transition

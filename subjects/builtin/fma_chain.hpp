@@ -9,9 +9,9 @@
 #include <cstdint>
 
 #include <parity/core/isa.hpp>
-#include <parity/subjects/rlkernels/matrix_view.hpp>
+#include <parity/subjects/builtin/matrix_view.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 // For i < M and j < b.cols: c[i * ldc + j] continues over p < b.rows as
 // c = fma(a[i * lda + p], b(p, j), c) (lora::mac), on `isa`'s kernel (one no better than
@@ -55,4 +55,4 @@ void mac_chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixVi
   chains_with(&mac_panel<Mac>, M, a, lda, b, c, ldc, best_isa());
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -1,8 +1,8 @@
-#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>
 
 #include <cmath>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 float cps_sin_factor(double noise_level) {
   return static_cast<float>(std::sin(noise_level * 3.14159265358979323846 / 2.0));
@@ -22,4 +22,4 @@ std::unique_ptr<TransitionSubject> make_transition_host_twin() {
   return std::make_unique<TransitionHostTwin<StandardStep>>();
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -1,13 +1,13 @@
-#include <parity/subjects/rlkernels/fma_chain.hpp>
+#include <parity/subjects/builtin/fma_chain.hpp>
 
 #include <algorithm>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/thread_pool.hpp>
-#include <parity/subjects/rlkernels/fma_chain_kernels.hpp>
-#include <parity/subjects/rlkernels/lora_arith.cuh>
+#include <parity/subjects/builtin/fma_chain_kernels.hpp>
+#include <parity/subjects/builtin/lora_arith.cuh>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 struct FmaMac {
@@ -91,4 +91,4 @@ void fma_chains(Isa isa, std::int64_t M, const float* a, std::int64_t lda, const
               M, a, lda, b, c, ldc, use);
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -4,10 +4,10 @@
 // alternative implementations; StandardStep is the kernel's own.
 #include <memory>
 
-#include <parity/subjects/rlkernels/transition_arith.cuh>
+#include <parity/subjects/builtin/transition_arith.cuh>
 #include <parity/subjects/transition_family.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 // float(sin(a pi / 2)) for the cps step, as the Python reference computes it (math.sin in
 // double, then a float32 multiply). Computed once per call on the host for every backend.
@@ -41,6 +41,6 @@ class TransitionHostTwin : public TransitionSubject {
 
 std::unique_ptr<TransitionSubject> make_transition_host_twin();
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin
 
-#include <parity/subjects/rlkernels/transition_host_impl.hpp>
+#include <parity/subjects/builtin/transition_host_impl.hpp>

@@ -15,12 +15,12 @@
 #include <parity/core/layout.hpp>
 #include <parity/core/random_fill.hpp>
 #include <parity/core/tensor.hpp>
+#include <parity/subjects/builtin/cuda_device.hpp>
+#include <parity/subjects/builtin/lora_cuda.hpp>
+#include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/lora_family.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
-#include <parity/subjects/rlkernels/lora_cuda.hpp>
-#include <parity/subjects/rlkernels/lora_host.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 enum class Patch { none, midpoints, nan };
@@ -166,10 +166,10 @@ TEST(LoraCudaTwinRounding, OutputsOnBf16MidpointsRoundToEven) {
 }
 
 }  // namespace
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin
 
 int main(int argc, char** argv) {
-  const std::string reason = parity::subjects::rlkernels::cuda_unavailable_reason();
+  const std::string reason = parity::subjects::builtin::cuda_unavailable_reason();
   if (!reason.empty()) {
     std::printf("lora_cuda_twin_test skipped: %s\n", reason.c_str());
     return 77;

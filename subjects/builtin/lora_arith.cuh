@@ -20,7 +20,7 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/hd.hpp>
 
-namespace parity::subjects::rlkernels::lora {
+namespace parity::subjects::builtin::lora {
 
 // One step of every reduction: acc + a * b, rounded once.
 PARITY_HD float mac(float acc, float a, float b) { return fmaf(a, b, acc); }
@@ -44,4 +44,4 @@ PARITY_HD std::int64_t at(std::int64_t offset, std::int64_t s0, std::int64_t s1,
   return offset + i * s0 + j * s1;
 }
 
-}  // namespace parity::subjects::rlkernels::lora
+}  // namespace parity::subjects::builtin::lora

@@ -8,12 +8,12 @@
 #include <array>
 #include <utility>
 
-#include <parity/subjects/rlkernels/fma_chain.hpp>
-#include <parity/subjects/rlkernels/fma_chain_kernels.hpp>
+#include <parity/subjects/builtin/fma_chain.hpp>
+#include <parity/subjects/builtin/fma_chain_kernels.hpp>
 
 #define PARITY_AVX2 __attribute__((target("avx2,fma")))
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 constexpr std::int64_t kMaxRows = 6;
@@ -70,4 +70,4 @@ PARITY_AVX2 void fma_panel_avx2(std::int64_t M, const float* a, std::int64_t lda
   }
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -5,7 +5,7 @@
 
 #include <parity/subjects/transition_family.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 // A subject whose prev, mean, std and logp equal those of the host twin
 // (TransitionHostTwin<StandardStep>) bit for bit, for every input, layout and shape: the
@@ -17,4 +17,4 @@ namespace parity::subjects::rlkernels {
 // std::runtime_error naming the CUDA call that failed (InputError on bad inputs).
 std::unique_ptr<TransitionSubject> make_transition_cuda_kernel();
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

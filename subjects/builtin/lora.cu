@@ -16,12 +16,12 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/hd.hpp>
+#include <parity/subjects/builtin/cuda_memory.cuh>
+#include <parity/subjects/builtin/lora_arith.cuh>
+#include <parity/subjects/builtin/lora_cuda.hpp>
 #include <parity/subjects/lora_family.hpp>
-#include <parity/subjects/rlkernels/cuda_memory.cuh>
-#include <parity/subjects/rlkernels/lora_arith.cuh>
-#include <parity/subjects/rlkernels/lora_cuda.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 using std::int64_t;
@@ -280,4 +280,4 @@ class LoraCudaKernel : public LoraSubject {
 
 std::unique_ptr<LoraSubject> make_lora_cuda_kernel() { return std::make_unique<LoraCudaKernel>(); }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -11,11 +11,11 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/isa.hpp>
+#include <parity/subjects/builtin/fma_chain.hpp>
+#include <parity/subjects/builtin/lora_arith.cuh>
 #include <parity/subjects/lora_family.hpp>
-#include <parity/subjects/rlkernels/fma_chain.hpp>
-#include <parity/subjects/rlkernels/lora_arith.cuh>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 struct StandardArithmetic {
   static float mac(float acc, float a, float b) { return lora::mac(acc, a, b); }
@@ -52,6 +52,6 @@ class LoraHostTwin : public LoraSubject {
 
 std::unique_ptr<LoraSubject> make_lora_host_twin();
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin
 
-#include <parity/subjects/rlkernels/lora_host_impl.hpp>
+#include <parity/subjects/builtin/lora_host_impl.hpp>

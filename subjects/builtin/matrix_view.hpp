@@ -7,7 +7,7 @@
 #include <parity/core/dtype.hpp>
 #include <parity/core/tensor.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 // A read-only 2-D view of float32 or bf16 values: element (i, j), i < rows, j < cols, at
 // base[i * s_row + j * s_col] (element units of dtype). Conversions to float32 are exact.
@@ -30,4 +30,4 @@ struct MatrixView {
 std::vector<float> to_floats(const MatrixView& v);
 void to_floats(const MatrixView& v, float* out);
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

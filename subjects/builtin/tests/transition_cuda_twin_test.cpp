@@ -21,12 +21,12 @@
 #include <parity/core/layout.hpp>
 #include <parity/core/random_fill.hpp>
 #include <parity/core/tensor.hpp>
-#include <parity/subjects/rlkernels/cuda_device.hpp>
-#include <parity/subjects/rlkernels/transition_cuda.hpp>
-#include <parity/subjects/rlkernels/transition_host.hpp>
+#include <parity/subjects/builtin/cuda_device.hpp>
+#include <parity/subjects/builtin/transition_cuda.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>
 #include <parity/subjects/transition_family.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 enum class Step { sde, sde_plain, cps };  // sde_plain: sde without the normaliser
@@ -176,10 +176,10 @@ TEST(TransitionCudaTwinInputs, RejectsBadInputsBeforeTouchingTheDevice) {
 }
 
 }  // namespace
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin
 
 int main(int argc, char** argv) {
-  const std::string reason = parity::subjects::rlkernels::cuda_unavailable_reason();
+  const std::string reason = parity::subjects::builtin::cuda_unavailable_reason();
   if (!reason.empty()) {
     std::printf("transition_cuda_twin_test skipped: %s\n", reason.c_str());
     return 77;

@@ -1,11 +1,11 @@
-#include <parity/subjects/rlkernels/matrix_view.hpp>
+#include <parity/subjects/builtin/matrix_view.hpp>
 
 #include <string>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/error.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 MatrixView MatrixView::of(const Tensor& t) {
   if (t.shape().size() != 2) throw InputError("MatrixView: tensor of rank " + std::to_string(t.shape().size()));
@@ -56,4 +56,4 @@ void to_floats(const MatrixView& v, float* out) {
   else copy(static_cast<const float*>(v.base), [](float f) { return f; });
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -1,10 +1,10 @@
-#include <parity/subjects/rlkernels/cuda_device.hpp>
+#include <parity/subjects/builtin/cuda_device.hpp>
 
 #include <cuda_runtime.h>
 
 #include <parity/core/build_info.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 // Compiled for the same architectures as the kernels: if the device cannot load this, it
@@ -35,4 +35,4 @@ std::string cuda_unavailable_reason() {
   return "";
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace parity::subjects::rlkernels::cuda {
+namespace parity::subjects::builtin::cuda {
 
 // Throws std::runtime_error "<what>: <call> failed: <CUDA's message>" unless err is success.
 inline void check(cudaError_t err, const char* what, const char* call) {
@@ -34,4 +34,4 @@ class DeviceBuffer {
   std::size_t bytes_;
 };
 
-}  // namespace parity::subjects::rlkernels::cuda
+}  // namespace parity::subjects::builtin::cuda

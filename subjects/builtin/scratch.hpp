@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 // Buffer `slot` (0 <= slot < kScratchSlots) of this thread, resized to n floats and zeroed.
 // Valid until the next call with the same slot on this thread.
@@ -19,4 +19,4 @@ inline float* zeroed_scratch(int slot, std::size_t n) {
   return b.data();
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -21,13 +21,13 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/hd.hpp>
-#include <parity/subjects/rlkernels/cuda_memory.cuh>
-#include <parity/subjects/rlkernels/transition_arith.cuh>
-#include <parity/subjects/rlkernels/transition_cuda.hpp>
-#include <parity/subjects/rlkernels/transition_host.hpp>  // StandardStep::row
+#include <parity/subjects/builtin/cuda_memory.cuh>
+#include <parity/subjects/builtin/transition_arith.cuh>
+#include <parity/subjects/builtin/transition_cuda.hpp>
+#include <parity/subjects/builtin/transition_host.hpp>  // StandardStep::row
 #include <parity/subjects/transition_family.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 using std::int64_t;
@@ -204,4 +204,4 @@ class TransitionCudaKernel : public TransitionSubject {
 
 std::unique_ptr<TransitionSubject> make_transition_cuda_kernel() { return std::make_unique<TransitionCudaKernel>(); }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

@@ -3,9 +3,9 @@
 // read once into float32 copies (matrix_view.hpp), not element by element through Tensor.
 #include <vector>
 
-#include <parity/subjects/rlkernels/matrix_view.hpp>
+#include <parity/subjects/builtin/matrix_view.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 template <class Policy>
 void TransitionHostTwin<Policy>::reduce(const std::vector<float>& terms, std::int64_t B, std::int64_t n, Tensor& logp) {
@@ -76,4 +76,4 @@ Tensor TransitionHostTwin<Policy>::score(const TransitionInputs& in, const Tenso
   return logp;
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

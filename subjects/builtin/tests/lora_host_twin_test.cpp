@@ -21,11 +21,11 @@
 #include <parity/core/isa.hpp>
 #include <parity/core/layout.hpp>
 #include <parity/core/tensor.hpp>
+#include <parity/subjects/builtin/lora_arith.cuh>
+#include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/lora_family.hpp>
-#include <parity/subjects/rlkernels/lora_arith.cuh>
-#include <parity/subjects/rlkernels/lora_host.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 // A policy whose multiply-add rounds every partial sum to bf16 (as a mismatch probe does):
@@ -289,4 +289,4 @@ TEST(LoraHostTwin, AnotherSummationOrderIsTold) {
 }
 
 }  // namespace
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

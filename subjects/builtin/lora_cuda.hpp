@@ -4,7 +4,7 @@
 
 #include <parity/subjects/lora_family.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 // A subject whose y, dx, dA and dB equal those of the host twin
 // (LoraHostTwin<StandardArithmetic>) bit for bit, for every input, layout and shape: each
@@ -14,4 +14,4 @@ namespace parity::subjects::rlkernels {
 // throws std::runtime_error naming the CUDA call that failed (InputError on bad inputs).
 std::unique_ptr<LoraSubject> make_lora_cuda_kernel();
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

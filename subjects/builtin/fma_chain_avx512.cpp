@@ -11,8 +11,8 @@
 #include <utility>
 
 #include <parity/core/bf16.hpp>
-#include <parity/subjects/rlkernels/fma_chain.hpp>
-#include <parity/subjects/rlkernels/fma_chain_kernels.hpp>
+#include <parity/subjects/builtin/fma_chain.hpp>
+#include <parity/subjects/builtin/fma_chain_kernels.hpp>
 
 #define PARITY_AVX512 __attribute__((target("avx512f")))
 
@@ -23,7 +23,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 namespace {
 
 constexpr std::int64_t kMaxRows = 12;
@@ -125,4 +125,4 @@ PARITY_AVX512 void fma_panel_avx512(std::int64_t M, const float* a, std::int64_t
   }
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin

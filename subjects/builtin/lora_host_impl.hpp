@@ -3,9 +3,9 @@
 // lora_arith.cuh is one call of `chains`: C[i][j] over p, with the operands viewed so that the
 // reduction index is p and the output column is j. Intermediates live in this thread's
 // scratch buffers (scratch.hpp).
-#include <parity/subjects/rlkernels/scratch.hpp>
+#include <parity/subjects/builtin/scratch.hpp>
 
-namespace parity::subjects::rlkernels {
+namespace parity::subjects::builtin {
 
 template <class Arith>
 void LoraHostTwin<Arith>::chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
@@ -91,4 +91,4 @@ LoraGradients LoraHostTwin<Arith>::backward(const LoraInputs& in, const Tensor& 
   return out;
 }
 
-}  // namespace parity::subjects::rlkernels
+}  // namespace parity::subjects::builtin
