@@ -76,7 +76,11 @@ std::string failure_card(const json& row, const std::filesystem::path& page_dir)
   std::string out = "<article class=\"card\">\n" + card_heading(row);
   if (const std::string c = case_summary(row); !c.empty()) {
     out += "<p class=\"case\"><code class=\"case\">" + markup_escaped(c) + "</code>";
-    if (const std::string params = case_params_html(member_or_null(row, "case")); !params.empty())
+    // An op family's detail names the case's parameters already, its dtypes by name.
+    const json& detail = member_or_null(row, "detail");
+    const bool named =
+        detail.is_string() && detail.get_ref<const std::string&>().find("(case params: ") != std::string::npos;
+    if (const std::string params = case_params_html(member_or_null(row, "case")); !params.empty() && !named)
       out += " <span class=\"params\">params " + params + "</span>";
     out += "</p>\n";
   }

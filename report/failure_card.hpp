@@ -12,7 +12,8 @@ namespace parity::report {
 // row, or reproducer_row of a reproducer), each part only where the row has it:
 // - a heading: family, property (or probe, shape), subject, and the kind of failure (the words
 //   of its failure kind, e.g. "a wrong value", else its status);
-// - the case in one line (case_summary) in <code class="case">, and its parameters;
+// - the case in one line (case_summary) in <code class="case">, and its parameters unless the
+//   detail names them ("(case params: ...)", as an op family's failure does);
 // - what broke: "detail" (or "observed", a verdict's detail, every "failures" entry);
 // - the element map (element_map_figure) of its "map", or its verdict's or observed verdict's;
 //   a map parity cannot read is named, not drawn;

@@ -179,6 +179,9 @@ TEST(ReportPage, AReproducersCardSummarisesItsCase) {
   EXPECT_NE(text.find("eps=<span title=\"" + format_exact(eps) + "\">1e-06</span>"), std::string::npos) << text;
   EXPECT_EQ(text.find("&quot;dims&quot;"), std::string::npos);
   EXPECT_NE(text.find("parity replay repros/r.json"), std::string::npos);
+  json named = repro;  // an op family's detail names the parameters: not shown twice
+  named["observed"]["detail"] = "y[1, 0] outside its bound (case params: eps=9.99999997e-07)";
+  EXPECT_EQ(render_report_page({{"repros/r.json", named}}, "").find("<span class=\"params\">"), std::string::npos);
 }
 
 TEST(FieldText, AFloat32ShowsItsShortestTextAndOtherNumbersFourDigits) {
