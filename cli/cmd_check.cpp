@@ -40,6 +40,7 @@ ResultRecord check_record(const std::string& family, const std::string& subject,
     r.kind = result.verdict->kind;
     r.failing_case = result.counterexample;
     r.detail = result.verdict->detail;
+    r.map = result.verdict->map;
     r.reproducer = result.reproducer;
     r.rerun = result.rerun;
     r.extra["message"] = result.message;  // the failure's text as printed

@@ -36,6 +36,7 @@ ResultRecord probe_record(const gen::Family& family, const gen::SubjectEntry& pr
   r.kind = result.verdict->kind;
   r.failing_case = result.counterexample;
   r.detail = result.verdict->detail;
+  r.map = result.verdict->map;
   r.reproducer = result.reproducer;
   r.rerun = result.rerun;
   r.cases = result.cases;

@@ -27,6 +27,7 @@ int cmd_replay(const Args& args) {
     if (o.verdict.fails()) r.kind = o.verdict.kind;
     r.failing_case = o.reproducer.failing_case;
     r.detail = o.verdict.detail;
+    r.map = o.verdict.map;
     r.reproducer = o.file;
     r.cases = o.runs;
     r.extra = {{"runs", o.runs}, {"failed_runs", o.failures}, {"recorded_subject", o.reproducer.subject}};

@@ -25,6 +25,7 @@ nlohmann::json result_json(const ResultRecord& r) {
                       {"rerun", text_or_null(r.rerun)},
                       {"cases", r.cases},
                       {"discarded", r.discarded}};
+  if (r.map) j["map"] = element_map_to_json(*r.map);
   j.update(r.extra);
   return j;
 }

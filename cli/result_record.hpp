@@ -25,6 +25,7 @@ struct ResultRecord {
   std::optional<FailureKind> kind = {};   // the verdict's failure kind, when it failed
   std::optional<Case> failing_case = {};  // the (shrunk) case the verdict is about
   std::string detail = {};                // the verdict's words, or why nothing ran
+  std::optional<ElementMap> map = {};     // the verdict's element map, when it has one
   std::optional<std::filesystem::path> reproducer = {};
   std::string rerun = {};  // the command that reruns the run; "" when none does
   int cases = 0;           // cases that ran to a verdict
@@ -38,7 +39,7 @@ std::string replay_command(const std::filesystem::path& reproducer);
 // {"family", "property" (null when empty), "subject", "status", "failed", "skipped", "kind"
 // (failure_kind_name, or null), "case" (case_to_json, or null), "case_summary", "detail",
 // "reproducer", "replay" (both null without a reproducer), "rerun" (null when empty), "cases",
-// "discarded"} and the extra fields.
+// "discarded"}, "map" (element_map_to_json) when the record has one, and the extra fields.
 nlohmann::json result_json(const ResultRecord& r);
 
 }  // namespace parity::cli

@@ -1,10 +1,12 @@
 #include <parity/core/compare.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/f16.hpp>
@@ -163,24 +165,28 @@ ValueDiff compare_values(std::span<const double> a, std::span<const double> b) {
   return d;
 }
 
+namespace {
+
+double utilisation_at(double a, double ref, double bound) {
+  if (!std::isfinite(ref)) {
+    // Where the float evaluation may overflow, inf - inf can turn the reference's Inf into a
+    // NaN: any non-finite result is then acceptable, a finite one never.
+    const bool same = (std::isnan(a) && std::isnan(ref)) || a == ref;
+    const bool allowed = same || (!std::isfinite(bound) && !std::isfinite(a));
+    return allowed ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+  if (std::isinf(bound)) return 0.0;
+  if (!std::isfinite(a)) return std::numeric_limits<double>::infinity();
+  const double e = std::fabs(a - ref);
+  return e == 0.0 ? 0.0 : (bound > 0.0 ? e / bound : std::numeric_limits<double>::infinity());
+}
+
+}  // namespace
+
 BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound) {
   BoundCheck c;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    double utilisation;
-    if (!std::isfinite(ref[i])) {
-      // Where the float evaluation may overflow, inf - inf can turn the reference's Inf into a
-      // NaN: any non-finite result is then acceptable, a finite one never.
-      const bool same = (std::isnan(a[i]) && std::isnan(ref[i])) || a[i] == ref[i];
-      const bool allowed = same || (!std::isfinite(bound[i]) && !std::isfinite(a[i]));
-      utilisation = allowed ? 0.0 : std::numeric_limits<double>::infinity();
-    } else if (std::isinf(bound[i])) {
-      utilisation = 0.0;
-    } else if (!std::isfinite(a[i])) {
-      utilisation = std::numeric_limits<double>::infinity();
-    } else {
-      const double e = std::fabs(a[i] - ref[i]);
-      utilisation = e == 0.0 ? 0.0 : (bound[i] > 0.0 ? e / bound[i] : std::numeric_limits<double>::infinity());
-    }
+    const double utilisation = utilisation_at(a[i], ref[i], bound[i]);
     if (c.worst_index < 0 || utilisation > c.max_utilisation) {
       c.max_utilisation = utilisation;
       c.worst_index = static_cast<std::int64_t>(i);
@@ -188,6 +194,31 @@ BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, s
     if (utilisation > 1.0 && c.violations++ == 0) c.first_violation = static_cast<std::int64_t>(i);
   }
   return c;
+}
+
+std::vector<double> error_over_bound(std::span<const double> a, std::span<const double> ref,
+                                     std::span<const double> bound) {
+  std::vector<double> out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) out[i] = utilisation_at(a[i], ref[i], bound[i]);
+  return out;
+}
+
+std::vector<double> bits_differ(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() || a.shape() != b.shape())
+    throw std::invalid_argument("bits_differ: " + shape_text(a.shape()) + " vs " + shape_text(b.shape()));
+  const Tensor ca = a.contiguous(), cb = b.contiguous();
+  std::vector<double> out(static_cast<std::size_t>(a.numel()));
+  for (std::int64_t i = 0; i < a.numel(); ++i) {
+    const std::uint64_t x = contiguous_bits(ca, i), y = contiguous_bits(cb, i);
+    out[static_cast<std::size_t>(i)] = x == y || (is_nan_bits(a.dtype(), x) && is_nan_bits(a.dtype(), y)) ? 0.0 : 1.0;
+  }
+  return out;
+}
+
+ElementMap element_map_of(std::string output, MapMeasure measure, const std::vector<std::int64_t>& shape,
+                          std::span<const double> values) {
+  const std::int64_t rows = shape.empty() ? 1 : std::max<std::int64_t>(shape[0], 1);
+  return element_map(std::move(output), measure, rows, static_cast<std::int64_t>(values.size()) / rows, values);
 }
 
 }  // namespace parity

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include <parity/core/element_map.hpp>
 #include <parity/core/tensor.hpp>
 
 namespace parity {
@@ -61,6 +62,21 @@ struct BoundCheck {
 // where the reference is finite, and any non-finite value where it is not. Otherwise a
 // non-finite reference requires the same class.
 BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound);
+
+// Per element (logical order), 1 where the bits of a and b differ and 0 where they agree (NaN
+// equals NaN, as in compare_bitwise). Same dtype and shape required (std::invalid_argument).
+std::vector<double> bits_differ(const Tensor& a, const Tensor& b);
+
+// Per element, |a_i - ref_i| / bound_i under check_bound's rules: 0 where it accepts the element
+// whatever the error (an infinite bound, a non-finite value of the allowed class), inf where a
+// value's class is wrong or the bound is 0 and the error is not.
+std::vector<double> error_over_bound(std::span<const double> a, std::span<const double> ref,
+                                     std::span<const double> bound);
+
+// The element map (element_map.hpp) of per-element `values` of a tensor of `shape`, seen as
+// shape[0] rows of the product of the other extents (one row for a scalar).
+ElementMap element_map_of(std::string output, MapMeasure measure, const std::vector<std::int64_t>& shape,
+                          std::span<const double> values);
 
 // Whether some row of a 2-D tensor other than `row` has different bits from it: the proof a
 // batch-invariance check needs that the batch held other data.

@@ -14,13 +14,13 @@ using nlohmann::json;
 namespace jr = json_read;
 
 Verdict Verdict::pass(std::string property, std::string detail) {
-  return {std::move(property), Outcome::holds, std::move(detail), FailureKind::value, {}};
+  return {std::move(property), Outcome::holds, std::move(detail), FailureKind::value, {}, {}};
 }
 Verdict Verdict::fail(std::string property, std::string detail, FailureKind kind) {
-  return {std::move(property), Outcome::fails, std::move(detail), kind, {}};
+  return {std::move(property), Outcome::fails, std::move(detail), kind, {}, {}};
 }
 Verdict Verdict::discard(std::string property, std::string why) {
-  return {std::move(property), Outcome::discarded, std::move(why), FailureKind::value, {}};
+  return {std::move(property), Outcome::discarded, std::move(why), FailureKind::value, {}, {}};
 }
 
 std::string outcome_name(Outcome o) {
@@ -92,6 +92,7 @@ json verdict_to_json(const Verdict& v) {
   if (v.fails()) j["failure"] = failure_kind_name(v.kind);
   j["metrics"] = json::object();
   for (const auto& [k, m] : v.metrics) j["metrics"][k] = jr::finite_or_text(m);
+  if (v.map) j["map"] = element_map_to_json(*v.map);
   return j;
 }
 
@@ -117,6 +118,7 @@ Verdict verdict_from_json(const json& j, const std::string& where) {
     jr::require_object(*m, where + ".metrics");
     for (const auto& [k, x] : m->items()) v.metrics[k] = jr::as_double(x, where + ".metrics." + k);
   }
+  if (const json* m = jr::optional_member(j, where, "map")) v.map = element_map_from_json(*m, where + ".map");
   return v;
 }
 

@@ -3,9 +3,12 @@
 // (the case could not exercise the property, e.g. a batch of one row for a batch-invariance
 // check; RapidCheck counts it as discarded, never as a pass).
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include <parity/core/element_map.hpp>
 
 namespace parity {
 
@@ -33,6 +36,7 @@ struct Verdict {
   std::string detail;                     // what broke and where, or why discarded
   FailureKind kind = FailureKind::value;  // meaningful when outcome == fails
   std::map<std::string, double> metrics;  // e.g. max_abs, bound_utilisation
+  std::optional<ElementMap> map;          // where a failing output went wrong, when the check can say
 
   bool holds() const { return outcome == Outcome::holds; }
   bool fails() const { return outcome == Outcome::fails; }
@@ -50,7 +54,8 @@ std::string outcome_name(Outcome o);
 std::string failure_kind_name(FailureKind k);
 // The kind in words for a message, e.g. "the subject threw".
 std::string failure_kind_text(FailureKind k);
-// JSON: {"property", "outcome", "detail", "metrics"} and, for a failure, "failure" (its kind).
+// JSON: {"property", "outcome", "detail", "metrics"}, for a failure "failure" (its kind), and "map"
+// (element_map_to_json) when the verdict has one; a malformed "map" is refused naming its field.
 // A failure without "failure" (reproducers written before kinds existed) reads as "threw" when
 // its detail starts "the subject threw", else as "value".
 nlohmann::json verdict_to_json(const Verdict& v);

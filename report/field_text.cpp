@@ -33,7 +33,7 @@ std::optional<double> number(const json& j) {
 std::string display(const json& j) {
   if (!j.is_number_float()) return display_exact(j);
   const double v = j.get<double>();
-  const std::string shown = format_measure(v), exact = format_exact(v);
+  const std::string shown = format_value(v), exact = format_exact(v);
   return shown == exact ? shown : "<span title=\"" + exact + "\">" + shown + "</span>";
 }
 

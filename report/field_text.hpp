@@ -21,7 +21,7 @@ const json& array_member(const json& j, std::string_view key);
 // json_read::finite_or_text writes); nullopt for anything else.
 std::optional<double> number(const json& j);
 
-// `j` as escaped HTML text: integers in full, other numbers as format_measure writes them (when that is not exact, in a
+// `j` as escaped HTML text: integers in full, other numbers as format_value writes them (when that is not exact, in a
 // <span> whose title holds the exact value), strings as they are, null as "null", booleans as
 // "true"/"false", arrays and objects as compact JSON (numbers in it as written).
 std::string display(const json& j);

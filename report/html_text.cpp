@@ -26,6 +26,14 @@ std::string format_measure(double v) {
   return format_short(v, 4);
 }
 
+std::string format_value(double v) {
+  const auto f = static_cast<float>(v);
+  if (!std::isfinite(v) || static_cast<double>(f) != v || v == std::trunc(v)) return format_measure(v);
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, f);
+  return std::string(buf, end);
+}
+
 std::string format_short(double v, int digits) {
   if (!std::isfinite(v)) return non_finite_text(v);
   char buf[40];

@@ -18,6 +18,10 @@ std::string format_exact(double v);
 // exact value stays in the JSON (and in the hover title, see field_text.hpp's display).
 std::string format_measure(double v);
 
+// A value of a JSON report for a reader: the shortest text that reads back as the same float32
+// when `v` is one (a float32 parameter or result: 9.99999997e-07 is "1e-06"), else format_measure.
+std::string format_value(double v);
+
 // `v` rounded to `digits` significant digits (printf %.*g); "nan", "inf", "-inf" when
 // not finite. For axis labels and summaries, where exactness is not the point.
 std::string format_short(double v, int digits = 3);

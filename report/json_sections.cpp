@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include <parity/report/case_text.hpp>
 #include <parity/report/field_text.hpp>
 #include <parity/report/html_blocks.hpp>
 #include <parity/report/html_text.hpp>
@@ -54,7 +55,26 @@ std::string scalars_text(const json& a) {
   return out.empty() ? "none" : out;
 }
 
+// JSON folded behind a one-line summary (plain text).
+std::string folded(const std::string& summary, const json& j) {
+  return "<details><summary>" + markup_escaped(summary) + "</summary><code>" + markup_escaped(j.dump()) +
+         "</code></details>";
+}
+
+std::string map_summary(const json& map) {
+  std::string s = "map";
+  for (const char* key : {"output", "measure"})
+    if (const json& v = member_or_null(map, key); v.is_string()) s += " " + v.get<std::string>();
+  if (const json& r = member_or_null(map, "rows"), &c = member_or_null(map, "cols"); r.is_number() && c.is_number())
+    s += ", " + r.dump() + " x " + c.dump();
+  return s;
+}
+
 std::string cell(const std::string& key, const json& v, const std::filesystem::path& page_dir) {
+  if (v.is_null()) return "<span class=\"absent\">&ndash;</span>";
+  if (key == "case" && v.is_object())
+    return "<code class=\"case\">" + markup_escaped(case_summary({{"case", v}})) + "</code>" + folded("JSON", v);
+  if (key == "map" && v.is_object()) return folded(map_summary(v) + " (drawn in its card)", v);
   if ((key == "reproducer" || key == "path") && v.is_string()) return file_link(v.get<std::string>(), page_dir);
   if (key == "replay" && v.is_string())
     return "<code class=\"command\">" + markup_escaped(v.get<std::string>()) + "</code>";
@@ -122,7 +142,7 @@ std::string json_sections(const json& value, const std::filesystem::path& page_d
     if (key == "replay" && value.contains("reproducer")) continue;  // shown with the reproducer
     if (key == "reproducer") {
       sections += heading(level, "reproducer") + reproducer_html(v, member_or_null(value, "replay"), page_dir);
-    } else if (is_scalar(v) || (v.is_array() && !has_objects(v))) {
+    } else if (is_scalar(v) || (v.is_array() && !has_objects(v)) || key == "case" || key == "map") {
       settings.emplace_back(markup_escaped(key), cell(key, v, page_dir));
     } else if (v.is_array()) {
       sections += heading(level, key) + rows_table(v, page_dir);

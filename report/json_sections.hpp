@@ -12,8 +12,9 @@ namespace parity::report {
 // - an object: its members in key order, "findings" last (a provider's results: reported, not
 //   gated, as its heading says); its scalar members and arrays of scalars as a definition list; "reproducer" and
 //   "replay" as reproducer_html (a link relative to `page_dir` and the replay command); each
-//   array of objects as a table (rows_table); each object member as a section of its own, or as
-//   one table when every member of it is a flat object (e.g. per-token checks); below <h6>, JSON.
+//   array of objects as a table (rows_table); a "case" or "map" object as a table cell shows it; each object member as
+//   a section of its own, or as one table when every member of it is a flat object (e.g. per-token checks); below <h6>,
+//   JSON.
 // - an array of objects: rows_table; of anything else: the values, comma-separated.
 // - a scalar: display().
 // Never throws on a JSON value.
@@ -23,8 +24,10 @@ std::string json_sections(const nlohmann::json& value, const std::filesystem::pa
 // (row_status, result_status.hpp) when some row has one; then, of the keys the rows have, first
 // those that name a result (property, family, subject, probe, shape, case, verdict, outcome,
 // kind, failure, detected_by, detail), then the others in the order first seen, last reproducer
-// and replay. Numbers to 4 digits (display); a "reproducer" or "path" string links relative to
-// `page_dir`; "replay" is shown as a command; nested values as compact JSON.
+// and replay. Numbers as display() shows them; null as a dash; a "reproducer" or "path" string
+// links relative to `page_dir`; "replay" is shown as a command; a "case" object as its one-line
+// summary (case_text.hpp) and a "map" as its output and measure, each with its JSON folded behind
+// <details>; other nested values as compact JSON.
 std::string rows_table(const nlohmann::json& rows, const std::filesystem::path& page_dir);
 
 }  // namespace parity::report

@@ -1,10 +1,10 @@
 #include <parity/report/report_page.hpp>
 
+#include <parity/report/failure_card.hpp>
 #include <parity/report/field_text.hpp>
 #include <parity/report/html_text.hpp>
 #include <parity/report/json_sections.hpp>
 #include <parity/report/page.hpp>
-#include <parity/report/reproducer_link.hpp>
 #include <parity/report/result_status.hpp>
 #include <parity/report/trajectory_html.hpp>
 
@@ -25,46 +25,19 @@ bool is_reproducer(const json& doc) {
 
 std::string counted(int n, const char* noun) { return std::to_string(n) + " " + noun; }
 
-// A failing row in one line: what failed where, and how to get it back.
-std::string failure_item(const json& row, const std::filesystem::path& page_dir) {
-  std::string what;
-  for (const char* key : {"property", "probe", "shape", "subject"})
-    if (const json& v = member_or_null(row, key); v.is_string())
-      what += (what.empty() ? "" : ", ") + std::string(key) + " <b>" + markup_escaped(v.get<std::string>()) + "</b>";
-  const json& c = member_or_null(row, "case");
-  if (!c.is_null())
-    what += (what.empty() ? "case " : "; case ") + (c.is_string() ? display(c) : "<code>" + display(c) + "</code>");
-  for (const char* key : {"detail", "observed"})
-    if (const json& v = member_or_null(row, key); v.is_string()) what += ": " + display(v);
-  if (const json& f = member_or_null(row, "failures"); f.is_array() && !f.empty()) what += ": " + display(f.front());
-  if (what.empty()) what = "<code>" + display(row) + "</code>";
-  if (const json& r = member_or_null(row, "reproducer"); r.is_string())
-    what += "; reproducer " + file_link(r.get<std::string>(), page_dir);
-  if (const json& r = member_or_null(row, "replay"); r.is_string())
-    what += "; replay <code class=\"command\">" + markup_escaped(r.get<std::string>()) + "</code>";
-  return "<li>" + what + "</li>\n";
-}
-
 std::string conclusion_block(const ReportInput& in, const std::filesystem::path& page_dir) {
   std::string out = "<p><b>" + markup_escaped(in.name) + "</b>: " + conclusion_sentence(in.doc) + "</p>\n";
   if (is_trajectory(in.doc)) return out;
-  if (is_reproducer(in.doc)) {
-    const json& observed = member_or_null(in.doc, "observed");
-    const json row = {{"property", member_or_null(in.doc, "property")},
-                      {"subject", member_or_null(in.doc, "subject")},
-                      {"detail", member_or_null(observed, "detail")},
-                      {"reproducer", in.name},
-                      {"replay", "parity replay " + in.name}};
-    return out + "<ul class=\"failures\">\n" + failure_item(row, page_dir) + "</ul>\n";
-  }
+  if (is_reproducer(in.doc))
+    return out + "<div class=\"cards\">\n" + failure_card(reproducer_row(in.doc, in.name), page_dir) + "</div>\n";
   const Tally t = tally_rows(in.doc);
   if (t.failing.empty()) return out;
-  out += "<ul class=\"failures\">\n";
+  out += "<div class=\"cards\">\n";
   for (std::size_t i = 0; i < t.failing.size() && i < kFailuresListed; ++i)
-    out += failure_item(*t.failing[i], page_dir);
+    out += failure_card(*t.failing[i], page_dir);
   if (t.failing.size() > kFailuresListed)
-    out += "<li>and " + std::to_string(t.failing.size() - kFailuresListed) + " more, in the tables below</li>\n";
-  return out + "</ul>\n";
+    out += "<p>and " + std::to_string(t.failing.size() - kFailuresListed) + " more, in the tables below</p>\n";
+  return out + "</div>\n";
 }
 
 }  // namespace

@@ -22,9 +22,10 @@ struct ReportInput {
 //   that all hold, or that the file holds no verdict parity recognises.
 std::string conclusion_sentence(const nlohmann::json& doc);
 
-// The page, titled "parity report": first the conclusions, one per input, each followed by its
-// failing rows (property, subject, case, the reproducer linked relative to `page_dir`, the
-// replay command); then one section per input: trajectory_body for a trajectory, json_sections
+// The page, titled "parity report": first the conclusions, one per input, each followed by a
+// card per failing row (failure_card: what failed, the case in one line, what broke, the element
+// map, the reproducer linked relative to `page_dir`, the replay and rerun commands; at most 20
+// cards an input); then one section per input: trajectory_body for a trajectory, json_sections
 // for anything else. Unknown fields are shown as they are; it never throws on a JSON value.
 std::string render_report_page(const std::vector<ReportInput>& inputs, const std::filesystem::path& page_dir);
 

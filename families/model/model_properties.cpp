@@ -176,7 +176,7 @@ Verdict accuracy_vs_provider(const Case& c, const ModelSubject& s) {
       std::ostringstream m;
       m << a.output << ": relative error " << a.rows_rel_err << " vs float64 exceeds its tolerance " << a.tolerance
         << " (LibTorch float32's own error " << a.provider_rel_err << ")";
-      v = Verdict{v.property, Outcome::fails, m.str(), FailureKind::value, v.metrics};
+      v = Verdict{v.property, Outcome::fails, m.str(), FailureKind::value, v.metrics, {}};
     }
   }
   return v;

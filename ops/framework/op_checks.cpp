@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -47,11 +48,19 @@ Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
   return r;
 }
 
+// The first output whose bits differ between two runs: its name, the difference in words
+// (BitwiseDiff::describe) and where its bits differ (a map of the compared rows).
+struct Difference {
+  std::string output, text;
+  std::optional<ElementMap> map;
+  bool found() const { return !text.empty(); }
+};
+
 // The first bitwise difference between two runs' outputs, restricted to rows [a0, a0 + n) of
 // `a` and [b0, b0 + n) of `b` for outputs led by the row extent (every output when n < 0). An
 // output one run lacks (a subject's unchecked_outputs) is not compared.
-std::string first_difference(const OpDecl& d, const OpOutputs& a, const OpOutputs& b, std::int64_t a0 = 0,
-                             std::int64_t b0 = 0, std::int64_t n = -1) {
+Difference first_difference(const OpDecl& d, const OpOutputs& a, const OpOutputs& b, std::int64_t a0 = 0,
+                            std::int64_t b0 = 0, std::int64_t n = -1) {
   for (const auto& t : d.outputs) {
     if (!a.contains(t.name) || !b.contains(t.name)) continue;
     Tensor x = a.at(t.name), y = b.at(t.name);
@@ -61,7 +70,10 @@ std::string first_difference(const OpDecl& d, const OpOutputs& a, const OpOutput
       y = y.rows(b0, b0 + n);
     }
     const BitwiseDiff diff = compare_bitwise(x, y);
-    if (!diff.equal()) return t.name + ": " + diff.describe(x.shape());
+    if (diff.equal()) continue;
+    Difference found{t.name, t.name + ": " + diff.describe(x.shape()), {}};
+    if (!diff.shape_mismatch) found.map = element_map_of(t.name, MapMeasure::bits_differ, x.shape(), bits_differ(x, y));
+    return found;
   }
   return {};
 }
@@ -78,8 +90,11 @@ bool rows_differ(const OpDecl& d, const OpProblem& p, std::int64_t row) {
   return false;
 }
 
-Verdict bitwise(const char* property, const std::string& diff, const std::string& what) {
-  return diff.empty() ? Verdict::pass(property) : Verdict::fail(property, what + ": " + diff);
+Verdict bitwise(const char* property, Difference diff, const std::string& what) {
+  if (!diff.found()) return Verdict::pass(property);
+  Verdict v = Verdict::fail(property, what + ": " + diff.text);
+  v.map = std::move(diff.map);
+  return v;
 }
 
 // The output's unit roundoff, half its smallest subnormal and its largest finite.
@@ -120,15 +135,35 @@ Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s) {
   if (!batch.fault.empty()) return Verdict::fail("rows_independent", batch.fault);
   std::set<std::int64_t> compared = {c.probe_row, T - 1};
   for (std::int64_t k = 0; k < kRowsCompared; ++k) compared.insert(k * T / kRowsCompared);
+  // Every compared row, once one differs: the map shows which rows of the batch differ where.
+  std::string failure, output;
+  std::vector<double> marks;  // per element of `output` in the batch: 1 differs, 0 agrees, NaN not compared
+  std::vector<std::int64_t> equal_rows;
   for (const std::int64_t row : compared) {
     const Run alone = run(op.decl, s, row_slice(op.decl, p, row, row + 1).call);
     if (!alone.fault.empty()) return Verdict::fail("rows_independent", alone.fault);
-    const std::string diff = first_difference(op.decl, batch.out, alone.out, row, 0, 1);
-    if (!diff.empty())
-      return Verdict::fail("rows_independent", "row " + std::to_string(row) + " of a batch of " + std::to_string(T) +
-                                                   " differs from that row alone: " + diff);
+    if (failure.empty()) {
+      const Difference diff = first_difference(op.decl, batch.out, alone.out, row, 0, 1);
+      if (!diff.found()) {
+        equal_rows.push_back(row);
+        continue;
+      }
+      failure = "row " + std::to_string(row) + " of a batch of " + std::to_string(T) +
+                " differs from that row alone: " + diff.text;
+      output = diff.output;
+      const Tensor& y = batch.out.at(output);
+      marks.assign(static_cast<std::size_t>(y.numel()), NAN);
+      for (const std::int64_t r : equal_rows)
+        std::fill_n(marks.begin() + r * (y.numel() / y.dim(0)), y.numel() / y.dim(0), 0.0);
+    }
+    const Tensor mine = batch.out.at(output).rows(row, row + 1);
+    const std::vector<double> row_marks = bits_differ(mine, alone.out.at(output));
+    std::copy(row_marks.begin(), row_marks.end(), marks.begin() + row * mine.numel());
   }
-  return Verdict::pass("rows_independent");
+  if (failure.empty()) return Verdict::pass("rows_independent");
+  Verdict v = Verdict::fail("rows_independent", failure);
+  v.map = element_map_of(output, MapMeasure::bits_differ, batch.out.at(output).shape(), marks);
+  return v;
 }
 
 Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s) {
@@ -179,13 +214,21 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     if (!check.holds()) {
       const auto i = static_cast<std::size_t>(check.first_violation);
       const auto shape = r.out.at(t.name).shape();
-      return Verdict::fail(
-          "forward_accuracy",
-          std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
-              " elements outside their derived bound; first " + t.name +
-              index_text(dims_index(t, check.first_violation, p.call), shape) + " = " + number_text(got[i]) +
-              " vs fp64 " + number_text(value[i]) + " +- " + number_text(bound[i]) + " (|error| / bound = " +
-              number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" + nonfinite_note(got[i], value[i], "fp64"));
+      Verdict v =
+          Verdict::fail("forward_accuracy",
+                        std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
+                            " elements outside their derived bound; first " + t.name +
+                            index_text(dims_index(t, check.first_violation, p.call), shape) + " = " +
+                            number_text(got[i]) + " vs fp64 " + number_text(value[i]) + " +- " + number_text(bound[i]) +
+                            " (|error| / bound = " + number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" +
+                            nonfinite_note(got[i], value[i], "fp64"));
+      // The map in the subject's tensor, where the message points.
+      const std::vector<double> ratio = error_over_bound(got, value, bound);
+      std::vector<double> in_dims(ratio.size());
+      for (std::size_t k = 0; k < ratio.size(); ++k)
+        in_dims[static_cast<std::size_t>(dims_index(t, static_cast<std::int64_t>(k), p.call))] = ratio[k];
+      v.map = element_map_of(t.name, MapMeasure::error_over_bound, shape, in_dims);
+      return v;
     }
   }
   if (checked == 0) return Verdict::discard("forward_accuracy", "every element may overflow in float32: all exempt");

@@ -1,10 +1,15 @@
 // The page of `parity report` without a browser: the status each kind of row reads as, the
-// conclusion of each kind of report, failing rows listed first with their reproducer and replay,
-// unknown fields shown, findings never counted. report_page_test.sh opens real pages in chromium.
+// conclusion of each kind of report, a card per failing row first (its case in one line, its
+// reproducer, replay and rerun, its element map drawn), unknown fields shown, findings never
+// counted, numbers readable. report_page_test.sh opens real pages in chromium.
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include <parity/core/element_map.hpp>
+#include <parity/report/field_text.hpp>
+#include <parity/report/html_text.hpp>
 #include <parity/report/json_sections.hpp>
 #include <parity/report/report_page.hpp>
 #include <parity/report/result_status.hpp>
@@ -74,14 +79,130 @@ TEST(ReportPage, FailuresComeFirstWithReproducerRelativeToThePageAndReplay) {
   const std::string page = render_report_page({{"check.json", doc}}, "reports/html");
   const auto conclusion = page.find("1 of 2 results fail");
   ASSERT_NE(conclusion, std::string::npos);
-  const auto item = page.find("<li>property <b>rows_independent</b>");
-  ASSERT_NE(item, std::string::npos);
-  EXPECT_LT(conclusion, item);
-  EXPECT_LT(item, page.find("<table>"));
-  EXPECT_NE(page.find("<a href=\"../repros/r.json\">", item), std::string::npos);
-  EXPECT_NE(page.find("parity replay reports/repros/r.json", item), std::string::npos);
+  const auto card = page.find("<article class=\"card\">");
+  ASSERT_NE(card, std::string::npos);
+  EXPECT_LT(conclusion, card);
+  EXPECT_LT(card, page.find("<table>"));
+  EXPECT_NE(page.find("<span class=\"property\">rows_independent</span> &middot; <span class=\"subject\">mine</span> "
+                      "<span class=\"kind\">a wrong value</span>",
+                      card),
+            std::string::npos);
+  EXPECT_NE(page.find("<code class=\"case\">lora T=2</code>", card), std::string::npos);
+  EXPECT_NE(page.find("<a href=\"../repros/r.json\">", card), std::string::npos);
+  EXPECT_NE(page.find("<pre class=\"command\"><code class=\"command\">parity replay reports/repros/r.json</code></pre>",
+                      card),
+            std::string::npos);
   EXPECT_NE(page.find("unknown_field"), std::string::npos);  // shown, not dropped
   EXPECT_NE(page.find("{&quot;deep&quot;:1}"), std::string::npos);
+}
+
+// A check record's card: the one-line case, what broke, the rerun command, and the map's SVG with
+// the differing element of the differing row marked.
+TEST(ReportPage, ACardDrawsItsMapWithTheDifferingElementMarked) {
+  const std::int64_t rows = 4, cols = 3, row = 2, element = 1;
+  std::vector<double> bits(rows * cols, 0.0);
+  bits[row * cols + element] = 1;
+  const json record = {{"family", "softmax"},
+                       {"property", "rows_independent"},
+                       {"subject", "probe-plan-by-rows"},
+                       {"status", "fails"},
+                       {"failed", true},
+                       {"kind", "value"},
+                       {"case_summary", "softmax N=3 T=4 seed=0 probe_row=0"},
+                       {"detail", "row 2 of a batch of 4 differs from that row alone"},
+                       {"rerun", "parity check softmax --seed 7"},
+                       {"map", element_map_to_json(element_map("y", MapMeasure::bits_differ, rows, cols, bits))}};
+  const std::string page = render_report_page({{"check.json", {{"results", {record}}}}}, "");
+  const auto card = page.find("<article class=\"card\">");
+  ASSERT_NE(card, std::string::npos);
+  const std::string text = page.substr(card, page.find("</article>", card) - card);
+  EXPECT_NE(text.find("<code class=\"case\">softmax N=3 T=4 seed=0 probe_row=0</code>"), std::string::npos);
+  EXPECT_NE(text.find("row 2 of a batch of 4 differs from that row alone"), std::string::npos);
+  EXPECT_NE(text.find("<code class=\"command\">parity check softmax --seed 7</code>"), std::string::npos);
+  EXPECT_NE(text.find("<svg"), std::string::npos);
+  const std::string mark =
+      "data-rows=\"" + std::to_string(row) + "\" data-elements=\"" + std::to_string(element) + "\"";
+  EXPECT_NE(text.find(mark), std::string::npos) << text;
+  std::size_t marks = 0;
+  for (auto at = text.find("class=\"data mark\""); at != std::string::npos;
+       at = text.find("class=\"data mark\"", at + 1))
+    ++marks;
+  EXPECT_EQ(marks, 1u);  // the one differing element
+  // The table below shows the map folded, not its cells.
+  const std::string table = page.substr(page.find("<table>"));
+  EXPECT_NE(table.find("map y bits_differ, 4 x 3"), std::string::npos);
+}
+
+// An accuracy map: a bar per element, those above the bound (1) marked.
+TEST(ReportPage, AnAccuracyMapBarsEachElementAboveTheBound) {
+  const std::vector<double> ratio = {0.5, 0.01, 0, 7.5, 0.25};
+  const json record = {{"property", "forward_accuracy"},
+                       {"failed", true},
+                       {"map", element_map_to_json(element_map("y", MapMeasure::error_over_bound, 1, 5, ratio))}};
+  const std::string page = render_report_page({{"r.json", {{"results", {record}}}}}, "");
+  std::size_t bars = 0, over = 0;
+  for (auto at = page.find("class=\"data bar"); at != std::string::npos; at = page.find("class=\"data bar", at + 1)) {
+    ++bars;
+    const std::string over_class = "class=\"data bar over\"";
+    over += page.compare(at, over_class.size(), over_class) == 0;
+  }
+  EXPECT_EQ(bars, 4u);  // no bar for the zero
+  EXPECT_EQ(over, 1u);
+  EXPECT_NE(page.find("class=\"data bar over\" x=\"", 0), std::string::npos);
+  EXPECT_NE(page.find("data-elements=\"3\"><title>elements 3: |error| / bound 7.5</title>"), std::string::npos);
+  EXPECT_NE(page.find("<line class=\"bound\""), std::string::npos);
+}
+
+// A reproducer's card: its case summarised from dims, seed and probe row, a float32 parameter by
+// its shortest text with the exact value in the title, no JSON blob.
+TEST(ReportPage, AReproducersCardSummarisesItsCase) {
+  const double eps = static_cast<double>(1e-6f);
+  const json repro = {{"schema", "parity.repro/1"},
+                      {"property", "forward_accuracy"},
+                      {"subject", "probe-no-max"},
+                      {"case",
+                       {{"family", "softmax"},
+                        {"seed", 5u},
+                        {"probe_row", 1},
+                        {"dims", {{"N", 3}, {"T", 2}}},
+                        {"params", {{"eps", eps}}}}},
+                      {"observed",
+                       {{"property", "forward_accuracy"},
+                        {"outcome", "fails"},
+                        {"failure", "value"},
+                        {"detail", "y[1, 0] outside its bound"}}}};
+  const std::string page = render_report_page({{"repros/r.json", repro}}, "");
+  const auto card = page.find("<article class=\"card\">");
+  ASSERT_NE(card, std::string::npos);
+  const std::string text = page.substr(card, page.find("</article>", card) - card);
+  EXPECT_NE(text.find("<code class=\"case\">softmax N=3 T=2 seed=5 probe_row=1</code>"), std::string::npos) << text;
+  EXPECT_NE(text.find("eps=<span title=\"" + format_exact(eps) + "\">1e-06</span>"), std::string::npos) << text;
+  EXPECT_EQ(text.find("&quot;dims&quot;"), std::string::npos);
+  EXPECT_NE(text.find("parity replay repros/r.json"), std::string::npos);
+  json named = repro;  // an op family's detail names the parameters: not shown twice
+  named["observed"]["detail"] = "y[1, 0] outside its bound (case params: eps=9.99999997e-07)";
+  EXPECT_EQ(render_report_page({{"repros/r.json", named}}, "").find("<span class=\"params\">"), std::string::npos);
+}
+
+TEST(FieldText, AFloat32ShowsItsShortestTextAndOtherNumbersFourDigits) {
+  EXPECT_EQ(format_value(static_cast<double>(1e-6f)), "1e-06");
+  EXPECT_EQ(format_value(static_cast<double>(1.2345678f)), "1.2345678");
+  EXPECT_EQ(format_value(0.0123456789), "0.01235");  // not a float32
+  EXPECT_EQ(format_value(384), "384");
+  EXPECT_EQ(display(json(static_cast<double>(0.1f))),
+            "<span title=\"" + format_exact(static_cast<double>(0.1f)) + "\">0.1</span>");
+  EXPECT_EQ(display(json(0.5)), "0.5");
+}
+
+TEST(JsonSections, AbsentValuesAreADashAndACaseItsSummary) {
+  const json rows = {{{"property", "p"},
+                      {"kind", nullptr},
+                      {"case", {{"family", "softmax"}, {"seed", 1u}, {"probe_row", 0}, {"dims", {{"T", 2}}}}}}};
+  const std::string table = rows_table(rows, "");
+  EXPECT_EQ(table.find(">null<"), std::string::npos);
+  EXPECT_NE(table.find("&ndash;"), std::string::npos);
+  EXPECT_NE(table.find("<code class=\"case\">softmax T=2 seed=1 probe_row=0</code><details>"), std::string::npos)
+      << table;
 }
 
 TEST(JsonSections, ColumnsNameTheResultFirstAndReproducerLast) {

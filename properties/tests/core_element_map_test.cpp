@@ -1,0 +1,136 @@
+// Element maps (core/element_map.hpp): max-pooling to the cap, the builders from two tensors and
+// from err/bound spans (core/compare.hpp), and their JSON inside a verdict's, malformed input
+// refused naming the field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <parity/core/compare.hpp>
+#include <parity/core/element_map.hpp>
+#include <parity/core/error.hpp>
+#include <parity/core/verdict.hpp>
+
+namespace parity {
+namespace {
+
+using nlohmann::json;
+
+TEST(ElementMap, SmallMapsKeepEveryElement) {
+  const std::vector<double> v = {0, 1, 0, 0, 0, 1};
+  const ElementMap m = element_map("y", MapMeasure::bits_differ, 2, 3, v);
+  EXPECT_EQ(m.cell_rows, 2);
+  EXPECT_EQ(m.cell_cols, 3);
+  EXPECT_EQ(m.cells, v);
+}
+
+// A 130 x 16384 view pools to 64 x 256 cells, each the maximum of its block: one element set in
+// row 129, element 16383 marks the last cell alone; NaN (not measured) only where a whole block is.
+TEST(ElementMap, PoolsByTheMaximumToTheCap) {
+  const std::int64_t rows = 130, cols = 16384;
+  std::vector<double> v(static_cast<std::size_t>(rows * cols), 0.0);
+  v.back() = 3.5;
+  v[static_cast<std::size_t>(5 * cols + 70)] = 0.25;
+  for (std::int64_t c = 0; c < cols; ++c) v[static_cast<std::size_t>(c)] = NAN;  // row 0 not measured
+  const ElementMap m = element_map("y", MapMeasure::error_over_bound, rows, cols, v);
+  ASSERT_EQ(m.cell_rows, kMapRows);
+  ASSERT_EQ(m.cell_cols, kMapCols);
+  EXPECT_EQ(m.at(kMapRows - 1, kMapCols - 1), 3.5);
+  // Row 5 lies in the cell row whose range holds it; element 70 in column 70 / (16384 / 256).
+  std::int64_t row_cell = 0;
+  while (row_cell + 1 < m.cell_rows && m.first_row(row_cell + 1) <= 5) ++row_cell;
+  EXPECT_EQ(m.at(row_cell, 70 / (cols / kMapCols)), 0.25);
+  double total = 0;
+  for (std::int64_t i = 0; i < m.cell_rows; ++i)
+    for (std::int64_t j = 0; j < m.cell_cols; ++j)
+      if (!std::isnan(m.at(i, j))) total += m.at(i, j);
+  EXPECT_EQ(total, 3.75);  // nothing else marked
+  // Rows 0 and 1 share cell row 0 (130 rows in 64): row 1 was measured, so the cell is 0, not NaN.
+  EXPECT_EQ(m.first_row(1), 2);
+  EXPECT_EQ(m.at(0, 0), 0.0);
+  EXPECT_THROW(element_map("y", MapMeasure::bits_differ, 2, 3, v), std::invalid_argument);
+}
+
+TEST(ElementMap, AWholeUnmeasuredBlockStaysNaN) {
+  const std::vector<double> v = {NAN, NAN, 0, 1};
+  const ElementMap m = element_map("y", MapMeasure::bits_differ, 2, 2, v);
+  EXPECT_TRUE(std::isnan(m.at(0, 0)));
+  EXPECT_EQ(m.at(1, 1), 1.0);
+}
+
+// Cells keep 3 significant digits, rounded up: one just above the bound stays above it.
+TEST(ElementMap, CellsRoundUpToThreeDigits) {
+  const std::vector<double> v = {1.0000001, 0.12345, 2.0};
+  const ElementMap m = element_map("y", MapMeasure::error_over_bound, 1, 3, v);
+  EXPECT_GT(m.cells[0], 1.0);
+  EXPECT_EQ(m.cells[1], 0.124);
+  EXPECT_EQ(m.cells[2], 2.0);
+}
+
+TEST(ElementMap, BuiltFromTwoTensorsMarksTheDifferingElements) {
+  Tensor a = Tensor::zeros(DType::f32, {3, 4}), b = Tensor::zeros(DType::f32, {3, 4});
+  b.set_bits(2 * 4 + 1, 0x3F800000);  // [2, 1]
+  const ElementMap m = element_map_of("y", MapMeasure::bits_differ, a.shape(), bits_differ(a, b));
+  EXPECT_EQ(m.rows, 3);
+  EXPECT_EQ(m.cols, 4);
+  for (std::int64_t i = 0; i < 3; ++i)
+    for (std::int64_t j = 0; j < 4; ++j) EXPECT_EQ(m.at(i, j), i == 2 && j == 1 ? 1.0 : 0.0) << i << ", " << j;
+}
+
+TEST(ElementMap, ErrorOverBoundFollowsCheckBound) {
+  const std::vector<double> got = {1.0, 2.5, INFINITY, 7.0}, ref = {1.0, 2.0, 1.0, 3.0},
+                            bound = {0.1, 0.25, 1.0, INFINITY};
+  const std::vector<double> r = error_over_bound(got, ref, bound);
+  EXPECT_EQ(r, (std::vector<double>{0.0, 2.0, INFINITY, 0.0}));
+  EXPECT_EQ(check_bound(got, ref, bound).violations, 2);
+}
+
+TEST(ElementMap, TravelsInAVerdictsJson) {
+  Verdict v = Verdict::fail("rows_independent", "row 1 differs");
+  v.map = element_map("y", MapMeasure::error_over_bound, 2, 2, std::vector<double>{0, INFINITY, NAN, 0.5});
+  const json j = verdict_to_json(v);
+  EXPECT_EQ(j["map"]["measure"], "error_over_bound");
+  EXPECT_EQ(j["map"]["cells"][1], "inf");
+  EXPECT_EQ(verdict_from_json(j), v);
+  EXPECT_FALSE(verdict_to_json(Verdict::fail("p", "d")).contains("map"));
+  EXPECT_FALSE(verdict_from_json(verdict_to_json(Verdict::fail("p", "d"))).map);
+}
+
+std::string refusal(const json& j) {
+  try {
+    verdict_from_json(j, "observed");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(ElementMap, AMalformedMapIsRefusedNamingTheField) {
+  Verdict v = Verdict::fail("p", "d");
+  v.map = element_map("y", MapMeasure::bits_differ, 1, 2, std::vector<double>{0, 1});
+  const json good = verdict_to_json(v);
+  json bad = good;
+  bad["map"]["measure"] = "ulps";
+  EXPECT_EQ(refusal(bad), "observed.map.measure: expected bits_differ or error_over_bound");
+  bad = good;
+  bad["map"]["cells"] = {0};
+  EXPECT_EQ(refusal(bad), "observed.map.cells: expected 2 values (1 x 2), not 1");
+  bad = good;
+  bad["map"]["cells"][1] = "one";
+  EXPECT_EQ(refusal(bad), "observed.map.cells[1]: expected a number");
+  bad = good;
+  bad["map"]["cell_cols"] = 5;
+  EXPECT_EQ(refusal(bad), "observed.map.cell_cols: expected 2");
+  bad = good;
+  bad["map"].erase("rows");
+  EXPECT_EQ(refusal(bad), "observed.map.rows: missing field");
+  bad = good;
+  bad["map"] = 3;
+  EXPECT_EQ(refusal(bad), "observed.map: expected an object");
+}
+
+}  // namespace
+}  // namespace parity
