@@ -87,8 +87,8 @@ ElementMap element_map_from_json(const json& j, const std::string& where) {
                        (lo == hi ? "" : " to " + std::to_string(hi)));
     return v;
   };
-  m.rows = extent("rows", 1, INT64_MAX / 2);
-  m.cols = extent("cols", 1, INT64_MAX / 2);
+  m.rows = extent("rows", 1, INT64_MAX / kMapRows);  // first_row(i) stays within int64
+  m.cols = extent("cols", 1, INT64_MAX / kMapCols);
   m.cell_rows = extent("cell_rows", std::min(m.rows, kMapRows), std::min(m.rows, kMapRows));
   m.cell_cols = extent("cell_cols", std::min(m.cols, kMapCols), std::min(m.cols, kMapCols));
   const json& cells = jr::member(j, where, "cells");

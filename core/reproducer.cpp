@@ -37,9 +37,14 @@ Reproducer reproducer_from_json(const json& j) {
 }
 
 std::string current_subject_name(const std::string& name) {
-  if (name == "rlkernels-host") return "parity-host";
-  if (name == "rlkernels-cuda") return "parity-cuda";
-  return name;
+  const auto renamed = [](const std::string& kernel) -> std::string {
+    if (kernel == "rlkernels-host") return "parity-host";
+    if (kernel == "rlkernels-cuda") return "parity-cuda";
+    return kernel;
+  };
+  const std::size_t kernel_at = name.rfind('=');  // a model or trajectory subject: "...+OP=KERNEL"
+  if (kernel_at == std::string::npos) return renamed(name);
+  return name.substr(0, kernel_at + 1) + renamed(name.substr(kernel_at + 1));
 }
 
 std::string reproducer_file_name(const Reproducer& r) {

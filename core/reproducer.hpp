@@ -34,7 +34,8 @@ nlohmann::json reproducer_to_json(const Reproducer& r);
 Reproducer reproducer_from_json(const nlohmann::json& j);
 
 // `name`, or the name it has now where parity's own subjects were renamed: rlkernels-host is
-// parity-host, rlkernels-cuda is parity-cuda.
+// parity-host, rlkernels-cuda is parity-cuda, alone or as the kernel a model or trajectory
+// subject binds ("runtime-host+linear=rlkernels-host" is "runtime-host+linear=parity-host").
 std::string current_subject_name(const std::string& name);
 
 // "<family>-<property>-<subject>-<h>.json", h the FNV-1a 64 (core/stable_hash.hpp) of the case's

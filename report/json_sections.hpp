@@ -10,11 +10,12 @@ namespace parity::report {
 
 // HTML for `value`, headings starting at <h`level`> (3 to 6):
 // - an object: its members in key order, "findings" last (a provider's results: reported, not
-//   gated, as its heading says); its scalar members and arrays of scalars as a definition list; "reproducer" and
-//   "replay" as reproducer_html (a link relative to `page_dir` and the replay command); each
-//   array of objects as a table (rows_table); a "case" or "map" object as a table cell shows it; each object member as
-//   a section of its own, or as one table when every member of it is a flat object (e.g. per-token checks); below <h6>,
-//   JSON.
+//   gated, as its heading says); its scalar members and arrays of scalars as a definition list;
+//   "reproducer" and "replay" as reproducer_html (a link relative to `page_dir` and the replay
+//   command); each array of objects as a table (rows_table); a "case" object as its one-line
+//   summary and a "map" folded, as table cells show them; each other object member as a section of
+//   its own, or as one table when every member of it is a flat object (e.g. per-token checks);
+//   below <h6>, JSON.
 // - an array of objects: rows_table; of anything else: the values, comma-separated.
 // - a scalar: display().
 // Never throws on a JSON value.

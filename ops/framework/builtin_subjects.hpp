@@ -2,8 +2,8 @@
 // parity's own subjects of an op, registered the one way every op parity ships registers them:
 //   parity-host  its deterministic kernel's host twin;
 //   parity-cuda  the CUDA kernel, bit for bit the host twin's (cross_backend_bitwise);
-//                   unavailable without a device, or where make_cuda is null (a build without CUDA);
-//   torch-cpu       LibTorch's implementation, a reference subject: findings, never gated.
+//                unavailable without a device, or where make_cuda is null (a build without CUDA);
+//   torch-cpu    LibTorch's implementation, a reference subject: findings, never gated.
 // then the op's mismatch probes. An op folder's <op>_op.cpp makes its family with
 // shipped_op_family<Op>(subjects), which registers them before the op's subject list is first read.
 #include <memory>

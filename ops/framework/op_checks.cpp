@@ -135,35 +135,29 @@ Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s) {
   if (!batch.fault.empty()) return Verdict::fail("rows_independent", batch.fault);
   std::set<std::int64_t> compared = {c.probe_row, T - 1};
   for (std::int64_t k = 0; k < kRowsCompared; ++k) compared.insert(k * T / kRowsCompared);
-  // Every compared row, once one differs: the map shows which rows of the batch differ where.
-  std::string failure, output;
-  std::vector<double> marks;  // per element of `output` in the batch: 1 differs, 0 agrees, NaN not compared
+  // The rows compared before the first that differs agree; the map marks them and that row's
+  // elements, and leaves the rows not compared unmarked (NaN).
   std::vector<std::int64_t> equal_rows;
   for (const std::int64_t row : compared) {
     const Run alone = run(op.decl, s, row_slice(op.decl, p, row, row + 1).call);
     if (!alone.fault.empty()) return Verdict::fail("rows_independent", alone.fault);
-    if (failure.empty()) {
-      const Difference diff = first_difference(op.decl, batch.out, alone.out, row, 0, 1);
-      if (!diff.found()) {
-        equal_rows.push_back(row);
-        continue;
-      }
-      failure = "row " + std::to_string(row) + " of a batch of " + std::to_string(T) +
-                " differs from that row alone: " + diff.text;
-      output = diff.output;
-      const Tensor& y = batch.out.at(output);
-      marks.assign(static_cast<std::size_t>(y.numel()), NAN);
-      for (const std::int64_t r : equal_rows)
-        std::fill_n(marks.begin() + r * (y.numel() / y.dim(0)), y.numel() / y.dim(0), 0.0);
+    const Difference diff = first_difference(op.decl, batch.out, alone.out, row, 0, 1);
+    if (!diff.found()) {
+      equal_rows.push_back(row);
+      continue;
     }
-    const Tensor mine = batch.out.at(output).rows(row, row + 1);
-    const std::vector<double> row_marks = bits_differ(mine, alone.out.at(output));
-    std::copy(row_marks.begin(), row_marks.end(), marks.begin() + row * mine.numel());
+    Verdict v = Verdict::fail("rows_independent", "row " + std::to_string(row) + " of a batch of " + std::to_string(T) +
+                                                      " differs from that row alone: " + diff.text);
+    const Tensor& y = batch.out.at(diff.output);
+    const std::int64_t width = y.numel() / y.dim(0);
+    std::vector<double> marks(static_cast<std::size_t>(y.numel()), NAN);
+    for (const std::int64_t r : equal_rows) std::fill_n(marks.begin() + r * width, width, 0.0);
+    const std::vector<double> row_marks = bits_differ(y.rows(row, row + 1), alone.out.at(diff.output));
+    std::copy(row_marks.begin(), row_marks.end(), marks.begin() + row * width);
+    v.map = element_map_of(diff.output, MapMeasure::bits_differ, y.shape(), marks);
+    return v;
   }
-  if (failure.empty()) return Verdict::pass("rows_independent");
-  Verdict v = Verdict::fail("rows_independent", failure);
-  v.map = element_map_of(output, MapMeasure::bits_differ, batch.out.at(output).shape(), marks);
-  return v;
+  return Verdict::pass("rows_independent");
 }
 
 Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s) {

@@ -22,8 +22,8 @@
 //   cross_backend_bitwise a subject and its host twin give the same bits
 // A subject's unchecked_outputs (op_subject.hpp) are left out of every comparison. A failing
 // verdict on a wrong value carries an element map (core/element_map.hpp) of its first failing
-// output: where bits differ (for rows_independent every compared row, the others not measured),
-// or |error| / bound per element for forward_accuracy.
+// output: where bits differ (for rows_independent the rows compared up to the first that differs,
+// the others not measured), or |error| / bound per element for forward_accuracy.
 #include <string>
 
 #include <parity/core/case.hpp>

@@ -18,18 +18,21 @@
 
 namespace parity::ops::kernels {
 
+// Element `at` of f32, bf16 or f16 storage `data`, as a float (exact).
+__device__ inline float load_float(const void* data, DType dtype, std::int64_t at) {
+  if (dtype == DType::bf16) return bf16_to_float(static_cast<const std::uint16_t*>(data)[at]);
+  if (dtype == DType::f16) return f16_to_float(static_cast<const std::uint16_t*>(data)[at]);
+  return static_cast<const float*>(data)[at];
+}
+
 // An operand as a matrix, f32, bf16 or f16: element (r, c) at data[offset + r s0 + c s1]
 // (rank 1: (0, c), s0 = 0; DeviceInput).
 struct DeviceView {
   const void* data;
   DType dtype;
   std::int64_t offset, s0, s1;
-  __device__ float operator()(std::int64_t r, std::int64_t c) const { return load(offset + r * s0 + c * s1); }
-  // The element at data[at] as a float.
-  __device__ float load(std::int64_t at) const {
-    if (dtype == DType::bf16) return bf16_to_float(static_cast<const std::uint16_t*>(data)[at]);
-    if (dtype == DType::f16) return f16_to_float(static_cast<const std::uint16_t*>(data)[at]);
-    return static_cast<const float*>(data)[at];
+  __device__ float operator()(std::int64_t r, std::int64_t c) const {
+    return load_float(data, dtype, offset + r * s0 + c * s1);
   }
 };
 
@@ -45,13 +48,14 @@ struct DeviceOut {
 };
 
 // A rank-4 operand, f32, bf16 or f16, indexed by its four strides: element (a, b, c, d) at
-// storage.data[storage.offset + a s0 + b s1 + c s2 + d s3], whatever order the dims have in memory
+// data[offset + a s0 + b s1 + c s2 + d s3], whatever order the dims have in memory
 // (DeviceInput::view4).
 struct DeviceView4 {
-  DeviceView storage;  // its data and dtype
-  std::int64_t s0, s1, s2, s3;
+  const void* data;
+  DType dtype;
+  std::int64_t offset, s0, s1, s2, s3;
   __device__ float operator()(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t d) const {
-    return storage.load(storage.offset + a * s0 + b * s1 + c * s2 + d * s3);
+    return load_float(data, dtype, offset + a * s0 + b * s1 + c * s2 + d * s3);
   }
 };
 
@@ -88,7 +92,7 @@ class DeviceInput {
   // A rank-4 operand by its four strides. Throws std::invalid_argument for another rank.
   DeviceView4 view4() const {
     if (shape_.size() != 4) throw std::invalid_argument(std::string(what_) + ": an operand that is not of rank 4");
-    return {{buffer_.as<void>(), dtype_, offset_, 0, 0}, strides_[0], strides_[1], strides_[2], strides_[3]};
+    return {buffer_.as<void>(), dtype_, offset_, strides_[0], strides_[1], strides_[2], strides_[3]};
   }
 
  private:
@@ -99,8 +103,8 @@ class DeviceInput {
   subjects::builtin::cuda::DeviceBuffer buffer_;
 };
 
-// An optional input (`name` absent from the call: none), viewed as a matrix; an absent one's view
-// reads nothing, and a kernel must not index it.
+// An input that a call may lack (null `t`: none), viewed as a matrix; an absent one's view reads
+// nothing, and a kernel must not index it.
 class OptionalDeviceInput {
  public:
   OptionalDeviceInput(const Tensor* t, const char* what) {

@@ -48,10 +48,14 @@ TEST(Reproducer, FormerNamesOfParitysKernelsReadAsTheirNames) {
   Case c;
   c.family = "lora";
   c.dims = {{"T", 1}};
-  for (const auto& [written, read] : {std::pair{"rlkernels-host", "parity-host"},
-                                      {"rlkernels-cuda", "parity-cuda"},
-                                      {"my-rlkernels-host", "my-rlkernels-host"},
-                                      {"parity-host", "parity-host"}}) {
+  for (const auto& [written, read] :
+       {std::pair{"rlkernels-host", "parity-host"},
+        {"rlkernels-cuda", "parity-cuda"},
+        {"my-rlkernels-host", "my-rlkernels-host"},
+        {"parity-host", "parity-host"},
+        {"runtime-host+linear=rlkernels-host", "runtime-host+linear=parity-host"},
+        {"bound-all+transition_step=rlkernels-cuda", "bound-all+transition_step=parity-cuda"},
+        {"runtime-host+linear=my-op", "runtime-host+linear=my-op"}}) {
     nlohmann::json j = reproducer_to_json({written, "repeatable", c, Verdict::fail("repeatable", "differs")});
     EXPECT_EQ(reproducer_from_json(j).subject, read) << written;
   }

@@ -3,6 +3,7 @@
 // refused naming the field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -52,6 +53,30 @@ TEST(ElementMap, PoolsByTheMaximumToTheCap) {
   EXPECT_EQ(m.first_row(1), 2);
   EXPECT_EQ(m.at(0, 0), 0.0);
   EXPECT_THROW(element_map("y", MapMeasure::bits_differ, 2, 3, v), std::invalid_argument);
+}
+
+// Every cell is the maximum over exactly the block [first_row(i), first_row(i + 1)) x
+// [first_col(j), first_col(j + 1)), for extents that divide the grid and extents that do not
+// (130 rows in 64 cells, 300 columns in 256): each element its own value, so a block one element
+// too wide or too narrow gives another maximum somewhere.
+TEST(ElementMap, EachCellIsTheMaximumOfItsBlock) {
+  for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{130, 300}, {64, 512}, {3, 257}, {65, 256}}) {
+    std::vector<double> v(static_cast<std::size_t>(rows * cols));
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t c = 0; c < cols; ++c)  // a value that peaks inside blocks, not at their ends
+        v[static_cast<std::size_t>(r * cols + c)] = static_cast<double>((r * 7919 + c * 104729) % 1000);
+    const ElementMap m = element_map("y", MapMeasure::error_over_bound, rows, cols, v);
+    for (std::int64_t i = 0; i < m.cell_rows; ++i)
+      for (std::int64_t j = 0; j < m.cell_cols; ++j) {
+        const std::int64_t r1 = i + 1 < m.cell_rows ? m.first_row(i + 1) : rows;
+        const std::int64_t c1 = j + 1 < m.cell_cols ? m.first_col(j + 1) : cols;
+        double top = -1;
+        for (std::int64_t r = m.first_row(i); r < r1; ++r)
+          for (std::int64_t c = m.first_col(j); c < c1; ++c)
+            top = std::max(top, v[static_cast<std::size_t>(r * cols + c)]);
+        ASSERT_EQ(m.at(i, j), top) << rows << " x " << cols << " cell " << i << ", " << j;
+      }
+  }
 }
 
 TEST(ElementMap, AWholeUnmeasuredBlockStaysNaN) {
@@ -130,6 +155,10 @@ TEST(ElementMap, AMalformedMapIsRefusedNamingTheField) {
   bad = good;
   bad["map"] = 3;
   EXPECT_EQ(refusal(bad), "observed.map: expected an object");
+  bad = good;  // a view whose cell boundaries would overflow int64
+  bad["map"]["cols"] = INT64_MAX / 2;
+  bad["map"]["cell_cols"] = kMapCols;
+  EXPECT_EQ(refusal(bad), "observed.map.cols: expected 1 to " + std::to_string(INT64_MAX / kMapCols));
 }
 
 }  // namespace

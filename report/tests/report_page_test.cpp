@@ -133,6 +133,28 @@ TEST(ReportPage, ACardDrawsItsMapWithTheDifferingElementMarked) {
   EXPECT_NE(table.find("map y bits_differ, 4 x 3"), std::string::npos);
 }
 
+// Every string of a record reaches the card escaped: a subject, detail, case, command or map
+// output holding markup shows as text, never as markup.
+TEST(ReportPage, ACardEscapesWhatTheRecordSays) {
+  const std::string evil = "<b>\"x\" & 'y'</b>";
+  const json record = {
+      {"family", evil},
+      {"property", evil},
+      {"subject", evil},
+      {"status", "fails"},
+      {"failed", true},
+      {"kind", "value"},
+      {"case_summary", evil},
+      {"detail", evil},
+      {"rerun", evil},
+      {"replay", evil},
+      {"map", element_map_to_json(element_map(evil, MapMeasure::bits_differ, 1, 2, std::vector<double>{0.0, 1.0}))}};
+  const std::string page = render_report_page({{"check.json", {{"results", {record}}}}}, "");
+  EXPECT_EQ(page.find("<b>\""), std::string::npos);  // the markup never raw (the page's own <b> names the file)
+  EXPECT_EQ(page.find("& '"), std::string::npos);
+  EXPECT_NE(page.find("&lt;b&gt;"), std::string::npos);
+}
+
 // An accuracy map: a bar per element, those above the bound (1) marked.
 TEST(ReportPage, AnAccuracyMapBarsEachElementAboveTheBound) {
   const std::vector<double> ratio = {0.5, 0.01, 0, 7.5, 0.25};

@@ -52,9 +52,16 @@ TEST(OpChecksMap, AFailingBitwiseCheckMarksTheRowAndElementThatDiffer) {
   EXPECT_EQ(v.map->measure, MapMeasure::bits_differ);
   ASSERT_EQ(v.map->rows, kRows);
   ASSERT_EQ(v.map->cols, kCols);
-  for (std::int64_t i = 0; i < kRows; ++i)  // every row compared: none NaN
-    for (std::int64_t j = 0; j < kCols; ++j)
-      EXPECT_EQ(v.map->at(i, j), i == kBadRow && j == kBadElement ? 1.0 : 0.0) << i << ", " << j;
+  EXPECT_NE(v.detail.find("row " + std::to_string(kBadRow) + " of a batch of " + std::to_string(kRows)),
+            std::string::npos)
+      << v.detail;
+  // The rows are compared in order up to the first that differs: those before agree, those after
+  // are not measured (NaN).
+  for (std::int64_t i = 0; i < kRows; ++i)
+    for (std::int64_t j = 0; j < kCols; ++j) {
+      if (i > kBadRow) EXPECT_TRUE(std::isnan(v.map->at(i, j))) << i << ", " << j;
+      else EXPECT_EQ(v.map->at(i, j), i == kBadRow && j == kBadElement ? 1.0 : 0.0) << i << ", " << j;
+    }
   const Verdict again = repeatable(op, c, subject);  // the same bits every call: holds, no map
   EXPECT_TRUE(again.holds()) << again.detail;
   EXPECT_FALSE(again.map);
