@@ -8,11 +8,10 @@
 // batch variance.
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/gradient_check.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/ops/rms_norm/rms_norm_host.hpp>
@@ -80,38 +79,16 @@ TEST(RmsNormKernel, DeclaredLaneOrderBoundIsNoLooserThanAnyOrder) {
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_LE(a[i], b[i]) << i;
 }
 
-// sum_i y[i] dy[i] for the forward oracle's y on `v`.
-double loss(const OpValues& v, const std::vector<double>& dy) {
-  const std::vector<double> y = def().oracle(v).at("y");
-  double s = 0;
-  for (std::size_t i = 0; i < y.size(); ++i) s += y[i] * dy[i];
-  return s;
-}
-
-// For a direction u: sum(dx * u) from the backward oracle equals the central difference (L(x + h u)
-// - L(x - h u)) / (2 h) of L = sum(y * dy), h relative to x's scale; eps 0 too.
+// dx is the gradient of y (testing::gradient_mismatches, the step relative to x's scale); eps 0
+// too.
 TEST(RmsNormReference, TheBackwardIsTheGradientOfTheForward) {
   for (const double scale : {1.0, 1e-3})
     for (const double eps : {static_cast<double>(static_cast<float>(1e-6)), 0.0}) {
       Case c = small_activations(3, 7, 11, "rms_norm_backward", scale);
       c.params["eps"] = eps;
-      const OpProblem p = materialise(def(backward_family()).decl, c);
-      const std::vector<double> dx = def(backward_family()).oracle(p.values).at("dx");
-      OpValues fwd = p.values;
-      const std::vector<double> dy = fwd.inputs.at("dy");
-      fwd.inputs.erase("dy");
-      fwd.shapes["y"] = fwd.shapes.at("x");
-      const double h = 1e-6 * scale;
-      double along = 0;
-      OpValues plus = fwd, minus = fwd;
-      for (std::size_t i = 0; i < dx.size(); ++i) {
-        const double u = std::sin(1.0 + 7.0 * static_cast<double>(i));
-        along += dx[i] * u;
-        plus.inputs.at("x")[i] += h * u;
-        minus.inputs.at("x")[i] -= h * u;
-      }
-      const double diff = (loss(plus, dy) - loss(minus, dy)) / (2 * h);
-      EXPECT_NEAR(along, diff, 1e-6 * (1 + std::fabs(diff))) << "scale " << scale << " eps " << eps;
+      for (const std::string& fault :
+           testing::gradient_mismatches(def(), def(backward_family()), c, {{"y", "dy"}}, {"x"}, 1e-6 * scale))
+        ADD_FAILURE() << fault;
     }
 }
 

@@ -5,12 +5,11 @@
 // probes that change the arithmetic are not.
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/op_view.hpp>
+#include <parity/ops/framework/tests/gradient_check.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
 
@@ -37,42 +36,15 @@ std::unique_ptr<OpSubject> make(const gen::Family& f, const std::string& name) {
   return testing::make_subject(f, name);
 }
 
-// sum_i o[i] g[i] for the forward oracle's o on `v`.
-double loss(const OpValues& v, const std::vector<double>& g) {
-  const std::vector<double> o = def(family()).oracle(v).at("o");
-  double s = 0;
-  for (std::size_t i = 0; i < o.size(); ++i) s += o[i] * g[i];
-  return s;
-}
-
-// For each input x of q, k, v and a direction u: sum(dx * u) from the backward oracle equals
-// the central difference (L(x + eps u) - L(x - eps u)) / (2 eps) of L = sum(o * do).
+// dq, dk and dv are the gradients of sdpa's o (testing::gradient_mismatches), causal or not, in
+// either head layout.
 TEST(SdpaReference, TheBackwardIsTheGradientOfTheForward) {
   for (const bool causal : {false, true})
-    for (const bool bshd : {false, true}) {
-      const OpProblem p =
-          materialise(def(backward_family()).decl, make_case("sdpa_backward", 2, 2, 5, 3, causal, bshd, 11));
-      const OutputValues grads = def(backward_family()).oracle(p.values);
-      OpValues fwd = p.values;
-      const std::vector<double> g = fwd.inputs.at("do");
-      fwd.inputs.erase("do");
-      fwd.shapes["o"] = fwd.shapes.at("q");
-      fwd.shapes["lse"] = {2, 2 * 5};
-      for (const char* x : {"q", "k", "v"}) {
-        const std::vector<double>& dx = grads.at(std::string("d") + x);
-        double along = 0;
-        const double eps = 1e-6;
-        OpValues plus = fwd, minus = fwd;
-        for (std::size_t i = 0; i < dx.size(); ++i) {
-          const double u = std::sin(1.0 + 7.0 * static_cast<double>(i));
-          along += dx[i] * u;
-          plus.inputs.at(x)[i] += eps * u;
-          minus.inputs.at(x)[i] -= eps * u;
-        }
-        const double diff = (loss(plus, g) - loss(minus, g)) / (2 * eps);
-        EXPECT_NEAR(along, diff, 1e-6 * (1 + std::fabs(diff))) << x << " causal " << causal << " bshd " << bshd;
-      }
-    }
+    for (const bool bshd : {false, true})
+      for (const std::string& fault : testing::gradient_mismatches(
+               def(family()), def(backward_family()), make_case("sdpa_backward", 2, 2, 5, 3, causal, bshd, 11),
+               {{"o", "do"}}, {"q", "k", "v"}))
+        ADD_FAILURE() << fault;
 }
 
 // A [B, H, S, D] operand's values rearranged as [B, S, H, D] (written out, not through Heads).

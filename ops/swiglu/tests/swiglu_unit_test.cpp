@@ -6,11 +6,10 @@
 // float32) giving silu's limit -0 and zero gradients, which the bounds exempt and count.
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/gradient_check.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
 
@@ -35,38 +34,14 @@ std::unique_ptr<OpSubject> make(const gen::Family& f, const std::string& name) {
   return testing::make_subject(f, name);
 }
 
-// sum_k y[k] g[k] for the forward oracle's y on `v`.
-double loss(const OpValues& v, const std::vector<double>& g) {
-  const std::vector<double> y = def(family()).oracle(v).at("y");
-  double s = 0;
-  for (std::size_t k = 0; k < y.size(); ++k) s += y[k] * g[k];
-  return s;
-}
-
-// For directions u: sum(dx * u) from the backward oracle equals the central
-// difference (L(x + eps u) - L(x - eps u)) / (2 eps) of L = sum(y * dy), on
-// gates of scale 1 and 30.
+// dx is the gradient of y (testing::gradient_mismatches), on gates of scale 1 and 30.
 TEST(SwigluReference, TheBackwardIsTheGradientOfTheForward) {
   for (const double scale : {1.0, 30.0})
-    for (const std::uint64_t seed : {11u, 12u}) {
-      const OpProblem p = materialise(def(backward_family()).decl, gates(backward_family(), 3, 7, seed, scale));
-      const std::vector<double> dx = def(backward_family()).oracle(p.values).at("dx");
-      OpValues fwd = p.values;
-      const std::vector<double> g = fwd.inputs.at("dy");
-      fwd.inputs.erase("dy");
-      fwd.shapes["y"] = fwd.shapes.at("dy");
-      double along = 0;
-      const double eps = 1e-6;
-      OpValues plus = fwd, minus = fwd;
-      for (std::size_t k = 0; k < dx.size(); ++k) {
-        const double u = std::sin(1.0 + 7.0 * static_cast<double>(k));
-        along += dx[k] * u;
-        plus.inputs.at("x")[k] += eps * u;
-        minus.inputs.at("x")[k] -= eps * u;
-      }
-      const double diff = (loss(plus, g) - loss(minus, g)) / (2 * eps);
-      EXPECT_NEAR(along, diff, 1e-6 * (1 + std::fabs(diff))) << "scale " << scale << " seed " << seed;
-    }
+    for (const std::uint64_t seed : {11u, 12u})
+      for (const std::string& fault :
+           testing::gradient_mismatches(def(family()), def(backward_family()),
+                                        gates(backward_family(), 3, 7, seed, scale), {{"y", "dy"}}, {"x"}))
+        ADD_FAILURE() << fault;
 }
 
 TEST(SwigluKernel, WithinItsBoundWhereTheArithmeticProbesAreNot) {
