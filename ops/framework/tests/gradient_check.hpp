@@ -18,7 +18,8 @@ namespace parity::ops::testing {
 
 // What breaks that rule on the backward's case `c`, for each forward input in `wrt`; `cotangents`
 // maps a forward output to the backward input that is its gradient ({"y", "dy"}); `h` is the step.
-// Empty when it holds.
+// Empty when it holds. Nothing to check is a fault too: an empty `wrt` or `cotangents`, a
+// gradient or cotangent of another size than what it differentiates, or no element at all.
 inline std::vector<std::string> gradient_mismatches(const OpDef& forward, const OpDef& backward, const Case& c,
                                                     const std::map<std::string, std::string>& cotangents,
                                                     const std::vector<std::string>& wrt, double h = 1e-6) {
@@ -43,8 +44,20 @@ inline std::vector<std::string> gradient_mismatches(const OpDef& forward, const 
     return s;
   };
   std::vector<std::string> faults;
+  if (wrt.empty() || cotangents.empty()) faults.push_back("nothing to differentiate: no input or no cotangent named");
+  const auto forward_values = forward.oracle(fwd);
+  for (const auto& [output, cotangent] : cotangents)
+    if (forward_values.at(output).size() != p.values.inputs.at(cotangent).size())
+      faults.push_back(cotangent + " has " + std::to_string(p.values.inputs.at(cotangent).size()) + " elements, " +
+                       output + " " + std::to_string(forward_values.at(output).size()));
+  if (!faults.empty()) return faults;
   for (const std::string& x : wrt) {
     const std::vector<double>& dx = grads.at("d" + x);
+    if (dx.empty() || dx.size() != fwd.inputs.at(x).size()) {
+      faults.push_back("d" + x + " has " + std::to_string(dx.size()) + " elements, " + x + " " +
+                       std::to_string(fwd.inputs.at(x).size()));
+      continue;
+    }
     double along = 0;
     OpValues plus = fwd, minus = fwd;
     for (std::size_t i = 0; i < dx.size(); ++i) {
