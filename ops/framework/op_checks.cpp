@@ -78,6 +78,17 @@ Difference first_difference(const OpDecl& d, const OpOutputs& a, const OpOutputs
   return {};
 }
 
+// Whether a run's outputs hold one led by the row extent: what rows_independent and
+// batch_vs_batch compare (a subject's unchecked_outputs may leave none).
+bool has_row_output(const OpDecl& d, const OpOutputs& out) {
+  return std::any_of(d.outputs.begin(), d.outputs.end(),
+                     [&](const TensorDecl& t) { return d.has_rows(t) && out.contains(t.name); });
+}
+
+std::string no_row_output(const OpDecl& d) {
+  return "no output led by the row extent " + d.row_extent + " is compared (the subject's unchecked_outputs)";
+}
+
 // Whether some row of a row-led input holds other bits than row `row`.
 bool rows_differ(const OpDecl& d, const OpProblem& p, std::int64_t row) {
   for (const auto& t : d.inputs) {
@@ -133,6 +144,7 @@ Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s) {
     return Verdict::discard("rows_independent", "every row holds the probe row's bits");
   const Run batch = run(op.decl, s, p.call);
   if (!batch.fault.empty()) return Verdict::fail("rows_independent", batch.fault);
+  if (!has_row_output(op.decl, batch.out)) return Verdict::discard("rows_independent", no_row_output(op.decl));
   std::set<std::int64_t> compared = {c.probe_row, T - 1};
   for (std::int64_t k = 0; k < kRowsCompared; ++k) compared.insert(k * T / kRowsCompared);
   // The rows compared before the first that differs agree; the map marks them and that row's
@@ -166,6 +178,7 @@ Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s) {
   const OpProblem p = materialise(op.decl, c), taller = materialise(op.decl, c, 1);
   const Run a = run(op.decl, s, p.call), b = run(op.decl, s, taller.call);
   if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("batch_vs_batch", a.fault.empty() ? b.fault : a.fault);
+  if (!has_row_output(op.decl, a.out)) return Verdict::discard("batch_vs_batch", no_row_output(op.decl));
   return bitwise(
       "batch_vs_batch", first_difference(op.decl, a.out, b.out, 0, 0, T),
       "rows of a batch of " + std::to_string(T) + " differ from the same rows in a batch of " + std::to_string(T + 1));

@@ -9,6 +9,8 @@
 //   batch_vs_batch        every row of a batch of T rows gives the bits of the same row in a batch
 //                         of T + 1 (B vs B': a plan chosen from the total row count shows here
 //                         even where one row alone agrees); discarded for T < 2
+//   (both compare the outputs led by the row extent, and are discarded where the subject's
+//   unchecked_outputs leave none: an output summed over the rows has no row to compare)
 //   layout_invariant      the case's strided and offset inputs give the bits of contiguous ones;
 //                         discarded when every input is contiguous
 //   forward_accuracy      every output element within its derived bound (bounded.hpp, under the
