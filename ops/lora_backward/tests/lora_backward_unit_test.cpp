@@ -1,0 +1,114 @@
+// lora_backward against the LoRA family it declares and the forward it differentiates: the op's
+// subjects are the family's with a backward, but the probes whose change the backward cannot
+// show; each returns the family subject's own dx, dA and dB bits; the reference in double is the
+// gradient of lora_forward's (central differences of sum(y * dy)); parity's host twin holds its
+// derived bound on hand-made cases while the scale, rank-path, bf16-accumulation and truncation
+// probes do not; generated cases stay within the work cap.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+
+#include <parity/ops/framework/op_cases.hpp>
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/gradient_check.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
+#include <parity/ops/lora_backward/lora_backward_subjects.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/subjects/lora_family.hpp>
+
+namespace parity::ops::lora_backward {
+namespace {
+
+const gen::Family& family() { return find_op_family("lora_backward"); }
+const gen::Family& forward_family() { return find_op_family("lora_forward"); }
+
+const OpDef& def(const gen::Family& f = family()) { return testing::def_of(f); }
+
+Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, double scale, std::uint64_t seed) {
+  Case c;
+  c.family = "lora_backward";
+  c.seed = seed;
+  c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
+  c.params = {{"scale", scale}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}};
+  return c;
+}
+
+const OpSubjectInfo* find(const std::string& name) {
+  family().subjects();  // registers the LoRA family's subjects
+  for (const auto& s : op_subjects("lora_backward"))
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
+
+TEST(LoraBackward, EveryLoraSubjectWithABackwardIsASubjectButTheProbesItCannotShow) {
+  int registered = 0;
+  for (const auto& lora : subjects::lora_subjects()) {
+    const OpSubjectInfo* info = find(lora.name);
+    const bool left_out = std::find(kProbesNotInTheBackward.begin(), kProbesNotInTheBackward.end(), lora.name) !=
+                          kProbesNotInTheBackward.end();
+    if (left_out || !lora.capabilities.backward) {
+      EXPECT_EQ(info, nullptr) << lora.name;
+      continue;
+    }
+    ASSERT_NE(info, nullptr) << lora.name;
+    EXPECT_EQ(info->kind, lora.kind) << lora.name;
+    EXPECT_EQ(info->backend, lora.backend) << lora.name;
+    EXPECT_EQ(info->host_twin, lora.host_twin) << lora.name;
+    ++registered;
+  }
+  EXPECT_GE(registered, 2);  // parity's host twin and LibTorch's at least
+  for (const auto name : kProbesNotInTheBackward) EXPECT_NO_THROW(subjects::find_lora_subject(std::string(name)));
+}
+
+TEST(LoraBackward, ReturnsTheLoraSubjectsOwnBits) {
+  const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
+  const OpOutputs out = make("parity-host")->run(p.call);
+  const subjects::LoraInputs in{
+      .x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"), .B = p.call.input("B"), .scale = 2.0f};
+  const subjects::LoraGradients direct =
+      subjects::find_lora_subject("parity-host").make()->backward(in, p.call.input("dy"));
+  for (const auto& [name, tensor] : {std::pair{"dx", &direct.dx}, {"dA", &direct.dA}, {"dB", &direct.dB}}) {
+    ASSERT_EQ(out.at(name).shape(), tensor->shape()) << name;
+    for (std::int64_t i = 0; i < tensor->numel(); ++i)
+      EXPECT_EQ(out.at(name).bits_at(i), tensor->bits_at(i)) << name << "[" << i << "]";
+  }
+}
+
+// dx, dA and dB are the gradients of lora_forward's y (testing::gradient_mismatches; exact up to
+// rounding, y being bilinear in each), and W, frozen, has none.
+TEST(LoraBackwardReference, TheBackwardIsTheGradientOfTheForward) {
+  for (const double scale : {1.0, 0.5, 16.0}) {
+    const Case c = make_case(3, 4, 9, 2, scale, 5);
+    EXPECT_FALSE(def().oracle(materialise(def().decl, c).values).contains("dW"));
+    for (const std::string& fault :
+         testing::gradient_mismatches(def(forward_family()), def(), c, {{"y", "dy"}}, {"x", "A", "B"}))
+      ADD_FAILURE() << fault;
+  }
+}
+
+TEST(LoraBackward, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    const Case c = make_case(4, 6, 300, 40, 2.0, seed);
+    const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+    EXPECT_TRUE(v.holds()) << v.detail;
+    for (const char* probe :
+         {"probe-scale-dropped", "probe-rank-path-drops-b-column", "probe-bf16-accumulation", "probe-truncating-bf16"})
+      EXPECT_TRUE(forward_accuracy(def(), c, *make(probe)).fails()) << probe << " seed " << seed;
+  }
+}
+
+RC_GTEST_PROP(LoraBackward, GeneratedCasesStayWithinTheWorkCap, ()) {
+  const Case c = *op_case(def().decl);
+  check_contract(def().decl, c);
+  const std::int64_t T = c.dim("T") + 1, N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
+  RC_ASSERT(T * K * N + 3 * T * K * r + 2 * T * N * r <= def().decl.max_work);
+  RC_ASSERT(c.params.at("dtype.adapter") == dtype_code(DType::f32));
+}
+
+}  // namespace
+}  // namespace parity::ops::lora_backward
