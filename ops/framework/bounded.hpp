@@ -43,6 +43,7 @@
 // computed from it inherits that.
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 
 #include <parity/core/detmath.hpp>
@@ -150,6 +151,24 @@ class Bounded {
     }
     if (unknown_term || (!std::isfinite(m.v_) && may_be_anything)) return unknown(m.v_, m.a_);
     return {m.v_, err, m.a_};
+  }
+
+  // One value that a subject may evaluate in any of several ways the reference writes out as
+  // `ways` (the same exact value each, e.g. a scale applied to a factor, or to the finished sum):
+  // the first way's double value, with the sum of their errors, so that an evaluation between
+  // them (the scale on a partial sum) is covered too: each of its roundings is one of the first
+  // way's, or one of another's scaled as that one scales it. Exempt (infinite error) where any
+  // way may overflow, of an unknown class where any way's is. `ways` is not empty.
+  static Bounded covering(std::initializer_list<Bounded> ways) {
+    const Bounded& first = *ways.begin();
+    double err = 0;
+    bool unknown_way = false;
+    for (const Bounded& w : ways) {
+      err += w.e_;
+      unknown_way = unknown_way || w.class_unknown();
+    }
+    if (unknown_way) return unknown(first.v_, first.a_);
+    return {first.v_, err, first.a_};
   }
 
   // This value rounded once more, into a narrower output dtype of unit `unit` (bf16: 2^-8),

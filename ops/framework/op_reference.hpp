@@ -103,6 +103,18 @@ class Eval {
     }
   }
 
+  // One value a subject may evaluate in several ways, each written out as a callable returning
+  // R (Bounded::covering): in Bounded, every way evaluated and their errors summed; in the other
+  // reals, the first way alone.
+  template <class First, class... Others>
+  R covering(First first, Others... others) const {
+    if constexpr (std::is_same_v<R, Bounded>) {
+      return Bounded::covering({first(), others()...});
+    } else {
+      return first();
+    }
+  }
+
   // The largest of f(0), ..., f(n - 1), n >= 1; NaN if any is NaN.
   template <class F>
   R max(std::int64_t n, F f) const {

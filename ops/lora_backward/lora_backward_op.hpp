@@ -14,9 +14,13 @@
 // The evaluation orders the LoRA family permits (docs/math.md, "LoRA linear") are covered by the
 // bounds derived here: the products are associated as written (h before B, dh before A or x);
 // each output's terms are summed in any order and tree (dx's N + r terms as one sum, which bounds
-// two sums then added too); and s multiplies dy in every term where it enters, so each term
-// carries the one rounding of s wherever a subject applies it (to dy, to h or dh, to a partial
-// or finished sum): a rounding of a finished sum is at most that sum of the terms' roundings.
+// two sums then added too); and the scale s is one float32 multiplication anywhere on each
+// term's path. Where s sits changes the bound: applied after a sum it multiplies that sum's
+// underflow terms, applied to an operand (x at bf16's largest) it may overflow where the other
+// placements do not, an unscaled sum with s < 1 may overflow where the scaled one does not. So
+// each quantity s enters is bounded over its extreme placements together (Eval::covering: the
+// errors summed, exempt where any may overflow): s on each factor, and s on the finished sum (or,
+// in dx, on the low-rank part's sum); a placement between them is covered by their sum.
 #include <parity/ops/framework/op_reference.hpp>
 
 namespace parity::ops::lora_backward {
@@ -43,8 +47,9 @@ struct LoraBackward {
         .dtypes = {DType::bf16},
         .group_dtypes = {{"adapter", {DType::f32}}},
         .row_extent = "T",
-        // One backward's multiply-adds (h, dh, dx, dA, dB): a case's runs and bounds within a second.
-        .work = "T*K*N + 3*T*K*r + 2*T*N*r",
+        // One backward's multiply-adds (h, dh, dx, dA, dB), three times over: the Bounded reference
+        // evaluates each placement of the scale (covering); a case's runs and bounds within a second.
+        .work = "3*T*K*N + 9*T*K*r + 6*T*N*r",
         .max_work = std::int64_t{1} << 24,
     };
   }
@@ -62,21 +67,39 @@ struct LoraBackward {
     auto dB = e.output("dB");
     const R s = e.param("scale");
     const auto at = [r](std::int64_t t, std::int64_t j) { return static_cast<std::size_t>(t * r + j); };
-    std::vector<R> h, dh;
+    // Per row t and rank j: h and g = sum_n dy B unscaled, and s h and s g over s's placements.
+    std::vector<R> h, g, sh, sg;
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t j = 0; j < r; ++j) {
         h.push_back(e.sum(K, [&](std::int64_t k) { return x(t, k) * A(j, k); }));
-        dh.push_back(e.sum(N, [&](std::int64_t n) { return s * dy(t, n) * B(n, j); }));
+        g.push_back(e.sum(N, [&](std::int64_t n) { return dy(t, n) * B(n, j); }));
+        sh.push_back(e.covering([&] { return e.sum(K, [&](std::int64_t k) { return s * x(t, k) * A(j, k); }); },
+                                [&] { return e.sum(K, [&](std::int64_t k) { return x(t, k) * (s * A(j, k)); }); },
+                                [&] { return s * h.back(); }));
+        sg.push_back(e.covering([&] { return e.sum(N, [&](std::int64_t n) { return s * dy(t, n) * B(n, j); }); },
+                                [&] { return e.sum(N, [&](std::int64_t n) { return dy(t, n) * (s * B(n, j)); }); },
+                                [&] { return s * g.back(); }));
       }
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t k = 0; k < K; ++k)
-        dx(t, k) =
-            e.sum(N + r, [&](std::int64_t i) { return i < N ? dy(t, i) * W(i, k) : dh[at(t, i - N)] * A(i - N, k); });
+      for (std::int64_t k = 0; k < K; ++k) {
+        const auto base = [&](std::int64_t n) { return dy(t, n) * W(n, k); };
+        dx(t, k) = e.covering(
+            [&] { return e.sum(N + r, [&](std::int64_t i) { return i < N ? base(i) : sg[at(t, i - N)] * A(i - N, k); }); },
+            [&] {
+              return e.sum(N + r, [&](std::int64_t i) { return i < N ? base(i) : g[at(t, i - N)] * (s * A(i - N, k)); });
+            },
+            [&] { return e.sum(N, base) + s * e.sum(r, [&](std::int64_t j) { return g[at(t, j)] * A(j, k); }); });
+      }
     for (std::int64_t j = 0; j < r; ++j)
-      for (std::int64_t k = 0; k < K; ++k) dA(j, k) = e.sum(T, [&](std::int64_t t) { return dh[at(t, j)] * x(t, k); });
+      for (std::int64_t k = 0; k < K; ++k)
+        dA(j, k) = e.covering([&] { return e.sum(T, [&](std::int64_t t) { return sg[at(t, j)] * x(t, k); }); },
+                              [&] { return e.sum(T, [&](std::int64_t t) { return g[at(t, j)] * (s * x(t, k)); }); },
+                              [&] { return s * e.sum(T, [&](std::int64_t t) { return g[at(t, j)] * x(t, k); }); });
     for (std::int64_t n = 0; n < N; ++n)
       for (std::int64_t j = 0; j < r; ++j)
-        dB(n, j) = e.sum(T, [&](std::int64_t t) { return s * dy(t, n) * h[at(t, j)]; });
+        dB(n, j) = e.covering([&] { return e.sum(T, [&](std::int64_t t) { return s * dy(t, n) * h[at(t, j)]; }); },
+                              [&] { return e.sum(T, [&](std::int64_t t) { return dy(t, n) * sh[at(t, j)]; }); },
+                              [&] { return s * e.sum(T, [&](std::int64_t t) { return dy(t, n) * h[at(t, j)]; }); });
   }
 };
 
