@@ -62,6 +62,8 @@ grep -q "my-lora-host\.lora\.rows_independent .*Passed" "$work/run.log" || fail 
 grep -q "my-lora-host-broken_lora_properties .*Passed" "$work/run.log" || fail "the broken copy was not caught"
 grep -q "my-lora-host\.lora_forward\.forward_accuracy .*Passed" "$work/run.log" || fail "my-lora-host's lora_forward properties did not run and pass"
 grep -q "my-lora-host-broken_lora_forward_properties .*Passed" "$work/run.log" || fail "lora_forward did not catch the broken copy"
+grep -q "my-lora-host\.lora_backward\.forward_accuracy .*Passed" "$work/run.log" || fail "my-lora-host's lora_backward properties did not run and pass"
+grep -q "my-lora-host-broken_lora_backward_properties .*Passed" "$work/run.log" || fail "lora_backward did not catch the broken copy"
 if [ "$cuda" = ON ]; then
   grep -q "my-lora-cuda\.lora\." "$work/run.log" || fail "the CUDA kernel's tests are missing"
 fi

@@ -91,6 +91,9 @@ std::pair<std::uint64_t, double> solve(Row& row, const Element& e, const std::st
   // Secant steps from v0 and a nearby point, in double.
   double a = v0, fa = row.output_with(e, a, out, j) - m;
   double b = v0 == 0 ? 0x1p-20 : v0 * (1 + 0x1p-10), fb = row.output_with(e, b, out, j) - m;
+  // An element that does not move y (an input this output does not read, as lora_backward's dx
+  // does not read x) cannot place it: no more of the budget goes to it.
+  if (fa == fb) return {best_bits, best_gap};
   const double close = f32_ulp(m) / 2;
   for (int k = 0; k < kNewtonSteps && std::isfinite(fa) && std::isfinite(fb) && fb != fa && std::fabs(fb) > close;
        ++k) {

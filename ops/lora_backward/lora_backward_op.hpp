@@ -84,9 +84,12 @@ struct LoraBackward {
       for (std::int64_t k = 0; k < K; ++k) {
         const auto base = [&](std::int64_t n) { return dy(t, n) * W(n, k); };
         dx(t, k) = e.covering(
-            [&] { return e.sum(N + r, [&](std::int64_t i) { return i < N ? base(i) : sg[at(t, i - N)] * A(i - N, k); }); },
             [&] {
-              return e.sum(N + r, [&](std::int64_t i) { return i < N ? base(i) : g[at(t, i - N)] * (s * A(i - N, k)); });
+              return e.sum(N + r, [&](std::int64_t i) { return i < N ? base(i) : sg[at(t, i - N)] * A(i - N, k); });
+            },
+            [&] {
+              return e.sum(N + r,
+                           [&](std::int64_t i) { return i < N ? base(i) : g[at(t, i - N)] * (s * A(i - N, k)); });
             },
             [&] { return e.sum(N, base) + s * e.sum(r, [&](std::int64_t j) { return g[at(t, j)] * A(j, k); }); });
       }

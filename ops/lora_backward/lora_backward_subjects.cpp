@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <parity/ops/framework/family_subjects.hpp>
 #include <parity/subjects/lora_family.hpp>
@@ -35,13 +37,15 @@ class LoraBackwardOpSubject final : public OpSubject {
 }  // namespace
 
 void register_lora_backward_subjects() {
-  register_family_subjects<LoraBackwardOpSubject>(
-      "lora_backward", subjects::lora_subjects(), [](const subjects::LoraSubjectInfo& s) {
-        if (!s.capabilities.backward) return true;
-        return s.kind == subjects::SubjectKind::probe &&
-               std::find(kProbesNotInTheBackward.begin(), kProbesNotInTheBackward.end(), s.name) !=
-                   kProbesNotInTheBackward.end();
-      });
+  std::vector<subjects::LoraSubjectInfo> lora = subjects::lora_subjects();
+  for (subjects::LoraSubjectInfo& s : lora)
+    if (!s.capabilities.backward)
+      s.unavailable_reason = [] { return std::string("it has no backward (its capabilities.backward is false)"); };
+  register_family_subjects<LoraBackwardOpSubject>("lora_backward", lora, [](const subjects::LoraSubjectInfo& s) {
+    return s.kind == subjects::SubjectKind::probe &&
+           std::find(kProbesNotInTheBackward.begin(), kProbesNotInTheBackward.end(), s.name) !=
+               kProbesNotInTheBackward.end();
+  });
 }
 
 }  // namespace parity::ops::lora_backward

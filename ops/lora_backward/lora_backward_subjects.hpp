@@ -3,8 +3,9 @@
 // a subject of the op lora_backward: its backward called with the op's x, W, A, B, scale and dy,
 // its dx, dA and dB the op's outputs. parity's host twin and CUDA kernel, LibTorch's autograd and
 // a user's registered LoRA subject get the generic properties of the gradients under the same
-// names, kinds, backends, twins and capabilities. The LoRA probes come along but those whose
-// change the backward's outputs cannot show (kProbesNotInTheBackward).
+// names, kinds, backends, twins and capabilities. A subject without a backward
+// (capabilities.backward false) is listed as unavailable, with that reason. The LoRA probes come
+// along but those whose change the backward's outputs cannot show (kProbesNotInTheBackward).
 #include <array>
 #include <string_view>
 

@@ -39,8 +39,10 @@ struct LoraForward {
         .group_dtypes = {{"adapter", {DType::f32}}},
         .row_extent = "T",
         .reduced_extents = {"K", "r"},
-        // One forward's multiply-adds: a case's runs and its bounds stay within a second.
-        .work = "T*K*N + T*K*r + T*N*r",
+        // One forward's multiply-adds, its low-rank part over each placement of the scale that the
+        // Bounded reference evaluates (h three times, the sum over r five): a case's runs and its
+        // bounds stay within a second.
+        .work = "T*K*N + 3*T*K*r + 5*T*N*r",
         .max_work = std::int64_t{1} << 24,
     };
   }
@@ -54,16 +56,32 @@ struct LoraForward {
     const auto B = e.input("B");
     auto y = e.output("y");
     const R s = e.param("scale");
-    std::vector<R> h;
+    // Per row: h = x A^T; and h with s on x and on A, made on first use (only Bounded's covering
+    // evaluates the ways past the first).
+    std::vector<R> h, h_sx, h_sA;
     for (std::int64_t t = 0; t < T; ++t) {
-      h.clear();
+      h.clear(), h_sx.clear(), h_sA.clear();
       for (std::int64_t j = 0; j < r; ++j) h.push_back(e.sum(K, [&](std::int64_t k) { return x(t, k) * A(j, k); }));
+      const auto scaled_h = [&](std::vector<R>& out, bool on_x) -> const std::vector<R>& {
+        for (std::int64_t j = std::ssize(out); j < r; ++j)
+          out.push_back(
+              e.sum(K, [&](std::int64_t k) { return on_x ? (s * x(t, k)) * A(j, k) : x(t, k) * (s * A(j, k)); }));
+        return out;
+      };
+      const auto at = [](std::int64_t j) { return static_cast<std::size_t>(j); };
       for (std::int64_t n = 0; n < N; ++n) {
         const R base = e.sum(K, [&](std::int64_t k) { return x(t, k) * W(n, k); });
-        const R low_rank = e.sum(r, [&](std::int64_t j) { return h[static_cast<std::size_t>(j)] * B(n, j); });
         // The kernels' fma(s, low_rank, base) rounds once where this rounds twice, and their
         // fma chains round less than products then sums: the bound covers them, a little wide.
-        y(t, n) = base + s * low_rank;
+        // s is bounded over its placements (Eval::covering; lora_backward_op.hpp says why): on
+        // the finished low-rank sum (parity's kernel), on each h, on B, on x and on A.
+        const R scaled_low_rank = e.covering(
+            [&] { return s * e.sum(r, [&](std::int64_t j) { return h[at(j)] * B(n, j); }); },
+            [&] { return e.sum(r, [&](std::int64_t j) { return (s * h[at(j)]) * B(n, j); }); },
+            [&] { return e.sum(r, [&](std::int64_t j) { return h[at(j)] * (s * B(n, j)); }); },
+            [&] { return e.sum(r, [&](std::int64_t j) { return scaled_h(h_sx, true)[at(j)] * B(n, j); }); },
+            [&] { return e.sum(r, [&](std::int64_t j) { return scaled_h(h_sA, false)[at(j)] * B(n, j); }); });
+        y(t, n) = base + scaled_low_rank;
       }
     }
   }

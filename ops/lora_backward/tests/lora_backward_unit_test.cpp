@@ -8,6 +8,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_checks.hpp>
@@ -17,7 +18,17 @@
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/lora_backward/lora_backward_subjects.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/subject_registry.hpp>
+
+// A LoRA subject registered without a backward: lora_backward lists it as unavailable.
+PARITY_REGISTER_SUBJECT(forward_only, parity::subjects::LoraSubjectInfo{
+                                          .name = "forward-only",
+                                          .backend = "host",
+                                          .description = "parity's host twin, registered without its backward",
+                                          .capabilities = {.backward = false},
+                                          .make = &parity::subjects::builtin::make_lora_host_twin});
 
 namespace parity::ops::lora_backward {
 namespace {
@@ -46,36 +57,64 @@ const OpSubjectInfo* find(const std::string& name) {
 std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 TEST(LoraBackward, EveryLoraSubjectWithABackwardIsASubjectButTheProbesItCannotShow) {
-  int registered = 0;
+  int registered = 0, without_backward = 0;
   for (const auto& lora : subjects::lora_subjects()) {
     const OpSubjectInfo* info = find(lora.name);
     const bool left_out = std::find(kProbesNotInTheBackward.begin(), kProbesNotInTheBackward.end(), lora.name) !=
                           kProbesNotInTheBackward.end();
-    if (left_out || !lora.capabilities.backward) {
+    if (left_out) {
       EXPECT_EQ(info, nullptr) << lora.name;
       continue;
     }
     ASSERT_NE(info, nullptr) << lora.name;
+    if (!lora.capabilities.backward) {
+      EXPECT_EQ(info->unavailable_reason(), "it has no backward (its capabilities.backward is false)") << lora.name;
+      ++without_backward;
+      continue;
+    }
     EXPECT_EQ(info->kind, lora.kind) << lora.name;
     EXPECT_EQ(info->backend, lora.backend) << lora.name;
     EXPECT_EQ(info->host_twin, lora.host_twin) << lora.name;
     ++registered;
   }
-  EXPECT_GE(registered, 2);  // parity's host twin and LibTorch's at least
+  EXPECT_GE(registered, 2);        // parity's host twin and LibTorch's at least
+  EXPECT_EQ(without_backward, 1);  // forward-only
   for (const auto name : kProbesNotInTheBackward) EXPECT_NO_THROW(subjects::find_lora_subject(std::string(name)));
+}
+
+// The LoRA subject `name`'s own backward on the op problem `p`.
+subjects::LoraGradients lora_backward_of(const std::string& name, const OpProblem& p, float scale) {
+  const subjects::LoraInputs in{
+      .x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"), .B = p.call.input("B"), .scale = scale};
+  return subjects::find_lora_subject(name).make()->backward(in, p.call.input("dy"));
+}
+
+// Every element of a's dx, dA and dB has b's bits.
+void expect_same_bits(const subjects::LoraGradients& a, const subjects::LoraGradients& b, const std::string& what) {
+  for (const auto& [name, x, y] : {std::tuple{"dx", &a.dx, &b.dx}, {"dA", &a.dA, &b.dA}, {"dB", &a.dB, &b.dB}}) {
+    ASSERT_EQ(x->shape(), y->shape()) << what << " " << name;
+    for (std::int64_t i = 0; i < x->numel(); ++i)
+      ASSERT_EQ(x->bits_at(i), y->bits_at(i)) << what << " " << name << "[" << i << "]";
+  }
 }
 
 TEST(LoraBackward, ReturnsTheLoraSubjectsOwnBits) {
   const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
-  const OpOutputs out = make("parity-host")->run(p.call);
-  const subjects::LoraInputs in{
-      .x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"), .B = p.call.input("B"), .scale = 2.0f};
-  const subjects::LoraGradients direct =
-      subjects::find_lora_subject("parity-host").make()->backward(in, p.call.input("dy"));
-  for (const auto& [name, tensor] : {std::pair{"dx", &direct.dx}, {"dA", &direct.dA}, {"dB", &direct.dB}}) {
-    ASSERT_EQ(out.at(name).shape(), tensor->shape()) << name;
-    for (std::int64_t i = 0; i < tensor->numel(); ++i)
-      EXPECT_EQ(out.at(name).bits_at(i), tensor->bits_at(i)) << name << "[" << i << "]";
+  OpOutputs out = make("parity-host")->run(p.call);
+  const subjects::LoraGradients op{
+      .dx = std::move(out.at("dx")), .dA = std::move(out.at("dA")), .dB = std::move(out.at("dB"))};
+  expect_same_bits(op, lora_backward_of("parity-host", p, 2.0f), "the op's run");
+}
+
+// The probes left out change what the backward cannot show: on batches past each one's row and
+// depth thresholds (T 64 and 128, K split), their dx, dA and dB are parity-host's bits.
+TEST(LoraBackward, TheProbesLeftOutGiveTheHostTwinsGradients) {
+  for (const auto& [T, K] : {std::pair<std::int64_t, std::int64_t>{1, 40}, {3, 40}, {130, 96}}) {
+    const OpProblem p = materialise(def().decl, make_case(T, 9, K, 4, 2.0, 7));
+    const subjects::LoraGradients host = lora_backward_of("parity-host", p, 2.0f);
+    for (const auto probe : kProbesNotInTheBackward)
+      expect_same_bits(lora_backward_of(std::string(probe), p, 2.0f), host,
+                       std::string(probe) + " at T=" + std::to_string(T) + " K=" + std::to_string(K));
   }
 }
 
