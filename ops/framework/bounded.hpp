@@ -153,12 +153,17 @@ class Bounded {
     return {m.v_, err, m.a_};
   }
 
-  // One value that a subject may evaluate in any of several ways the reference writes out as
-  // `ways` (the same exact value each, e.g. a scale applied to a factor, or to the finished sum):
-  // the first way's double value, with the sum of their errors, so that an evaluation between
-  // them (the scale on a partial sum) is covered too: each of its roundings is one of the first
-  // way's, or one of another's scaled as that one scales it. Exempt (infinite error) where any
-  // way may overflow, of an unknown class where any way's is. `ways` is not empty.
+  // One value that a subject may evaluate in any of several ways, the reference writing out
+  // `ways` (the same exact value each): the first way's double value with the sum of their
+  // errors; exempt (infinite error) where any way may overflow, of an unknown class where any
+  // way's is. `ways` is not empty. Meant for a scale s on a sum s * sum_i a_i, with the ways
+  // "s on a factor of every term" and "s on the finished sum" among them: an evaluation with s
+  // on partial sums is covered by the two errors summed. Each of its terms passes through no
+  // more roundings than in either way; its roundings of s times a partial sum cost at most
+  // u s sum |a_i|, which the first way's per-term scalings charge; each of its underflow terms is
+  // one of the two ways' (s times a product's or a sum's, or one of a scaling). A partial sum is
+  // no larger than the unscaled sum's terms, a scaled one than the scaled terms', so where it
+  // may overflow one of the ways may. More ways only add to the error.
   static Bounded covering(std::initializer_list<Bounded> ways) {
     const Bounded& first = *ways.begin();
     double err = 0;

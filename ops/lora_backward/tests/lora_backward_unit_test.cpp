@@ -102,7 +102,7 @@ TEST(LoraBackward, ReturnsTheLoraSubjectsOwnBits) {
   const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
   OpOutputs out = make("parity-host")->run(p.call);
   const subjects::LoraGradients op{
-      .dx = std::move(out.at("dx")), .dA = std::move(out.at("dA")), .dB = std::move(out.at("dB"))};
+      .dx = std::move(out.at("dx")), .dA = std::move(out.at("dA")), .dB = std::move(out.at("dB")), .dW = std::nullopt};
   expect_same_bits(op, lora_backward_of("parity-host", p, 2.0f), "the op's run");
 }
 

@@ -1,0 +1,126 @@
+// lora_backward's bound against a correct LoRA backward that places the scale where parity's
+// own kernel does not: on partial sums (g in two halves, each scaled before they are added), on
+// an operand (dA = sum_t g (s x)) and on dy (dB). It must hold on generated cases, and where s x
+// overflows float32 (x = bf16 max, s = 2) with the exact dA finite, that element must be exempt
+// and counted, not failed; the same subject with dA off by 2^-10 must fail. Test subjects only.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <parity/core/bf16.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/subjects/builtin/lora_host.hpp>
+#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/subject_registry.hpp>
+
+namespace {
+
+using parity::DType;
+using parity::Tensor;
+using parity::subjects::LoraGradients;
+using parity::subjects::LoraInputs;
+using parity::subjects::LoraSubject;
+using parity::subjects::LoraSubjectInfo;
+
+float at(const Tensor& t, std::int64_t i) { return static_cast<float>(t.value_at(i)); }
+
+// The forward is parity's host twin's; the backward places s as the file's comment says.
+// `skewed`: every dA element multiplied by 1 + 2^-10 (a wrong kernel, not a permitted order).
+template <bool skewed>
+class ScalePlaced final : public LoraSubject {
+ public:
+  Tensor forward(const LoraInputs& in) override { return twin_->forward(in); }
+
+  LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
+    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), R = in.A.dim(0);
+    const float s = in.scale;
+    std::vector<float> h(T * R, 0.0f), g(T * R), sg(T * R);
+    for (std::int64_t t = 0; t < T; ++t)
+      for (std::int64_t j = 0; j < R; ++j) {
+        for (std::int64_t k = 0; k < K; ++k) h[t * R + j] = h[t * R + j] + at(in.x, t * K + k) * at(in.A, j * K + k);
+        float first = 0, second = 0;
+        for (std::int64_t n = 0; n < N; ++n) (2 * n < N ? first : second) += at(dy, t * N + n) * at(in.B, n * R + j);
+        g[t * R + j] = first + second;
+        sg[t * R + j] = s * first + s * second;  // s on each partial sum
+      }
+    LoraGradients out{Tensor::zeros(DType::bf16, {T, K}), Tensor::zeros(DType::f32, {R, K}),
+                      Tensor::zeros(DType::f32, {N, R}), std::nullopt};
+    for (std::int64_t j = 0; j < R; ++j)
+      for (std::int64_t k = 0; k < K; ++k) {
+        float acc = 0;
+        for (std::int64_t t = 0; t < T; ++t) acc = acc + g[t * R + j] * (s * at(in.x, t * K + k));  // s on x
+        out.dA.set_value(j * K + k, static_cast<double>(skewed ? acc * (1.0f + 0x1p-10f) : acc));
+      }
+    for (std::int64_t n = 0; n < N; ++n)
+      for (std::int64_t j = 0; j < R; ++j) {
+        float acc = 0;
+        for (std::int64_t t = 0; t < T; ++t) acc = acc + (s * at(dy, t * N + n)) * h[t * R + j];  // s on dy
+        out.dB.set_value(n * R + j, static_cast<double>(acc));
+      }
+    for (std::int64_t t = 0; t < T; ++t)
+      for (std::int64_t k = 0; k < K; ++k) {
+        float acc = 0;
+        for (std::int64_t n = 0; n < N; ++n) acc = acc + at(dy, t * N + n) * at(in.W, n * K + k);
+        for (std::int64_t j = 0; j < R; ++j) acc = acc + sg[t * R + j] * at(in.A, j * K + k);
+        out.dx.set_value(t * K + k, static_cast<double>(acc));
+      }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<LoraSubject> twin_ = parity::subjects::builtin::make_lora_host_twin();
+};
+
+template <bool skewed>
+LoraSubjectInfo scale_placed(const char* name) {
+  return {.name = name,
+          .backend = "host",
+          .description = "plain float32, the scale on partial sums and operands (lora_backward_scale_placement_test)",
+          .make = [] { return std::make_unique<ScalePlaced<skewed>>(); }};
+}
+
+PARITY_REGISTER_SUBJECT(scale_placed, scale_placed<false>("scale-placed"));
+PARITY_REGISTER_SUBJECT(scale_placed_skewed, scale_placed<true>("scale-placed-skewed-dA"));
+
+const parity::gen::Family& family() { return parity::ops::find_op_family("lora_backward"); }
+
+TEST(LoraBackwardScalePlacement, HoldsOnGeneratedCases) {
+  const auto result = family().run("scale-placed", "forward_accuracy", {.cases = 30, .write_reproducer = false});
+  EXPECT_TRUE(result.passed) << result.message;
+  EXPECT_GT(result.cases, 0);
+}
+
+// T = N = K = r = 1, s = 2, x = bf16 max, A = W = B = 1/16, dy = 1: s x overflows float32, the
+// exact dA = s g x = 4.2e37 does not.
+TEST(LoraBackwardScalePlacement, AnOperandThatOverflowsOnceScaledIsExemptAndCounted) {
+  parity::Case c;
+  c.family = "lora_backward";
+  c.seed = 7;
+  c.dims = {{"T", 1}, {"N", 1}, {"K", 1}, {"r", 1}};
+  c.params = {{"scale", 2.0},
+              {"dtype.act", parity::ops::dtype_code(DType::bf16)},
+              {"dtype.adapter", parity::ops::dtype_code(DType::f32)}};
+  const std::uint64_t sixteenth = parity::float_bits(0.0625f);
+  c.patches = {{"x", 0, 0x7f7f, DType::bf16},
+               {"A", 0, sixteenth, DType::f32},
+               {"W", 0, 0x3d80, DType::bf16},
+               {"B", 0, sixteenth, DType::f32},
+               {"dy", 0, 0x3f80, DType::bf16}};
+  const parity::Verdict v = family().check("scale-placed", "forward_accuracy", c);
+  EXPECT_TRUE(v.holds()) << v.detail;
+  ASSERT_TRUE(v.metrics.contains("exempt")) << v.detail;
+  EXPECT_GE(v.metrics.at("exempt"), 1.0) << v.detail;
+}
+
+TEST(LoraBackwardScalePlacement, AWrongDAIsStillCaught) {
+  const auto result =
+      family().run("scale-placed-skewed-dA", "forward_accuracy", {.cases = 30, .write_reproducer = false});
+  EXPECT_FALSE(result.passed) << result.message;
+  ASSERT_TRUE(result.verdict.has_value()) << result.message;
+  EXPECT_NE(result.verdict->detail.find("dA"), std::string::npos) << result.verdict->detail;
+}
+
+}  // namespace
