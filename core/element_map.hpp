@@ -1,8 +1,8 @@
 #pragma once
 // A picture of where a failing verdict's output went wrong: one value per element of a rows x
-// elements view of the output (its leading dimension by the product of the others), max-pooled
-// into at most kMapRows x kMapCols cells so that a 16384-wide row stays small. A report draws it
-// (report/element_map_svg.hpp); it travels in the verdict's JSON as member "map".
+// elements view of the output (its leading dimension by the product of the others; one row for a
+// vector), max-pooled into at most kMapRows x kMapCols cells so that a 16384-wide row stays small.
+// A report draws it (report/element_map_svg.hpp); it travels in the verdict's JSON as member "map".
 #include <cstdint>
 #include <span>
 #include <string>

@@ -105,6 +105,28 @@ TEST(ElementMap, BuiltFromTwoTensorsMarksTheDifferingElements) {
     for (std::int64_t j = 0; j < 4; ++j) EXPECT_EQ(m.at(i, j), i == 2 && j == 1 ? 1.0 : 0.0) << i << ", " << j;
 }
 
+// A vector (one row of elements) is one row of cells, elements across, not a column of rows; a
+// long one pools across, and a scalar is one cell.
+TEST(ElementMap, AVectorIsOneRowOfItsElements) {
+  Tensor a = Tensor::zeros(DType::f32, {5}), b = Tensor::zeros(DType::f32, {5});
+  b.set_bits(3, 0x3F800000);
+  const ElementMap m = element_map_of("y", MapMeasure::bits_differ, a.shape(), bits_differ(a, b));
+  EXPECT_EQ(m.rows, 1);
+  EXPECT_EQ(m.cols, 5);
+  ASSERT_EQ(m.cell_rows, 1);
+  ASSERT_EQ(m.cell_cols, 5);
+  for (std::int64_t j = 0; j < 5; ++j) EXPECT_EQ(m.at(0, j), j == 3 ? 1.0 : 0.0) << j;
+  const std::vector<double> wide(1000, 0.5);
+  const ElementMap w = element_map_of("y", MapMeasure::error_over_bound, {1000}, wide);
+  EXPECT_EQ(w.cell_rows, 1);
+  EXPECT_EQ(w.cell_cols, kMapCols);
+  const ElementMap scalar = element_map_of("loss", MapMeasure::error_over_bound, {}, std::vector<double>{2.0});
+  EXPECT_EQ(scalar.cells, std::vector<double>{2.0});
+  EXPECT_EQ(scalar.cell_rows, 1);
+  // A matrix keeps its leading extent as rows.
+  EXPECT_EQ(element_map_of("y", MapMeasure::bits_differ, {5, 1}, bits_differ(a, b)).cell_rows, 5);
+}
+
 TEST(ElementMap, ErrorOverBoundFollowsCheckBound) {
   const std::vector<double> got = {1.0, 2.5, INFINITY, 7.0}, ref = {1.0, 2.0, 1.0, 3.0},
                             bound = {0.1, 0.25, 1.0, INFINITY};
