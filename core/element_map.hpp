@@ -50,7 +50,9 @@ std::string map_measure_name(MapMeasure m);
 
 // JSON: {"output", "measure", "rows", "cols", "cell_rows", "cell_cols", "cells"}, each cell a
 // number, or "inf", "nan" (json_read::finite_or_text). element_map_from_json refuses a malformed map
-// with an InputError naming the field (`where` and the member, e.g. "observed.map.cells: ...").
+// with an InputError naming the field (`where` and the member, e.g. "observed.map.cells: ..."),
+// among them a cell its measure cannot hold, named by its index ("observed.map.cells[3]: ..."): in a
+// bits_differ map anything but 0, 1 or nan; in an error_over_bound map a negative value or -inf.
 nlohmann::json element_map_to_json(const ElementMap& m);
 ElementMap element_map_from_json(const nlohmann::json& j, const std::string& where = "map");
 

@@ -183,5 +183,37 @@ TEST(ElementMap, AMalformedMapIsRefusedNamingTheField) {
   EXPECT_EQ(refusal(bad), "observed.map.cols: expected 1 to " + std::to_string(INT64_MAX / kMapCols));
 }
 
+// A cell its measure can never hold is refused naming its index: a bits_differ cell is a pooled
+// 0/1 flag (or nan), an error_over_bound cell a pooled |error| / bound, >= 0 (inf and nan allowed).
+TEST(ElementMap, ACellItsMeasureCannotHoldIsRefused) {
+  Verdict v = Verdict::fail("p", "d");
+  v.map = element_map("y", MapMeasure::bits_differ, 1, 3, std::vector<double>{0, 1, NAN});
+  const json bits = verdict_to_json(v);
+  EXPECT_EQ(refusal(bits), "accepted");
+  const auto bits_with = [&](const json& cell) {
+    json bad = bits;
+    bad["map"]["cells"][2] = cell;
+    return refusal(bad);
+  };
+  EXPECT_EQ(bits_with(0.5), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not 0.5");
+  EXPECT_EQ(bits_with(-1), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not -1");
+  EXPECT_EQ(bits_with(2), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not 2");
+  EXPECT_EQ(bits_with("inf"), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not \"inf\"");
+  EXPECT_EQ(bits_with("-inf"), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not \"-inf\"");
+
+  v.map = element_map("y", MapMeasure::error_over_bound, 1, 4, std::vector<double>{0, 0.25, INFINITY, NAN});
+  const json ratio = verdict_to_json(v);
+  EXPECT_EQ(refusal(ratio), "accepted");
+  const auto ratio_with = [&](const json& cell) {
+    json bad = ratio;
+    bad["map"]["cells"][1] = cell;
+    return refusal(bad);
+  };
+  EXPECT_EQ(ratio_with(-0.5), "observed.map.cells[1]: expected a number >= 0, inf or nan (error_over_bound), not -0.5");
+  EXPECT_EQ(ratio_with("-inf"),
+            "observed.map.cells[1]: expected a number >= 0, inf or nan (error_over_bound), not \"-inf\"");
+  EXPECT_EQ(ratio_with(1e300), "accepted");  // far outside the bound, but a ratio
+}
+
 }  // namespace
 }  // namespace parity
