@@ -217,7 +217,7 @@ std::vector<double> bits_differ(const Tensor& a, const Tensor& b) {
 
 ElementMap element_map_of(std::string output, MapMeasure measure, const std::vector<std::int64_t>& shape,
                           std::span<const double> values) {
-  const std::int64_t rows = shape.empty() ? 1 : std::max<std::int64_t>(shape[0], 1);
+  const std::int64_t rows = shape.size() < 2 ? 1 : std::max<std::int64_t>(shape[0], 1);
   return element_map(std::move(output), measure, rows, static_cast<std::int64_t>(values.size()) / rows, values);
 }
 

@@ -74,7 +74,8 @@ std::vector<double> error_over_bound(std::span<const double> a, std::span<const 
                                      std::span<const double> bound);
 
 // The element map (element_map.hpp) of per-element `values` of a tensor of `shape`, seen as
-// shape[0] rows of the product of the other extents (one row for a scalar).
+// shape[0] rows of the product of the other extents; a vector or a scalar as one row of its
+// elements, so that a vector draws across, not as a column.
 ElementMap element_map_of(std::string output, MapMeasure measure, const std::vector<std::int64_t>& shape,
                           std::span<const double> values);
 

@@ -40,6 +40,12 @@ double three_digits_up(double v) {
   return r;
 }
 
+// Whether a cell of a map of `measure` can hold v: a pooled flag, or a pooled |error| / bound.
+bool cell_can_hold(MapMeasure measure, double v) {
+  if (std::isnan(v)) return true;  // not measured
+  return measure == MapMeasure::bits_differ ? v == 0.0 || v == 1.0 : v >= 0.0;
+}
+
 }  // namespace
 
 ElementMap element_map(std::string output, MapMeasure measure, std::int64_t rows, std::int64_t cols,
@@ -97,8 +103,16 @@ ElementMap element_map_from_json(const json& j, const std::string& where) {
     throw InputError(where + ".cells: expected " + std::to_string(m.cell_rows * m.cell_cols) + " values (" +
                      std::to_string(m.cell_rows) + " x " + std::to_string(m.cell_cols) + "), not " +
                      std::to_string(cells.size()));
-  for (std::size_t k = 0; k < cells.size(); ++k)
-    m.cells.push_back(jr::as_double(cells[k], where + ".cells[" + std::to_string(k) + "]"));
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const std::string at = where + ".cells[" + std::to_string(k) + "]";
+    const double v = jr::as_double(cells[k], at);
+    if (!cell_can_hold(m.measure, v))
+      throw InputError(at + ": expected " +
+                       (m.measure == MapMeasure::bits_differ ? "0, 1 or nan (bits_differ)"
+                                                             : "a number >= 0, inf or nan (error_over_bound)") +
+                       ", not " + cells[k].dump());
+    m.cells.push_back(v);
+  }
   return m;
 }
 

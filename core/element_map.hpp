@@ -1,8 +1,8 @@
 #pragma once
 // A picture of where a failing verdict's output went wrong: one value per element of a rows x
-// elements view of the output (its leading dimension by the product of the others), max-pooled
-// into at most kMapRows x kMapCols cells so that a 16384-wide row stays small. A report draws it
-// (report/element_map_svg.hpp); it travels in the verdict's JSON as member "map".
+// elements view of the output (its leading dimension by the product of the others; one row for a
+// vector), max-pooled into at most kMapRows x kMapCols cells so that a 16384-wide row stays small.
+// A report draws it (report/element_map_svg.hpp); it travels in the verdict's JSON as member "map".
 #include <cstdint>
 #include <span>
 #include <string>
@@ -50,7 +50,9 @@ std::string map_measure_name(MapMeasure m);
 
 // JSON: {"output", "measure", "rows", "cols", "cell_rows", "cell_cols", "cells"}, each cell a
 // number, or "inf", "nan" (json_read::finite_or_text). element_map_from_json refuses a malformed map
-// with an InputError naming the field (`where` and the member, e.g. "observed.map.cells: ...").
+// with an InputError naming the field (`where` and the member, e.g. "observed.map.cells: ..."),
+// among them a cell its measure cannot hold, named by its index ("observed.map.cells[3]: ..."): in a
+// bits_differ map anything but 0, 1 or nan; in an error_over_bound map a negative value or -inf.
 nlohmann::json element_map_to_json(const ElementMap& m);
 ElementMap element_map_from_json(const nlohmann::json& j, const std::string& where = "map");
 

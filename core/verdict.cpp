@@ -1,5 +1,7 @@
 #include <parity/core/verdict.hpp>
 
+#include <array>
+#include <cstddef>
 #include <iterator>
 #include <utility>
 
@@ -47,6 +49,20 @@ constexpr std::pair<FailureKind, const char*> kKinds[] = {{FailureKind::value, "
                                                           {FailureKind::device_fault, "device_fault"},
                                                           {FailureKind::out_of_memory, "out_of_memory"}};
 
+// Rows in declaration order, so that a kind's row is its value and failure_kinds() is the enum's order.
+constexpr bool in_declaration_order() {
+  for (std::size_t i = 0; i < std::size(kKinds); ++i)
+    if (static_cast<std::size_t>(kKinds[i].first) != i) return false;
+  return true;
+}
+static_assert(in_declaration_order(), "kKinds lists every FailureKind once, in declaration order");
+
+constexpr auto kKindList = [] {
+  std::array<FailureKind, std::size(kKinds)> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = kKinds[i].first;
+  return out;
+}();
+
 // "a, b, ... or z": every kind's JSON name, for a refusal.
 std::string kind_names() {
   std::string out;
@@ -62,6 +78,14 @@ std::string failure_kind_name(FailureKind k) {
     if (kind == k) return name;
   return "?";
 }
+
+std::optional<FailureKind> failure_kind_from_name(std::string_view name) {
+  for (const auto& [kind, kind_name] : kKinds)
+    if (name == kind_name) return kind;
+  return std::nullopt;
+}
+
+std::span<const FailureKind> failure_kinds() { return kKindList; }
 
 std::string failure_kind_text(FailureKind k) {
   switch (k) {
@@ -106,11 +130,9 @@ Verdict verdict_from_json(const json& j, const std::string& where) {
   else throw InputError(where + ".outcome: expected holds, fails or discarded");
   if (const json* d = jr::optional_member(j, where, "detail")) v.detail = jr::as_string(*d, where + ".detail");
   if (const json* f = jr::optional_member(j, where, "failure")) {
-    const std::string name = jr::as_string(*f, where + ".failure");
-    bool known = false;
-    for (const auto& [kind, kind_name] : kKinds)
-      if (name == kind_name) v.kind = kind, known = true;
-    if (!known) throw InputError(where + ".failure: expected " + kind_names());
+    const std::optional<FailureKind> kind = failure_kind_from_name(jr::as_string(*f, where + ".failure"));
+    if (!kind) throw InputError(where + ".failure: expected " + kind_names());
+    v.kind = *kind;
   } else if (v.detail.starts_with("the subject threw")) {
     v.kind = FailureKind::threw;
   }

@@ -4,7 +4,9 @@
 // check; RapidCheck counts it as discarded, never as a pass).
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -15,7 +17,8 @@ namespace parity {
 enum class Outcome { holds, fails, discarded };
 
 // What kind of failure a failing verdict is. A shrinker keeps the kind it started from: a
-// candidate that fails with another kind does not reproduce the failure.
+// candidate that fails with another kind does not reproduce the failure. A new kind is named in
+// one place, its row in verdict.cpp's table (in this order), and described in failure_kind_text.
 enum class FailureKind {
   value,             // a wrong value (bits, a bound, a count)
   threw,             // the subject threw on a case inside the family's contract
@@ -52,6 +55,11 @@ std::string outcome_name(Outcome o);
 // "value", "threw", "nondeterministic", "invalid_case", "crashed", "aborted", "hung",
 // "device_fault", "out_of_memory": the JSON "failure" field.
 std::string failure_kind_name(FailureKind k);
+// The kind whose failure_kind_name is `name` (exactly: "value", not "Value"); nullopt for any other
+// string. Every reader of a kind's name maps it back here.
+std::optional<FailureKind> failure_kind_from_name(std::string_view name);
+// Every kind, in declaration order.
+std::span<const FailureKind> failure_kinds();
 // The kind in words for a message, e.g. "the subject threw".
 std::string failure_kind_text(FailureKind k);
 // JSON: {"property", "outcome", "detail", "metrics"}, for a failure "failure" (its kind), and "map"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 
 #include <parity/core/element_map.hpp>
 #include <parity/core/verdict.hpp>
@@ -17,11 +18,8 @@ namespace {
 // The words of a failure kind's JSON name ("value": "a wrong value"); "" for another string.
 std::string kind_words(const json& kind) {
   if (!kind.is_string()) return {};
-  for (const FailureKind k : {FailureKind::value, FailureKind::threw, FailureKind::nondeterministic,
-                              FailureKind::invalid_case, FailureKind::crashed, FailureKind::aborted, FailureKind::hung,
-                              FailureKind::device_fault, FailureKind::out_of_memory})
-    if (kind.get<std::string>() == failure_kind_name(k)) return failure_kind_text(k);
-  return {};
+  const std::optional<FailureKind> k = failure_kind_from_name(kind.get_ref<const std::string&>());
+  return k ? failure_kind_text(*k) : std::string();
 }
 
 std::string card_heading(const json& row) {

@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include <parity/core/verdict.hpp>
 #include <parity/report/field_text.hpp>
 
 namespace parity::report {
@@ -10,15 +11,15 @@ namespace {
 
 Status from_word(std::string_view w) {
   constexpr std::array<std::string_view, 6> kHolds{"holds", "pass", "passed", "ok", "detected", "passes_now"};
-  constexpr std::array<std::string_view, 11> kFails{
-      "fails",        "fail",  "failed",      "value",        "threw",          "nondeterministic",
-      "invalid_case", "flaky", "still_fails", "not_detected", "fault_of_parity"};
+  constexpr std::array<std::string_view, 7> kFails{"fails",       "fail",         "failed",         "flaky",
+                                                   "still_fails", "not_detected", "fault_of_parity"};
   constexpr std::array<std::string_view, 5> kSkipped{"discarded", "not_applicable", "skipped", "unavailable",
                                                      "no_verdict"};
   for (auto h : kHolds)
     if (w == h) return Status::holds;
   for (auto f : kFails)
     if (w == f) return Status::fails;
+  if (failure_kind_from_name(w)) return Status::fails;
   for (auto s : kSkipped)
     if (w == s) return Status::skipped;
   return Status::unknown;

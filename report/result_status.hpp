@@ -17,8 +17,8 @@ const char* status_name(Status s);
 // The status of `row`, from the first of these members it has:
 //   skipped (true: skipped), failed (a boolean: the --json results of check, probes, replay);
 //   outcome, verdict, kind, status (a string: "holds", "pass", "passed", "ok", "detected", "passes_now"
-//     hold; "fails", "fail", "failed", "value", "threw", "nondeterministic", "invalid_case",
-//     "flaky", "still_fails", "not_detected", "fault_of_parity" fail; "discarded",
+//     hold; "fails", "fail", "failed", a failure kind's name (failure_kind_name: "value", "threw",
+//     "crashed", ...), "flaky", "still_fails", "not_detected", "fault_of_parity" fail; "discarded",
 //     "not_applicable", "skipped", "unavailable", "no_verdict" are skipped; `verdict` may also be an object, read the
 //     same way);
 //   passed, holds, ok, detected (a boolean);

@@ -105,6 +105,28 @@ TEST(ElementMap, BuiltFromTwoTensorsMarksTheDifferingElements) {
     for (std::int64_t j = 0; j < 4; ++j) EXPECT_EQ(m.at(i, j), i == 2 && j == 1 ? 1.0 : 0.0) << i << ", " << j;
 }
 
+// A vector (one row of elements) is one row of cells, elements across, not a column of rows; a
+// long one pools across, and a scalar is one cell.
+TEST(ElementMap, AVectorIsOneRowOfItsElements) {
+  Tensor a = Tensor::zeros(DType::f32, {5}), b = Tensor::zeros(DType::f32, {5});
+  b.set_bits(3, 0x3F800000);
+  const ElementMap m = element_map_of("y", MapMeasure::bits_differ, a.shape(), bits_differ(a, b));
+  EXPECT_EQ(m.rows, 1);
+  EXPECT_EQ(m.cols, 5);
+  ASSERT_EQ(m.cell_rows, 1);
+  ASSERT_EQ(m.cell_cols, 5);
+  for (std::int64_t j = 0; j < 5; ++j) EXPECT_EQ(m.at(0, j), j == 3 ? 1.0 : 0.0) << j;
+  const std::vector<double> wide(1000, 0.5);
+  const ElementMap w = element_map_of("y", MapMeasure::error_over_bound, {1000}, wide);
+  EXPECT_EQ(w.cell_rows, 1);
+  EXPECT_EQ(w.cell_cols, kMapCols);
+  const ElementMap scalar = element_map_of("loss", MapMeasure::error_over_bound, {}, std::vector<double>{2.0});
+  EXPECT_EQ(scalar.cells, std::vector<double>{2.0});
+  EXPECT_EQ(scalar.cell_rows, 1);
+  // A matrix keeps its leading extent as rows.
+  EXPECT_EQ(element_map_of("y", MapMeasure::bits_differ, {5, 1}, bits_differ(a, b)).cell_rows, 5);
+}
+
 TEST(ElementMap, ErrorOverBoundFollowsCheckBound) {
   const std::vector<double> got = {1.0, 2.5, INFINITY, 7.0}, ref = {1.0, 2.0, 1.0, 3.0},
                             bound = {0.1, 0.25, 1.0, INFINITY};
@@ -159,6 +181,38 @@ TEST(ElementMap, AMalformedMapIsRefusedNamingTheField) {
   bad["map"]["cols"] = INT64_MAX / 2;
   bad["map"]["cell_cols"] = kMapCols;
   EXPECT_EQ(refusal(bad), "observed.map.cols: expected 1 to " + std::to_string(INT64_MAX / kMapCols));
+}
+
+// A cell its measure can never hold is refused naming its index: a bits_differ cell is a pooled
+// 0/1 flag (or nan), an error_over_bound cell a pooled |error| / bound, >= 0 (inf and nan allowed).
+TEST(ElementMap, ACellItsMeasureCannotHoldIsRefused) {
+  Verdict v = Verdict::fail("p", "d");
+  v.map = element_map("y", MapMeasure::bits_differ, 1, 3, std::vector<double>{0, 1, NAN});
+  const json bits = verdict_to_json(v);
+  EXPECT_EQ(refusal(bits), "accepted");
+  const auto bits_with = [&](const json& cell) {
+    json bad = bits;
+    bad["map"]["cells"][2] = cell;
+    return refusal(bad);
+  };
+  EXPECT_EQ(bits_with(0.5), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not 0.5");
+  EXPECT_EQ(bits_with(-1), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not -1");
+  EXPECT_EQ(bits_with(2), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not 2");
+  EXPECT_EQ(bits_with("inf"), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not \"inf\"");
+  EXPECT_EQ(bits_with("-inf"), "observed.map.cells[2]: expected 0, 1 or nan (bits_differ), not \"-inf\"");
+
+  v.map = element_map("y", MapMeasure::error_over_bound, 1, 4, std::vector<double>{0, 0.25, INFINITY, NAN});
+  const json ratio = verdict_to_json(v);
+  EXPECT_EQ(refusal(ratio), "accepted");
+  const auto ratio_with = [&](const json& cell) {
+    json bad = ratio;
+    bad["map"]["cells"][1] = cell;
+    return refusal(bad);
+  };
+  EXPECT_EQ(ratio_with(-0.5), "observed.map.cells[1]: expected a number >= 0, inf or nan (error_over_bound), not -0.5");
+  EXPECT_EQ(ratio_with("-inf"),
+            "observed.map.cells[1]: expected a number >= 0, inf or nan (error_over_bound), not \"-inf\"");
+  EXPECT_EQ(ratio_with(1e300), "accepted");  // far outside the bound, but a ratio
 }
 
 }  // namespace

@@ -198,9 +198,7 @@ TEST(GuardedVerdict, AllocationFailuresAndStickyCudaErrorsHaveTheirKinds) {
 }
 
 TEST(VerdictJson, KindsRoundTripAndOldFailuresRead) {
-  for (const FailureKind k : {FailureKind::value, FailureKind::threw, FailureKind::nondeterministic,
-                              FailureKind::invalid_case, FailureKind::crashed, FailureKind::aborted, FailureKind::hung,
-                              FailureKind::device_fault, FailureKind::out_of_memory}) {
+  for (const FailureKind k : failure_kinds()) {
     const Verdict v = Verdict::fail("p", "d", k);
     EXPECT_EQ(verdict_from_json(verdict_to_json(v)), v) << failure_kind_name(k);
   }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <parity/core/element_map.hpp>
+#include <parity/core/verdict.hpp>
 #include <parity/report/field_text.hpp>
 #include <parity/report/html_text.hpp>
 #include <parity/report/json_sections.hpp>
@@ -23,6 +24,8 @@ TEST(RowStatus, ReadsEachCommandsFields) {
   EXPECT_EQ(row_status({{"outcome", "holds"}}), Status::holds);
   EXPECT_EQ(row_status({{"verdict", {{"outcome", "fails"}, {"failure", "value"}}}}), Status::fails);
   EXPECT_EQ(row_status({{"kind", "threw"}}), Status::fails);
+  for (const FailureKind k : failure_kinds())  // every kind's name is a failure, crashed and hung too
+    EXPECT_EQ(row_status({{"kind", failure_kind_name(k)}}), Status::fails) << failure_kind_name(k);
   EXPECT_EQ(row_status({{"kind", "not_applicable"}}), Status::skipped);
   EXPECT_EQ(row_status({{"passed", false}}), Status::fails);
   EXPECT_EQ(row_status({{"detected_by", nullptr}}), Status::fails);
