@@ -1,6 +1,7 @@
 // The runtime's decisions on a registry of test routines, without a model: modes, opt-in groups,
-// ablations, fallbacks for dtype, shape and a missing backward, the log's severity rule.
+// ablations, fallbacks for dtype, shape and a missing backward, the log's severity rule and JSON.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <parity/core/error.hpp>
 #include <parity/subjects/runtime/runtime.hpp>
@@ -115,6 +116,19 @@ TEST(BindingLog, KeepsTheMostSevereStatusOfABoundary) {
   EXPECT_EQ(b.calls, 3);
   EXPECT_NE(b.reason.find("call 2: fallback"), std::string::npos) << b.reason;
   EXPECT_TRUE(log.any_fallback());
+}
+
+// What parity gate's report (schema parity.gate/2) records per boundary.
+TEST(BindingLog, JsonNamesEachBoundarysRoutineAndStatus) {
+  BindingLog log;
+  log.record("proj", {"proj_routine", BindingStatus::routine, "bound on host", 0});
+  log.record("norm", {"", BindingStatus::provider, "no routine serves 'norm'", 0});
+  const nlohmann::json j = log.to_json();
+  EXPECT_EQ(
+      j.at("proj"),
+      (nlohmann::json{{"routine", "proj_routine"}, {"status", "routine"}, {"reason", "bound on host"}, {"calls", 1}}));
+  EXPECT_TRUE(j.at("norm").at("routine").is_null());
+  EXPECT_EQ(j.at("norm").at("status"), "provider");
 }
 
 TEST(RoutineRegistry, RefusesDuplicatesAndListsNames) {
