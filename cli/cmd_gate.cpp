@@ -136,7 +136,7 @@ int cmd_gate(const Args& args) {
       properties::model::run_model_gate(model_subject, quick, args.has("--bind-video-projections"), progress);
 
   nlohmann::json report;
-  report["schema"] = "parity.gate/1";
+  report["schema"] = "parity.gate/2";
   report["backend"] = kernel.backend;
   report["environment"] = environment_json();
   report["device"] = kernel.backend == "cuda" ? report["environment"]["device"].get<std::string>() : cpu_model();

@@ -134,7 +134,7 @@ const std::vector<CommandSpec>& command_specs() {
                   "when it can run here)"},
                  {"--out", "FILE", "the JSON report (default reports/gate.json)"},
                  {"--quick", "", "a few rows of each section"},
-                 {"--bind-video-projections", "", "also bind the model's proj_in/proj_out rows"}},
+                 {"--bind-video-projections", "", "also bind the model's proj_in/proj_out routines"}},
        .environment = {"PARITY_BACKEND", "PARITY_THREADS", "PARITY_FIGURES"},
        .run = cmd_gate},
       {.name = "check",
@@ -149,7 +149,7 @@ const std::vector<CommandSpec>& command_specs() {
            "declared outputs (or --torch-returns'; an output it does not return goes unchecked); on model and "
            "trajectory, a kernel of the op linear at the model's float32 "
            "projections (the subject runtime-host+linear=SCHEMA, or bound-all+linear=SCHEMA), or of --kernel-op's "
-           "op in the rows that run it (runtime-host+OP=SCHEMA). --dtypes and --param restrict an op's generated "
+           "op in the routines that run it (runtime-host+OP=SCHEMA). --dtypes and --param restrict an op's generated "
            "cases to what a kernel supports; the rerun line carries them. Each case runs in a supervised worker "
            "process: a subject that crashes, aborts, hangs past --timeout, runs out of memory or loses its CUDA "
            "context fails that case with that kind, shrunk and written as a reproducer like any failure "
@@ -239,7 +239,7 @@ const std::vector<CommandSpec>& command_specs() {
            "diverge: velocity gaps per step, flipped bf16 inputs, arms A/B/C/P with per-block growth and a "
            "conclusion. A divergence is shrunk to a reproducer (in $PARITY_REPRO_DIR). Subjects (binding sets): "
            "strict (default), bound-video-projections, bound-all, provider, batch-variant-projection (a probe). "
-           "bound-all and batch-variant-projection bind every boundary to parity's rows; the others leave "
+           "bound-all and batch-variant-projection bind every boundary to parity's routines; the others leave "
            "boundaries on LibTorch, whose batch invariance depends on its BLAS kernel and the CPU (a finding). "
            "Exit 0 if every step is bitwise equal.",
        .flags = {{"--seeds", "N,N,...", "the seeds, one sample each (default 11,22,33)"},

@@ -35,7 +35,7 @@
 # (registry/torch_op_registration.hpp), the family's runtime
 # with its float32 projections on the operator, as a kernel of the op linear
 # (runtime-host+linear=<schema>, bound-all+linear=<schema>; the trajectory's on CPU only), or
-# with KERNEL_OP <op> (rms_norm, rope, swiglu, sdpa; transition_step on model) the rows that run
+# with KERNEL_OP <op> (rms_norm, rope, swiglu, sdpa; transition_step on model) the routines that run
 # that op on it (runtime-host+<op>=<schema>, bound-all+<op>=<schema>; --kernel-op; tests named
 # <schema>+<op>.<family>.<property>; the backward ops stay parity's). LIBRARY (a shared-library target, or a
 # file) is loaded first; TORCH_ARGS are --torch-arg's NAME=VALUE pairs (a declared name to a schema

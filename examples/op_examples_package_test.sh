@@ -61,7 +61,7 @@ cat "$work/torch_op.log"
 grep -q "mylib::rms_norm\.rms_norm\.forward_accuracy .*Passed" "$work/torch_op.log" || fail "mylib::rms_norm's properties did not run and pass"
 grep -q "mylib::rms_norm_broken_rms_norm_properties .*Passed" "$work/torch_op.log" || fail "mylib::rms_norm_broken was not caught"
 grep -q "mylib::rms_norm+rms_norm\.model\.batch_invariant_bound .*Passed" "$work/torch_op.log" ||
-  fail "mylib::rms_norm did not run and pass the model's properties in the rows that run RMSNorm (KERNEL_OP)"
+  fail "mylib::rms_norm did not run and pass the model's properties in the routines that run RMSNorm (KERNEL_OP)"
 grep -q "^forward_accuracy  *holds" "$work/torch_op.log" || fail "the installed parity check --torch-op did not pass mylib::rms_norm"
 for property in repeatable rows_independent batch_vs_batch layout_invariant forward_accuracy; do
   grep -q "mylib::linear\.linear\.$property .*Passed" "$work/torch_op.log" ||

@@ -16,7 +16,7 @@ std::string register_torch_op(const std::string& family, const ops::TorchOpSpec&
     if (f->name() != family) continue;
     if (const auto* op = dynamic_cast<const ops::OpFamily*>(f)) return ops::register_torch_op_subject(*op, spec);
   }
-  // A family whose subjects run ops' kernels (the model's rows): the operator as a kernel of one
+  // A family whose subjects run ops' kernels (the model's routines): the operator as a kernel of one
   // of those ops, inside the family's subject.
   std::string hosts;
   for (const gen::Family* f : families()) {
@@ -42,13 +42,13 @@ std::string register_torch_op(const std::string& family, const ops::TorchOpSpec&
     as_kernel.kernel_op.clear();
     try {
       register_torch_op(kernel_op, as_kernel);
-      // The rows use every output of the kernel: none may go unchecked.
+      // The routines use every output of the kernel: none may go unchecked.
       std::string missing;
       for (const auto& o : ops::torch_op_unreturned(ops::find_op_family(kernel_op).def().decl, as_kernel))
         missing += (missing.empty() ? "" : ", ") + o;
       if (!missing.empty())
         throw InputError("--torch-returns: on " + family + " the operator is a kernel of " + kernel_op +
-                         ", whose rows use every output; it returns no " + missing);
+                         ", whose routines use every output; it returns no " + missing);
     } catch (const InputError& e) {
       if (!spec.kernel_op.empty() || std::string(e.what()).starts_with("--torch-returns: on ")) throw;
       throw InputError(std::string(e.what()) + " (on " + family + " the operator is a kernel of " + kernel_op +

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # trajectory_cli_test.sh PARITY [--browser]
-# `parity trajectory` end to end. Asserted only where parity's own rows compute everything:
+# `parity trajectory` end to end. Asserted only where parity's own routines compute everything:
 # with the batch-variant-projection probe (every boundary bound, its projections batch variant)
 # the layouts diverge, the report names the step, the flipped elements, the arms and a
 # conclusion, and the shrunk reproducer replays (still failing on the probe, passing on

@@ -1,8 +1,8 @@
 #include <parity/families/model/batch_variant_projection.hpp>
 
-#include <parity/families/model/rows/model_rows.hpp>
-#include <parity/families/model/rows/row_primitives.hpp>
-#include <parity/families/model/rows/tensor_ops.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
+#include <parity/families/model/routines/primitives.hpp>
+#include <parity/families/model/routines/tensor_ops.hpp>
 
 namespace parity::subjects::probes {
 namespace {
@@ -19,12 +19,12 @@ Tensor columns(const Tensor& t, std::int64_t begin, std::int64_t end) {
   return out;
 }
 
-// The real linear row, except that a call holding more than one sample splits the reduction
+// The real linear routine, except that a call holding more than one sample splits the reduction
 // over K in two halves, each reduced by parity's linear kernel, and adds them (then the bias is
-// in the second half's sum). Its backward is the real row's.
-class BatchVariantLinear final : public runtime::Row {
+// in the second half's sum). Its backward is the real routine's.
+class BatchVariantLinear final : public runtime::Routine {
  public:
-  explicit BatchVariantLinear(std::unique_ptr<runtime::Row> real) : real_(std::move(real)) {}
+  explicit BatchVariantLinear(std::unique_ptr<runtime::Routine> real) : real_(std::move(real)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     const Tensor& W = o.at(1);
     const std::int64_t K = W.dim(1), half = K / 2;
@@ -41,28 +41,28 @@ class BatchVariantLinear final : public runtime::Row {
   }
 
  private:
-  std::unique_ptr<runtime::Row> real_;
+  std::unique_ptr<runtime::Routine> real_;
 };
 
-runtime::RowRegistry build() {
-  runtime::RowRegistry r;
-  for (runtime::RowInfo row : model::model_rows().rows()) {
-    if (row.serves.front() == "proj_in" || row.serves.front() == "proj_out") {
-      // The real row's name, acceptance and opt-in: a defective kernel registered in its place.
-      row.make = [real = row.make](Backend) -> std::unique_ptr<runtime::Row> {
+runtime::RoutineRegistry build() {
+  runtime::RoutineRegistry r;
+  for (runtime::RoutineInfo routine : model::model_routines().routines()) {
+    if (routine.serves.front() == "proj_in" || routine.serves.front() == "proj_out") {
+      // The real routine's name, acceptance and opt-in: a defective kernel registered in its place.
+      routine.make = [real = routine.make](Backend) -> std::unique_ptr<runtime::Routine> {
         return std::make_unique<BatchVariantLinear>(real(Backend::host));
       };
-      row.self_check = nullptr;
+      routine.self_check = nullptr;
     }
-    r.add(std::move(row));
+    r.add(std::move(routine));
   }
   return r;
 }
 
 }  // namespace
 
-const runtime::RowRegistry& rows_with_batch_variant_projections() {
-  static const runtime::RowRegistry registry = build();
+const runtime::RoutineRegistry& routines_with_batch_variant_projections() {
+  static const runtime::RoutineRegistry registry = build();
   return registry;
 }
 

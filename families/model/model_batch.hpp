@@ -13,7 +13,7 @@ namespace parity::model {
 struct ModelBatch {
   TokenSplit split;
   Tensor video;            // [B, Tv, Cv] f32: the latents, also the transition's sample
-  Tensor audio;            // [B, Ta, Ca] f32 (bf16 to force a fallback of the audio rows)
+  Tensor audio;            // [B, Ta, Ca] f32 (bf16 to force a fallback of the audio routines)
   Tensor text;             // [B, Tt, Ct] bf16
   Tensor timestep;         // [B] f32 in (0, 1]: sigma, also the time embedder's input
   Tensor sigma_prev;       // [B] f32, < timestep

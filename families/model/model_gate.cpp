@@ -89,7 +89,7 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, boo
                               {"variant", v.name},
                               {"label", v.ablation.empty() ? run.case_id : "ablation(native: " + v.ablation + ")"},
                               {"case_id", run.case_id},
-                              {"bound", run.log.any_row()},
+                              {"bound", run.log.any_routine()},
                               {"video_rel_diff_vs_provider", rel(run.out.video, provider.video)},
                               {"audio_rel_diff_vs_provider", rel(run.out.audio, provider.audio)},
                               {"input_grad_rel_diff_vs_provider", rel(run.out.input_grad, provider.input_grad)},
@@ -102,7 +102,7 @@ ModelGateSection run_model_gate(const std::string& subject_name, bool quick, boo
     nlohmann::json accuracy = nlohmann::json::object();
     bool within = true;
     for (const auto& a : accuracy_against(outputs.at("strict"), provider, f64)) {
-      accuracy[a.output] = {{"rel_err_vs_fp64", a.rows_rel_err},
+      accuracy[a.output] = {{"rel_err_vs_fp64", a.routines_rel_err},
                             {"provider_rel_err_vs_fp64", a.provider_rel_err},
                             {"tolerance", a.tolerance},
                             {"rel_diff_vs_provider", a.rel_diff_vs_provider},

@@ -7,8 +7,8 @@
 //   mode:   strict | audit | auto | off;  ablations: "node:<kind>" (every node of that kind in
 //           the joint blocks; the refiner's attention is inside boundary:token_refiner) or
 //           "boundary:<name>" (a boundary, or one node by its full name)
-//   params: bind_video_projections (0/1), bind_all (0/1: every row, opt-in or not), audio_bf16
-//           (0/1: bf16 audio latents, which the audio rows do not take: a forced fallback),
+//   params: bind_video_projections (0/1), bind_all (0/1: every routine, opt-in or not), audio_bf16
+//           (0/1: bf16 audio latents, which the audio routines do not take: a forced fallback),
 //           shared_sigma (0/1: every sample at sample 0's sigma and sigma_prev, as in a sampler's
 //           batch, so a transition kernel called per sigma sees the whole batch; 0: each sample's
 //           own, as when training scores samples at their own steps)

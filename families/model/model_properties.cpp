@@ -23,7 +23,7 @@ runtime::RuntimeOptions with_mode(runtime::RuntimeOptions o, Mode mode) {
   return o;
 }
 
-// strict on a case whose audio the rows cannot take raises by design (strict_raises_on_fallback
+// strict on a case whose audio the routines cannot take raises by design (strict_raises_on_fallback
 // covers it); the properties that need a strict run take such a case with float32 audio.
 Case without_forced_fallback(Case c) {
   c.params.erase("audio_bf16");
@@ -53,7 +53,7 @@ Verdict audit_equals_strict(const Case& c, const ModelSubject& s) {
 Verdict off_equals_provider(const Case& c, const ModelSubject& s) {
   const auto p = ModelProblem::from(c);
   const auto off = run_with(p, s, with_mode(p.options, Mode::off));
-  if (off.log.any_row()) return Verdict::fail("off_equals_provider", "mode off bound a row");
+  if (off.log.any_routine()) return Verdict::fail("off_equals_provider", "mode off bound a routine");
   return bitwise_verdict("off_equals_provider", "mode off differs from the pure LibTorch run", off.out,
                          parity::model::run_model(p.config, p.weights, p.batch, nullptr));
 }
@@ -68,25 +68,25 @@ std::vector<std::pair<std::string, std::string>> expected_calls(const parity::mo
 
 // What the log must say for one boundary, derived from the mode, the ablations, the opt-in
 // flags and the subject's registry alone (not from the runtime's own decision code).
-runtime::Binding expected_binding(const ModelProblem& p, const runtime::RowRegistry& rows, const std::string& boundary,
-                                  const std::string& kind, runtime::Backend backend) {
-  const auto* row = rows.for_kind(kind);
-  if (!row) return {"", BindingStatus::provider, "", 0};
+runtime::Binding expected_binding(const ModelProblem& p, const runtime::RoutineRegistry& routines,
+                                  const std::string& boundary, const std::string& kind, runtime::Backend backend) {
+  const auto* routine = routines.for_kind(kind);
+  if (!routine) return {"", BindingStatus::provider, "", 0};
   const auto& o = p.options;
-  if (o.mode == Mode::off) return {row->name, BindingStatus::provider, "", 0};
-  const bool asked = row->opt_in == runtime::OptIn::none || o.bind_all ||
-                     (row->opt_in == runtime::OptIn::video_projections && o.bind_video_projections);
+  if (o.mode == Mode::off) return {routine->name, BindingStatus::provider, "", 0};
+  const bool asked = routine->opt_in == runtime::OptIn::none || o.bind_all ||
+                     (routine->opt_in == runtime::OptIn::video_projections && o.bind_video_projections);
   if (!asked) return {"", BindingStatus::provider, "", 0};
   const bool node = boundary != kind;
   for (const auto& a : o.ablations)
     if ((a.scope == runtime::Ablation::Scope::node_kind && node && a.name == kind) ||
         (a.scope == runtime::Ablation::Scope::boundary && a.name == boundary))
-      return {row->name, BindingStatus::provider, "", 0};
-  if (o.mode == Mode::automatic && row->self_check && !row->self_check(backend).empty())
-    return {row->name, BindingStatus::provider, "", 0};
+      return {routine->name, BindingStatus::provider, "", 0};
+  if (o.mode == Mode::automatic && routine->self_check && !routine->self_check(backend).empty())
+    return {routine->name, BindingStatus::provider, "", 0};
   if (kind == "audio_proj_in" && p.batch.audio.dtype() != DType::f32)
-    return {row->name, BindingStatus::fallback, "", 0};
-  return {row->name, BindingStatus::row, "", 0};
+    return {routine->name, BindingStatus::fallback, "", 0};
+  return {routine->name, BindingStatus::routine, "", 0};
 }
 
 Verdict binding_log_matches(const Case& c, const ModelSubject& s) {
@@ -102,12 +102,12 @@ Verdict binding_log_matches(const Case& c, const ModelSubject& s) {
     if (it == log.end())
       return Verdict::fail("binding_log_matches", "boundary '" + boundary + "' is missing from the log");
     const auto& got = it->second;
-    if (got.status != want.status || got.row != want.row)
+    if (got.status != want.status || got.routine != want.routine)
       return Verdict::fail("binding_log_matches", "boundary '" + boundary + "': logged " +
-                                                      runtime::binding_status_name(got.status) + " (row '" + got.row +
-                                                      "', " + got.reason + "), expected " +
-                                                      runtime::binding_status_name(want.status) + " (row '" + want.row +
-                                                      "') for mode " + c.mode);
+                                                      runtime::binding_status_name(got.status) + " (routine '" +
+                                                      got.routine + "', " + got.reason + "), expected " +
+                                                      runtime::binding_status_name(want.status) + " (routine '" +
+                                                      want.routine + "') for mode " + c.mode);
   }
   if (log.size() != expected_count)
     return Verdict::fail("binding_log_matches", "the log has " + std::to_string(log.size()) +
@@ -125,8 +125,9 @@ Verdict strict_raises_on_fallback(const Case& c, const ModelSubject& s) {
         return Verdict::discard("strict_raises_on_fallback", "audio_proj_in is ablated, so nothing falls back");
   try {
     run_with(p, s, with_mode(p.options, Mode::strict));
-    return Verdict::fail("strict_raises_on_fallback",
-                         "strict ran through a fallback at audio_proj_in (bf16 audio, row takes f32) without raising");
+    return Verdict::fail(
+        "strict_raises_on_fallback",
+        "strict ran through a fallback at audio_proj_in (bf16 audio, routine takes f32) without raising");
   } catch (const runtime::BindingError& e) {
     const std::string what = e.what();
     if (what.find("'audio_proj_in'") == std::string::npos || what.find("bf16") == std::string::npos)
@@ -163,18 +164,18 @@ Verdict batch_invariant_bound(const Case& c, const ModelSubject& s) {
 
 Verdict accuracy_vs_provider(const Case& c, const ModelSubject& s) {
   const auto p = ModelProblem::from(without_forced_fallback(c));
-  const auto rows = run_with(p, s, with_mode(p.options, Mode::strict)).out;
+  const auto routines = run_with(p, s, with_mode(p.options, Mode::strict)).out;
   const auto provider = parity::model::run_model(p.config, p.weights, p.batch, nullptr);
   const auto f64 = parity::model::run_model_f64(p.config, p.weights, p.batch);
   Verdict v = Verdict::pass("accuracy_vs_provider");
-  for (const auto& a : accuracy_against(rows, provider, f64)) {
+  for (const auto& a : accuracy_against(routines, provider, f64)) {
     v.metrics[a.output + "_rel_diff_vs_provider"] = a.rel_diff_vs_provider;
-    v.metrics[a.output + "_rel_err"] = a.rows_rel_err;
+    v.metrics[a.output + "_rel_err"] = a.routines_rel_err;
     v.metrics[a.output + "_tolerance"] = a.tolerance;
-    v.metrics[a.output + "_tolerance_utilisation"] = a.tolerance > 0 ? a.rows_rel_err / a.tolerance : 0.0;
+    v.metrics[a.output + "_tolerance_utilisation"] = a.tolerance > 0 ? a.routines_rel_err / a.tolerance : 0.0;
     if (!a.within() && v.holds()) {
       std::ostringstream m;
-      m << a.output << ": relative error " << a.rows_rel_err << " vs float64 exceeds its tolerance " << a.tolerance
+      m << a.output << ": relative error " << a.routines_rel_err << " vs float64 exceeds its tolerance " << a.tolerance
         << " (LibTorch float32's own error " << a.provider_rel_err << ")";
       v = Verdict{v.property, Outcome::fails, m.str(), FailureKind::value, v.metrics, {}};
     }
@@ -211,7 +212,7 @@ const std::vector<ModelProperty>& model_properties() {
        &strict_repeatable},
       {"audit_equals_strict", "audit mode gives strict's bits", &audit_equals_strict},
       {"off_equals_provider", "mode off binds nothing and equals the pure LibTorch run bitwise", &off_equals_provider},
-      {"binding_log_matches", "the binding log is what the mode, ablations, opt-ins and row registry imply",
+      {"binding_log_matches", "the binding log is what the mode, ablations, opt-ins and routine registry imply",
        &binding_log_matches},
       {"strict_raises_on_fallback", "strict raises naming the boundary on a forced fallback; audit records it",
        &strict_raises_on_fallback},

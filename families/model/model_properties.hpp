@@ -41,13 +41,13 @@ std::string first_bitwise_difference(const parity::model::ModelOutputs& a, const
 // tolerance each must meet (see model_accuracy.cpp for the derivation).
 struct OutputAccuracy {
   std::string output;               // "video", "audio", "input_grad", "prev", "logp"
-  double rel_diff_vs_provider = 0;  // ||rows - provider|| / ||provider||
-  double rows_rel_err = 0;          // ||rows - f64|| / ||f64||
+  double rel_diff_vs_provider = 0;  // ||routines - provider|| / ||provider||
+  double routines_rel_err = 0;      // ||routines - f64|| / ||f64||
   double provider_rel_err = 0;      // ||provider - f64|| / ||f64||
-  double tolerance = 0;             // bound on rows_rel_err
-  bool within() const { return rows_rel_err <= tolerance; }
+  double tolerance = 0;             // bound on routines_rel_err
+  bool within() const { return routines_rel_err <= tolerance; }
 };
-std::vector<OutputAccuracy> accuracy_against(const parity::model::ModelOutputs& rows,
+std::vector<OutputAccuracy> accuracy_against(const parity::model::ModelOutputs& routines,
                                              const parity::model::ModelOutputs& provider,
                                              const parity::model::ModelOutputs& f64);
 

@@ -11,27 +11,27 @@ namespace {
 using runtime::Binding;
 using runtime::BindingStatus;
 using runtime::BoundaryCall;
-using runtime::Row;
+using runtime::Routine;
 using runtime::Runtime;
 
 class SilentFallback final : public Runtime {
  public:
   using Runtime::Runtime;
-  const Row* bind(const BoundaryCall& call) override {
+  const Routine* bind(const BoundaryCall& call) override {
     Decision d = decide(call);
     if (d.binding.status != BindingStatus::fallback) {
       record(call, d.binding);
-      return d.row ? instance(*d.row) : nullptr;
+      return d.routine ? instance(*d.routine) : nullptr;
     }
-    record(call, Binding{d.binding.row, BindingStatus::row, "bound", 0});
+    record(call, Binding{d.binding.routine, BindingStatus::routine, "bound", 0});
     return nullptr;
   }
 };
 
-// Rounds every float32 output of the wrapped row through bfloat16.
-class Bf16LoggedRow final : public Row {
+// Rounds every float32 output of the wrapped routine through bfloat16.
+class Bf16LoggedRoutine final : public Routine {
  public:
-  explicit Bf16LoggedRow(const Row& inner) : inner_(inner) {}
+  explicit Bf16LoggedRoutine(const Routine& inner) : inner_(inner) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& operands) const override {
     std::vector<Tensor> out = inner_.forward(operands);
     for (Tensor& t : out)
@@ -45,22 +45,22 @@ class Bf16LoggedRow final : public Row {
   }
 
  private:
-  const Row& inner_;
+  const Routine& inner_;
 };
 
 class PerturbingAudit final : public Runtime {
  public:
   using Runtime::Runtime;
-  const Row* bind(const BoundaryCall& call) override {
-    const Row* row = Runtime::bind(call);
-    if (!row || options().mode != runtime::Mode::audit) return row;
-    auto& wrapped = wrapped_[row];
-    if (!wrapped) wrapped = std::make_unique<Bf16LoggedRow>(*row);
+  const Routine* bind(const BoundaryCall& call) override {
+    const Routine* routine = Runtime::bind(call);
+    if (!routine || options().mode != runtime::Mode::audit) return routine;
+    auto& wrapped = wrapped_[routine];
+    if (!wrapped) wrapped = std::make_unique<Bf16LoggedRoutine>(*routine);
     return wrapped.get();
   }
 
  private:
-  std::map<const Row*, std::unique_ptr<Row>> wrapped_;
+  std::map<const Routine*, std::unique_ptr<Routine>> wrapped_;
 };
 
 runtime::RuntimeOptions without_ablations(runtime::RuntimeOptions o) {
@@ -69,28 +69,29 @@ runtime::RuntimeOptions without_ablations(runtime::RuntimeOptions o) {
 }
 
 template <class R>
-std::unique_ptr<Runtime> make(const runtime::RowRegistry& rows, runtime::RuntimeOptions options) {
-  return std::make_unique<R>(rows, std::move(options));
+std::unique_ptr<Runtime> make(const runtime::RoutineRegistry& routines, runtime::RuntimeOptions options) {
+  return std::make_unique<R>(routines, std::move(options));
 }
 
-std::unique_ptr<Runtime> make_ablation_ignored(const runtime::RowRegistry& rows, runtime::RuntimeOptions options) {
-  return std::make_unique<Runtime>(rows, without_ablations(std::move(options)));
+std::unique_ptr<Runtime> make_ablation_ignored(const runtime::RoutineRegistry& routines,
+                                               runtime::RuntimeOptions options) {
+  return std::make_unique<Runtime>(routines, without_ablations(std::move(options)));
 }
 
-// The rows argument is the model's own; this probe swaps in its own registry.
-std::unique_ptr<Runtime> make_batch_variant(const runtime::RowRegistry&, runtime::RuntimeOptions options) {
-  return std::make_unique<Runtime>(rows_with_batch_variant_projections(), std::move(options));
+// The routines argument is the model's own; this probe swaps in its own registry.
+std::unique_ptr<Runtime> make_batch_variant(const runtime::RoutineRegistry&, runtime::RuntimeOptions options) {
+  return std::make_unique<Runtime>(routines_with_batch_variant_projections(), std::move(options));
 }
 
 }  // namespace
 
 const std::vector<RuntimeProbe>& model_runtime_probes() {
   static const std::vector<RuntimeProbe> probes = {
-      {"silent-fallback", "strict runs the provider where a row cannot take the call and logs the row as bound",
+      {"silent-fallback", "strict runs the provider where a routine cannot take the call and logs the routine as bound",
        &make<SilentFallback>},
-      {"perturbing-audit", "audit rounds the bound rows' float32 outputs through bfloat16", &make<PerturbingAudit>},
+      {"perturbing-audit", "audit rounds the bound routines' float32 outputs through bfloat16", &make<PerturbingAudit>},
       {"ablation-ignored", "ablations are accepted but not applied: their targets stay bound", &make_ablation_ignored},
-      {"batch-variant-projection", "video projection rows whose reduction order depends on the batch size",
+      {"batch-variant-projection", "video projection routines whose reduction order depends on the batch size",
        &make_batch_variant},
   };
   return probes;

@@ -2,11 +2,11 @@
 
 #include <parity/core/find_named.hpp>
 #include <parity/families/model/model_runtime_probes.hpp>
-#include <parity/families/model/op_bound_rows.hpp>
-#include <parity/families/model/primitive_bound_rows.hpp>
-#include <parity/families/model/rows/model_rows.hpp>
-#include <parity/families/model/rows/row_primitives.hpp>
-#include <parity/families/model/transition_bound_rows.hpp>
+#include <parity/families/model/op_bound_routines.hpp>
+#include <parity/families/model/primitive_bound_routines.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
+#include <parity/families/model/routines/primitives.hpp>
+#include <parity/families/model/transition_bound_routines.hpp>
 
 namespace parity::properties::model {
 namespace {
@@ -16,68 +16,70 @@ std::vector<ModelSubject> build() {
   for (auto backend : {runtime::Backend::host, runtime::Backend::cuda}) {
     const std::string b = runtime::backend_name(backend);
     all.push_back({"runtime-" + b, b, subjects::SubjectKind::implementation,
-                   "parity's runtime, rows on parity's op kernels (" +
+                   "parity's runtime, routines on parity's op kernels (" +
                        std::string(backend == runtime::Backend::host ? "host twins" : "CUDA") + ")",
                    [backend] { return parity::model::backend_unavailable_reason(backend); },
                    [backend](runtime::RuntimeOptions o) {
                      o.backend = backend;
-                     return std::make_unique<runtime::Runtime>(parity::model::model_rows(), o);
+                     return std::make_unique<runtime::Runtime>(parity::model::model_routines(), o);
                    }});
   }
   // parity's runtime with the float32 projections on a kernel of the op linear
-  // (op_bound_rows.hpp), the transition step on a kernel of transition_step
-  // (transition_bound_rows.hpp), or the primitive of rms_norm, rope, swiglu or sdpa on a kernel of
-  // that op in every row that runs it (primitive_bound_rows.hpp): every such implementation
+  // (op_bound_routines.hpp), the transition step on a kernel of transition_step
+  // (transition_bound_routines.hpp), or the primitive of rms_norm, rope, swiglu or sdpa on a kernel of
+  // that op in every routine that runs it (primitive_bound_routines.hpp): every such implementation
   // subject, a user's registered ones included.
   struct Binding {
     std::string op;
     std::string where;
     std::vector<BoundKernel> kernels;
-    std::function<const runtime::RowRegistry&(const std::string&, runtime::Backend)> rows;
+    std::function<const runtime::RoutineRegistry&(const std::string&, runtime::Backend)> routines;
   };
   std::vector<Binding> bindings = {
-      {kProjectionOp, "the float32 projections", projection_kernels(), &rows_with_projection_kernel},
-      {kTransitionOp, "the transition step", transition_kernels(), &rows_with_transition_kernel}};
+      {kProjectionOp, "the float32 projections", projection_kernels(), &routines_with_projection_kernel},
+      {kTransitionOp, "the transition step", transition_kernels(), &routines_with_transition_kernel}};
   for (const std::string& op : primitive_ops()) {
-    std::string rows;
-    for (const std::string& row : rows_running(op)) rows += (rows.empty() ? "" : ", ") + row;
-    bindings.push_back({op, op + " in " + rows, primitive_kernels(op),
-                        [op](const std::string& kernel, runtime::Backend backend) -> const runtime::RowRegistry& {
-                          return rows_with_primitive_kernel(op, kernel, backend);
+    std::string routines;
+    for (const std::string& routine : routines_running(op)) routines += (routines.empty() ? "" : ", ") + routine;
+    bindings.push_back({op, op + " in " + routines, primitive_kernels(op),
+                        [op](const std::string& kernel, runtime::Backend backend) -> const runtime::RoutineRegistry& {
+                          return routines_with_primitive_kernel(op, kernel, backend);
                         }});
   }
   for (const Binding& binding : bindings) {
     for (const auto& k : binding.kernels) {
       const std::string b = runtime::backend_name(k.backend);
-      const auto rows = binding.rows;
+      const auto routines = binding.routines;
       all.push_back({model_subject_with_kernel(binding.op, k.name, k.backend), b, subjects::SubjectKind::implementation,
                      "parity's runtime, " + binding.where + " on " + binding.op + "'s " + k.name + " (" +
-                         k.description + "), the other rows on parity's op kernels (" +
+                         k.description + "), the other routines on parity's op kernels (" +
                          (k.backend == runtime::Backend::host ? "host twins" : "CUDA") + ")",
                      [k] {
                        if (std::string why = parity::model::backend_unavailable_reason(k.backend); !why.empty())
                          return why;
                        return k.unavailable ? k.unavailable() : std::string();
                      },
-                     [k, rows](runtime::RuntimeOptions o) {
+                     [k, routines](runtime::RuntimeOptions o) {
                        o.backend = k.backend;
-                       return std::make_unique<runtime::Runtime>(rows(k.name, k.backend), o);
+                       return std::make_unique<runtime::Runtime>(routines(k.name, k.backend), o);
                      },
-                     &rows(k.name, k.backend)});
+                     &routines(k.name, k.backend)});
     }
   }
   for (const auto& p : subjects::probes::model_runtime_probes())
     all.push_back({p.name, "host", subjects::SubjectKind::probe, p.description, [] { return std::string(); },
                    [make = p.make](runtime::RuntimeOptions o) {
                      o.backend = runtime::Backend::host;
-                     return make(parity::model::model_rows(), o);
+                     return make(parity::model::model_routines(), o);
                    }});
   return all;
 }
 
 }  // namespace
 
-const runtime::RowRegistry& ModelSubject::registry() const { return rows ? *rows : parity::model::model_rows(); }
+const runtime::RoutineRegistry& ModelSubject::registry() const {
+  return routines ? *routines : parity::model::model_routines();
+}
 
 std::string model_subject_with_kernel(const std::string& op, const std::string& kernel, runtime::Backend backend) {
   return "runtime-" + std::string(runtime::backend_name(backend)) + "+" + op + "=" + kernel;

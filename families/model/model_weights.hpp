@@ -39,11 +39,11 @@ struct RopeTables {
 };
 
 // The timestep embedder's frequency i of `half`: 10000^(-i/half) rounded to float32. Shared by
-// LibTorch's embedder, its float64 twin and the timestep row.
+// LibTorch's embedder, its float64 twin and the timestep routine.
 float timestep_frequency(std::int64_t i, std::int64_t half);
 
 // sin and cos of `angle` (radians) from IEEE operations only (detmath), the same on every
-// machine: the tables above and the timestep row's features use it, never libm.
+// machine: the tables above and the timestep routine's features use it, never libm.
 void sincos_deterministic(double angle, double* s, double* c);
 
 }  // namespace parity::model

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include <parity/core/error.hpp>
-#include <parity/families/model/rows/model_rows.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
@@ -41,7 +41,7 @@ const ops::OpSubjectInfo& bindable_subject(const std::string& op, const std::str
   if (!info) throw InputError(op + " has no subject " + name + " (parity list subjects)");
   if (info->kind != subjects::SubjectKind::implementation)
     throw InputError(op + " subject " + name + " is a " + subjects::subject_kind_name(info->kind) +
-                     ", not an implementation: only a kernel under test serves the model's rows");
+                     ", not an implementation: only a kernel under test serves the model's routines");
   if (runtime_backend(*info) != backend)
     throw InputError(op + " subject " + name + " runs on " + info->backend + ", not on the runtime's " +
                      runtime::backend_name(backend));
@@ -67,38 +67,39 @@ const ops::OpSubjectInfo& kernel_for_backend(const std::string& op, const ops::O
   throw InputError(op + " subject " + info.name + " has no host twin to compare its CUDA bits with");
 }
 
-runtime::RowRegistry rows_on_kernel(const parity::model::PrimitivesOf& of,
-                                    const std::function<bool(const runtime::RowInfo&)>& binds,
-                                    const std::string& subject, std::function<std::string()> unavailable) {
-  const runtime::RowRegistry on_kernel = parity::model::model_rows_on(of);
-  const auto& base = parity::model::model_rows().rows();
-  runtime::RowRegistry r;
+runtime::RoutineRegistry routines_on_kernel(const parity::model::PrimitivesOf& of,
+                                            const std::function<bool(const runtime::RoutineInfo&)>& binds,
+                                            const std::string& subject, std::function<std::string()> unavailable) {
+  const runtime::RoutineRegistry on_kernel = parity::model::model_routines_on(of);
+  const auto& base = parity::model::model_routines().routines();
+  runtime::RoutineRegistry r;
   for (std::size_t i = 0; i < base.size(); ++i) {
     if (!binds(base[i])) {
       r.add(base[i]);
       continue;
     }
-    runtime::RowInfo row = on_kernel.rows().at(i);
-    row.name += "=" + subject;
-    row.cannot_take = [unavailable, replaced = row.cannot_take](const runtime::BoundaryCall& call, Backend b) {
+    runtime::RoutineInfo routine = on_kernel.routines().at(i);
+    routine.name += "=" + subject;
+    routine.cannot_take = [unavailable, replaced = routine.cannot_take](const runtime::BoundaryCall& call, Backend b) {
       if (std::string why = replaced(call, b); !why.empty()) return why;
       return unavailable();
     };
-    row.self_check = [unavailable, check = row.self_check](Backend b) {
+    routine.self_check = [unavailable, check = routine.self_check](Backend b) {
       if (std::string why = unavailable(); !why.empty()) return why;
       return check(b);
     };
-    r.add(std::move(row));
+    r.add(std::move(routine));
   }
   return r;
 }
 
-const runtime::RowRegistry& rows_once(const std::string& key, const std::function<runtime::RowRegistry()>& build) {
+const runtime::RoutineRegistry& routines_once(const std::string& key,
+                                              const std::function<runtime::RoutineRegistry()>& build) {
   static std::mutex m;
-  static std::map<std::string, std::unique_ptr<runtime::RowRegistry>> registries;
+  static std::map<std::string, std::unique_ptr<runtime::RoutineRegistry>> registries;
   std::lock_guard lock(m);
   auto& r = registries[key];
-  if (!r) r = std::make_unique<runtime::RowRegistry>(build());
+  if (!r) r = std::make_unique<runtime::RoutineRegistry>(build());
   return *r;
 }
 

@@ -21,7 +21,7 @@ class TrajectoryFamily final : public Family {
   std::string subject_with_kernel(const std::string& op, const std::string& kernel,
                                   const std::string& device) const override {
     if (device != "cpu")
-      throw InputError("trajectory runs the model's rows on the host: " + kernel + " on " + device +
+      throw InputError("trajectory runs the model's routines on the host: " + kernel + " on " + device +
                        " cannot serve them");
     return pt::trajectory_subject_with_kernel(op, kernel);
   }

@@ -3,64 +3,64 @@
 #include <parity/core/find_named.hpp>
 #include <parity/families/model/batch_variant_projection.hpp>
 #include <parity/families/model/model_subjects.hpp>
-#include <parity/families/model/op_bound_rows.hpp>
-#include <parity/families/model/primitive_bound_rows.hpp>
-#include <parity/families/model/rows/model_rows.hpp>
-#include <parity/families/model/transition_bound_rows.hpp>
+#include <parity/families/model/op_bound_routines.hpp>
+#include <parity/families/model/primitive_bound_routines.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
+#include <parity/families/model/transition_bound_routines.hpp>
 
 namespace parity::properties::trajectory {
 namespace {
 
 std::function<std::unique_ptr<runtime::Runtime>(runtime::Mode)> bound(
-    bool video, bool all, const runtime::RowRegistry& rows = parity::model::model_rows()) {
-  return [video, all, &rows](runtime::Mode mode) {
+    bool video, bool all, const runtime::RoutineRegistry& routines = parity::model::model_routines()) {
+  return [video, all, &routines](runtime::Mode mode) {
     runtime::RuntimeOptions o;
     o.mode = mode;
     o.bind_video_projections = video;
     o.bind_all = all;
-    return std::make_unique<runtime::Runtime>(rows, o);
+    return std::make_unique<runtime::Runtime>(routines, o);
   };
 }
 
 std::vector<TrajectorySubject> build() {
   using subjects::SubjectKind;
   std::vector<TrajectorySubject> all = {
-      {"bound-all", SubjectKind::implementation, "every boundary bound to parity's rows (--bind-all)",
+      {"bound-all", SubjectKind::implementation, "every boundary bound to parity's routines (--bind-all)",
        bound(true, true)},
       {"bound-video-projections", SubjectKind::reference,
        "the video projections bound; timestep path and AdaLN on LibTorch (--bind-video-projections)",
        bound(true, false)},
-      {"strict", SubjectKind::reference, "the default rows; video projections and timestep path on LibTorch",
+      {"strict", SubjectKind::reference, "the default routines; video projections and timestep path on LibTorch",
        bound(false, false)},
       {"provider", SubjectKind::reference, "LibTorch everywhere (no runtime)",
        [](runtime::Mode) { return std::unique_ptr<runtime::Runtime>(); }},
       {"batch-variant-projection", SubjectKind::probe,
-       "every boundary bound, the video projections to a row whose reduction order depends on the batch size",
+       "every boundary bound, the video projections to a routine whose reduction order depends on the batch size",
        [](runtime::Mode mode) {
          runtime::RuntimeOptions o;
          o.mode = mode;
          o.bind_video_projections = true;
          o.bind_all = true;
-         return std::make_unique<runtime::Runtime>(subjects::probes::rows_with_batch_variant_projections(), o);
+         return std::make_unique<runtime::Runtime>(subjects::probes::routines_with_batch_variant_projections(), o);
        }},
   };
   // Every boundary bound, the float32 projections on a host kernel of the op linear, a user's
-  // registered ones included (families/model/op_bound_rows.hpp).
+  // registered ones included (families/model/op_bound_routines.hpp).
   for (const auto& k : model::projection_kernels()) {
     if (k.backend != runtime::Backend::host) continue;
     all.push_back({trajectory_subject_with_kernel(model::kProjectionOp, k.name), SubjectKind::implementation,
                    "every boundary bound, the float32 projections on linear's " + k.name + " (" + k.description + ")",
-                   bound(true, true, model::rows_with_projection_kernel(k.name, runtime::Backend::host))});
+                   bound(true, true, model::routines_with_projection_kernel(k.name, runtime::Backend::host))});
   }
-  // Every boundary bound, the rows that run rms_norm, rope, swiglu or sdpa on a host kernel of
-  // that op (families/model/primitive_bound_rows.hpp).
+  // Every boundary bound, the routines that run rms_norm, rope, swiglu or sdpa on a host kernel of
+  // that op (families/model/primitive_bound_routines.hpp).
   for (const std::string& op : model::primitive_ops()) {
     for (const auto& k : model::primitive_kernels(op)) {
       if (k.backend != runtime::Backend::host) continue;
       all.push_back(
           {trajectory_subject_with_kernel(op, k.name), SubjectKind::implementation,
-           "every boundary bound, " + op + " on " + k.name + " (" + k.description + ") in every row that runs it",
-           bound(true, true, model::rows_with_primitive_kernel(op, k.name, runtime::Backend::host))});
+           "every boundary bound, " + op + " on " + k.name + " (" + k.description + ") in every routine that runs it",
+           bound(true, true, model::routines_with_primitive_kernel(op, k.name, runtime::Backend::host))});
     }
   }
   return all;

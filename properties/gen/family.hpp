@@ -82,7 +82,7 @@ class Family {
   // are drawn inside its run (model, trajectory, bridge).
   virtual std::vector<std::pair<std::string, Tensor>> case_tensors(const Case& c) const;
   // A family whose subjects can run a kernel of an op in place of parity's (the model: a kernel of
-  // linear at its float32 projections, of rms_norm, rope, swiglu or sdpa in the rows that run it,
+  // linear at its float32 projections, of rms_norm, rope, swiglu or sdpa in the routines that run it,
   // of transition_step at its transition step) names those ops, the first the default for a
   // PyTorch operator (--torch-op without --kernel-op); empty (the default): none. A kernel
   // registered with such an op before this family's subjects are first listed is among them, as

@@ -24,7 +24,7 @@ def parity_with_channel(parity_command, tmp_path, *extra, family=("rms_norm",)):
     return mine, child
 
 
-# On an op family, and on the model, whose rows check a kernel before they bind it.
+# On an op family, and on the model, whose routines check a kernel before they bind it.
 @pytest.mark.parametrize("family", [("rms_norm",), ("model", "--kernel-op", "rms_norm")])
 def test_a_closed_channel_stops_the_run_without_a_verdict(parity_command, tmp_path, family):
     mine, child = parity_with_channel(parity_command, tmp_path, "--in-process", family=family)

@@ -6,7 +6,7 @@
 #     the smallest T and D that fail, and writes a reproducer that replays to the same kind, exit 1;
 #   - the property main (a user's ctest program) does the same, and its --replay too; what the
 #     subject wrote before it died is in the verdict;
-#   - a kernel bound into the model's rows (--kernel-op) that aborts is found and replayed alike;
+#   - a kernel bound into the model's routines (--kernel-op) that aborts is found and replayed alike;
 #   - a well-behaved subject and a wrong one give the same results in a worker as in process;
 #   - an allocation past --memory-limit is out_of_memory;
 #   - bad --timeout, --memory-limit, PARITY_TIMEOUT and their mix with --in-process exit 2 naming
@@ -65,7 +65,7 @@ fi
 expect 1 "out of memory: the subject threw: std::bad_alloc" -- check_op rms_norm_alloc --memory-limit 1
 shrunk_to "$work/rms_norm_alloc.json" out_of_memory 32 1
 
-# The model's rows bound to a kernel that aborts (--kernel-op rms_norm): found through the model,
+# The model's routines bound to a kernel that aborts (--kernel-op rms_norm): found through the model,
 # and its reproducer replays to the same kind.
 rm -rf "$work/model_repros"
 expect 1 "aborted: SIGABRT" -- env PARITY_REPRO_DIR="$work/model_repros" "$parity" check model \

@@ -239,6 +239,24 @@ TEST(JsonSections, ColumnsNameTheResultFirstAndReproducerLast) {
   EXPECT_LT(zeta, reproducer);
 }
 
+// A gate report's model rows carry each boundary's binding: parity.gate/2 names the routine and
+// its status "routine", a saved parity.gate/1 report "row" for both. Either shows the binding.
+TEST(ReportPage, AGateReportShowsEachBoundarysBindingUnderEitherSchema) {
+  const auto gate = [](const std::string& schema, const std::string& key) {
+    const json binding = {
+        {key, "audio_input_projection_fp32"}, {"status", key}, {"reason", "bound on host"}, {"calls", 1}};
+    return json{{"schema", schema},
+                {"model", {{{"tokens", 12}, {"case_id", "R/R"}, {"boundary_bindings", {{"audio_proj_in", binding}}}}}},
+                {"all_hold", true}};
+  };
+  for (const json& doc : {gate("parity.gate/1", "row"), gate("parity.gate/2", "routine")}) {
+    const std::string page = render_report_page({{"gate.json", doc}}, "");
+    EXPECT_NE(page.find("every check of parity's kernels holds"), std::string::npos) << doc["schema"];
+    EXPECT_NE(page.find("audio_input_projection_fp32"), std::string::npos) << doc["schema"];
+    EXPECT_NE(page.find("bound on host"), std::string::npos) << doc["schema"];
+  }
+}
+
 TEST(ReportPage, DegenerateInputsDoNotThrow) {
   for (const json& doc : {json(), json(1), json::array(), json({1, "a"}), json({{"results", 3}}),
                           json({{"a", {{"b", {{"c", {{"d", {{"e", {{"f", 1}}}}}}}}}}}}),

@@ -6,8 +6,8 @@ namespace parity::runtime {
 
 std::string binding_status_name(BindingStatus s) {
   switch (s) {
-    case BindingStatus::row:
-      return "row";
+    case BindingStatus::routine:
+      return "routine";
     case BindingStatus::provider:
       return "provider";
     case BindingStatus::fallback:
@@ -20,7 +20,7 @@ namespace {
 
 int severity(BindingStatus s) {
   switch (s) {
-    case BindingStatus::row:
+    case BindingStatus::routine:
       return 0;
     case BindingStatus::provider:
       return 1;
@@ -39,20 +39,20 @@ void BindingLog::record(const std::string& boundary, const Binding& decision) {
     b.calls = 1;
     return;
   }
-  if (b.status != decision.status || b.row != decision.row) {
+  if (b.status != decision.status || b.routine != decision.routine) {
     b.reason += "; call " + std::to_string(b.calls + 1) + ": " + binding_status_name(decision.status) + " (" +
                 decision.reason + ")";
     if (severity(decision.status) > severity(b.status)) {
       b.status = decision.status;
-      b.row = decision.row;
+      b.routine = decision.routine;
     }
   }
   ++b.calls;
 }
 
-bool BindingLog::any_row() const {
+bool BindingLog::any_routine() const {
   for (const auto& [_, b] : entries_)
-    if (b.status == BindingStatus::row) return true;
+    if (b.status == BindingStatus::routine) return true;
   return false;
 }
 
@@ -65,7 +65,7 @@ bool BindingLog::any_fallback() const {
 nlohmann::json BindingLog::to_json() const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [name, b] : entries_)
-    j[name] = {{"row", b.row.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.row)},
+    j[name] = {{"routine", b.routine.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.routine)},
                {"status", binding_status_name(b.status)},
                {"reason", b.reason},
                {"calls", b.calls}};

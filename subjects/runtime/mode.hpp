@@ -1,10 +1,10 @@
 #pragma once
 // The four runtime modes and what each one means (reference report 000, `runtime_modes`):
-//   strict  binds every boundary that has a row and fails on a fallback;
+//   strict  binds every boundary that has a routine and fails on a fallback;
 //   audit   binds like strict but only reports fallbacks (never fails, never changes numerics);
-//   auto    binds the rows that pass their self-check on this device, the provider elsewhere;
+//   auto    binds the routines that pass their self-check on this device, the provider elsewhere;
 //   off     the provider everywhere.
-// A fallback is a boundary whose row exists but cannot take this call (dtype, shape, device).
+// A fallback is a boundary whose routine exists but cannot take this call (dtype, shape, device).
 #include <string>
 #include <string_view>
 
@@ -13,10 +13,10 @@ namespace parity::runtime {
 enum class Mode { strict, audit, automatic, off };
 
 struct ModeSemantics {
-  bool bind = false;              // rows are bound where they can take the call
+  bool bind = false;              // routines are bound where they can take the call
   bool fail_on_fallback = false;  // a fallback raises BindingError
   bool report_only = false;       // fallbacks are recorded and the run goes on
-  bool self_check = false;        // a row is bound only if it passes its self-check here
+  bool self_check = false;        // a routine is bound only if it passes its self-check here
 };
 
 ModeSemantics semantics(Mode mode);

@@ -1,7 +1,7 @@
-// A kernel of the ops sdpa and sdpa_backward bound in the rows that run the model's attention
-// (families/model/primitive_bound_rows.hpp): the registry replaces exactly joint_attention and
-// token_refiner_block; the rows' forward is the model's attention with its scaled dot-product
-// attention on the kernel (with parity's kernel inside, parity's own row bit for bit); a kernel
+// A kernel of the ops sdpa and sdpa_backward bound in the routines that run the model's attention
+// (families/model/primitive_bound_routines.hpp): the registry replaces exactly joint_attention and
+// token_refiner_block; the routines' forward is the model's attention with its scaled dot-product
+// attention on the kernel (with parity's kernel inside, parity's own routine bit for bit); a kernel
 // registered by the program becomes the model subject runtime-host+sdpa=NAME, runs inside the
 // model and is judged by its properties: parity's own attention kernel passes every one, one whose
 // bits depend on the batch fails batch_invariant_bound; a kernel of sdpa alone is bound with
@@ -15,25 +15,25 @@
 #include <parity/core/error.hpp>
 #include <parity/core/verdict.hpp>
 #include <parity/families/model/model_runs.hpp>
-#include <parity/families/model/primitive_bound_rows.hpp>
-#include <parity/families/model/rows/attention.hpp>
-#include <parity/families/model/rows/model_rows.hpp>
-#include <parity/families/model/rows/row_checks.hpp>
+#include <parity/families/model/primitive_bound_routines.hpp>
+#include <parity/families/model/routines/attention.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
+#include <parity/families/model/routines/routine_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 
 #include "model_property_run.hpp"
-#include "replaced_rows.hpp"
+#include "replaced_routines.hpp"
 
 namespace parity {
 namespace {
 
 using properties::model::primitive_kernels;
-using properties::model::rows_running;
+using properties::model::routines_running;
 
-const runtime::RowRegistry& rows_with_attention_kernel(const std::string& subject, runtime::Backend backend) {
-  return properties::model::rows_with_primitive_kernel("sdpa", subject, backend);
+const runtime::RoutineRegistry& routines_with_attention_kernel(const std::string& subject, runtime::Backend backend) {
+  return properties::model::routines_with_primitive_kernel("sdpa", subject, backend);
 }
 
 std::unique_ptr<ops::OpSubject> parity_kernel(const std::string& op) {
@@ -42,7 +42,7 @@ std::unique_ptr<ops::OpSubject> parity_kernel(const std::string& op) {
   throw std::logic_error("no " + op + " parity-host");
 }
 
-// Calls of the counting kernels (forward, backward) other than auto mode's self-check of the row
+// Calls of the counting kernels (forward, backward) other than auto mode's self-check of the routine
 // (B 1, S 5, D 4), and every call.
 std::atomic<int> model_calls{0}, backward_model_calls{0}, forward_calls{0}, backward_calls{0};
 
@@ -105,13 +105,14 @@ PARITY_REGISTER_OP_SUBJECT(even_batch_backward, "sdpa_backward",
 PARITY_REGISTER_OP_SUBJECT(forward_only, "sdpa",
                            host_subject<Counting>("test-forward-only", "no sdpa_backward subject"));
 
-TEST(AttentionKernel, ReplacesExactlyTheRowsThatRunTheAttention) {
-  EXPECT_EQ(rows_running("sdpa"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
-  EXPECT_EQ(replaced_row_names(rows_with_attention_kernel("parity-host", runtime::Backend::host), "parity-host"),
-            rows_running("sdpa"));
-  // The replaced row keeps parity's acceptance: a bf16 h is refused, a float32 one taken.
-  const runtime::RowInfo* info =
-      rows_with_attention_kernel("parity-host", runtime::Backend::host).for_kind("attention");
+TEST(AttentionKernel, ReplacesExactlyTheRoutinesThatRunTheAttention) {
+  EXPECT_EQ(routines_running("sdpa"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
+  EXPECT_EQ(
+      replaced_routine_names(routines_with_attention_kernel("parity-host", runtime::Backend::host), "parity-host"),
+      routines_running("sdpa"));
+  // The replaced routine keeps parity's acceptance: a bf16 h is refused, a float32 one taken.
+  const runtime::RoutineInfo* info =
+      routines_with_attention_kernel("parity-host", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
   EXPECT_TRUE(info->has_backward);
   std::vector<runtime::TensorSpec> operands;
@@ -124,7 +125,7 @@ TEST(AttentionKernel, ReplacesExactlyTheRowsThatRunTheAttention) {
 }
 
 // A kernel of sdpa without an sdpa_backward subject of its name: listed and bound, its forward
-// serving the rows' attention and parity's sdpa_backward their backward, bit for bit parity's.
+// serving the routines' attention and parity's sdpa_backward their backward, bit for bit parity's.
 TEST(AttentionKernel, AKernelOfSdpaAloneLeavesTheBackwardToParitys) {
   bool listed = false;
   for (const auto& k : primitive_kernels("sdpa"))
@@ -133,51 +134,53 @@ TEST(AttentionKernel, AKernelOfSdpaAloneLeavesTheBackwardToParitys) {
       EXPECT_NE(k.description.find("the backward on parity's sdpa_backward"), std::string::npos) << k.description;
     }
   EXPECT_TRUE(listed);
-  const runtime::RowInfo* info =
-      rows_with_attention_kernel("test-forward-only", runtime::Backend::host).for_kind("attention");
+  const runtime::RoutineInfo* info =
+      routines_with_attention_kernel("test-forward-only", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
   const std::vector<Tensor> operands = model::AttentionOperands::example().list();
   const Tensor d_out = model::example_operand(DType::f32, operands.front().shape(), 21);
-  const auto row = info->make(runtime::Backend::host);
-  const auto parity_row = model::model_rows().for_kind("attention")->make(runtime::Backend::host);
+  const auto routine = info->make(runtime::Backend::host);
+  const auto paritys_routine = model::model_routines().for_kind("attention")->make(runtime::Backend::host);
   const int forwards = forward_calls;
-  EXPECT_TRUE(compare_bitwise(row->forward(operands).at(0), parity_row->forward(operands).at(0)).equal());
+  EXPECT_TRUE(compare_bitwise(routine->forward(operands).at(0), paritys_routine->forward(operands).at(0)).equal());
   EXPECT_GT(forward_calls - forwards, 0) << "the forward-only kernel did not serve the attention";
   EXPECT_TRUE(
-      compare_bitwise(row->backward(operands, {d_out}).at(0), parity_row->backward(operands, {d_out}).at(0)).equal());
-  EXPECT_THROW(rows_with_attention_kernel("probe-split-keys", runtime::Backend::host), InputError);
-  EXPECT_THROW(rows_with_attention_kernel("parity-host", runtime::Backend::cuda), InputError);
+      compare_bitwise(routine->backward(operands, {d_out}).at(0), paritys_routine->backward(operands, {d_out}).at(0))
+          .equal());
+  EXPECT_THROW(routines_with_attention_kernel("probe-split-keys", runtime::Backend::host), InputError);
+  EXPECT_THROW(routines_with_attention_kernel("parity-host", runtime::Backend::cuda), InputError);
 }
 
 // token_refiner_block's attention (forward only) runs on the bound kernel too.
 TEST(AttentionKernel, TheRefinersAttentionRunsOnTheKernel) {
-  const runtime::RowInfo* info =
-      rows_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("token_refiner");
+  const runtime::RoutineInfo* info =
+      routines_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("token_refiner");
   ASSERT_NE(info, nullptr);
   const int forwards = forward_calls;
   EXPECT_EQ(info->self_check(runtime::Backend::host), "");
   EXPECT_GT(forward_calls - forwards, 0) << "the kernel did not serve token_refiner_block";
 }
 
-// The bound row calls the kernel's sdpa in its forward and its sdpa_backward in its backward, and
-// is parity's own row with the kernel inside: the counting kernel wraps parity's sdpa kernels,
-// which parity's row uses too (row_primitives.hpp), so both give the same bits.
-TEST(AttentionKernel, TheRowIsTheModelsAttentionWithTheKernelInside) {
-  const runtime::RowInfo* info =
-      rows_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("attention");
+// The bound routine calls the kernel's sdpa in its forward and its sdpa_backward in its backward, and
+// is parity's own routine with the kernel inside: the counting kernel wraps parity's sdpa kernels,
+// which parity's routine uses too (primitives.hpp), so both give the same bits.
+TEST(AttentionKernel, TheRoutineIsTheModelsAttentionWithTheKernelInside) {
+  const runtime::RoutineInfo* info =
+      routines_with_attention_kernel("test-counting", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->self_check(runtime::Backend::host), "");
   const std::vector<Tensor> operands = model::AttentionOperands::example().list();
   const Tensor d_out = model::example_operand(DType::f32, operands.front().shape(), 21);
   const auto bound = info->make(runtime::Backend::host);
-  const runtime::RowInfo* own = model::model_rows().for_kind("attention");
+  const runtime::RoutineInfo* own = model::model_routines().for_kind("attention");
   ASSERT_NE(own, nullptr);
-  const auto parity_row = own->make(runtime::Backend::host);
+  const auto paritys_routine = own->make(runtime::Backend::host);
   for (const bool backward : {false, true}) {
     const int forwards = forward_calls, backwards = backward_calls;
     const Tensor a = backward ? bound->backward(operands, {d_out}).at(0) : bound->forward(operands).at(0);
     EXPECT_GT(backward ? backward_calls - backwards : forward_calls - forwards, 0) << "the kernel was not called";
-    const Tensor b = backward ? parity_row->backward(operands, {d_out}).at(0) : parity_row->forward(operands).at(0);
+    const Tensor b =
+        backward ? paritys_routine->backward(operands, {d_out}).at(0) : paritys_routine->forward(operands).at(0);
     const BitwiseDiff d = compare_bitwise(a, b);
     EXPECT_TRUE(d.equal()) << (backward ? "dh: " : "y: ") << d.describe(b.shape());
   }

@@ -1,4 +1,4 @@
-// The model's row-local primitives on parity's host kernels (row_primitives.hpp: the ops rms_norm,
+// The model's row-local primitives on parity's host kernels (primitives.hpp: the ops rms_norm,
 // rms_norm_backward, rope and swiglu_backward), as the model calls them, against float64 references
 // written here, each within an error bound derived at the test (valid for any summation order, the
 // kernels' lanes included):
@@ -16,8 +16,8 @@
 
 #include <parity/core/compare.hpp>
 #include <parity/core/normal_tensor.hpp>
-#include <parity/families/model/rows/row_primitives.hpp>
-#include <parity/families/model/rows/tensor_ops.hpp>
+#include <parity/families/model/routines/primitives.hpp>
+#include <parity/families/model/routines/tensor_ops.hpp>
 #include <parity/families/model/tests/feed_forward_reference.hpp>
 #include <parity/families/model/tests/primitive_test_helpers.hpp>
 

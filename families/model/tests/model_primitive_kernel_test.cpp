@@ -1,7 +1,7 @@
-// A kernel of rms_norm, rope or swiglu bound in every row of the model that runs the op
-// (families/model/primitive_bound_rows.hpp): the rows that run each op are traced as the model
-// documents them (families/model/rows/model_rows.hpp), and exactly those are replaced; with
-// parity's own kernel inside, a replaced row gives parity's row's bits, forward and backward; a
+// A kernel of rms_norm, rope or swiglu bound in every routine of the model that runs the op
+// (families/model/primitive_bound_routines.hpp): the routines that run each op are traced as the model
+// documents them (families/model/routines/model_routines.hpp), and exactly those are replaced; with
+// parity's own kernel inside, a replaced routine gives parity's routine's bits, forward and backward; a
 // kernel registered by the program becomes the model subject runtime-host+OP=NAME, runs inside
 // the model and is judged by its properties: parity's rms_norm kernel, counted, holds every one;
 // one whose bits depend on the row count fails batch_invariant_bound; a forward-only kernel leaves
@@ -16,24 +16,24 @@
 #include <parity/core/error.hpp>
 #include <parity/core/verdict.hpp>
 #include <parity/families/model/model_runs.hpp>
-#include <parity/families/model/primitive_bound_rows.hpp>
-#include <parity/families/model/rows/attention.hpp>
-#include <parity/families/model/rows/model_rows.hpp>
-#include <parity/families/model/rows/row_checks.hpp>
+#include <parity/families/model/primitive_bound_routines.hpp>
+#include <parity/families/model/routines/attention.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
+#include <parity/families/model/routines/routine_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 
 #include "model_property_run.hpp"
-#include "replaced_rows.hpp"
+#include "replaced_routines.hpp"
 
 namespace parity {
 namespace {
 
 using properties::model::primitive_kernels;
 using properties::model::primitive_ops;
-using properties::model::rows_running;
-using properties::model::rows_with_primitive_kernel;
+using properties::model::routines_running;
+using properties::model::routines_with_primitive_kernel;
 using runtime::Backend;
 
 std::unique_ptr<ops::OpSubject> paritys_kernel(const std::string& op) {
@@ -105,35 +105,38 @@ PARITY_REGISTER_OP_SUBJECT(many_rows, "rms_norm",
                            host_subject<ManyRowsBf16>("test-many-rows-bf16", "y rounded through bf16 from 64 rows on",
                                                       "rms_norm"));
 
-TEST(PrimitiveKernel, TheRowsThatRunEachOpAreTheModelsOwn) {
+TEST(PrimitiveKernel, TheRoutinesThatRunEachOpAreTheModelsOwn) {
   EXPECT_EQ(primitive_ops(), (std::vector<std::string>{"rms_norm", "rope", "swiglu", "sdpa"}));
-  EXPECT_EQ(rows_running("rms_norm"),
+  EXPECT_EQ(routines_running("rms_norm"),
             (std::vector<std::string>{"joint_attention", "token_refiner_block", "adaln_norm_out"}));
-  EXPECT_EQ(rows_running("rope"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
-  EXPECT_EQ(rows_running("swiglu"), (std::vector<std::string>{"swiglu_feed_forward", "token_refiner_block"}));
+  EXPECT_EQ(routines_running("rope"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
+  EXPECT_EQ(routines_running("swiglu"), (std::vector<std::string>{"swiglu_feed_forward", "token_refiner_block"}));
 }
 
-TEST(PrimitiveKernel, ReplacesExactlyTheRowsThatRunTheOp) {
+TEST(PrimitiveKernel, ReplacesExactlyTheRoutinesThatRunTheOp) {
   for (const std::string& op : primitive_ops()) {
     SCOPED_TRACE(op);
-    EXPECT_EQ(replaced_row_names(rows_with_primitive_kernel(op, "parity-host", Backend::host), "parity-host"),
-              rows_running(op));
+    EXPECT_EQ(replaced_routine_names(routines_with_primitive_kernel(op, "parity-host", Backend::host), "parity-host"),
+              routines_running(op));
   }
 }
 
-// parity's own kernel inside: joint_attention (which runs rms_norm and rope) gives parity's row's
+// parity's own kernel inside: joint_attention (which runs rms_norm and rope) gives parity's routine's
 // bits, forward and backward.
-TEST(PrimitiveKernel, WithParitysKernelARowGivesParitysBits) {
+TEST(PrimitiveKernel, WithParitysKernelARoutineGivesParitysBits) {
   const std::vector<Tensor> o = model::AttentionOperands::example().list();
   const Tensor d_out = model::example_operand(DType::f32, o.front().shape(), 10);
-  const auto parity_row = model::model_rows().for_kind("attention")->make(Backend::host);
+  const auto paritys_routine = model::model_routines().for_kind("attention")->make(Backend::host);
   for (const std::string op : {"rms_norm", "rope"}) {
-    const runtime::RowInfo* info = rows_with_primitive_kernel(op, "parity-host", Backend::host).for_kind("attention");
+    const runtime::RoutineInfo* info =
+        routines_with_primitive_kernel(op, "parity-host", Backend::host).for_kind("attention");
     ASSERT_NE(info, nullptr) << op;
     EXPECT_EQ(info->self_check(Backend::host), "") << op;
-    const auto row = info->make(Backend::host);
-    EXPECT_TRUE(compare_bitwise(row->forward(o).at(0), parity_row->forward(o).at(0)).equal()) << op;
-    EXPECT_TRUE(compare_bitwise(row->backward(o, {d_out}).at(0), parity_row->backward(o, {d_out}).at(0)).equal()) << op;
+    const auto routine = info->make(Backend::host);
+    EXPECT_TRUE(compare_bitwise(routine->forward(o).at(0), paritys_routine->forward(o).at(0)).equal()) << op;
+    EXPECT_TRUE(
+        compare_bitwise(routine->backward(o, {d_out}).at(0), paritys_routine->backward(o, {d_out}).at(0)).equal())
+        << op;
   }
 }
 
@@ -158,7 +161,7 @@ TEST(PrimitiveKernel, AKernelWhoseBitsDependOnTheRowCountFailsBatchInvariance) {
 }
 
 // A kernel of rms_norm without an rms_norm_backward subject of its name: bound, with parity's
-// backward kernel serving the rows' backward, so the row's backward is parity's bit for bit.
+// backward kernel serving the routines' backward, so the routine's backward is parity's bit for bit.
 TEST(PrimitiveKernel, AForwardOnlyKernelLeavesTheBackwardToParitys) {
   bool listed = false;
   for (const auto& k : primitive_kernels("rms_norm"))
@@ -169,30 +172,31 @@ TEST(PrimitiveKernel, AForwardOnlyKernelLeavesTheBackwardToParitys) {
   EXPECT_TRUE(listed);
   const std::vector<Tensor> o = model::AttentionOperands::example().list();
   const Tensor d_out = model::example_operand(DType::f32, o.front().shape(), 10);
-  const runtime::RowInfo* info =
-      rows_with_primitive_kernel("rms_norm", "test-forward-only", Backend::host).for_kind("attention");
+  const runtime::RoutineInfo* info =
+      routines_with_primitive_kernel("rms_norm", "test-forward-only", Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
-  const auto row = info->make(Backend::host);
-  const auto parity_row = model::model_rows().for_kind("attention")->make(Backend::host);
+  const auto routine = info->make(Backend::host);
+  const auto paritys_routine = model::model_routines().for_kind("attention")->make(Backend::host);
   forward_calls = 0;
-  EXPECT_TRUE(compare_bitwise(row->forward(o).at(0), parity_row->forward(o).at(0)).equal());
-  EXPECT_GT(forward_calls.load(), 0) << "the forward-only kernel did not serve the row's forward";
-  EXPECT_TRUE(compare_bitwise(row->backward(o, {d_out}).at(0), parity_row->backward(o, {d_out}).at(0)).equal());
+  EXPECT_TRUE(compare_bitwise(routine->forward(o).at(0), paritys_routine->forward(o).at(0)).equal());
+  EXPECT_GT(forward_calls.load(), 0) << "the forward-only kernel did not serve the routine's forward";
+  EXPECT_TRUE(
+      compare_bitwise(routine->backward(o, {d_out}).at(0), paritys_routine->backward(o, {d_out}).at(0)).equal());
 }
 
 // Kernels of rope, swiglu and swiglu_backward, counted, serve token_refiner_block's forward and
 // swiglu_feed_forward's forward and backward: each is called there.
-TEST(PrimitiveKernel, RopeAndSwigluKernelsServeTheRowsThatRunThem) {
+TEST(PrimitiveKernel, RopeAndSwigluKernelsServeTheRoutinesThatRunThem) {
   for (const std::string op : {"rope", "swiglu"}) {
-    const runtime::RowInfo* info =
-        rows_with_primitive_kernel(op, "test-counting", Backend::host).for_kind("token_refiner");
+    const runtime::RoutineInfo* info =
+        routines_with_primitive_kernel(op, "test-counting", Backend::host).for_kind("token_refiner");
     ASSERT_NE(info, nullptr) << op;
     forward_calls = 0;
     EXPECT_EQ(info->self_check(Backend::host), "") << op;
     EXPECT_GT(forward_calls.load(), 0) << op << "'s kernel did not serve token_refiner_block";
   }
-  const runtime::RowInfo* ff =
-      rows_with_primitive_kernel("swiglu", "test-counting", Backend::host).for_kind("feed_forward");
+  const runtime::RoutineInfo* ff =
+      routines_with_primitive_kernel("swiglu", "test-counting", Backend::host).for_kind("feed_forward");
   ASSERT_NE(ff, nullptr);
   forward_calls = 0;
   backward_calls = 0;
@@ -204,13 +208,13 @@ TEST(PrimitiveKernel, RopeAndSwigluKernelsServeTheRowsThatRunThem) {
 TEST(PrimitiveKernel, WhatCannotBeBoundIsRefusedNamingIt) {
   const auto refused = [](const std::string& op, const std::string& subject, Backend b, const std::string& text) {
     try {
-      rows_with_primitive_kernel(op, subject, b);
+      routines_with_primitive_kernel(op, subject, b);
       ADD_FAILURE() << op << "=" << subject << " was bound";
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
     }
   };
-  refused("linear", "parity-host", Backend::host, "linear is not bound in every row that runs it");
+  refused("linear", "parity-host", Backend::host, "linear is not bound in every routine that runs it");
   refused("rms_norm", "no-such-kernel", Backend::host, "rms_norm has no subject no-such-kernel");
   refused("rms_norm", "parity-host", Backend::cuda, "runs on host, not on the runtime's cuda");
   const auto& rope = ops::find_op_family("rope").infos();

@@ -1,4 +1,4 @@
-// The model's primitives (row_primitives.hpp: parity's CUDA kernels of the ops linear, rms_norm,
+// The model's primitives (primitives.hpp: parity's CUDA kernels of the ops linear, rms_norm,
 // rms_norm_backward, rope, sdpa, sdpa_backward, swiglu and swiglu_backward) equal those on the
 // host (the kernels' host twins) bit for bit, at the model's shapes up to the gate's 4253-token
 // sequence (beyond the sdpa declaration's S <= 512): linear float32 with and without a bias, the
@@ -17,8 +17,8 @@
 
 #include <parity/core/compare.hpp>
 #include <parity/core/normal_tensor.hpp>
-#include <parity/families/model/rows/feed_forward.hpp>
-#include <parity/families/model/rows/row_primitives.hpp>
+#include <parity/families/model/routines/feed_forward.hpp>
+#include <parity/families/model/routines/primitives.hpp>
 
 namespace parity::model {
 namespace {

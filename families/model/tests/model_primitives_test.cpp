@@ -1,4 +1,4 @@
-// The model's primitives that are op kernels (row_primitives.hpp: parity's host kernels of the
+// The model's primitives that are op kernels (primitives.hpp: parity's host kernels of the
 // ops linear, sdpa, sdpa_backward and swiglu), as the model calls them:
 //   - linear within its gamma bound for float32 with a bias, for the text projection's bf16 x
 //     and W beside a float32 bias (outside the op's one-dtype declaration, so only here), and dx
@@ -21,9 +21,9 @@
 
 #include <parity/core/compare.hpp>
 #include <parity/core/normal_tensor.hpp>
-#include <parity/families/model/rows/feed_forward.hpp>
-#include <parity/families/model/rows/row_primitives.hpp>
-#include <parity/families/model/rows/tensor_ops.hpp>
+#include <parity/families/model/routines/feed_forward.hpp>
+#include <parity/families/model/routines/primitives.hpp>
+#include <parity/families/model/routines/tensor_ops.hpp>
 #include <parity/families/model/tests/feed_forward_reference.hpp>
 #include <parity/families/model/tests/primitive_test_helpers.hpp>
 #include <parity/ops/framework/op_family.hpp>

@@ -1,5 +1,5 @@
 // A kernel of the op linear bound at the model's float32 projections (families/model/
-// op_bound_rows.hpp): the registry replaces exactly those rows; the row hands the kernel the
+// op_bound_routines.hpp): the registry replaces exactly those routines; the routine hands the kernel the
 // boundary's x, W and b and returns its y, and its backward is the same kernel on dy and W^T
 // (within the float32 bound of dx = dy W); a kernel registered by the program becomes the model
 // subject runtime-host+linear=NAME, runs inside the model and is judged by the model's
@@ -14,20 +14,20 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/verdict.hpp>
 #include <parity/families/model/model_runs.hpp>
-#include <parity/families/model/op_bound_rows.hpp>
-#include <parity/families/model/rows/model_rows.hpp>
-#include <parity/families/model/rows/row_checks.hpp>
+#include <parity/families/model/op_bound_routines.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
+#include <parity/families/model/routines/routine_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 
 #include "model_property_run.hpp"
-#include "replaced_rows.hpp"
+#include "replaced_routines.hpp"
 
 namespace parity {
 namespace {
 
-using properties::model::rows_with_projection_kernel;
+using properties::model::routines_with_projection_kernel;
 
 const ops::OpSubjectInfo& linear_subject(const std::string& name) {
   const auto& op = ops::find_op_family("linear");
@@ -37,7 +37,7 @@ const ops::OpSubjectInfo& linear_subject(const std::string& name) {
 }
 
 // Calls of the counting kernel on other shapes than the self-check's two (T 3, N 4, K 5 forward;
-// T 3, N 5, K 4 backward): calls the model made, not auto mode's check of the row.
+// T 3, N 5, K 4 backward): calls the model made, not auto mode's check of the routine.
 std::atomic<int> model_calls{0};
 
 // parity's linear kernel, counting the model's calls; and the same with y rounded through bf16 whenever
@@ -94,25 +94,25 @@ PARITY_REGISTER_OP_SUBJECT(unavailable, "linear",
 
 TEST(ProjectionKernel, ReplacesExactlyTheFloat32Projections) {
   std::set<std::string> replaced;
-  for (const runtime::RowInfo* row :
-       replaced_rows(rows_with_projection_kernel("parity-host", runtime::Backend::host), "parity-host"))
-    replaced.insert(row->serves.front());
+  for (const runtime::RoutineInfo* routine :
+       replaced_routines(routines_with_projection_kernel("parity-host", runtime::Backend::host), "parity-host"))
+    replaced.insert(routine->serves.front());
   EXPECT_EQ(replaced, (std::set<std::string>{"audio_proj_in", "audio_proj_out", "proj_in", "proj_out"}));
-  EXPECT_THROW(rows_with_projection_kernel("no-such-kernel", runtime::Backend::host), InputError);
-  EXPECT_THROW(rows_with_projection_kernel("parity-host", runtime::Backend::cuda), InputError);
+  EXPECT_THROW(routines_with_projection_kernel("no-such-kernel", runtime::Backend::host), InputError);
+  EXPECT_THROW(routines_with_projection_kernel("parity-host", runtime::Backend::cuda), InputError);
 }
 
 TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
-  const runtime::RowInfo* info =
-      rows_with_projection_kernel("parity-host", runtime::Backend::host).for_kind("audio_proj_in");
+  const runtime::RoutineInfo* info =
+      routines_with_projection_kernel("parity-host", runtime::Backend::host).for_kind("audio_proj_in");
   ASSERT_NE(info, nullptr);
   EXPECT_EQ(info->self_check(runtime::Backend::host), "");
-  const auto row = info->make(runtime::Backend::host);
+  const auto routine = info->make(runtime::Backend::host);
   const std::int64_t B = 2, T = 3, K = 5, N = 4;
   const Tensor x = model::example_operand(DType::f32, {B, T, K}, 11),
                W = model::example_operand(DType::f32, {N, K}, 12), b = model::example_operand(DType::f32, {N}, 13),
                dy = model::example_operand(DType::f32, {B, T, N}, 14);
-  const std::vector<Tensor> y = row->forward({x, W, b});
+  const std::vector<Tensor> y = routine->forward({x, W, b});
   ASSERT_EQ(y.size(), 1u);
   ASSERT_EQ(y[0].shape(), (std::vector<std::int64_t>{B, T, N}));
   // The kernel's own y on the token rows [B T, K]: the same bits.
@@ -127,7 +127,7 @@ TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
   for (std::int64_t i = 0; i < direct.numel(); ++i)
     ASSERT_EQ(y[0].contiguous().bits_at(i), direct.contiguous().bits_at(i)) << i;
   // dx = dy W, each element within the float32 bound of an N-term sum: N u sum |dy W| / (1 - N u).
-  const std::vector<Tensor> g = row->backward({x, W, b}, {dy});
+  const std::vector<Tensor> g = routine->backward({x, W, b}, {dy});
   ASSERT_EQ(g.at(0).shape(), x.shape());
   const double u = 0x1p-24, gamma = N * u / (1 - N * u);
   for (std::int64_t m = 0; m < B * T; ++m)
@@ -160,11 +160,11 @@ TEST(ProjectionKernel, AKernelWhoseBitsDependOnTheRowCountFailsBatchInvariance) 
   EXPECT_TRUE(run_model_property("runtime-host+linear=test-even-rows-bf16", "audit_equals_strict").passed);
 }
 
-// A kernel that cannot run here is never made: its rows refuse every call, saying why (strict
+// A kernel that cannot run here is never made: its routines refuse every call, saying why (strict
 // mode reports the fallback, auto falls back), and its self-check fails with the same reason.
 TEST(ProjectionKernel, AnUnavailableKernelRefusesEveryCallWithItsReason) {
-  const runtime::RowInfo* info =
-      rows_with_projection_kernel("test-unavailable", runtime::Backend::host).for_kind("audio_proj_in");
+  const runtime::RoutineInfo* info =
+      routines_with_projection_kernel("test-unavailable", runtime::Backend::host).for_kind("audio_proj_in");
   ASSERT_NE(info, nullptr);
   runtime::BoundaryCall call{.boundary = "audio_proj_in",
                              .kind = "audio_proj_in",

@@ -1,10 +1,10 @@
 // The model under each runtime mode on a small configuration: the binding log says what the
-// mode, the ablations and the registry imply, audit binds what strict binds and off binds no row,
+// mode, the ablations and the registry imply, audit binds what strict binds and off binds no routine,
 // strict raises on a forced fallback naming the boundary, and audit records it.
 #include <gtest/gtest.h>
 
 #include <parity/core/compare.hpp>
-#include <parity/families/model/rows/model_rows.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
 #include <parity/families/model/torch/model_torch.hpp>
 
 namespace parity::model {
@@ -24,29 +24,29 @@ runtime::Runtime make_runtime(runtime::Mode mode, std::vector<std::string> ablat
   runtime::RuntimeOptions o;
   o.mode = mode;
   for (const auto& a : ablations) o.ablations.push_back(runtime::parse_ablation(a));
-  return runtime::Runtime(model_rows(), o);
+  return runtime::Runtime(model_routines(), o);
 }
 
-TEST(ModelRuntime, StrictBindsTheDefaultRowsAndLeavesTheRestToTheProvider) {
+TEST(ModelRuntime, StrictBindsTheDefaultRoutinesAndLeavesTheRestToTheProvider) {
   ModelSetup s(12);
   auto rt = make_runtime(runtime::Mode::strict);
   s.run(&rt);
   const auto& e = rt.log().entries();
-  EXPECT_EQ(e.at("audio_proj_in").row, "audio_input_projection_fp32");
-  EXPECT_EQ(e.at("audio_proj_in").status, runtime::BindingStatus::row);
-  EXPECT_EQ(e.at("blocks.1.attention").status, runtime::BindingStatus::row);
+  EXPECT_EQ(e.at("audio_proj_in").routine, "audio_input_projection_fp32");
+  EXPECT_EQ(e.at("audio_proj_in").status, runtime::BindingStatus::routine);
+  EXPECT_EQ(e.at("blocks.1.attention").status, runtime::BindingStatus::routine);
   EXPECT_EQ(e.at("proj_in").status, runtime::BindingStatus::provider);
-  EXPECT_EQ(e.at("proj_in").row, "");
+  EXPECT_EQ(e.at("proj_in").routine, "");
   EXPECT_EQ(e.at("time_embedder").status, runtime::BindingStatus::provider);
   EXPECT_EQ(rt.case_id(), "R/R");
 }
 
-// Where each mode runs parity's rows is the runtime's, and parity's to guarantee. The bits of a
-// run are partly LibTorch's (the provider runs every boundary without a row): whether two runs
+// Where each mode runs parity's routines is the runtime's, and parity's to guarantee. The bits of a
+// run are partly LibTorch's (the provider runs every boundary without a routine): whether two runs
 // agree is what the model family's properties check (strict_repeatable, audit_equals_strict,
 // off_equals_provider) on a subject, with a reproducer when it does not; this unit test of the
 // runtime asserts only the decisions, and that two strict runs decide alike.
-TEST(ModelRuntime, StrictDecidesAlikeAuditBindsWhatStrictBindsOffBindsNoRow) {
+TEST(ModelRuntime, StrictDecidesAlikeAuditBindsWhatStrictBindsOffBindsNoRoutine) {
   ModelSetup s(20, DType::f32, 2);
   auto strict = make_runtime(runtime::Mode::strict), audit = make_runtime(runtime::Mode::audit);
   auto off = make_runtime(runtime::Mode::off);
@@ -56,20 +56,20 @@ TEST(ModelRuntime, StrictDecidesAlikeAuditBindsWhatStrictBindsOffBindsNoRow) {
   s.run(&audit);
   s.run(&off);
   const auto& bound = strict.log().entries();
-  ASSERT_TRUE(strict.log().any_row());
+  ASSERT_TRUE(strict.log().any_routine());
   EXPECT_EQ(again.log().entries().size(), bound.size());
   EXPECT_EQ(audit.log().entries().size(), bound.size());
   EXPECT_EQ(off.log().entries().size(), bound.size());
   for (const auto& [boundary, b] : bound) {
     for (const runtime::Runtime* rt : {&again, &audit}) {
       const runtime::Binding& a = rt->log().entries().at(boundary);
-      EXPECT_EQ(a.row, b.row) << boundary;
+      EXPECT_EQ(a.routine, b.routine) << boundary;
       EXPECT_EQ(a.status, b.status) << boundary;
       EXPECT_EQ(a.calls, b.calls) << boundary;
     }
     EXPECT_EQ(off.log().entries().at(boundary).status, runtime::BindingStatus::provider) << boundary;
   }
-  EXPECT_FALSE(off.log().any_row());
+  EXPECT_FALSE(off.log().any_routine());
 }
 
 TEST(ModelRuntime, StrictRaisesOnAForcedFallbackAndAuditRecordsIt) {
@@ -94,8 +94,8 @@ TEST(ModelRuntime, AnAblationLeavesItsTargetToTheProvider) {
   const auto& e = rt.log().entries();
   EXPECT_EQ(e.at("blocks.0.attention").status, runtime::BindingStatus::provider);
   EXPECT_EQ(e.at("token_refiner").status, runtime::BindingStatus::provider);
-  EXPECT_EQ(e.at("token_refiner").row, "token_refiner_block");
-  EXPECT_EQ(e.at("blocks.0.feed_forward").status, runtime::BindingStatus::row);
+  EXPECT_EQ(e.at("token_refiner").routine, "token_refiner_block");
+  EXPECT_EQ(e.at("blocks.0.feed_forward").status, runtime::BindingStatus::routine);
   EXPECT_EQ(rt.case_id(), "ablation");
 }
 
@@ -103,11 +103,11 @@ TEST(ModelRuntime, WithEveryBoundaryBoundASampleIsTheSameAloneAndInABatch) {
   ModelSetup batch(20, DType::f32, 3);
   runtime::RuntimeOptions o;
   o.bind_all = true;
-  runtime::Runtime rt(model_rows(), o);
+  runtime::Runtime rt(model_routines(), o);
   const auto all = batch.run(&rt);
   ModelSetup alone = batch;
   alone.batch = batch.batch.sample(1);
-  runtime::Runtime rt1(model_rows(), o);
+  runtime::Runtime rt1(model_routines(), o);
   const auto one = alone.run(&rt1);
   EXPECT_TRUE(compare_bitwise(all.video.rows(1, 2), one.video).equal());
   EXPECT_TRUE(compare_bitwise(all.audio.rows(1, 2), one.audio).equal());

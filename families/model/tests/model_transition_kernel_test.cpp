@@ -1,8 +1,8 @@
 // A kernel of transition_step bound at the model's transition boundary
-// (families/model/transition_bound_rows.hpp): exactly the row transition_step_logprob is
+// (families/model/transition_bound_routines.hpp): exactly the routine transition_step_logprob is
 // replaced; a transition subject takes the whole batch, each sample at its own sigma, in one
 // call, and any other kernel of the op is called once per group of samples that share sigma and
-// sigma_prev; with parity's arithmetic inside, either gives parity's row's bits; registered by the
+// sigma_prev; with parity's arithmetic inside, either gives parity's routine's bits; registered by the
 // program, each becomes the model subject runtime-host+transition_step=NAME and holds every model
 // property; a kernel whose log-prob depends on the call's batch fails batch_invariant_bound on a
 // sampler's batch (shared_sigma); what cannot be bound is refused naming it.
@@ -18,9 +18,9 @@
 #include <parity/core/error.hpp>
 #include <parity/core/verdict.hpp>
 #include <parity/families/model/model_runs.hpp>
-#include <parity/families/model/rows/model_rows.hpp>
-#include <parity/families/model/rows/row_checks.hpp>
-#include <parity/families/model/transition_bound_rows.hpp>
+#include <parity/families/model/routines/model_routines.hpp>
+#include <parity/families/model/routines/routine_checks.hpp>
+#include <parity/families/model/transition_bound_routines.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
@@ -29,12 +29,12 @@
 #include <parity/subjects/transition_family.hpp>
 
 #include "model_property_run.hpp"
-#include "replaced_rows.hpp"
+#include "replaced_routines.hpp"
 
 namespace parity {
 namespace {
 
-using properties::model::rows_with_transition_kernel;
+using properties::model::routines_with_transition_kernel;
 using properties::model::transition_kernels;
 using runtime::Backend;
 
@@ -115,7 +115,7 @@ PARITY_REGISTER_OP_SUBJECT(op_step_batch_dependent, "transition_step",
                            op_step<OpStep<true>>("test-op-step-batch-dependent",
                                                  "logp one ulp off in a call of two rows or more"));
 
-// The row's operands for four samples, the first and third at one sigma, the others at their own.
+// The routine's operands for four samples, the first and third at one sigma, the others at their own.
 std::vector<Tensor> four_samples() {
   std::vector<Tensor> o;
   for (std::uint32_t t = 0; t < 3; ++t) o.push_back(model::example_operand(DType::f32, {4, 6}, 30 + t));
@@ -129,38 +129,38 @@ std::vector<Tensor> four_samples() {
   return o;
 }
 
-std::unique_ptr<runtime::Row> bound_row(const std::string& subject) {
-  const runtime::RowInfo* info = rows_with_transition_kernel(subject, Backend::host).for_kind("transition");
-  if (!info) throw std::logic_error("no transition row bound to " + subject);
+std::unique_ptr<runtime::Routine> bound_routine(const std::string& subject) {
+  const runtime::RoutineInfo* info = routines_with_transition_kernel(subject, Backend::host).for_kind("transition");
+  if (!info) throw std::logic_error("no transition routine bound to " + subject);
   return info->make(Backend::host);
 }
 
 void expect_paritys_bits(const std::vector<Tensor>& got, const std::vector<Tensor>& o) {
-  const auto want = model::model_rows().for_kind("transition")->make(Backend::host)->forward(o);
+  const auto want = model::model_routines().for_kind("transition")->make(Backend::host)->forward(o);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_TRUE(compare_bitwise(got[0], want[0]).equal()) << "prev";
   EXPECT_TRUE(compare_bitwise(got[1], want[1]).equal()) << "logp";
 }
 
-TEST(TransitionKernel, ReplacesTheTransitionRowOnly) {
-  EXPECT_EQ(replaced_row_names(rows_with_transition_kernel("parity-host", Backend::host), "parity-host"),
+TEST(TransitionKernel, ReplacesTheTransitionRoutineOnly) {
+  EXPECT_EQ(replaced_routine_names(routines_with_transition_kernel("parity-host", Backend::host), "parity-host"),
             std::vector<std::string>{"transition_step_logprob"});
 }
 
 TEST(TransitionKernel, ATransitionSubjectTakesTheWholeBatchInOneCall) {
   const auto o = four_samples();
-  const auto row = bound_row("test-counted-step");
+  const auto routine = bound_routine("test-counted-step");
   take_calls();
-  const auto got = row->forward(o);
+  const auto got = routine->forward(o);
   EXPECT_EQ(take_calls(), std::vector<std::int64_t>{4});
   expect_paritys_bits(got, o);
 }
 
 TEST(TransitionKernel, AnOpKernelIsCalledOncePerGroupOfSamplesSharingSigma) {
   const auto o = four_samples();
-  const auto row = bound_row("test-op-step");
+  const auto routine = bound_routine("test-op-step");
   take_calls();
-  const auto got = row->forward(o);
+  const auto got = routine->forward(o);
   EXPECT_EQ(take_calls(), (std::vector<std::int64_t>{2, 1, 1}));  // samples {0, 2}, {1}, {3}
   expect_paritys_bits(got, o);
 }
@@ -211,7 +211,7 @@ TEST(TransitionKernel, AKernelWhoseLogProbDependsOnTheBatchFailsBatchInvariance)
 TEST(TransitionKernel, WhatCannotBeBoundIsRefusedNamingIt) {
   const auto refused = [](const std::string& subject, Backend b, const std::string& text) {
     try {
-      rows_with_transition_kernel(subject, b);
+      routines_with_transition_kernel(subject, b);
       ADD_FAILURE() << subject << " was bound";
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
@@ -228,7 +228,7 @@ TEST(TransitionKernel, WhatCannotBeBoundIsRefusedNamingIt) {
   o[4].set_value(2, 1e-30);
   take_calls();
   try {
-    bound_row("test-op-step")->forward(o);
+    bound_routine("test-op-step")->forward(o);
     ADD_FAILURE() << "sigma_prev 1e-30 at sigma 0.8 was passed to an op kernel";
   } catch (const InputError& e) {
     EXPECT_TRUE(take_calls().empty()) << "a group was called before the refusal";

@@ -8,7 +8,7 @@
 
 #include <parity/core/compare.hpp>
 #include <parity/core/tensor.hpp>
-#include <parity/families/model/rows/row_primitives.hpp>
+#include <parity/families/model/routines/primitives.hpp>
 
 namespace parity::model::test {
 

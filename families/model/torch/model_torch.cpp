@@ -27,8 +27,8 @@
 #include <vector>
 
 #include <parity/core/error.hpp>
-#include <parity/families/model/rows/attention.hpp>
-#include <parity/families/model/rows/transition_row.hpp>
+#include <parity/families/model/routines/attention.hpp>
+#include <parity/families/model/routines/transition_routine.hpp>
 #include <parity/subjects/torch/convert.hpp>
 #include <parity/subjects/torch/transition_torch.hpp>
 
@@ -44,24 +44,24 @@ std::vector<Tensor> to_parity(at::TensorList ts) {
   return out;
 }
 
-// A bound row inside LibTorch's autograd graph: forward and backward run the row's own code.
-// The graph holds the Row by address: run_model runs the backward before its Runtime (which
-// owns the row) can go, and no graph leaves run_model.
-struct RowFunction : public torch::autograd::Function<RowFunction> {
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, std::int64_t row,
+// A bound routine inside LibTorch's autograd graph: forward and backward run the routine's own code.
+// The graph holds the Routine by address: run_model runs the backward before its Runtime (which
+// owns the routine) can go, and no graph leaves run_model.
+struct RoutineFunction : public torch::autograd::Function<RoutineFunction> {
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, std::int64_t routine,
                                                 at::TensorList operands) {
-    ctx->saved_data["row"] = row;
+    ctx->saved_data["routine"] = routine;
     ctx->save_for_backward(operands.vec());
-    const auto* r = reinterpret_cast<const runtime::Row*>(row);
+    const auto* r = reinterpret_cast<const runtime::Routine*>(routine);
     torch::autograd::variable_list out;
     for (const Tensor& t : r->forward(to_parity(operands))) out.push_back(to_aten(t));
     return out;
   }
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grad_outputs) {
-    const auto* r = reinterpret_cast<const runtime::Row*>(ctx->saved_data["row"].toInt());
+    const auto* r = reinterpret_cast<const runtime::Routine*>(ctx->saved_data["routine"].toInt());
     const auto operands = ctx->get_saved_variables();
-    torch::autograd::variable_list grads = {at::Tensor()};  // the row pointer
+    torch::autograd::variable_list grads = {at::Tensor()};  // the routine pointer
     for (const Tensor& g : r->backward(to_parity(operands), to_parity(grad_outputs)))
       grads.push_back(g.storage_bytes().empty() ? at::Tensor() : to_aten(g));
     return grads;
@@ -91,7 +91,7 @@ class Forward {
   // An input at the run's precision: float32 inputs as they are, float64 runs upcast exactly.
   at::Tensor input(const Tensor& t) const { return dt_ == at::kDouble ? to_aten(t).to(dt_) : to_aten(t); }
 
-  // One boundary or node call: the bound row, or the provider.
+  // One boundary or node call: the bound routine, or the provider.
   std::vector<at::Tensor> call(const std::string& boundary, const std::string& kind, bool node,
                                const std::vector<at::Tensor>& operands, const Provider& provider) {
     if (rt_) {
@@ -100,8 +100,8 @@ class Forward {
         bc.operands.push_back({dtype_of(t), t.sizes().vec()});
         bc.needs_backward = bc.needs_backward || (at::GradMode::is_enabled() && t.requires_grad());
       }
-      if (const runtime::Row* row = rt_->bind(bc))
-        return RowFunction::apply(reinterpret_cast<std::int64_t>(row), at::TensorList(operands));
+      if (const runtime::Routine* routine = rt_->bind(bc))
+        return RoutineFunction::apply(reinterpret_cast<std::int64_t>(routine), at::TensorList(operands));
     }
     return provider(operands);
   }

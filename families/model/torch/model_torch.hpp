@@ -1,6 +1,6 @@
 #pragma once
 // The joint audio-video DiT run by LibTorch (the provider), with every boundary and node
-// asking the runtime whether a row takes it (docs/math.md, "The joint audio-video DiT"). Plain
+// asking the runtime whether a routine takes it (docs/math.md, "The joint audio-video DiT"). Plain
 // parity types only: LibTorch stays inside subjects/torch/.
 #include <parity/core/tensor.hpp>
 #include <parity/families/model/model_batch.hpp>
@@ -21,8 +21,8 @@ struct ModelOutputs {
 // Forward, backward to the video latents, and one transition step on the video output.
 // Each boundary (proj_in, audio_proj_in, context_embedder, token_refiner, time_embedder,
 // norm_out, proj_out, audio_proj_out, transition) and node (blocks.<i>.attention,
-// blocks.<i>.feed_forward) asks `runtime` for a row; nullptr means no runtime at all: the
-// pure LibTorch run. Rows' gradients come from their own backward (a custom autograd
+// blocks.<i>.feed_forward) asks `runtime` for a routine; nullptr means no runtime at all: the
+// pure LibTorch run. Routines' gradients come from their own backward (a custom autograd
 // function); everything else is LibTorch's autograd on the CPU. Throws BindingError from a
 // strict runtime's fallback, InputError for inconsistent inputs.
 ModelOutputs run_model(const ModelConfig& config, const ModelWeights& weights, const ModelBatch& batch,

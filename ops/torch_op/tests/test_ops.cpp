@@ -5,8 +5,8 @@
 // order, whatever the batch; `linear_by_rows` sums in descending order when its row count is even, as a kernel that
 // plans by the row count might: a sample's tokens alone and in a batch of two are an odd and an
 // even count, so the model's batch invariance must catch it. `rms_norm_by_rows` is mylib::rms_norm
-// with y rounded through bf16 when its row count is even, the same defect in the rows that run
-// RMSNorm (--kernel-op rms_norm). And softmax operators that return fewer or more tensors than
+// with y rounded through bf16 when its row count is even, the same defect in the routines that
+// run RMSNorm (--kernel-op rms_norm). And softmax operators that return fewer or more tensors than
 // the softmax op declares outputs (y and log_y), for --torch-returns: `softmax_only` (y),
 // `log_softmax_only` (log_y) and `softmax_and_count` (y and a count that is no output). And an
 // attention that returns its output as a matrix, not in sdpa's dims (`attention_flat`).

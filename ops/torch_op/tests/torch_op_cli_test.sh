@@ -12,7 +12,7 @@
 #   - a torch linear operator serves the model's float32 projections (parity check model and
 #     trajectory --torch-op, and the property main): a batch-invariant one holds, one whose bits
 #     depend on the row count fails the model's batch invariance and replays;
-#   - with --kernel-op, a torch rms_norm operator serves every row that runs RMSNorm, the same way;
+#   - with --kernel-op, a torch rms_norm operator serves every routine that runs RMSNorm, the same way;
 #   - attention operators take sdpa's [B, H, S, D] tensors with the layout in their strides.
 # usage: torch_op_cli_test.sh PARITY LIBRARY PROPERTY_MAIN
 parity=$1 lib=$2 main=$3
@@ -227,13 +227,13 @@ repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" "${broken[@]}"
 expect 0 "passes now" -- "$parity" replay "$repro" "${linear[@]}" --subject runtime-host+linear=parity_test::linear
 printed_lines_fail "$("$parity" check model --cases 20 "${broken[@]}" --property batch_invariant_bound 2>&1)"
-expect 2 "--torch-device: trajectory runs the model's rows on the host" -- \
+expect 2 "--torch-device: trajectory runs the model's routines on the host" -- \
   "$parity" check trajectory "${linear[@]}" --torch-device cuda
 expect 0 "parity: every applicable property holds" -- \
   env PARITY_CASES=4 "$main" model parity_test::linear "${linear[@]}" --gtest_filter=model.audit_equals_strict
 
-# A torch operator as the kernel of another op in the model's rows (--kernel-op): mylib::rms_norm
-# in every row that runs RMSNorm holds every model property; parity_test::rms_norm_by_rows (bf16
+# A torch operator as the kernel of another op in the model's routines (--kernel-op): mylib::rms_norm
+# in every routine that runs RMSNorm holds every model property; parity_test::rms_norm_by_rows (bf16
 # y for an even row count) fails the model's batch invariance, and its reproducer replays with
 # the printed flags; an op the family runs no kernel of is refused.
 norm=(--torch-op mylib::rms_norm --library "$lib" --kernel-op rms_norm)

@@ -1,6 +1,7 @@
-// The runtime's decisions on a registry of test rows, without a model: modes, opt-in groups,
-// ablations, fallbacks for dtype, shape and a missing backward, the log's severity rule.
+// The runtime's decisions on a registry of test routines, without a model: modes, opt-in groups,
+// ablations, fallbacks for dtype, shape and a missing backward, the log's severity rule and JSON.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <parity/core/error.hpp>
 #include <parity/subjects/runtime/runtime.hpp>
@@ -8,36 +9,37 @@
 namespace parity::runtime {
 namespace {
 
-class IdentityRow final : public Row {
+class IdentityRoutine final : public Routine {
  public:
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override { return {o.at(0)}; }
   std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>& g) const override { return g; }
 };
 
-// A row for `kind` that takes one float32 operand of rank 2.
-RowInfo test_row(const std::string& name, const std::string& kind, OptIn opt_in = OptIn::none, bool backward = true) {
-  return RowInfo{name,
-                 "identity",
-                 "x f32",
-                 "x [M, N]",
-                 {kind},
-                 opt_in,
-                 backward,
-                 [](const BoundaryCall& call, Backend) -> std::string {
-                   if (call.operands.at(0).dtype != DType::f32) return "operand x is not f32";
-                   if (call.operands.at(0).shape.size() != 2) return "shape: x must be [M, N]";
-                   return "";
-                 },
-                 [](Backend) { return std::make_unique<IdentityRow>(); },
-                 nullptr};
+// A routine for `kind` that takes one float32 operand of rank 2.
+RoutineInfo test_routine(const std::string& name, const std::string& kind, OptIn opt_in = OptIn::none,
+                         bool backward = true) {
+  return RoutineInfo{name,
+                     "identity",
+                     "x f32",
+                     "x [M, N]",
+                     {kind},
+                     opt_in,
+                     backward,
+                     [](const BoundaryCall& call, Backend) -> std::string {
+                       if (call.operands.at(0).dtype != DType::f32) return "operand x is not f32";
+                       if (call.operands.at(0).shape.size() != 2) return "shape: x must be [M, N]";
+                       return "";
+                     },
+                     [](Backend) { return std::make_unique<IdentityRoutine>(); },
+                     nullptr};
 }
 
-RowRegistry registry() {
-  RowRegistry r;
-  r.add(test_row("proj_row", "proj"));
-  r.add(test_row("video_row", "video", OptIn::video_projections));
-  r.add(test_row("attention_row", "attention"));
-  r.add(test_row("forward_only_row", "refiner", OptIn::none, false));
+RoutineRegistry registry() {
+  RoutineRegistry r;
+  r.add(test_routine("proj_routine", "proj"));
+  r.add(test_routine("video_routine", "video", OptIn::video_projections));
+  r.add(test_routine("attention_routine", "attention"));
+  r.add(test_routine("forward_only_routine", "refiner", OptIn::none, false));
   return r;
 }
 
@@ -47,23 +49,23 @@ BoundaryCall call(const std::string& boundary, const std::string& kind, DType dt
 }
 
 TEST(Runtime, ModesDecideAsTheirSemanticsSay) {
-  const RowRegistry rows = registry();
+  const RoutineRegistry routines = registry();
   for (Mode m : {Mode::strict, Mode::audit, Mode::automatic}) {
-    Runtime rt(rows, {m, Backend::host, {}, false, false});
+    Runtime rt(routines, {m, Backend::host, {}, false, false});
     EXPECT_NE(rt.bind(call("proj", "proj")), nullptr) << mode_name(m);
-    EXPECT_EQ(rt.bind(call("video", "video")), nullptr) << "an opt-in row binds only when asked";
-    EXPECT_EQ(rt.bind(call("norm", "norm")), nullptr) << "no row serves norm";
-    EXPECT_EQ(rt.log().entries().at("norm").row, "");
+    EXPECT_EQ(rt.bind(call("video", "video")), nullptr) << "an opt-in routine binds only when asked";
+    EXPECT_EQ(rt.bind(call("norm", "norm")), nullptr) << "no routine serves norm";
+    EXPECT_EQ(rt.log().entries().at("norm").routine, "");
     EXPECT_EQ(rt.case_id(), "R/R");
   }
-  Runtime off(rows, {Mode::off, Backend::host, {}, true, true});
+  Runtime off(routines, {Mode::off, Backend::host, {}, true, true});
   EXPECT_EQ(off.bind(call("proj", "proj")), nullptr);
   EXPECT_EQ(off.log().entries().at("proj").status, BindingStatus::provider);
   EXPECT_EQ(off.case_id(), "P/P");
 }
 
 TEST(Runtime, StrictRaisesOnEveryKindOfFallbackAndAuditRecordsIt) {
-  const RowRegistry rows = registry();
+  const RoutineRegistry routines = registry();
   struct Case {
     BoundaryCall c;
     std::string reason;
@@ -74,7 +76,7 @@ TEST(Runtime, StrictRaisesOnEveryKindOfFallbackAndAuditRecordsIt) {
                         {call("proj", "proj", DType::f32, {2, 3, 4}), "shape"},
                         {grad, "no backward"}};
   for (const auto& k : cases) {
-    Runtime strict(rows, {Mode::strict, Backend::host, {}, false, false});
+    Runtime strict(routines, {Mode::strict, Backend::host, {}, false, false});
     try {
       strict.bind(k.c);
       ADD_FAILURE() << "strict took a fallback without raising: " << k.reason;
@@ -83,7 +85,7 @@ TEST(Runtime, StrictRaisesOnEveryKindOfFallbackAndAuditRecordsIt) {
       EXPECT_NE(what.find("'" + k.c.boundary + "'"), std::string::npos) << what;
       EXPECT_NE(what.find(k.reason), std::string::npos) << what;
     }
-    Runtime audit(rows, {Mode::audit, Backend::host, {}, false, false});
+    Runtime audit(routines, {Mode::audit, Backend::host, {}, false, false});
     EXPECT_EQ(audit.bind(k.c), nullptr);
     EXPECT_EQ(audit.log().entries().at(k.c.boundary).status, BindingStatus::fallback) << k.reason;
     EXPECT_TRUE(audit.log().any_fallback());
@@ -91,13 +93,13 @@ TEST(Runtime, StrictRaisesOnEveryKindOfFallbackAndAuditRecordsIt) {
 }
 
 TEST(Runtime, AblationsLeaveTheirTargetsToTheProvider) {
-  const RowRegistry rows = registry();
+  const RoutineRegistry routines = registry();
   Runtime rt(
-      rows,
+      routines,
       {Mode::strict, Backend::host, {parse_ablation("node:attention"), parse_ablation("boundary:proj")}, false, false});
   EXPECT_EQ(rt.bind(call("blocks.0.attention", "attention", DType::f32, {2, 3}, true)), nullptr);
   EXPECT_EQ(rt.bind(call("proj", "proj")), nullptr);
-  EXPECT_EQ(rt.log().entries().at("proj").row, "proj_row");
+  EXPECT_EQ(rt.log().entries().at("proj").routine, "proj_routine");
   EXPECT_EQ(rt.log().entries().at("proj").status, BindingStatus::provider);
   EXPECT_EQ(rt.case_id(), "ablation");
   EXPECT_THROW(parse_ablation("attention"), InputError);
@@ -106,9 +108,9 @@ TEST(Runtime, AblationsLeaveTheirTargetsToTheProvider) {
 
 TEST(BindingLog, KeepsTheMostSevereStatusOfABoundary) {
   BindingLog log;
-  log.record("proj", {"proj_row", BindingStatus::row, "bound", 0});
-  log.record("proj", {"proj_row", BindingStatus::fallback, "operand x is not f32", 0});
-  log.record("proj", {"proj_row", BindingStatus::row, "bound", 0});
+  log.record("proj", {"proj_routine", BindingStatus::routine, "bound", 0});
+  log.record("proj", {"proj_routine", BindingStatus::fallback, "operand x is not f32", 0});
+  log.record("proj", {"proj_routine", BindingStatus::routine, "bound", 0});
   const Binding& b = log.entries().at("proj");
   EXPECT_EQ(b.status, BindingStatus::fallback);
   EXPECT_EQ(b.calls, 3);
@@ -116,15 +118,28 @@ TEST(BindingLog, KeepsTheMostSevereStatusOfABoundary) {
   EXPECT_TRUE(log.any_fallback());
 }
 
-TEST(RowRegistry, RefusesDuplicatesAndListsNames) {
-  RowRegistry r = registry();
-  EXPECT_THROW(r.add(test_row("proj_row", "other")), InputError);
-  EXPECT_THROW(r.add(test_row("another", "proj")), InputError);
+// What parity gate's report (schema parity.gate/2) records per boundary.
+TEST(BindingLog, JsonNamesEachBoundarysRoutineAndStatus) {
+  BindingLog log;
+  log.record("proj", {"proj_routine", BindingStatus::routine, "bound on host", 0});
+  log.record("norm", {"", BindingStatus::provider, "no routine serves 'norm'", 0});
+  const nlohmann::json j = log.to_json();
+  EXPECT_EQ(
+      j.at("proj"),
+      (nlohmann::json{{"routine", "proj_routine"}, {"status", "routine"}, {"reason", "bound on host"}, {"calls", 1}}));
+  EXPECT_TRUE(j.at("norm").at("routine").is_null());
+  EXPECT_EQ(j.at("norm").at("status"), "provider");
+}
+
+TEST(RoutineRegistry, RefusesDuplicatesAndListsNames) {
+  RoutineRegistry r = registry();
+  EXPECT_THROW(r.add(test_routine("proj_routine", "other")), InputError);
+  EXPECT_THROW(r.add(test_routine("another", "proj")), InputError);
   try {
     r.find("nope");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("proj_row"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("proj_routine"), std::string::npos);
   }
 }
 
