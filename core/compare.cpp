@@ -167,7 +167,7 @@ ValueDiff compare_values(std::span<const double> a, std::span<const double> b) {
 
 namespace {
 
-double utilisation_at(double a, double ref, double bound) {
+double utilisation_at(double a, double ref, double bound, bool may_overflow) {
   if (!std::isfinite(ref)) {
     // Where the float evaluation may overflow, inf - inf can turn the reference's Inf into a
     // NaN: any non-finite result is then acceptable, a finite one never.
@@ -176,17 +176,20 @@ double utilisation_at(double a, double ref, double bound) {
     return allowed ? 0.0 : std::numeric_limits<double>::infinity();
   }
   if (std::isinf(bound)) return 0.0;
-  if (!std::isfinite(a)) return std::numeric_limits<double>::infinity();
+  if (!std::isfinite(a)) return may_overflow ? 0.0 : std::numeric_limits<double>::infinity();
   const double e = std::fabs(a - ref);
   return e == 0.0 ? 0.0 : (bound > 0.0 ? e / bound : std::numeric_limits<double>::infinity());
 }
 
+bool flag_at(std::span<const std::uint8_t> flags, std::size_t i) { return !flags.empty() && flags[i] != 0; }
+
 }  // namespace
 
-BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound) {
+BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound,
+                       std::span<const std::uint8_t> may_overflow) {
   BoundCheck c;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const double utilisation = utilisation_at(a[i], ref[i], bound[i]);
+    const double utilisation = utilisation_at(a[i], ref[i], bound[i], flag_at(may_overflow, i));
     if (c.worst_index < 0 || utilisation > c.max_utilisation) {
       c.max_utilisation = utilisation;
       c.worst_index = static_cast<std::int64_t>(i);
@@ -197,9 +200,9 @@ BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, s
 }
 
 std::vector<double> error_over_bound(std::span<const double> a, std::span<const double> ref,
-                                     std::span<const double> bound) {
+                                     std::span<const double> bound, std::span<const std::uint8_t> may_overflow) {
   std::vector<double> out(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) out[i] = utilisation_at(a[i], ref[i], bound[i]);
+  for (std::size_t i = 0; i < a.size(); ++i) out[i] = utilisation_at(a[i], ref[i], bound[i], flag_at(may_overflow, i));
   return out;
 }
 

@@ -57,11 +57,14 @@ struct BoundCheck {
 };
 
 // Per-element error bound check: |a_i - ref_i| <= bound_i. A non-finite ref requires a of
-// the same class (NaN, or Inf of the same sign); a non-finite a with finite ref violates.
-// An infinite bound marks an element whose float evaluation may overflow: it accepts any value
-// where the reference is finite, and any non-finite value where it is not. Otherwise a
-// non-finite reference requires the same class.
-BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound);
+// the same class (NaN, or Inf of the same sign); a non-finite a with finite ref violates,
+// except where may_overflow_i is set (empty: nowhere): there some evaluation may overflow, a
+// non-finite a is accepted and a finite one checked against its bound (the bound of every
+// evaluation that does not overflow). An infinite bound marks an exempt element: it accepts
+// any value where the reference is finite, and any non-finite value where it is not.
+// Otherwise a non-finite reference requires the same class.
+BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound,
+                       std::span<const std::uint8_t> may_overflow = {});
 
 // Per element (logical order), 1 where the bits of a and b differ and 0 where they agree (NaN
 // equals NaN, as in compare_bitwise). Same dtype and shape required (std::invalid_argument).
@@ -71,7 +74,7 @@ std::vector<double> bits_differ(const Tensor& a, const Tensor& b);
 // whatever the error (an infinite bound, a non-finite value of the allowed class), inf where a
 // value's class is wrong or the bound is 0 and the error is not.
 std::vector<double> error_over_bound(std::span<const double> a, std::span<const double> ref,
-                                     std::span<const double> bound);
+                                     std::span<const double> bound, std::span<const std::uint8_t> may_overflow = {});
 
 // The element map (element_map.hpp) of per-element `values` of a tensor of `shape`, seen as
 // shape[0] rows of the product of the other extents; a vector or a scalar as one row of its

@@ -31,14 +31,21 @@
 // Arithmetic::float64() declares them (k = 1) where the oracle's self-check bounds double itself.
 //
 // Where the float evaluation may leave the finite range (M, or a partial sum, at or above the
-// precision's largest finite) E is infinite: the element is exempt (check_bound accepts any value
-// where the reference is finite), and counted. A non-finite v (an Inf or NaN input) gets E = 0:
-// the subject must give the same class, IEEE's extension of the exact result. A NaN E becomes
-// infinite. Where that class is not determined — an Inf times an operand that may round to 0
-// (an underflowed probability) or may be anything (E infinite), an Inf combined with an
-// operand that may overflow, or a division by (an rsqrt or log of) an operand whose double
-// value is 0 but whose evaluation may not be (a variance exactly 0 in double, positive in
-// float) — the value's class is unknown: E is infinite whatever v is
+// precision's largest finite), the value is marked may_overflow and E stays the bound of every
+// evaluation in which no operation overflows (the standard model holds there). Overflow gives an
+// Inf, and +, -, *, fma, sqrt, log, a division's dividend and a rounding keep a non-finite
+// operand non-finite; through those alone, an evaluation that ends finite never overflowed, so
+// its value is within E: check_bound accepts a non-finite value at such an element and checks a
+// finite one. Where an operand that may overflow enters an operation that can turn an Inf finite
+// (a divisor, exp, rsqrt, a maximum: 1 / Inf = 0, exp(-Inf) = 0, max(-Inf, x) = x), E is infinite:
+// the element is exempt (check_bound accepts any value where the reference is finite), and
+// counted; so where E itself is not finite in double. A non-finite v (an Inf or NaN input) gets
+// E = 0: the subject must give the same class, IEEE's extension of the exact result. A NaN E
+// becomes infinite. Where that class is not determined — an Inf times an operand that may round
+// to 0 (an underflowed probability) or may be anything (it may overflow, or E is infinite), an
+// Inf combined with an operand that may overflow, or a division by (an rsqrt or log of) an
+// operand whose double value is 0 but whose evaluation may not be (a variance exactly 0 in
+// double, positive in float) — the value's class is unknown: E is infinite whatever v is
 // (check_bound then accepts any non-finite value where v is not finite), and every value
 // computed from it inherits that.
 #include <cmath>
@@ -56,16 +63,21 @@ class Bounded {
   Bounded() = default;
   // An exact constant (err 0), representable in the subject's precision: 2, n, a parameter.
   Bounded(double exact) : v_(exact) {}  // NOLINT: implicit, as a literal is in any real type
-  Bounded(double v, double err, const Arithmetic* a) : v_(v), e_(finish(v, err)), a_(a) {}
+  // `may_overflow`: some evaluation may overflow, `err` bounding those that do not (the header).
+  Bounded(double v, double err, const Arithmetic* a, bool may_overflow = false)
+      : v_(v), e_(finish(v, err)), over_(may_overflow && std::isfinite(v) && std::isfinite(e_)), a_(a) {}
 
   double value() const { return v_; }
+  // The bound on the error of every evaluation that does not overflow; infinite where exempt.
   double err() const { return e_; }
+  // Whether some permitted evaluation may overflow (then only to a non-finite value: the header).
+  bool may_overflow() const { return over_; }
   const Arithmetic* arithmetic() const { return a_; }
 
   friend Bounded operator+(const Bounded& a, const Bounded& b) { return add(a, b, a.v_ + b.v_); }
   friend Bounded operator-(const Bounded& a, const Bounded& b) { return add(a, b, a.v_ - b.v_); }
   friend Bounded operator-(const Bounded& a) {
-    return a.class_unknown() ? unknown(-a.v_, a.a_) : Bounded{-a.v_, a.e_, a.a_};
+    return a.class_unknown() ? unknown(-a.v_, a.a_) : Bounded{-a.v_, a.e_, a.a_, a.over_};
   }
   friend Bounded operator*(const Bounded& a, const Bounded& b) {
     const Arithmetic& ar = pick(a, b);
@@ -73,7 +85,7 @@ class Bounded {
     if (unknown_class(a, b, v) || (std::isinf(a.v_) && b.may_be_zero()) || (std::isinf(b.v_) && a.may_be_zero()))
       return unknown(v, &ar);
     const double ma = a.upper(), mb = b.upper();
-    return rounded(v, ma * b.e_ + mb * a.e_, ma * mb, ar, &ar);
+    return rounded(v, ma * b.e_ + mb * a.e_, ma * mb, a.over_ || b.over_, ar);
   }
   friend Bounded operator/(const Bounded& a, const Bounded& b) {
     const Arithmetic& ar = pick(a, b);
@@ -82,14 +94,15 @@ class Bounded {
     // The quotient's class is the double's where the divisor is exactly 0 and the dividend's
     // sign is certain (x / 0 = +-Inf), or both are exact.
     if (!(lb > 0)) return beyond_range(a.v_ / b.v_, b.e_ > 0 || (a.e_ > 0 && a.lower() == 0), &ar);
-    return rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, ar, &ar);
+    if (b.over_) return exempt(a.v_ / b.v_, &ar);  // x / Inf = 0
+    return rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, a.over_, ar);
   }
   friend Bounded sqrt(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
     if (a.class_unknown()) return unknown(std::sqrt(a.v_), &ar);
     const double la = a.lower();
     const double prop = la > 0 ? std::min(a.e_ / (2 * std::sqrt(la)), std::sqrt(a.e_)) : std::sqrt(a.e_);
-    return rounded(std::sqrt(a.v_), prop, std::sqrt(a.upper()), ar, &ar);
+    return rounded(std::sqrt(a.v_), prop, std::sqrt(a.upper()), a.over_, ar);
   }
   friend Bounded rsqrt(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
@@ -97,13 +110,15 @@ class Bounded {
     const double la = a.lower();
     const double v = 1.0 / std::sqrt(a.v_);
     if (!(la > 0)) return beyond_range(v, a.e_ > 0, &ar);
-    return function(v, a.e_ / (2 * la * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, ar);
+    if (a.over_) return exempt(v, &ar);  // rsqrt(Inf) = 0
+    return function(v, a.e_ / (2 * la * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, false, ar);
   }
   friend Bounded exp(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
     if (a.class_unknown()) return unknown(detmath::exp(a.v_), &ar);
+    if (a.over_) return exempt(detmath::exp(a.v_), &ar);  // exp(-Inf) = 0
     const double top = detmath::exp(a.v_ + 2 * a.e_);
-    return function(detmath::exp(a.v_), top * a.e_, top, ar.exp_ulps, ar);
+    return function(detmath::exp(a.v_), top * a.e_, top, ar.exp_ulps, false, ar);
   }
   friend Bounded log(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
@@ -112,14 +127,14 @@ class Bounded {
     const double v = detmath::log(a.v_);
     if (!(la > 0)) return a.e_ > 0 ? beyond_range(v, true, &ar) : Bounded(v, 0.0, &ar);
     const double mag = std::max(std::fabs(detmath::log(la)), std::fabs(detmath::log(a.upper())));
-    return function(v, a.e_ / la, mag, ar.log_ulps, ar);
+    return function(v, a.e_ / la, mag, ar.log_ulps, a.over_, ar);
   }
 
   // The sum of f(0), ..., f(n - 1) under `ar`'s reduction rule (the header's sum rule).
   template <class F>
   static Bounded sum(std::int64_t n, F f, const Arithmetic& ar) {
     double v = 0, prop = 0, mags = 0;
-    bool unknown_term = false, may_be_anything = false;
+    bool unknown_term = false, may_be_anything = false, over = false;
     for (std::int64_t i = 0; i < n; ++i) {
       const Bounded t = f(i);
       v += t.v_;
@@ -127,12 +142,14 @@ class Bounded {
       mags += t.upper();
       unknown_term = unknown_term || t.class_unknown();
       may_be_anything = may_be_anything || t.may_be_anything();
+      over = over || t.over_;
     }
     if (unknown_term || (!std::isfinite(v) && may_be_anything)) return unknown(v, &ar);
     const double g = static_cast<double>(ar.reduction_depth(n));
     const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : kInf;
-    if (!(mags * (1 + gamma) < ar.max_finite)) return {v, kInf, &ar};
-    return {v, prop + gamma * mags + g * ar.underflow, &ar};
+    // A partial sum is at most the sum of the terms' magnitudes, each grown by its roundings.
+    over = over || !(mags * (1 + gamma) < ar.max_finite);
+    return {v, prop + gamma * mags + g * ar.underflow, &ar, over};
   }
 
   // The largest of f(0), ..., f(n - 1), n >= 1: exact in floating point, so its error is the
@@ -141,47 +158,47 @@ class Bounded {
   static Bounded max(std::int64_t n, F f) {
     Bounded m = f(0);
     double err = m.e_;
-    bool unknown_term = m.class_unknown(), may_be_anything = m.may_be_anything();
+    bool unknown_term = m.class_unknown(), may_be_anything = m.may_be_anything(), over = m.over_;
     for (std::int64_t i = 1; i < n; ++i) {
       const Bounded t = f(i);
       err = std::max(err, t.e_);
       unknown_term = unknown_term || t.class_unknown();
       may_be_anything = may_be_anything || t.may_be_anything();
+      over = over || t.over_;
       if (std::isnan(t.v_) || t.v_ > m.v_) m = t;
     }
     if (unknown_term || (!std::isfinite(m.v_) && may_be_anything)) return unknown(m.v_, m.a_);
+    if (over) return exempt(m.v_, m.a_);  // max(-Inf, x) = x
     return {m.v_, err, m.a_};
   }
 
   // One value that a subject may evaluate in any of several ways, the reference writing out
   // `ways` (the same exact value each): the first way's double value with the sum of their
-  // errors; exempt (infinite error) where any way may overflow, of an unknown class where any
-  // way's is. `ways` is not empty. Meant for a scale s on a sum s * sum_i a_i, with the ways
-  // "s on a factor of every term" and "s on the finished sum" among them: an evaluation with s
-  // on partial sums is covered by the two errors summed. Each of its terms passes through no
-  // more roundings than in either way; its roundings of s times a partial sum cost at most
-  // u s sum |a_i|, which the first way's per-term scalings charge; each of its underflow terms is
-  // one of the two ways' (s times a product's or a sum's, or one of a scaling). A partial sum is
-  // no larger than the unscaled sum's terms, a scaled one than the scaled terms', so where it
-  // may overflow one of the ways may. More ways only add to the error.
+  // errors; may overflow where any way may, of an unknown class where any way's is. `ways` is not empty. Meant for a
+  // scale s on a sum s * sum_i a_i, with the ways "s on a factor of every term" and "s on the finished sum" among them:
+  // an evaluation with s on partial sums is covered by the two errors summed. Each of its terms passes through no more
+  // roundings than in either way; its roundings of s times a partial sum cost at most u s sum |a_i|, which the first
+  // way's per-term scalings charge; each of its underflow terms is one of the two ways' (s times a product's or a
+  // sum's, or one of a scaling). A partial sum is no larger than the unscaled sum's terms, a scaled one than the scaled
+  // terms', so where it may overflow one of the ways may. More ways only add to the error.
   static Bounded covering(std::initializer_list<Bounded> ways) {
     const Bounded& first = *ways.begin();
     double err = 0;
-    bool unknown_way = false;
+    bool unknown_way = false, over = false;
     for (const Bounded& w : ways) {
       err += w.e_;
       unknown_way = unknown_way || w.class_unknown();
+      over = over || w.over_;
     }
     if (unknown_way) return unknown(first.v_, first.a_);
-    return {first.v_, err, first.a_};
+    return {first.v_, err, first.a_, over};
   }
 
   // This value rounded once more, into a narrower output dtype of unit `unit` (bf16: 2^-8),
   // half-smallest-subnormal `eta` and largest finite `max_finite`.
   Bounded rounded_to(double unit, double eta, double max_finite) const {
     if (class_unknown()) return *this;
-    if (!(upper() < max_finite)) return {v_, kInf, a_};
-    return {v_, e_ + unit * upper() + eta, a_};
+    return {v_, e_ + unit * upper() + eta, a_, over_ || !(upper() < max_finite)};
   }
 
  private:
@@ -191,10 +208,12 @@ class Bounded {
   double lower() const { return std::max(std::fabs(v_) - 2 * e_, 0.0); }
   // A non-finite value whose class a subject's evaluation may not share (the header).
   bool class_unknown() const { return !std::isfinite(v_) && std::isinf(e_); }
-  // A finite value whose evaluation may be anything (it may overflow).
-  bool may_be_anything() const { return std::isfinite(v_) && std::isinf(e_); }
+  // A finite value whose evaluation may be non-finite or anything: it may overflow, or is exempt.
+  bool may_be_anything() const { return std::isfinite(v_) && (std::isinf(e_) || over_); }
   // A finite value whose evaluation may be 0 where v is not, or not where v is.
   bool may_be_zero() const { return std::isfinite(v_) && lower() == 0 && (v_ != 0 || e_ > 0); }
+  // A finite v whose evaluation may be any value, finite or not (the header): exempt.
+  static Bounded exempt(double v, const Arithmetic* a) { return {v, kInf, a}; }
   static Bounded unknown(double v, const Arithmetic* a) {
     Bounded b(v, kInf, a);
     b.e_ = kInf;
@@ -229,20 +248,20 @@ class Bounded {
     const Arithmetic& ar = pick(a, b);
     if (unknown_class(a, b, v)) return unknown(v, &ar);
     const double prop = a.e_ + b.e_;
-    return rounded(v, prop, std::fabs(v) * (1 + 0x1p-52) + 2 * prop, ar, &ar);
+    return rounded(v, prop, std::fabs(v) * (1 + 0x1p-52) + 2 * prop, a.over_ || b.over_, ar);
   }
-  // A result of magnitude at most `mag` whose inputs' errors propagate to `prop`, rounded once.
-  static Bounded rounded(double v, double prop, double mag, const Arithmetic& ar, const Arithmetic* a) {
-    if (!(mag + prop < ar.max_finite)) return {v, kInf, a};
-    return {v, prop + ar.unit * mag + ar.underflow, a};
+  // A result of magnitude at most `mag` whose inputs' errors propagate to `prop`, rounded once;
+  // it may overflow where an operand may (`over`) or where `mag` reaches the largest finite.
+  static Bounded rounded(double v, double prop, double mag, bool over, const Arithmetic& ar) {
+    return {v, prop + ar.unit * mag + ar.underflow, &ar, over || !(mag + prop < ar.max_finite)};
   }
   // A function result of magnitude at most `mag`, accurate to `ulps`.
-  static Bounded function(double v, double prop, double mag, double ulps, const Arithmetic& ar) {
-    if (!(mag + prop < ar.max_finite)) return {v, kInf, &ar};
-    return {v, prop + 2 * ulps * ar.unit * mag + ar.underflow, &ar};
+  static Bounded function(double v, double prop, double mag, double ulps, bool over, const Arithmetic& ar) {
+    return {v, prop + 2 * ulps * ar.unit * mag + ar.underflow, &ar, over || !(mag + prop < ar.max_finite)};
   }
 
   double v_ = 0, e_ = 0;
+  bool over_ = false;
   const Arithmetic* a_ = nullptr;
 };
 

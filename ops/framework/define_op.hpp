@@ -33,6 +33,7 @@ OpDef define_op() {
       for (const auto& x : values) {
         out.value[name].push_back(x.value());
         out.err[name].push_back(x.err());
+        out.may_overflow[name].push_back(x.may_overflow() ? 1 : 0);
       }
     return out;
   };

@@ -201,22 +201,28 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   const Arithmetic arithmetic = s.arithmetic();
   const BoundedOutputs ref = op.bounded(p.values, arithmetic);
   double utilisation = 0;
-  std::int64_t exempt = 0, checked = 0;
+  std::int64_t exempt = 0, may_overflow = 0, checked = 0;
   for (const auto& t : op.decl.outputs) {
     if (!r.out.contains(t.name)) continue;  // one the subject does not return
     const DType dt = p.call.output_dtypes.at(t.name);
     const Rounding out = rounding_of(dt);
     const auto& value = ref.value.at(t.name);
     std::vector<double> bound = ref.err.at(t.name);
+    std::vector<std::uint8_t> over = ref.may_overflow.at(t.name);
     for (std::size_t i = 0; i < bound.size(); ++i) {
-      if (out.unit > arithmetic.unit && std::isfinite(value[i]))  // a non-finite value keeps its class rule
-        bound[i] = Bounded(value[i], bound[i], &arithmetic).rounded_to(out.unit, out.eta, out.max_finite).err();
+      if (out.unit > arithmetic.unit && std::isfinite(value[i])) {  // a non-finite value keeps its class rule
+        const Bounded rounded =
+            Bounded(value[i], bound[i], &arithmetic, over[i] != 0).rounded_to(out.unit, out.eta, out.max_finite);
+        bound[i] = rounded.err();
+        over[i] = rounded.may_overflow() ? 1 : 0;
+      }
       if (std::isinf(bound[i]) && std::isfinite(value[i])) ++exempt;
       else ++checked;
+      may_overflow += over[i];
     }
     // In the matrix's order, the reference's; a message points into the subject's tensor.
     const std::vector<double> got = matrix_of(t, r.out.at(t.name), p.call).values();
-    const BoundCheck check = check_bound(got, value, bound);
+    const BoundCheck check = check_bound(got, value, bound, over);
     utilisation = std::max(utilisation, check.max_utilisation);
     if (!check.holds()) {
       const auto i = static_cast<std::size_t>(check.first_violation);
@@ -230,7 +236,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
                             " (|error| / bound = " + number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" +
                             nonfinite_note(got[i], value[i], "fp64"));
       // The map in the subject's tensor, where the message points.
-      const std::vector<double> ratio = error_over_bound(got, value, bound);
+      const std::vector<double> ratio = error_over_bound(got, value, bound, over);
       std::vector<double> in_dims(ratio.size());
       for (std::size_t k = 0; k < ratio.size(); ++k)
         in_dims[static_cast<std::size_t>(dims_index(t, static_cast<std::int64_t>(k), p.call))] = ratio[k];
@@ -239,11 +245,19 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     }
   }
   if (checked == 0) return Verdict::discard("forward_accuracy", "every element may overflow in float32: all exempt");
-  Verdict v = Verdict::pass("forward_accuracy", exempt ? std::to_string(exempt) + " elements exempt (their float " +
-                                                             "evaluation may overflow in some permitted order)"
-                                                       : "");
+  std::string detail;
+  if (exempt)
+    detail = std::to_string(exempt) +
+             " elements exempt (an operand that may overflow enters a division, exp, rsqrt or "
+             "maximum in some permitted order: any value is accepted)";
+  if (may_overflow)
+    detail += (detail.empty() ? "" : "; ") + std::to_string(may_overflow) +
+              " elements may overflow in some permitted order (an Inf or NaN is accepted there, a finite value "
+              "checked)";
+  Verdict v = Verdict::pass("forward_accuracy", detail);
   v.metrics["bound_utilisation"] = utilisation;
   v.metrics["exempt"] = static_cast<double>(exempt);
+  v.metrics["may_overflow"] = static_cast<double>(may_overflow);
   return v;
 }
 
@@ -263,7 +277,7 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
     const auto &f = fast.at(t.name), &m = exact.at(t.name), &e = own.err.at(t.name);
     std::vector<double> bound(f.size());
     for (std::size_t i = 0; i < f.size(); ++i) bound[i] = e[i] + 0x1p-52 * std::fabs(m[i]);  // m's own rounding
-    const BoundCheck check = check_bound(f, m, bound);
+    const BoundCheck check = check_bound(f, m, bound, own.may_overflow.at(t.name));
     v.metrics["bound_utilisation"] = std::max(v.metrics["bound_utilisation"], check.max_utilisation);
     if (!check.holds()) {
       const auto i = static_cast<std::size_t>(check.first_violation);

@@ -156,9 +156,11 @@ class Eval {
 
 // Each output's values, row-major.
 using OutputValues = std::map<std::string, std::vector<double>>;
-// Each output's double value and error bound under one Arithmetic, before the output's rounding.
+// Each output's double value and error bound under one Arithmetic, before the output's rounding,
+// and per element whether some permitted evaluation may overflow (1; Bounded::may_overflow).
 struct BoundedOutputs {
   OutputValues value, err;
+  std::map<std::string, std::vector<std::uint8_t>> may_overflow;
 };
 
 // An op as the framework uses it: its declaration and its reference in the three reals.

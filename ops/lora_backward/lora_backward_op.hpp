@@ -19,7 +19,7 @@
 // underflow terms, applied to an operand (x at bf16's largest) it may overflow where the other
 // placements do not, an unscaled sum with s < 1 may overflow where the scaled one does not. So
 // each quantity s enters is bounded over its extreme placements together (Eval::covering: the
-// errors summed, exempt where any may overflow): s on each factor, and s on the finished sum (or,
+// errors summed, may overflow where any may): s on each factor, and s on the finished sum (or,
 // in dx, on the low-rank part's sum); a placement between them is covered by their sum.
 #include <parity/ops/framework/op_reference.hpp>
 

@@ -130,14 +130,58 @@ TEST(Bounded, TheSumBoundIsAttainedByItsWorstCase) {
   }
 }
 
-TEST(Bounded, OverflowMakesTheBoundInfiniteAndNonFiniteValuesExact) {
+// 3e38 * 2 overflows float32: the product may overflow, and its bound stays that of an evaluation
+// that does not (Inf is accepted there, a finite value checked). A non-finite value is exact.
+TEST(Bounded, OverflowIsMarkedAndNonFiniteValuesExact) {
   const Arithmetic ar;
-  const Bounded big(3e38, 0, &ar);
-  EXPECT_TRUE(std::isinf((big * Bounded(2.0)).err()));
-  EXPECT_TRUE(std::isfinite((big * Bounded(2.0)).value()));
+  const Bounded big(3e38, 0, &ar), product = big * Bounded(2.0);
+  EXPECT_TRUE(product.may_overflow());
+  EXPECT_TRUE(std::isfinite(product.err()));
+  EXPECT_TRUE(std::isfinite(product.value()));
+  EXPECT_FALSE((Bounded(3.0, 0, &ar) * Bounded(2.0)).may_overflow());
   const Bounded inf(INFINITY, 0, &ar);
   EXPECT_EQ((inf + Bounded(1.0)).err(), 0.0);
+  EXPECT_FALSE((inf + Bounded(1.0)).may_overflow());
   EXPECT_EQ(rsqrt(inf).value(), 0.0);
+}
+
+// Through + - * sqrt log, a dividend and a sum an Inf stays non-finite: a value computed from one
+// that may overflow may overflow too, with a finite bound. A divisor, exp, rsqrt or a maximum can
+// turn an Inf finite (1 / Inf = 0): the result is exempt, its bound infinite.
+TEST(Bounded, MayOverflowPropagatesThroughOperationsThatKeepAnInfNonFinite) {
+  const Arithmetic ar;
+  const Bounded over = Bounded(3e38, 0, &ar) * Bounded(2.0), one(1.0, 0, &ar);
+  ASSERT_TRUE(over.may_overflow());
+  for (const Bounded& b : {over + one, over - one, -over, over * one, sqrt(over), log(over), over / Bounded(3.0),
+                           Bounded::sum(
+                               2, [&](std::int64_t i) { return i ? over : one; }, ar),
+                           over.rounded_to(0x1p-8, 0x1p-134, 3.3895313892515355e38)}) {
+    EXPECT_TRUE(b.may_overflow());
+    EXPECT_TRUE(std::isfinite(b.err()));
+  }
+  for (const Bounded& b :
+       {one / over, exp(-over), rsqrt(over), Bounded::max(2, [&](std::int64_t i) { return i ? -over : one; })}) {
+    EXPECT_FALSE(b.may_overflow());
+    EXPECT_TRUE(std::isinf(b.err()));
+  }
+  // A sum whose terms' magnitudes reach the largest finite may overflow, each term exact.
+  EXPECT_TRUE(Bounded::sum(
+                  2, [&](std::int64_t) { return Bounded(2e38, 0, &ar); }, ar)
+                  .may_overflow());
+  // Rounding into f16 (largest finite 65504) may overflow where float32 does not.
+  EXPECT_TRUE(Bounded(70000.0, 0, &ar).rounded_to(0x1p-11, 0x1p-25, 65504.0).may_overflow());
+}
+
+// Where some evaluation may overflow, check_bound accepts a non-finite value and checks a finite
+// one against the bound; without the mark, an Inf at a finite reference violates.
+TEST(Bounded, AnElementThatMayOverflowChecksFiniteValues) {
+  const std::vector<double> ref = {6e38, 6e38}, bound = {1e32, 1e32};
+  const std::vector<std::uint8_t> over = {1, 1};
+  EXPECT_TRUE(check_bound(std::vector<double>{INFINITY, 6e38 + 5e31}, ref, bound, over).holds());
+  const BoundCheck wrong = check_bound(std::vector<double>{INFINITY, 6e38 * (1 + 0x1p-10)}, ref, bound, over);
+  EXPECT_EQ(wrong.violations, 1);
+  EXPECT_EQ(wrong.first_violation, 1);
+  EXPECT_EQ(check_bound(std::vector<double>{INFINITY, 6e38}, ref, bound).violations, 1);
 }
 
 // exp(-200) is 1.4e-87 in double but 0 in float32, and 0 * Inf is NaN where the double value is
@@ -158,8 +202,9 @@ TEST(Bounded, AnInfTimesAValueThatMayUnderflowHasAnUnknownClass) {
   const std::vector<double> got = {NAN}, ref = {sum.value()}, bound = {sum.err()};
   EXPECT_TRUE(check_bound(got, ref, bound).holds());
   EXPECT_EQ((inf * Bounded(2.0, 0, &ar)).err(), 0.0);
-  const Bounded may_overflow(3e38, INFINITY, &ar);
-  EXPECT_TRUE(std::isinf((inf + may_overflow).err()));
+  const Bounded exempt(3e38, INFINITY, &ar), may_overflow = Bounded(3e38, 0, &ar) * Bounded(2.0);
+  EXPECT_TRUE(std::isinf((inf + exempt).err()));
+  EXPECT_TRUE(std::isinf((inf + may_overflow).err()));  // Inf + -Inf is NaN: the class is unknown
 }
 
 TEST(Bounded, AZeroThatMayNotBeZeroGivesAnUnknownClass) {
