@@ -22,6 +22,7 @@
 // errors summed, may overflow where any may): s on each factor, and s on the finished sum (or,
 // in dx, on the low-rank part's sum); a placement between them is covered by their sum.
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/lora_forward/lora_forward_op.hpp>
 
 namespace parity::ops::lora_backward {
 
@@ -30,11 +31,7 @@ struct LoraBackward {
     return {
         .name = "lora_backward",
         .description = "LoRA backward: dx, dA, dB of y = x W^T + s (x A^T) B^T given dy, W frozen; dx over rows of T",
-        // lora_forward's extents and plan thresholds: a backward kernel tiles the same GEMMs.
-        .extents = {{.name = "T", .max = 4096, .thresholds = {16, 64, 128, 256}},
-                    {.name = "N", .max = 1024, .thresholds = {64, 128}},
-                    {.name = "K", .max = 8192, .thresholds = {32, 1024, 4096}},
-                    {.name = "r", .max = 64, .thresholds = {16, 32}}},
+        .extents = lora_forward::LoraForward::extents(),
         .inputs = {{.name = "x", .shape = {"T", "K"}, .dtype_group = "act"},
                    {.name = "W", .shape = {"N", "K"}, .dtype_group = "act", .stddev = 0.05},
                    {.name = "A", .shape = {"r", "K"}, .dtype_group = "adapter", .stddev = 0.05},

@@ -13,17 +13,22 @@
 namespace parity::ops::lora_forward {
 
 struct LoraForward {
+  // T, N, K, r with their plan thresholds (lora_backward's too: a backward kernel tiles the same
+  // GEMMs): batched plans and split-K switch on the row count (16, 64, 128 rows, what parity's
+  // LoRA probes model, and the GEMM tiles' 256), split-K and the reduction tiles on K, the rank
+  // path past a tile of 32 adapter columns.
+  static std::vector<ExtentDecl> extents() {
+    return {{.name = "T", .max = 4096, .thresholds = {16, 64, 128, 256}},
+            {.name = "N", .max = 1024, .thresholds = {64, 128}},
+            {.name = "K", .max = 8192, .thresholds = {32, 1024, 4096}},
+            {.name = "r", .max = 64, .thresholds = {16, 32}}};
+  }
+
   static OpDecl declaration() {
     return {
         .name = "lora_forward",
         .description = "LoRA forward: y = x W^T + s (x A^T) B^T over rows of T, reducing over K and r",
-        // Plan thresholds: batched plans and split-K switch on the row count (16, 64, 128 rows,
-        // what parity's LoRA probes model, and the GEMM tiles' 256), split-K and the reduction
-        // tiles on K, the rank path past a tile of 32 adapter columns.
-        .extents = {{.name = "T", .max = 4096, .thresholds = {16, 64, 128, 256}},
-                    {.name = "N", .max = 1024, .thresholds = {64, 128}},
-                    {.name = "K", .max = 8192, .thresholds = {32, 1024, 4096}},
-                    {.name = "r", .max = 64, .thresholds = {16, 32}}},
+        .extents = extents(),
         // W and A of spread 0.05 (initialised projections, 1/sqrt(K) at K = 400); B of spread
         // 0.05 is a trained adapter's, so the low-rank path is a few percent of y, far above a
         // bf16 ulp: a kernel that drops or mis-scales it is visible.
