@@ -183,10 +183,17 @@ double utilisation_at(double a, double ref, double bound, bool may_overflow) {
 
 bool flag_at(std::span<const std::uint8_t> flags, std::size_t i) { return !flags.empty() && flags[i] != 0; }
 
+void require_flags_for(std::span<const double> a, std::span<const std::uint8_t> flags) {
+  if (!flags.empty() && flags.size() != a.size())
+    throw std::invalid_argument("check_bound: " + std::to_string(flags.size()) + " may_overflow marks for " +
+                                std::to_string(a.size()) + " values");
+}
+
 }  // namespace
 
 BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound,
                        std::span<const std::uint8_t> may_overflow) {
+  require_flags_for(a, may_overflow);
   BoundCheck c;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const double utilisation = utilisation_at(a[i], ref[i], bound[i], flag_at(may_overflow, i));
@@ -201,6 +208,7 @@ BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, s
 
 std::vector<double> error_over_bound(std::span<const double> a, std::span<const double> ref,
                                      std::span<const double> bound, std::span<const std::uint8_t> may_overflow) {
+  require_flags_for(a, may_overflow);
   std::vector<double> out(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) out[i] = utilisation_at(a[i], ref[i], bound[i], flag_at(may_overflow, i));
   return out;

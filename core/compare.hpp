@@ -62,7 +62,8 @@ struct BoundCheck {
 // non-finite a is accepted and a finite one checked against its bound (the bound of every
 // evaluation that does not overflow). An infinite bound marks an exempt element: it accepts
 // any value where the reference is finite, and any non-finite value where it is not.
-// Otherwise a non-finite reference requires the same class.
+// Otherwise a non-finite reference requires the same class. A non-empty may_overflow of another
+// length than `a` throws std::invalid_argument.
 BoundCheck check_bound(std::span<const double> a, std::span<const double> ref, std::span<const double> bound,
                        std::span<const std::uint8_t> may_overflow = {});
 

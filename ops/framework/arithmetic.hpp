@@ -3,8 +3,12 @@
 // (bounded.hpp): the precision it computes in, how its reductions may be ordered, and how
 // accurate its exp, log and rsqrt are. The default promises nothing beyond IEEE float32
 // arithmetic: reductions in any order, exp/log/rsqrt within 2 ulps (CUDA's documented maxima
-// for expf and rsqrtf; logf's is 1). A subject that promises more gets a tighter bound; one
-// that breaks its promise is what the accuracy property catches.
+// for expf and rsqrtf; logf's is 1). IEEE's round to nearest is assumed throughout: an overflow
+// gives +-Inf, and +, -, *, fma, sqrt, log and conversions keep an Inf or NaN non-finite
+// (bounded.hpp checks a finite value where some order may overflow on that ground); a kernel that
+// saturates (a satfinite conversion, a clamp to the largest finite) or rounds toward zero is
+// outside it. A subject that promises more gets a tighter bound; one that breaks its promise is
+// what the accuracy property catches.
 #include <algorithm>
 #include <cstdint>
 

@@ -201,7 +201,8 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   const Arithmetic arithmetic = s.arithmetic();
   const BoundedOutputs ref = op.bounded(p.values, arithmetic);
   double utilisation = 0;
-  std::int64_t exempt = 0, may_overflow = 0, checked = 0;
+  // exempt: any value accepted; overflowed: may overflow and is not finite, accepted; checked: the rest.
+  std::int64_t exempt = 0, may_overflow = 0, overflowed = 0, checked = 0;
   for (const auto& t : op.decl.outputs) {
     if (!r.out.contains(t.name)) continue;  // one the subject does not return
     const DType dt = p.call.output_dtypes.at(t.name);
@@ -209,6 +210,8 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     const auto& value = ref.value.at(t.name);
     std::vector<double> bound = ref.err.at(t.name);
     std::vector<std::uint8_t> over = ref.may_overflow.at(t.name);
+    // In the matrix's order, the reference's; a message points into the subject's tensor.
+    const std::vector<double> got = matrix_of(t, r.out.at(t.name), p.call).values();
     for (std::size_t i = 0; i < bound.size(); ++i) {
       if (out.unit > arithmetic.unit && std::isfinite(value[i])) {  // a non-finite value keeps its class rule
         const Bounded rounded =
@@ -216,12 +219,11 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
         bound[i] = rounded.err();
         over[i] = rounded.may_overflow() ? 1 : 0;
       }
-      if (std::isinf(bound[i]) && std::isfinite(value[i])) ++exempt;
-      else ++checked;
       may_overflow += over[i];
+      if (std::isinf(bound[i]) && std::isfinite(value[i])) ++exempt;
+      else if (over[i] && !std::isfinite(got[i])) ++overflowed;
+      else ++checked;
     }
-    // In the matrix's order, the reference's; a message points into the subject's tensor.
-    const std::vector<double> got = matrix_of(t, r.out.at(t.name), p.call).values();
     const BoundCheck check = check_bound(got, value, bound, over);
     utilisation = std::max(utilisation, check.max_utilisation);
     if (!check.holds()) {
@@ -234,7 +236,10 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
                             index_text(dims_index(t, check.first_violation, p.call), shape) + " = " +
                             number_text(got[i]) + " vs fp64 " + number_text(value[i]) + " +- " + number_text(bound[i]) +
                             " (|error| / bound = " + number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" +
-                            nonfinite_note(got[i], value[i], "fp64"));
+                            nonfinite_note(got[i], value[i], "fp64") +
+                            (over[i] ? "; some permitted order may overflow there: an Inf or NaN would be accepted, "
+                                       "a finite value must be within the bound of the orders that do not"
+                                     : ""));
       // The map in the subject's tensor, where the message points.
       const std::vector<double> ratio = error_over_bound(got, value, bound, over);
       std::vector<double> in_dims(ratio.size());
@@ -244,20 +249,24 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
       return v;
     }
   }
-  if (checked == 0) return Verdict::discard("forward_accuracy", "every element may overflow in float32: all exempt");
+  if (checked == 0)
+    return Verdict::discard("forward_accuracy", "no element checked: " + std::to_string(exempt) + " exempt, " +
+                                                    std::to_string(overflowed) +
+                                                    " not finite where some permitted order may overflow");
   std::string detail;
   if (exempt)
     detail = std::to_string(exempt) +
-             " elements exempt (an operand that may overflow enters a division, exp, rsqrt or "
-             "maximum in some permitted order: any value is accepted)";
+             " elements exempt (their float evaluation may be any value in some permitted order: a possible overflow "
+             "entering a division, exp, rsqrt or maximum, or a divisor that may be 0)";
   if (may_overflow)
     detail += (detail.empty() ? "" : "; ") + std::to_string(may_overflow) +
-              " elements may overflow in some permitted order (an Inf or NaN is accepted there, a finite value "
-              "checked)";
+              " elements may overflow in some permitted order (an Inf or NaN is accepted there, " +
+              std::to_string(overflowed) + " were; a finite value is checked)";
   Verdict v = Verdict::pass("forward_accuracy", detail);
   v.metrics["bound_utilisation"] = utilisation;
   v.metrics["exempt"] = static_cast<double>(exempt);
   v.metrics["may_overflow"] = static_cast<double>(may_overflow);
+  v.metrics["overflowed"] = static_cast<double>(overflowed);
   return v;
 }
 

@@ -16,9 +16,9 @@
 //   forward_accuracy      every output element within its derived bound (bounded.hpp, under the
 //                         subject's declared Arithmetic, then the output dtype's rounding); the
 //                         utilisation is reported; where the float evaluation may overflow a
-//                         non-finite value is accepted and a finite one checked (counted,
-//                         may_overflow); elements exempt from their bound are counted, and a case
-//                         whose elements are all exempt is discarded
+//                         non-finite value is accepted and a finite one checked (counted:
+//                         may_overflow, overflowed); elements exempt from their bound are
+//                         counted (exempt), and a case where no element was checked is discarded
 //   oracle_agreement      a self-check of parity's oracle, calling no subject: the double oracle
 //                         within its own derived bound (Arithmetic::float64()) of the MPFR one,
 //                         on the first rows of the case (at most kOracleCheckElements)

@@ -26,6 +26,7 @@ struct Reference {
   std::vector<std::int64_t> index;
   std::vector<double> value, bound, oracle_err, peak;
   std::vector<const char*> peak_at;
+  std::vector<std::uint8_t> may_overflow;  // error_bounds.hpp's may_overflow(peak)
 };
 
 // Where the oracle's own error reaches this share of a bound, the verdict is not trusted.
@@ -43,6 +44,7 @@ Reference reference(std::int64_t cols, std::vector<std::int64_t> index,
   r.oracle_err.resize(n);
   r.peak.resize(n);
   r.peak_at.resize(n);
+  r.may_overflow.resize(n);
   for (std::size_t m = 0; m < n; ++m) {
     const auto e = element(r.index[m] / cols, r.index[m] % cols);
     r.value[m] = e.value;
@@ -50,6 +52,7 @@ Reference reference(std::int64_t cols, std::vector<std::int64_t> index,
     r.oracle_err[m] = e.oracle_err;
     r.peak[m] = e.peak;
     r.peak_at[m] = e.peak_at;
+    r.may_overflow[m] = may_overflow(e.peak) ? 1 : 0;
   }
   return r;
 }
@@ -81,9 +84,12 @@ struct Judged {
   ValueDiff diff;
   double oracle_share = 0;  // max over elements with a finite value and bound of oracle_err / bound
   std::int64_t worst_oracle = -1;
-  std::int64_t exempt = 0;  // elements with an infinite bound: some permitted order may overflow
+  std::int64_t exempt = 0;  // elements with an infinite bound (a non-finite peak)
   std::int64_t first_exempt = -1;
-  std::size_t checked = 0;  // elements judged
+  std::int64_t may_overflow = 0;  // elements some permitted order may overflow
+  std::int64_t first_may_overflow = -1;
+  std::int64_t overflowed = 0;  // of those, the subject's value not finite: accepted
+  std::size_t checked = 0;      // elements judged
 };
 
 Judged judge(const Tensor& out, const Reference& ref) {
@@ -95,6 +101,8 @@ Judged judge(const Tensor& out, const Reference& ref) {
   for (std::size_t i = 0; i < widened.size(); ++i) {
     widened[i] = ref.bound[i] + ref.oracle_err[i];
     if (std::isinf(ref.bound[i]) && j.exempt++ == 0) j.first_exempt = static_cast<std::int64_t>(i);
+    if (ref.may_overflow[i] && j.may_overflow++ == 0) j.first_may_overflow = static_cast<std::int64_t>(i);
+    if (ref.may_overflow[i] && !std::isfinite(got[i])) ++j.overflowed;
     if (!std::isfinite(ref.value[i]) || !std::isfinite(ref.bound[i])) continue;
     const double share = ref.bound[i] > 0                ? ref.oracle_err[i] / ref.bound[i]
                          : std::isinf(ref.oracle_err[i]) ? INFINITY
@@ -104,7 +112,7 @@ Judged judge(const Tensor& out, const Reference& ref) {
       j.worst_oracle = static_cast<std::int64_t>(i);
     }
   }
-  j.check = check_bound(got, ref.value, widened);
+  j.check = check_bound(got, ref.value, widened, ref.may_overflow);
   j.diff = compare_values(got, ref.value);
   return j;
 }
@@ -118,18 +126,26 @@ std::string unsure_text(const std::string& name, const Tensor& out, const Refere
          number_text(ref.bound[i]);
 }
 
-// `first` is the position in `ref` of the first exempt element, of `count` among `of` checked.
-std::string exemption_text(const std::string& name, const Tensor& out, const Reference& ref, std::int64_t count,
-                           std::int64_t first, std::size_t of) {
+// `first` is the position in `ref` of the first element that may overflow, of `count` among `of`
+// checked, `overflowed` of them not finite.
+std::string overflow_text(const std::string& name, const Tensor& out, const Reference& ref, std::int64_t count,
+                          std::int64_t first, std::int64_t overflowed, std::size_t of) {
   if (count == 0) return {};
   return "; " + name + ": " + std::to_string(count) + " of " + std::to_string(of) +
-         " elements exempt from their bound, first " + name + index_text(ref.index[first], out.shape()) + ": " +
+         " elements may overflow (an Inf or NaN is accepted there, " + std::to_string(overflowed) +
+         " were; a finite value is checked), first " + name + index_text(ref.index[first], out.shape()) + ": " +
          overflow_exemption(ref.peak_at[first], ref.peak[first]);
 }
 
-// exemption_text for a judged output.
+// What a judged output's exempt elements and those that may overflow were.
 std::string exempt_text(const std::string& name, const Tensor& out, const Reference& ref, const Judged& j) {
-  return exemption_text(name, out, ref, j.exempt, j.first_exempt, ref.index.size());
+  std::string text =
+      overflow_text(name, out, ref, j.may_overflow, j.first_may_overflow, j.overflowed, ref.index.size());
+  if (j.exempt)
+    text += "; " + name + ": " + std::to_string(j.exempt) + " elements exempt, first " + name +
+            index_text(ref.index[j.first_exempt], out.shape()) + ": " +
+            overflow_exemption(ref.peak_at[j.first_exempt], ref.peak[j.first_exempt]);
+  return text;
 }
 
 // ", k of n elements checked (params.checked_outputs)" when a subset was checked, else "".
@@ -145,16 +161,21 @@ std::string violation_text(const std::string& name, const Tensor& out, const Ref
          " elements checked outside their bound; first " + name + index_text(i, out.shape()) + " = " +
          number_text(out.value_at(i)) + ", fp64 " + number_text(ref.value[m]) +
          nonfinite_note(out.value_at(i), ref.value[m], "fp64") + ", bound " + number_text(ref.bound[m]) +
-         " (max utilisation " + number_text(j.check.max_utilisation) + ")" + subset_text(out, ref);
+         " (max utilisation " + number_text(j.check.max_utilisation) + ")" +
+         (ref.may_overflow[m] ? "; " + overflow_exemption(ref.peak_at[m], ref.peak[m]) +
+                                    ": an Inf or NaN would be accepted there, a finite value must be within the bound"
+                              : "") +
+         subset_text(out, ref);
 }
 
-// Whether every checked element was exempt from its bound: then nothing of it was checked.
+// Whether no element was checked: each exempt from its bound, or not finite where it may overflow.
 bool all_exempt(const Reference& ref, const Judged& j) {
-  return j.exempt == static_cast<std::int64_t>(ref.index.size());
+  return j.exempt + j.overflowed == static_cast<std::int64_t>(ref.index.size());
 }
 
 std::string nothing_checked_text(const std::string& names, std::int64_t elements) {
-  return names + ": all " + std::to_string(elements) + " elements exempt: nothing checked";
+  return names + ": all " + std::to_string(elements) +
+         " elements exempt or not finite where they may overflow: nothing checked";
 }
 
 void record(Verdict& v, const std::string& prefix, const Judged& j) {
@@ -163,6 +184,8 @@ void record(Verdict& v, const std::string& prefix, const Judged& j) {
   v.metrics[prefix + "max_abs_err_vs_fp64"] = j.diff.max_abs;
   v.metrics[prefix + "oracle_err_utilisation"] = j.oracle_share;
   v.metrics[prefix + "exempt"] = static_cast<double>(j.exempt);
+  v.metrics[prefix + "may_overflow"] = static_cast<double>(j.may_overflow);
+  v.metrics[prefix + "overflowed"] = static_cast<double>(j.overflowed);
   v.metrics[prefix + "checked"] = static_cast<double>(j.checked);
 }
 
@@ -236,42 +259,39 @@ Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
   const OracleInputs in(p);
   const oracles::LoraFastOracle oracle(in.operands, oracles::LoraFastOracle::Outputs::adapter);
   const auto& op = in.operands;
-  // dA = dh^T x with dh = s dy B = 0 is exactly 0 in every permitted order, except where one
-  // may overflow (s·dy or s·x beyond float32 makes Inf * 0 = NaN): those elements are exempt.
+  // dA = dh^T x with dh = s dy B = 0 is exactly 0 in every permitted order that does not overflow;
+  // where one may (s·dy or s·x beyond float32 makes Inf * 0 = NaN), a non-finite dA is accepted
+  // and a finite one must still be 0 (a product or sum keeps an Inf non-finite).
   const Reference dA = dA_reference(oracle, op);
-  std::int64_t exempt_a = 0, first_a = -1;  // over every element, counted before any is judged
-  for (std::int64_t i = 0; i < g.dA.numel(); ++i)
-    if (std::isinf(dA.bound[i]) && exempt_a++ == 0) first_a = i;
+  const Judged ja = judge(g.dA, dA);  // counts the marks over every element before any is judged
   for (std::int64_t i = 0; i < g.dA.numel(); ++i) {
-    if (std::isinf(dA.bound[i])) continue;
+    if (std::isinf(dA.bound[i]) || (dA.may_overflow[i] && !std::isfinite(g.dA.value_at(i)))) continue;
     if (g.dA.value_at(i) != 0.0)
-      return Verdict::fail("zero_adapter_gradients",
-                           "B = 0 but dA" + index_text(i, g.dA.shape()) + " = " + number_text(g.dA.value_at(i)) +
-                               " (must be exactly 0)" +
-                               exemption_text("dA", g.dA, dA, exempt_a, first_a, dA.index.size()));
+      return Verdict::fail("zero_adapter_gradients", "B = 0 but dA" + index_text(i, g.dA.shape()) + " = " +
+                                                         number_text(g.dA.value_at(i)) + " (must be exactly 0)" +
+                                                         exempt_text("dA", g.dA, dA, ja));
   }
-  // dB = s dy^T h: where the oracle's |dB| exceeds its bound, the subject's dB cannot be 0; an
-  // element whose bound is infinite (some permitted order may overflow) is exempt.
+  // dB = s dy^T h: where the oracle's |dB| exceeds its bound, the subject's dB cannot be 0 unless
+  // it overflowed (then not finite, accepted); an element whose bound is infinite is exempt.
   const Reference dB = dB_reference(oracle, op);
-  std::int64_t must_be_nonzero = 0, exempt_b = 0, first_b = -1;
+  const Judged jb = judge(g.dB, dB);
+  std::int64_t must_be_nonzero = 0;
   for (std::int64_t i = 0; i < g.dB.numel(); ++i) {
-    if (std::isinf(dB.bound[i])) {
-      if (exempt_b++ == 0) first_b = i;
-      continue;
-    }
+    if (std::isinf(dB.bound[i]) || (dB.may_overflow[i] && !std::isfinite(g.dB.value_at(i)))) continue;
     if (!(std::fabs(dB.value[i]) > dB.bound[i] + dB.oracle_err[i])) continue;
     ++must_be_nonzero;
     if (g.dB.value_at(i) == 0.0)
       return Verdict::fail("zero_adapter_gradients", "B = 0 and dB" + index_text(i, g.dB.shape()) +
                                                          " = 0, but s dy^T h there is " + number_text(dB.value[i]));
   }
-  const std::string exempt = exemption_text("dA", g.dA, dA, exempt_a, first_a, dA.index.size()) +
-                             exemption_text("dB", g.dB, dB, exempt_b, first_b, dB.index.size());
+  const std::string exempt = exempt_text("dA", g.dA, dA, ja) + exempt_text("dB", g.dB, dB, jb);
   Verdict v = must_be_nonzero == 0
                   ? Verdict::discard("zero_adapter_gradients", "dB may legitimately vanish here" + exempt)
                   : Verdict::pass("zero_adapter_gradients", "dA exactly 0, dB non-zero wherever it must be" + exempt);
-  v.metrics["grad_a_exempt"] = static_cast<double>(exempt_a);
-  v.metrics["grad_b_exempt"] = static_cast<double>(exempt_b);
+  v.metrics["grad_a_exempt"] = static_cast<double>(ja.exempt);
+  v.metrics["grad_b_exempt"] = static_cast<double>(jb.exempt);
+  v.metrics["grad_a_may_overflow"] = static_cast<double>(ja.may_overflow);
+  v.metrics["grad_b_may_overflow"] = static_cast<double>(jb.may_overflow);
   return v;
 }
 

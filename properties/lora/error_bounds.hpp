@@ -7,7 +7,11 @@
 // Underflow adds at most half a subnormal spacing per rounding (2^-150 in float32, 2^-134
 // for the bf16 output), carried forward by whatever later multiplies it: the oracle's
 // underflow weight (oracles/estimate.hpp) counts exactly that. Where the float32 evaluation could overflow (the
-// oracle's peak, the largest abs sum of any intermediate, near FLT_MAX) the bound is infinite: the element is exempt.
+// oracle's peak, the largest abs sum of any intermediate, near FLT_MAX) the element may overflow (may_overflow):
+// the bound stays that of every evaluation that does not. Overflow gives an Inf, which products and sums keep
+// non-finite (Inf + x, Inf * x, Inf - Inf, 0 * Inf), so an evaluation that ends finite never overflowed: a
+// non-finite value is accepted there and a finite one checked. A non-finite peak (a non-finite operand) makes the
+// bound infinite: the element is exempt, its exact value compared by class.
 //
 // The bounds hold for every evaluation order the LoRA interface permits (oracles/lora.hpp
 // lists them: the products associated as written, each output's terms summed in any order and
@@ -21,9 +25,9 @@
 //   dx : 2N + r + 1  (a dh A term: dh's N, times s, times A, then up to N + r - 1 additions)
 //   dA : N + T + 1   (dh's N, times s, times x, then up to T - 1 additions)
 //   dB : K + T + 1   (h's K, times dy, times s, then up to T - 1 additions)
-// Overflow exemptions use the oracle's peak over the same orders: an element is exempt where
-// some permitted order has an intermediate (s·dy, say) that may leave the float32 range while
-// the exact value need not; the properties count and name each exempt element.
+// Overflow marks use the oracle's peak over the same orders: an element may overflow where some
+// permitted order has an intermediate (s·dy, say) that may leave the float32 range while the
+// exact value need not; the properties count such elements and name the first.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -42,8 +46,8 @@ inline std::int64_t depth_dx(std::int64_t N, std::int64_t r) { return 2 * N + r 
 inline std::int64_t depth_dA(std::int64_t N, std::int64_t T) { return N + T + 1; }
 inline std::int64_t depth_dB(std::int64_t K, std::int64_t T) { return K + T + 1; }
 
-// Why an element with this peak is exempt from its bound, e.g. "s·dy reaches 6.8e+38 and
-// overflows float32 in some permitted order"; empty when it is not exempt. `at` names the
+// Why an element with this peak may overflow, e.g. "s·dy reaches 6.8e+38 and overflows float32
+// in some permitted order"; empty when it may not. `at` names the
 // intermediate (oracles::Estimate::peak_at). A scaled operand element beyond the float32
 // rounding threshold (FLT_MAX + half an ulp) certainly overflows; an abs sum only may.
 std::string overflow_exemption(const char* at, double peak);
@@ -53,16 +57,21 @@ inline double gamma_f32(std::int64_t m) {
   return mu / (1.0 - mu);
 }
 
+// Whether some permitted evaluation of an element whose intermediates peak at `peak` may overflow
+// float32 (a finite peak past the guard; a non-finite one makes the bound infinite instead).
+inline bool may_overflow(double peak) { return peak > kOverflowGuard && std::isfinite(peak); }
+
 // Bound for a float32 result of depth m whose intermediates peak at `peak`, with the oracle's
-// underflow weight.
+// underflow weight: of every evaluation that does not overflow; infinite for a non-finite peak.
 inline double f32_result_bound(double abs_sum, double peak, double underflow, std::int64_t m) {
-  if (!(peak <= kOverflowGuard)) return std::numeric_limits<double>::infinity();
+  if (!std::isfinite(peak)) return std::numeric_limits<double>::infinity();
   return gamma_f32(m) * abs_sum + underflow * kF32HalfSubnormal;
 }
 
 // Bound for a bf16 result: a float32 chain of depth m, then one rounding to bf16. A non-finite
 // exact element is compared by class (check_bound), so its magnitude does not enter: its bound
-// is infinite (exempt) exactly where the chain's is, as for a float32 result, never NaN.
+// is infinite (exempt) exactly where the chain's is, as for a float32 result, never NaN. A chain
+// below the guard cannot round past bf16's largest finite.
 inline double bf16_result_bound(double exact, double abs_sum, double peak, double underflow, std::int64_t m) {
   const double chain = f32_result_bound(abs_sum, peak, underflow, m);
   const double magnitude = std::isfinite(exact) ? std::fabs(exact) : 0.0;
