@@ -44,14 +44,25 @@ struct LoraForward {
         .group_dtypes = {{"adapter", {DType::f32}}},
         .row_extent = "T",
         .reduced_extents = {"K", "r"},
-        // One forward's multiply-adds, its low-rank part over each placement of the scale that the
-        // Bounded reference evaluates (h three times, the sum over r five): a case's runs and its
-        // bounds stay within a second.
-        .work = "T*K*N + 3*T*K*r + 5*T*N*r",
+        // One forward's multiply-adds as the Bounded reference evaluates them: h three times (s on
+        // x and on A), each low-rank term over four placements of s and once more for s on the
+        // finished sum, x W^T's products once and summed twice (two sums, one chain): a case's
+        // runs and its bounds stay within a second.
+        .work = "2*T*K*N + 3*T*K*r + 6*T*N*r",
         .max_work = std::int64_t{1} << 24,
     };
   }
 
+  // The LoRA family's contract (docs/math.md, "The evaluation orders a subject may take") lets a
+  // subject sum y's K + r terms as x W^T and the low-rank sum apart, then added, or as one chain
+  // in any order and tree, with s once anywhere on a low-rank term's path. y is bounded over both
+  // (Eval::covering): the two sums, with s on the finished low-rank sum (parity's kernel) or on
+  // each of its terms; and every K + r term in one sum, s on each low-rank term. Each low-rank
+  // term is bounded over s on h, on B, on x and on A; s on a product h_j B_nj or on a partial sum
+  // is covered by the ways summed, s on the finished sum among them (lora_backward_op.hpp says
+  // why). A one-chain order passes a term through up to K + r - 1
+  // additions and may overflow where the two sums do not (x W^T's partial sums and the low-rank
+  // ones mixed): the two-sum way alone would not bound it.
   template <class R>
   static void reference(Eval<R>& e) {
     const std::int64_t T = e.extent("T"), N = e.extent("N"), K = e.extent("K"), r = e.extent("r");
@@ -63,7 +74,7 @@ struct LoraForward {
     const R s = e.param("scale");
     // Per row: h = x A^T; and h with s on x and on A, made on first use (only Bounded's covering
     // evaluates the ways past the first).
-    std::vector<R> h, h_sx, h_sA;
+    std::vector<R> h, h_sx, h_sA, base_terms, low_terms;
     for (std::int64_t t = 0; t < T; ++t) {
       h.clear(), h_sx.clear(), h_sA.clear();
       for (std::int64_t j = 0; j < r; ++j) h.push_back(e.sum(K, [&](std::int64_t k) { return x(t, k) * A(j, k); }));
@@ -75,18 +86,24 @@ struct LoraForward {
       };
       const auto at = [](std::int64_t j) { return static_cast<std::size_t>(j); };
       for (std::int64_t n = 0; n < N; ++n) {
-        const R base = e.sum(K, [&](std::int64_t k) { return x(t, k) * W(n, k); });
+        base_terms.clear(), low_terms.clear();
+        for (std::int64_t k = 0; k < K; ++k) base_terms.push_back(x(t, k) * W(n, k));
+        for (std::int64_t j = 0; j < r; ++j)
+          low_terms.push_back(e.covering([&] { return (s * h[at(j)]) * B(n, j); },
+                                         [&] { return h[at(j)] * (s * B(n, j)); },
+                                         [&] { return scaled_h(h_sx, true)[at(j)] * B(n, j); },
+                                         [&] { return scaled_h(h_sA, false)[at(j)] * B(n, j); }));
         // The kernels' fma(s, low_rank, base) rounds once where this rounds twice, and their
         // fma chains round less than products then sums: the bound covers them, a little wide.
-        // s is bounded over its placements (Eval::covering; lora_backward_op.hpp says why): on
-        // the finished low-rank sum (parity's kernel), on each h, on B, on x and on A.
-        const R scaled_low_rank = e.covering(
-            [&] { return s * e.sum(r, [&](std::int64_t j) { return h[at(j)] * B(n, j); }); },
-            [&] { return e.sum(r, [&](std::int64_t j) { return (s * h[at(j)]) * B(n, j); }); },
-            [&] { return e.sum(r, [&](std::int64_t j) { return h[at(j)] * (s * B(n, j)); }); },
-            [&] { return e.sum(r, [&](std::int64_t j) { return scaled_h(h_sx, true)[at(j)] * B(n, j); }); },
-            [&] { return e.sum(r, [&](std::int64_t j) { return scaled_h(h_sA, false)[at(j)] * B(n, j); }); });
-        y(t, n) = base + scaled_low_rank;
+        y(t, n) = e.covering(
+            [&] {
+              return e.sum(K, [&](std::int64_t k) { return base_terms[at(k)]; }) +
+                     e.covering([&] { return s * e.sum(r, [&](std::int64_t j) { return h[at(j)] * B(n, j); }); },
+                                [&] { return e.sum(r, [&](std::int64_t j) { return low_terms[at(j)]; }); });
+            },
+            [&] {
+              return e.sum(K + r, [&](std::int64_t i) { return i < K ? base_terms[at(i)] : low_terms[at(i - K)]; });
+            });
       }
     }
   }

@@ -1,13 +1,17 @@
 // lora_forward against the LoRA family it declares: the op's subjects are the family's, and each
 // returns the family subject's own bits; the reference in double is the formula; parity's host
 // twin holds its derived bound on hand-made cases while the scale-dropped and rank-path probes
-// do not; the adapter group is float32 alone (a bf16 A is refused naming the field); the probe
-// that changes the backward alone is left out; generated cases stay within the work cap.
+// do not; a correct subject summing all K + r terms of y in one chain holds it too, an overflow
+// of that chain included; the adapter group is float32 alone (a bf16 A is refused naming the
+// field); the probe that changes the backward alone is left out; generated cases stay within the
+// work cap.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <limits>
 
+#include <parity/core/bf16.hpp>
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_checks.hpp>
@@ -99,6 +103,57 @@ TEST(LoraForward, WithinItsBoundWhereTheScaleAndRankProbesAreNot) {
   }
 }
 
+// A correct subject in another order the LoRA contract permits: y's K + r terms in one float32
+// chain, x W^T's first, then s h_j B_nj (s on h), rounded once to bf16.
+class OneChain final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const Tensor &x = call.input("x"), &W = call.input("W"), &A = call.input("A"), &B = call.input("B");
+    const std::int64_t T = call.extent("T"), N = call.extent("N"), K = call.extent("K"), r = call.extent("r");
+    const auto s = static_cast<float>(call.param("scale"));
+    const auto at = [](const Tensor& m, std::int64_t i, std::int64_t j) {
+      return static_cast<float>(m.value_at(i * m.dim(1) + j));
+    };
+    Tensor y = Tensor::zeros(DType::bf16, {T, N});
+    for (std::int64_t t = 0; t < T; ++t)
+      for (std::int64_t n = 0; n < N; ++n) {
+        float acc = 0;
+        for (std::int64_t k = 0; k < K; ++k) acc = acc + at(x, t, k) * at(W, n, k);
+        for (std::int64_t j = 0; j < r; ++j) {
+          float h = 0;
+          for (std::int64_t k = 0; k < K; ++k) h = h + at(x, t, k) * at(A, j, k);
+          acc = acc + (s * h) * at(B, n, j);
+        }
+        y.set_value(t * N + n, static_cast<double>(acc));
+      }
+    return {{"y", std::move(y)}};
+  }
+};
+
+TEST(LoraForward, ASubjectSummingOneChainHoldsTheBound) {
+  OneChain chain;
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    const Verdict v = forward_accuracy(def(), make_case(4, 6, 300, 40, 2.0, seed), chain);
+    EXPECT_TRUE(v.holds()) << v.detail;
+  }
+}
+
+// K = 1, r = 2, s = 1, x = 2^127, W = 1, A = [1, 1], B = [1, -0.5]: y = 2^127 1.5 is finite and
+// so are the two sums (2^127 and 2^126), but one chain reaches 2^127 + 2^127 = 2^128, an Inf.
+// The second row's x is drawn: its finite y is checked.
+TEST(LoraForward, AnOverflowOnlyOneChainReachesIsAccepted) {
+  Case c = make_case(2, 1, 1, 2, 1.0, 1);
+  const auto f32 = [](float v) { return float_bits(v); };
+  c.patches = {{"x", 0, 0x7f00, DType::bf16},   {"W", 0, 0x3f80, DType::bf16},   {"A", 0, f32(1.0f), DType::f32},
+               {"A", 1, f32(1.0f), DType::f32}, {"B", 0, f32(1.0f), DType::f32}, {"B", 1, f32(-0.5f), DType::f32}};
+  OneChain chain;
+  const OpProblem p = materialise(def().decl, c);
+  ASSERT_TRUE(std::isinf(chain.run(p.call).at("y").value_at(0)));
+  const Verdict v = forward_accuracy(def(), c, chain);
+  EXPECT_TRUE(v.holds()) << v.detail;
+  EXPECT_EQ(v.metrics.at("overflowed"), 1.0) << v.detail;
+}
+
 TEST(LoraForward, TheAdapterIsFloat32Alone) {
   Case c = make_case(2, 2, 4, 1, 1.0, 1);
   c.params["dtype.adapter"] = dtype_code(DType::bf16);
@@ -114,7 +169,7 @@ RC_GTEST_PROP(LoraForward, GeneratedCasesStayWithinTheWorkCap, ()) {
   const Case c = *op_case(def().decl);
   check_contract(def().decl, c);
   const std::int64_t T = c.dim("T") + 1, N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
-  RC_ASSERT(T * K * N + 3 * T * K * r + 5 * T * N * r <= def().decl.max_work);
+  RC_ASSERT(2 * T * K * N + 3 * T * K * r + 6 * T * N * r <= def().decl.max_work);
   RC_ASSERT(c.params.at("dtype.adapter") == dtype_code(DType::f32));
 }
 
