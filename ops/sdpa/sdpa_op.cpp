@@ -33,7 +33,9 @@ struct NoMax : Standard {
 
 // The causal mask one key late: query i also sees key i + 1.
 struct CausalOffByOne : Standard {
-  static std::int64_t keys(bool causal, std::int64_t i, std::int64_t S) { return causal ? std::min(i + 2, S) : S; }
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t /*h*/) {
+    return causal ? std::min(i + 2, hd.S) : hd.S;
+  }
 };
 
 // The scale applied to the output instead of the logits: softmax(q k^T) v * scale.
@@ -91,10 +93,9 @@ struct BackwardNoRowsum : BackwardStandard {
 
 // dv accumulated in bf16 when it is stored as bf16 (a bf16 accumulator register).
 struct BackwardDvBf16Accumulate : BackwardStandard {
-  static float dv_sum(const Strip& P, const HostHead& dout, std::int64_t t0, std::int64_t n, std::int64_t d,
-                      bool bf16) {
-    if (!bf16) return BackwardStandard::dv_sum(P, dout, t0, n, d, bf16);
-    float s = 0.0f;
+  static float dv_sum(const Strip& P, const HostHead& dout, std::int64_t t0, std::int64_t n, std::int64_t d, bool bf16,
+                      float s) {
+    if (!bf16) return BackwardStandard::dv_sum(P, dout, t0, n, d, bf16, s);
     for (std::int64_t t = 0; t < n; ++t) s = round_through_bf16(s + P(t) * dout(t0 + t, d));
     return s;
   }
@@ -102,8 +103,12 @@ struct BackwardDvBf16Accumulate : BackwardStandard {
 
 // The causal mask one key late in the recomputed forward and in dk, dv.
 struct BackwardCausalOffByOne : BackwardStandard {
-  static std::int64_t keys(bool causal, std::int64_t i, std::int64_t S) { return causal ? std::min(i + 2, S) : S; }
-  static std::int64_t first_query(bool causal, std::int64_t j) { return causal ? std::max<std::int64_t>(j - 1, 0) : 0; }
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t /*h*/) {
+    return causal ? std::min(i + 2, hd.S) : hd.S;
+  }
+  static std::int64_t first_query(bool causal, std::int64_t j, const Heads& /*hd*/, std::int64_t /*g*/) {
+    return causal ? std::max<std::int64_t>(j - 1, 0) : 0;
+  }
 };
 
 // For few heads in the batch (B*H < 8) and 128 keys or more, dq's sum over keys in two halves

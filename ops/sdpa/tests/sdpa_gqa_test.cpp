@@ -1,0 +1,96 @@
+// Grouped-query and multi-query heads (H = Hkv*G, query head h reads key/value head h / G): the
+// references are multi-head attention on k and v with each head repeated G times, exactly in
+// double (o, lse, dq; dk and dv, sums over a group, are checked as gradients in sdpa_unit_test);
+// and parity's host twins hold every property at grouped and multi-query shapes.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <parity/core/layout.hpp>
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_view.hpp>
+#include <parity/ops/sdpa/tests/sdpa_cases.hpp>
+
+namespace parity::ops::sdpa::testing {
+namespace {
+
+// The values of a key/value matrix [B, S*Hkv*D] with each head repeated G times, [B, S*Hkv*G*D]:
+// head kvh's copy g is head kvh*G + g (written out for both layouts, not through Heads).
+std::vector<double> repeated(const std::vector<double>& x, std::int64_t B, std::int64_t Hkv, std::int64_t G,
+                             std::int64_t S, std::int64_t D, bool bshd) {
+  const std::int64_t H = Hkv * G;
+  const auto col = [&](std::int64_t heads, std::int64_t h, std::int64_t s, std::int64_t d) {
+    return bshd ? (s * heads + h) * D + d : (h * S + s) * D + d;
+  };
+  std::vector<double> y(static_cast<std::size_t>(B * S * H * D));
+  for (std::int64_t b = 0; b < B; ++b)
+    for (std::int64_t h = 0; h < H; ++h)
+      for (std::int64_t s = 0; s < S; ++s)
+        for (std::int64_t d = 0; d < D; ++d)
+          y[static_cast<std::size_t>(b * S * H * D + col(H, h, s, d))] =
+              x[static_cast<std::size_t>(b * S * Hkv * D + col(Hkv, h / G, s, d))];
+  return y;
+}
+
+TEST(SdpaGrouped, TheReferenceIsMultiHeadAttentionOnRepeatedKeysAndValues) {
+  const std::int64_t B = 2, S = 5, D = 3;
+  for (const CaseHeads heads : {CaseHeads{2, 3}, CaseHeads{1, 4}})
+    for (const bool causal : {false, true})
+      for (const bool bshd : {false, true})
+        for (const gen::Family* f : {&family(), &backward_family()}) {
+          const OpDef& op = def(*f);
+          const OpValues grouped =
+              materialise(op.decl, make_case(f->name().c_str(), B, heads, S, D, causal, bshd, 7)).values;
+          OpValues mha = grouped;
+          mha.extents["Hkv"] = heads.Hkv * heads.G;
+          mha.extents["G"] = 1;
+          for (const char* kv : {"k", "v"})
+            mha.inputs[kv] = repeated(grouped.inputs.at(kv), B, heads.Hkv, heads.G, S, D, bshd);
+          for (const auto* list : {&op.decl.inputs, &op.decl.outputs})
+            for (const TensorDecl& t : *list) mha.shapes[t.name] = eval_shape(t, mha.extents);
+          const OutputValues a = op.oracle(grouped), b = op.oracle(mha);
+          for (const char* out : {"o", "lse", "dq"})
+            if (a.contains(out)) {
+              ASSERT_FALSE(a.at(out).empty());
+              EXPECT_EQ(a.at(out), b.at(out)) << f->name() << " " << out << " Hkv " << heads.Hkv << " G " << heads.G;
+            }
+        }
+}
+
+using Check = Verdict (*)(const OpDef&, const Case&, OpSubject&);
+const std::pair<const char*, Check> kChecks[] = {{"repeatable", &repeatable},
+                                                 {"rows_independent", &rows_independent},
+                                                 {"batch_vs_batch", &batch_vs_batch},
+                                                 {"layout_invariant", &layout_invariant},
+                                                 {"forward_accuracy", &forward_accuracy}};
+
+// Every property but cross_backend_bitwise (it needs a device) on parity's host twins, q and v
+// in strided memory (layout_invariant compares them with contiguous ones).
+TEST(SdpaGrouped, TheHostTwinsHoldEveryPropertyAtGroupedAndMultiQueryHeads) {
+  struct Shape {
+    std::int64_t B;
+    CaseHeads heads;
+    std::int64_t S, D;
+    bool causal, bshd;
+  };
+  for (const Shape& s : {Shape{3, {1, 4}, 17, 8, true, true}, Shape{2, {2, 3}, 33, 5, false, false},
+                         Shape{2, {2, 8}, 8, 4, true, false}, Shape{2, {1, 2}, 32, 3, true, true}})
+    for (const gen::Family* f : {&family(), &backward_family()})
+      for (const std::uint64_t seed : {1u, 2u}) {
+        Case c = make_case(f->name().c_str(), s.B, s.heads, s.S, s.D, s.causal, s.bshd, seed);
+        c.layouts = {{"q", Layout{.transposed = true, .ld_pad = 2, .offset = 3}},
+                     {"v", Layout{.ld_pad = 1, .offset = 1}}};
+        const auto kernel = make(*f, "parity-host");
+        const std::string at = f->name() + " Hkv " + std::to_string(s.heads.Hkv) + " G " + std::to_string(s.heads.G);
+        for (const auto& [name, check] : kChecks) {
+          const Verdict v = check(def(*f), c, *kernel);
+          EXPECT_TRUE(v.holds()) << at << " " << name << ": " << v.detail;
+        }
+      }
+}
+
+}  // namespace
+}  // namespace parity::ops::sdpa::testing
