@@ -38,6 +38,20 @@ struct CausalOffByOne : Standard {
   }
 };
 
+// FlashAttention-3's packed grouped-query plan, chosen where a key/value head's S*G query rows
+// fill a 64-row tile (S*G >= 64): the G query heads of a key/value head are packed as the rows
+// r = i*G + g of one query sequence (g = h mod G), and the causal mask compares a key with the
+// packed row r instead of the query position i = r / G. Right for G = 1 and without a mask.
+std::int64_t packed_row_keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t h) {
+  if (!causal || hd.S * hd.G < 64) return visible_keys(causal, i, hd.S);
+  return std::min(i * hd.G + h % hd.G + 1, hd.S);
+}
+struct PackGqaCausalRow : Standard {
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t h) {
+    return packed_row_keys(causal, i, hd, h);
+  }
+};
+
 // The scale applied to the output instead of the logits: softmax(q k^T) v * scale.
 struct ScaleAfterSoftmax : Standard {
   static float row(const RowCall& c) {
@@ -76,6 +90,8 @@ void register_probes() {
                               "B*H < 8 and S >= 128: keys in two halves, combined (flash-decoding)");
   probes.add<SplitKeys<false>>("probe-split-no-rescale",
                                "B*H < 8 and S >= 128: two key halves added without rescaling");
+  probes.add<PackGqaCausalRow>("probe-pack-gqa-causal",
+                               "S*G >= 64: query heads packed as rows i*G + g, the causal mask on the packed row");
 }
 
 }  // namespace
@@ -111,6 +127,18 @@ struct BackwardCausalOffByOne : BackwardStandard {
   }
 };
 
+// sdpa's probe-pack-gqa-causal in the backward: the packed rows' mask in the recomputed forward
+// and in dk and dv, where query i of head g sees key j when i*G + g >= j.
+struct BackwardPackGqaCausalRow : BackwardStandard {
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t h) {
+    return packed_row_keys(causal, i, hd, h);
+  }
+  static std::int64_t first_query(bool causal, std::int64_t j, const Heads& hd, std::int64_t g) {
+    if (!causal || hd.S * hd.G < 64) return causal ? j : 0;
+    return std::max<std::int64_t>((j - g + hd.G - 1) / hd.G, 0);  // the least i with i*G + g >= j
+  }
+};
+
 // For few heads in the batch (B*H < 8) and 128 keys or more, dq's sum over keys in two halves
 // added at the end (a split-KV plan chosen from the batch).
 struct BackwardSplitKeys : BackwardStandard {
@@ -128,6 +156,8 @@ void register_backward_probes() {
   probes.add<BackwardCausalOffByOne>("probe-causal-off-by-one",
                                      "causal mask one key late in the recomputed forward, dk and dv");
   probes.add<BackwardSplitKeys>("probe-split-keys", "B*H < 8 and S >= 128: dq's sum over keys in two halves");
+  probes.add<BackwardPackGqaCausalRow>(
+      "probe-pack-gqa-causal", "S*G >= 64: query heads packed as rows i*G + g, the causal mask on the packed row");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Grouped-query and multi-query heads (H = Hkv*G, query head h reads key/value head h / G): the
 // references are multi-head attention on k and v with each head repeated G times, exactly in
 // double (o, lse, dq; dk and dv, sums over a group, are checked as gradients in sdpa_unit_test);
-// and parity's host twins hold every property at grouped and multi-query shapes.
+// parity's host twins hold every property at grouped and multi-query shapes; and the packed-rows
+// probes switch plan where S*G reaches 64, not before.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -90,6 +91,34 @@ TEST(SdpaGrouped, TheHostTwinsHoldEveryPropertyAtGroupedAndMultiQueryHeads) {
           EXPECT_TRUE(v.holds()) << at << " " << name << ": " << v.detail;
         }
       }
+}
+
+// The outputs of subject `name` of `f` on case c, as matrices.
+OpOutputs outputs(const gen::Family& f, const std::string& name, const Case& c) {
+  const OpDef& op = def(f);
+  return run_on_matrices(op.decl, *make(f, name), materialise(op.decl, c).call);
+}
+
+// probe-pack-gqa-causal packs a key/value head's S*G query rows where they fill a tile of 64: at
+// S*G = 63 and without grouping its outputs are the kernel's bits; at S*G = 64, causal, its
+// mask on the packed rows is outside the derived bounds.
+TEST(SdpaGrouped, ThePackedRowsProbesSwitchPlanWhereSTimesGReaches64) {
+  for (const gen::Family* f : {&family(), &backward_family()}) {
+    const std::pair<CaseHeads, std::int64_t> unpacked[] = {{{1, 3}, 21}, {{2, 7}, 9}, {{2, 1}, 80}};
+    for (const auto& [heads, S] : unpacked) {
+      const Case c = make_case(f->name().c_str(), 2, heads, S, 4, true, false, 3);
+      const OpOutputs kernel = outputs(*f, "parity-host", c), probe = outputs(*f, "probe-pack-gqa-causal", c);
+      for (const auto& [name, t] : kernel)
+        EXPECT_EQ(t.values(), probe.at(name).values()) << f->name() << " " << name << " G " << heads.G << " S " << S;
+    }
+    const std::pair<CaseHeads, std::int64_t> packed[] = {{{1, 2}, 32}, {{2, 8}, 8}};
+    for (const auto& [heads, S] : packed) {
+      const Case c = make_case(f->name().c_str(), 2, heads, S, 4, true, false, 3);
+      EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "parity-host")).holds());
+      EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "probe-pack-gqa-causal")).fails())
+          << f->name() << " G " << heads.G << " S " << S;
+    }
+  }
 }
 
 }  // namespace
