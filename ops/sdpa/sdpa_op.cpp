@@ -38,12 +38,17 @@ struct CausalOffByOne : Standard {
   }
 };
 
-// FlashAttention-3's packed grouped-query plan, chosen where a key/value head's S*G query rows
-// fill a 64-row tile (S*G >= 64): the G query heads of a key/value head are packed as the rows
-// r = i*G + g of one query sequence (g = h mod G), and the causal mask compares a key with the
-// packed row r instead of the query position i = r / G. Right for G = 1 and without a mask.
+// A packed grouped-query plan (modelled on FlashAttention-3's PackGQA, which packs a key/value
+// head's query heads into its query tiles; FA3 decides by tile efficiency, this plan by a fixed
+// threshold), chosen where a key/value head's S*G query rows fill a 64-row tile
+// (kPackedRowsFrom): the G query heads of a key/value head are packed as the rows r = i*G + g of
+// one query sequence (g = h mod G), and the causal mask compares a key with the packed row r
+// instead of the query position i = r / G. Right for G = 1 and without a mask.
+constexpr std::int64_t kPackedRowsFrom = 64;
+bool packs_rows(bool causal, const Heads& hd) { return causal && hd.S * hd.G >= kPackedRowsFrom; }
+
 std::int64_t packed_row_keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t h) {
-  if (!causal || hd.S * hd.G < 64) return visible_keys(causal, i, hd.S);
+  if (!packs_rows(causal, hd)) return visible_keys(causal, i, hd.S);
   return std::min(i * hd.G + h % hd.G + 1, hd.S);
 }
 struct PackGqaCausalRow : Standard {
@@ -134,7 +139,7 @@ struct BackwardPackGqaCausalRow : BackwardStandard {
     return packed_row_keys(causal, i, hd, h);
   }
   static std::int64_t first_query(bool causal, std::int64_t j, const Heads& hd, std::int64_t g) {
-    if (!causal || hd.S * hd.G < 64) return causal ? j : 0;
+    if (!packs_rows(causal, hd)) return BackwardStandard::first_query(causal, j, hd, g);
     return std::max<std::int64_t>((j - g + hd.G - 1) / hd.G, 0);  // the least i with i*G + g >= j
   }
 };

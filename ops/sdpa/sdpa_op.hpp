@@ -24,8 +24,8 @@ struct Shape {
   // The query heads H are the extents' product Hkv*G, so every drawn or shrunk case is a valid
   // grouping. Plan thresholds: FlashAttention's key/query tiles (64, 128) and split-KV
   // (flash-decoding) plans chosen from S and the batch's B*H; head dims 64 and 128 select
-  // kernels; FlashAttention-3 packs a key/value head's G query heads into its query tiles and
-  // chooses its plan from S*G, which crosses 64 at S = 64 / G for G = 1, 2, 4, 8 (S's 16 and 32,
+  // kernels; FlashAttention-3 packs a key/value head's G query heads into its query tiles, a plan
+  // chosen from S*G, which fills a 64-row tile at S = 64 / G for G = 1, 2, 4, 8 (S's 16 and 32,
   // with G's 2, 4, 8 and S's small values 1..8). The work B*H*S*S*D (each score's dot product) is
   // capped so the Bounded and MPFR references of a case take at most about a second
   // (ops/README.md).

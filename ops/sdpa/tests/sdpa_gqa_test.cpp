@@ -5,6 +5,8 @@
 // probes switch plan where S*G reaches 64, not before.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,17 +101,21 @@ OpOutputs outputs(const gen::Family& f, const std::string& name, const Case& c) 
   return run_on_matrices(op.decl, *make(f, name), materialise(op.decl, c).call);
 }
 
-// probe-pack-gqa-causal packs a key/value head's S*G query rows where they fill a tile of 64: at
-// S*G = 63 and without grouping its outputs are the kernel's bits; at S*G = 64, causal, its
-// mask on the packed rows is outside the derived bounds.
+// probe-pack-gqa-causal packs a key/value head's S*G query rows where they fill a tile of 64: below
+// S*G = 64 (each G that reaches 64 just below it: G 2 at S 31, G 8 at S 7), without grouping, and
+// without a mask at S*G >= 64 its outputs are the kernel's bits; at S*G = 64, causal, its mask
+// on the packed rows is outside the derived bounds (G 2 at S 32, G 8 at S 8).
 TEST(SdpaGrouped, ThePackedRowsProbesSwitchPlanWhereSTimesGReaches64) {
   for (const gen::Family* f : {&family(), &backward_family()}) {
-    const std::pair<CaseHeads, std::int64_t> unpacked[] = {{{1, 3}, 21}, {{2, 7}, 9}, {{2, 1}, 80}};
-    for (const auto& [heads, S] : unpacked) {
-      const Case c = make_case(f->name().c_str(), 2, heads, S, 4, true, false, 3);
+    const std::tuple<CaseHeads, std::int64_t, bool> same[] = {
+        {{1, 3}, 21, true}, {{2, 7}, 9, true},   {{2, 1}, 80, true}, {{1, 2}, 31, true},
+        {{2, 8}, 7, true},  {{1, 2}, 32, false}, {{2, 8}, 8, false}};
+    for (const auto& [heads, S, causal] : same) {
+      const Case c = make_case(f->name().c_str(), 2, heads, S, 4, causal, false, 3);
       const OpOutputs kernel = outputs(*f, "parity-host", c), probe = outputs(*f, "probe-pack-gqa-causal", c);
       for (const auto& [name, t] : kernel)
-        EXPECT_EQ(t.values(), probe.at(name).values()) << f->name() << " " << name << " G " << heads.G << " S " << S;
+        EXPECT_EQ(t.values(), probe.at(name).values())
+            << f->name() << " " << name << " G " << heads.G << " S " << S << " causal " << causal;
     }
     const std::pair<CaseHeads, std::int64_t> packed[] = {{{1, 2}, 32}, {{2, 8}, 8}};
     for (const auto& [heads, S] : packed) {
