@@ -1,13 +1,15 @@
 // mylib: an RMSNorm kernel registered with PyTorch as mylib::rms_norm, and a deliberately wrong
 // copy, mylib::rms_norm_broken (eps added after the square root); and two kernels as people write
 // a first one, float32 only and with their own argument names: a linear layer, mylib::linear, with
-// an optional bias, and attention over [B, H, S, D] tensors, mylib::attention, with a wrong copy,
+// an optional bias, and attention over [B, H, S, D] queries and [B, Hkv, S, D] keys and values
+// (grouped-query heads, Hkv dividing H), mylib::attention, with a wrong copy,
 // mylib::attention_assumes_contiguous, that reads its tensors as if they were contiguous.
 // parity tests them by name (CMakeLists.txt); nothing here knows parity.
 //   y[t, i] = x[t, i] * (1 / sqrt(mean(x[t, :]^2) + eps)) * w[i]   for x [T, D], w [D]
 //   y[t, n] = sum_k input[t, k] * weight[n, k] (+ bias[n])         for input [T, K], weight [N, K]
-//   out[b, h, i, :] = softmax_j(softmax_scale * query[b, h, i, :] . key[b, h, j, :]) value[b, h, j, :]
-//                     over the keys j <= i where causal, for query, key, value [B, H, S, D]
+//   out[b, h, i, :] = softmax_j(softmax_scale * query[b, h, i, :] . key[b, g, j, :]) value[b, g, j, :]
+//                     over the keys j <= i where causal, g = h / (H / Hkv), for query [B, H, S, D],
+//                     key, value [B, Hkv, S, D]
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
@@ -84,9 +86,12 @@ at::Tensor attention_cpu(const at::Tensor& query, const at::Tensor& key, const a
                          double softmax_scale) {
   TORCH_CHECK(query.scalar_type() == at::kFloat && key.scalar_type() == at::kFloat && value.scalar_type() == at::kFloat,
               "mylib::attention: float32 only");
-  TORCH_CHECK(query.dim() == 4 && key.sizes() == query.sizes() && value.sizes() == query.sizes(),
-              "mylib::attention: query, key and value [B, H, S, D]");
+  TORCH_CHECK(query.dim() == 4 && key.dim() == 4 && value.sizes() == key.sizes() && key.size(0) == query.size(0) &&
+                  key.size(1) > 0 && query.size(1) % key.size(1) == 0 && key.size(2) == query.size(2) &&
+                  key.size(3) == query.size(3),
+              "mylib::attention: query [B, H, S, D], key and value [B, Hkv, S, D], Hkv dividing H");
   const std::int64_t B = query.size(0), H = query.size(1), S = query.size(2), D = query.size(3);
+  const std::int64_t G = H / key.size(1);  // query heads per key/value head
   at::Tensor out = at::empty({B, H, S, D}, query.options());
   float* o = out.data_ptr<float>();
   std::vector<double> p(static_cast<std::size_t>(S));
@@ -100,14 +105,14 @@ at::Tensor attention_cpu(const at::Tensor& query, const at::Tensor& key, const a
         double m = -INFINITY, l = 0.0;
         for (std::int64_t j = 0; j < n; ++j) {
           double dot = 0.0;
-          for (std::int64_t d = 0; d < D; ++d) dot += q(b, h, i, d) * k(b, h, j, d);
+          for (std::int64_t d = 0; d < D; ++d) dot += q(b, h, i, d) * k(b, h / G, j, d);
           p[j] = dot * softmax_scale;
           m = std::max(m, p[j]);
         }
         for (std::int64_t j = 0; j < n; ++j) l += (p[j] = std::exp(p[j] - m));
         for (std::int64_t d = 0; d < D; ++d) {
           double acc = 0.0;
-          for (std::int64_t j = 0; j < n; ++j) acc += p[j] * v(b, h, j, d);
+          for (std::int64_t j = 0; j < n; ++j) acc += p[j] * v(b, h / G, j, d);
           o[((b * H + h) * S + i) * D + d] = static_cast<float>(acc / l);
         }
       }

@@ -48,16 +48,18 @@ struct TensorDecl {
   // layout or patch) where it is 0. "" means always present.
   std::string present_if = {};
   // Optional, for an operand or output of higher rank: the dimensions of the tensor a subject
-  // receives or returns, e.g. sdpa's {"B", "H", "S", "D"}. The first is shape's first; the others
-  // split shape's second (their product is it). The engine keeps the 2-D form, the matrix:
+  // receives or returns, each an expression as shape's are, e.g. sdpa's q {"B", "Hkv*G", "S", "D"}
+  // (its H = Hkv*G query heads) or rope's {"T", "H", "2*P+Q"}. The first is shape's first; the
+  // others split shape's second (their product is it). The engine keeps the 2-D form, the matrix:
   // generation, layouts, patches, rows and the reference work on it. A subject is handed the view
   // of these dimensions over the matrix's storage, strides and offset (op_view.hpp), and returns
   // tensors of these dimensions in any strides. Empty: the subject's tensor is the matrix.
   std::vector<std::string> dims = {};
   // Optional, with dims: the order in which dims after the first run along the matrix's columns,
-  // outermost first, chosen per case by the integer parameter `order_param`: orders[v] for value
-  // v (sdpa's layout: {"H", "S", "D"} for 0 and {"S", "H", "D"} for 1, so layout 1 hands a
-  // subject [B, H, S, D] tensors whose memory is [B, S, H, D]). Empty: dims' own order.
+  // outermost first, each dim named by its expression, chosen per case by the integer parameter
+  // `order_param`: orders[v] for value v (sdpa's layout: {"Hkv*G", "S", "D"} for 0 and
+  // {"S", "Hkv*G", "D"} for 1, so layout 1 hands a subject [B, H, S, D] tensors whose memory is
+  // [B, S, H, D]). Empty: dims' own order.
   std::string order_param = {};
   std::vector<std::vector<std::string>> orders = {};
 

@@ -1,9 +1,10 @@
 // The CUDA attention kernels: one thread per (b, h, query row) for the forward and the
-// backward's row terms, one per (b, h, key) for dk and dv. All arithmetic is sdpa_arith.cuh's
+// backward's row terms, one per (b, key/value head, key) for dk and dv (summed over the
+// head's G query heads in group_column_sum's order). All arithmetic is sdpa_arith.cuh's
 // PARITY_HD code (compiled with --fmad=false) in the host twins' order, so every output equals
 // the twins' bit for bit. Operands are [B, H, S, D] in their own memory order, indexed by their
-// strides (device_operand.cuh); outputs are written contiguous [B, H, S, D]; scratch rows (scores,
-// P, dS) live in global memory.
+// strides (device_operand.cuh); outputs are written contiguous [B, H, S, D] (dk, dv
+// [B, Hkv, S, D]); scratch rows (scores, P, dS) live in global memory.
 #include <cstdint>
 
 #include <parity/ops/kernels/device_operand.cuh>
@@ -33,24 +34,24 @@ struct Call {
   float scale;
 };
 
-// Thread (b, h, i) of the grid over B*H*S rows; false past the last.
-__device__ bool row_of(const Call& c, std::int64_t& b, std::int64_t& h, std::int64_t& i) {
+// Thread (b, h, i) of the grid over B*heads*S rows (heads: H or Hkv); false past the last.
+__device__ bool row_of(const Call& c, std::int64_t heads, std::int64_t& b, std::int64_t& h, std::int64_t& i) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= c.B * c.hd.H * c.hd.S) return false;
+  if (t >= c.B * heads * c.hd.S) return false;
   i = t % c.hd.S;
-  h = (t / c.hd.S) % c.hd.H;
-  b = t / (c.hd.S * c.hd.H);
+  h = (t / c.hd.S) % heads;
+  b = t / (c.hd.S * heads);
   return true;
 }
 
 __global__ void forward_rows(Call c, View q, View k, View v, float* p, float* acc, DeviceOut o, DeviceOut lse) {
   std::int64_t b, h, i;
-  if (!row_of(c, b, h, i)) return;
-  const std::int64_t S = c.hd.S, D = c.hd.D, row = (b * c.hd.H + h) * S + i;
+  if (!row_of(c, c.hd.H, b, h, i)) return;
+  const std::int64_t S = c.hd.S, D = c.hd.D, row = (b * c.hd.H + h) * S + i, kvh = c.hd.kv_head(h);
   float* pr = p + row * S;
   float* ar = acc + row * D;
   const Partial r =
-      attend(Head{q, b, h}, Head{k, b, h}, Head{v, b, h}, i, 0, visible_keys(c.causal, i, S), D, c.scale, pr, ar);
+      attend(Head{q, b, h}, Head{k, b, kvh}, Head{v, b, kvh}, i, 0, visible_keys(c.causal, i, S), D, c.scale, pr, ar);
   normalise(ar, D, r.l);
   for (std::int64_t d = 0; d < D; ++d) o.store(b * S * c.hd.H * D + c.hd.col(i, h, d), ar[d]);
   lse.store(b * c.hd.H * S + c.hd.lse_col(i, h), logsumexp(r));
@@ -59,37 +60,49 @@ __global__ void forward_rows(Call c, View q, View k, View v, float* p, float* ac
 // The backward's row terms: P and dS rows in place of the scores, and dq.
 __global__ void backward_rows(Call c, View q, View k, View v, View g, float* P, float* dS, float* acc, DeviceOut dq) {
   std::int64_t b, h, i;
-  if (!row_of(c, b, h, i)) return;
+  if (!row_of(c, c.hd.H, b, h, i)) return;
   const std::int64_t S = c.hd.S, D = c.hd.D, row = (b * c.hd.H + h) * S + i, n = visible_keys(c.causal, i, S);
-  const Head hk{k, b, h}, hv{v, b, h};
+  const Head hk{k, b, c.hd.kv_head(h)}, hv{v, b, c.hd.kv_head(h)};
   const Partial r = attend(Head{q, b, h}, hk, hv, i, 0, n, D, c.scale, P + row * S, acc + row * D);
   softmax_grad(hv, Head{g, b, h}, i, n, D, r, P + row * S, acc + row * D, dS + row * S);
   for (std::int64_t d = 0; d < D; ++d)
     dq.store(b * S * c.hd.H * D + c.hd.col(i, h, d), column_sum(Strip{dS + row * S, 1}, hk, 0, n, d) * c.scale);
 }
 
-// dk and dv of key j (thread (b, h, j)): sums over the queries that see it.
+// dk and dv of key j of key/value head kvh (thread (b, kvh, j)): sums over its G query heads
+// and the queries of each that see key j.
 __global__ void backward_keys(Call c, View q, View g, const float* P, const float* dS, DeviceOut dk, DeviceOut dv) {
-  std::int64_t b, h, j;
-  if (!row_of(c, b, h, j)) return;
-  const std::int64_t S = c.hd.S, D = c.hd.D, head = (b * c.hd.H + h) * S * S, first = c.causal ? j : 0;
-  const Head hq{q, b, h}, hg{g, b, h};
+  std::int64_t b, kvh, j;
+  if (!row_of(c, c.hd.Hkv(), b, kvh, j)) return;
+  const std::int64_t S = c.hd.S, D = c.hd.D, G = c.hd.G, first = c.causal ? j : 0;
+  // Query head kvh*G + gi's column j of an S x S scratch matrix, from row `first`; its loader.
+  const auto column = [&](const float* m) {
+    return [=](std::int64_t gi) { return Strip{m + ((b * c.hd.H + kvh * G + gi) * S + first) * S + j, S}; };
+  };
+  const auto head = [&](View x) { return [=](std::int64_t gi) { return Head{x, b, kvh * G + gi}; }; };
   for (std::int64_t d = 0; d < D; ++d) {
-    const std::int64_t at = b * S * c.hd.H * D + c.hd.col(j, h, d);
-    dk.store(at, column_sum(Strip{dS + head + first * S + j, S}, hq, first, S - first, d) * c.scale);
-    dv.store(at, column_sum(Strip{P + head + first * S + j, S}, hg, first, S - first, d));
+    const std::int64_t at = b * S * c.hd.Hkv() * D + c.hd.kv().col(j, kvh, d);
+    dk.store(at, group_column_sum(G, column(dS), head(q), first, S - first, d) * c.scale);
+    dv.store(at, group_column_sum(G, column(P), head(g), first, S - first, d));
   }
 }
 
 Call call_of(const OpCall& c) {
-  return {.hd = {.S = c.extent("S"), .H = c.extent("H"), .D = c.extent("D"), .bshd = false},
+  return {.hd = {.S = c.extent("S"),
+                 .H = c.extent("Hkv") * c.extent("G"),
+                 .D = c.extent("D"),
+                 .G = c.extent("G"),
+                 .bshd = false},
           .B = c.extent("B"),
           .causal = c.param("causal") != 0,
           .scale = static_cast<float>(c.param("scale"))};
 }
 
 constexpr int kThreads = 128;
-unsigned blocks(const Call& c) { return static_cast<unsigned>((c.B * c.hd.H * c.hd.S + kThreads - 1) / kThreads); }
+// The blocks of a grid over B*heads*S threads.
+unsigned blocks(const Call& c, std::int64_t heads) {
+  return static_cast<unsigned>((c.B * heads * c.hd.S + kThreads - 1) / kThreads);
+}
 std::size_t floats(std::int64_t n) { return static_cast<std::size_t>(n) * sizeof(float); }
 
 // q, k, v (and do) of a call on the device.
@@ -111,8 +124,8 @@ class CudaForward : public OpSubject {
     const Operands in(call, "sdpa cuda");
     DeviceBuffer p(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D));
     kernels::DeviceOutput d_o(o, "sdpa cuda"), d_lse(lse, "sdpa cuda");
-    forward_rows<<<blocks(c), kThreads>>>(c, in.q.view4(), in.k.view4(), in.v.view4(), p.as<float>(), acc.as<float>(),
-                                          d_o.out(), d_lse.out());
+    forward_rows<<<blocks(c, c.hd.H), kThreads>>>(c, in.q.view4(), in.k.view4(), in.v.view4(), p.as<float>(),
+                                                  acc.as<float>(), d_o.out(), d_lse.out());
     d_o.copy_back();
     d_lse.copy_back();
     return {{"o", std::move(o)}, {"lse", std::move(lse)}};
@@ -126,19 +139,20 @@ class CudaBackward : public OpSubject {
     const Call c = call_of(call);
     const std::int64_t rows = c.B * c.hd.H * c.hd.S;
     OpOutputs out;
-    for (const char* name : {"dq", "dk", "dv"})
-      out[name] = Tensor::zeros(call.output_dtype(name), {c.B, c.hd.H, c.hd.S, c.hd.D});
+    out["dq"] = Tensor::zeros(call.output_dtype("dq"), {c.B, c.hd.H, c.hd.S, c.hd.D});
+    for (const char* name : {"dk", "dv"})
+      out[name] = Tensor::zeros(call.output_dtype(name), {c.B, c.hd.Hkv(), c.hd.S, c.hd.D});
     if (rows == 0) return out;  // a grid of no blocks is no launch
     const Operands in(call, "sdpa_backward cuda");
     const kernels::DeviceInput g(call.input("do"), "sdpa_backward cuda");
     DeviceBuffer P(floats(rows * c.hd.S)), dS(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D));
     kernels::DeviceOutput dq(out["dq"], "sdpa_backward cuda"), dk(out["dk"], "sdpa_backward cuda"),
         dv(out["dv"], "sdpa_backward cuda");
-    backward_rows<<<blocks(c), kThreads>>>(c, in.q.view4(), in.k.view4(), in.v.view4(), g.view4(), P.as<float>(),
-                                           dS.as<float>(), acc.as<float>(), dq.out());
+    backward_rows<<<blocks(c, c.hd.H), kThreads>>>(c, in.q.view4(), in.k.view4(), in.v.view4(), g.view4(),
+                                                   P.as<float>(), dS.as<float>(), acc.as<float>(), dq.out());
     dq.copy_back();  // checks the launch
-    backward_keys<<<blocks(c), kThreads>>>(c, in.q.view4(), g.view4(), P.as<float>(), dS.as<float>(), dk.out(),
-                                           dv.out());
+    backward_keys<<<blocks(c, c.hd.Hkv()), kThreads>>>(c, in.q.view4(), g.view4(), P.as<float>(), dS.as<float>(),
+                                                       dk.out(), dv.out());
     dk.copy_back();
     dv.copy_back();
     return out;

@@ -7,9 +7,11 @@
 //   attend    m = the scores' maximum (ascending, a NaN makes it NaN), p[j] = exp(s[j] - m),
 //             l = sum_j p[j], acc[d] = sum_j p[j] v[j, d]; then o[d] = acc[d] / l, lse = m + log(l)
 //   backward  P = p / l, Dl = sum_d do[d] o[d], dP = sum_d do[d] v[j, d], dS = P (dP - Dl),
-//             dq = (sum_j dS k[j]) * scale, dk = (sum_i dS q[i]) * scale, dv = sum_i P do[i]
+//             dq = (sum_j dS k[j]) * scale, dk = (sum_i dS q[i]) * scale, dv = sum_i P do[i];
+//             grouped-query heads: dk and dv of a key/value head sum over its query heads g
+//             ascending, each one's queries i ascending, in one accumulator (group_column_sum)
 // exp and log are core/detmath.hpp's rounded once to float32 (0.5 ulp and a double's error).
-// The order depends on S and D alone, never on B, H, the layout, the grid or the device.
+// The order depends on S, D and G alone, never on B, Hkv, the layout, the grid or the device.
 // Declared arithmetic (kernel_arithmetic): any reduction order (the sequential one is one), exp_ulps = log_ulps =
 // 0.5 + 2^-20. Loaders are callables (s, d) -> float over one head of one batch element.
 #include <cstdint>
@@ -106,12 +108,21 @@ struct Strip {
   PARITY_HD float operator()(std::int64_t t) const { return at[t * step]; }
 };
 
-// sum over t in [0, n) of w(t) x(t0 + t, d): dq's sum over keys (w = dS's row), dk's and dv's
-// over queries (w = a column of dS or P).
+// s + the sum over t in [0, n) of w(t) x(t0 + t, d), added in ascending t: dq's sum over keys
+// (w = dS's row), dk's and dv's over queries (w = a column of dS or P).
 template <class W, class X>
-PARITY_HD float column_sum(const W& w, const X& x, std::int64_t t0, std::int64_t n, std::int64_t d) {
-  float s = 0.0f;
+PARITY_HD float column_sum(const W& w, const X& x, std::int64_t t0, std::int64_t n, std::int64_t d, float s = 0.0f) {
   for (std::int64_t t = 0; t < n; ++t) s = s + w(t) * x(t0 + t, d);
+  return s;
+}
+
+// dk's or dv's sum for one key of a key/value head: over its G query heads g ascending, each
+// one's column_sum(w(g), x(g), t0, n, d) continuing the same accumulator from 0.0f.
+template <class WG, class XG>
+PARITY_HD float group_column_sum(std::int64_t G, const WG& w, const XG& x, std::int64_t t0, std::int64_t n,
+                                 std::int64_t d) {
+  float s = 0.0f;
+  for (std::int64_t g = 0; g < G; ++g) s = column_sum(w(g), x(g), t0, n, d, s);
   return s;
 }
 

@@ -9,8 +9,9 @@
 
 namespace parity::ops::sdpa {
 
-// What one query row's computation gets: the head's loaders, the row, its visible keys, the
-// batch's B*H (a plan may depend on it), and scratch for n probabilities and D outputs.
+// What one query row's computation gets: the loaders of its query head and of the key/value head
+// that one reads, the row, its visible keys, the batch's B*H (a plan may depend on it), and
+// scratch for n probabilities and D outputs.
 struct RowCall {
   HostHead q, k, v;
   std::int64_t i, n, D, BH;
@@ -20,7 +21,10 @@ struct RowCall {
 };
 
 struct Standard {
-  static std::int64_t keys(bool causal, std::int64_t i, std::int64_t S) { return visible_keys(causal, i, S); }
+  // The keys query row i of query head h sees (hd: the call's heads).
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t /*h*/) {
+    return visible_keys(causal, i, hd.S);
+  }
   // Writes o[0..D) and returns the logsumexp.
   static float row(const RowCall& c) {
     const Partial r = attend(c.q, c.k, c.v, c.i, 0, c.n, c.D, c.scale, c.p, c.o);
@@ -38,14 +42,14 @@ class SdpaHost : public OpSubject {
     const HostCall c(call, "o");
     const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v"));
     Tensor o = Tensor::zeros(c.out, {c.B, c.hd.H, c.hd.S, c.hd.D}), lse = Tensor::zeros(c.out, {c.B, c.hd.H, c.hd.S});
-    for_each_head(c, [&](std::int64_t b, std::int64_t h) {
+    for_each_head(c, c.hd.H, [&](std::int64_t b, std::int64_t h) {
       std::vector<float> p(static_cast<std::size_t>(c.hd.S)), out(static_cast<std::size_t>(c.hd.D));
       for (std::int64_t i = 0; i < c.hd.S; ++i) {
-        const RowCall r{HostHead(q, c, b, h),
-                        HostHead(k, c, b, h),
-                        HostHead(v, c, b, h),
+        const RowCall r{query_head(q, c, b, h),
+                        kv_head(k, c, b, h),
+                        kv_head(v, c, b, h),
                         i,
-                        Policy::keys(c.causal, i, c.hd.S),
+                        Policy::keys(c.causal, i, c.hd, h),
                         c.hd.D,
                         c.B * c.hd.H,
                         c.scale,

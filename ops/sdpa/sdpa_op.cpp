@@ -33,7 +33,28 @@ struct NoMax : Standard {
 
 // The causal mask one key late: query i also sees key i + 1.
 struct CausalOffByOne : Standard {
-  static std::int64_t keys(bool causal, std::int64_t i, std::int64_t S) { return causal ? std::min(i + 2, S) : S; }
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t /*h*/) {
+    return causal ? std::min(i + 2, hd.S) : hd.S;
+  }
+};
+
+// A packed grouped-query plan (modelled on FlashAttention-3's PackGQA, which packs a key/value
+// head's query heads into its query tiles; FA3 decides by tile efficiency, this plan by a fixed
+// threshold), chosen where a key/value head's S*G query rows fill a 64-row tile
+// (kPackedRowsFrom): the G query heads of a key/value head are packed as the rows r = i*G + g of
+// one query sequence (g = h mod G), and the causal mask compares a key with the packed row r
+// instead of the query position i = r / G. Right for G = 1 and without a mask.
+constexpr std::int64_t kPackedRowsFrom = 64;
+bool packs_rows(bool causal, const Heads& hd) { return causal && hd.S * hd.G >= kPackedRowsFrom; }
+
+std::int64_t packed_row_keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t h) {
+  if (!packs_rows(causal, hd)) return visible_keys(causal, i, hd.S);
+  return std::min(i * hd.G + h % hd.G + 1, hd.S);
+}
+struct PackGqaCausalRow : Standard {
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t h) {
+    return packed_row_keys(causal, i, hd, h);
+  }
 };
 
 // The scale applied to the output instead of the logits: softmax(q k^T) v * scale.
@@ -74,6 +95,8 @@ void register_probes() {
                               "B*H < 8 and S >= 128: keys in two halves, combined (flash-decoding)");
   probes.add<SplitKeys<false>>("probe-split-no-rescale",
                                "B*H < 8 and S >= 128: two key halves added without rescaling");
+  probes.add<PackGqaCausalRow>("probe-pack-gqa-causal",
+                               "S*G >= 64: query heads packed as rows i*G + g, the causal mask on the packed row");
 }
 
 }  // namespace
@@ -91,10 +114,9 @@ struct BackwardNoRowsum : BackwardStandard {
 
 // dv accumulated in bf16 when it is stored as bf16 (a bf16 accumulator register).
 struct BackwardDvBf16Accumulate : BackwardStandard {
-  static float dv_sum(const Strip& P, const HostHead& dout, std::int64_t t0, std::int64_t n, std::int64_t d,
-                      bool bf16) {
-    if (!bf16) return BackwardStandard::dv_sum(P, dout, t0, n, d, bf16);
-    float s = 0.0f;
+  static float dv_sum(const Strip& P, const HostHead& dout, std::int64_t t0, std::int64_t n, std::int64_t d, bool bf16,
+                      float s) {
+    if (!bf16) return BackwardStandard::dv_sum(P, dout, t0, n, d, bf16, s);
     for (std::int64_t t = 0; t < n; ++t) s = round_through_bf16(s + P(t) * dout(t0 + t, d));
     return s;
   }
@@ -102,8 +124,24 @@ struct BackwardDvBf16Accumulate : BackwardStandard {
 
 // The causal mask one key late in the recomputed forward and in dk, dv.
 struct BackwardCausalOffByOne : BackwardStandard {
-  static std::int64_t keys(bool causal, std::int64_t i, std::int64_t S) { return causal ? std::min(i + 2, S) : S; }
-  static std::int64_t first_query(bool causal, std::int64_t j) { return causal ? std::max<std::int64_t>(j - 1, 0) : 0; }
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t /*h*/) {
+    return causal ? std::min(i + 2, hd.S) : hd.S;
+  }
+  static std::int64_t first_query(bool causal, std::int64_t j, const Heads& /*hd*/, std::int64_t /*g*/) {
+    return causal ? std::max<std::int64_t>(j - 1, 0) : 0;
+  }
+};
+
+// sdpa's probe-pack-gqa-causal in the backward: the packed rows' mask in the recomputed forward
+// and in dk and dv, where query i of head g sees key j when i*G + g >= j.
+struct BackwardPackGqaCausalRow : BackwardStandard {
+  static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t h) {
+    return packed_row_keys(causal, i, hd, h);
+  }
+  static std::int64_t first_query(bool causal, std::int64_t j, const Heads& hd, std::int64_t g) {
+    if (!packs_rows(causal, hd)) return BackwardStandard::first_query(causal, j, hd, g);
+    return std::max<std::int64_t>((j - g + hd.G - 1) / hd.G, 0);  // the least i with i*G + g >= j
+  }
 };
 
 // For few heads in the batch (B*H < 8) and 128 keys or more, dq's sum over keys in two halves
@@ -123,6 +161,8 @@ void register_backward_probes() {
   probes.add<BackwardCausalOffByOne>("probe-causal-off-by-one",
                                      "causal mask one key late in the recomputed forward, dk and dv");
   probes.add<BackwardSplitKeys>("probe-split-keys", "B*H < 8 and S >= 128: dq's sum over keys in two halves");
+  probes.add<BackwardPackGqaCausalRow>(
+      "probe-pack-gqa-causal", "S*G >= 64: query heads packed as rows i*G + g, the causal mask on the packed row");
 }
 
 }  // namespace

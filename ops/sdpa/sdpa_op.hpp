@@ -4,10 +4,12 @@
 //   s[i, j] = (sum_d q[i, d] k[j, d]) * scale            over the keys j visible to i
 //   m[i]    = max_j s[i, j],   p[i, j] = exp(s[i, j] - m[i]),   l[i] = sum_j p[i, j]
 //   o[i, d] = (sum_j p[i, j] v[j, d]) / l[i],   lse[i] = m[i] + log(l[i])
-// causal: query i sees keys 0..i. A subject's q, k, v, o (and gradients) are [B, H, S, D] and
+// causal: query i sees keys 0..i. Grouped-query attention: H = Hkv*G query heads, query head h
+// reads key/value head h / G (sdpa_heads.hpp); multi-head attention is G = 1, multi-query Hkv = 1.
+// A subject's q and o (and do, dq) are [B, H, S, D], its k and v (and dk, dv) [B, Hkv, S, D] and
 // its lse [B, H, S]; the parameter layout says how their memory is ordered ([B, H, S, D] or
 // [B, S, H, D], sdpa_heads.hpp), which a subject reads from their strides. The engine holds
-// them as the matrices [B, S*H*D] and [B, H*S] (op_view.hpp). The rows that must be independent
+// them as the matrices [B, S*H*D], [B, S*Hkv*D] and [B, H*S] (op_view.hpp). The rows that must be independent
 // and batch invariant are the batch elements b (what a server batching requests needs); every
 // (b, h, i) row is independent in the formula, and the head layouts and S, H, D cross plan
 // thresholds inside each b. q, k, v, o and lse share one dtype; a float32 or bf16 subject
@@ -19,14 +21,19 @@ namespace parity::ops::sdpa {
 
 // The parts of the declaration sdpa and sdpa_backward share.
 struct Shape {
-  // Plan thresholds: FlashAttention's key/query tiles (64, 128) and split-KV (flash-decoding)
-  // plans chosen from S and the batch's B*H; head dims 64 and 128 select kernels. The work
-  // B*H*S*S*D (each score's dot product) is capped so the Bounded and MPFR references of a
-  // case take at most about a second (ops/README.md).
+  // The query heads H are the extents' product Hkv*G, so every drawn or shrunk case is a valid
+  // grouping. Plan thresholds: FlashAttention's key/query tiles (64, 128) and split-KV
+  // (flash-decoding) plans chosen from S and the batch's B*H; head dims 64 and 128 select
+  // kernels; FlashAttention-3 packs a key/value head's G query heads into its query tiles, a plan
+  // chosen from S*G, which fills a 64-row tile at S = 64 / G for G = 1, 2, 4, 8 (S's 16 and 32,
+  // with G's 2, 4, 8 and S's small values 1..8). The work B*H*S*S*D (each score's dot product) is
+  // capped so the Bounded and MPFR references of a case take at most about a second
+  // (ops/README.md).
   static std::vector<ExtentDecl> extents() {
     return {{.name = "B", .max = 8},
-            {.name = "H", .max = 8},
-            {.name = "S", .max = 512, .thresholds = {64, 128, 256, 512}},
+            {.name = "Hkv", .max = 8},
+            {.name = "G", .max = 8, .thresholds = {2, 4, 8}},
+            {.name = "S", .max = 512, .thresholds = {16, 32, 64, 128, 256, 512}},
             {.name = "D", .max = 128, .thresholds = {64, 128}}};
   }
   static std::vector<ParamDecl> params() {
@@ -42,22 +49,37 @@ struct Shape {
     t.scales = std::move(scales);
     return t;
   }
-  // [B, H, S, D], in memory [B, H, S, D] (layout 0) or [B, S, H, D] (layout 1).
-  static TensorDecl output(const char* name) {
-    return {.name = name,
-            .shape = {"B", "S*H*D"},
-            .dtype_group = "act",
-            .dims = {"B", "H", "S", "D"},
-            .order_param = "layout",
-            .orders = {{"H", "S", "D"}, {"S", "H", "D"}}};
+  static TensorDecl kv_input(const char* name, std::vector<double> scales = {1.0}) {
+    TensorDecl t = kv_output(name);
+    t.scales = std::move(scales);
+    return t;
   }
+  // A query-head operand: [B, H, S, D] (H = Hkv*G), in memory [B, H, S, D] (layout 0) or
+  // [B, S, H, D] (layout 1).
+  static TensorDecl output(const char* name) { return headed(name, "Hkv*G"); }
+  // A key/value-head operand: [B, Hkv, S, D], in memory as the query heads'.
+  static TensorDecl kv_output(const char* name) { return headed(name, "Hkv"); }
   static TensorDecl lse(const char* name) {
-    return {.name = name, .shape = {"B", "H*S"}, .dtype_group = "act", .dims = {"B", "H", "S"}};
+    return {.name = name, .shape = {"B", "Hkv*G*S"}, .dtype_group = "act", .dims = {"B", "Hkv*G", "S"}};
   }
 
   template <class R>
   static Heads heads(const Eval<R>& e) {
-    return {.S = e.extent("S"), .H = e.extent("H"), .D = e.extent("D"), .bshd = e.param_value("layout") != 0};
+    return {.S = e.extent("S"),
+            .H = e.extent("Hkv") * e.extent("G"),
+            .D = e.extent("D"),
+            .G = e.extent("G"),
+            .bshd = e.param_value("layout") != 0};
+  }
+
+ private:
+  static TensorDecl headed(const char* name, const std::string& heads) {
+    return {.name = name,
+            .shape = {"B", "S*" + heads + "*D"},
+            .dtype_group = "act",
+            .dims = {"B", heads, "S", "D"},
+            .order_param = "layout",
+            .orders = {{heads, "S", "D"}, {"S", heads, "D"}}};
   }
 };
 
@@ -75,7 +97,7 @@ SoftmaxRow<R> softmax_row(const Eval<R>& e, const In& q, const In& k, const Head
   SoftmaxRow<R> r;
   std::vector<R> s(static_cast<std::size_t>(n));
   for (std::int64_t j = 0; j < n; ++j)
-    s[j] = e.sum(hd.D, [&](std::int64_t d) { return q(b, hd.col(i, h, d)) * k(b, hd.col(j, h, d)); }) * scale;
+    s[j] = e.sum(hd.D, [&](std::int64_t d) { return q(b, hd.col(i, h, d)) * k(b, hd.kv_col(j, h, d)); }) * scale;
   r.m = e.max(n, [&](std::int64_t j) { return s[j]; });
   for (std::int64_t j = 0; j < n; ++j) r.p.push_back(exp(s[j] - r.m));
   r.l = e.sum(n, [&](std::int64_t j) { return r.p[j]; });
@@ -87,16 +109,17 @@ struct Sdpa {
     return {
         .name = "sdpa",
         .description =
-            "attention: o = softmax(scale q k^T, causal or not) v and its logsumexp lse; q, k, v, o [B,H,S,D] in "
-            "memory [B,H,S,D] or [B,S,H,D] (layout), lse [B,H,S]",
+            "attention: o = softmax(scale q k^T, causal or not) v and its logsumexp lse; q, o [B,H,S,D] with "
+            "H = Hkv*G query heads, k, v [B,Hkv,S,D] (query head h reads k, v head h/G), in memory [B,H,S,D] or "
+            "[B,S,H,D] (layout), lse [B,H,S]",
         .extents = Shape::extents(),
-        .inputs = {Shape::input("q", {1.0, 10.0}), Shape::input("k", {1.0, 10.0}), Shape::input("v")},
+        .inputs = {Shape::input("q", {1.0, 10.0}), Shape::kv_input("k", {1.0, 10.0}), Shape::kv_input("v")},
         .outputs = {Shape::output("o"), Shape::lse("lse")},
         .params = Shape::params(),
         .row_extent = "B",
         .reduced_extents = {"S", "D"},
         .max_elements = std::int64_t{1} << 18,
-        .work = "B*H*S*S*D",
+        .work = "B*Hkv*G*S*S*D",
         .max_work = std::int64_t{1} << 24,
         // The MPFR self-check takes 0.65 s a case on average here (100 cases: 65 s, a twentieth of
         // CI's test time); 30 still draws the tiers and thresholds of S, and PARITY_CASES raises it.
@@ -118,7 +141,7 @@ struct Sdpa {
           const std::int64_t n = visible_keys(causal, i, hd.S);
           const SoftmaxRow<R> r = softmax_row(e, q, k, hd, b, h, i, n, scale);
           for (std::int64_t d = 0; d < hd.D; ++d)
-            o(b, hd.col(i, h, d)) = e.sum(n, [&](std::int64_t j) { return r.p[j] * v(b, hd.col(j, h, d)); }) / r.l;
+            o(b, hd.col(i, h, d)) = e.sum(n, [&](std::int64_t j) { return r.p[j] * v(b, hd.kv_col(j, h, d)); }) / r.l;
           lse(b, hd.lse_col(i, h)) = r.m + log(r.l);
         }
   }

@@ -22,7 +22,10 @@ std::unique_ptr<OpSubject> make_cuda_backward_kernel();
 // runs on the CPU for these dtypes, and the one that returns the logsumexp; its _backward is what autograd runs for
 // it. LibTorch 1.13 has no fused CPU attention: there the subjects are ATen's composition of its math path in float32
 // (matmul, softmax, logsumexp), differentiated by autograd. Their [B, H, S, D] tensors go to ATen as they are: the
-// layout's memory order in their strides, as model code passes transposed views.
+// layout's memory order in their strides, as model code passes transposed views. With grouped-query heads (G > 1)
+// k and v [B, Hkv, S, D] are first repeated along the heads (repeat_interleave, what scaled_dot_product_attention's
+// enable_gqa computes; the fused CPU kernel takes equal head counts), and dk, dv are the sums of their copies'
+// gradients over each group (LibTorch's sum; autograd's on 1.13).
 std::unique_ptr<OpSubject> make_torch_cpu();
 // What the subjects run in this LibTorch, for their descriptions.
 std::string torch_kernel();

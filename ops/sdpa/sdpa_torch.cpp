@@ -29,8 +29,8 @@ namespace {
 using subjects::torch_impl::from_aten;
 using subjects::torch_impl::to_aten;
 
-// An output in `dtype`: q, k, v and their gradients are [B, H, S, D] (their strides say the
-// layout), the logsumexp [B, H, S], as the ATen operators take and give them.
+// An output in `dtype`: q, k, v and their gradients are [B, H, S, D] and [B, Hkv, S, D] (their
+// strides say the layout), the logsumexp [B, H, S], as the ATen operators take and give them.
 Tensor cast(const at::Tensor& x, DType dtype) {
   return from_aten(x.to(dtype == DType::bf16 ? at::kBFloat16 : dtype == DType::f64 ? at::kDouble : at::kFloat));
 }
@@ -51,11 +51,29 @@ std::tuple<at::Tensor, at::Tensor> attention(const at::Tensor& q, const at::Tens
 #endif
 }
 
+// A key/value operand [B, Hkv, S, D] with each head repeated for the G query heads that read
+// it, [B, H, S, D]: what at::scaled_dot_product_attention's enable_gqa does (LibTorch 2.5 on)
+// before its math path, and what the fused CPU kernel (which takes equal head counts) and
+// LibTorch 1.13 need. Autograd through it sums a head's gradient over its group.
+at::Tensor grouped(const at::Tensor& kv, const OpCall& call) {
+  const std::int64_t G = call.extent("G");
+  return G == 1 ? kv : kv.repeat_interleave(G, 1);
+}
+
+// The gradient of a key/value operand from the gradient of its grouped copy: each head's G
+// copies summed (LibTorch's sum, in its order).
+at::Tensor ungrouped(const at::Tensor& d, const OpCall& call) {
+  const std::int64_t G = call.extent("G");
+  if (G == 1) return d;
+  return d.reshape({d.size(0), d.size(1) / G, G, d.size(2), d.size(3)}).sum(2);
+}
+
 class TorchCpu : public OpSubject {
  public:
   OpOutputs run(const OpCall& call) override {
-    const auto [o, lse] = attention(to_aten(call.input("q")), to_aten(call.input("k")), to_aten(call.input("v")),
-                                    call.param("causal") != 0, call.param("scale"));
+    const auto [o, lse] =
+        attention(to_aten(call.input("q")), grouped(to_aten(call.input("k")), call),
+                  grouped(to_aten(call.input("v")), call), call.param("causal") != 0, call.param("scale"));
     return {{"o", cast(o, call.output_dtype("o"))}, {"lse", cast(lse, call.output_dtype("lse"))}};
   }
 };
@@ -67,14 +85,17 @@ class TorchCpuBackward : public OpSubject {
     const bool causal = call.param("causal") != 0;
     const at::Tensor d_o = to_aten(call.input("do"));
 #if PARITY_SDPA_FUSED_CPU
-    const auto [o, lse] = attention(q, k, v, causal, call.param("scale"));
-    const auto [dq, dk, dv] = at::_scaled_dot_product_flash_attention_for_cpu_backward(d_o, q, k, v, o, lse, 0.0,
-                                                                                       causal, {}, call.param("scale"));
+    const at::Tensor kg = grouped(k, call), vg = grouped(v, call);
+    const auto [o, lse] = attention(q, kg, vg, causal, call.param("scale"));
+    const auto [dq, dkg, dvg] = at::_scaled_dot_product_flash_attention_for_cpu_backward(
+        d_o, q, kg, vg, o, lse, 0.0, causal, {}, call.param("scale"));
+    const at::Tensor dk = ungrouped(dkg, call), dv = ungrouped(dvg, call);
 #else
     at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
     const at::Tensor qf = q.to(at::kFloat).detach().requires_grad_(), kf = k.to(at::kFloat).detach().requires_grad_(),
                      vf = v.to(at::kFloat).detach().requires_grad_();
-    std::get<0>(attention(qf, kf, vf, causal, call.param("scale"))).backward(d_o.to(at::kFloat));
+    std::get<0>(attention(qf, grouped(kf, call), grouped(vf, call), causal, call.param("scale")))
+        .backward(d_o.to(at::kFloat));
     const at::Tensor dq = qf.grad(), dk = kf.grad(), dv = vf.grad();
 #endif
     const DType t = call.output_dtype("dq");

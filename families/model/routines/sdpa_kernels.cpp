@@ -7,12 +7,13 @@
 namespace parity::model {
 namespace {
 
-// The op call on q, k, v [B, H, T, Dh], the dims sdpa's subjects take, in layout 0 (their memory).
+// The op call on q, k, v [B, H, T, Dh], the dims sdpa's subjects take, in layout 0 (their memory):
+// multi-head attention, Hkv = H and G = 1.
 ops::OpCall sdpa_call(const std::string& subject, const Tensor& q, const Tensor& k, const Tensor& v, float scale) {
   if (k.shape() != q.shape() || v.shape() != q.shape())
     throw std::logic_error("sdpa subject " + subject + ": the model's attention gave q, k and v of different shapes");
   ops::OpCall call;
-  call.extents = {{"B", q.dim(0)}, {"H", q.dim(1)}, {"S", q.dim(2)}, {"D", q.dim(3)}};
+  call.extents = {{"B", q.dim(0)}, {"Hkv", q.dim(1)}, {"G", 1}, {"S", q.dim(2)}, {"D", q.dim(3)}};
   call.inputs = {{"q", q.contiguous()}, {"k", k.contiguous()}, {"v", v.contiguous()}};
   call.params = {{"scale", scale}, {"causal", 0.0}, {"layout", 0.0}};
   return call;

@@ -132,7 +132,7 @@ ops::OpOutputs on_matrices(const char* op, const ops::OpCall& call) {
 TEST(ModelPrimitivesAttention, TheKernelsCalledDirectlyInTheOtherLayoutGiveTheSameBits) {
   const Heads p = heads(2, 3, 7, 8, 16);
   ops::OpCall call;
-  call.extents = {{"B", 2}, {"H", 3}, {"S", 7}, {"D", 8}};
+  call.extents = {{"B", 2}, {"Hkv", 3}, {"G", 1}, {"S", 7}, {"D", 8}};
   call.inputs = {{"q", bshd(p.q)}, {"k", bshd(p.k)}, {"v", bshd(p.v)}};
   call.params = {{"scale", p.scale}, {"causal", 0.0}, {"layout", 1.0}};
   call.output_dtypes = {{"o", DType::f32}, {"lse", DType::f32}};

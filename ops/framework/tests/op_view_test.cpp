@@ -153,5 +153,27 @@ TEST(OpView, DimsThatDoNotSplitTheShapeAreRefused) {
   refused([](TensorDecl& t) { t.dims = {"T", "Q", "B", "C"}; }, "unknown extent 'Q'");
 }
 
+// A dim may be an expression (sdpa's query heads "Hkv*G"): x as [T, A*B, C], its columns in the
+// order (A*B, C) or (C, A*B), each order naming the dim by its expression.
+TEST(OpView, ADimThatIsAProductIsOneDimOfItsOrders) {
+  OpDecl d = ordered_decl();
+  d.inputs[0].dims = {"T", "A*B", "C"};
+  d.inputs[0].orders = {{"A*B", "C"}, {"C", "A*B"}};
+  validate(d);
+  const Tensor logical = normal_tensor_nd(DType::f32, {T, A * B * C}, 5, 0, 1.0);
+  for (const int order : {0, 1}) {
+    const Tensor view = dims_view(d.inputs[0], Layout{.ld_pad = 2, .offset = 3}.place(logical), call_in_order(order));
+    ASSERT_EQ(view.shape(), (std::vector<std::int64_t>{T, A * B, C}));
+    std::int64_t i = 0;
+    for (std::int64_t t = 0; t < T; ++t)
+      for (std::int64_t ab = 0; ab < A * B; ++ab)
+        for (std::int64_t c = 0; c < C; ++c, ++i)
+          ASSERT_EQ(view.bits_at(i), logical.bits_at(t * A * B * C + (order == 0 ? ab * C + c : c * A * B + ab)))
+              << "order " << order << " at " << t << "," << ab << "," << c;
+  }
+  d.inputs[0].orders[1] = {"C", "B*A"};  // the same product, not the dim's expression
+  EXPECT_THROW(validate(d), std::logic_error);
+}
+
 }  // namespace
 }  // namespace parity::ops

@@ -10,46 +10,28 @@
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/op_view.hpp>
 #include <parity/ops/framework/tests/gradient_check.hpp>
-#include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/op_families.hpp>
+#include <parity/ops/sdpa/tests/sdpa_cases.hpp>
 
-namespace parity::ops::sdpa {
+namespace parity::ops::sdpa::testing {
 namespace {
 
-const gen::Family& family() { return find_op_family("sdpa"); }
-const gen::Family& backward_family() { return find_op_family("sdpa_backward"); }
-
-const OpDef& def(const gen::Family& f) { return testing::def_of(f); }
-
-Case make_case(const char* op, std::int64_t B, std::int64_t H, std::int64_t S, std::int64_t D, bool causal, bool bshd,
-               std::uint64_t seed, double qk_scale = 1.0) {
-  Case c;
-  c.family = op;
-  c.seed = seed;
-  c.dims = {{"B", B}, {"H", H}, {"S", S}, {"D", D}};
-  c.params = {{"causal", causal ? 1.0 : 0.0}, {"layout", bshd ? 1.0 : 0.0}, {"scale", 0.125}, {"dtype.act", 32},
-              {"scale.q", qk_scale},          {"scale.k", qk_scale}};
-  return c;
-}
-
-std::unique_ptr<OpSubject> make(const gen::Family& f, const std::string& name) {
-  return testing::make_subject(f, name);
-}
-
 // dq, dk and dv are the gradients of sdpa's o (testing::gradient_mismatches), causal or not, in
-// either head layout.
+// either head layout, with multi-head, grouped-query (dk and dv summed over 2 or 3 query heads)
+// and multi-query heads.
 TEST(SdpaReference, TheBackwardIsTheGradientOfTheForward) {
-  for (const bool causal : {false, true})
-    for (const bool bshd : {false, true})
-      for (const std::string& fault : testing::gradient_mismatches(
-               def(family()), def(backward_family()), make_case("sdpa_backward", 2, 2, 5, 3, causal, bshd, 11),
-               {{"o", "do"}}, {"q", "k", "v"}))
-        ADD_FAILURE() << fault;
+  for (const CaseHeads heads : {CaseHeads{2, 1}, CaseHeads{2, 2}, CaseHeads{1, 3}})
+    for (const bool causal : {false, true})
+      for (const bool bshd : {false, true})
+        for (const std::string& fault : ops::testing::gradient_mismatches(
+                 def(family()), def(backward_family()), make_case("sdpa_backward", 2, heads, 5, 3, causal, bshd, 11),
+                 {{"o", "do"}}, {"q", "k", "v"}))
+          ADD_FAILURE() << "Hkv " << heads.Hkv << " G " << heads.G << ": " << fault;
 }
 
-// A [B, H, S, D] operand's values rearranged as [B, S, H, D] (written out, not through Heads).
-std::vector<double> to_bshd(const std::vector<double>& x, std::int64_t B, std::int64_t H, std::int64_t S,
-                            std::int64_t D) {
+// A [B, H, S, D] operand's values rearranged as [B, S, H, D] (written out, not through Heads);
+// H is the operand's own head count (a key/value operand's Hkv).
+std::vector<double> to_bshd(const std::vector<double>& x, std::int64_t B, std::int64_t S, std::int64_t D) {
+  const std::int64_t H = static_cast<std::int64_t>(x.size()) / (B * S * D);
   std::vector<double> y(x.size());
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t h = 0; h < H; ++h)
@@ -61,14 +43,14 @@ std::vector<double> to_bshd(const std::vector<double>& x, std::int64_t B, std::i
 }
 
 TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
-  const std::int64_t B = 2, H = 3, S = 4, D = 5;
+  const std::int64_t B = 2, S = 4, D = 5;
   for (const gen::Family* f : {&family(), &backward_family()}) {
     const OpDef& op = def(*f);
-    const OpProblem bhsd = materialise(op.decl, make_case(f->name().c_str(), B, H, S, D, true, false, 3));
+    const OpProblem bhsd = materialise(op.decl, make_case(f->name().c_str(), B, {3, 2}, S, D, true, false, 3));
     OpProblem bshd = bhsd;
     bshd.values.params["layout"] = bshd.call.params["layout"] = 1;
     for (auto& [name, x] : bshd.values.inputs) {
-      x = to_bshd(x, B, H, S, D);
+      x = to_bshd(x, B, S, D);
       for (std::size_t i = 0; i < x.size(); ++i)
         bshd.call.inputs.at(name).set_value(static_cast<std::int64_t>(i), x[i]);
     }
@@ -82,22 +64,22 @@ TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
         EXPECT_EQ(ka.at(t.name).values(), kb.at(t.name).values());
         continue;
       }
-      EXPECT_EQ(to_bshd(a.at(t.name), B, H, S, D), b.at(t.name)) << f->name() << " " << t.name;
-      EXPECT_EQ(to_bshd(ka.at(t.name).values(), B, H, S, D), kb.at(t.name).values()) << f->name() << " " << t.name;
+      EXPECT_EQ(to_bshd(a.at(t.name), B, S, D), b.at(t.name)) << f->name() << " " << t.name;
+      EXPECT_EQ(to_bshd(ka.at(t.name).values(), B, S, D), kb.at(t.name).values()) << f->name() << " " << t.name;
     }
   }
 }
 
 TEST(SdpaKernel, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
   for (const std::uint64_t seed : {1u, 2u}) {
-    const Case small = make_case("sdpa", 2, 2, 9, 16, true, true, seed);
+    const Case small = make_case("sdpa", 2, {2, 1}, 9, 16, true, true, seed);
     EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "parity-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "probe-causal-off-by-one")).fails());
     EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "probe-scale-after-softmax")).fails());
-    const Case large_logits = make_case("sdpa", 2, 2, 9, 16, false, false, seed, 10.0);
+    const Case large_logits = make_case("sdpa", 2, {2, 1}, 9, 16, false, false, seed, 10.0);
     EXPECT_TRUE(forward_accuracy(def(family()), large_logits, *make(family(), "parity-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(family()), large_logits, *make(family(), "probe-no-max")).fails());
-    const Case back = make_case("sdpa_backward", 2, 2, 9, 16, true, false, seed);
+    const Case back = make_case("sdpa_backward", 2, {2, 1}, 9, 16, true, false, seed);
     EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "parity-host")).holds());
     EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "probe-no-rowsum")).fails());
     EXPECT_TRUE(
@@ -110,7 +92,7 @@ TEST(SdpaKernel, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
 // Inf; the kernel is right and the class of those elements unknown (bounded.hpp).
 TEST(SdpaKernel, AnInfValueWithAnUnderflowedProbabilityIsNoViolation) {
   for (const gen::Family* f : {&family(), &backward_family()}) {
-    Case c = make_case(f->name().c_str(), 1, 1, 2, 25, false, false, 0, 10.0);
+    Case c = make_case(f->name().c_str(), 1, {1, 1}, 2, 25, false, false, 0, 10.0);
     c.params["dtype.act"] = 16;
     c.patches = {{"v", 0, 0x7f80, DType::bf16}};
     EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "parity-host")).holds()) << f->name();
@@ -119,13 +101,13 @@ TEST(SdpaKernel, AnInfValueWithAnUnderflowedProbabilityIsNoViolation) {
 
 // The split-keys plans change the bits of a row with the batch's B*H: caught as batch variance.
 TEST(SdpaKernel, TheSplitKeysProbesDependOnTheBatch) {
-  const Case c = make_case("sdpa", 4, 2, 128, 4, false, false, 5);
+  const Case c = make_case("sdpa", 4, {2, 1}, 128, 4, false, false, 5);
   EXPECT_TRUE(rows_independent(def(family()), c, *make(family(), "parity-host")).holds());
   EXPECT_TRUE(rows_independent(def(family()), c, *make(family(), "probe-split-keys")).fails());
-  const Case b = make_case("sdpa_backward", 4, 2, 128, 4, false, false, 5);
+  const Case b = make_case("sdpa_backward", 4, {2, 1}, 128, 4, false, false, 5);
   EXPECT_TRUE(rows_independent(def(backward_family()), b, *make(backward_family(), "parity-host")).holds());
   EXPECT_TRUE(rows_independent(def(backward_family()), b, *make(backward_family(), "probe-split-keys")).fails());
 }
 
 }  // namespace
-}  // namespace parity::ops::sdpa
+}  // namespace parity::ops::sdpa::testing

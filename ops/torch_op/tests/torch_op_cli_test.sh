@@ -179,17 +179,22 @@ if "$parity" check rms_norm --torch-op aten::rms_norm --cases 1 2>&1 | grep -q "
 else
   aten rms_norm --torch-op aten::rms_norm --torch-arg 'x=input,w=weight,normalized_shape=[D]'
 fi
-# Attention on [B, H, S, D] tensors, sdpa's dims, by name: LibTorch's (causal and not; a finding),
-# and mylib::attention (examples/torch_op: float32 only, its own argument names, read through its
-# strides), which holds every property; its copy that reads its tensors as if contiguous fails
-# where the case's layout is [B, S, H, D] memory (layout=1, which reaches an operator as strides
-# only) and where padded or transposed memory does; an o returned as a matrix is refused by shape.
+# Attention on [B, H, S, D] tensors (k, v [B, Hkv, S, D]), sdpa's dims, by name: LibTorch's (causal
+# and not; a finding), and mylib::attention (examples/torch_op: float32 only, its own argument
+# names, read through its strides, grouped-query heads), which holds every property; its copy that
+# reads its tensors as if contiguous fails where the case's layout is [B, S, H, D] memory (layout=1,
+# which reaches an operator as strides only) and where padded or transposed memory does; an o
+# returned as a matrix is refused by shape.
 if "$parity" check sdpa --torch-op aten::scaled_dot_product_attention --cases 1 2>&1 | grep -q "has no operator"; then
   echo "ok:   this LibTorch has no aten::scaled_dot_product_attention (2.0 and later have)"
 else
+  # Grouped-query heads (k, v with Hkv of the H heads) need enable_gqa (LibTorch 2.5 on); before,
+  # the cases keep to multi-head attention (G = 1).
+  args=q=query,k=key,v=value,causal=is_causal,enable_gqa=true grouped=()
+  "$parity" check sdpa --torch-op aten::scaled_dot_product_attention --torch-arg "$args" --cases 1 >/dev/null 2>&1
+  [ $? -le 1 ] || { args=q=query,k=key,v=value,causal=is_causal grouped=(--max G=1); }
   for causal in 0 1; do
-    aten sdpa --torch-op aten::scaled_dot_product_attention --torch-arg q=query,k=key,v=value,causal=is_causal \
-      --param causal=$causal
+    aten sdpa --torch-op aten::scaled_dot_product_attention --torch-arg "$args" "${grouped[@]}" --param causal=$causal
   done
 fi
 attention() {
@@ -203,7 +208,7 @@ expect 1 "forward_accuracy              FAILS" -- attention --torch-op mylib::at
 expect 1 "layout_invariant              FAILS" -- attention --torch-op mylib::attention_assumes_contiguous \
   --param layout=0 --property layout_invariant
 expect 1 "returned o as [1, 1], where sdpa declares [1, 1, 1, 1]" -- "$parity" check sdpa --library "$lib" \
-  --torch-op parity_test::attention_flat --max B=1,H=1,S=1,D=1 --property repeatable --cases 1
+  --torch-op parity_test::attention_flat --max B=1,Hkv=1,G=1,S=1,D=1 --property repeatable --cases 1
 expect 2 "--torch-device: 'tpu' is neither cpu nor cuda" -- check --torch-op mylib::rms_norm --torch-device tpu
 expect 2 "--torch-op: lora is not an op family" -- "$parity" check lora --torch-op mylib::rms_norm --library "$lib"
 expect 2 "--library needs --torch-op SCHEMA" -- "$parity" check rms_norm --library "$lib"
