@@ -4,11 +4,12 @@
 //   parity-cuda  the CUDA kernel, bit for bit the host twin's (cross_backend_bitwise);
 //                unavailable without a device, or where make_cuda is null (a build without CUDA);
 //   torch-cpu    LibTorch's implementation, a reference subject: findings, never gated.
-// then the op's mismatch probes. An op folder's <op>_op.cpp makes its family with
-// shipped_op_family<Op>(subjects), which registers them before the op's subject list is first read.
+// then the op's mismatch probes, and its batch-shape probes where it has another plan. An op folder's <op>_op.cpp makes
+// its family with shipped_op_family<Op>(subjects), which registers them before the op's subject list is first read.
 #include <memory>
 #include <string>
 
+#include <parity/ops/framework/batch_shape_probes.hpp>
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_subject.hpp>
@@ -25,6 +26,10 @@ struct BuiltinSubjects {
   // schema name, torch_op_reference(...) (torch_op/torch_op.hpp), or written out, torch_subject(...).
   OpSubjectInfo torch;
   void (*register_probes)() = nullptr;  // registers the op's mismatch probes (HostProbes)
+  // The host twin with another evaluation plan (another reduction order: as accurate, other bits),
+  // or null where the op has none (an elementwise op): the batch-shape probes run it on the batch
+  // shapes of batch_shape_probes.hpp.
+  MakeOpSubject other_plan = nullptr;
 };
 
 // LibTorch's implementation written out as a subject (`make`), for BuiltinSubjects::torch;
@@ -39,6 +44,7 @@ template <class Op>
 const gen::Family& shipped_op_family(BuiltinSubjects subjects) {
   static const OpFamily family(define_op<Op>(), [subjects = std::move(subjects)] {
     register_builtin_subjects(Op::declaration().name, subjects);
+    if (subjects.other_plan) register_batch_shape_probes(Op::declaration(), subjects.make_host, subjects.other_plan);
   });
   return family;
 }

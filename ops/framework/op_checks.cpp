@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include <parity/core/compare.hpp>
+#include <parity/ops/framework/batch_shapes.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/op_view.hpp>
 
@@ -53,6 +54,7 @@ Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
 struct Difference {
   std::string output, text;
   std::optional<ElementMap> map;
+  std::int64_t row = -1;  // the row of `a` of the first difference, where rows were compared
   bool found() const { return !text.empty(); }
 };
 
@@ -71,7 +73,8 @@ Difference first_difference(const OpDecl& d, const OpOutputs& a, const OpOutputs
     }
     const BitwiseDiff diff = compare_bitwise(x, y);
     if (diff.equal()) continue;
-    Difference found{t.name, t.name + ": " + diff.describe(x.shape()), {}};
+    Difference found{t.name, t.name + ": " + diff.describe(x.shape()), {}, -1};
+    if (n > 0) found.row = a0 + diff.first_index / std::max<std::int64_t>(x.numel() / n, 1);
     if (!diff.shape_mismatch) found.map = element_map_of(t.name, MapMeasure::bits_differ, x.shape(), bits_differ(x, y));
     return found;
   }
@@ -99,6 +102,38 @@ bool rows_differ(const OpDecl& d, const OpProblem& p, std::int64_t row) {
       if (r != row && !compare_bitwise(x.rows(r, r + 1), mine).equal()) return true;
   }
   return false;
+}
+
+// The first input led by the row extent that the problem has: the one whose rows' norms order a
+// permuted batch; "" when there is none.
+std::string first_row_input(const OpDecl& d, const OpProblem& p) {
+  for (const auto& t : d.inputs)
+    if (d.has_rows(t) && p.call.has_input(t.name)) return t.name;
+  return "";
+}
+
+// The row-led outputs of `parts` (each present in every part), their rows one part after another,
+// then picked in `order` (every row in turn where empty): a batch's outputs back in its own order.
+OpOutputs row_outputs(const OpDecl& d, const std::vector<OpOutputs>& parts, const std::vector<std::int64_t>& order) {
+  OpOutputs out;
+  for (const auto& t : d.outputs) {
+    if (!d.has_rows(t) ||
+        !std::all_of(parts.begin(), parts.end(), [&](const OpOutputs& o) { return o.contains(t.name); }))
+      continue;
+    std::vector<std::pair<const Tensor*, std::int64_t>> rows;  // every row of the parts in turn
+    for (const auto& part : parts)
+      for (std::int64_t r = 0; r < part.at(t.name).dim(0); ++r) rows.emplace_back(&part.at(t.name), r);
+    std::vector<std::int64_t> shape = parts.front().at(t.name).shape();
+    shape[0] = order.empty() ? static_cast<std::int64_t>(rows.size()) : static_cast<std::int64_t>(order.size());
+    Tensor y = Tensor::zeros(parts.front().at(t.name).dtype(), shape);
+    const std::int64_t width = shape[0] ? y.numel() / shape[0] : 0;
+    for (std::int64_t k = 0; k < shape[0]; ++k) {
+      const auto [from, r] = rows[static_cast<std::size_t>(order.empty() ? k : order[static_cast<std::size_t>(k)])];
+      for (std::int64_t i = 0; i < width; ++i) y.set_bits(k * width + i, from->bits_at(r * width + i));
+    }
+    out[t.name] = std::move(y);
+  }
+  return out;
 }
 
 Verdict bitwise(const char* property, Difference diff, const std::string& what) {
@@ -182,6 +217,73 @@ Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s) {
   return bitwise(
       "batch_vs_batch", first_difference(op.decl, a.out, b.out, 0, 0, T),
       "rows of a batch of " + std::to_string(T) + " differ from the same rows in a batch of " + std::to_string(T + 1));
+}
+
+Verdict rows_permuted(const OpDef& op, const Case& c, OpSubject& s) {
+  const OpDecl& d = op.decl;
+  const OpProblem p = materialise(d, c, 0, true);
+  const std::int64_t T = rows(d, p);
+  if (T < 2) return Verdict::discard("rows_permuted", "a batch of one row");
+  const std::string by = first_row_input(d, p);
+  if (by.empty()) return Verdict::discard("rows_permuted", "no input led by the row extent " + d.row_extent);
+  const std::vector<std::int64_t> order = descending_norm_order(p.call.inputs.at(by));
+  if (std::is_sorted(order.begin(), order.end()))
+    return Verdict::discard("rows_permuted", "the rows already lie by descending norm of " + by);
+  const Run batch = run(d, s, p.call), permuted = run(d, s, row_gather(d, p, order).call);
+  if (!batch.fault.empty() || !permuted.fault.empty())
+    return Verdict::fail("rows_permuted", batch.fault.empty() ? permuted.fault : batch.fault);
+  if (!has_row_output(d, batch.out)) return Verdict::discard("rows_permuted", no_row_output(d));
+  std::vector<std::int64_t> position(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k)
+    position[static_cast<std::size_t>(order[k])] = static_cast<std::int64_t>(k);
+  const Difference diff = first_difference(d, batch.out, row_outputs(d, {permuted.out}, position), 0, 0, T);
+  if (!diff.found()) return Verdict::pass("rows_permuted");
+  return bitwise("rows_permuted", diff,
+                 "row " + std::to_string(diff.row) + " of a batch of " + std::to_string(T) +
+                     " differs from that row run at " + "position " +
+                     std::to_string(position[static_cast<std::size_t>(diff.row)]) +
+                     " of the batch reordered by descending norm of " + by);
+}
+
+Verdict rows_padded(const OpDef& op, const Case& c, OpSubject& s) {
+  const OpDecl& d = op.decl;
+  const OpProblem p = materialise(d, c, 0, true);
+  const std::int64_t T = rows(d, p), bucket = padded_rows(T);
+  std::vector<std::int64_t> order(static_cast<std::size_t>(bucket), kZeroRow);
+  for (std::int64_t r = 0; r < T; ++r) order[static_cast<std::size_t>(r)] = r;
+  const Run batch = run(d, s, p.call), padded = run(d, s, row_gather(d, p, order).call);
+  if (!batch.fault.empty() || !padded.fault.empty())
+    return Verdict::fail("rows_padded", batch.fault.empty() ? padded.fault : batch.fault);
+  if (!has_row_output(d, batch.out)) return Verdict::discard("rows_padded", no_row_output(d));
+  const Difference diff = first_difference(d, batch.out, padded.out, 0, 0, T);
+  if (!diff.found()) return Verdict::pass("rows_padded");
+  return bitwise("rows_padded", diff,
+                 "row " + std::to_string(diff.row) + " of a batch of " + std::to_string(T) +
+                     " differs from that row in the batch padded with " + std::to_string(bucket - T) +
+                     " rows of +0 to " + std::to_string(bucket));
+}
+
+Verdict rows_chunked(const OpDef& op, const Case& c, OpSubject& s) {
+  const OpDecl& d = op.decl;
+  const OpProblem p = materialise(d, c, 0, true);
+  const std::int64_t T = rows(d, p), n = chunk_rows(T);
+  if (T < 2) return Verdict::discard("rows_chunked", "a batch of one row is one chunk");
+  const Run batch = run(d, s, p.call);
+  if (!batch.fault.empty()) return Verdict::fail("rows_chunked", batch.fault);
+  if (!has_row_output(d, batch.out)) return Verdict::discard("rows_chunked", no_row_output(d));
+  std::vector<OpOutputs> chunks;
+  for (std::int64_t begin = 0; begin < T; begin += n) {
+    Run chunk = run(d, s, row_slice(d, p, begin, std::min(begin + n, T)).call);
+    if (!chunk.fault.empty()) return Verdict::fail("rows_chunked", chunk.fault);
+    chunks.push_back(std::move(chunk.out));
+  }
+  const Difference diff = first_difference(d, batch.out, row_outputs(d, chunks, {}), 0, 0, T);
+  if (!diff.found()) return Verdict::pass("rows_chunked");
+  return bitwise("rows_chunked", diff,
+                 "row " + std::to_string(diff.row) + " of a batch of " + std::to_string(T) +
+                     " differs from that row run as row " + std::to_string(diff.row % n) + " of chunk " +
+                     std::to_string(diff.row / n) + " (the batch in " + std::to_string(chunks.size()) +
+                     " chunks of up to " + std::to_string(n) + " rows)");
 }
 
 Verdict layout_invariant(const OpDef& op, const Case& c, OpSubject& s) {

@@ -9,8 +9,18 @@
 //   batch_vs_batch        every row of a batch of T rows gives the bits of the same row in a batch
 //                         of T + 1 (B vs B': a plan chosen from the total row count shows here
 //                         even where one row alone agrees); discarded for T < 2
-//   (both compare the outputs led by the row extent, and are discarded where the subject's
-//   unchecked_outputs leave none: an output summed over the rows has no row to compare)
+//   rows_permuted         each row of a batch gives its bits when the batch runs with its rows
+//                         reordered by descending norm of its first row-led input
+//                         (batch_shapes.hpp: deterministic, from the contents); discarded for one
+//                         row or where that order is the batch's own
+//   rows_padded           each row of a batch gives its bits when the batch is padded with rows
+//                         of +0 to the next power of two strictly above its row count (a bucket)
+//   rows_chunked          the batch run as consecutive chunks of ceil(T / 3) rows gives the bits
+//                         of the whole batch, row for row; discarded for one row
+//   (these five compare the outputs led by the row extent, and are discarded where the subject's
+//   unchecked_outputs leave none: an output summed over the rows has no row to compare; the last
+//   three run contiguous inputs, so that only the batch's shape differs, and name the first row
+//   that differs)
 //   layout_invariant      the case's strided and offset inputs give the bits of contiguous ones;
 //                         discarded when every input is contiguous
 //   forward_accuracy      every output element within its derived bound (bounded.hpp, under the
@@ -25,8 +35,8 @@
 //   cross_backend_bitwise a subject and its host twin give the same bits
 // A subject's unchecked_outputs (op_subject.hpp) are left out of every comparison. A failing
 // verdict on a wrong value carries an element map (core/element_map.hpp) of its first failing
-// output: where bits differ (for rows_independent the rows compared up to the first that differs,
-// the others not measured), or |error| / bound per element for forward_accuracy.
+// output: where bits differ over the compared rows (for rows_independent the rows compared up to the first that
+// differs, the others not measured), or |error| / bound per element for forward_accuracy.
 #include <string>
 
 #include <parity/core/case.hpp>
@@ -42,6 +52,9 @@ inline constexpr std::int64_t kRowsCompared = 256;
 Verdict repeatable(const OpDef& op, const Case& c, OpSubject& s);
 Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s);
 Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s);
+Verdict rows_permuted(const OpDef& op, const Case& c, OpSubject& s);
+Verdict rows_padded(const OpDef& op, const Case& c, OpSubject& s);
+Verdict rows_chunked(const OpDef& op, const Case& c, OpSubject& s);
 Verdict layout_invariant(const OpDef& op, const Case& c, OpSubject& s);
 Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s);
 Verdict oracle_agreement(const OpDef& op, const Case& c);

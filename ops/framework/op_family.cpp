@@ -32,6 +32,9 @@ const std::vector<SubjectProperty>& subject_properties() {
        &batch_vs_batch},
       {"layout_invariant", "strided and offset inputs give the bits of contiguous ones", &layout_invariant},
       {"forward_accuracy", "every output within its derived bound of the exact result", &forward_accuracy},
+      {"rows_permuted", "each row of a batch gives its bits when the batch's rows are reordered", &rows_permuted},
+      {"rows_padded", "the rows of a batch give their bits when it is padded with zero rows to a bucket", &rows_padded},
+      {"rows_chunked", "a batch run as consecutive chunks of its rows gives the whole batch's bits", &rows_chunked},
   };
   return all;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include <parity/core/case_fields.hpp>
 #include <parity/core/decimal.hpp>
@@ -212,10 +214,16 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
   return p;
 }
 
-OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std::int64_t end) {
+namespace {
+
+// `p`'s problem with `n` rows: its extents but the row extent, parameters, output dtypes and
+// inputs not led by the row extent; each row-led input `rows(tensor, values, per_row)`, a pair
+// of the new tensor and its values.
+template <class Rows>
+OpProblem with_rows(const OpDecl& d, const OpProblem& p, std::int64_t n, const Rows& rows) {
   OpProblem out;
   out.values.extents = p.values.extents;
-  out.values.extents[d.row_extent] = end - begin;
+  out.values.extents[d.row_extent] = n;
   out.values.params = p.values.params;
   out.call.extents = out.values.extents;
   out.call.params = p.call.params;
@@ -231,11 +239,38 @@ OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std
       out.values.inputs[t.name] = values;
       continue;
     }
-    out.call.inputs[t.name] = full.rows(begin, end);
     const std::int64_t per_row = full.numel() / std::max<std::int64_t>(full.dim(0), 1);
-    out.values.inputs[t.name].assign(values.begin() + begin * per_row, values.begin() + end * per_row);
+    std::tie(out.call.inputs[t.name], out.values.inputs[t.name]) = rows(full, values, per_row);
   }
   return out;
+}
+
+}  // namespace
+
+OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std::int64_t end) {
+  return with_rows(d, p, end - begin, [&](const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
+    return std::pair(full.rows(begin, end),
+                     std::vector<double>(values.begin() + begin * per_row, values.begin() + end * per_row));
+  });
+}
+
+OpProblem row_gather(const OpDecl& d, const OpProblem& p, const std::vector<std::int64_t>& order) {
+  const auto n = static_cast<std::int64_t>(order.size());
+  return with_rows(d, p, n, [&](const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
+    std::vector<std::int64_t> shape = full.shape();
+    shape[0] = n;
+    Tensor rows = Tensor::zeros(full.dtype(), shape);  // +0 in every element
+    std::vector<double> v(static_cast<std::size_t>(n * per_row), 0.0);
+    for (std::int64_t k = 0; k < n; ++k) {
+      const std::int64_t from = order[static_cast<std::size_t>(k)];
+      if (from == kZeroRow) continue;
+      for (std::int64_t i = 0; i < per_row; ++i) {
+        rows.set_bits(k * per_row + i, full.bits_at(from * per_row + i));
+        v[static_cast<std::size_t>(k * per_row + i)] = values[static_cast<std::size_t>(from * per_row + i)];
+      }
+    }
+    return std::pair(std::move(rows), std::move(v));
+  });
 }
 
 std::int64_t rows(const OpDecl& d, const OpProblem& p) { return p.values.extents.at(d.row_extent); }

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <parity/core/case.hpp>
 #include <parity/ops/framework/op_reference.hpp>
@@ -50,6 +51,12 @@ OpProblem materialise(const OpDecl& decl, const Case& c, std::int64_t extra_rows
 
 // Rows [begin, end) of a materialised problem as a problem of its own (contiguous inputs).
 OpProblem row_slice(const OpDecl& decl, const OpProblem& p, std::int64_t begin, std::int64_t end);
+
+// A problem of the rows `order` of a materialised problem, in that order: entry k is a row of
+// `p` (any row any number of times), or kZeroRow for a row of +0 in every row-led input (a padding
+// row). Inputs not led by the row extent are `p`'s; row-led ones are contiguous.
+inline constexpr std::int64_t kZeroRow = -1;
+OpProblem row_gather(const OpDecl& decl, const OpProblem& p, const std::vector<std::int64_t>& order);
 
 // The rows of the row extent in `p`.
 std::int64_t rows(const OpDecl& decl, const OpProblem& p);

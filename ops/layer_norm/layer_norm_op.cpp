@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <parity/ops/framework/builtin_subjects.hpp>
+#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/layer_norm/layer_norm_host.hpp>
 #include <parity/ops/layer_norm/layer_norm_op.hpp>
 #include <parity/ops/layer_norm/layer_norm_subjects.hpp>
@@ -46,6 +47,17 @@ struct UnbiasedVariance : Standard {
   }
 };
 
+// parity's kernel with another plan (BuiltinSubjects::other_plan): each row's mean and squared
+// deviations over the row reversed, in the same lanes; as accurate, other bits.
+struct ReversedRow : Standard {
+  static float mean(const float* row, std::int64_t D, std::int64_t T) {
+    return Standard::mean(kernels::reversed(row, D).data(), D, T);
+  }
+  static float var(const float* row, std::int64_t D, float mean) {
+    return row_var(Standard::deviations(kernels::reversed(row, D).data(), D, mean), D);
+  }
+};
+
 void register_probes() {
   const HostProbes<LayerNormHost> probes{"layer_norm"};
   probes.add<OnePassVariance>("probe-one-pass-variance",
@@ -67,7 +79,8 @@ const gen::Family& family() {
                               {.schema = "aten::layer_norm",
                                .args = {{"x", "input"}, {"w", "weight"}, {"b", "bias"}, {"normalized_shape", "[D]"}}},
                               "LibTorch's aten::layer_norm on the CPU, by schema name"),
-       .register_probes = &register_probes});
+       .register_probes = &register_probes,
+       .other_plan = &make_op_subject<LayerNormHost<ReversedRow>>});
 }
 
 }  // namespace parity::ops::layer_norm

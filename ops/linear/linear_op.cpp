@@ -2,6 +2,7 @@
 // linear_host.hpp; CUDA, linear_subjects.hpp), LibTorch's reference and the mismatch probes below.
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
+#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/linear/linear_host.hpp>
 #include <parity/ops/linear/linear_op.hpp>
 #include <parity/ops/linear/linear_subjects.hpp>
@@ -40,6 +41,14 @@ struct Bf16BeforeBias : Standard {
   static float epilogue(float acc, bool has_bias, float b) { return has_bias ? round_through_bf16(acc) + b : acc; }
 };
 
+// parity's kernel with another plan (BuiltinSubjects::other_plan): each dot product over K
+// reversed, in the same lanes; as accurate, other bits.
+struct ReversedDot : Standard {
+  static float dot(const float* x, const float* w, std::int64_t K, std::int64_t T) {
+    return Standard::dot(kernels::reversed(x, K).data(), kernels::reversed(w, K).data(), K, T);
+  }
+};
+
 void register_probes() {
   const HostProbes<LinearHost> probes{"linear"};
   probes.add<SplitK>("probe-split-k", "from T >= 128 rows, K >= 1024 summed as 4 slices added in order");
@@ -57,7 +66,8 @@ const gen::Family& family() {
        .torch = torch_op_reference(Linear::declaration(),
                                    {.schema = "aten::linear", .args = {{"x", "input"}, {"W", "weight"}, {"b", "bias"}}},
                                    "LibTorch's aten::linear on the CPU, by schema name"),
-       .register_probes = &register_probes});
+       .register_probes = &register_probes,
+       .other_plan = &make_op_subject<LinearHost<ReversedDot>>});
 }
 
 }  // namespace parity::ops::linear

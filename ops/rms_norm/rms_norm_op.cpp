@@ -7,6 +7,7 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
+#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/rms_norm/rms_norm_backward_host.hpp>
 #include <parity/ops/rms_norm/rms_norm_backward_op.hpp>
 #include <parity/ops/rms_norm/rms_norm_host.hpp>
@@ -69,6 +70,14 @@ struct TruncateBf16 : Standard {
   static std::uint16_t to_bf16(float v) { return bf16_from_float_truncate(v); }
 };
 
+// parity's kernel with another plan (BuiltinSubjects::other_plan): each row's sum of squares over
+// the row reversed, in the same lanes; as accurate, other bits.
+struct ReversedRowSum : Standard {
+  static float row_sum(const float* row, std::int64_t D, std::int64_t T) {
+    return Standard::row_sum(kernels::reversed(row, D).data(), D, T);
+  }
+};
+
 void register_probes() {
   const HostProbes<RmsNormHost> probes{"rms_norm"};
   probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
@@ -118,6 +127,14 @@ struct EpsDropped : BackwardStandard {
   }
 };
 
+// The backward kernel with another plan: each row's dot over the row reversed, in the same lanes.
+struct ReversedRowDot : BackwardStandard {
+  static float row_dot(const float* x, const float* g, const float* dy, float inv, std::int64_t D, std::int64_t T) {
+    return BackwardStandard::row_dot(kernels::reversed(x, D).data(), kernels::reversed(g, D).data(),
+                                     kernels::reversed(dy, D).data(), inv, D, T);
+  }
+};
+
 void register_backward_probes() {
   const HostProbes<RmsNormBackwardHost> probes{"rms_norm_backward"};
   probes.add<SplitDot>("probe-split-dot",
@@ -138,7 +155,8 @@ const gen::Family& family() {
            RmsNorm::declaration(),
            {.schema = "aten::rms_norm", .args = {{"x", "input"}, {"w", "weight"}, {"normalized_shape", "[D]"}}},
            "LibTorch's aten::rms_norm on the CPU, by schema name"),
-       .register_probes = &register_probes});
+       .register_probes = &register_probes,
+       .other_plan = &make_op_subject<RmsNormHost<ReversedRowSum>>});
 }
 
 const gen::Family& backward_family() {
@@ -148,7 +166,8 @@ const gen::Family& backward_family() {
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_backward_kernel),
        .torch = torch_subject("LibTorch's autograd through at::rms_norm on the CPU", &make_torch_cpu_backward,
                               &torch_unavailable_reason),
-       .register_probes = &register_backward_probes});
+       .register_probes = &register_backward_probes,
+       .other_plan = &make_op_subject<RmsNormBackwardHost<ReversedRowDot>>});
 }
 
 }  // namespace parity::ops::rms_norm

@@ -67,23 +67,32 @@ struct ScaleAfterSoftmax : Standard {
   }
 };
 
+// A row's keys in two halves whose partial results are combined. `Rescale` false: the partial
+// sums are added without bringing them to the common maximum.
+template <bool Rescale>
+float split_keys_row(const RowCall& c) {
+  const std::int64_t half = c.n / 2;
+  std::vector<float> o2(static_cast<std::size_t>(c.D));
+  const Partial a = attend(c.q, c.k, c.v, c.i, 0, half, c.D, c.scale, c.p, c.o);
+  const Partial b = attend(c.q, c.k, c.v, c.i, half, c.n - half, c.D, c.scale, c.p + half, o2.data());
+  const float m = std::max(a.m, b.m);
+  const float wa = Rescale ? detmath::exp_f32(a.m - m) : 1.0f, wb = Rescale ? detmath::exp_f32(b.m - m) : 1.0f;
+  const float l = a.l * wa + b.l * wb;
+  for (std::int64_t d = 0; d < c.D; ++d) c.o[d] = (c.o[d] * wa + o2[static_cast<std::size_t>(d)] * wb) / l;
+  return logsumexp({m, l});
+}
+
 // Flash-decoding: for few heads in the batch (B*H < 8) and 128 keys or more, the keys split in
-// two halves whose partial results are combined, to fill the device. `Rescale` false: the
-// partial sums are added without bringing them to the common maximum.
+// two halves (split_keys_row), to fill the device.
 template <bool Rescale>
 struct SplitKeys : Standard {
-  static float row(const RowCall& c) {
-    if (c.BH >= 8 || c.n < 128) return Standard::row(c);
-    const std::int64_t half = c.n / 2;
-    std::vector<float> o2(static_cast<std::size_t>(c.D));
-    const Partial a = attend(c.q, c.k, c.v, c.i, 0, half, c.D, c.scale, c.p, c.o);
-    const Partial b = attend(c.q, c.k, c.v, c.i, half, c.n - half, c.D, c.scale, c.p + half, o2.data());
-    const float m = std::max(a.m, b.m);
-    const float wa = Rescale ? detmath::exp_f32(a.m - m) : 1.0f, wb = Rescale ? detmath::exp_f32(b.m - m) : 1.0f;
-    const float l = a.l * wa + b.l * wb;
-    for (std::int64_t d = 0; d < c.D; ++d) c.o[d] = (c.o[d] * wa + o2[static_cast<std::size_t>(d)] * wb) / l;
-    return logsumexp({m, l});
-  }
+  static float row(const RowCall& c) { return c.BH >= 8 || c.n < 128 ? Standard::row(c) : split_keys_row<Rescale>(c); }
+};
+
+// parity's kernel with another plan (BuiltinSubjects::other_plan): every row of two keys or more
+// in two rescaled halves (flash-decoding); as accurate, other bits.
+struct SplitEveryRow : Standard {
+  static float row(const RowCall& c) { return c.n < 2 ? Standard::row(c) : split_keys_row<true>(c); }
 };
 
 void register_probes() {
@@ -154,6 +163,15 @@ struct BackwardSplitKeys : BackwardStandard {
   }
 };
 
+// The backward kernel with another plan: dq's sum over every row's keys in two halves.
+struct BackwardSplitEveryRow : BackwardStandard {
+  static float dq_sum(const Strip& ds, const HostHead& k, std::int64_t n, std::int64_t d, std::int64_t /*BH*/) {
+    if (n < 2) return column_sum(ds, k, 0, n, d);
+    const std::int64_t half = n / 2;
+    return column_sum(ds, k, 0, half, d) + column_sum(Strip{ds.at + half, 1}, k, half, n - half, d);
+  }
+};
+
 void register_backward_probes() {
   const HostProbes<SdpaBackwardHost> probes{"sdpa_backward"};
   probes.add<BackwardNoRowsum>("probe-no-rowsum", "dS = P dP: the softmax gradient without rowsum(dO o O)");
@@ -173,7 +191,8 @@ const gen::Family& family() {
        .make_host = &make_op_subject<SdpaHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
        .torch = torch_subject("LibTorch's attention forward on the CPU (" + torch_kernel() + ")", &make_torch_cpu),
-       .register_probes = &register_probes});
+       .register_probes = &register_probes,
+       .other_plan = &make_op_subject<SdpaHost<SplitEveryRow>>});
 }
 
 const gen::Family& backward_family() {
@@ -183,7 +202,8 @@ const gen::Family& backward_family() {
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_backward_kernel),
        .torch =
            torch_subject("LibTorch's attention backward on the CPU (" + torch_kernel() + ")", &make_torch_cpu_backward),
-       .register_probes = &register_backward_probes});
+       .register_probes = &register_backward_probes,
+       .other_plan = &make_op_subject<SdpaBackwardHost<BackwardSplitEveryRow>>});
 }
 
 }  // namespace parity::ops::sdpa

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <parity/ops/framework/builtin_subjects.hpp>
+#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/softmax/softmax_host.hpp>
 #include <parity/ops/softmax/softmax_op.hpp>
 #include <parity/ops/softmax/softmax_subjects.hpp>
@@ -44,6 +45,14 @@ struct FastExp : Standard {
   static float y(float x, float m, float s) { return e(x - m) / s; }
 };
 
+// parity's kernel with another plan (BuiltinSubjects::other_plan): each row's sum of exp(x - m)
+// over the row reversed, in the same lanes; as accurate, other bits.
+struct ReversedSum : Standard {
+  static float sum(const float* row, std::int64_t N, std::int64_t T, float m) {
+    return Standard::sum(kernels::reversed(row, N).data(), N, T, m);
+  }
+};
+
 void register_probes() {
   const HostProbes<SoftmaxHost> probes{"softmax"};
   probes.add<NoMax>("probe-no-max", "exp(x) / sum exp(x): the maximum not subtracted");
@@ -60,7 +69,8 @@ const gen::Family& family() {
        .make_host = &make_op_subject<SoftmaxHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
        .torch = torch_subject("LibTorch's at::softmax and at::log_softmax on the CPU", &make_torch_cpu),
-       .register_probes = &register_probes});
+       .register_probes = &register_probes,
+       .other_plan = &make_op_subject<SoftmaxHost<ReversedSum>>});
 }
 
 }  // namespace parity::ops::softmax
