@@ -1,18 +1,20 @@
 #pragma once
 // The batch-shape probes an op with another plan gets (BuiltinSubjects::other_plan): its host twin,
 // switching to the other plan (another reduction order, as accurate, other bits) on one batch shape
-// that only one batch property (op_checks.hpp) produces, as a kernel that picks its plan from the
-// batch it is given does:
+// that one batch property (op_checks.hpp) produces and generated batches rarely are, as a kernel
+// that picks its plan from the batch it is given does. Each is meant for that property; another
+// may see it on a batch that happens to have the shape (by rate, not by construction):
 //   probe-sorted-batch-plan  a batch of at least kSortedRows rows (the row extent's max where
 //                            smaller) whose first row-led input lies by descending norm
 //                            (batch_shapes.hpp), what rows_permuted runs and a random batch almost
-//                            never is: rows_permuted's alone
+//                            never is: rows_permuted's
 //   probe-padded-batch-plan  a batch whose last row holds +0 in all of at least kPaddedWidth
-//                            elements of that input, what rows_padded appends: rows_padded's alone
+//                            elements of that input, what rows_padded appends: rows_padded's (a
+//                            generated all-+0 row sorts last and shows it to rows_permuted too)
 //   probe-plan-at-43-rows    a batch of exactly 43 rows, a chunk of rows_chunked's batch of 127 to
-//                            129 (rows_chunked's by rate: another property sees it only where the
-//                            generator draws 42 or 43 rows); registered where the row extent
-//                            reaches 129
+//                            129: rows_chunked's (a generated batch of 42 or 43 rows shows it to
+//                            rows_independent, batch_vs_batch and rows_padded too); registered
+//                            where the row extent reaches 129
 // Each is a correct kernel alone: its plan's bits on any batch are one correct evaluation.
 #include <cstdint>
 #include <memory>

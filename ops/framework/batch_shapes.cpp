@@ -36,6 +36,12 @@ bool sorted_by_descending_norm(const Tensor& x) {
   return std::is_sorted(order.begin(), order.end());
 }
 
+std::vector<std::int64_t> permuted_order(const Tensor& x) {
+  std::vector<std::int64_t> order = descending_norm_order(x);
+  if (std::is_sorted(order.begin(), order.end())) std::reverse(order.begin(), order.end());
+  return order;
+}
+
 bool last_row_is_zero(const Tensor& x) {
   const std::int64_t T = x.dim(0);
   if (T == 0) return false;

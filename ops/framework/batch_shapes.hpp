@@ -21,6 +21,10 @@ std::vector<std::int64_t> descending_norm_order(const Tensor& x);
 // Whether the rows of `x` already lie in descending_norm_order (a batch of one row does).
 bool sorted_by_descending_norm(const Tensor& x);
 
+// The order rows_permuted runs a batch in: descending_norm_order, or where the rows already lie
+// in it, that order reversed; so never the identity for two rows or more.
+std::vector<std::int64_t> permuted_order(const Tensor& x);
+
 // Whether the last row of `x` holds +0 in every element (a padding row); false for no rows.
 bool last_row_is_zero(const Tensor& x);
 

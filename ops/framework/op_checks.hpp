@@ -10,9 +10,10 @@
 //                         of T + 1 (B vs B': a plan chosen from the total row count shows here
 //                         even where one row alone agrees); discarded for T < 2
 //   rows_permuted         each row of a batch gives its bits when the batch runs with its rows
-//                         reordered by descending norm of its first row-led input
-//                         (batch_shapes.hpp: deterministic, from the contents); discarded for one
-//                         row or where that order is the batch's own
+//                         reordered by descending norm of its first row-led input, or reversed
+//                         where they already lie so (batch_shapes.hpp's permuted_order:
+//                         deterministic, from the contents); discarded for one row or where no
+//                         input is led by the row extent
 //   rows_padded           each row of a batch gives its bits when the batch is padded with rows
 //                         of +0 to the next power of two strictly above its row count (a bucket)
 //   rows_chunked          the batch run as consecutive chunks of ceil(T / 3) rows gives the bits
