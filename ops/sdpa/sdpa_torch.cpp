@@ -60,13 +60,15 @@ at::Tensor grouped(const at::Tensor& kv, const OpCall& call) {
   return G == 1 ? kv : kv.repeat_interleave(G, 1);
 }
 
+#if PARITY_SDPA_FUSED_CPU
 // The gradient of a key/value operand from the gradient of its grouped copy: each head's G
-// copies summed (LibTorch's sum, in its order).
+// copies summed (LibTorch's sum, in its order). Without the fused kernel autograd sums them.
 at::Tensor ungrouped(const at::Tensor& d, const OpCall& call) {
   const std::int64_t G = call.extent("G");
   if (G == 1) return d;
   return d.reshape({d.size(0), d.size(1) / G, G, d.size(2), d.size(3)}).sum(2);
 }
+#endif
 
 class TorchCpu : public OpSubject {
  public:
