@@ -1,7 +1,6 @@
 #include <parity/ops/framework/batch_shape_probes.hpp>
 
 #include <algorithm>
-#include <stdexcept>
 
 #include <parity/ops/framework/batch_shapes.hpp>
 
@@ -35,16 +34,14 @@ bool BatchShapeProbe::triggered(const OpCall& call) const {
 OpOutputs BatchShapeProbe::run(const OpCall& call) { return (triggered(call) ? other_ : host_)->run(call); }
 
 void register_batch_shape_probes(const OpDecl& d, MakePlan host, MakePlan other) {
-  const auto input = std::find_if(d.inputs.begin(), d.inputs.end(),
-                                  [&](const TensorDecl& t) { return d.has_rows(t) && t.present_if.empty(); });
-  if (input == d.inputs.end()) throw std::logic_error(d.name + " has no input led by its row extent");
+  const std::string& input = row_order_input(d);
   const std::int64_t max_rows = d.extent(d.row_extent).max;
   const auto add = [&](BatchTrigger trigger, std::string name, std::string description) {
     register_op_subject(d.name, OpSubjectInfo{.name = std::move(name),
                                               .backend = "host",
                                               .kind = subjects::SubjectKind::probe,
                                               .description = std::move(description),
-                                              .make = [trigger, row_input = input->name, row_extent = d.row_extent,
+                                              .make = [trigger, row_input = input, row_extent = d.row_extent,
                                                        rows = std::min(kSortedRows, max_rows), host, other] {
                                                 return std::unique_ptr<OpSubject>(std::make_unique<BatchShapeProbe>(
                                                     trigger, row_input, row_extent, rows, host(), other()));

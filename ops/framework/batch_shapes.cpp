@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 namespace parity::ops {
 
@@ -29,6 +30,13 @@ std::vector<std::int64_t> descending_norm_order(const Tensor& x) {
     return norm[static_cast<std::size_t>(a)] > norm[static_cast<std::size_t>(b)];
   });
   return order;
+}
+
+const std::string& row_order_input(const OpDecl& d) {
+  const auto input = std::find_if(d.inputs.begin(), d.inputs.end(),
+                                  [&](const TensorDecl& t) { return d.has_rows(t) && t.present_if.empty(); });
+  if (input == d.inputs.end()) throw std::logic_error(d.name + " has no input led by its row extent");
+  return input->name;
 }
 
 bool sorted_by_descending_norm(const Tensor& x) {

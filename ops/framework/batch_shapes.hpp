@@ -6,7 +6,10 @@
 #include <cstdint>
 #include <vector>
 
+#include <string>
+
 #include <parity/core/tensor.hpp>
+#include <parity/ops/framework/op_decl.hpp>
 
 namespace parity::ops {
 
@@ -17,6 +20,11 @@ std::vector<double> row_squared_norms(const Tensor& x);
 // runs a batch in (deterministic, from the rows' contents, and for a random batch not the
 // identity).
 std::vector<std::int64_t> descending_norm_order(const Tensor& x);
+
+// The input whose rows' norms order a permuted batch, for rows_permuted and the sorted-batch
+// probe alike: the first input led by the row extent that every case has (present_if empty).
+// validate (op_decl.hpp) guarantees one; throws std::logic_error for a declaration without.
+const std::string& row_order_input(const OpDecl& d);
 
 // Whether the rows of `x` already lie in descending_norm_order (a batch of one row does).
 bool sorted_by_descending_norm(const Tensor& x);

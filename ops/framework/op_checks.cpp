@@ -104,14 +104,6 @@ bool rows_differ(const OpDecl& d, const OpProblem& p, std::int64_t row) {
   return false;
 }
 
-// The first input led by the row extent that the problem has: the one whose rows' norms order a
-// permuted batch; "" when there is none.
-std::string first_row_input(const OpDecl& d, const OpProblem& p) {
-  for (const auto& t : d.inputs)
-    if (d.has_rows(t) && p.call.has_input(t.name)) return t.name;
-  return "";
-}
-
 // The row-led outputs of `parts` (each present in every part), their rows one part after another,
 // then picked in `order` (every row in turn where empty): a batch's outputs back in its own order.
 OpOutputs row_outputs(const OpDecl& d, const std::vector<OpOutputs>& parts, const std::vector<std::int64_t>& order) {
@@ -224,8 +216,7 @@ Verdict rows_permuted(const OpDef& op, const Case& c, OpSubject& s) {
   const OpProblem p = materialise(d, c, 0, true);
   const std::int64_t T = rows(d, p);
   if (T < 2) return Verdict::discard("rows_permuted", "a batch of one row");
-  const std::string by = first_row_input(d, p);
-  if (by.empty()) return Verdict::discard("rows_permuted", "no input led by the row extent " + d.row_extent);
+  const std::string& by = row_order_input(d);
   const std::vector<std::int64_t> order = permuted_order(p.call.inputs.at(by));
   const Run batch = run(d, s, p.call), permuted = run(d, s, row_gather(d, p, order).call);
   if (!batch.fault.empty() || !permuted.fault.empty())
