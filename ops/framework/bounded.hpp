@@ -31,15 +31,18 @@
 // Arithmetic::float64() declares them (k = 1) where the oracle's self-check bounds double itself.
 //
 // Where the float evaluation may leave the finite range (M, or a partial sum, at or above the
-// precision's largest finite), the value is marked may_overflow and E stays the bound of every
-// evaluation in which no operation overflows (the standard model holds there). Overflow gives an
-// Inf, and +, -, *, fma, sqrt, log, a division's dividend and a rounding keep a non-finite
-// operand non-finite; through those alone, an evaluation that ends finite never overflowed, so
-// its value is within E: check_bound accepts a non-finite value at such an element and checks a
-// finite one. Where an operand that may overflow enters an operation that can turn an Inf finite
-// (a divisor, exp, rsqrt, a maximum: 1 / Inf = 0, exp(-Inf) = 0, max(-Inf, x) = x), E is infinite:
-// the element is exempt (check_bound accepts any value where the reference is finite), and
-// counted; so where E itself is not finite in double. A non-finite v (an Inf or NaN input) gets
+// precision's largest finite), the value is marked may_overflow, and E bounds every evaluation
+// whose value is finite: check_bound accepts a non-finite value at such an element and checks a
+// finite one. Overflow gives an Inf, and +, -, *, fma, sqrt, log, a division's dividend and a
+// rounding keep a non-finite operand non-finite, so through those a finite result had finite
+// operands, each within its E, and the rules above apply (an operation that overflows itself
+// gives an Inf). An operation that can turn an Inf finite widens E to cover that finite result
+// too: a divisor b (a / Inf = 0, |a* / b*| <= Ma / Lb), rsqrt (rsqrt(Inf) = 0, at most 1 / sqrt La
+// exactly), exp (exp(-Inf) = 0, at most e^(va + Ea) exactly), a maximum (max(-Inf, x) = x, which
+// with the exact maximum lies within twice the terms' largest M): E becomes the larger of the rule
+// above and that bound, and the result may still overflow (an Inf or NaN operand may stay one).
+// Where E itself is not finite in double the element is exempt (check_bound accepts any value
+// where the reference is finite), and counted. A non-finite v (an Inf or NaN input) gets
 // E = 0: the subject must give the same class, IEEE's extension of the exact result. A NaN E
 // becomes infinite. Where that class is not determined — an Inf times an operand that may round
 // to 0 (an underflowed probability) or may be anything (it may overflow, or E is infinite), an
@@ -94,8 +97,8 @@ class Bounded {
     // The quotient's class is the double's where the divisor is exactly 0 and the dividend's
     // sign is certain (x / 0 = +-Inf), or both are exact.
     if (!(lb > 0)) return beyond_range(a.v_ / b.v_, b.e_ > 0 || (a.e_ > 0 && a.lower() == 0), &ar);
-    if (b.over_) return exempt(a.v_ / b.v_, &ar);  // x / Inf = 0
-    return rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, a.over_, ar);
+    const Bounded q = rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, a.over_, ar);
+    return b.over_ ? q.or_finite_after_overflow(ma / lb) : q;  // a / Inf = 0
   }
   friend Bounded sqrt(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
@@ -110,15 +113,15 @@ class Bounded {
     const double la = a.lower();
     const double v = 1.0 / std::sqrt(a.v_);
     if (!(la > 0)) return beyond_range(v, a.e_ > 0, &ar);
-    if (a.over_) return exempt(v, &ar);  // rsqrt(Inf) = 0
-    return function(v, a.e_ / (2 * la * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, false, ar);
+    const Bounded r = function(v, a.e_ / (2 * la * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, false, ar);
+    return a.over_ ? r.or_finite_after_overflow(1 / std::sqrt(la)) : r;  // rsqrt(Inf) = 0
   }
   friend Bounded exp(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
     if (a.class_unknown()) return unknown(detmath::exp(a.v_), &ar);
-    if (a.over_) return exempt(detmath::exp(a.v_), &ar);  // exp(-Inf) = 0
     const double top = detmath::exp(a.v_ + 2 * a.e_);
-    return function(detmath::exp(a.v_), top * a.e_, top, ar.exp_ulps, false, ar);
+    const Bounded r = function(detmath::exp(a.v_), top * a.e_, top, ar.exp_ulps, false, ar);
+    return a.over_ ? r.or_finite_after_overflow(top) : r;  // exp(-Inf) = 0
   }
   friend Bounded log(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
@@ -157,19 +160,22 @@ class Bounded {
   template <class F>
   static Bounded max(std::int64_t n, F f) {
     Bounded m = f(0);
-    double err = m.e_;
+    double err = m.e_, mag = m.upper();
     bool unknown_term = m.class_unknown(), may_be_anything = m.may_be_anything(), over = m.over_;
     for (std::int64_t i = 1; i < n; ++i) {
       const Bounded t = f(i);
       err = std::max(err, t.e_);
+      mag = std::max(mag, t.upper());
       unknown_term = unknown_term || t.class_unknown();
       may_be_anything = may_be_anything || t.may_be_anything();
       over = over || t.over_;
       if (std::isnan(t.v_) || t.v_ > m.v_) m = t;
     }
     if (unknown_term || (!std::isfinite(m.v_) && may_be_anything)) return unknown(m.v_, m.a_);
-    if (over) return exempt(m.v_, m.a_);  // max(-Inf, x) = x
-    return {m.v_, err, m.a_};
+    const Bounded r(m.v_, err, m.a_);
+    // max(-Inf, x) = x: a finite maximum without the overflowed term, both it and the exact
+    // maximum within the largest M of the terms.
+    return over ? r.or_finite_after_overflow(2 * mag) : r;
   }
 
   // One value that a subject may evaluate in any of several ways, the reference writing out
@@ -212,8 +218,13 @@ class Bounded {
   bool may_be_anything() const { return std::isfinite(v_) && (std::isinf(e_) || over_); }
   // A finite value whose evaluation may be 0 where v is not, or not where v is.
   bool may_be_zero() const { return std::isfinite(v_) && lower() == 0 && (v_ != 0 || e_ > 0); }
-  // A finite v whose evaluation may be any value, finite or not (the header): exempt.
-  static Bounded exempt(double v, const Arithmetic* a) { return {v, kInf, a}; }
+  // This result of an operation that turns an Inf operand finite (the header), where an operand
+  // may overflow: its bound widened to `reach`, which bounds |x_hat - x*| for the finite value
+  // an overflowed operand gives; it may still overflow (an operand may stay Inf or NaN).
+  Bounded or_finite_after_overflow(double reach) const {
+    if (class_unknown()) return *this;
+    return {v_, std::max(e_, reach), a_, true};
+  }
   static Bounded unknown(double v, const Arithmetic* a) {
     Bounded b(v, kInf, a);
     b.e_ = kInf;

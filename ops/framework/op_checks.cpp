@@ -347,8 +347,8 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   std::string detail;
   if (exempt)
     detail = std::to_string(exempt) +
-             " elements exempt (their float evaluation may be any value in some permitted order: a possible overflow "
-             "entering a division, exp, rsqrt or maximum, or a divisor that may be 0)";
+             " elements exempt (their float evaluation may be any value in some permitted order: a divisor that may be 0, "
+             "or a bound beyond double's range)";
   if (may_overflow)
     detail += (detail.empty() ? "" : "; ") + std::to_string(may_overflow) +
               " elements may overflow in some permitted order (an Inf or NaN is accepted there, " +

@@ -12,9 +12,10 @@
 // Gates of scale 30 saturate, as the forward's: for a < -88.7 exp(-a) overflows float32, so a
 // float32 kernel's sig and silu are 0 where the exact ones are about e^a, and the standard model of
 // rounding (no overflow) bounds nothing there. The reference needs no case for it: the same exp(-a)
-// makes Bounded's 1 + exp(-a) leave float32's finite range, sig, silu and both gradients inherit
-// its infinite bound (bounded.hpp), and such an element of da and db is exempt and counted, as the
-// forward's y is.
+// makes Bounded's 1 + exp(-a) leave float32's finite range, so it may overflow, and the quotients
+// sig and silu are bounded wide enough to cover the 0 that 1 / Inf gives (bounded.hpp); both
+// gradients inherit that, and such an element of da and db is checked and counted (may_overflow),
+// as the forward's y is.
 #include <parity/ops/swiglu/swiglu_op.hpp>
 
 namespace parity::ops::swiglu {

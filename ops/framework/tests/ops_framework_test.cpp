@@ -147,7 +147,8 @@ TEST(Bounded, OverflowIsMarkedAndNonFiniteValuesExact) {
 
 // Through + - * sqrt log, a dividend and a sum an Inf stays non-finite: a value computed from one
 // that may overflow may overflow too, with a finite bound. A divisor, exp, rsqrt or a maximum can
-// turn an Inf finite (1 / Inf = 0): the result is exempt, its bound infinite.
+// turn an Inf finite (1 / Inf = 0): the result may overflow too, its bound widened to that finite
+// value (AnOperationThatTurnsAnInfFiniteBoundsThatValue).
 TEST(Bounded, MayOverflowPropagatesThroughOperationsThatKeepAnInfNonFinite) {
   const Arithmetic ar;
   const Bounded over = Bounded(3e38, 0, &ar) * Bounded(2.0), one(1.0, 0, &ar);
@@ -161,8 +162,8 @@ TEST(Bounded, MayOverflowPropagatesThroughOperationsThatKeepAnInfNonFinite) {
   }
   for (const Bounded& b :
        {one / over, exp(-over), rsqrt(over), Bounded::max(2, [&](std::int64_t i) { return i ? -over : one; })}) {
-    EXPECT_FALSE(b.may_overflow());
-    EXPECT_TRUE(std::isinf(b.err()));
+    EXPECT_TRUE(b.may_overflow());
+    EXPECT_TRUE(std::isfinite(b.err()));
   }
   // A sum whose terms' magnitudes reach the largest finite may overflow, each term exact.
   EXPECT_TRUE(Bounded::sum(
@@ -170,6 +171,44 @@ TEST(Bounded, MayOverflowPropagatesThroughOperationsThatKeepAnInfNonFinite) {
                   .may_overflow());
   // Rounding into f16 (largest finite 65504) may overflow where float32 does not.
   EXPECT_TRUE(Bounded(70000.0, 0, &ar).rounded_to(0x1p-11, 0x1p-25, 65504.0).may_overflow());
+}
+
+// 3e38 + 3e38 - 3e38 overflows float32 when the first two are added first (Inf - 3e38 = Inf) and
+// not otherwise: the sum may overflow. Where that Inf enters a divisor, rsqrt, exp or a maximum,
+// the float evaluation is finite (1 / Inf = 0, rsqrt(Inf) = 0, exp(-Inf) = 0, max(-Inf, 1) = 1)
+// and within the widened bound of the exact value; a finite value far from both is not.
+TEST(Bounded, AnOperationThatTurnsAnInfFiniteBoundsThatValue) {
+  const Arithmetic ar;
+  const float t[3] = {3e38f, 3e38f, -3e38f};
+  const Bounded s = Bounded::sum(
+      3, [&](std::int64_t i) { return Bounded(t[i], 0, &ar); }, ar);
+  ASSERT_TRUE(s.may_overflow());
+  const float inf = (t[0] + t[1]) + t[2];  // the order that overflows
+  ASSERT_TRUE(std::isinf(inf));
+  const double exact = static_cast<double>(t[0]);  // 3e38 + 3e38 - 3e38 in exact arithmetic
+  const Bounded one(1.0, 0, &ar), scaled = s / Bounded(1e38, 0, &ar);
+  struct Case {
+    Bounded bound;
+    float overflowed;  // the float evaluation through the Inf
+    double exact;
+  };
+  const float scaled_inf = inf / 1e38f;
+  const std::vector<Case> cases = {
+      {one / s, 1.0f / inf, 1.0 / exact},
+      {rsqrt(s), 1.0f / std::sqrt(inf), 1.0 / std::sqrt(exact)},
+      {exp(-scaled), std::exp(-scaled_inf), std::exp(-exact / 1e38)},
+      {Bounded::max(2, [&](std::int64_t i) { return i ? -s : one; }), std::max(-inf, 1.0f), 1.0},
+  };
+  for (const auto& [b, overflowed, x] : cases) {
+    EXPECT_TRUE(b.may_overflow());
+    ASSERT_TRUE(std::isfinite(overflowed));
+    EXPECT_LE(std::fabs(static_cast<double>(overflowed) - x), b.err()) << "the overflowed evaluation";
+    EXPECT_LE(std::fabs(b.value() - x), b.err()) << "the double evaluation";
+    const std::vector<double> got = {overflowed}, far = {x + 2 * b.err() + 1}, ref = {b.value()}, bound = {b.err()};
+    const std::vector<std::uint8_t> over = {1};
+    EXPECT_TRUE(check_bound(got, ref, bound, over).holds());
+    EXPECT_FALSE(check_bound(far, ref, bound, over).holds());
+  }
 }
 
 // Where some evaluation may overflow, check_bound accepts a non-finite value and checks a finite
