@@ -38,11 +38,15 @@
 // operands, each within its E, and the rules above apply (an operation that overflows itself
 // gives an Inf). An operation that can turn an Inf finite widens E to cover that finite result
 // too: a divisor b (a / Inf = 0, |a* / b*| <= Ma / Lb), rsqrt (rsqrt(Inf) = 0, at most 1 / sqrt La
-// exactly), exp (exp(-Inf) = 0, at most e^(va + Ea) exactly), a maximum (max(-Inf, x) = x, which
-// with the exact maximum lies within twice the terms' largest M): E becomes the larger of the rule
-// above and that bound, and the result may still overflow (an Inf or NaN operand may stay one).
-// Where E itself is not finite in double the element is exempt (check_bound accepts any value
-// where the reference is finite), and counted. A non-finite v (an Inf or NaN input) gets
+// exactly), exp (exp(-Inf) = 0, at most e^(va + Ea) exactly), a maximum (a finite maximum is some
+// term's finite evaluation, whichever terms an Inf or a NaN (maxNum, a ternary) dropped: it and the
+// exact maximum lie within twice the largest M of the terms that may be finite): E becomes the
+// larger of the rule above and that bound, and the result may still overflow (an Inf or NaN
+// operand may stay one). Where E itself is not finite in double the element is exempt
+// (check_bound accepts any value where the reference is finite), and counted; so is an element
+// whose E admits every finite value of its dtype (forward_accuracy). Where exp(v) leaves double's
+// range while the float evaluation may be finite, the class is unknown (below). A non-finite v
+// (an Inf or NaN input) gets
 // E = 0: the subject must give the same class, IEEE's extension of the exact result. A NaN E
 // becomes infinite. Where that class is not determined — an Inf times an operand that may round
 // to 0 (an underflowed probability) or may be anything (it may overflow, or E is infinite), an
@@ -66,14 +70,16 @@ class Bounded {
   Bounded() = default;
   // An exact constant (err 0), representable in the subject's precision: 2, n, a parameter.
   Bounded(double exact) : v_(exact) {}  // NOLINT: implicit, as a literal is in any real type
-  // `may_overflow`: some evaluation may overflow, `err` bounding those that do not (the header).
+  // `may_overflow`: some evaluation may overflow, `err` bounding those whose value is finite (the
+  // header).
   Bounded(double v, double err, const Arithmetic* a, bool may_overflow = false)
       : v_(v), e_(finish(v, err)), over_(may_overflow && std::isfinite(v) && std::isfinite(e_)), a_(a) {}
 
   double value() const { return v_; }
-  // The bound on the error of every evaluation that does not overflow; infinite where exempt.
+  // The bound on the error of every evaluation whose value is finite; infinite where exempt.
   double err() const { return e_; }
-  // Whether some permitted evaluation may overflow (then only to a non-finite value: the header).
+  // Whether some permitted evaluation may overflow: its value may then be non-finite, or finite
+  // within err (the header).
   bool may_overflow() const { return over_; }
   const Arithmetic* arithmetic() const { return a_; }
 
@@ -119,8 +125,12 @@ class Bounded {
   friend Bounded exp(const Bounded& a) {
     const Arithmetic& ar = pick(a, a);
     if (a.class_unknown()) return unknown(detmath::exp(a.v_), &ar);
+    const double ev = detmath::exp(a.v_);
+    // Inf in double, while the float evaluation may be finite (its argument may be -Inf, or small
+    // enough): no class is determined.
+    if (!std::isfinite(ev) && (a.over_ || detmath::exp(a.v_ - 2 * a.e_) < ar.max_finite)) return unknown(ev, &ar);
     const double top = detmath::exp(a.v_ + 2 * a.e_);
-    const Bounded r = function(detmath::exp(a.v_), top * a.e_, top, ar.exp_ulps, false, ar);
+    const Bounded r = function(ev, top * a.e_, top, ar.exp_ulps, false, ar);
     return a.over_ ? r.or_finite_after_overflow(top) : r;  // exp(-Inf) = 0
   }
   friend Bounded log(const Bounded& a) {
@@ -160,12 +170,12 @@ class Bounded {
   template <class F>
   static Bounded max(std::int64_t n, F f) {
     Bounded m = f(0);
-    double err = m.e_, mag = m.upper();
+    double err = m.e_, mag = may_be_finite_maximum(m) ? m.upper() : 0.0;
     bool unknown_term = m.class_unknown(), may_be_anything = m.may_be_anything(), over = m.over_;
     for (std::int64_t i = 1; i < n; ++i) {
       const Bounded t = f(i);
       err = std::max(err, t.e_);
-      mag = std::max(mag, t.upper());
+      if (may_be_finite_maximum(t)) mag = std::max(mag, t.upper());
       unknown_term = unknown_term || t.class_unknown();
       may_be_anything = may_be_anything || t.may_be_anything();
       over = over || t.over_;
@@ -173,8 +183,8 @@ class Bounded {
     }
     if (unknown_term || (!std::isfinite(m.v_) && may_be_anything)) return unknown(m.v_, m.a_);
     const Bounded r(m.v_, err, m.a_);
-    // max(-Inf, x) = x: a finite maximum without the overflowed term, both it and the exact
-    // maximum within the largest M of the terms.
+    // A finite maximum is one of the terms' finite evaluations: it and the exact maximum lie
+    // within the largest M of the terms that may be finite.
     return over ? r.or_finite_after_overflow(2 * mag) : r;
   }
 
@@ -223,8 +233,11 @@ class Bounded {
   // an overflowed operand gives; it may still overflow (an operand may stay Inf or NaN).
   Bounded or_finite_after_overflow(double reach) const {
     if (class_unknown()) return *this;
+    if (!std::isfinite(v_)) return unknown(v_, a_);  // the double's Inf, a finite evaluation
     return {v_, std::max(e_, reach), a_, true};
   }
+  // Whether a term's evaluation may be a finite maximum: all but an exact -Inf (a masked logit).
+  static bool may_be_finite_maximum(const Bounded& t) { return !(t.v_ == -kInf && t.e_ == 0); }
   static Bounded unknown(double v, const Arithmetic* a) {
     Bounded b(v, kInf, a);
     b.e_ = kInf;
