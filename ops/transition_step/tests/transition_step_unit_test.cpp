@@ -33,13 +33,13 @@ Case make_case(std::int64_t B, std::int64_t n, bool cps, double sigma, std::uint
   c.seed = seed;
   c.dims = {{"B", B}, {"n", n}};
   c.params = {{"type", cps ? 1.0 : 0.0},
-              {"sigma", sigma},
               {"step", 0.1f},
               {"sigma_max", 0.98f},
               {"noise_level", 0.7f},
               {"normaliser", 1.0},
               {"dtype.act", dtype_code(DType::f32)},
               {"dtype.f32", dtype_code(DType::f32)}};
+  for (std::int64_t b = 0; b < B; ++b) c.params["sigma." + std::to_string(b)] = sigma;
   return c;
 }
 
@@ -81,6 +81,93 @@ TEST(TransitionStep, ReturnsTheTransitionSubjectsOwnBits) {
       ASSERT_EQ(out.at(name).shape(), t.shape()) << name;
       for (std::int64_t i = 0; i < t.numel(); ++i) EXPECT_EQ(out.at(name).bits_at(i), t.bits_at(i)) << name << i;
     }
+  }
+}
+
+// Each row at its own sigma (the Case's sigma.<b>): the subject's rows are the family subject's
+// at those sigmas; the value travels with its row through slices, gathers and the extra batch
+// row, and a padding row or a row the Case does not hold takes the first declared value.
+TEST(TransitionStep, EachRowAtItsOwnSigma) {
+  Case c = make_case(3, 40, false, 1.0, 5);
+  c.params["sigma.1"] = 0.5f;
+  c.params["sigma.2"] = 0.2f;
+  const OpProblem p = materialise(def().decl, c, 1);
+  ASSERT_EQ(p.values.inputs.at("sigma"), (std::vector<double>{1.0, 0.5f, 0.2f, 1.0}));
+  const OpOutputs out = make("parity-host")->run(row_slice(def().decl, p, 0, 3).call);
+  subjects::TransitionInputs in{
+      .x = p.call.input("x").rows(0, 3),
+      .v = p.call.input("v").rows(0, 3),
+      .eps = p.call.input("eps").rows(0, 3),
+      .sigma = {1.0f, 0.5f, 0.2f},
+      .sigma_prev = {sigma_prev_of(1.0, 0.1f), sigma_prev_of(0.5f, 0.1f), sigma_prev_of(0.2f, 0.1f)},
+      .sigma_max = 0.98f,
+      .noise_level = 0.7f};
+  const Tensor logp = subjects::find_transition_subject("parity-host").make()->sample(in).logp;
+  for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(out.at("logp").bits_at(b), logp.bits_at(b)) << b;
+  EXPECT_EQ(row_slice(def().decl, p, 1, 3).values.inputs.at("sigma"), (std::vector<double>{0.5f, 0.2f}));
+  const OpProblem g = row_gather(def().decl, p, {2, kZeroRow, 1});
+  EXPECT_EQ(g.values.inputs.at("sigma"), (std::vector<double>{0.2f, 1.0, 0.5f}));
+  EXPECT_EQ(g.call.input("sigma").value_at(0), 0.2f);
+}
+
+TEST(TransitionStep, ARowsSigmaIsTheCasesAndTakesNoPatch) {
+  Case c = make_case(2, 4, false, 0.5, 1);
+  c.patches.push_back({"sigma", 0, 0x3f000000, DType::f32});
+  EXPECT_THROW(check_contract(def().decl, c), InputError);
+  c.patches.clear();
+  c.params.erase("sigma.1");
+  EXPECT_THROW(check_contract(def().decl, c), InputError);  // every row needs its value
+  c.params["sigma.1"] = 0.1f;
+  EXPECT_THROW(check_contract(def().decl, c), InputError);  // outside [0.2, 1]
+  c.params["sigma.1"] = 0.7f;                               // not a drawn value, inside the contract
+  EXPECT_NO_THROW(check_contract(def().decl, c));
+  c.params["sigma.2"] = 0.5f;  // no row 2
+  EXPECT_THROW(check_contract(def().decl, c), InputError);
+  // Shrinking B takes the rows' values with it; conform gives a row without one the first value.
+  c.params.erase("sigma.2");
+  c.dims["B"] = 1;
+  const Case one = op_rules(def().decl).conform(c);
+  EXPECT_FALSE(one.params.contains("sigma.1"));
+  c.dims["B"] = 3;
+  EXPECT_EQ(op_rules(def().decl).conform(c).params.at("sigma.2"), 1.0);
+}
+
+// transition_score: its subjects return the family subject's score of the case's prev, and its
+// reference scores the step's own prev as the step's reference does.
+TEST(TransitionScore, ReturnsTheFamilysScoreAndTheStepsLogp) {
+  const OpDef& score = testing::def_of(find_op_family("transition_score"));
+  find_op_family("transition_score").subjects();
+  for (const bool cps : {false, true}) {
+    Case c = make_case(2, 50, cps, 0.8f, 9);
+    c.family = "transition_score";
+    const OpProblem p = materialise(score.decl, c);
+    std::unique_ptr<OpSubject> host;
+    for (const auto& s : op_subjects("transition_score"))
+      if (s.name == "parity-host") host = s.make();
+    const Tensor logp = host->run(p.call).at("logp");
+    subjects::TransitionInputs in{.x = p.call.input("x"),
+                                  .v = p.call.input("v"),
+                                  .eps = Tensor::zeros(DType::f32, {2, 50}),
+                                  .sigma = {0.8f, 0.8f},
+                                  .sigma_prev = {sigma_prev_of(0.8f, 0.1f), sigma_prev_of(0.8f, 0.1f)},
+                                  .sigma_max = 0.98f,
+                                  .noise_level = 0.7f,
+                                  .type = cps ? subjects::StepType::cps : subjects::StepType::sde};
+    const Tensor direct = subjects::find_transition_subject("parity-host").make()->score(in, p.call.input("prev"));
+    for (std::int64_t b = 0; b < 2; ++b) EXPECT_EQ(logp.bits_at(b), direct.bits_at(b)) << b;
+    // The step's reference prev, scored: the step's reference logp.
+    c.family = "transition_step";
+    OpProblem step = materialise(def().decl, c);
+    const auto ref = def().oracle(step.values);
+    step.values.inputs["prev"] = ref.at("prev");
+    step.values.inputs.erase("eps");
+    step.values.shapes["prev"] = {2, 50};
+    step.values.shapes.erase("eps");
+    step.values.shapes.erase("mean");
+    step.values.shapes.erase("std");
+    const auto scored = score.oracle(step.values);
+    for (std::size_t b = 0; b < 2; ++b)
+      EXPECT_NEAR(scored.at("logp")[b], ref.at("logp")[b], 1e-9 * (1 + std::fabs(ref.at("logp")[b])));
   }
 }
 
