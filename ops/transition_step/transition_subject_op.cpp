@@ -9,6 +9,7 @@
 
 #include <parity/ops/framework/family_subjects.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
+#include <parity/subjects/probes/transition_probes.hpp>
 #include <parity/subjects/transition_family.hpp>
 
 namespace parity::ops::transition_step {
@@ -69,14 +70,22 @@ class TransitionOpSubject final : public OpSubject {
   std::unique_ptr<subjects::TransitionSubject> step_;
 };
 
+// The transition family's subjects and the batch probes, which are the ops' alone.
+std::vector<subjects::TransitionSubjectInfo> transition_steps() {
+  std::vector<subjects::TransitionSubjectInfo> steps = subjects::transition_subjects();
+  for (subjects::TransitionSubjectInfo& probe : subjects::probes::transition_batch_probes())
+    steps.push_back(std::move(probe));
+  return steps;
+}
+
 }  // namespace
 
 void register_transition_subjects() {
-  register_family_subjects<TransitionOpSubject<&sample>>("transition_step", subjects::transition_subjects());
+  register_family_subjects<TransitionOpSubject<&sample>>("transition_step", transition_steps());
 }
 
 void register_transition_score_subjects() {
-  std::vector<subjects::TransitionSubjectInfo> steps = subjects::transition_subjects();
+  std::vector<subjects::TransitionSubjectInfo> steps = transition_steps();
   for (subjects::TransitionSubjectInfo& s : steps)
     if (!s.capabilities.scoring)
       s.unavailable_reason = [] { return std::string("it does not score (its capabilities.scoring is false)"); };

@@ -101,6 +101,11 @@ class SubjectFamily final : public Family {
     return out;
   }
 
+  PropertyEntry find_property(const std::string& name) const override {
+    if constexpr (requires { Traits::refuse_moved_property(name); }) Traits::refuse_moved_property(name);
+    return Family::find_property(name);
+  }
+
   std::vector<SubjectEntry> subjects() const override {
     std::vector<SubjectEntry> out = typed_subjects();
     out.push_back({kOraclesSubject, "host", SubjectRole::implementation,

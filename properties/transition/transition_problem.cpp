@@ -147,36 +147,4 @@ std::int64_t other_rows(const Case& c) {
   return it == c.params.end() ? c.dim("B") + 1 : static_cast<std::int64_t>(it->second);
 }
 
-Case with_rows(const Case& c, std::int64_t rows) {
-  const std::int64_t B = c.dim("B");
-  Case out = c;
-  out.dims["B"] = rows;
-  out.params.erase("other_rows");
-  for (std::int64_t b = 0; b < std::max(B, rows); ++b) {
-    const std::string k = std::to_string(b), from = std::to_string(b % B);
-    for (const std::string key : {"sigma.", "sigma_prev."})
-      if (b < rows) out.params[key + k] = c.params.at(key + from);
-      else out.params.erase(key + k);
-  }
-  const std::int64_t size = rows * c.dim("tokens") * c.dim("channels");
-  std::erase_if(out.patches, [size](const Patch& p) { return p.index >= size; });
-  return out;
-}
-
-TransitionProblem single_row(const Case& c, const TransitionProblem& batched, std::int64_t b) {
-  // Every field of TransitionInputs, the batch's three tensors left uncopied.
-  TransitionProblem q;
-  const auto i = static_cast<std::size_t>(b);
-  q.in.sigma_max = batched.in.sigma_max;
-  q.in.noise_level = batched.in.noise_level;
-  q.in.type = batched.in.type;
-  q.in.normaliser = batched.in.normaliser;
-  q.in.x = c.layout("x").place(batched.in.x.rows(b, b + 1));
-  q.in.v = c.layout("v").place(batched.in.v.rows(b, b + 1));
-  q.in.eps = c.layout("eps").place(batched.in.eps.rows(b, b + 1));
-  q.in.sigma = {batched.in.sigma[i]};
-  q.in.sigma_prev = {batched.in.sigma_prev[i]};
-  return q;
-}
-
 }  // namespace parity::properties::transition

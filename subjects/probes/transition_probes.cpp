@@ -66,15 +66,19 @@ std::unique_ptr<TransitionSubject> make() {
   return std::make_unique<TransitionHostTwin<Policy>>();
 }
 
+TransitionSubjectInfo probe(std::string name, std::string description, std::unique_ptr<TransitionSubject> (*make)()) {
+  return {.name = std::move(name),
+          .backend = "host",
+          .kind = SubjectKind::probe,
+          .description = std::move(description),
+          .make = make};
+}
+
 }  // namespace
 
 void register_transition_probes() {
   const auto probe = [](std::string name, std::string description, std::unique_ptr<TransitionSubject> (*make)()) {
-    register_subject(TransitionSubjectInfo{.name = std::move(name),
-                                           .backend = "host",
-                                           .kind = SubjectKind::probe,
-                                           .description = std::move(description),
-                                           .make = make});
+    register_subject(probes::probe(std::move(name), std::move(description), make));
   };
   probe("probe-no-sqrt-dt", "prev = mean + std * eps, without sqrt(-dt)", &make<NoSqrtDt>);
   probe("probe-dt-sign-flipped", "dt = sigma - sigma_prev", &make<DtSignFlipped>);
@@ -82,11 +86,14 @@ void register_transition_probes() {
   probe("probe-sum-not-mean", "the log-prob sums the row instead of averaging it", &make<SumInsteadOfMean>);
   probe("probe-normaliser-dropped", "drops -log(std sqrt(-dt)) - log(sqrt(2 pi)) even when asked",
         &make<NormaliserDropped>);
-  probe("probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
-        &make<BatchDependentReduction>);
-  probe("probe-tree-reduction-above-8-rows",
-        "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above",
-        &make<TreeReductionAboveRows>);
+}
+
+std::vector<TransitionSubjectInfo> transition_batch_probes() {
+  return {probe("probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
+                &make<BatchDependentReduction>),
+          probe("probe-tree-reduction-above-8-rows",
+                "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above",
+                &make<TreeReductionAboveRows>)};
 }
 
 }  // namespace parity::subjects::probes

@@ -171,6 +171,21 @@ TEST(TransitionScore, ReturnsTheFamilysScoreAndTheStepsLogp) {
   }
 }
 
+// batch_vs_batch (8 rows and 9) fails on a kernel whose reduction tree changes above 8 rows,
+// where the row alone agrees with the batch (rows_independent), and holds on parity's kernel.
+TEST(TransitionStep, TreeAbove8RowsFailsBatchVsBatchWhereTheSingleRowAgrees) {
+  const OpFamily& f = dynamic_cast<const OpFamily&>(family());
+  Case c = make_case(8, 4096, false, 0.5, 3);
+  for (std::int64_t b = 0; b < 8; ++b) c.params["sigma." + std::to_string(b)] = 0.5f + 0.01f * static_cast<float>(b);
+  c.probe_row = 2;
+  // One large noise element in the probe row: the lane that holds its log-prob term rounds at its
+  // scale, so the grouping of the other terms shows in the total.
+  c.patches.push_back({"eps", c.probe_row * 4096, 0x447A0000u});  // 1000
+  EXPECT_TRUE(f.check("probe-tree-reduction-above-8-rows", "batch_vs_batch", c).fails());
+  EXPECT_EQ(f.check("probe-tree-reduction-above-8-rows", "rows_independent", c).outcome, Outcome::holds);
+  EXPECT_EQ(f.check("parity-host", "batch_vs_batch", c).outcome, Outcome::holds);
+}
+
 TEST(TransitionStep, TheDoubleReferenceIsTheFormula) {
   const double sigma = 0.5, sigma_prev = sigma_prev_of(0.5, 0.1f), a = 0.7f;
   for (const bool cps : {false, true}) {
