@@ -23,7 +23,9 @@ struct GateShape {
 
 // The shapes of the reference figures (properties/gate_figures.hpp: B3 x 257x96, B4 x 4096x96,
 // B2 x 8192x32); `quick` keeps the first only. Throws InputError naming the figures file and
-// the shape when a gate case of a shape is outside the transition contract or its limits.
+// the shape when a gate case of a shape is outside the transition contract or its limits, or its
+// op_gate_case outside transition_step's or transition_score's (from B = 10 the last row's sigma,
+// 1 - 0.9 (B - 1) / B, is below their 0.2).
 std::vector<GateShape> gate_shapes(bool quick);
 
 // The fixed case of a shape: the sde step with its normaliser, a = the figures' noise level
