@@ -219,8 +219,10 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
     const auto shape = eval_shape(t, p.values.extents);
     Tensor logical = Tensor::zeros(dtypes.at(t.name), shape);
     const double scale = t.stddev * scale_of(t, c);
+    // A row past the case's (the extra rows) takes row 0's value: under --param <name>=V that is
+    // V, and a reproducer replays it.
     for (std::int64_t i = 0; i < logical.numel(); ++i)
-      logical.set_value(i, t.per_row() ? c.param(row_value_key(t, i), t.values.front())
+      logical.set_value(i, t.per_row() ? c.param(row_value_key(t, i < c.dim(d.row_extent) ? i : 0), t.values.front())
                                        : t.mean + scale * philox_normal(c.seed, static_cast<std::uint32_t>(k + 1),
                                                                         static_cast<std::uint64_t>(i)));
     for (const Patch& patch : c.patches)
@@ -288,8 +290,8 @@ OpProblem row_gather(const OpDecl& d, const OpProblem& p, const std::vector<std:
         std::vector<double> v(static_cast<std::size_t>(n * per_row), 0.0);
         for (std::int64_t k = 0; k < n; ++k) {
           const std::int64_t from = order[static_cast<std::size_t>(k)];
-          if (from == kZeroRow && t.per_row()) {  // a padding row's value: the declared first
-            rows.set_value(k, t.values.front());
+          if (from == kZeroRow && t.per_row()) {  // a padding row's value: row 0's of `p`
+            rows.set_value(k, values.empty() ? t.values.front() : values.front());
             v[static_cast<std::size_t>(k)] = rows.value_at(k);
           }
           if (from == kZeroRow) continue;

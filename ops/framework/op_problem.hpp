@@ -49,7 +49,8 @@ std::string param_value_refusal(const ParamDecl& p, double v);
 void check_contract(const OpDecl& decl, const Case& c);
 
 // The problem of `c` with `extra_rows` more rows along the row extent (the same bits in the
-// first rows), in the case's layouts or, with `contiguous`, in none.
+// first rows; an input with a value per row takes the case's row 0's value in the extra rows), in
+// the case's layouts or, with `contiguous`, in none.
 OpProblem materialise(const OpDecl& decl, const Case& c, std::int64_t extra_rows = 0, bool contiguous = false);
 
 // Rows [begin, end) of a materialised problem as a problem of its own (contiguous inputs).
@@ -57,7 +58,7 @@ OpProblem row_slice(const OpDecl& decl, const OpProblem& p, std::int64_t begin, 
 
 // A problem of the rows `order` of a materialised problem, in that order: entry k is a row of
 // `p` (any row any number of times), or kZeroRow for a row of +0 in every row-led input (a padding
-// row; an input with a value per row takes its first declared value there). Inputs not led by the row extent are `p`'s;
+// row; an input with a value per row takes the value of `p`'s row 0 there). Inputs not led by the row extent are `p`'s;
 // row-led ones are contiguous.
 inline constexpr std::int64_t kZeroRow = -1;
 OpProblem row_gather(const OpDecl& decl, const OpProblem& p, const std::vector<std::int64_t>& order);

@@ -8,6 +8,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <sstream>
 
 #include <parity/core/error.hpp>
@@ -44,6 +45,25 @@ Case make_case(std::int64_t B, std::int64_t n, bool cps, double sigma, std::uint
   for (std::int64_t b = 0; b < B; ++b) c.params["sigma." + std::to_string(b)] = sigma;
   return c;
 }
+
+// parity-host's bits, each row's sigma it is given recorded.
+std::set<double>& sigmas_given() {
+  static std::set<double> all;
+  return all;
+}
+class SigmaRecorder final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const Tensor& sigma = call.input("sigma");
+    for (std::int64_t b = 0; b < sigma.numel(); ++b) sigmas_given().insert(sigma.value_at(b));
+    return dynamic_cast<const OpFamily&>(find_op_family("transition_step")).runnable("parity-host").make()->run(call);
+  }
+};
+PARITY_REGISTER_OP_SUBJECT(sigma_recorder, "transition_step",
+                           OpSubjectInfo{.name = "test-sigma-recorder",
+                                         .backend = "host",
+                                         .description = "parity-host, recording the sigmas it is given",
+                                         .make = &make_op_subject<SigmaRecorder>});
 
 const OpSubjectInfo* find(const std::string& name) {
   family().subjects();  // registers the transition family's subjects
@@ -88,27 +108,27 @@ TEST(TransitionStep, ReturnsTheTransitionSubjectsOwnBits) {
 
 // Each row at its own sigma (the Case's sigma.<b>): the subject's rows are the family subject's
 // at those sigmas; the value travels with its row through slices, gathers and the extra batch
-// row, and a padding row or a row the Case does not hold takes the first declared value.
+// row, and a padding row or the extra batch row takes row 0's value.
 TEST(TransitionStep, EachRowAtItsOwnSigma) {
-  Case c = make_case(3, 40, false, 1.0, 5);
+  Case c = make_case(3, 40, false, 0.8f, 5);
   c.params["sigma.1"] = 0.5f;
   c.params["sigma.2"] = 0.2f;
   const OpProblem p = materialise(def().decl, c, 1);
-  ASSERT_EQ(p.values.inputs.at("sigma"), (std::vector<double>{1.0, 0.5f, 0.2f, 1.0}));
+  ASSERT_EQ(p.values.inputs.at("sigma"), (std::vector<double>{0.8f, 0.5f, 0.2f, 0.8f}));
   const OpOutputs out = make("parity-host")->run(row_slice(def().decl, p, 0, 3).call);
   subjects::TransitionInputs in{
       .x = p.call.input("x").rows(0, 3),
       .v = p.call.input("v").rows(0, 3),
       .eps = p.call.input("eps").rows(0, 3),
-      .sigma = {1.0f, 0.5f, 0.2f},
-      .sigma_prev = {sigma_prev_of(1.0, 0.1f), sigma_prev_of(0.5f, 0.1f), sigma_prev_of(0.2f, 0.1f)},
+      .sigma = {0.8f, 0.5f, 0.2f},
+      .sigma_prev = {sigma_prev_of(0.8f, 0.1f), sigma_prev_of(0.5f, 0.1f), sigma_prev_of(0.2f, 0.1f)},
       .sigma_max = 0.98f,
       .noise_level = 0.7f};
   const Tensor logp = subjects::find_transition_subject("parity-host").make()->sample(in).logp;
   for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(out.at("logp").bits_at(b), logp.bits_at(b)) << b;
   EXPECT_EQ(row_slice(def().decl, p, 1, 3).values.inputs.at("sigma"), (std::vector<double>{0.5f, 0.2f}));
   const OpProblem g = row_gather(def().decl, p, {2, kZeroRow, 1});
-  EXPECT_EQ(g.values.inputs.at("sigma"), (std::vector<double>{0.2f, 1.0, 0.5f}));
+  EXPECT_EQ(g.values.inputs.at("sigma"), (std::vector<double>{0.2f, 0.8f, 0.5f}));
   EXPECT_EQ(g.call.input("sigma").value_at(0), 0.2f);
 }
 
@@ -132,6 +152,24 @@ TEST(TransitionStep, ARowsSigmaIsTheCasesAndTakesNoPatch) {
   EXPECT_FALSE(one.params.contains("sigma.1"));
   c.dims["B"] = 3;
   EXPECT_EQ(op_rules(def().decl).conform(c).params.at("sigma.2"), 1.0);
+}
+
+// Under --param sigma=V every row the subject is given is at V: the case's rows, batch_vs_batch's
+// extra row and rows_padded's padding rows (which take the case's row 0's value).
+TEST(TransitionStep, ARestrictedSigmaReachesTheAddedRows) {
+  const OpFamily& f = dynamic_cast<const OpFamily&>(family());
+  for (const char* property : {"batch_vs_batch", "rows_padded"}) {
+    sigmas_given().clear();
+    gen::RunConfig config;
+    config.cases = 20;
+    config.seed = 3;
+    config.shrink = false;
+    config.write_reproducer = false;
+    config.restrictions.params["sigma"] = 0.5;
+    const gen::RunResult r = f.run("test-sigma-recorder", property, config);
+    EXPECT_TRUE(r.passed) << property << ": " << r.message;
+    EXPECT_EQ(sigmas_given(), (std::set<double>{0.5})) << property;
+  }
 }
 
 // transition_score: its subjects return the family subject's score of the case's prev, and its
