@@ -189,6 +189,8 @@ void validate(const OpDecl& d) {
           (list != &d.inputs || t.shape != std::vector<std::string>{d.row_extent} || !t.present_if.empty() ||
            !t.dims.empty() || d.dtypes_of(t.group()) != std::vector{DType::f32}))
         fault(t.name + ": a per-row input is an always-present input [row extent] whose dtype group takes f32 alone");
+      if (t.per_row() && t.scales.size() > 1)
+        fault(t.name + ": a per-row input takes its values, not scales (one scale, unused)");
       for (const double v : t.values)
         if (!(static_cast<float>(v) >= t.min && static_cast<float>(v) <= t.max))
           fault(t.name + ": a per-row value outside [min, max]");

@@ -149,7 +149,9 @@ std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_
 // row extent that no always-present input leads with, duplicate names, an empty parameter list
 // of values, a present_if on an output or naming no parameter, dims that do not split a 2-D shape
 // (a first dim other than shape's, a product other than its second), orders that are not
-// permutations of the dims after the first, or an order_param whose values are not 0 .. orders - 1.
+// permutations of the dims after the first, an order_param whose values are not 0 .. orders - 1,
+// or a per-row input (values) that is not an always-present f32 [row extent] input or declares
+// more than one scale.
 void validate(const OpDecl& decl);
 
 }  // namespace parity::ops

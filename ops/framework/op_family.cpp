@@ -241,6 +241,8 @@ OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestri
     if (p == d.params.end()) {
       std::string declared;
       for (const auto& x : d.params) declared += (declared.empty() ? "" : ", ") + x.name;
+      for (const auto& t : d.inputs)
+        if (t.per_row()) declared += (declared.empty() ? "" : ", ") + t.name + " (a value per row)";
       throw InputError("--param: " + name() + " declares no parameter " + param +
                        " (its parameters: " + (declared.empty() ? "none" : declared) + ")");
     }

@@ -53,8 +53,7 @@ bool known_param(const std::string& key, std::int64_t B) {
 // The work and memory limits (docs/command.md): B n elements per operand at most 2^24 (the largest
 // reference shape has 1.6e6), and x, v, eps as laid out at most kMaxCaseBytes.
 void check_limits(const Case& c, std::int64_t B, std::int64_t n) {
-  B = std::max(B, other_rows(c));
-  require_within("case.dims", "the larger batch (B or params.other_rows) x tokens x channels (elements per operand)",
+  require_within("case.dims", "B x tokens x channels (elements per operand)",
                  static_cast<double>(B) * static_cast<double>(n), static_cast<double>(kMaxElements), "2^24");
   const double latent = flag_param(c, "bf16_inputs") ? 2.0 : 4.0;
   require_case_bytes("case.dims/case.layouts", "the storage of x, v and eps as laid out, in bytes,",
@@ -140,11 +139,6 @@ TransitionProblem materialise(const Case& c) {
   in.v = c.layout("v").place(v);
   in.eps = c.layout("eps").place(eps);
   return p;
-}
-
-std::int64_t other_rows(const Case& c) {
-  const auto it = c.params.find("other_rows");
-  return it == c.params.end() ? c.dim("B") + 1 : static_cast<std::int64_t>(it->second);
 }
 
 }  // namespace parity::properties::transition

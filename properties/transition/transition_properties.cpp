@@ -1,6 +1,7 @@
 #include <parity/properties/transition/transition_properties.hpp>
 
 #include <map>
+#include <utility>
 
 #include <parity/core/error.hpp>
 #include <parity/core/find_named.hpp>
@@ -24,16 +25,19 @@ const std::vector<TransitionProperty>& transition_properties() {
 }
 
 void refuse_moved_property(const std::string& name) {
-  static const std::map<std::string, std::string> moved = {
-      {"batch_invariant", "rows_independent"},
-      {"batch_vs_batch", "batch_vs_batch"},
-      {"accuracy", "forward_accuracy"},
-      {"oracle_agreement", "oracle_agreement (subject parity-oracles)"}};
-  if (const auto it = moved.find(name); it != moved.end())
+  // The op property that replaces each, and the flags its check needs beyond --property.
+  static const std::map<std::string, std::pair<std::string, std::string>> moved = {
+      {"batch_invariant", {"rows_independent", ""}},
+      {"batch_vs_batch", {"batch_vs_batch", ""}},
+      {"accuracy", {"forward_accuracy", ""}},
+      {"oracle_agreement", {"oracle_agreement", " --subject parity-oracles"}}};
+  if (const auto it = moved.find(name); it != moved.end()) {
+    const auto& [property, flags] = it->second;
     throw InputError("transition property '" + name + "' is now the ops': transition_step's and transition_score's " +
-                     it->second + " (parity check transition_step --property " +
-                     it->second.substr(0, it->second.find(' ')) +
-                     "); a transition reproducer of it is refused, its Case being the family's");
+                     property + " (parity check transition_step --property " + property + flags +
+                     ", and likewise transition_score); the transition family neither checks it nor replays a "
+                     "Case of it");
+  }
 }
 
 const TransitionProperty& find_transition_property(const std::string& name) {

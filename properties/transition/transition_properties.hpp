@@ -46,8 +46,9 @@ const std::vector<TransitionProperty>& transition_properties();
 // The property `name`; InputError listing the known ones, or as refuse_moved_property.
 const TransitionProperty& find_transition_property(const std::string& name);
 // Throws InputError for a property the ops took (batch_invariant, batch_vs_batch, accuracy,
-// oracle_agreement), naming the op properties that replace it: a reproducer of it holds a
-// transition Case, which those ops do not read.
+// oracle_agreement), naming the op property that replaces it and the `parity check` command that
+// runs it (oracle_agreement's with --subject parity-oracles): `parity check transition` refuses it,
+// and so does `parity replay` of a reproducer of it, which holds a transition Case the ops do not read.
 void refuse_moved_property(const std::string& name);
 
 }  // namespace parity::properties::transition

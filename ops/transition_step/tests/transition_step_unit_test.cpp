@@ -172,6 +172,24 @@ TEST(TransitionStep, ARestrictedSigmaReachesTheAddedRows) {
   }
 }
 
+// A per-row input takes its declared values, not scales: a declaration with several is a fault.
+TEST(TransitionStep, APerRowInputWithScalesIsRefused) {
+  OpDecl d = def().decl;
+  for (auto& t : d.inputs)
+    if (t.name == "sigma") t.scales = {1.0, 0.5};
+  EXPECT_THROW(validate(d), std::logic_error);
+}
+
+// --param naming no parameter lists the per-row inputs it may name too.
+TEST(TransitionStep, AnUnknownParamListsSigma) {
+  try {
+    dynamic_cast<const OpFamily&>(family()).check_restrictions({.params = {{"sigmas", 0.5}}});
+    ADD_FAILURE() << "no refusal";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(", sigma (a value per row))"), std::string::npos) << e.what();
+  }
+}
+
 // transition_score: its subjects return the family subject's score of the case's prev, and its
 // reference scores the step's own prev as the step's reference does.
 TEST(TransitionScore, ReturnsTheFamilysScoreAndTheStepsLogp) {
