@@ -70,7 +70,8 @@ class TransitionOpSubject final : public OpSubject {
   std::unique_ptr<subjects::TransitionSubject> step_;
 };
 
-// The transition family's subjects and the batch probes, which are the ops' alone.
+// The transition family's subjects and the batch probes, which are the ops' alone (transition_score
+// adds its scoring probes).
 std::vector<subjects::TransitionSubjectInfo> transition_steps() {
   std::vector<subjects::TransitionSubjectInfo> steps = subjects::transition_subjects();
   for (subjects::TransitionSubjectInfo& probe : subjects::probes::transition_batch_probes())
@@ -89,6 +90,8 @@ void register_transition_score_subjects() {
   for (subjects::TransitionSubjectInfo& s : steps)
     if (!s.capabilities.scoring)
       s.unavailable_reason = [] { return std::string("it does not score (its capabilities.scoring is false)"); };
+  for (subjects::TransitionSubjectInfo& probe : subjects::probes::transition_score_probes())
+    steps.push_back(std::move(probe));
   register_family_subjects<TransitionOpSubject<&score>>("transition_score", steps);
 }
 

@@ -61,6 +61,19 @@ struct TreeReductionAboveRows : StandardStep {
   static int lanes(std::int64_t B) { return B > kTreeSwitchRows ? 64 : tr::kLanes; }
 };
 
+// Scores the sampled mean, not the given prev: the log-prob of a zero noise, whatever prev is.
+class ScoreIgnoresPrev final : public TransitionHostTwin<StandardStep> {
+ public:
+  Tensor score(const TransitionInputs& in, const Tensor& prev) override {
+    validate_transition_prev(in, prev);
+    TransitionInputs zero_noise = in;
+    zero_noise.eps = Tensor::zeros(DType::f32, in.x.shape());
+    return TransitionHostTwin<StandardStep>::score(in, sample(zero_noise).mean);
+  }
+};
+
+std::unique_ptr<TransitionSubject> make_score_ignores_prev() { return std::make_unique<ScoreIgnoresPrev>(); }
+
 template <class Policy>
 std::unique_ptr<TransitionSubject> make() {
   return std::make_unique<TransitionHostTwin<Policy>>();
@@ -94,6 +107,11 @@ std::vector<TransitionSubjectInfo> transition_batch_probes() {
           probe("probe-tree-reduction-above-8-rows",
                 "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above",
                 &make<TreeReductionAboveRows>)};
+}
+
+std::vector<TransitionSubjectInfo> transition_score_probes() {
+  return {probe("probe-score-ignores-prev", "scores the sampled mean, ignoring the prev it is given",
+                &make_score_ignores_prev)};
 }
 
 }  // namespace parity::subjects::probes

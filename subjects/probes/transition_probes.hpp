@@ -19,5 +19,9 @@ void register_transition_probes();
 // not the family's, whose properties are per batch, but subjects of the ops transition_step and
 // transition_score, whose batch_vs_batch and rows_independent detect them.
 std::vector<TransitionSubjectInfo> transition_batch_probes();
+// The probes whose fault is in scoring alone (their sampling is parity's): subjects of the op
+// transition_score only, whose forward_accuracy detects them. probe-score-ignores-prev scores
+// the step's own mean (the prev of a zero noise) in place of the prev it is given.
+std::vector<TransitionSubjectInfo> transition_score_probes();
 
 }  // namespace parity::subjects::probes
