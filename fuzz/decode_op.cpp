@@ -122,6 +122,9 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
   for (const auto& p : d.params) c.params[p.name] = static_cast<float>(p.values[in.u8() % p.values.size()]);
   for (const auto& t : d.inputs)
     if (t.scales.size() > 1) c.params["scale." + t.name] = t.scales[in.u8() % t.scales.size()];
+  for (const auto& t : d.inputs)  // a byte a row (past the end 0: the first declared value)
+    for (std::int64_t b = 0; t.per_row() && b < c.dims.at(d.row_extent); ++b)
+      c.params[ops::row_value_key(t, b)] = static_cast<float>(t.values[in.u8() % t.values.size()]);
   c.probe_row = in.u16() % c.dims.at(d.row_extent);
   for (const auto& t : d.inputs) {
     Layout l = decode_layout(in.u8());
@@ -142,7 +145,8 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
     const std::int64_t index = static_cast<std::int64_t>(in.u24()) % sizes[k];
     const std::uint32_t bits = decode_float_bits(in);
     const DType dt = group.at(d.inputs[k].group());
-    if (!ops::is_present(d.inputs[k], c.params)) continue;  // an absent optional input: its bytes spent, no patch
+    if (!ops::is_present(d.inputs[k], c.params) || d.inputs[k].per_row())
+      continue;  // an absent optional input, or values the Case holds: its bytes spent, no patch
     Tensor one = Tensor::zeros(dt, {1});
     if (dt == DType::f32) one.set_bits(0, bits);  // every float32 pattern, NaN payloads too
     else one.set_value(0, bits_float(bits));

@@ -56,7 +56,7 @@ int index_of(const T (&table)[N], T v) {
 }  // namespace
 
 const std::vector<std::string>& transition_fuzz_properties() {
-  static const std::vector<std::string> all = {"batch_invariant", "scoring_reproduces_sampling", "accuracy"};
+  static const std::vector<std::string> all = {"scoring_reproduces_sampling"};
   return all;
 }
 

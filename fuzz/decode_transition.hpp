@@ -42,8 +42,9 @@ inline constexpr std::int64_t kTransitionSmallRowTokens = 16;
 // a batch of 64 comes with rows of up to 512.
 inline constexpr std::int64_t kTransitionWorkBudget = std::int64_t{1} << 15;
 
-// The transition properties a harness checks: those that take a subject and need no LibTorch
-// (batch_invariant, scoring_reproduces_sampling, accuracy).
+// The transition properties a harness checks: scoring_reproduces_sampling, the family's own that
+// every kernel must hold bitwise (batch invariance and accuracy are its ops', which op_fuzzer
+// fuzzes). The property byte stays in the format.
 const std::vector<std::string>& transition_fuzz_properties();
 
 // Never throws for any bytes.

@@ -114,32 +114,35 @@ std::vector<fuzz::FuzzInput> lora_seeds(std::vector<std::pair<std::string, int>>
 }
 
 std::vector<std::pair<std::string, fuzz::FuzzInput>> transition_seeds() {
+  // The one property transition_fuzzer checks (decode_transition.hpp).
+  const auto transition = [](std::int64_t B, std::int64_t tokens, std::int64_t channels) {
+    return ::transition("scoring_reproduces_sampling", B, tokens, channels);
+  };
   std::vector<std::pair<std::string, fuzz::FuzzInput>> out;
   // The reference shapes B3 x 257x96, B4 x 4096x96, B2 x 8192x32 capped to n <= 4096.
-  for (const auto& p : fuzz::transition_fuzz_properties())
-    out.push_back({"ref_B3_42x96_" + p, transition(p, 3, 42, 96)});
-  out.push_back({"ref_B4_128x32_batch_invariant", transition("batch_invariant", 4, 128, 32)});
-  out.push_back({"ref_B2_4096x1_accuracy", transition("accuracy", 2, 4096, 1)});
+  out.push_back({"ref_B3_42x96_scoring", transition(3, 42, 96)});
+  out.push_back({"ref_B4_128x32_scoring", transition(4, 128, 32)});
+  out.push_back({"ref_B2_4096x1_scoring", transition(2, 4096, 1)});
   // Row lengths around the 256-lane reduction tree.
   for (std::int64_t n : {1, 255, 256, 257, 511, 512})
-    out.push_back({"lanes_n" + std::to_string(n) + "_batch_invariant", transition("batch_invariant", 3, n, 1)});
-  out.push_back({"single_row_B1_scoring", transition("scoring_reproduces_sampling", 1, 64, 4)});
-  auto cps = transition("accuracy", 2, 16, 16);
+    out.push_back({"lanes_n" + std::to_string(n) + "_scoring", transition(3, n, 1)});
+  out.push_back({"single_row_B1_scoring", transition(1, 64, 4)});
+  auto cps = transition(2, 16, 16);
   cps.c.params["cps"] = 1.0;
-  out.push_back({"cps_accuracy", cps});
-  auto plain = transition("accuracy", 2, 16, 16);
+  out.push_back({"cps_scoring", cps});
+  auto plain = transition(2, 16, 16);
   plain.c.params["normaliser"] = 0.0;
-  out.push_back({"no_normaliser_accuracy", plain});
-  auto bf16 = transition("batch_invariant", 4, 32, 8);
+  out.push_back({"no_normaliser_scoring", plain});
+  auto bf16 = transition(4, 32, 8);
   bf16.c.params["bf16_inputs"] = 1.0;
   bf16.c.patches = {{"x", 5, bf16_straddle_bits(0x3F80, 0)}, {"v", 9, bf16_straddle_bits(0xBF40, 1)}};
-  out.push_back({"bf16_inputs_midpoints_batch_invariant", bf16});
-  auto layouts = transition("batch_invariant", 3, 7, 5);
+  out.push_back({"bf16_inputs_midpoints_scoring", bf16});
+  auto layouts = transition(3, 7, 5);
   for (const char* op : {"x", "v", "eps"}) layouts.c.layouts[op] = Layout{true, 2, 3};
-  out.push_back({"layouts_batch_invariant", layouts});
-  auto specials = transition("accuracy", 2, 8, 8);
+  out.push_back({"layouts_scoring", layouts});
+  auto specials = transition(2, 8, 8);
   specials.c.patches = {{"x", 3, 0x7FC00000u}, {"v", 70, 0x7F800000u}, {"eps", 1, 0x00000001u}};
-  out.push_back({"special_values_accuracy", specials});
+  out.push_back({"special_values_scoring", specials});
   return out;
 }
 
@@ -257,7 +260,8 @@ int main(int argc, char** argv) {
   };
   const std::string good = seed_reproducer({"parity-host", "forward_accuracy", patched, v});
   write_text("repro_parser_fuzzer", "lora.json", good);
-  write_text("repro_parser_fuzzer", "transition.json", seed_reproducer({"parity-host", "accuracy", cases.back(), v}));
+  write_text("repro_parser_fuzzer", "transition.json",
+             seed_reproducer({"parity-host", "scoring_reproduces_sampling", cases.back(), v}));
   write_text("repro_parser_fuzzer", "non_finite_params.json",
              seed_reproducer({"probe-scale-dropped", "forward_accuracy", odd, v}));
   write_text("repro_parser_fuzzer", "truncated.json", good.substr(0, good.size() / 2));

@@ -1,9 +1,9 @@
 // transition_fuzzer: bytes -> a transition Case (decode_transition.hpp) -> one transition
 // property on the subject.
 //
-// Property: batch_invariant, scoring_reproduces_sampling and accuracy (the transition
-// properties that take a subject and need no LibTorch; the first input byte picks one) hold
-// on parity's own kernel, parity-host, or on the subject named by $PARITY_FUZZ_SUBJECT.
+// Property: scoring_reproduces_sampling (decode_transition.hpp; batch invariance and accuracy
+// are the ops transition_step and transition_score's, fuzzed by op_fuzzer) holds on parity's own
+// kernel, parity-host, or on the subject named by $PARITY_FUZZ_SUBJECT.
 // A violation writes a reproducer to $PARITY_REPRO_DIR and traps.
 // Budget: B <= 64 (1-8, or one of the realistic batch sizes 9-64), n = tokens x channels <=
 // 4096, B n <= kTransitionWorkBudget (2^15: decode_transition.hpp), 16 patches; longer inputs

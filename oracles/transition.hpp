@@ -88,12 +88,6 @@ Tracked<Real> transition_mean(const TransitionRow<Real>& r, double x, double v) 
   return re::add(re::mul(X, r.cx), re::mul(re::mul(V, r.cv), r.dt));
 }
 
-template <class Real>
-Tracked<Real> transition_prev(const TransitionRow<Real>& r, const Tracked<Real>& mean, double eps) {
-  namespace re = running_error;
-  return re::add(mean, re::mul(r.noise, Tracked<Real>::exact(eps)));
-}
-
 // One log-prob term for a given prev (exact input) around the tracked mean.
 template <class Real>
 Tracked<Real> transition_term(const TransitionRow<Real>& r, double prev, const Tracked<Real>& mean) {

@@ -7,7 +7,7 @@ set -u
 parity=$1
 source "$(dirname "$0")/expect.sh"
 
-for family_property in lora:repeatable transition:batch_invariant; do
+for family_property in lora:repeatable transition_step:rows_independent; do
   family=${family_property%%:*} property=${family_property#*:}
   expect 2 "checks parity's own oracles and calls no subject: run it with --subject parity-oracles" -- \
     "$parity" check "$family" --property oracle_agreement

@@ -70,10 +70,29 @@ expect 2 'lo\x1b[31mra\n\x00' -- "$parity" replay bad.json
 if "$parity" replay bad.json 2>&1 | tr -d '\n' | grep -q $'\x1b'; then
   echo "FAIL: an escape character from the file reached the terminal"; failures=$((failures + 1))
 fi
-repro bad.json parity-host accuracy '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"sigma.7":0.5}'
+repro bad.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"sigma.7":0.5}'
 expect 2 "case.params.sigma.7: unknown parameter" -- "$parity" replay bad.json
-repro bad.json parity-host accuracy '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"cps":"nan"}'
+repro bad.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"cps":"nan"}'
 expect 2 "case.params.cps: must be 0 or 1" -- "$parity" replay bad.json
+# A transition reproducer of a property its ops took is refused, naming the op property.
+for moved in batch_invariant:rows_independent batch_vs_batch:batch_vs_batch accuracy:forward_accuracy; do
+  repro old.json parity-host "${moved%%:*}" '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25}'
+  expect 2 "transition property '${moved%%:*}' is now the ops': transition_step's and transition_score's ${moved#*:}" -- \
+    "$parity" replay old.json
+done
+# `parity check transition` refuses them alike, and the command either names runs (exit 0),
+# oracle_agreement's with --subject parity-oracles; the transition family lists no parity-oracles.
+for moved in accuracy oracle_agreement; do
+  expect 2 "transition property '$moved' is now the ops'" -- "$parity" check transition --property "$moved"
+  suggested=$("$parity" check transition --property "$moved" 2>&1 | sed -n 's/.* (parity \(check transition_step [^,]*\),.*/\1/p')
+  [ -n "$suggested" ] || { echo "FAIL: the refusal of $moved names no command"; failures=$((failures + 1)); }
+  # shellcheck disable=SC2086 # the suggested command's words
+  PARITY_CASES=2 expect 0 "" -- "$parity" $suggested --max n=64
+done
+expect 2 "unknown transition subject 'parity-oracles'" -- "$parity" check transition --subject parity-oracles
+if "$parity" list subjects | grep -q '^  transition  parity-oracles'; then
+  echo "FAIL: the transition family lists parity-oracles, with no self-check to run"; failures=$((failures + 1))
+fi
 
 # 10: a case over its family's work or memory limit is refused before anything is allocated.
 pad='{"transposed":false,"ld_pad":1048576,"offset":1048576}'
@@ -83,9 +102,12 @@ expect 2 "case.dims/case.layouts: the storage of x, W, A, B and dy as laid out, 
 repro big.json parity-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
 expect 2 "case.dims: T K (N + r) + T N r (multiply-adds of one forward) is 1.72e+10, more than the limit of 2^33" -- \
   limit_memory timeout 60 "$parity" replay big.json
-repro big.json parity-host accuracy '"family":"transition","seed":0,"dims":{"B":64,"tokens":4096,"channels":1024}'
-expect 2 "the larger batch (B or params.other_rows) x tokens x channels (elements per operand) is 2.73e+08, more than the limit of 2^24" -- \
+repro big.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":64,"tokens":4096,"channels":1024}'
+expect 2 "case.dims: B x tokens x channels (elements per operand) is 2.68e+08, more than the limit of 2^24" -- \
   limit_memory timeout 60 "$parity" replay big.json
+# other_rows, read by nothing now, allocates nothing and counts toward no limit (B n = 4096 here).
+repro rows.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"tokens":64,"channels":64},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"other_rows":8192}'
+expect 0 "passes now" -- limit_memory timeout 60 "$parity" replay rows.json
 repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":1048576,"batch":64,"blocks":64,"refiner_blocks":16,"width":4096,"heads":64}'
 expect 2 "case.dims: the multiply-adds of the forwards is" -- limit_memory timeout 60 "$parity" replay big.json
 repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":65536,"batch":1,"blocks":0,"refiner_blocks":0,"width":2,"heads":1}'

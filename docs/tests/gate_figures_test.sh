@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `parity gate` runs at the reference figures it reads (docs/reference/figures.json, or
 # $PARITY_FIGURES): the rows it reports are the figures' shapes with the figures' `reference`
-# beside them, and a changed figure changes the verdict: a shape outside its family's limits is
-# refused before any work (exit 2, naming the file and the field); at float32's largest LoRA alpha,
+# beside them, and a changed figure changes the verdict: a shape outside its family's limits (or,
+# for a transition shape, its ops': transition_step's and transition_score's) is refused before any work (exit 2, naming the file and the field); at float32's largest LoRA alpha,
 # where some evaluation orders overflow, parity's kernels' finite outputs are still checked and
 # certified (exit 0), and an alpha beyond float32 is refused.
 # usage: gate_figures_test.sh PATH/TO/parity PATH/TO/docs/reference/figures.json
@@ -60,6 +60,10 @@ refused() {
 refused big 'f["lora_gate"]["shapes"][1]["T"] = 2**21' "$work/big.json: lora_gate.shapes[1]: case.dims.T: larger than 2^20"
 refused channels 'f["transition"]["shapes"][0]["channels"] = 0' \
   "$work/channels.json: transition.shapes[0].channels: must be >= 1"
+# Row b of the transition gate's case is at sigma = 1 - 0.9 b / B: from B = 10 the last row is below
+# the ops' sigma minimum (0.2), and the shape is refused, not run and reported as a failing subject.
+refused sigma_rows 'f["transition"]["shapes"][0]["B"] = 10' \
+  "$work/sigma_rows.json: transition.shapes[0]: case.params.sigma.9: expected a float32 value in [0.2, 1]"
 refused tokens 'f["model"]["tokens"][0]["tokens"] = 10**9' "$work/tokens.json: model.tokens[0]"
 refused schema 'f["schema"] = "parity.reference-figures/0"' "schema: expected parity.reference-figures/1"
 refused alpha_text 'f["lora_gate"]["alpha"] = "32"' "$work/alpha_text.json: lora_gate.alpha"

@@ -127,12 +127,16 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
           static_cast<float>(*gen::shrinking_element(strided_layouts ? p.values : values_of_contiguous_views(d, p)));
     for (const auto& t : d.inputs)
       if (t.scales.size() > 1) c.params["scale." + t.name] = *gen::shrinking_element(t.scales);
+    for (const auto& t : d.inputs)
+      for (std::int64_t b = 0; t.per_row() && b < c.dims.at(d.row_extent); ++b)
+        c.params[row_value_key(t, b)] = static_cast<float>(*gen::shrinking_element(t.values));
     c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
     std::vector<std::size_t> present;
     for (std::size_t j = 0; j < d.inputs.size(); ++j)
-      if (is_present(d.inputs[j], c.params)) present.push_back(j);
+      if (is_present(d.inputs[j], c.params) && !d.inputs[j].per_row()) present.push_back(j);
     if (strided_layouts)
-      for (const std::size_t j : present) {
+      for (std::size_t j = 0; j < d.inputs.size(); ++j) {
+        if (!is_present(d.inputs[j], c.params)) continue;
         const TensorDecl& t = d.inputs[j];
         Layout l = *gen::layout();
         if (t.shape.size() == 1) l.transposed = false;
@@ -167,6 +171,16 @@ gen::CaseRules op_rules(const OpDecl& d) {
             // An optional input that shrinking made absent takes its layout and patches with it.
             std::erase_if(c.patches, [&](const Patch& p) { return !is_present(d.tensor(p.operand), c.params); });
             std::erase_if(c.layouts, [&](const auto& l) { return !is_present(d.tensor(l.first), c.params); });
+            // Rows that shrinking took away take their values with them; a row without one takes
+            // the first declared.
+            std::erase_if(c.params, [&](const auto& kv) {
+              return std::any_of(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& t) {
+                return row_of_value_key(t, kv.first) >= c.dim(d.row_extent);
+              });
+            });
+            for (const auto& t : d.inputs)
+              for (std::int64_t b = 0; t.per_row() && b < c.dim(d.row_extent); ++b)
+                c.params.try_emplace(row_value_key(t, b), static_cast<float>(t.values.front()));
             for (Patch& p : c.patches) {
               std::int64_t n = 1;
               for (auto s : eval_shape(d.tensor(p.operand), c.dims)) n *= s;

@@ -97,6 +97,16 @@ std::int64_t work_of(const OpDecl& d, const std::map<std::string, std::int64_t>&
   return d.work.empty() ? 1 : eval_extent_expr(d.work, extents);
 }
 
+std::int64_t row_of_value_key(const TensorDecl& t, const std::string& key) {
+  if (!t.per_row() || !key.starts_with(t.name + ".")) return -1;
+  const std::string row = key.substr(t.name.size() + 1);
+  if (row.empty() || row.size() > 9 ||
+      !std::all_of(row.begin(), row.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    return -1;
+  const std::int64_t b = std::stoll(row);
+  return std::to_string(b) == row ? b : -1;
+}
+
 const std::vector<DType>& OpDecl::dtypes_of(const std::string& group) const {
   const auto it = group_dtypes.find(group);
   return it == group_dtypes.end() ? dtypes : it->second;
@@ -175,6 +185,15 @@ void validate(const OpDecl& d) {
            std::none_of(d.params.begin(), d.params.end(), [&](const ParamDecl& p) { return p.name == t.present_if; })))
         fault(t.name + ": present_if names no parameter, or the operand is an output");
       if (t.scales.empty()) fault(t.name + ": no scales");
+      if (t.per_row() &&
+          (list != &d.inputs || t.shape != std::vector<std::string>{d.row_extent} || !t.present_if.empty() ||
+           !t.dims.empty() || d.dtypes_of(t.group()) != std::vector{DType::f32}))
+        fault(t.name + ": a per-row input is an always-present input [row extent] whose dtype group takes f32 alone");
+      if (t.per_row() && t.scales.size() > 1)
+        fault(t.name + ": a per-row input takes its values, not scales (one scale, unused)");
+      for (const double v : t.values)
+        if (!(static_cast<float>(v) >= t.min && static_cast<float>(v) <= t.max))
+          fault(t.name + ": a per-row value outside [min, max]");
       try {
         if (const std::string why = dims_fault(d, t); !why.empty()) fault(t.name + ": " + why);
       } catch (const InputError& e) {

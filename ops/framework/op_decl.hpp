@@ -62,9 +62,24 @@ struct TensorDecl {
   // [B, S, H, D]). Empty: dims' own order.
   std::string order_param = {};
   std::vector<std::vector<std::string>> orders = {};
+  // Inputs only, optional: a value per row (transition_step's sigma). The input is then [row
+  // extent], float32 alone, and its element b is case.params["<name>.<b>"], drawn from `values`
+  // rounded to float32 (the first is where shrinking goes) and in a replayed Case any float32 in [min, max]: exact
+  // for the reference, a tensor for a subject (a torch operator's argument as any input), carried
+  // with its row by row slices and gathers; a row the Case does not hold (the extra batch row, a
+  // padding row) takes values' first. Never patched nor straddled: every value is the Case's.
+  std::vector<double> values = {};
+  double min = 0.0, max = 0.0;
 
   std::string group() const { return dtype_group.empty() ? name : dtype_group; }
+  bool per_row() const { return !values.empty(); }
 };
+
+// The Case parameter of row `b` of a per-row input (TensorDecl::values): "<name>.<b>".
+inline std::string row_value_key(const TensorDecl& t, std::int64_t b) { return t.name + "." + std::to_string(b); }
+// The row b of a key "<name>.<b>" of per-row input `t` (b written as std::to_string writes it), or
+// -1 for any other key.
+std::int64_t row_of_value_key(const TensorDecl& t, const std::string& key);
 
 // A scalar parameter: a float32 value drawn from `values` (the first is where shrinking goes).
 struct ParamDecl {
@@ -134,7 +149,9 @@ std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_
 // row extent that no always-present input leads with, duplicate names, an empty parameter list
 // of values, a present_if on an output or naming no parameter, dims that do not split a 2-D shape
 // (a first dim other than shape's, a product other than its second), orders that are not
-// permutations of the dims after the first, or an order_param whose values are not 0 .. orders - 1.
+// permutations of the dims after the first, an order_param whose values are not 0 .. orders - 1,
+// or a per-row input (values) that is not an always-present f32 [row extent] input or declares
+// more than one scale.
 void validate(const OpDecl& decl);
 
 }  // namespace parity::ops

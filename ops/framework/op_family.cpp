@@ -228,9 +228,21 @@ OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestri
   }
   for (const auto& [param, value] : r.params) {
     const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const ParamDecl& x) { return x.name == param; });
+    const auto per_row = std::find_if(d.inputs.begin(), d.inputs.end(),
+                                      [&](const TensorDecl& t) { return t.per_row() && t.name == param; });
+    if (per_row != d.inputs.end()) {  // every row at one value
+      const double v = static_cast<double>(static_cast<float>(value));
+      if (const std::string why = param_value_refusal({param, per_row->values, per_row->min, per_row->max}, v);
+          !why.empty())
+        throw InputError("--param " + param + ": " + why);
+      per_row->values = {v};
+      continue;
+    }
     if (p == d.params.end()) {
       std::string declared;
       for (const auto& x : d.params) declared += (declared.empty() ? "" : ", ") + x.name;
+      for (const auto& t : d.inputs)
+        if (t.per_row()) declared += (declared.empty() ? "" : ", ") + t.name + " (a value per row)";
       throw InputError("--param: " + name() + " declares no parameter " + param +
                        " (its parameters: " + (declared.empty() ? "none" : declared) + ")");
     }

@@ -103,8 +103,21 @@ void check_contract(const OpDecl& d, const Case& c) {
     if (t.scales.size() > 1) known.push_back("scale." + t.name);
   std::string known_text;
   for (const auto& k : known) known_text += (known_text.empty() ? "" : ", ") + k;
+  for (const auto& t : d.inputs)
+    if (t.per_row()) known_text += ", " + t.name + ".<row>";
+  const auto row_value = [&](const std::string& key) {
+    const auto rows = c.dims.find(d.row_extent);
+    return std::any_of(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& t) {
+      const std::int64_t b = row_of_value_key(t, key);
+      return b >= 0 && rows != c.dims.end() && b < rows->second;
+    });
+  };
   refuse_unknown_params(
-      c, [&](const std::string& key) { return std::find(known.begin(), known.end(), key) != known.end(); }, known_text);
+      c,
+      [&](const std::string& key) {
+        return std::find(known.begin(), known.end(), key) != known.end() || row_value(key);
+      },
+      known_text);
   for (const auto& [name, v] : c.dims) {
     const ExtentDecl* e = nullptr;
     for (const auto& x : d.extents)
@@ -140,6 +153,12 @@ void check_contract(const OpDecl& d, const Case& c) {
     if (const std::string why = param_value_refusal(p, param_of(c, p.name)); !why.empty())
       throw InputError("case.params." + p.name + ": " + why);
   for (const auto& t : d.inputs)
+    for (std::int64_t b = 0; t.per_row() && b < c.dim(d.row_extent); ++b)
+      if (const std::string why =
+              param_value_refusal({t.name, t.values, t.min, t.max}, param_of(c, row_value_key(t, b)));
+          !why.empty())
+        throw InputError("case.params." + row_value_key(t, b) + ": " + why);
+  for (const auto& t : d.inputs)
     if (t.scales.size() > 1 && std::find(t.scales.begin(), t.scales.end(), scale_of(t, c)) == t.scales.end())
       throw InputError("case.params.scale." + t.name + ": not one of the declared scales");
   for (const auto& [name, l] : c.layouts) {
@@ -166,6 +185,9 @@ void check_contract(const OpDecl& d, const Case& c) {
     if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == p.operand; }) ==
         d.inputs.end())
       throw InputError(field + ".operand: '" + p.operand + "' is not an input of " + d.name);
+    if (d.tensor(p.operand).per_row())
+      throw InputError(field + ".operand: " + p.operand + " holds a value per row, the case's " + p.operand +
+                       ".<row> parameters, and takes no patch");
     if (!is_present(d.tensor(p.operand), c.params))
       throw InputError(field + ".operand: the case has no " + p.operand + " (" + d.tensor(p.operand).present_if +
                        " is 0)");
@@ -197,9 +219,12 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
     const auto shape = eval_shape(t, p.values.extents);
     Tensor logical = Tensor::zeros(dtypes.at(t.name), shape);
     const double scale = t.stddev * scale_of(t, c);
+    // A row past the case's (the extra rows) takes row 0's value: under --param <name>=V that is
+    // V, and a reproducer replays it.
     for (std::int64_t i = 0; i < logical.numel(); ++i)
-      logical.set_value(
-          i, t.mean + scale * philox_normal(c.seed, static_cast<std::uint32_t>(k + 1), static_cast<std::uint64_t>(i)));
+      logical.set_value(i, t.per_row() ? c.param(row_value_key(t, i < c.dim(d.row_extent) ? i : 0), t.values.front())
+                                       : t.mean + scale * philox_normal(c.seed, static_cast<std::uint32_t>(k + 1),
+                                                                        static_cast<std::uint64_t>(i)));
     for (const Patch& patch : c.patches)
       if (patch.operand == t.name) logical.set_bits(patch.index, patch.bits);
     p.values.shapes[t.name] = shape;
@@ -217,7 +242,7 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
 namespace {
 
 // `p`'s problem with `n` rows: its extents but the row extent, parameters, output dtypes and
-// inputs not led by the row extent; each row-led input `rows(tensor, values, per_row)`, a pair
+// inputs not led by the row extent; each row-led input `rows(decl, tensor, values, per_row)`, a pair
 // of the new tensor and its values.
 template <class Rows>
 OpProblem with_rows(const OpDecl& d, const OpProblem& p, std::int64_t n, const Rows& rows) {
@@ -240,7 +265,7 @@ OpProblem with_rows(const OpDecl& d, const OpProblem& p, std::int64_t n, const R
       continue;
     }
     const std::int64_t per_row = full.numel() / std::max<std::int64_t>(full.dim(0), 1);
-    std::tie(out.call.inputs[t.name], out.values.inputs[t.name]) = rows(full, values, per_row);
+    std::tie(out.call.inputs[t.name], out.values.inputs[t.name]) = rows(t, full, values, per_row);
   }
   return out;
 }
@@ -248,29 +273,35 @@ OpProblem with_rows(const OpDecl& d, const OpProblem& p, std::int64_t n, const R
 }  // namespace
 
 OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std::int64_t end) {
-  return with_rows(d, p, end - begin, [&](const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
-    return std::pair(full.rows(begin, end),
-                     std::vector<double>(values.begin() + begin * per_row, values.begin() + end * per_row));
-  });
+  return with_rows(d, p, end - begin,
+                   [&](const TensorDecl&, const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
+                     return std::pair(full.rows(begin, end), std::vector<double>(values.begin() + begin * per_row,
+                                                                                 values.begin() + end * per_row));
+                   });
 }
 
 OpProblem row_gather(const OpDecl& d, const OpProblem& p, const std::vector<std::int64_t>& order) {
   const auto n = static_cast<std::int64_t>(order.size());
-  return with_rows(d, p, n, [&](const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
-    std::vector<std::int64_t> shape = full.shape();
-    shape[0] = n;
-    Tensor rows = Tensor::zeros(full.dtype(), shape);  // +0 in every element
-    std::vector<double> v(static_cast<std::size_t>(n * per_row), 0.0);
-    for (std::int64_t k = 0; k < n; ++k) {
-      const std::int64_t from = order[static_cast<std::size_t>(k)];
-      if (from == kZeroRow) continue;
-      for (std::int64_t i = 0; i < per_row; ++i) {
-        rows.set_bits(k * per_row + i, full.bits_at(from * per_row + i));
-        v[static_cast<std::size_t>(k * per_row + i)] = values[static_cast<std::size_t>(from * per_row + i)];
-      }
-    }
-    return std::pair(std::move(rows), std::move(v));
-  });
+  return with_rows(
+      d, p, n, [&](const TensorDecl& t, const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
+        std::vector<std::int64_t> shape = full.shape();
+        shape[0] = n;
+        Tensor rows = Tensor::zeros(full.dtype(), shape);  // +0 in every element
+        std::vector<double> v(static_cast<std::size_t>(n * per_row), 0.0);
+        for (std::int64_t k = 0; k < n; ++k) {
+          const std::int64_t from = order[static_cast<std::size_t>(k)];
+          if (from == kZeroRow && t.per_row()) {  // a padding row's value: row 0's of `p`
+            rows.set_value(k, values.empty() ? t.values.front() : values.front());
+            v[static_cast<std::size_t>(k)] = rows.value_at(k);
+          }
+          if (from == kZeroRow) continue;
+          for (std::int64_t i = 0; i < per_row; ++i) {
+            rows.set_bits(k * per_row + i, full.bits_at(from * per_row + i));
+            v[static_cast<std::size_t>(k * per_row + i)] = values[static_cast<std::size_t>(from * per_row + i)];
+          }
+        }
+        return std::pair(std::move(rows), std::move(v));
+      });
 }
 
 std::int64_t rows(const OpDecl& d, const OpProblem& p) { return p.values.extents.at(d.row_extent); }

@@ -6,11 +6,14 @@
 //                declared value is one), and nothing else; "dtype.<group>" for
 //                each dtype group: 16 (bf16), 32 (f32), 64 (f64) or 116 (f16, IEEE
 //                binary16), one of the declared dtypes;
-//                "scale.<input>" for an input with several declared scales: one of them
+//                "scale.<input>" for an input with several declared scales: one of them;
+//                "<input>.<b>" for each row b of an input with a value per row (TensorDecl::values):
+//                a float32 in its [min, max], element b of that input
 //   seed         input element i of the k-th declared input is mean + stddev * scale *
 //                philox_normal(seed, k + 1, i), rounded to its dtype (round to nearest even),
 //                i its row-major logical index: the first rows of a taller batch are the same bits
-//   patches      then overwrite logical elements of inputs with raw bits of their dtype
+//   patches      then overwrite logical elements of inputs with raw bits of their dtype (never
+//                of an input with a value per row)
 //   layouts      input -> Layout (2-D: core/layout.hpp; 1-D: ld_pad is the gap between
 //                elements and transposed is refused); absent means contiguous
 //   probe_row    a row of the row extent, the one the row properties compare
@@ -46,7 +49,8 @@ std::string param_value_refusal(const ParamDecl& p, double v);
 void check_contract(const OpDecl& decl, const Case& c);
 
 // The problem of `c` with `extra_rows` more rows along the row extent (the same bits in the
-// first rows), in the case's layouts or, with `contiguous`, in none.
+// first rows; an input with a value per row takes the case's row 0's value in the extra rows), in
+// the case's layouts or, with `contiguous`, in none.
 OpProblem materialise(const OpDecl& decl, const Case& c, std::int64_t extra_rows = 0, bool contiguous = false);
 
 // Rows [begin, end) of a materialised problem as a problem of its own (contiguous inputs).
@@ -54,7 +58,8 @@ OpProblem row_slice(const OpDecl& decl, const OpProblem& p, std::int64_t begin, 
 
 // A problem of the rows `order` of a materialised problem, in that order: entry k is a row of
 // `p` (any row any number of times), or kZeroRow for a row of +0 in every row-led input (a padding
-// row). Inputs not led by the row extent are `p`'s; row-led ones are contiguous.
+// row; an input with a value per row takes the value of `p`'s row 0 there). Inputs not led by the row extent are `p`'s;
+// row-led ones are contiguous.
 inline constexpr std::int64_t kZeroRow = -1;
 OpProblem row_gather(const OpDecl& decl, const OpProblem& p, const std::vector<std::int64_t>& order);
 

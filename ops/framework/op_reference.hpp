@@ -51,6 +51,8 @@ class Eval {
    public:
     R operator()(std::int64_t i) const { return e_->make((*data_)[static_cast<std::size_t>(i)]); }
     R operator()(std::int64_t i, std::int64_t j) const { return (*this)(i * cols_ + j); }
+    // An element's plain value, for one that selects a variant (a per-row sigma of 1).
+    double value(std::int64_t i) const { return (*data_)[static_cast<std::size_t>(i)]; }
 
    private:
     friend class Eval;

@@ -156,7 +156,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   // an element moves a reduction over the row least, the fine adjustment after a coarse one.
   std::map<std::string, std::vector<std::int64_t>> smallest;
   for (const auto& in : d.inputs) {
-    if (!d.has_rows(in) || !full.call.has_input(in.name)) continue;  // an absent optional input
+    if (!d.has_rows(in) || !full.call.has_input(in.name) || in.per_row()) continue;  // absent, or the Case's
     const auto& v = row.values.inputs.at(in.name);
     std::vector<std::int64_t> order;
     for (std::int64_t k = 0; k < static_cast<std::int64_t>(v.size()); ++k)
@@ -182,7 +182,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
     if (!chosen.insert({out.name, j}).second) continue;
     Target target{&out, j, 0.0, {}};
     for (const auto& in : d.inputs) {
-      if (!full.call.has_input(in.name)) continue;  // an absent optional input
+      if (!full.call.has_input(in.name) || in.per_row()) continue;  // absent, or values the Case holds
       const auto n = static_cast<std::int64_t>(row.values.inputs.at(in.name).size());
       if (n == 0) continue;
       const std::int64_t offset = d.has_rows(in) ? c.probe_row * n : 0;

@@ -98,7 +98,8 @@ class Family {
 
   // Helpers over the lists above; throw InputError naming the known entries.
   SubjectEntry find_subject(const std::string& name) const;
-  PropertyEntry find_property(const std::string& name) const;
+  // A family may refuse a property it no longer has naming what replaced it.
+  virtual PropertyEntry find_property(const std::string& name) const;
 };
 
 // One Case of `property` on `subject` as every runner counts it (guarded_verdict.hpp): the family's

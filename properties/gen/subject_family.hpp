@@ -12,6 +12,8 @@
 // extents), caps(ExtentMaxima) -> Caps, and
 // cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict, and
 // case_tensors(Case) (Family::case_tensors).
+#include <algorithm>
+
 #include <parity/core/error.hpp>
 #include <parity/properties/cross_backend/cross_backend.hpp>
 #include <parity/properties/gen/applicability.hpp>
@@ -101,10 +103,18 @@ class SubjectFamily final : public Family {
     return out;
   }
 
+  PropertyEntry find_property(const std::string& name) const override {
+    if constexpr (requires { Traits::refuse_moved_property(name); }) Traits::refuse_moved_property(name);
+    return Family::find_property(name);
+  }
+
   std::vector<SubjectEntry> subjects() const override {
     std::vector<SubjectEntry> out = typed_subjects();
-    out.push_back({kOraclesSubject, "host", SubjectRole::implementation,
-                   "parity's own oracles: runs only the self-checks that call no subject", ""});
+    // The oracles' pseudo-subject only where some property is a self-check it runs.
+    const auto& all = Traits::properties();
+    if (std::any_of(all.begin(), all.end(), [](const auto& p) { return !p.needs_subject; }))
+      out.push_back({kOraclesSubject, "host", SubjectRole::implementation,
+                     "parity's own oracles: runs only the self-checks that call no subject", ""});
     return out;
   }
 

@@ -47,13 +47,6 @@ rc::Gen<SizedExtent> batch_size(std::int64_t max_B) {
                                          rc::gen::map(shrinking_element<int>({0, 0, 1}), [](int t) { return t == 1; }));
 }
 
-// The second batch's rows: B + 1, 2B, or B + d (d in [1, B]); B - d (at least 2) past max_B.
-std::int64_t other_rows(std::int64_t B, int kind, std::int64_t d, std::int64_t max_B) {
-  const std::int64_t step = kind == 0 ? 1 : kind == 1 ? B : 1 + d % B;
-  if (B + step <= max_B) return B + step;
-  return std::max<std::int64_t>(2, B - step);
-}
-
 // sigma in (0, 1] (1, a few float steps below 1, near 0, or anywhere) and sigma_prev in
 // [0, sigma): a fraction of sigma, 0 (the last step), or one float step below sigma.
 rc::Gen<std::pair<double, double>> schedule_row() {
@@ -76,32 +69,25 @@ rc::Gen<Case> transition_case(TransitionCaps caps) {
   struct Dims {
     SizedExtent B;
     RowShape row;
-    int other_kind;
-    std::int64_t d;
   };
-  const auto dims = rc::gen::construct<Dims>(batch_size(caps.max_B), row_shape(caps), shrinking_element<int>({0, 1, 2}),
-                                             rc::gen::inRange<std::int64_t>(0, 1 << 20));
+  const auto dims = rc::gen::construct<Dims>(batch_size(caps.max_B), row_shape(caps));
   return rc::gen::mapcat(dims, [caps](Dims d) {
     const std::int64_t n = d.row.tokens * d.row.channels;
-    // The larger batch within max_elements: a large B is halved, then any B cut to fit.
-    const auto larger = [&] { return std::max(d.B.value(), other_rows(d.B.value(), d.other_kind, d.d, caps.max_B)); };
-    while (d.B.is_large && larger() * n > caps.max_elements) {
+    // B within max_elements: a large B is halved, then any B cut to fit.
+    while (d.B.is_large && d.B.value() * n > caps.max_elements) {
       d.B.large /= 2;
       if (d.B.large <= 8) d.B.is_large = false;
     }
     std::int64_t B = std::max<std::int64_t>(1, std::min(d.B.value(), caps.max_elements / std::max<std::int64_t>(n, 1)));
-    std::int64_t other = other_rows(B, d.other_kind, d.d, caps.max_B);
-    if (other * n > caps.max_elements) other = B > 2 ? B - 1 : B;
     return rc::gen::apply(
-        [B, other, d, n, strided = caps.strided_layouts](std::uint64_t seed, std::int64_t probe_row,
-                                                         std::vector<std::pair<double, double>> schedule,
-                                                         double sigma_max, double noise_level, int kind, bool bf16,
-                                                         Layout lx, Layout lv, Layout le, std::vector<Patch> patches) {
+        [B, d, n, strided = caps.strided_layouts](std::uint64_t seed, std::int64_t probe_row,
+                                                  std::vector<std::pair<double, double>> schedule, double sigma_max,
+                                                  double noise_level, int kind, bool bf16, Layout lx, Layout lv,
+                                                  Layout le, std::vector<Patch> patches) {
           Case c;
           c.family = "transition";
           c.seed = seed;
           c.dims = {{"B", B}, {"tokens", d.row.tokens}, {"channels", d.row.channels}};
-          if (B > 1 && other != B) c.params["other_rows"] = static_cast<double>(other);
           c.probe_row = probe_row;
           for (std::int64_t b = 0; b < B; ++b) {
             c.params["sigma." + std::to_string(b)] = static_cast<float>(schedule[static_cast<std::size_t>(b)].first);

@@ -3,8 +3,7 @@
 // what each field means). B from 1 to 8 most of the time, one time in three a batch size where
 // reductions change plan (9, 15, 16, 17, then 2^k - 1, 2^k, 2^k + 1 from 31 up to the cap:
 // values.hpp's threshold_extents), B x tokens x channels kept within max_elements (B is
-// reduced first); params.other_rows, batch_vs_batch's second batch, is B + 1, 2B or B plus a
-// drawn amount (minus it where the sum exceeds the cap). Row lengths biased to edge sizes, to the reference
+// reduced first). Row lengths biased to edge sizes, to the reference
 // shapes' channels and token counts, and to the partition thresholds of common reduction
 // implementations (2^k - 1, 2^k, 2^k + 1 up to 2^20); sigmas across (0, 1] with 1 and values
 // near 0; the sde and cps steps, with and without the normaliser; latents in float32 or bf16,
@@ -20,14 +19,14 @@
 namespace parity::gen {
 
 struct TransitionCaps {
-  // 64: reaches the batch thresholds kernels switch at (above 8; 64/65 through batch_vs_batch)
-  // while a default run's shrinking stays cheap; raise it with PARITY_MAX_B / --max-B. (The
+  // 64: reaches the batch thresholds kernels switch at (above 8) while a default run's
+  // shrinking stays cheap; raise it with PARITY_MAX_B / --max-B. (The
   // last-bit differences once seen above it were LibTorch's sqrt, not parity's kernel:
   // matches_formula compares with parity's own rounded-once evaluation now.)
   std::int64_t max_B = 64;
   std::int64_t max_tokens = std::int64_t{1} << 20;  // 2^k +- 1 row lengths and reference shapes up to it
   std::int64_t max_channels = 96;
-  std::int64_t max_elements = std::int64_t{1} << 21;  // B x tokens x channels, B the larger batch
+  std::int64_t max_elements = std::int64_t{1} << 21;  // B x tokens x channels
   bool strided_layouts = true;                        // false: every operand contiguous (SubjectCapabilities)
 };
 

@@ -18,6 +18,7 @@ struct TransitionTraits {
   static const auto& find_subject(const std::string& n) { return subjects::find_transition_subject(n); }
   static const auto& properties() { return properties::transition::transition_properties(); }
   static const auto& find_property(const std::string& n) { return properties::transition::find_transition_property(n); }
+  static void refuse_moved_property(const std::string& n) { properties::transition::refuse_moved_property(n); }
   static rc::Gen<Case> cases(Caps caps) { return transition_case(caps); }
   static const std::vector<ExtentCap>& extent_caps() { return transition_extent_caps(); }
   static Caps caps(const ExtentMaxima& maxima) { return transition_caps(maxima); }

@@ -1,12 +1,11 @@
 // batch_vs_batch compares a row across two batches of different sizes, both above one: it must
 // fail on a kernel that switches plan between them, also where the single-row comparison
 // (rows_independent, batch_invariant) holds because the single-row path agrees with one side,
-// and hold on parity's own kernels on the same cases.
+// and hold on parity's own kernels on the same cases (the transition step's: its op's unit test).
 #include <gtest/gtest.h>
 
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/lora_runs.hpp>
-#include <parity/properties/gen/transition_runs.hpp>
 #include <parity/properties/lora/straddle.hpp>
 
 namespace parity {
@@ -24,23 +23,6 @@ Case lora_case(std::int64_t T, std::int64_t other_rows) {
   // A large first element of the probe row: the base sums round, so their association shows.
   c.patches.push_back({"x", c.probe_row * 256, 0x44800000u});  // 1024
   for (const Patch& p : properties::lora::straddle_output_patches(c, 16)) c.patches.push_back(p);
-  return c;
-}
-
-Case transition_case(std::int64_t B, std::int64_t other_rows) {
-  Case c;
-  c.family = "transition";
-  c.seed = 3;
-  c.dims = {{"B", B}, {"tokens", 4096}, {"channels", 1}};
-  c.probe_row = 2;
-  // One large noise element in the probe row: the lane that holds its log-prob term rounds at its
-  // scale, so the grouping of the other terms shows in the total.
-  c.patches.push_back({"eps", c.probe_row * 4096, 0x447A0000u});  // 1000
-  c.params["other_rows"] = static_cast<double>(other_rows);
-  for (std::int64_t b = 0; b < B; ++b) {
-    c.params["sigma." + std::to_string(b)] = 0.5 + 0.01 * static_cast<double>(b);
-    c.params["sigma_prev." + std::to_string(b)] = 0.25;
-  }
   return c;
 }
 
@@ -71,21 +53,9 @@ TEST(BatchVsBatch, LoraSplitKFrom128RowsFails) {
   EXPECT_EQ(same_side.outcome, Outcome::holds) << same_side.detail;
 }
 
-TEST(BatchVsBatch, TransitionTreeAbove8RowsFailsWhereTheSingleRowAgrees) {
-  const Case c = transition_case(8, 9);
-  const Verdict v = check(gen::transition_family(), "probe-tree-reduction-above-8-rows", "batch_vs_batch", c);
-  EXPECT_TRUE(v.fails()) << v.detail;
-  const Verdict single = check(gen::transition_family(), "probe-tree-reduction-above-8-rows", "batch_invariant", c);
-  EXPECT_EQ(single.outcome, Outcome::holds) << single.detail;
-  const Verdict own = check(gen::transition_family(), "parity-host", "batch_vs_batch", c);
-  EXPECT_EQ(own.outcome, Outcome::holds) << own.detail;
-}
-
 TEST(BatchVsBatch, DiscardsWhatItCannotCompare) {
   EXPECT_EQ(check(gen::lora_family(), "parity-host", "batch_vs_batch", lora_case(64, 64)).outcome, Outcome::discarded);
   EXPECT_EQ(check(gen::lora_family(), "parity-host", "batch_vs_batch", lora_case(64, 1)).outcome, Outcome::discarded);
-  EXPECT_EQ(check(gen::transition_family(), "parity-host", "batch_vs_batch", transition_case(8, 2)).outcome,
-            Outcome::discarded);  // the probe row (2) is past the smaller batch
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // The default run of a family (the case count and caps `ctest -L properties` and `parity check`
 // use) must catch a plan that changes with the size in at least 19 of 20 seeds, not by luck:
 // the LoRA probes whose split-K turns on only past a batch size or a reduction depth, from 128
-// rows, or on one side of 64/65 rows, whose rank path drops a column of B above rank 32, and the
-// transition probe whose reduction tree changes above 8 rows, each over seeds 1..20 (as
+// rows, or on one side of 64/65 rows, and whose rank path drops a column of B above rank 32 (the
+// transition step's tree probe is its op's: transition_step_detection_rate_test), each over seeds 1..20 (as
 // PARITY_SEED would give them), detected as `parity probes` counts it (on a case parity's
 // kernel passes). bench/probe_detection measures every probe of every family.
 // A measurement (label `rates`, about ten minutes on one core: run on demand, bench/README.md),
@@ -14,7 +14,6 @@
 
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/lora_runs.hpp>
-#include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity {
 namespace {
@@ -52,8 +51,7 @@ INSTANTIATE_TEST_SUITE_P(SizeDependentPlans, DefaultRunDetects,
                                            Probe{&gen::lora_family, "probe-split-k-by-depth"},
                                            Probe{&gen::lora_family, "probe-split-k-from-128-rows"},
                                            Probe{&gen::lora_family, "probe-plan-switch-at-64-rows"},
-                                           Probe{&gen::lora_family, "probe-rank-path-drops-b-column"},
-                                           Probe{&gen::transition_family, "probe-tree-reduction-above-8-rows"}),
+                                           Probe{&gen::lora_family, "probe-rank-path-drops-b-column"}),
                          [](const auto& info) {
                            std::string name = info.param.name;
                            for (char& ch : name)

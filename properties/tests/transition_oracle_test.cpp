@@ -1,7 +1,7 @@
 // The transition oracle: running-error bounds and Sum2 on known cases; Sum2 and the float64
 // log-prob mean within their stated errors of exact MPFR sums on generated rows, well
-// conditioned, cancelling and long; and the float64 oracle against the 133-bit one on
-// generated cases.
+// conditioned, cancelling and long. (The op transition_step's oracle, which judges accuracy, has
+// its own self-check: transition_step_oracle_test.)
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -14,7 +14,6 @@
 #include <parity/oracles/running_error.hpp>
 #include <parity/oracles/sum2.hpp>
 #include <parity/oracles/transition.hpp>
-#include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity {
 namespace {
@@ -166,16 +165,6 @@ RC_GTEST_PROP(TransitionOracle, LogpMeanWithinItsStatedErrorOfMpfr, ()) {
 TEST(TransitionOracle, LongCancellingRowWithinItsStatedErrorOfMpfr) {
   // 800k elements, the length of a long video latent row.
   EXPECT_EQ(logp_check(Kind::cancelling, false, 800000, 7), "");
-}
-
-TEST(TransitionOracle, Float64AgreesWithMultiprecision) {
-  const auto& prop = properties::transition::find_transition_property("oracle_agreement");
-  gen::TransitionCaps caps;
-  caps.max_elements = 1 << 16;  // the 133-bit oracle costs ~300x a double per element
-  caps.max_B = 8;
-  const auto result = gen::run_transition_property(subjects::find_transition_subject("parity-host"), prop, {}, caps);
-  EXPECT_TRUE(result.passed) << result.message;
-  if (result.passed) std::cout << result.message << "\n";
 }
 
 }  // namespace

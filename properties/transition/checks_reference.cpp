@@ -1,5 +1,8 @@
-// The transition properties measured against parity's own evaluation of the formula
-// (formula_reference.hpp): matches_formula, logp_vs_formula, second_formulation_agrees.
+// The transition family's own properties: those measured against parity's evaluation of the
+// formula (formula_reference.hpp: matches_formula, logp_vs_formula, second_formulation_agrees) and
+// scoring_reproduces_sampling, which relates the two entry points. The generic ones (batch
+// invariance, accuracy, the oracles' self-check) are the ops transition_step and
+// transition_score's.
 #include <cmath>
 
 #include <parity/core/compare.hpp>
@@ -111,6 +114,17 @@ Verdict check_second_formulation_agrees(const Case& c, TransitionSubject* s) {
   v.metrics["second_logp_max_rel_diff"] = cmp.max_rel_diff;
   v.metrics["bound_utilisation"] = cmp.max_utilisation;
   return v;
+}
+
+Verdict check_scoring_reproduces_sampling(const Case& c, TransitionSubject* s) {
+  const TransitionProblem p = materialise(c);
+  const auto sampled = s->sample(p.in);
+  const Tensor scored = s->score(p.in, sampled.prev);
+  const BitwiseDiff d = compare_bitwise(scored, sampled.logp);
+  if (!d.equal())
+    return Verdict::fail("scoring_reproduces_sampling",
+                         "scoring the sampled prev_sample gives another log-prob: " + d.describe(scored.shape()));
+  return Verdict::pass("scoring_reproduces_sampling", "scored and sampled log-probs bitwise equal");
 }
 
 }  // namespace parity::properties::transition

@@ -53,8 +53,7 @@ bool known_param(const std::string& key, std::int64_t B) {
 // The work and memory limits (docs/command.md): B n elements per operand at most 2^24 (the largest
 // reference shape has 1.6e6), and x, v, eps as laid out at most kMaxCaseBytes.
 void check_limits(const Case& c, std::int64_t B, std::int64_t n) {
-  B = std::max(B, other_rows(c));
-  require_within("case.dims", "the larger batch (B or params.other_rows) x tokens x channels (elements per operand)",
+  require_within("case.dims", "B x tokens x channels (elements per operand)",
                  static_cast<double>(B) * static_cast<double>(n), static_cast<double>(kMaxElements), "2^24");
   const double latent = flag_param(c, "bf16_inputs") ? 2.0 : 4.0;
   require_case_bytes("case.dims/case.layouts", "the storage of x, v and eps as laid out, in bytes,",
@@ -140,43 +139,6 @@ TransitionProblem materialise(const Case& c) {
   in.v = c.layout("v").place(v);
   in.eps = c.layout("eps").place(eps);
   return p;
-}
-
-std::int64_t other_rows(const Case& c) {
-  const auto it = c.params.find("other_rows");
-  return it == c.params.end() ? c.dim("B") + 1 : static_cast<std::int64_t>(it->second);
-}
-
-Case with_rows(const Case& c, std::int64_t rows) {
-  const std::int64_t B = c.dim("B");
-  Case out = c;
-  out.dims["B"] = rows;
-  out.params.erase("other_rows");
-  for (std::int64_t b = 0; b < std::max(B, rows); ++b) {
-    const std::string k = std::to_string(b), from = std::to_string(b % B);
-    for (const std::string key : {"sigma.", "sigma_prev."})
-      if (b < rows) out.params[key + k] = c.params.at(key + from);
-      else out.params.erase(key + k);
-  }
-  const std::int64_t size = rows * c.dim("tokens") * c.dim("channels");
-  std::erase_if(out.patches, [size](const Patch& p) { return p.index >= size; });
-  return out;
-}
-
-TransitionProblem single_row(const Case& c, const TransitionProblem& batched, std::int64_t b) {
-  // Every field of TransitionInputs, the batch's three tensors left uncopied.
-  TransitionProblem q;
-  const auto i = static_cast<std::size_t>(b);
-  q.in.sigma_max = batched.in.sigma_max;
-  q.in.noise_level = batched.in.noise_level;
-  q.in.type = batched.in.type;
-  q.in.normaliser = batched.in.normaliser;
-  q.in.x = c.layout("x").place(batched.in.x.rows(b, b + 1));
-  q.in.v = c.layout("v").place(batched.in.v.rows(b, b + 1));
-  q.in.eps = c.layout("eps").place(batched.in.eps.rows(b, b + 1));
-  q.in.sigma = {batched.in.sigma[i]};
-  q.in.sigma_prev = {batched.in.sigma_prev[i]};
-  return q;
 }
 
 }  // namespace parity::properties::transition

@@ -9,11 +9,12 @@
 //   cps                        non-zero: the cps step (default sde)
 //   normaliser                 zero: drop the log-prob normaliser (default 1)
 //   bf16_inputs                non-zero: x and v arrive in bf16 (default float32)
-//   other_rows                 the row count of batch_vs_batch's second batch, an integer in
-//                              [1, kMaxB] (default B + 1)
+//   other_rows                 an integer in [1, kMaxB], read by nothing since batch_vs_batch
+//                              became the ops': accepted so that older reproducers parse, and
+//                              outside the limits (it allocates nothing)
 // Switches (cps, normaliser, bf16_inputs) are 0 or 1; any other parameter, a mode or ablations
 // are refused. Limits, checked before anything is allocated: B x tokens x channels <= 2^24 and
-// x, v, eps as laid out at most 2^30 bytes (core/limits.hpp), B the larger of B and other_rows.
+// x, v, eps as laid out at most 2^30 bytes (core/limits.hpp).
 // Draws, N(0, 1), Philox streams by operand: x 1 (probe row 2), v 3 (4), eps 5 (6); element
 // index = row-major logical index (for the probe row: its column), so moving the probe row
 // keeps its content. Patches hold float32 bits on x, v or eps, converted to the operand's dtype
@@ -40,17 +41,6 @@ void check_contract(const Case& c);
 
 // Throws InputError naming the field for a Case outside the contract.
 TransitionProblem materialise(const Case& c);
-
-// Row `b` alone, operands under their original layout descriptions.
-TransitionProblem single_row(const Case& c, const TransitionProblem& batched, std::int64_t b);
-
-// The row count of batch_vs_batch's second batch: params.other_rows, else B + 1.
-std::int64_t other_rows(const Case& c);
-
-// `c` with `rows` rows (B = rows): the shared rows and the probe row keep their content and
-// schedule, a row b >= B takes row (b mod B)'s schedule, patches past the last row and
-// other_rows are dropped. The probe row must be below rows.
-Case with_rows(const Case& c, std::int64_t rows);
 
 bool is_transition_operand(const std::string& name);
 

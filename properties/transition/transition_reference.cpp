@@ -4,17 +4,7 @@
 
 namespace parity::properties::transition {
 
-std::int64_t kernel_reduction_depth(std::int64_t n) {
-  return (n + subjects::builtin::transition::kLanes - 1) / subjects::builtin::transition::kLanes + 8;
-}
-
-std::int64_t any_order_depth(std::int64_t n) { return n; }
-
-std::int64_t contract_depth(const subjects::TransitionAccuracyContract& contract, std::int64_t n) {
-  return contract.reduction == subjects::TransitionAccuracyContract::SumOrder::fixed_256_lane_tree
-             ? kernel_reduction_depth(n)
-             : any_order_depth(n);
-}
+namespace {
 
 oracles::TransitionRowParams row_params(const subjects::TransitionInputs& in, std::int64_t b) {
   const auto i = static_cast<std::size_t>(b);
@@ -29,13 +19,23 @@ oracles::TransitionRowParams row_params(const subjects::TransitionInputs& in, st
   return p;
 }
 
+}  // namespace
+
+std::int64_t any_order_depth(std::int64_t n) { return n; }
+
+std::int64_t contract_depth(const subjects::TransitionAccuracyContract& contract, std::int64_t n) {
+  return contract.reduction == subjects::TransitionAccuracyContract::SumOrder::fixed_256_lane_tree
+             // ceil(n / 256) lane additions, then 8 tree levels (subjects/builtin/transition_arith.cuh)
+             ? (n + subjects::builtin::transition::kLanes - 1) / subjects::builtin::transition::kLanes + 8
+             : any_order_depth(n);
+}
+
 ExactStep exact_step(const TransitionProblem& p, double log_ulps) {
   ExactStep s;
   s.B = p.in.x.dim(0);
   s.n = p.in.x.dim(1);
   s.x = p.in.x.values();
   s.v = p.in.v.values();
-  s.eps = p.in.eps.values();
   for (std::int64_t b = 0; b < s.B; ++b)
     s.rows.push_back(oracles::transition_row<double>(row_params(p.in, b), log_ulps));
   return s;

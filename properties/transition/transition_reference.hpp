@@ -9,9 +9,6 @@
 
 namespace parity::properties::transition {
 
-// Summation depth of parity's kernel over a row of n terms: ceil(n / 256) lane additions,
-// then 8 tree levels (subjects/builtin/transition_arith.cuh).
-std::int64_t kernel_reduction_depth(std::int64_t n);
 // Summation depth of an unknown order over n terms, with the final scaling by 1/n: n.
 std::int64_t any_order_depth(std::int64_t n);
 
@@ -25,12 +22,11 @@ inline constexpr double kVendorLogUlps = 1.0;
 
 struct ExactStep {
   std::vector<oracles::TransitionRow<double>> rows;
-  std::vector<double> x, v, eps;  // row-major [B][n], exact input values
+  std::vector<double> x, v;  // row-major [B][n], exact input values
   std::int64_t B = 0, n = 0;
 };
 
 ExactStep exact_step(const TransitionProblem& p, double log_ulps);
-oracles::TransitionRowParams row_params(const subjects::TransitionInputs& in, std::int64_t b);
 
 // The exact log-prob of row b for the given prev (f32 [B, n] tensor), bounded for an
 // evaluation of the given summation depth.

@@ -61,20 +61,37 @@ struct TreeReductionAboveRows : StandardStep {
   static int lanes(std::int64_t B) { return B > kTreeSwitchRows ? 64 : tr::kLanes; }
 };
 
+// Scores the sampled mean, not the given prev: the log-prob of a zero noise, whatever prev is.
+class ScoreIgnoresPrev final : public TransitionHostTwin<StandardStep> {
+ public:
+  Tensor score(const TransitionInputs& in, const Tensor& prev) override {
+    validate_transition_prev(in, prev);
+    TransitionInputs zero_noise = in;
+    zero_noise.eps = Tensor::zeros(DType::f32, in.x.shape());
+    return TransitionHostTwin<StandardStep>::score(in, sample(zero_noise).mean);
+  }
+};
+
+std::unique_ptr<TransitionSubject> make_score_ignores_prev() { return std::make_unique<ScoreIgnoresPrev>(); }
+
 template <class Policy>
 std::unique_ptr<TransitionSubject> make() {
   return std::make_unique<TransitionHostTwin<Policy>>();
+}
+
+TransitionSubjectInfo probe(std::string name, std::string description, std::unique_ptr<TransitionSubject> (*make)()) {
+  return {.name = std::move(name),
+          .backend = "host",
+          .kind = SubjectKind::probe,
+          .description = std::move(description),
+          .make = make};
 }
 
 }  // namespace
 
 void register_transition_probes() {
   const auto probe = [](std::string name, std::string description, std::unique_ptr<TransitionSubject> (*make)()) {
-    register_subject(TransitionSubjectInfo{.name = std::move(name),
-                                           .backend = "host",
-                                           .kind = SubjectKind::probe,
-                                           .description = std::move(description),
-                                           .make = make});
+    register_subject(probes::probe(std::move(name), std::move(description), make));
   };
   probe("probe-no-sqrt-dt", "prev = mean + std * eps, without sqrt(-dt)", &make<NoSqrtDt>);
   probe("probe-dt-sign-flipped", "dt = sigma - sigma_prev", &make<DtSignFlipped>);
@@ -82,11 +99,19 @@ void register_transition_probes() {
   probe("probe-sum-not-mean", "the log-prob sums the row instead of averaging it", &make<SumInsteadOfMean>);
   probe("probe-normaliser-dropped", "drops -log(std sqrt(-dt)) - log(sqrt(2 pi)) even when asked",
         &make<NormaliserDropped>);
-  probe("probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
-        &make<BatchDependentReduction>);
-  probe("probe-tree-reduction-above-8-rows",
-        "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above",
-        &make<TreeReductionAboveRows>);
+}
+
+std::vector<TransitionSubjectInfo> transition_batch_probes() {
+  return {probe("probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
+                &make<BatchDependentReduction>),
+          probe("probe-tree-reduction-above-8-rows",
+                "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above",
+                &make<TreeReductionAboveRows>)};
+}
+
+std::vector<TransitionSubjectInfo> transition_score_probes() {
+  return {probe("probe-score-ignores-prev", "scores the sampled mean, ignoring the prev it is given",
+                &make_score_ignores_prev)};
 }
 
 }  // namespace parity::subjects::probes

@@ -68,10 +68,13 @@ void scatter(const Tensor& part, const std::vector<std::int64_t>& samples, Tenso
 ops::OpCall group_call(const subjects::TransitionInputs& in, const SigmaGroup& g) {
   ops::OpCall call;
   call.extents = {{"B", static_cast<std::int64_t>(g.samples.size())}, {"n", in.x.dim(1)}};
-  call.inputs = {
-      {"x", gathered(in.x, g.samples)}, {"v", gathered(in.v, g.samples)}, {"eps", gathered(in.eps, g.samples)}};
+  Tensor sigma = Tensor::zeros(DType::f32, {static_cast<std::int64_t>(g.samples.size())});
+  for (std::int64_t b = 0; b < sigma.numel(); ++b) sigma.set_value(b, g.sigma);
+  call.inputs = {{"x", gathered(in.x, g.samples)},
+                 {"v", gathered(in.v, g.samples)},
+                 {"eps", gathered(in.eps, g.samples)},
+                 {"sigma", std::move(sigma)}};
   call.params = {{"type", in.type == subjects::StepType::cps ? 1.0 : 0.0},
-                 {"sigma", g.sigma},
                  {"step", g.step},
                  {"sigma_max", in.sigma_max},
                  {"noise_level", static_cast<float>(in.noise_level)},

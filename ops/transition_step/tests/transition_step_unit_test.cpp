@@ -8,6 +8,8 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <set>
+#include <sstream>
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_cases.hpp>
@@ -16,6 +18,7 @@
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/ops/transition_step/transition_gate.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
 #include <parity/subjects/builtin/transition_host.hpp>
 #include <parity/subjects/transition_family.hpp>
@@ -33,15 +36,34 @@ Case make_case(std::int64_t B, std::int64_t n, bool cps, double sigma, std::uint
   c.seed = seed;
   c.dims = {{"B", B}, {"n", n}};
   c.params = {{"type", cps ? 1.0 : 0.0},
-              {"sigma", sigma},
               {"step", 0.1f},
               {"sigma_max", 0.98f},
               {"noise_level", 0.7f},
               {"normaliser", 1.0},
               {"dtype.act", dtype_code(DType::f32)},
               {"dtype.f32", dtype_code(DType::f32)}};
+  for (std::int64_t b = 0; b < B; ++b) c.params["sigma." + std::to_string(b)] = sigma;
   return c;
 }
+
+// parity-host's bits, each row's sigma it is given recorded.
+std::set<double>& sigmas_given() {
+  static std::set<double> all;
+  return all;
+}
+class SigmaRecorder final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const Tensor& sigma = call.input("sigma");
+    for (std::int64_t b = 0; b < sigma.numel(); ++b) sigmas_given().insert(sigma.value_at(b));
+    return dynamic_cast<const OpFamily&>(find_op_family("transition_step")).runnable("parity-host").make()->run(call);
+  }
+};
+PARITY_REGISTER_OP_SUBJECT(sigma_recorder, "transition_step",
+                           OpSubjectInfo{.name = "test-sigma-recorder",
+                                         .backend = "host",
+                                         .description = "parity-host, recording the sigmas it is given",
+                                         .make = &make_op_subject<SigmaRecorder>});
 
 const OpSubjectInfo* find(const std::string& name) {
   family().subjects();  // registers the transition family's subjects
@@ -82,6 +104,144 @@ TEST(TransitionStep, ReturnsTheTransitionSubjectsOwnBits) {
       for (std::int64_t i = 0; i < t.numel(); ++i) EXPECT_EQ(out.at(name).bits_at(i), t.bits_at(i)) << name << i;
     }
   }
+}
+
+// Each row at its own sigma (the Case's sigma.<b>): the subject's rows are the family subject's
+// at those sigmas; the value travels with its row through slices, gathers and the extra batch
+// row, and a padding row or the extra batch row takes row 0's value.
+TEST(TransitionStep, EachRowAtItsOwnSigma) {
+  Case c = make_case(3, 40, false, 0.8f, 5);
+  c.params["sigma.1"] = 0.5f;
+  c.params["sigma.2"] = 0.2f;
+  const OpProblem p = materialise(def().decl, c, 1);
+  ASSERT_EQ(p.values.inputs.at("sigma"), (std::vector<double>{0.8f, 0.5f, 0.2f, 0.8f}));
+  const OpOutputs out = make("parity-host")->run(row_slice(def().decl, p, 0, 3).call);
+  subjects::TransitionInputs in{
+      .x = p.call.input("x").rows(0, 3),
+      .v = p.call.input("v").rows(0, 3),
+      .eps = p.call.input("eps").rows(0, 3),
+      .sigma = {0.8f, 0.5f, 0.2f},
+      .sigma_prev = {sigma_prev_of(0.8f, 0.1f), sigma_prev_of(0.5f, 0.1f), sigma_prev_of(0.2f, 0.1f)},
+      .sigma_max = 0.98f,
+      .noise_level = 0.7f};
+  const Tensor logp = subjects::find_transition_subject("parity-host").make()->sample(in).logp;
+  for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(out.at("logp").bits_at(b), logp.bits_at(b)) << b;
+  EXPECT_EQ(row_slice(def().decl, p, 1, 3).values.inputs.at("sigma"), (std::vector<double>{0.5f, 0.2f}));
+  const OpProblem g = row_gather(def().decl, p, {2, kZeroRow, 1});
+  EXPECT_EQ(g.values.inputs.at("sigma"), (std::vector<double>{0.2f, 0.8f, 0.5f}));
+  EXPECT_EQ(g.call.input("sigma").value_at(0), 0.2f);
+}
+
+TEST(TransitionStep, ARowsSigmaIsTheCasesAndTakesNoPatch) {
+  Case c = make_case(2, 4, false, 0.5, 1);
+  c.patches.push_back({"sigma", 0, 0x3f000000, DType::f32});
+  EXPECT_THROW(check_contract(def().decl, c), InputError);
+  c.patches.clear();
+  c.params.erase("sigma.1");
+  EXPECT_THROW(check_contract(def().decl, c), InputError);  // every row needs its value
+  c.params["sigma.1"] = 0.1f;
+  EXPECT_THROW(check_contract(def().decl, c), InputError);  // outside [0.2, 1]
+  c.params["sigma.1"] = 0.7f;                               // not a drawn value, inside the contract
+  EXPECT_NO_THROW(check_contract(def().decl, c));
+  c.params["sigma.2"] = 0.5f;  // no row 2
+  EXPECT_THROW(check_contract(def().decl, c), InputError);
+  // Shrinking B takes the rows' values with it; conform gives a row without one the first value.
+  c.params.erase("sigma.2");
+  c.dims["B"] = 1;
+  const Case one = op_rules(def().decl).conform(c);
+  EXPECT_FALSE(one.params.contains("sigma.1"));
+  c.dims["B"] = 3;
+  EXPECT_EQ(op_rules(def().decl).conform(c).params.at("sigma.2"), 1.0);
+}
+
+// Under --param sigma=V every row the subject is given is at V: the case's rows, batch_vs_batch's
+// extra row and rows_padded's padding rows (which take the case's row 0's value).
+TEST(TransitionStep, ARestrictedSigmaReachesTheAddedRows) {
+  const OpFamily& f = dynamic_cast<const OpFamily&>(family());
+  for (const char* property : {"batch_vs_batch", "rows_padded"}) {
+    sigmas_given().clear();
+    gen::RunConfig config;
+    config.cases = 20;
+    config.seed = 3;
+    config.shrink = false;
+    config.write_reproducer = false;
+    config.restrictions.params["sigma"] = 0.5;
+    const gen::RunResult r = f.run("test-sigma-recorder", property, config);
+    EXPECT_TRUE(r.passed) << property << ": " << r.message;
+    EXPECT_EQ(sigmas_given(), (std::set<double>{0.5})) << property;
+  }
+}
+
+// A per-row input takes its declared values, not scales: a declaration with several is a fault.
+TEST(TransitionStep, APerRowInputWithScalesIsRefused) {
+  OpDecl d = def().decl;
+  for (auto& t : d.inputs)
+    if (t.name == "sigma") t.scales = {1.0, 0.5};
+  EXPECT_THROW(validate(d), std::logic_error);
+}
+
+// --param naming no parameter lists the per-row inputs it may name too.
+TEST(TransitionStep, AnUnknownParamListsSigma) {
+  try {
+    dynamic_cast<const OpFamily&>(family()).check_restrictions({.params = {{"sigmas", 0.5}}});
+    ADD_FAILURE() << "no refusal";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(", sigma (a value per row))"), std::string::npos) << e.what();
+  }
+}
+
+// transition_score: its subjects return the family subject's score of the case's prev, and its
+// reference scores the step's own prev as the step's reference does.
+TEST(TransitionScore, ReturnsTheFamilysScoreAndTheStepsLogp) {
+  const OpDef& score = testing::def_of(find_op_family("transition_score"));
+  find_op_family("transition_score").subjects();
+  for (const bool cps : {false, true}) {
+    Case c = make_case(2, 50, cps, 0.8f, 9);
+    c.family = "transition_score";
+    const OpProblem p = materialise(score.decl, c);
+    std::unique_ptr<OpSubject> host;
+    for (const auto& s : op_subjects("transition_score"))
+      if (s.name == "parity-host") host = s.make();
+    const Tensor logp = host->run(p.call).at("logp");
+    subjects::TransitionInputs in{.x = p.call.input("x"),
+                                  .v = p.call.input("v"),
+                                  .eps = Tensor::zeros(DType::f32, {2, 50}),
+                                  .sigma = {0.8f, 0.8f},
+                                  .sigma_prev = {sigma_prev_of(0.8f, 0.1f), sigma_prev_of(0.8f, 0.1f)},
+                                  .sigma_max = 0.98f,
+                                  .noise_level = 0.7f,
+                                  .type = cps ? subjects::StepType::cps : subjects::StepType::sde};
+    const Tensor direct = subjects::find_transition_subject("parity-host").make()->score(in, p.call.input("prev"));
+    for (std::int64_t b = 0; b < 2; ++b) EXPECT_EQ(logp.bits_at(b), direct.bits_at(b)) << b;
+    // The step's reference prev, scored: the step's reference logp.
+    c.family = "transition_step";
+    OpProblem step = materialise(def().decl, c);
+    const auto ref = def().oracle(step.values);
+    step.values.inputs["prev"] = ref.at("prev");
+    step.values.inputs.erase("eps");
+    step.values.shapes["prev"] = {2, 50};
+    step.values.shapes.erase("eps");
+    step.values.shapes.erase("mean");
+    step.values.shapes.erase("std");
+    const auto scored = score.oracle(step.values);
+    for (std::size_t b = 0; b < 2; ++b)
+      EXPECT_NEAR(scored.at("logp")[b], ref.at("logp")[b], 1e-9 * (1 + std::fabs(ref.at("logp")[b])));
+  }
+}
+
+// batch_vs_batch (8 rows and 9) fails on a kernel whose reduction tree changes above 8 rows,
+// where the row alone agrees with the batch (rows_independent), and holds on parity's kernel.
+TEST(TransitionStep, TreeAbove8RowsFailsBatchVsBatchWhereTheSingleRowAgrees) {
+  const OpFamily& f = dynamic_cast<const OpFamily&>(family());
+  Case c = make_case(8, 4096, false, 0.5, 3);
+  for (std::int64_t b = 0; b < 8; ++b) c.params["sigma." + std::to_string(b)] = 0.5f + 0.01f * static_cast<float>(b);
+  c.probe_row = 2;
+  // One large noise element in the probe row: the lane that holds its log-prob term rounds at its
+  // scale, so the grouping of the other terms shows in the total.
+  c.patches.push_back({"eps", c.probe_row * 4096, 0x447A0000u});  // 1000
+  EXPECT_TRUE(f.check("probe-tree-reduction-above-8-rows", "batch_vs_batch", c).fails());
+  EXPECT_EQ(f.check("probe-tree-reduction-above-8-rows", "rows_independent", c).outcome, Outcome::holds);
+  EXPECT_EQ(f.check("parity-host", "batch_vs_batch", c).outcome, Outcome::holds);
 }
 
 TEST(TransitionStep, TheDoubleReferenceIsTheFormula) {
@@ -140,6 +300,18 @@ TEST(TransitionStep, TheOutputsAreFloat32Alone) {
   Case c = make_case(2, 4, false, 0.5, 1);
   c.params["dtype.f32"] = dtype_code(DType::bf16);
   EXPECT_THROW(check_contract(def().decl, c), InputError);
+}
+
+// The gate runs both ops' checks of a row's combined field: transition_score's rows_independent
+// and forward_accuracy are run, logged and listed even where transition_step's fail.
+TEST(TransitionGate, RunsBothOpsChecksWhenTheStepsFail) {
+  std::ostringstream log;
+  const TransitionGateSection gate = run_transition_gate("probe-mean-over-batch", true, &log);
+  ASSERT_EQ(gate.rows.size(), 1u);
+  EXPECT_NE(log.str().find("transition_step.rows_independent: fails"), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("transition_score.rows_independent: "), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("transition_score.forward_accuracy: "), std::string::npos) << log.str();
+  EXPECT_FALSE(gate.rows[0]["batch_invariant"].get<bool>());
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #pragma once
-// The `transition` section of the gate report (docs/reference.md, "transition"): the transition
-// properties at the reference shapes, on fixed cases, with the reference report's field names
-// and, under `reference`, the report's own figures for the shape (docs/reference/figures.json).
+// The `transition` section of the gate report (docs/reference.md, "transition"): at the reference
+// shapes, on fixed cases, the transition family's properties and the generic ones of its ops
+// transition_step and transition_score (batch invariance, accuracy), with the reference report's
+// field names and, under `reference`, the report's own figures for the shape
+// (docs/reference/figures.json).
 // The reference's verl_omni_* fields are this report's second_formulation_* fields: parity
 // compares against its own second formulation of the step, not verl-omni's code.
 #include <iosfwd>
@@ -12,7 +14,7 @@
 
 #include <parity/core/case.hpp>
 
-namespace parity::properties::transition {
+namespace parity::ops::transition_step {
 
 struct GateShape {
   std::int64_t B, tokens, channels;
@@ -21,13 +23,18 @@ struct GateShape {
 
 // The shapes of the reference figures (properties/gate_figures.hpp: B3 x 257x96, B4 x 4096x96,
 // B2 x 8192x32); `quick` keeps the first only. Throws InputError naming the figures file and
-// the shape when a gate case of a shape is outside the transition contract or its limits.
+// the shape when a gate case of a shape is outside the transition contract or its limits, or its
+// op_gate_case outside transition_step's or transition_score's (from B = 10 the last row's sigma,
+// 1 - 0.9 (B - 1) / B, is below their 0.2).
 std::vector<GateShape> gate_shapes(bool quick);
 
 // The fixed case of a shape: the sde step with its normaliser, a = the figures' noise level
 // (0.7), float32 latents, seed 20261129, row b at sigma = 1 - 0.9 b / B (row 0 at sigma = 1,
 // sigma_max 0.995) stepping to sigma - 0.02, the probe row in the middle.
 Case gate_case(const GateShape& s);
+// The same case of the op `op` (transition_step, transition_score): n = tokens x channels, the
+// same seed, sigmas, step and settings; its inputs are the op's draws from that seed.
+Case op_gate_case(const GateShape& s, const std::string& op);
 
 struct TransitionGateSection {
   nlohmann::json rows = nlohmann::json::array();
@@ -37,4 +44,4 @@ struct TransitionGateSection {
 // Runs the gate checks on the transition subject `subject`; progress lines go to `log`.
 TransitionGateSection run_transition_gate(const std::string& subject, bool quick, std::ostream* log);
 
-}  // namespace parity::properties::transition
+}  // namespace parity::ops::transition_step
