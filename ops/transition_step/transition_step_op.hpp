@@ -33,9 +33,10 @@ struct TransitionStep {
         .name = "transition_step",
         .description = "sampler step with its Gaussian log-prob: prev = mean + noise eps, logp = mean over the row",
         // Plan thresholds: reductions of a row switch trees with the batch (8, 16, 32 rows) and
-        // lanes at 256 and 512 elements.
-        .extents = {{.name = "B", .max = 64, .thresholds = {8, 16, 32}},
-                    {.name = "n", .max = 65536, .thresholds = {256, 512, 4096}}},
+        // lanes at 256 and 512 elements. Reach cases (op_cases.hpp) draw B up to 1024 rows and n up
+        // to 2^20 (a video latent's elements), B x n within 2^21.
+        .extents = {{.name = "B", .max = 64, .thresholds = {8, 16, 32, 128, 256, 1024}, .reach = 1024},
+                    {.name = "n", .max = 65536, .thresholds = {256, 512, 4096, 1 << 20}, .reach = 1 << 20}},
         .inputs = {{.name = "x", .shape = {"B", "n"}, .dtype_group = "act"},
                    {.name = "v", .shape = {"B", "n"}, .dtype_group = "act"},
                    {.name = "eps", .shape = {"B", "n"}, .dtype_group = "f32"}},
@@ -57,6 +58,7 @@ struct TransitionStep {
         .group_dtypes = {{"f32", {DType::f32}}},
         .row_extent = "B",
         .reduced_extents = {"n"},
+        .reach_elements = std::int64_t{1} << 21,
     };
   }
 
