@@ -33,7 +33,7 @@ struct Linear {
         .work = "T*N*K",
         .max_work = std::int64_t{1} << 24,
         .reach_elements = std::int64_t{1} << 22,
-        .reach_work = std::int64_t{1} << 27,
+        .reach_work = std::int64_t{1} << 26,
     };
   }
 

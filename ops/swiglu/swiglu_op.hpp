@@ -16,7 +16,7 @@ struct Swiglu {
         .description = "SwiGLU: y = silu(a) * b, [a, b] the halves of x [T, 2F], silu(a) = a / (1 + exp(-a))",
         // Plan thresholds: rows per block on the row count; vector widths and tiles on F (odd F
         // is a vectorised kernel's tail, drawn among the small sizes).
-        // Reach cases (op_cases.hpp) draw T up to 16384 and F up to 16384 (x [T, 2F] within 2^21).
+        // Reach cases (op_cases.hpp) draw T up to 16384 and F up to 16384 (x [T, 2F] within 2^20).
         .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}, .reach = 16384},
                     {.name = "F", .max = 8192, .thresholds = {256, 512, 1024, 4096, 8192, 16384}, .reach = 16384}},
         // Gates of scale 30 saturate silu: exp(-a) overflows float32 for a < -88.7 (silu -> -0).
@@ -25,7 +25,7 @@ struct Swiglu {
         .params = {},
         .row_extent = "T",
         .reduced_extents = {},
-        .reach_elements = std::int64_t{1} << 21,
+        .reach_elements = std::int64_t{1} << 20,
     };
   }
 

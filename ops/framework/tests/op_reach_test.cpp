@@ -111,7 +111,7 @@ TEST(OpReach, OneCaseInKReachEveryReachesAndTheOthersAreTheOrdinaryCases) {
   const OpDecl ordinary = without_reach(d);
   ASSERT_TRUE(has_reach(d));
   ASSERT_FALSE(has_reach(ordinary));
-  constexpr int kCases = 1600;
+  constexpr int kCases = 3200;
   int reached = 0, beyond = 0;
   for (std::uint64_t seed = 1; seed <= kCases; ++seed) {
     const Case c = drawn(d, seed), plain = drawn(ordinary, seed);
@@ -128,9 +128,10 @@ TEST(OpReach, OneCaseInKReachEveryReachesAndTheOthersAreTheOrdinaryCases) {
     EXPECT_NO_THROW(check_contract(d, c));
     if (c.dim("T") > 16 || c.dim("D") > 32) ++beyond;
   }
-  // Binomial(1600, 1/8): mean 200, standard deviation 13.2; four of them either side.
-  EXPECT_GE(reached, 200 - 53);
-  EXPECT_LE(reached, 200 + 53);
+  // Binomial(kCases, 1 / kReachEvery): four standard deviations either side of the mean.
+  const double p = 1.0 / kReachEvery, mean = kCases * p, sd = std::sqrt(kCases * p * (1 - p));
+  EXPECT_GE(reached, mean - 4 * sd);
+  EXPECT_LE(reached, mean + 4 * sd);
   EXPECT_GT(beyond, reached / 2) << "reach cases past the ordinary maxima";
 }
 
