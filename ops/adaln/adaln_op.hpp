@@ -28,8 +28,8 @@ struct AdaLN {
         // 1024 tokens); the reduction's width on D (DiT-XL 1152, Flux 3072).
         // Reach cases (op_cases.hpp) draw S up to 16384 tokens and D up to 8192, x within 2^20.
         .extents = {{.name = "B", .max = 64, .thresholds = {8, 16}},
-                    {.name = "S", .max = 4096, .thresholds = {64, 256, 1024, 4096, 16384}, .reach = 16384},
-                    {.name = "D", .max = 4096, .thresholds = {256, 512, 1024, 2048, 4096, 8192}, .reach = 8192}},
+                    {.name = "S", .max = 4096, .thresholds = {64, 256, 1024, 16384}, .reach = 16384},
+                    {.name = "D", .max = 4096, .thresholds = {256, 512, 1024, 2048, 8192}, .reach = 8192}},
         // Activations with an offset (mean 1) and a small spread (scale 1e-3) are where a
         // one-pass variance cancels; scale 30 is a large-activation token.
         .inputs = {{.name = "x", .shape = {"B", "S*D"}, .dtype_group = "act", .mean = 1.0, .scales = {1.0, 1e-3, 30.0}},

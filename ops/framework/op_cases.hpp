@@ -24,7 +24,6 @@
 // kReachEvery = 16: a property's 100 cases hold about 6 reach cases, each costing up to the
 // reach caps, while the other 94 keep the ordinary cases' detection of the probes (the cost
 // in CPU of either rate: ops/README.md, "Reach cases").
-inline constexpr int kReachEvery = 16;
 #include <rapidcheck.h>
 
 #include <parity/core/case.hpp>
@@ -33,6 +32,8 @@ inline constexpr int kReachEvery = 16;
 #include <parity/properties/gen/case_rules.hpp>
 
 namespace parity::ops {
+
+inline constexpr int kReachEvery = 16;  // the header comment above
 
 // `strided_layouts` false: every input contiguous, and a parameter that orders dims
 // (TensorDecl::order_param) only at values that keep a subject's tensors contiguous (a subject

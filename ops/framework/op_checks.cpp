@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -297,11 +299,21 @@ Verdict layout_invariant(const OpDef& op, const Case& c, OpSubject& s) {
 
 std::vector<std::int64_t> accuracy_rows(const OpDecl& d, const Case& c) {
   const std::int64_t T = c.dim(d.row_extent);
-  // k rows fit the oracle's caps where k - 1 rows with fits' extra row do.
+  // k rows fit the oracle's caps where their work does and each row-led operand of k rows does;
+  // an operand every row shares (a weight) is the case's, whatever the rows, and costs the oracle
+  // only through the work.
   const auto rows_fit = [&](std::int64_t k) {
     std::map<std::string, std::int64_t> dims = c.dims;
-    dims[d.row_extent] = k - 1;
-    return fits(d, dims, d.max_elements, d.max_work);
+    dims[d.row_extent] = k;
+    if (work_of(d, dims) > d.max_work) return false;
+    for (const auto* list : {&d.inputs, &d.outputs})
+      for (const auto& t : *list) {
+        if (!d.has_rows(t)) continue;
+        const auto shape = eval_shape(t, dims);
+        if (std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>()) > d.max_elements)
+          return false;
+      }
+    return true;
   };
   std::int64_t lo = 0, hi = T;  // the most rows that fit lie in [lo, hi]
   while (lo < hi) {
@@ -327,7 +339,8 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   if (checked_rows.empty())
     return Verdict::discard("forward_accuracy", "one row alone exceeds the oracle's caps (max_work " +
                                                     std::to_string(d.max_work) + ", max_elements " +
-                                                    std::to_string(d.max_elements) + "): no row to check");
+                                                    std::to_string(d.max_elements) +
+                                                    " in an operand led by the row extent): no row to check");
   const OpProblem p = materialise(d, c);
   const Run r = run(d, s, p.call);
   if (!r.fault.empty()) return Verdict::fail("forward_accuracy", r.fault);

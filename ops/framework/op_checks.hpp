@@ -58,7 +58,8 @@ inline constexpr std::int64_t kOracleCheckElements = 4096;
 inline constexpr std::int64_t kRowsCompared = 256;
 
 // The rows forward_accuracy checks: every row where the case's rows (without the extra batch row)
-// fit the op's max_work and max_elements; else as many as fit, the probe row, the last row and
+// fit the op's max_work, and max_elements in each operand led by the row extent (a shared weight
+// costs the oracle only through the work); else as many as fit, the probe row, the last row and
 // rows k * T / n spread evenly, ascending (the same for the same case); none where one row
 // alone does not fit.
 std::vector<std::int64_t> accuracy_rows(const OpDecl& decl, const Case& c);

@@ -179,12 +179,13 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
                          ? gen::default_case_count(def_.decl.oracle_cases)
                          : cases_per_property();
   // The default rerun line (run_property.hpp) names the caps that differ from the declaration's,
-  // and those given explicitly (a cap at the declared max still takes the extent's reach to it).
+  // and those a user gave, by flag or variable (a cap at the declared max still takes the extent's
+  // reach to it).
+  const std::set<std::string> capped = user_capped(def_.decl, config.max_extents);
   resolved.max_extents = {};
   for (const auto& e : def_.decl.extents)
-    if (maxima.at(e.name) != e.max || config.max_extents.contains(e.name))
-      resolved.max_extents[e.name] = maxima.at(e.name);
-  OpDef op = generated(maxima, config.restrictions, user_capped(def_.decl, config.max_extents));
+    if (maxima.at(e.name) != e.max || capped.contains(e.name)) resolved.max_extents[e.name] = maxima.at(e.name);
+  OpDef op = generated(maxima, config.restrictions, capped);
   if (property == kOracleAgreement) op.decl = without_reach(std::move(op.decl));  // MPFR at the oracle's caps only
   gen::RunResult result = gen::run_property(subject, property, op_case(op, strided), check, resolved, rules_);
   if (property == kOracleAgreement && !result.passed)

@@ -31,7 +31,7 @@ struct Rope {
         // 128 (2P, the rotated dims) select vectorised paths.
         // Reach cases (op_cases.hpp) draw T up to 16384 and H up to 128, x within 2^20.
         .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}, .reach = 16384},
-                    {.name = "H", .max = 64, .thresholds = {8, 16, 32, 64, 128}, .reach = 128},
+                    {.name = "H", .max = 64, .thresholds = {8, 16, 32, 128}, .reach = 128},
                     {.name = "P", .max = 256, .thresholds = {16, 32, 64}},
                     // Unrotated dims per head, 0 (the whole head rotated) the smallest.
                     {.name = "Q", .max = 64, .min = 0}},

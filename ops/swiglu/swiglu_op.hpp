@@ -18,7 +18,7 @@ struct Swiglu {
         // is a vectorised kernel's tail, drawn among the small sizes).
         // Reach cases (op_cases.hpp) draw T up to 16384 and F up to 16384 (x [T, 2F] within 2^20).
         .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}, .reach = 16384},
-                    {.name = "F", .max = 8192, .thresholds = {256, 512, 1024, 4096, 8192, 16384}, .reach = 16384}},
+                    {.name = "F", .max = 8192, .thresholds = {256, 512, 1024, 4096, 16384}, .reach = 16384}},
         // Gates of scale 30 saturate silu: exp(-a) overflows float32 for a < -88.7 (silu -> -0).
         .inputs = {{.name = "x", .shape = {"T", "2*F"}, .dtype_group = "act", .scales = {1.0, 30.0}}},
         .outputs = {{.name = "y", .shape = {"T", "F"}, .dtype_group = "act"}},

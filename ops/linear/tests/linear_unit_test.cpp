@@ -83,6 +83,19 @@ TEST(LinearFamily, ALargeCaseIsRefusedNamingItsDims) {
   }
 }
 
+// A reach case with W [2048, 2048] beyond the oracle's element cap: W is the case's whatever the
+// rows, so forward_accuracy checks the rows whose work fits (not a discard), and holds there.
+TEST(LinearFamily, AccuracyChecksRowsOfAReachCaseWithAWideWeight) {
+  const Case c = make_case(15, 2048, 2048, 0, 1);
+  ASSERT_GT(c.dim("N") * c.dim("K"), def().decl.max_elements);
+  const std::vector<std::int64_t> rows = accuracy_rows(def().decl, c);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_LT(rows.size(), 15u);
+  const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+  EXPECT_TRUE(v.holds()) << v.detail;
+  EXPECT_EQ(v.metrics.at("rows_checked"), static_cast<double>(rows.size()));
+}
+
 RC_GTEST_PROP(LinearFamily, GeneratedCasesStayWithinTheWorkCap, ()) {
   const Case c = *op_case(def().decl);
   check_contract(def().decl, c);
