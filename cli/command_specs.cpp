@@ -32,7 +32,8 @@ std::map<std::string, std::string> extent_cap_help() {
 std::vector<FlagSpec> with_extent_caps(std::vector<FlagSpec> flags) {
   flags.push_back({"--max", "EXT=N,...",
                    "the largest values of extents by name, any family's (e.g. --max T=4096,D=8192 "
-                   "for rms_norm; an unknown extent's refusal lists the family's); each overrides "
+                   "for rms_norm; an unknown extent's refusal lists the family's); an op's cap is "
+                   "also the largest value its reach cases draw; each overrides "
                    "$PARITY_MAX_<EXT>, the extent's name in upper case; a value outside the "
                    "extent's range or an extent no selected family has is refused"});
   for (const auto& [extent, help] : extent_cap_help())

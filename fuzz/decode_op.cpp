@@ -110,7 +110,7 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
   Case& c = out.c;
   c.family = op;
   for (const auto& e : d.extents) c.dims[e.name] = decode_extent(in, e);
-  ops::fit_extents(d, c.dims, std::min(kOpFuzzElements, d.max_elements));
+  ops::fit_extents(d, c.dims, std::min(kOpFuzzElements, d.max_elements), d.max_work);
   std::map<std::string, DType> group;
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list)

@@ -26,9 +26,10 @@ struct AdaLN {
         .description = "AdaLN: y = layer_norm(x) * (1 + scale) + shift, x [B, S, D], scale and shift [B, D]",
         // Plan thresholds: samples per launch chunk on B; tokens per block on S (DiT's 256 and
         // 1024 tokens); the reduction's width on D (DiT-XL 1152, Flux 3072).
+        // Reach cases (op_cases.hpp) draw S up to 16384 tokens and D up to 8192, x within 2^20.
         .extents = {{.name = "B", .max = 64, .thresholds = {8, 16}},
-                    {.name = "S", .max = 4096, .thresholds = {64, 256, 1024}},
-                    {.name = "D", .max = 4096, .thresholds = {256, 512, 1024, 2048}}},
+                    {.name = "S", .max = 4096, .thresholds = {64, 256, 1024, 16384}, .reach = 16384},
+                    {.name = "D", .max = 4096, .thresholds = {256, 512, 1024, 2048, 8192}, .reach = 8192}},
         // Activations with an offset (mean 1) and a small spread (scale 1e-3) are where a
         // one-pass variance cancels; scale 30 is a large-activation token.
         .inputs = {{.name = "x", .shape = {"B", "S*D"}, .dtype_group = "act", .mean = 1.0, .scales = {1.0, 1e-3, 30.0}},
@@ -40,6 +41,7 @@ struct AdaLN {
         .params = {{.name = "eps", .values = {1e-6, 1e-5, 1e-12}, .min = 0x1p-126, .max = 1.0}},
         .row_extent = "B",
         .reduced_extents = {"D"},
+        .reach_elements = std::int64_t{1} << 20,
     };
   }
 

@@ -22,15 +22,35 @@ rc::Gen<std::int64_t> extent_of(const ExtentDecl& e) {
       {{3, gen::shrinking_element(small)}, {2, edge}, {5, gen::shrinking_element(near)}});
 }
 
+// A reach case's extent: small (min to min + 7) three in ten, a threshold up to the extent's reach
+// or a neighbour +-1 five in ten, the reach itself two in ten (an extent without thresholds
+// below its reach: small three in five, the reach two).
+rc::Gen<std::int64_t> reach_extent_of(const ExtentDecl& e) {
+  const std::int64_t reach = reach_of(e);
+  std::vector<std::int64_t> small, near;
+  for (std::int64_t v = e.min; v <= std::min<std::int64_t>(e.min + 7, reach); ++v) small.push_back(v);
+  for (const auto t : e.thresholds)
+    for (const auto v : {t, t - 1, t + 1})
+      if (v >= e.min && v <= reach) near.push_back(v);
+  if (near.empty())
+    return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, rc::gen::just(reach)}});
+  return rc::gen::weightedOneOf<std::int64_t>(
+      {{3, gen::shrinking_element(small)}, {5, gen::shrinking_element(near)}, {2, rc::gen::just(reach)}});
+}
+
+std::int64_t elements_in(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (auto s : shape) n *= s;
+  return n;
+}
+
 std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::int64_t>& dims) {
   std::int64_t most = 0;
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list) {
       auto shape = eval_shape(t, dims);
       if (d.has_rows(t)) shape[0] += 1;
-      std::int64_t n = 1;
-      for (auto s : shape) n *= s;
-      most = std::max(most, n);
+      most = std::max(most, elements_in(shape));
     }
   return most;
 }
@@ -43,8 +63,14 @@ std::int64_t taller_work(const OpDecl& d, std::map<std::string, std::int64_t> di
 
 }  // namespace
 
-void fit_extents(const OpDecl& d, std::map<std::string, std::int64_t>& dims, std::int64_t max_elements) {
-  const auto too_big = [&] { return largest_operand(d, dims) > max_elements || taller_work(d, dims) > d.max_work; };
+bool fits(const OpDecl& d, const std::map<std::string, std::int64_t>& dims, std::int64_t max_elements,
+          std::int64_t max_work) {
+  return largest_operand(d, dims) <= max_elements && taller_work(d, dims) <= max_work;
+}
+
+void fit_extents(const OpDecl& d, std::map<std::string, std::int64_t>& dims, std::int64_t max_elements,
+                 std::int64_t max_work) {
+  const auto too_big = [&] { return !fits(d, dims, max_elements, max_work); };
   // Halves `name` toward `floor` (never below the extent's declared min); false if it cannot move.
   const auto halve = [&](const std::string& name, std::int64_t floor) {
     auto& v = dims[name];
@@ -113,7 +139,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     Case c;
     c.family = d.name;
     for (const auto& e : d.extents) c.dims[e.name] = *extent_of(e);
-    fit_extents(d, c.dims, d.max_elements);
+    fit_extents(d, c.dims, d.max_elements, d.max_work);
     c.seed = *rc::gen::arbitrary<std::uint64_t>();
     std::map<std::string, DType> group;
     for (const auto* list : {&d.inputs, &d.outputs})
@@ -145,10 +171,30 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     const auto count = *gen::shrinking_element<std::size_t>({0, 1, 2, 3});
     for (std::size_t i = 0; i < count; ++i) {
       const TensorDecl& t = d.inputs[*gen::shrinking_element<std::size_t>(present)];
-      std::int64_t n = 1;
-      for (auto s : eval_shape(t, c.dims)) n *= s;
       const DType dtype = group.at(t.group());
-      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, n), *patch_bits_for(dtype), dtype});
+      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, elements_in(eval_shape(t, c.dims))),
+                           *patch_bits_for(dtype), dtype});
+    }
+    // Drawn last, so that every draw above is the same whether or not the case reaches: the
+    // ordinary cases are those of the declaration without reach. At the nominal size, so that the
+    // rate is the same at every size of a run. A reach case draws its extents
+    // anew, fits them to the reach caps, and draws its probe row and patch elements in them.
+    if (has_reach(d) && *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, kReachEvery)) == kReachEvery - 1) {
+      for (const auto& e : d.extents) c.dims[e.name] = *reach_extent_of(e);
+      fit_extents(d, c.dims, reach_elements_of(d), reach_work_of(d));
+      c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
+      for (Patch& p : c.patches)
+        p.index = *rc::gen::inRange<std::int64_t>(0, elements_in(eval_shape(d.tensor(p.operand), c.dims)));
+      // Per-row values (TensorDecl::values) for its rows: the ordinary rows' where they remain.
+      const std::int64_t rows = c.dims.at(d.row_extent);
+      std::erase_if(c.params, [&](const auto& kv) {
+        return std::any_of(d.inputs.begin(), d.inputs.end(),
+                           [&](const TensorDecl& t) { return row_of_value_key(t, kv.first) >= rows; });
+      });
+      for (const auto& t : d.inputs)
+        for (std::int64_t b = 0; t.per_row() && b < rows; ++b)
+          if (!c.params.contains(row_value_key(t, b)))
+            c.params[row_value_key(t, b)] = static_cast<float>(*gen::shrinking_element(t.values));
     }
     return c;
   });
@@ -181,11 +227,8 @@ gen::CaseRules op_rules(const OpDecl& d) {
             for (const auto& t : d.inputs)
               for (std::int64_t b = 0; t.per_row() && b < c.dim(d.row_extent); ++b)
                 c.params.try_emplace(row_value_key(t, b), static_cast<float>(t.values.front()));
-            for (Patch& p : c.patches) {
-              std::int64_t n = 1;
-              for (auto s : eval_shape(d.tensor(p.operand), c.dims)) n *= s;
-              p.index %= std::max<std::int64_t>(n, 1);
-            }
+            for (Patch& p : c.patches)
+              p.index %= std::max<std::int64_t>(elements_in(eval_shape(d.tensor(p.operand), c.dims)), 1);
             return c;
           }};
 }

@@ -13,6 +13,17 @@
 // never transposed); up to three patches put float32 special values or values straddling a
 // bf16 rounding boundary (bf16 and f16 inputs: their own special values) on random input elements; an optional input
 // the parameters leave absent gets neither.
+//
+// Reach cases: where the op declares a reach (op_decl.hpp, has_reach), one case in kReachEvery
+// draws its extents again, as the sizes real kernels switch plan at beyond the oracle's caps:
+// each small (min to min + 7), a threshold up to its reach or a neighbour +-1, or its reach;
+// then halved as above until its largest operand fits reach_elements and its work reach_work.
+// Its probe row and patch elements are drawn in those extents. The decision is the case's last
+// draw, so every other case is drawn exactly as the declaration without reach draws it, and
+// shrinking it goes to an ordinary case (the draw shrinks to 0, not a reach case).
+// kReachEvery = 16: a property's 100 cases hold about 6 reach cases, each costing up to the
+// reach caps, while the other 94 keep the ordinary cases' detection of the probes (the cost
+// in CPU of either rate: ops/README.md, "Reach cases").
 #include <rapidcheck.h>
 
 #include <parity/core/case.hpp>
@@ -22,6 +33,8 @@
 
 namespace parity::ops {
 
+inline constexpr int kReachEvery = 16;  // the header comment above
+
 // `strided_layouts` false: every input contiguous, and a parameter that orders dims
 // (TensorDecl::order_param) only at values that keep a subject's tensors contiguous (a subject
 // without that capability).
@@ -30,10 +43,15 @@ rc::Gen<Case> op_case(const OpDecl& decl, bool strided_layouts = true);
 // the reference on the probe row (op_straddle.hpp; none where no output is bf16 or f16).
 rc::Gen<Case> op_case(const OpDef& op, bool strided_layouts = true);
 
-// Halves extents (never below their min), the row extent first, then the widest that can
-// shrink, until the largest operand (with batch_vs_batch's extra row) holds at most
-// `max_elements` (or none can shrink: check_contract then refuses the Case).
-void fit_extents(const OpDecl& decl, std::map<std::string, std::int64_t>& dims, std::int64_t max_elements);
+// Whether the largest operand of `dims` holds at most `max_elements` and its work at most
+// `max_work`, each with batch_vs_batch's extra row.
+bool fits(const OpDecl& decl, const std::map<std::string, std::int64_t>& dims, std::int64_t max_elements,
+          std::int64_t max_work);
+// Halves extents (never below their min), the row extent first down to 2 rows, then the widest
+// that can shrink, then the rows down to their min, until `fits` (or none can shrink:
+// check_contract then refuses the Case).
+void fit_extents(const OpDecl& decl, std::map<std::string, std::int64_t>& dims, std::int64_t max_elements,
+                 std::int64_t max_work);
 
 // check_contract of op_problem.hpp; conform keeps probe_row below the row extent and every patch
 // index inside its operand, and drops the layouts and patches of absent optional inputs.

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <stdexcept>
 
 #include <parity/core/compare.hpp>
 #include <parity/ops/framework/batch_shapes.hpp>
+#include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/op_view.hpp>
 
@@ -285,24 +288,84 @@ Verdict layout_invariant(const OpDef& op, const Case& c, OpSubject& s) {
                  "strided inputs differ from contiguous ones");
 }
 
+std::vector<std::int64_t> accuracy_rows(const OpDecl& d, const Case& c) {
+  const std::int64_t T = c.dim(d.row_extent);
+  // k rows fit the oracle's caps where their work does and each row-led operand of k rows does;
+  // an operand every row shares (a weight) is the case's, whatever the rows, and costs the oracle
+  // only through the work.
+  const auto rows_fit = [&](std::int64_t k) {
+    std::map<std::string, std::int64_t> dims = c.dims;
+    dims[d.row_extent] = k;
+    if (work_of(d, dims) > d.max_work) return false;
+    for (const auto* list : {&d.inputs, &d.outputs})
+      for (const auto& t : *list) {
+        if (!d.has_rows(t)) continue;
+        const auto shape = eval_shape(t, dims);
+        if (std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>()) > d.max_elements)
+          return false;
+      }
+    return true;
+  };
+  std::int64_t lo = 0, hi = T;  // the most rows that fit lie in [lo, hi]
+  while (lo < hi) {
+    const std::int64_t mid = hi - (hi - lo) / 2;
+    if (rows_fit(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  std::vector<std::int64_t> out;
+  if (lo == T) {
+    for (std::int64_t r = 0; r < T; ++r) out.push_back(r);
+    return out;
+  }
+  if (lo == 0) return out;
+  std::set<std::int64_t> chosen = {c.probe_row};
+  if (lo > 1) chosen.insert(T - 1);
+  for (std::int64_t k = 0; k < lo && static_cast<std::int64_t>(chosen.size()) < lo; ++k) chosen.insert(k * T / lo);
+  return {chosen.begin(), chosen.end()};
+}
+
 Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
-  const OpProblem p = materialise(op.decl, c);
-  const Run r = run(op.decl, s, p.call);
+  const OpDecl& d = op.decl;
+  const std::vector<std::int64_t> checked_rows = accuracy_rows(d, c);
+  if (checked_rows.empty())
+    return Verdict::discard("forward_accuracy", "one row alone exceeds the oracle's caps (max_work " +
+                                                    std::to_string(d.max_work) + ", max_elements " +
+                                                    std::to_string(d.max_elements) +
+                                                    " in an operand led by the row extent): no row to check");
+  const OpProblem p = materialise(d, c);
+  const Run r = run(d, s, p.call);
   if (!r.fault.empty()) return Verdict::fail("forward_accuracy", r.fault);
+  const std::int64_t T = rows(d, p);
+  const bool subset = static_cast<std::int64_t>(checked_rows.size()) < T;
   const Arithmetic arithmetic = s.arithmetic();
-  const BoundedOutputs ref = op.bounded(p.values, arithmetic);
+  // The reference of the checked rows alone: rows are independent in every op's contract.
+  const OpProblem gathered = subset ? row_gather(d, p, checked_rows) : OpProblem{};
+  const BoundedOutputs ref = op.bounded(subset ? gathered.values : p.values, arithmetic);
   double utilisation = 0;
   // exempt: any value accepted; overflowed: may overflow and is not finite, accepted; checked: the rest.
   std::int64_t exempt = 0, may_overflow = 0, overflowed = 0, checked = 0;
-  for (const auto& t : op.decl.outputs) {
+  std::string unchecked;  // outputs a subset of rows cannot check
+  for (const auto& t : d.outputs) {
     if (!r.out.contains(t.name)) continue;  // one the subject does not return
+    if (subset && !d.has_rows(t)) {
+      unchecked += (unchecked.empty() ? "" : ", ") + t.name;
+      continue;
+    }
     const DType dt = p.call.output_dtypes.at(t.name);
     const Rounding out = rounding_of(dt);
     const auto& value = ref.value.at(t.name);
     std::vector<double> bound = ref.err.at(t.name);
     std::vector<std::uint8_t> over = ref.may_overflow.at(t.name);
     // In the matrix's order, the reference's; a message points into the subject's tensor.
-    const std::vector<double> got = matrix_of(t, r.out.at(t.name), p.call).values();
+    const std::vector<double> all = matrix_of(t, r.out.at(t.name), p.call).values();
+    // Element i of the reference is element whole(i) of the batch's matrix.
+    const std::int64_t width = static_cast<std::int64_t>(all.size()) / std::max<std::int64_t>(T, 1);
+    const auto whole = [&](std::size_t i) {
+      const auto k = static_cast<std::int64_t>(i);
+      return subset ? checked_rows[static_cast<std::size_t>(k / width)] * width + k % width : k;
+    };
+    std::vector<double> got(bound.size());
+    for (std::size_t i = 0; i < got.size(); ++i) got[i] = all[static_cast<std::size_t>(whole(i))];
     for (std::size_t i = 0; i < bound.size(); ++i) {
       if (out.unit > arithmetic.unit && std::isfinite(value[i])) {  // a non-finite value keeps its class rule
         const Bounded rounded =
@@ -321,22 +384,23 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     if (!check.holds()) {
       const auto i = static_cast<std::size_t>(check.first_violation);
       const auto shape = r.out.at(t.name).shape();
-      Verdict v =
-          Verdict::fail("forward_accuracy",
-                        std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
-                            " elements outside their derived bound; first " + t.name +
-                            index_text(dims_index(t, check.first_violation, p.call), shape) + " = " +
-                            number_text(got[i]) + " vs fp64 " + number_text(value[i]) + " +- " + number_text(bound[i]) +
-                            " (|error| / bound = " + number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" +
-                            nonfinite_note(got[i], value[i], "fp64") +
-                            (over[i] ? "; some permitted order may overflow there: an Inf or NaN would be accepted, "
-                                       "a finite value must be within the bound of the orders that do not"
-                                     : ""));
-      // The map in the subject's tensor, where the message points.
+      Verdict v = Verdict::fail(
+          "forward_accuracy",
+          std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
+              " elements outside their derived bound; first " + t.name +
+              index_text(dims_index(t, whole(i), p.call), shape) + " = " + number_text(got[i]) + " vs fp64 " +
+              number_text(value[i]) + " +- " + number_text(bound[i]) + " (|error| / bound = " +
+              number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" + nonfinite_note(got[i], value[i], "fp64") +
+              (over[i] ? "; some permitted order may overflow there: an Inf or NaN would be accepted, "
+                         "a finite value must be within the bound of the orders that do not"
+                       : "") +
+              (subset ? " (" + std::to_string(checked_rows.size()) + " of " + std::to_string(T) + " rows checked)"
+                      : ""));
+      // The map in the subject's tensor, where the message points; rows not checked are unmarked (NaN).
       const std::vector<double> ratio = error_over_bound(got, value, bound, over);
-      std::vector<double> in_dims(ratio.size());
+      std::vector<double> in_dims(all.size(), NAN);
       for (std::size_t k = 0; k < ratio.size(); ++k)
-        in_dims[static_cast<std::size_t>(dims_index(t, static_cast<std::int64_t>(k), p.call))] = ratio[k];
+        in_dims[static_cast<std::size_t>(dims_index(t, whole(k), p.call))] = ratio[k];
       v.map = element_map_of(t.name, MapMeasure::error_over_bound, shape, in_dims);
       return v;
     }
@@ -344,13 +408,19 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   if (checked == 0)
     return Verdict::discard("forward_accuracy", "no element checked: " + std::to_string(exempt) + " exempt, " +
                                                     std::to_string(overflowed) +
-                                                    " not finite where some permitted order may overflow");
+                                                    " not finite where some permitted order may overflow" +
+                                                    (unchecked.empty() ? "" : ", " + unchecked + " not checked"));
   std::string detail;
-  if (exempt)
+  if (subset)
     detail =
-        std::to_string(exempt) +
-        " elements exempt (their float evaluation may be any value in some permitted order: a divisor, rsqrt or log "
-        "argument that may be 0, or a bound that admits every finite value)";
+        std::to_string(checked_rows.size()) + " of " + std::to_string(T) +
+        " rows checked (those that fit the oracle's max_work and max_elements: the probe row, the last and "
+        "evenly spaced ones)" +
+        (unchecked.empty() ? "" : "; " + unchecked + " not checked: summed over every row, a subset cannot check it");
+  if (exempt)
+    detail += (detail.empty() ? "" : "; ") + std::to_string(exempt) +
+              " elements exempt (their float evaluation may be any value in some permitted order: a divisor, rsqrt or "
+              "log argument that may be 0, or a bound that admits every finite value)";
   if (may_overflow)
     detail += (detail.empty() ? "" : "; ") + std::to_string(may_overflow) +
               " elements may overflow in some permitted order (an Inf or NaN is accepted there, " +
@@ -360,6 +430,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   v.metrics["exempt"] = static_cast<double>(exempt);
   v.metrics["may_overflow"] = static_cast<double>(may_overflow);
   v.metrics["overflowed"] = static_cast<double>(overflowed);
+  v.metrics["rows_checked"] = static_cast<double>(checked_rows.size());
   return v;
 }
 

@@ -29,7 +29,12 @@
 //                         utilisation is reported; where the float evaluation may overflow a
 //                         non-finite value is accepted and a finite one checked (counted:
 //                         may_overflow, overflowed); elements exempt from their bound are
-//                         counted (exempt), and a case where no element was checked is discarded
+//                         counted (exempt), and a case where no element was checked is discarded.
+//                         A case past the oracle's caps (a reach case, op_cases.hpp) checks the
+//                         rows accuracy_rows draws, the reference run on them alone against the
+//                         whole batch's outputs at those rows; its outputs not led by the row
+//                         extent (summed over the rows) go unchecked, named in the detail; a case
+//                         of which one row alone is past the caps is discarded. Metric rows_checked.
 //   oracle_agreement      a self-check of parity's oracle, calling no subject: the double oracle
 //                         within its own derived bound (Arithmetic::float64()) of the MPFR one,
 //                         on the first rows of the case (at most kOracleCheckElements)
@@ -38,7 +43,9 @@
 // verdict on a wrong value carries an element map (core/element_map.hpp) of its first failing
 // output: where bits differ over the compared rows (for rows_independent the rows compared up to the first that
 // differs, the others not measured), or |error| / bound per element for forward_accuracy.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <parity/core/case.hpp>
 #include <parity/core/verdict.hpp>
@@ -49,6 +56,13 @@ namespace parity::ops {
 
 inline constexpr std::int64_t kOracleCheckElements = 4096;
 inline constexpr std::int64_t kRowsCompared = 256;
+
+// The rows forward_accuracy checks: every row where the case's rows (without the extra batch row)
+// fit the op's max_work, and max_elements in each operand led by the row extent (a shared weight
+// costs the oracle only through the work); else as many as fit, the probe row, the last row and
+// rows k * T / n spread evenly, ascending (the same for the same case); none where one row
+// alone does not fit.
+std::vector<std::int64_t> accuracy_rows(const OpDecl& decl, const Case& c);
 
 Verdict repeatable(const OpDef& op, const Case& c, OpSubject& s);
 Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s);

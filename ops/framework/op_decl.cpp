@@ -153,6 +153,18 @@ std::string dims_fault(const OpDecl& d, const TensorDecl& t) {
 
 }  // namespace
 
+bool has_reach(const OpDecl& d) {
+  return reach_work_of(d) > d.max_work || reach_elements_of(d) > d.max_elements ||
+         std::any_of(d.extents.begin(), d.extents.end(), [](const ExtentDecl& e) { return reach_of(e) > e.max; });
+}
+
+OpDecl without_reach(OpDecl d) {
+  for (auto& e : d.extents) e.reach = e.max;
+  d.reach_work = d.max_work;
+  d.reach_elements = d.max_elements;
+  return d;
+}
+
 void validate(const OpDecl& d) {
   const auto fault = [&](const std::string& why) { throw std::logic_error("op declaration " + d.name + ": " + why); };
   std::set<std::string> names;
@@ -161,6 +173,8 @@ void validate(const OpDecl& d) {
     if (!names.insert(e.name).second) fault("duplicate name " + e.name);
     if (e.min < 0 || e.max < e.min || e.limit < e.max) fault("extent " + e.name + " needs 0 <= min <= max <= limit");
     if (e.name == d.row_extent && e.min < 1) fault("the row extent " + e.name + " needs min >= 1");
+    if (e.reach != 0 && (e.reach < e.max || e.reach > e.limit))
+      fault("extent " + e.name + " needs max <= reach <= limit (or reach 0)");
     ones[e.name] = 1;
     minima[e.name] = e.min;
   }
@@ -220,6 +234,9 @@ void validate(const OpDecl& d) {
     fault(std::string("work: ") + e.what());
   }
   if (d.max_work < 1) fault("max_work < 1");
+  if (d.reach_work != 0 && d.reach_work < d.max_work) fault("reach_work < max_work (0 means max_work)");
+  if (d.reach_elements != 0 && d.reach_elements < d.max_elements)
+    fault("reach_elements < max_elements (0 means max_elements)");
   if (d.oracle_cases < 0) fault("oracle_cases < 0");
 }
 

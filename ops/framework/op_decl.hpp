@@ -24,13 +24,21 @@ struct ExtentDecl {
   // T=N`, $PARITY_MAX_<NAME>, parity_add_subject_tests(... MAX T=N)) moves it within [min, limit].
   std::int64_t max = 4096;
   // Sizes at which real kernels typically switch plan (tile, split, rows per block): the
-  // generator draws each and its neighbours +-1 (op_cases.hpp).
+  // generator draws each and its neighbours +-1 (op_cases.hpp), up to max in an ordinary case and
+  // up to reach in a reach case.
   std::vector<std::int64_t> thresholds = {};
   // The smallest value the op takes: 0 for an extent that may vanish (rope's pass-through dims Q),
   // never for the row extent.
   std::int64_t min = 1;
   std::int64_t limit = std::int64_t{1} << 20;  // the contract: the largest value a Case may hold
+  // The largest value a reach case draws (op_cases.hpp: the sizes the bitwise properties reach,
+  // beyond what the oracle's caps let an ordinary case hold), in [max, limit]; 0 means max. A
+  // user's cap sets max and reach alike.
+  std::int64_t reach = 0;
 };
+
+// The largest value a reach case of `e` draws (ExtentDecl::reach, or max where it is 0).
+inline std::int64_t reach_of(const ExtentDecl& e) { return e.reach == 0 ? e.max : e.reach; }
 
 // An operand or output. Operands of one dtype group always share a dtype (x and its weight w,
 // say); the group of an output fixes its dtype.
@@ -111,6 +119,12 @@ struct OpDecl {
   // and the reference's Bounded and MPFR evaluations of it, bounded in time. "" is no limit.
   std::string work = "";
   std::int64_t max_work = std::int64_t{1} << 30;
+  // The caps of a reach case (op_cases.hpp), in the same terms: its largest operand and its work,
+  // each with the extra batch row; 0 means max_elements and max_work. A reach case costs the
+  // subject more but the oracle no more: forward_accuracy checks the rows that fit max_work and
+  // max_elements (op_checks.hpp). The contract (check_contract) admits a Case up to these.
+  std::int64_t reach_elements = 0;
+  std::int64_t reach_work = 0;
   // Optional: the default case count of oracle_agreement, the self-check of the op's float64
   // reference against its MPFR evaluation, for an op whose MPFR evaluation costs far more a case
   // than a property's run (attention's: a softmax and two S x D products a row, in MPFR); 0 is the
@@ -124,6 +138,18 @@ struct OpDecl {
   const std::vector<DType>& dtypes_of(const std::string& group) const;
   bool has_rows(const TensorDecl& t) const { return !t.shape.empty() && t.shape.front() == row_extent; }
 };
+
+// The caps of a reach case: reach_elements and reach_work, or the ordinary caps where they are 0.
+inline std::int64_t reach_elements_of(const OpDecl& d) {
+  return d.reach_elements == 0 ? d.max_elements : d.reach_elements;
+}
+inline std::int64_t reach_work_of(const OpDecl& d) { return d.reach_work == 0 ? d.max_work : d.reach_work; }
+// Whether a reach case of `d` may be larger than an ordinary one: some extent's reach above its
+// max, or a reach cap above the ordinary one. Only then does the generator draw reach cases.
+bool has_reach(const OpDecl& d);
+// `d` with every reach at its max and the reach caps at the ordinary ones: its generator draws
+// no reach case (oracle_agreement's, whose MPFR evaluation costs too much at the reach sizes).
+OpDecl without_reach(OpDecl d);
 
 // Whether input `t` is present under a case's parameters (TensorDecl::present_if).
 inline bool is_present(const TensorDecl& t, const std::map<std::string, double>& params) {
@@ -150,8 +176,8 @@ std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_
 // of values, a present_if on an output or naming no parameter, dims that do not split a 2-D shape
 // (a first dim other than shape's, a product other than its second), orders that are not
 // permutations of the dims after the first, an order_param whose values are not 0 .. orders - 1,
-// or a per-row input (values) that is not an always-present f32 [row extent] input or declares
-// more than one scale.
+// a per-row input (values) that is not an always-present f32 [row extent] input or declares
+// more than one scale, or a reach outside [max, limit] or a reach cap below its ordinary cap.
 void validate(const OpDecl& decl);
 
 }  // namespace parity::ops

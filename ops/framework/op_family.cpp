@@ -1,6 +1,7 @@
 #include <parity/ops/framework/op_family.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 
@@ -48,6 +49,17 @@ std::string params_text(const Case& c) {
   for (const auto& [name, v] : c.params) {
     out += (out.empty() ? "" : " ") + name + "=";
     out += name.starts_with("dtype.") ? std::string(dtype_name(dtype_from_code(v, name))) : number_text(v);
+  }
+  return out;
+}
+
+// The extents a user caps in a run: those `explicit_maxima` names and those whose
+// $PARITY_MAX_<EXTENT> is set. A cap sets the extent's max and its reach alike.
+std::set<std::string> user_capped(const OpDecl& d, const gen::ExtentMaxima& explicit_maxima) {
+  std::set<std::string> out;
+  for (const auto& e : d.extents) {
+    const char* v = std::getenv(gen::extent_cap_variable(e.name).c_str());
+    if (explicit_maxima.contains(e.name) || (v && *v)) out.insert(e.name);
   }
   return out;
 }
@@ -166,12 +178,16 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
     resolved.cases = property == kOracleAgreement && def_.decl.oracle_cases > 0
                          ? gen::default_case_count(def_.decl.oracle_cases)
                          : cases_per_property();
-  // The default rerun line (run_property.hpp) names the caps that differ from the declaration's.
+  // The default rerun line (run_property.hpp) names the caps that differ from the declaration's,
+  // and those a user gave, by flag or variable (a cap at the declared max still takes the extent's
+  // reach to it).
+  const std::set<std::string> capped = user_capped(def_.decl, config.max_extents);
   resolved.max_extents = {};
   for (const auto& e : def_.decl.extents)
-    if (maxima.at(e.name) != e.max) resolved.max_extents[e.name] = maxima.at(e.name);
-  gen::RunResult result = gen::run_property(subject, property, op_case(generated(maxima, config.restrictions), strided),
-                                            check, resolved, rules_);
+    if (maxima.at(e.name) != e.max || capped.contains(e.name)) resolved.max_extents[e.name] = maxima.at(e.name);
+  OpDef op = generated(maxima, config.restrictions, capped);
+  if (property == kOracleAgreement) op.decl = without_reach(std::move(op.decl));  // MPFR at the oracle's caps only
+  gen::RunResult result = gen::run_property(subject, property, op_case(op, strided), check, resolved, rules_);
   if (property == kOracleAgreement && !result.passed)
     result.message += "  " + property + " is a self-check of parity's own oracles and calls no subject: " +
                       "this failure is a fault of parity, not a verdict on any subject\n";
@@ -198,10 +214,12 @@ std::vector<gen::ExtentCap> OpFamily::extent_caps() const {
   return caps;
 }
 
-OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestrictions& r) const {
+OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestrictions& r,
+                          const std::set<std::string>& capped) const {
   OpDef op = def_;
   OpDecl& d = op.decl;
-  for (auto& e : d.extents) e.max = maxima.at(e.name);
+  for (auto& e : d.extents)
+    if (capped.contains(e.name)) e.max = e.reach = maxima.at(e.name);
   if (!r.dtypes.empty()) {
     std::set<std::string> groups;
     for (const auto* list : {&d.inputs, &d.outputs})

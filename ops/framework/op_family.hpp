@@ -7,12 +7,15 @@
 //
 // Applicability: layout_invariant does not apply to a subject without strided_layouts (and its
 // cases are contiguous); cross_backend_bitwise applies to a subject with a host_twin only.
-// Caps: a run draws each extent up to its declared max, or the user's cap (extent_caps()); a
-// failure's rerun line carries the caps that differ from the declared ones as --max EXT=N,...
+// Caps: a run draws each extent up to its declared max, or the user's cap (extent_caps()), and in
+// its reach cases up to its declared reach (op_cases.hpp), or the user's cap, which sets both;
+// a failure's rerun line carries the caps that differ from the declared ones or were given
+// explicitly as --max EXT=N,... oracle_agreement draws no reach cases.
 // Restrictions (RunConfig::restrictions): the dtypes and fixed parameters a user's kernel
 // supports, applied to the generator the same way and carried on the rerun line.
 // Cases carry output-straddling patches (op_cases.hpp, op_straddle.hpp).
 #include <functional>
+#include <set>
 #include <string>
 
 #include <parity/ops/framework/op_reference.hpp>
@@ -44,7 +47,7 @@ class OpFamily final : public gen::Family {
   gen::RunResult run(const std::string& subject, const std::string& property,
                      const gen::RunConfig& config) const override;
   void check_restrictions(const gen::CaseRestrictions& r) const override {
-    generated(gen::resolve_extent_caps(name(), extent_caps(), {}), r);
+    generated(gen::resolve_extent_caps(name(), extent_caps(), {}), r, {});
   }
   rc::Gen<Case> cases() const override;
   const gen::CaseRules& rules() const override { return rules_; }
@@ -72,11 +75,13 @@ class OpFamily final : public gen::Family {
   std::function<Verdict(const Case&)> unlabelled_check_for(const std::string& subject, const std::string& property,
                                                            std::string& why_not) const;
 
-  // The op its generator draws from: each extent's max set from `maxima` (resolved caps), each
+  // The op its generator draws from: each extent's max set from `maxima` (resolved caps), and its
+  // reach to the same where `capped` names it (the user's caps), each
   // dtype group's dtypes those of `r` it declares, each parameter of `r` fixed to its value
   // rounded to float32. InputError naming --dtypes or --param for a dtype no group takes, a group
   // left with none, a parameter the op does not declare, or a value outside its contract.
-  OpDef generated(const gen::ExtentMaxima& maxima, const gen::CaseRestrictions& r) const;
+  OpDef generated(const gen::ExtentMaxima& maxima, const gen::CaseRestrictions& r,
+                  const std::set<std::string>& capped) const;
 
   OpDef def_;
   std::function<void()> register_builtins_;

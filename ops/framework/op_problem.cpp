@@ -88,6 +88,8 @@ std::string param_value_refusal(const ParamDecl& p, double v) {
   return "";
 }
 
+std::int64_t max_storage(const OpDecl& d) { return std::max(kMaxStorage, 16 * reach_elements_of(d)); }
+
 void check_contract(const OpDecl& d, const Case& c) {
   if (c.family != d.name) throw InputError("case.family: '" + c.family + "' is not " + d.name);
   refuse_unread_fields(c, {.family = d.name, .layouts = true, .probe_row = true, .patches = true});
@@ -132,15 +134,15 @@ void check_contract(const OpDecl& d, const Case& c) {
     for (const auto& t : *list) {
       const auto shape = eval_shape(t, c.dims);
       const std::int64_t extra = d.has_rows(t) ? numel(shape) / std::max<std::int64_t>(shape[0], 1) : 0;
-      if (static_cast<double>(numel(shape)) + static_cast<double>(extra) > static_cast<double>(d.max_elements))
-        throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(d.max_elements) +
+      if (static_cast<double>(numel(shape)) + static_cast<double>(extra) > static_cast<double>(reach_elements_of(d)))
+        throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(reach_elements_of(d)) +
                          " elements");
     }
   std::map<std::string, std::int64_t> taller = c.dims;
   taller[d.row_extent] += 1;
-  if (const std::int64_t w = work_of(d, taller); w > d.max_work)
+  if (const std::int64_t w = work_of(d, taller); w > reach_work_of(d))
     throw InputError("case.dims: the work " + d.work + " with one more " + d.row_extent + " would be " +
-                     std::to_string(w) + ", more than " + std::to_string(d.max_work));
+                     std::to_string(w) + ", more than " + std::to_string(reach_work_of(d)));
   const auto dtypes = group_dtypes(d, c);
   for (const auto& [name, t] : dtypes) {
     const std::string& group = d.tensor(name).group();
@@ -175,8 +177,8 @@ void check_contract(const OpDecl& d, const Case& c) {
     auto shape = eval_shape(t, c.dims);
     if (d.has_rows(t)) shape[0] += 1;
     if (shape.size() == 1) shape.push_back(1);
-    if (l.storage_elements(shape[0], shape[1]) > static_cast<double>(kMaxStorage))
-      throw InputError("case.layouts." + name + ": its storage would exceed " + std::to_string(kMaxStorage) +
+    if (l.storage_elements(shape[0], shape[1]) > static_cast<double>(max_storage(d)))
+      throw InputError("case.layouts." + name + ": its storage would exceed " + std::to_string(max_storage(d)) +
                        " elements");
   }
   for (std::size_t i = 0; i < c.patches.size(); ++i) {

@@ -18,8 +18,9 @@
 //                elements and transposed is refused); absent means contiguous
 //   probe_row    a row of the row extent, the one the row properties compare
 //   mode, ablations  not read by an op: strict and none
-// The largest operand holds at most max_elements and the work at most max_work, each with one
-// extra row (batch_vs_batch's), and each placed storage at most kMaxStorage elements; an absent optional input
+// The largest operand holds at most reach_elements and the work at most reach_work (op_decl.hpp:
+// max_elements and max_work where the op declares no reach), each with one extra row
+// (batch_vs_batch's), and each placed storage at most max_storage(decl) elements; an absent optional input
 // (present_if) has no layout or patch. A Case past any is refused before anything is allocated, naming the field.
 #include <cstdint>
 #include <map>
@@ -32,7 +33,10 @@
 
 namespace parity::ops {
 
+// The largest placed storage of an operand: 16 times the largest operand a Case may hold (a
+// layout's padding and offset around it), and at least kMaxStorage.
 inline constexpr std::int64_t kMaxStorage = std::int64_t{1} << 24;
+std::int64_t max_storage(const OpDecl& decl);
 
 struct OpProblem {
   OpCall call;      // the inputs in the case's layouts, what a subject is given

@@ -7,6 +7,7 @@
 
 #include <parity/core/random_fill.hpp>
 #include <parity/core/tensor.hpp>
+#include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 
 namespace parity::ops {
@@ -132,13 +133,17 @@ double midpoint_distance_ulps(double v, DType t) {
 StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::int64_t budget) {
   StraddlePlan plan;
   const OpDecl& d = op.decl;
-  std::vector<const TensorDecl*> outputs;
-  const OpProblem full = materialise(d, c, 0, true);
+  std::map<std::string, std::int64_t> no_rows = c.dims;
+  no_rows[d.row_extent] = 0;
+  if (count <= 0 || !fits(d, no_rows, d.max_elements, d.max_work)) return plan;  // past the oracle's caps: a reach case
+  std::vector<const TensorDecl*> outputs;  // known before anything is materialised
   for (const auto& t : d.outputs) {
-    const DType dt = full.call.output_dtypes.at(t.name);
+    const std::string key = "dtype." + t.group();
+    const DType dt = dtype_from_code(c.params.contains(key) ? c.params.at(key) : 0, "case.params." + key);
     if (d.has_rows(t) && (dt == DType::bf16 || dt == DType::f16)) outputs.push_back(&t);
   }
-  if (outputs.empty() || count <= 0) return plan;
+  if (outputs.empty()) return plan;
+  const OpProblem full = materialise(d, c, 0, true);
   const OpProblem one = row_slice(d, full, c.probe_row, c.probe_row + 1);
   std::map<std::string, std::int64_t> one_row = c.dims;
   one_row[d.row_extent] = 1;

@@ -50,7 +50,8 @@ struct StraddlePlan {
 };
 
 // Up to `count` straddles on the probe row of `c`, its outputs of a narrow dtype (bf16, f16)
-// led by the row extent: none when the op has none or the probe row's reference is not finite.
+// led by the row extent: none when the op has none, the probe row's reference is not finite, or
+// one row alone is past the op's max_work or max_elements (a reach case, op_cases.hpp).
 // Deterministic in (op, c, count, budget): one-row reference evaluations costing `budget` at
 // most, each its input elements plus the op's declared work of one row.
 StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::int64_t budget = kStraddleBudget);

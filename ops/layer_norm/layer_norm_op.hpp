@@ -15,8 +15,10 @@ struct LayerNorm {
         .name = "layer_norm",
         .description = "LayerNorm: y = (x - mean) * rsqrt(var + eps) (* w + b) over rows of T, reducing over D",
         // Plan thresholds: rows per block switch on the row count, the reduction on the width.
-        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}},
-                    {.name = "D", .max = 8192, .thresholds = {256, 512, 1024, 2048, 4096, 8192}}},
+        // Reach cases (op_cases.hpp) draw T and D up to 16384, T x D within 2^21.
+        .extents =
+            {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}, .reach = 16384},
+             {.name = "D", .max = 8192, .thresholds = {256, 512, 1024, 2048, 4096, 8192, 16384}, .reach = 16384}},
         // Activations of mean 1 and spread 1e-2 or 1e-3 (an offset 100 to 1000 times the spread)
         // are where a one-pass variance E[x^2] - E[x]^2 cancels catastrophically, and a variance
         // near eps is where eps and its placement matter.
@@ -29,6 +31,7 @@ struct LayerNorm {
                    {.name = "affine", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0}},
         .row_extent = "T",
         .reduced_extents = {"D"},
+        .reach_elements = std::int64_t{1} << 21,
     };
   }
 

@@ -13,9 +13,11 @@ struct Linear {
         .name = "linear",
         .description = "linear: y = x W^T (+ b) over rows of T, reducing over K",
         // Plan thresholds: GEMM tiles switch on the row count (64, 128, 256 rows) and the output
-        // width (64, 128 columns); split-K plans start at long reductions (K >= 1024).
-        .extents = {{.name = "T", .max = 4096, .thresholds = {64, 128, 256}},
-                    {.name = "N", .max = 1024, .thresholds = {64, 128}},
+        // width (64, 128 columns); split-K plans start at long reductions (K >= 1024). Reach cases
+        // (op_cases.hpp) draw T up to 8192 and N up to 8192 (cuBLAS's heuristics pick kernels from
+        // T at N = K = 2048), W and the work within the reach caps.
+        .extents = {{.name = "T", .max = 4096, .thresholds = {64, 128, 256}, .reach = 8192},
+                    {.name = "N", .max = 1024, .thresholds = {64, 128, 2048, 8192}, .reach = 8192},
                     {.name = "K", .max = 8192, .thresholds = {1024, 4096}}},
         // W of spread 0.05 (an initialised projection's, 1/sqrt(K) at K = 400) keeps y of spread at
         // most 4.5 (K = 8192); small activations (scale 1e-3) beside a unit bias are where an early
@@ -30,6 +32,8 @@ struct Linear {
         // T x N x K multiply-adds: a case's runs and its bounds stay within a second on two cores.
         .work = "T*N*K",
         .max_work = std::int64_t{1} << 24,
+        .reach_elements = std::int64_t{1} << 22,
+        .reach_work = std::int64_t{1} << 26,
     };
   }
 

@@ -48,6 +48,8 @@ struct LoraBackward {
         // evaluates each placement of the scale (covering); a case's runs and bounds within a second.
         .work = "3*T*K*N + 9*T*K*r + 6*T*N*r",
         .max_work = std::int64_t{1} << 24,
+        .reach_elements = std::int64_t{1} << 22,
+        .reach_work = std::int64_t{1} << 26,
     };
   }
 

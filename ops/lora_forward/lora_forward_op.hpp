@@ -16,10 +16,11 @@ struct LoraForward {
   // T, N, K, r with their plan thresholds (lora_backward's too: a backward kernel tiles the same
   // GEMMs): batched plans and split-K switch on the row count (16, 64, 128 rows, what parity's
   // LoRA probes model, and the GEMM tiles' 256), split-K and the reduction tiles on K, the rank
-  // path past a tile of 32 adapter columns.
+  // path past a tile of 32 adapter columns. Reach cases (op_cases.hpp) draw T and N up to 8192 (N
+  // at 2048, a projection of a 2048-wide model), within reach_elements and reach_work.
   static std::vector<ExtentDecl> extents() {
-    return {{.name = "T", .max = 4096, .thresholds = {16, 64, 128, 256}},
-            {.name = "N", .max = 1024, .thresholds = {64, 128}},
+    return {{.name = "T", .max = 4096, .thresholds = {16, 64, 128, 256}, .reach = 8192},
+            {.name = "N", .max = 1024, .thresholds = {64, 128, 2048, 8192}, .reach = 8192},
             {.name = "K", .max = 8192, .thresholds = {32, 1024, 4096}},
             {.name = "r", .max = 64, .thresholds = {16, 32}}};
   }
@@ -50,6 +51,8 @@ struct LoraForward {
         // runs and its bounds stay within a second.
         .work = "2*T*K*N + 3*T*K*r + 6*T*N*r",
         .max_work = std::int64_t{1} << 24,
+        .reach_elements = std::int64_t{1} << 22,
+        .reach_work = std::int64_t{1} << 26,
     };
   }
 

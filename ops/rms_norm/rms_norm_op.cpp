@@ -44,6 +44,18 @@ struct SplitRow : Standard {
   }
 };
 
+// Rows wider than 8192 in a batch of 2 rows or more: each row's sum in 2 blocks of half the row,
+// added in order, as a wide-row plan that splits a row across a block pair once the batch is
+// large enough to fill the device. Beyond the ordinary cases' D <= 8192: only a reach case
+// (op_cases.hpp) draws such rows.
+struct WideRowPlan : Standard {
+  static float row_sum(const float* row, std::int64_t D, std::int64_t T) {
+    if (D <= 8192 || T < 2) return Standard::row_sum(row, D, T);
+    const std::int64_t half = (D + 1) / 2;
+    return Standard::row_sum(row, half, T) + Standard::row_sum(row + half, D - half, T);
+  }
+};
+
 // The fast inverse square root (bit trick and one Newton step, relative error up to 1.75e-3),
 // far outside the 1-ulp rsqrt the kernel declares.
 struct RsqrtApprox : Standard {
@@ -82,6 +94,9 @@ void register_probes() {
   const HostProbes<RmsNormHost> probes{"rms_norm"};
   probes.add<PlanByRows>("probe-plan-by-rows", "from T >= 128 rows, the mean as a multiply by float(1/D)");
   probes.add<SplitRow>("probe-split-row", "T < 32 rows of D >= 1024: each row's sum split in 4 partial sums");
+  probes.add<WideRowPlan>(
+      "probe-wide-row-plan",
+      "rows of D > 8192 in a batch of 2 or more: each row's sum in 2 halves (a reach case's width)");
   probes.add<RsqrtApprox>("probe-rsqrt-approx", "rsqrt by the bit trick and one Newton step (1.75e-3 relative)");
   probes.add<EpsAfterSqrt>("probe-eps-after-sqrt", "1 / (sqrt(mean(x^2)) + eps) instead of rsqrt(mean(x^2) + eps)");
   probes.add<TruncateBf16>("probe-bf16-truncate", "bf16 outputs truncated instead of rounded to nearest even");

@@ -13,9 +13,11 @@ struct RmsNorm {
         .name = "rms_norm",
         .description = "RMSNorm: y = x * rsqrt(mean(x^2) + eps) * w over rows of T, reducing over D",
         // Plan thresholds: rows per block and split-row plans switch on the row count (vLLM's at
-        // 256, SGLang's from the total row count), the reduction on the width.
-        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}},
-                    {.name = "D", .max = 8192, .thresholds = {256, 512, 1024, 2048, 4096, 8192}}},
+        // 256, SGLang's from the total row count), the reduction on the width (hidden sizes up to
+        // 16384). Reach cases (op_cases.hpp) draw T and D up to 16384, T x D within 2^21.
+        .extents =
+            {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}, .reach = 16384},
+             {.name = "D", .max = 8192, .thresholds = {256, 512, 1024, 2048, 4096, 8192, 16384}, .reach = 16384}},
         // Small activations (scale 1e-3) are where eps and its placement matter.
         .inputs = {{.name = "x", .shape = {"T", "D"}, .dtype_group = "act", .scales = {1.0, 1e-3, 30.0}},
                    {.name = "w", .shape = {"D"}, .dtype_group = "act", .mean = 1.0, .stddev = 0.1}},
@@ -24,6 +26,7 @@ struct RmsNorm {
         .dtypes = {DType::f32, DType::bf16, DType::f16},
         .row_extent = "T",
         .reduced_extents = {"D"},
+        .reach_elements = std::int64_t{1} << 21,
     };
   }
 

@@ -29,8 +29,9 @@ struct Rope {
             "half-split or interleaved pairs",
         // Plan thresholds: tokens per block on the row count; heads per block; head dims 32, 64,
         // 128 (2P, the rotated dims) select vectorised paths.
-        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}},
-                    {.name = "H", .max = 64, .thresholds = {8, 16, 32}},
+        // Reach cases (op_cases.hpp) draw T up to 16384 and H up to 128, x within 2^20.
+        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}, .reach = 16384},
+                    {.name = "H", .max = 64, .thresholds = {8, 16, 32, 128}, .reach = 128},
                     {.name = "P", .max = 256, .thresholds = {16, 32, 64}},
                     // Unrotated dims per head, 0 (the whole head rotated) the smallest.
                     {.name = "Q", .max = 64, .min = 0}},
@@ -45,6 +46,7 @@ struct Rope {
         .params = {{.name = "interleaved", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0}},
         .row_extent = "T",
         .reduced_extents = {},
+        .reach_elements = std::int64_t{1} << 20,
     };
   }
 

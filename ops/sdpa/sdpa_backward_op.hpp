@@ -37,6 +37,8 @@ struct SdpaBackward {
         // Six products of the forward's size: a quarter of sdpa's work keeps a case as fast.
         .work = "B*Hkv*G*S*S*D",
         .max_work = std::int64_t{1} << 22,
+        .reach_elements = std::int64_t{1} << 21,
+        .reach_work = std::int64_t{1} << 25,
         .oracle_cases = 30,  // as sdpa's (sdpa_op.hpp): 100 cases took 72 s
     };
   }

@@ -28,12 +28,14 @@ struct Shape {
   // chosen from S*G, which fills a 64-row tile at S = 64 / G for G = 1, 2, 4, 8 (S's 16 and 32,
   // with G's 2, 4, 8 and S's small values 1..8). The work B*H*S*S*D (each score's dot product) is
   // capped so the Bounded and MPFR references of a case take at most about a second
-  // (ops/README.md).
+  // (ops/README.md). Reach cases (op_cases.hpp) draw S up to 8192 (long-context prefill, split-KV
+  // at kv lengths 1024 to 8192), B up to 64 and Hkv up to 32 (split counts chosen from B*H
+  // against the SM count), within each op's reach_elements and reach_work.
   static std::vector<ExtentDecl> extents() {
-    return {{.name = "B", .max = 8},
-            {.name = "Hkv", .max = 8},
+    return {{.name = "B", .max = 8, .thresholds = {16, 32, 64}, .reach = 64},
+            {.name = "Hkv", .max = 8, .thresholds = {16, 32}, .reach = 32},
             {.name = "G", .max = 8, .thresholds = {2, 4, 8}},
-            {.name = "S", .max = 512, .thresholds = {16, 32, 64, 128, 256, 512}},
+            {.name = "S", .max = 512, .thresholds = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}, .reach = 8192},
             {.name = "D", .max = 128, .thresholds = {64, 128}}};
   }
   static std::vector<ParamDecl> params() {
@@ -121,6 +123,8 @@ struct Sdpa {
         .max_elements = std::int64_t{1} << 18,
         .work = "B*Hkv*G*S*S*D",
         .max_work = std::int64_t{1} << 24,
+        .reach_elements = std::int64_t{1} << 21,
+        .reach_work = std::int64_t{1} << 27,
         // The MPFR self-check takes 0.65 s a case on average here (100 cases: 65 s, a twentieth of
         // CI's test time); 30 still draws the tiers and thresholds of S, and PARITY_CASES raises it.
         .oracle_cases = 30,

@@ -13,8 +13,10 @@ struct Softmax {
     return {
         .name = "softmax",
         .description = "softmax and log-softmax: y = exp(x - max) / sum exp(x - max) over rows of T, reducing over N",
-        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}},
-                    {.name = "N", .max = 8192, .thresholds = {256, 512, 1024, 2048, 4096, 8192}}},
+        // Reach cases (op_cases.hpp) draw T and N up to 16384 (vocabulary-sized rows), T x N within 2^21.
+        .extents =
+            {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}, .reach = 16384},
+             {.name = "N", .max = 8192, .thresholds = {256, 512, 1024, 2048, 4096, 8192, 16384}, .reach = 16384}},
         // Logits of scale 30 overflow exp without the max subtracted and underflow softmax.
         .inputs = {{.name = "x", .shape = {"T", "N"}, .dtype_group = "act", .scales = {1.0, 30.0}}},
         .outputs = {{.name = "y", .shape = {"T", "N"}, .dtype_group = "act"},
@@ -23,6 +25,7 @@ struct Softmax {
         .dtypes = {DType::f32, DType::bf16, DType::f16},
         .row_extent = "T",
         .reduced_extents = {"N"},
+        .reach_elements = std::int64_t{1} << 21,
     };
   }
 

@@ -16,14 +16,16 @@ struct Swiglu {
         .description = "SwiGLU: y = silu(a) * b, [a, b] the halves of x [T, 2F], silu(a) = a / (1 + exp(-a))",
         // Plan thresholds: rows per block on the row count; vector widths and tiles on F (odd F
         // is a vectorised kernel's tail, drawn among the small sizes).
-        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}},
-                    {.name = "F", .max = 8192, .thresholds = {256, 512, 1024, 4096}}},
+        // Reach cases (op_cases.hpp) draw T up to 16384 and F up to 16384 (x [T, 2F] within 2^20).
+        .extents = {{.name = "T", .max = 4096, .thresholds = {32, 64, 128, 256}, .reach = 16384},
+                    {.name = "F", .max = 8192, .thresholds = {256, 512, 1024, 4096, 16384}, .reach = 16384}},
         // Gates of scale 30 saturate silu: exp(-a) overflows float32 for a < -88.7 (silu -> -0).
         .inputs = {{.name = "x", .shape = {"T", "2*F"}, .dtype_group = "act", .scales = {1.0, 30.0}}},
         .outputs = {{.name = "y", .shape = {"T", "F"}, .dtype_group = "act"}},
         .params = {},
         .row_extent = "T",
         .reduced_extents = {},
+        .reach_elements = std::int64_t{1} << 20,
     };
   }
 

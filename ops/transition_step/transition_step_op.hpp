@@ -47,9 +47,10 @@ inline OpDecl transition_decl(std::string name, std::string description, std::ve
       .name = std::move(name),
       .description = std::move(description),
       // Plan thresholds: reductions of a row switch trees with the batch (8, 16, 32 rows) and
-      // lanes at 256 and 512 elements.
-      .extents = {{.name = "B", .max = 64, .thresholds = {8, 16, 32}},
-                  {.name = "n", .max = 65536, .thresholds = {256, 512, 4096}}},
+      // lanes at 256 and 512 elements. Reach cases (op_cases.hpp) draw B up to 1024 rows and n up
+      // to 2^20 (a video latent's elements), B x n within 2^21.
+      .extents = {{.name = "B", .max = 64, .thresholds = {8, 16, 32, 128, 256, 1024}, .reach = 1024},
+                  {.name = "n", .max = 65536, .thresholds = {256, 512, 4096, 1 << 20}, .reach = 1 << 20}},
       .inputs = std::move(inputs),
       .outputs = std::move(outputs),
       .params = {{.name = "type", .values = {0.0, 1.0}, .min = 0.0, .max = 1.0},
@@ -61,6 +62,7 @@ inline OpDecl transition_decl(std::string name, std::string description, std::ve
       .group_dtypes = {{"f32", {DType::f32}}},
       .row_extent = "B",
       .reduced_extents = {"n"},
+      .reach_elements = std::int64_t{1} << 21,
   };
 }
 

@@ -1,7 +1,7 @@
 // parity's linear kernel against its documented contract (linear_arith.cuh): each dot product in
 // the 256-lane order, whatever T; on hand-made cases with and without a bias, the kernel within
 // its derived bound while the K-tail and bf16-epilogue probes are not; and a case of T = 4096,
-// K = 8192 refused before anything is allocated (max_elements, max_work), while generated cases
+// K = 8192 refused before anything is allocated (reach_elements, reach_work), while generated cases
 // drawn at those extents are cut to fit.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -83,10 +83,23 @@ TEST(LinearFamily, ALargeCaseIsRefusedNamingItsDims) {
   }
 }
 
+// A reach case with W [2048, 2048] beyond the oracle's element cap: W is the case's whatever the
+// rows, so forward_accuracy checks the rows whose work fits (not a discard), and holds there.
+TEST(LinearFamily, AccuracyChecksRowsOfAReachCaseWithAWideWeight) {
+  const Case c = make_case(15, 2048, 2048, 0, 1);
+  ASSERT_GT(c.dim("N") * c.dim("K"), def().decl.max_elements);
+  const std::vector<std::int64_t> rows = accuracy_rows(def().decl, c);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_LT(rows.size(), 15u);
+  const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+  EXPECT_TRUE(v.holds()) << v.detail;
+  EXPECT_EQ(v.metrics.at("rows_checked"), static_cast<double>(rows.size()));
+}
+
 RC_GTEST_PROP(LinearFamily, GeneratedCasesStayWithinTheWorkCap, ()) {
   const Case c = *op_case(def().decl);
   check_contract(def().decl, c);
-  RC_ASSERT((c.dim("T") + 1) * c.dim("N") * c.dim("K") <= def().decl.max_work);
+  RC_ASSERT((c.dim("T") + 1) * c.dim("N") * c.dim("K") <= reach_work_of(def().decl));  // reach cases' cap
 }
 
 }  // namespace
