@@ -38,19 +38,13 @@ rc::Gen<std::int64_t> reach_extent_of(const ExtentDecl& e) {
       {{3, gen::shrinking_element(small)}, {5, gen::shrinking_element(near)}, {2, rc::gen::just(reach)}});
 }
 
-std::int64_t elements_in(const std::vector<std::int64_t>& shape) {
-  std::int64_t n = 1;
-  for (auto s : shape) n *= s;
-  return n;
-}
-
 std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::int64_t>& dims) {
   std::int64_t most = 0;
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list) {
       auto shape = eval_shape(t, dims);
       if (d.has_rows(t)) shape[0] += 1;
-      most = std::max(most, elements_in(shape));
+      most = std::max(most, elements_of(shape));
     }
   return most;
 }
@@ -172,7 +166,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     for (std::size_t i = 0; i < count; ++i) {
       const TensorDecl& t = d.inputs[*gen::shrinking_element<std::size_t>(present)];
       const DType dtype = group.at(t.group());
-      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, elements_in(eval_shape(t, c.dims))),
+      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, elements_of(eval_shape(t, c.dims))),
                            *patch_bits_for(dtype), dtype});
     }
     // Drawn last, so that every draw above is the same whether or not the case reaches: the
@@ -184,7 +178,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
       fit_extents(d, c.dims, reach_elements_of(d), reach_work_of(d));
       c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
       for (Patch& p : c.patches)
-        p.index = *rc::gen::inRange<std::int64_t>(0, elements_in(eval_shape(d.tensor(p.operand), c.dims)));
+        p.index = *rc::gen::inRange<std::int64_t>(0, elements_of(eval_shape(d.tensor(p.operand), c.dims)));
       // Per-row values (TensorDecl::values) for its rows: the ordinary rows' where they remain.
       const std::int64_t rows = c.dims.at(d.row_extent);
       std::erase_if(c.params, [&](const auto& kv) {
@@ -228,7 +222,7 @@ gen::CaseRules op_rules(const OpDecl& d) {
               for (std::int64_t b = 0; t.per_row() && b < c.dim(d.row_extent); ++b)
                 c.params.try_emplace(row_value_key(t, b), static_cast<float>(t.values.front()));
             for (Patch& p : c.patches)
-              p.index %= std::max<std::int64_t>(elements_in(eval_shape(d.tensor(p.operand), c.dims)), 1);
+              p.index %= std::max<std::int64_t>(elements_of(eval_shape(d.tensor(p.operand), c.dims)), 1);
             return c;
           }};
 }
