@@ -1,7 +1,8 @@
 #pragma once
 // The properties every op gets from its declaration: check functions Case -> Verdict (plain C++,
 // no RapidCheck), the same for generated cases, replays and reproducers.
-//   repeatable            the same inputs in fresh buffers give the same bits
+//   repeatable            the same inputs in fresh buffers give the same bits (a failure is of kind
+//                         nondeterministic: a replay runs it several times)
 //   rows_independent      each compared row of a batch of the row extent (every row of up to
 //                         kRowsCompared, else that many spread evenly, with the probe row and the
 //                         last) gives the bits of that row alone; discarded for one row, or when
