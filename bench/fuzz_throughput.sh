@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# bench/fuzz_throughput.sh [BUILD_DIR...] - executions per CPU second of the property harnesses
-# (lora_fuzzer, transition_fuzzer) in each libFuzzer build, three ways (bench/README.md,
-# "Fuzzing throughput"):
-#   default  3,000 inputs of random bytes at the harness's default sizes (a LoRA input without the
-#            realistic-sizes flag; a transition input with B <= 8 and a short row), each run once;
-#   format   3,000 inputs of random bytes over the whole format (realistic sizes one LoRA input in
-#            4, long transition rows one in 4), each run once;
+# bench/fuzz_throughput.sh [BUILD_DIR...] - executions per CPU second of the property harness
+# transition_fuzzer in each libFuzzer build, three ways (bench/README.md, "Fuzzing throughput"):
+#   default  3,000 inputs of random bytes at the harness's default sizes (B <= 8 and a short row),
+#            each run once;
+#   format   3,000 inputs of random bytes over the whole format (long rows one in 4), each run once;
 #   session  a libFuzzer session from the seed corpus (corpus/<harness>, -dict, -max_len),
 #            RUNS executions (default 20,000), -seed=1: what a fuzzing run does.
 # Each figure is inputs / (user + system CPU seconds of the process, its start included),
@@ -20,29 +18,27 @@ cd "$(dirname "$0")/.."
 root=$PWD
 runs=${RUNS:-20000}
 if [ ${#builds[@]} -eq 0 ]; then
-  for b in build/fuzz build/fuzz-ubsan build/fuzz-nosan; do [ -x "$b/fuzz/lora_fuzzer" ] && builds+=("$b"); done
+  for b in build/fuzz build/fuzz-ubsan build/fuzz-nosan; do [ -x "$b/fuzz/transition_fuzzer" ] && builds+=("$b"); done
 fi
 [ ${#builds[@]} -gt 0 ] || { echo "fuzz_throughput: no fuzz build (cmake --preset fuzz && cmake --build --preset fuzz)" >&2; exit 2; }
 for b in "${builds[@]}"; do
-  [ -x "$b/fuzz/lora_fuzzer" ] || { echo "fuzz_throughput: $b has no fuzz/lora_fuzzer" >&2; exit 2; }
+  [ -x "$b/fuzz/transition_fuzzer" ] || { echo "fuzz_throughput: $b has no fuzz/transition_fuzzer" >&2; exit 2; }
 done
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz_throughput: RUNS must be a positive whole number (got '$runs')" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The byte layouts are fuzz/decode_lora.hpp's and fuzz/decode_transition.hpp's.
+# The byte layout is fuzz/decode_transition.hpp's.
 python3 - "$tmp" <<'EOF'
 import os, random, sys
 root = sys.argv[1]
 r = random.Random(20261202)
-for harness, shortest, longest in (("lora_fuzzer", 20, 148), ("transition_fuzzer", 18, 170)):
+for harness, shortest, longest in (("transition_fuzzer", 18, 170),):
     for kind in ("default", "format"):
         d = os.path.join(root, f"{harness}.{kind}")
         os.makedirs(d)
         for i in range(3000):
             b = bytearray(r.getrandbits(8) for _ in range(r.randint(shortest, longest)))
-            if kind == "default" and harness == "lora_fuzzer" and b[11] >> 6 == 3:
-                b[11] &= 0x7F                       # no realistic-sizes flag
             if kind == "default" and harness == "transition_fuzzer":
                 b[1] %= 248                         # B = 1 + b % 8
                 if b[3] | b[4] << 8 >= 0xC000:
@@ -63,7 +59,7 @@ per_cpu_second() {
 declare -A figure
 printf '%-22s %-18s %8s %8s %8s\n' build harness default format session
 for b in "${builds[@]}"; do
-  for entry in "lora_fuzzer 148" "transition_fuzzer 170"; do
+  for entry in "transition_fuzzer 170"; do
     read -r h max_len <<< "$entry"
     row=()
     for kind in default format; do
@@ -81,7 +77,7 @@ base=${builds[-1]}
 if [ ${#builds[@]} -gt 1 ]; then
   echo "share of ${base#"$root"/}'s figure:"
   for b in "${builds[@]::${#builds[@]}-1}"; do
-    for h in lora_fuzzer transition_fuzzer; do
+    for h in transition_fuzzer; do
       line=$(printf '%-22s %-18s' "${b#"$root"/}" "$h")
       for kind in default format session; do
         line+=$(awk -v a="${figure[$b.$h.$kind]}" -v z="${figure[$base.$h.$kind]}" 'BEGIN {printf " %8.2f", a / z}')

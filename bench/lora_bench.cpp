@@ -1,5 +1,5 @@
 // Speed of the LoRA family's reference arithmetic beside LibTorch's, in one run
-// (bench/README.md). At each reference shape (lora_gate.hpp's gate_shapes):
+// (bench/README.md). At each reference shape (ops/lora_forward/lora_gate.hpp's gate_shapes):
 //
 //   BM_TorchMatmulF64/F32/Bf16             LibTorch's CPU mm, [T, K] x [K, N]    2 T N K flops
 //   BM_HostTwinForward                     the host twin's forward              2 T (NK + rK + Nr)
@@ -33,10 +33,10 @@
 
 #include <parity/core/isa.hpp>
 #include <parity/core/thread_count.hpp>
+#include <parity/ops/lora_forward/lora_gate.hpp>
 #include <parity/oracles/lora.hpp>
 #include <parity/oracles/lora_fast.hpp>
 #include <parity/oracles/lora_mp.hpp>
-#include <parity/properties/lora/lora_gate.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
 #include <parity/properties/lora/lora_properties.hpp>
 #include <parity/properties/lora/oracle_inputs.hpp>
@@ -47,6 +47,7 @@ namespace {
 
 using namespace parity;
 namespace lora = parity::properties::lora;
+namespace gate = parity::ops::lora_forward;  // the gate's shapes and cases
 using subjects::torch_impl::MatmulBaseline;
 
 constexpr std::int64_t kRank = 16;        // gate_case's r
@@ -61,15 +62,15 @@ constexpr const char* kOracle = "BM_Fp64OracleForward";
 constexpr const char* kFastOracle = "BM_FastOracleForward";
 constexpr const char* kProperty = "BM_Property";
 // The small shape of the property throughput: about what the generators draw by default.
-const lora::GateShape kSmall{64, 96, 8};
+const gate::GateShape kSmall{64, 96, 8};
 constexpr const char* kMpElements = "BM_MpOracleElements";
 constexpr const char* kFp64Elements = "BM_Fp64OracleElements";
 
-double matmul_flops(const lora::GateShape& s) { return 2.0 * s.T * s.N * s.K; }
-double lora_forward_flops(const lora::GateShape& s) { return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank); }
+double matmul_flops(const gate::GateShape& s) { return 2.0 * s.T * s.N * s.K; }
+double lora_forward_flops(const gate::GateShape& s) { return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank); }
 
 // "N512 K384 T70" -> "N512_K384_T70", the shape's part of a benchmark name.
-std::string name_key(const lora::GateShape& s) {
+std::string name_key(const gate::GateShape& s) {
   std::string k = s.label();
   std::replace(k.begin(), k.end(), ' ', '_');
   return k;
@@ -91,13 +92,13 @@ struct ShapeData {
   oracles::LoraOperands forward_operands;  // oracle_inputs' spans, without G
 };
 
-const ShapeData& shape_data(const lora::GateShape& s) {
+const ShapeData& shape_data(const gate::GateShape& s) {
   static std::unique_ptr<ShapeData> slot;
   if (!slot || slot->key != name_key(s)) {
     slot.reset();
     auto d = std::make_unique<ShapeData>();
     d->key = name_key(s);
-    d->problem = lora::materialise(lora::gate_case(s));
+    d->problem = lora::materialise(gate::gate_case(s));
     d->oracle_inputs = std::make_unique<lora::OracleInputs>(d->problem);
     d->forward_operands = d->oracle_inputs->operands;
     d->forward_operands.G = {};
@@ -108,7 +109,7 @@ const ShapeData& shape_data(const lora::GateShape& s) {
 
 // The same one-slot scheme for LibTorch's operands; the first product (thread pool start-up,
 // first touch of the pages) runs here, untimed.
-MatmulBaseline& baseline(const lora::GateShape& s, DType dtype) {
+MatmulBaseline& baseline(const gate::GateShape& s, DType dtype) {
   static std::unique_ptr<MatmulBaseline> slot;
   static std::string slot_key;
   const std::string key = name_key(s) + "/" + std::string(dtype_name(dtype));
@@ -121,13 +122,13 @@ MatmulBaseline& baseline(const lora::GateShape& s, DType dtype) {
   return *slot;
 }
 
-void torch_matmul(benchmark::State& state, lora::GateShape s, DType dtype) {
+void torch_matmul(benchmark::State& state, gate::GateShape s, DType dtype) {
   MatmulBaseline& mm = baseline(s, dtype);
   for (auto _ : state) mm.run();
   set_rate(state, "FLOP/s", matmul_flops(s));
 }
 
-void host_twin_forward(benchmark::State& state, lora::GateShape s) {
+void host_twin_forward(benchmark::State& state, gate::GateShape s) {
   const ShapeData& d = shape_data(s);
   const auto twin = subjects::builtin::make_lora_host_twin();
   for (auto _ : state) {
@@ -137,7 +138,7 @@ void host_twin_forward(benchmark::State& state, lora::GateShape s) {
   set_rate(state, "FLOP/s", lora_forward_flops(s));
 }
 
-void fp64_oracle_forward(benchmark::State& state, lora::GateShape s) {
+void fp64_oracle_forward(benchmark::State& state, gate::GateShape s) {
   const ShapeData& d = shape_data(s);
   const oracles::LoraOperands& op = d.forward_operands;
   for (auto _ : state) {
@@ -152,7 +153,7 @@ void fp64_oracle_forward(benchmark::State& state, lora::GateShape s) {
   set_rate(state, "FLOP/s", lora_forward_flops(s));
 }
 
-void fast_oracle_forward(benchmark::State& state, lora::GateShape s) {
+void fast_oracle_forward(benchmark::State& state, gate::GateShape s) {
   const ShapeData& d = shape_data(s);
   for (auto _ : state) {
     const oracles::LoraFastOracle oracle(d.forward_operands);
@@ -167,7 +168,7 @@ void fast_oracle_forward(benchmark::State& state, lora::GateShape s) {
 // shape; for layout_invariant with the gate's strided layouts), case materialisation and
 // oracles included: what a generated case costs.
 void property_case(benchmark::State& state, const lora::LoraProperty* property) {
-  Case c = lora::gate_case(kSmall);
+  Case c = gate::gate_case(kSmall);
   if (property->name == "layout_invariant")
     c.layouts = {
         {"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}}, {"A", Layout{false, 0, 11}}};
@@ -191,11 +192,11 @@ struct ElementData {
   std::vector<std::pair<std::int64_t, std::int64_t>> elements;
 };
 
-const ElementData& element_data(const lora::GateShape& s) {
+const ElementData& element_data(const gate::GateShape& s) {
   static std::unique_ptr<ElementData> data;
   if (!data) {
     data = std::make_unique<ElementData>();
-    data->problem = lora::materialise(lora::gate_case(s));
+    data->problem = lora::materialise(gate::gate_case(s));
     data->inputs = std::make_unique<lora::OracleInputs>(data->problem);
     oracles::LoraOperands op = data->inputs->operands;
     op.G = {};
@@ -216,12 +217,12 @@ void oracle_elements(benchmark::State& state, const ElementData& d, const Oracle
   set_rate(state, "elements/s", static_cast<double>(d.elements.size()));
 }
 
-void mp_oracle_elements(benchmark::State& state, lora::GateShape s) {
+void mp_oracle_elements(benchmark::State& state, gate::GateShape s) {
   const ElementData& d = element_data(s);
   oracle_elements(state, d, *d.mp);
 }
 
-void fp64_oracle_elements(benchmark::State& state, lora::GateShape s) {
+void fp64_oracle_elements(benchmark::State& state, gate::GateShape s) {
   const ElementData& d = element_data(s);
   oracle_elements(state, d, *d.fp64);
 }
@@ -230,7 +231,7 @@ void fp64_oracle_elements(benchmark::State& state, lora::GateShape s) {
 // read from each benchmark's own counter; a missing one (filtered out, failed) prints "n/a".
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
-  RatioReporter(std::vector<lora::GateShape> shapes, OutputOptions options)
+  RatioReporter(std::vector<gate::GateShape> shapes, OutputOptions options)
       : ConsoleReporter(options), shapes_(std::move(shapes)) {}
 
   void ReportRuns(const std::vector<Run>& runs) override {
@@ -273,7 +274,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     out << "\nTime of the fast accurate oracle (every y and its bound) over LibTorch's float64 matmul"
            " (target: <= 4)\n";
     for (const auto& s : shapes_) print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kFastOracle)});
-    const lora::GateShape& small = shapes_.front();
+    const gate::GateShape& small = shapes_.front();
     const std::string fast_elements = std::string(kFastOracle) + ":elements";
     out << "\nOracle y elements/s at " << small.label() << " (" << kSampledElements << " sampled, r=" << kRank
         << "): mp " << fmt(rate(small, kMpElements)) << ", fp64 " << fmt(rate(small, kFp64Elements)) << ", fast "
@@ -293,17 +294,17 @@ class RatioReporter : public benchmark::ConsoleReporter {
  private:
   static constexpr double kMissing = -1.0;
 
-  double rate(const lora::GateShape& s, const char* kind) const {
+  double rate(const gate::GateShape& s, const char* kind) const {
     const auto row = rates_.find(name_key(s));
     if (row == rates_.end()) return kMissing;
     const auto it = row->second.find(kind);
     return it == row->second.end() ? kMissing : it->second;
   }
-  double gflops(const lora::GateShape& s, const char* kind) const {
+  double gflops(const gate::GateShape& s, const char* kind) const {
     const double r = rate(s, kind);
     return r < 0 ? kMissing : r * 1e-9;
   }
-  double ratio(const lora::GateShape& s, const char* a, const char* b) const {
+  double ratio(const gate::GateShape& s, const char* a, const char* b) const {
     const double ra = rate(s, a), rb = rate(s, b);
     return ra < 0 || rb <= 0 ? kMissing : ra / rb;
   }
@@ -329,7 +330,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     out << "\n";
   }
 
-  std::vector<lora::GateShape> shapes_;
+  std::vector<gate::GateShape> shapes_;
   std::map<std::string, std::map<std::string, double>> rates_;  // shape key -> kind -> rate
 };
 
@@ -385,21 +386,21 @@ int main(int argc, char** argv) {
   if (!take_torch_threads(&argc, argv)) return 2;
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
-  const std::vector<lora::GateShape> shapes = lora::gate_shapes(false);
-  auto add = [&](const char* kind, const lora::GateShape& s, auto fn) {
+  const std::vector<gate::GateShape> shapes = gate::gate_shapes(false);
+  auto add = [&](const char* kind, const gate::GateShape& s, auto fn) {
     auto* b = benchmark::RegisterBenchmark((std::string(kind) + "/" + name_key(s)).c_str(), fn, s);
     b->UseRealTime()->Unit(benchmark::kMillisecond);
     if (!min_time_given) b->MinTime(kDefaultMinTimeS);
   };
   for (const auto& s : shapes) {
-    add(kTorchF64, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::f64); });
-    add(kTorchF32, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::f32); });
-    add(kTorchBf16, s, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::bf16); });
+    add(kTorchF64, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f64); });
+    add(kTorchF32, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f32); });
+    add(kTorchBf16, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::bf16); });
     add(kHostTwin, s, host_twin_forward);
     add(kOracle, s, fp64_oracle_forward);
     add(kFastOracle, s, fast_oracle_forward);
   }
-  add(kTorchF64, kSmall, [](benchmark::State& st, lora::GateShape sh) { torch_matmul(st, sh, DType::f64); });
+  add(kTorchF64, kSmall, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f64); });
   for (const auto& p : lora::lora_properties()) {
     auto* b = benchmark::RegisterBenchmark((std::string(kProperty) + "_" + p.name + "/" + name_key(kSmall)).c_str(),
                                            property_case, &p);

@@ -20,7 +20,7 @@
 #include <memory>
 #include <string>
 
-#include <parity/properties/lora/lora_gate.hpp>
+#include <parity/ops/lora_forward/lora_gate.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
 #include <parity/subjects/lora_family.hpp>
 #include <parity/subjects/torch/lora_torch.hpp>
@@ -30,12 +30,13 @@ namespace {
 
 using namespace parity;
 namespace lora = parity::properties::lora;
+namespace gate = parity::ops::lora_forward;  // the gate's shapes and cases
 
 constexpr std::int64_t kRank = 16;  // gate_case's r
 
-double lora_forward_flops(const lora::GateShape& s) { return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank); }
+double lora_forward_flops(const gate::GateShape& s) { return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank); }
 
-std::string name_key(const lora::GateShape& s) {
+std::string name_key(const gate::GateShape& s) {
   std::string k = s.label();
   std::replace(k.begin(), k.end(), ' ', '_');
   return k;
@@ -48,16 +49,16 @@ void set_rate(benchmark::State& state, double per_iteration) {
 
 // The gate case of `s`, materialised once per shape for every benchmark and every repetition
 // of it (Google Benchmark calls a benchmark's function again for each trial of its iterations).
-const lora::LoraProblem& gate_problem(const lora::GateShape& s) {
+const lora::LoraProblem& gate_problem(const gate::GateShape& s) {
   static std::map<std::string, lora::LoraProblem> problems;
   const std::string key = name_key(s);
   auto it = problems.find(key);
-  if (it == problems.end()) it = problems.emplace(key, lora::materialise(lora::gate_case(s))).first;
+  if (it == problems.end()) it = problems.emplace(key, lora::materialise(gate::gate_case(s))).first;
   return it->second;
 }
 
 // One subject's forward on the gate case of `s`; the first call (context, allocations) untimed.
-void subject_forward(benchmark::State& state, const std::string& subject, lora::GateShape s) {
+void subject_forward(benchmark::State& state, const std::string& subject, gate::GateShape s) {
   const lora::LoraProblem& problem = gate_problem(s);
   const auto instance = subjects::find_lora_subject(subject).make();
   benchmark::DoNotOptimize(instance->forward(problem.in));
@@ -68,7 +69,7 @@ void subject_forward(benchmark::State& state, const std::string& subject, lora::
   set_rate(state, lora_forward_flops(s));
 }
 
-void cublas_mm(benchmark::State& state, lora::GateShape s) {
+void cublas_mm(benchmark::State& state, gate::GateShape s) {
   subjects::torch_impl::MatmulBaseline mm(s.T, s.N, s.K, DType::bf16, 20261129, /*on_cuda=*/true);
   mm.run();
   for (auto _ : state) mm.run();
@@ -86,16 +87,16 @@ int main(int argc, char** argv) {
       return 77;
     }
   }
-  for (const auto& s : lora::gate_shapes(false)) {
+  for (const auto& s : gate::gate_shapes(false)) {
     const std::string key = "/" + name_key(s);
     benchmark::RegisterBenchmark(
         ("BM_CudaKernelForward" + key).c_str(),
-        [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "parity-cuda", sh); }, s)
+        [](benchmark::State& st, gate::GateShape sh) { subject_forward(st, "parity-cuda", sh); }, s)
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(
         ("BM_TorchCudaLoraForward" + key).c_str(),
-        [](benchmark::State& st, lora::GateShape sh) { subject_forward(st, "torch-cuda", sh); }, s)
+        [](benchmark::State& st, gate::GateShape sh) { subject_forward(st, "torch-cuda", sh); }, s)
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("BM_TorchCudaMatmulBf16" + key).c_str(), cublas_mm, s)

@@ -15,9 +15,9 @@
 #include <parity/core/output_file.hpp>
 #include <parity/core/reproducer.hpp>
 #include <parity/families/model/model_gate.hpp>
+#include <parity/ops/lora_forward/lora_gate.hpp>
 #include <parity/ops/transition_step/transition_gate.hpp>
 #include <parity/properties/gate_figures.hpp>
-#include <parity/properties/lora/lora_gate.hpp>
 #include <parity/subjects/torch/lora_torch.hpp>
 
 namespace parity::cli {
@@ -120,14 +120,14 @@ int cmd_gate(const Args& args) {
   check_output_path(out, "--out");
   const bool quick = args.has("--quick");
   // The reference figures (docs/reference/figures.json) are read and checked before any work.
-  properties::lora::gate_shapes(quick);
+  ops::lora_forward::gate_shapes(quick);
   ops::transition_step::gate_shapes(quick);
   properties::model::gate_token_counts(quick);
 
   // Progress, a line per finished check of a row, on a terminal only: nothing when piped.
   std::ostream* progress = ::isatty(2) ? &std::cerr : nullptr;
   if (progress) *progress << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";
-  const auto section = properties::lora::run_lora_gate(kernel, quick, progress);
+  const auto section = ops::lora_forward::run_lora_gate(kernel, quick, progress);
   if (progress) *progress << "parity gate: transition on " << kernel.name << "\n";
   const auto transition = ops::transition_step::run_transition_gate(kernel.name, quick, progress);
   const std::string model_subject = kernel.backend == "cuda" ? "runtime-cuda" : "runtime-host";
@@ -156,7 +156,7 @@ int cmd_gate(const Args& args) {
       continue;
     }
     if (progress) *progress << "parity gate: findings for " << name << "\n";
-    findings[name]["lora_gate"] = properties::lora::run_lora_gate(torch, quick, progress).rows;
+    findings[name]["lora_gate"] = ops::lora_forward::run_lora_gate(torch, quick, progress).rows;
     findings[name]["transition"] = ops::transition_step::run_transition_gate(name, quick, progress).rows;
   }
   report["findings"] = findings;

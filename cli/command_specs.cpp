@@ -91,8 +91,8 @@ const std::vector<EnvironmentVariable>& environment_variables() {
         {"PARITY_REPRO_DIR", "the directory reproducers are written to (default reports/repros)"},
         {"PARITY_BACKEND", "gate's backend when --backend is not given: auto (default), host or cuda"},
         {"PARITY_CASES",
-         "generated cases per property when --cases is not given (default 100 for lora and the op families, 25 for the "
-         "other families; at most 10^8)"},
+         "generated cases per property when --cases is not given (default 100 for the op families, 25 for the other "
+         "families; at most 10^8)"},
         {"PARITY_SEED",
          "the seed of the generated cases when --seed is not given (default fixed, so a plain run is "
          "reproducible)"},
@@ -223,7 +223,7 @@ const std::vector<CommandSpec>& command_specs() {
            "subject, shrinks the case and writes a reproducer. Exit 0 if a reproducer that still fails was "
            "written, 1 if the input does not fail on the subject, 2 if its property does not apply to it.",
        .positionals = {{"FAMILY",
-                        "the harness's family: lora, transition or an op (rms_norm, softmax, ...: op_fuzzer's)"},
+                        "the harness's family: transition or an op (rms_norm, lora_forward, ...: op_fuzzer's)"},
                        {"CRASH_FILE", "the input libFuzzer saved"}},
        .flags = with_case_worker(
            {{"--subject", "S", "the subject (default $PARITY_FUZZ_SUBJECT, else the family's own kernel)"},

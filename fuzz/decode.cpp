@@ -1,7 +1,6 @@
 #include <parity/fuzz/decode.hpp>
 
 #include <parity/core/error.hpp>
-#include <parity/fuzz/decode_lora.hpp>
 #include <parity/fuzz/decode_op.hpp>
 #include <parity/fuzz/decode_transition.hpp>
 
@@ -16,13 +15,13 @@ void require_known(const std::string& family) {
   throw InputError("family '" + family + "' has no fuzz harness (these do: " + known + ")");
 }
 
-bool is_op(const std::string& family) { return family != "lora" && family != "transition"; }
+bool is_op(const std::string& family) { return family != "transition"; }
 
 }  // namespace
 
 const std::vector<std::string>& fuzz_families() {
   static const std::vector<std::string> all = [] {
-    std::vector<std::string> out = {"lora", "transition"};
+    std::vector<std::string> out = {"transition"};
     for (const auto& op : op_fuzz_ops()) out.push_back(op);
     return out;
   }();
@@ -38,13 +37,13 @@ FuzzInput decode_for_family(const std::string& family, std::span<const std::uint
                             const std::string& subject) {
   require_known(family);
   if (is_op(family)) return decode_op(bytes, family, subject);
-  return family == "lora" ? decode_lora(bytes) : decode_transition(bytes);
+  return decode_transition(bytes);
 }
 
 std::vector<std::string> fuzz_properties(const std::string& family, const std::string& subject) {
   require_known(family);
   if (is_op(family)) return op_fuzz_properties(family, subject);
-  return family == "lora" ? lora_fuzz_properties() : transition_fuzz_properties();
+  return transition_fuzz_properties();
 }
 
 }  // namespace parity::fuzz

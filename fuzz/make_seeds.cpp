@@ -19,7 +19,6 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/reproducer.hpp>
 #include <parity/fuzz/byte_reader.hpp>
-#include <parity/fuzz/decode_lora.hpp>
 #include <parity/fuzz/decode_op.hpp>
 #include <parity/fuzz/decode_transition.hpp>
 #include <parity/fuzz/fuzz_values.hpp>
@@ -46,18 +45,6 @@ void write_text(const std::string& harness, const std::string& name, const std::
   write(harness, name, std::vector<std::uint8_t>(text.begin(), text.end()));
 }
 
-fuzz::FuzzInput lora(const std::string& property, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r,
-                     std::int64_t probe_row = 0, double alpha_factor = 2.0) {
-  fuzz::FuzzInput in;
-  in.property = property;
-  in.c.family = "lora";
-  in.c.seed = 1;
-  in.c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
-  in.c.probe_row = probe_row;
-  in.c.params["alpha"] = alpha_factor * static_cast<double>(r);
-  return in;
-}
-
 fuzz::FuzzInput transition(const std::string& property, std::int64_t B, std::int64_t tokens, std::int64_t channels) {
   fuzz::FuzzInput in;
   in.property = property;
@@ -71,46 +58,6 @@ fuzz::FuzzInput transition(const std::string& property, std::int64_t B, std::int
     in.c.params["sigma_prev." + std::to_string(b)] = sigma * 0.875;
   }
   return in;
-}
-
-std::vector<fuzz::FuzzInput> lora_seeds(std::vector<std::pair<std::string, int>>& names) {
-  std::vector<fuzz::FuzzInput> out;
-  auto add = [&](const std::string& name, fuzz::FuzzInput in, int straddles = 0) {
-    names.push_back({name, straddles});
-    out.push_back(std::move(in));
-  };
-  // The reference shape T 33 (N and K capped to 64), rank 16, alpha 32: every property.
-  for (const auto& p : fuzz::lora_fuzz_properties()) add("ref_T33_N64_K64_r16_" + p, lora(p, 33, 64, 64, 16, 16));
-  add("rows_independent_T17_split_threshold_straddles", lora("rows_independent", 17, 16, 32, 4, 3), 4);
-  // T and N 64 (the realistic tier's), r 16, K 33: within the work budget, which a K of 64 is not.
-  add("rows_independent_T64_straddles", lora("rows_independent", 64, 64, 33, 16, 40), 4);
-  add("rows_independent_T1", lora("rows_independent", 1, 8, 8, 2));
-  // The realistic tier (the flag of decode_lora.hpp): T 128, where split-K plans start, and
-  // rank 33, past a rank-32 path.
-  add("rows_independent_T128_realistic", lora("rows_independent", 128, 16, 64, 4, 100));
-  add("forward_accuracy_r33_realistic", lora("forward_accuracy", 4, 8, 16, 33, 1));
-  auto layouts = lora("layout_invariant", 9, 13, 31, 3, 4);
-  for (const char* op : {"x", "W", "A", "B", "dy"}) layouts.c.layouts[op] = Layout{true, 3, 5};
-  add("layout_invariant_all_transposed_padded", layouts);
-  auto frozen = lora("base_frozen", 5, 7, 15, 2, 1);
-  frozen.c.layouts["W"] = Layout{false, 7, 7};
-  add("base_frozen_W_padded", frozen);
-  auto zero = lora("zero_adapter_gradients", 8, 16, 16, 4, 2);
-  zero.c.params["b_zero"] = 1.0;
-  add("zero_adapter_gradients_B0", zero);
-  add("gradient_accuracy_T1_N1_K1_r1", lora("gradient_accuracy", 1, 1, 1, 1, 0, 1.0));
-  auto specials = lora("forward_accuracy", 4, 8, 16, 2, 1);
-  specials.c.patches = {{"x", 3, 0x7FC00000u},
-                        {"W", 5, 0x7F800000u},
-                        {"A", 1, 0x00000001u},
-                        {"B", 2, 0x80000000u},
-                        {"dy", 7, 0x7F7F0000u}};
-  add("forward_accuracy_special_values", specials);
-  auto midpoints = lora("forward_accuracy", 4, 8, 16, 2, 1);
-  for (std::int64_t k = 0; k < 8; ++k)
-    midpoints.c.patches.push_back({"x", 16 + k, bf16_straddle_bits(static_cast<std::uint16_t>(0x3F80 + k), 0)});
-  add("forward_accuracy_bf16_midpoints", midpoints, 2);
-  return out;
 }
 
 std::vector<std::pair<std::string, fuzz::FuzzInput>> transition_seeds() {
@@ -209,16 +156,8 @@ int main(int argc, char** argv) {
   }
   root = argv[1];
   op_seeds();
-  std::vector<std::pair<std::string, int>> lora_names;
-  const auto lora_inputs = lora_seeds(lora_names);
   std::vector<Case> cases;  // decoded, for the validators' JSON seeds
-  for (std::size_t i = 0; i < lora_inputs.size(); ++i) {
-    const auto bytes = fuzz::encode_lora(lora_inputs[i], lora_names[i].second);
-    write("lora_fuzzer", lora_names[i].first, bytes);
-    const auto decoded = fuzz::decode_lora(bytes);
-    if (i % 4 == 0) write_text("lora_case_fuzzer", lora_names[i].first + ".json", case_to_json(decoded.c).dump(1));
-    cases.push_back(decoded.c);
-  }
+  Case patched;             // the one with special values, for the parser's seeds
   for (const auto& [name, in] : transition_seeds()) {
     const auto bytes = fuzz::encode_transition(in);
     write("transition_fuzzer", name, bytes);
@@ -226,15 +165,10 @@ int main(int argc, char** argv) {
     if (name.starts_with("ref_B3") || name.starts_with("lanes_n1_") || name.starts_with("layouts"))
       write_text("transition_case_fuzzer", name + ".json", case_to_json(decoded.c).dump(1));
     cases.push_back(decoded.c);
+    if (name.starts_with("special_values")) patched = decoded.c;
   }
   // Refusals each validator must give cleanly.
-  json bad = case_to_json(cases[0]);
-  bad["dims"]["T"] = 0;
-  write_text("lora_case_fuzzer", "refused_T0.json", bad.dump(1));
-  bad = case_to_json(cases[0]);
-  bad["patches"] = json::array({{{"operand", "q"}, {"index", -1}, {"bits", "0x7fc00000"}}});
-  write_text("lora_case_fuzzer", "refused_patch.json", bad.dump(1));
-  bad = case_to_json(cases.back());
+  json bad = case_to_json(cases.back());
   bad["params"]["sigma_prev.0"] = 2.0;
   write_text("transition_case_fuzzer", "refused_sigma_prev.json", bad.dump(1));
   write_text("bridge_case_fuzzer", "reference.json", case_to_json(properties::bridge::reference_bridge_case()).dump(1));
@@ -245,12 +179,11 @@ int main(int argc, char** argv) {
   bad["dims"]["heads"] = 3;
   write_text("bridge_case_fuzzer", "refused_heads.json", bad.dump(1));
   // Reproducers for the parser: valid ones (one with non-finite parameters), and damaged ones.
-  Verdict v = Verdict::fail("forward_accuracy", "y[0, 3]: 1.5 outside its bound");
+  Verdict v = Verdict::fail("scoring_reproduces_sampling", "logp[0, 3]: 1.5 differs");
   v.metrics["bound_utilisation"] = 2.5;
   Case odd = cases[1];
-  odd.params["alpha"] = std::numeric_limits<double>::infinity();
+  odd.params["noise_level"] = std::numeric_limits<double>::infinity();
   odd.params["nan"] = std::numeric_limits<double>::quiet_NaN();
-  const Case& patched = cases[lora_inputs.size() - 2];  // forward_accuracy_special_values
   // Without "environment" (the build's provenance, which the reader ignores), so that the seeds
   // are the same from every build.
   const auto seed_reproducer = [](const Reproducer& r) {
@@ -258,12 +191,12 @@ int main(int argc, char** argv) {
     j.erase("environment");
     return j.dump(1);
   };
-  const std::string good = seed_reproducer({"parity-host", "forward_accuracy", patched, v});
-  write_text("repro_parser_fuzzer", "lora.json", good);
+  const std::string good = seed_reproducer({"parity-host", "scoring_reproduces_sampling", patched, v});
+  write_text("repro_parser_fuzzer", "patched.json", good);
   write_text("repro_parser_fuzzer", "transition.json",
              seed_reproducer({"parity-host", "scoring_reproduces_sampling", cases.back(), v}));
   write_text("repro_parser_fuzzer", "non_finite_params.json",
-             seed_reproducer({"probe-scale-dropped", "forward_accuracy", odd, v}));
+             seed_reproducer({"probe-sum-not-mean", "scoring_reproduces_sampling", odd, v}));
   write_text("repro_parser_fuzzer", "truncated.json", good.substr(0, good.size() / 2));
   write_text("repro_parser_fuzzer", "wrong_schema.json", json{{"schema", "parity.repro/0"}}.dump());
   write_text("repro_parser_fuzzer", "bits_not_hex.json", std::string(good).replace(good.find("\"0x"), 3, "\"0y"));

@@ -31,7 +31,7 @@ expect 2 "--backend: 'gpu' is not auto, host or cuda" -- "$parity" gate --backen
 expect 2 "no such file" -- "$parity" replay "$work/missing.json"
 
 # A probe leaves a shrunk reproducer that replay fails on (exit 1) ...
-expect 1 "reproducer:" -- "$parity" check lora --subject probe-scale-dropped --property forward_accuracy \
+expect 1 "reproducer:" -- "$parity" check lora_forward --subject probe-scale-dropped --property forward_accuracy \
   --cases 40 --repro-dir "$work/repros"
 repro=$(ls "$work"/repros/*.json | head -n 1)
 expect 1 "STILL FAILS" -- "$parity" replay "$repro"
@@ -46,7 +46,7 @@ expect 2 "schema: 'parity.repro/9' is not one this parity reads" -- "$parity" re
 sed 's#"K": [0-9]*#"K": "many"#' "$repro" > "$work/badfield.json"
 expect 2 "case.dims.K: expected an integer" -- "$parity" replay "$work/badfield.json"
 sed 's#"K": [0-9]*#"K": 0#' "$repro" > "$work/zero.json"
-expect 2 "case.dims.K: must be >= 1" -- "$parity" replay "$work/zero.json"
+expect 2 "case.dims.K: outside [1, 1048576]" -- "$parity" replay "$work/zero.json"
 sed 's#"probe_row": [0-9]*#"probe_row": 100000#' "$repro" > "$work/row.json"
 expect 2 "case.probe_row" -- "$parity" replay "$work/row.json"
 

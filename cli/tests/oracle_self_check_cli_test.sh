@@ -7,7 +7,7 @@ set -u
 parity=$1
 source "$(dirname "$0")/expect.sh"
 
-for family_property in lora:repeatable transition_step:rows_independent; do
+for family_property in lora_forward:repeatable transition_step:rows_independent; do
   family=${family_property%%:*} property=${family_property#*:}
   expect 2 "checks parity's own oracles and calls no subject: run it with --subject parity-oracles" -- \
     "$parity" check "$family" --property oracle_agreement
@@ -16,7 +16,7 @@ for family_property in lora:repeatable transition_step:rows_independent; do
     "$parity" check "$family" --subject parity-oracles --property "$property" --cases 3
 done
 # A subject's run lists no self-check.
-out=$("$parity" check lora --property repeatable --cases 2 2>&1)
+out=$("$parity" check lora_forward --property repeatable --cases 2 2>&1)
 if [[ "$out" == *oracle_agreement* ]]; then echo "FAIL: a subject's run mentions oracle_agreement"; failures=$((failures + 1)); fi
 expect 0 "[self-check of parity's oracles: --subject parity-oracles]" -- "$parity" list properties
 [ "$failures" = 0 ] || { echo "$failures failure(s)"; exit 1; }

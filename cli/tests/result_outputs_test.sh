@@ -43,16 +43,16 @@ PY
 }
 
 # check: a probe fails, shrinks and leaves a reproducer; the property that holds on it does not fail.
-expect 1 "FAILS" -- "$parity" check lora --subject probe-scale-dropped --property forward_accuracy --cases 40 \
+expect 1 "FAILS" -- "$parity" check lora_forward --subject probe-scale-dropped --property forward_accuracy --cases 40 \
   --repro-dir repros --json check.json --junit check.xml
 validate check.json check.xml fails
 repro=$(python3 -c 'import json; print(json.load(open("check.json"))["results"][0]["reproducer"])')
 # "-": the document alone on stdout, the table on stderr.
-"$parity" check lora --property repeatable --cases 3 --json - 2> check.err > check-stdout.json
+"$parity" check lora_forward --property repeatable --cases 3 --json - 2> check.err > check-stdout.json
 expect 0 "" -- python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["results"][0]["status"] == "holds"' check-stdout.json
 grep -q "^repeatable" check.err || { echo "FAIL: the table did not go to stderr with --json -"; failures=$((failures + 1)); }
-"$parity" check lora --property repeatable --cases 3 --junit - > holds.xml 2> /dev/null
-"$parity" check lora --property repeatable --cases 3 --json holds.json > /dev/null 2>&1
+"$parity" check lora_forward --property repeatable --cases 3 --junit - > holds.xml 2> /dev/null
+"$parity" check lora_forward --property repeatable --cases 3 --json holds.json > /dev/null 2>&1
 validate holds.json holds.xml holds
 
 # replay: still failing on the probe, passing on parity's kernel.

@@ -10,14 +10,14 @@ cd "$work"
 # Whatever a refused input asks for, nothing here may need more than this (KiB of virtual memory).
 limit_memory() { ulimit -v 8000000; "$@"; }
 
-# A reproducer of forward_accuracy on parity's kernel, its case's JSON fields given (after
-# "family":"FAMILY"): the valid one passes now, each bad one is refused.
+# A reproducer on parity's kernel, its case's JSON fields given (after "family":"FAMILY"): the
+# valid one (base_frozen) passes now, each bad one is refused.
 repro() {  # repro FILE SUBJECT PROPERTY CASE-FIELDS
   printf '{"schema":"parity.repro/1","subject":"%s","property":"%s","case":{%s},"observed":{"property":"%s","outcome":"fails"}}\n' \
     "$2" "$3" "$4" "$3" > "$1"
 }
 lora='"family":"lora","seed":0,"dims":{"T":2,"N":1,"K":1,"r":1}'
-repro ok.json parity-host forward_accuracy "$lora"
+repro ok.json parity-host base_frozen "$lora"
 expect 0 "passes now" -- "$parity" replay ok.json
 
 # 13: numbers are plain decimal, in flags and in the environment.
@@ -29,7 +29,7 @@ expect 2 "--seed: '18446744073709551616' is not" -- "$parity" check lora --seed 
 expect 2 "--steps: '010' is not" -- "$parity" trajectory --steps 010
 expect 2 "--seeds: '+2' is not" -- "$parity" trajectory --seeds 1,+2
 expect 2 "--seeds: '' is not" -- "$parity" trajectory --seeds 1,,2
-expect 2 "--max-checks: '0x10' is not" -- "$parity" fuzz-repro lora ok.json --max-checks 0x10
+expect 2 "--max-checks: '0x10' is not" -- "$parity" fuzz-repro transition ok.json --max-checks 0x10
 expect 2 "PARITY_SEED: '18446744073709551616' is not" -- env PARITY_SEED=18446744073709551616 "$parity" replay ok.json
 expect 2 "PARITY_SEED: '010' is not" -- env PARITY_SEED=010 "$parity" replay ok.json
 expect 2 "PARITY_CASES: 'lots' is not" -- env PARITY_CASES=lots "$parity" replay ok.json
@@ -38,34 +38,37 @@ expect 2 "PARITY_THREADS: 'many' is not" -- env PARITY_THREADS=many "$parity" re
 expect 2 "PARITY_THREADS: ' 2' is not" -- env PARITY_THREADS=' 2' "$parity" replay ok.json
 expect 2 "PARITY_THREADS: 0 is outside [1, 1024]" -- env PARITY_THREADS=0 "$parity" replay ok.json
 expect 2 "RC_PARAMS:" -- env RC_PARAMS=seed=abc "$parity" replay ok.json
-expect 2 "RC_PARAMS:" -- env RC_PARAMS=seed=abc "$parity" check lora --seed 1 --cases 1 --property forward_accuracy
+expect 2 "RC_PARAMS:" -- env RC_PARAMS=seed=abc "$parity" check lora --seed 1 --cases 1 --property base_frozen
 expect 0 "passes now" -- env PARITY_THREADS=1 PARITY_CASES=3 PARITY_SEED=0 "$parity" replay ok.json
 
 # 13: a property that does not apply to the subject asked for is a usage error, never the
 # subject's failure: the host twin has no twin to compare with, a self-check of parity's oracles
 # runs under parity-oracles only, and a subject-facing property never under it.
-repro cross.json parity-host cross_backend_bitwise "$lora"
+transition='"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25}'
+repro cross.json parity-host cross_backend_bitwise "$transition"
 expect 2 "cross.json: cross_backend_bitwise does not apply to parity-host: it has no host twin" -- "$parity" replay cross.json
-repro self.json parity-oracles oracle_agreement "$lora"
+op='"family":"lora_forward","seed":0,"dims":{"T":1,"N":1,"K":1,"r":1},"params":{"scale":1,"dtype.act":16,"dtype.adapter":32}'
+repro self.json parity-oracles oracle_agreement "$op"
 expect 2 "self.json: oracle_agreement checks parity's own oracles and calls no subject" -- \
   "$parity" replay --subject parity-host self.json
-expect 2 "forward_accuracy tests a subject: parity-oracles runs only the self-checks" -- \
-  "$parity" replay --subject parity-oracles ok.json
-expect 2 "tests a subject: parity-oracles runs only the self-checks" -- \
-  "$parity" fuzz-repro lora ok.json --subject parity-oracles --out repros
+repro opok.json parity-host repeatable "$op"
+expect 2 "repeatable tests a subject: parity-oracles runs only the self-checks" -- \
+  "$parity" replay --subject parity-oracles opok.json
+expect 2 "op lora_forward has no subject 'parity-oracles'" -- \
+  "$parity" fuzz-repro lora_forward opok.json --subject parity-oracles --out repros
 
 # 13: a case holds only what its family reads, within the kernel's dtype; echoed text is escaped.
-repro bad.json parity-host forward_accuracy "$lora"',"params":{"bogus":1}'
+repro bad.json parity-host base_frozen "$lora"',"params":{"bogus":1}'
 expect 2 "case.params.bogus: unknown parameter" -- "$parity" replay bad.json
-repro bad.json parity-host forward_accuracy "$lora"',"params":{"b_zero":"nan"}'
+repro bad.json parity-host base_frozen "$lora"',"params":{"b_zero":"nan"}'
 expect 2 "case.params.b_zero: must be 0 or 1" -- "$parity" replay bad.json
-repro bad.json parity-host forward_accuracy "$lora"',"mode":"audit"'
+repro bad.json parity-host base_frozen "$lora"',"mode":"audit"'
 expect 2 "case.mode: the lora family reads no runtime mode" -- "$parity" replay bad.json
-repro bad.json parity-host forward_accuracy "$lora"',"ablations":["node:attention"]'
+repro bad.json parity-host base_frozen "$lora"',"ablations":["node:attention"]'
 expect 2 "case.ablations: the lora family reads no ablations" -- "$parity" replay bad.json
-repro bad.json parity-host forward_accuracy "$lora"',"params":{"alpha":3.5e38}'
+repro bad.json parity-host base_frozen "$lora"',"params":{"alpha":3.5e38}'
 expect 2 "case.params.alpha: must be finite in float32" -- "$parity" replay bad.json
-repro bad.json parity-host forward_accuracy '"family":"lo\u001b[31mra\n\u0000","seed":0,"dims":{}'
+repro bad.json parity-host base_frozen '"family":"lo\u001b[31mra\n\u0000","seed":0,"dims":{}'
 expect 2 'lo\x1b[31mra\n\x00' -- "$parity" replay bad.json
 if "$parity" replay bad.json 2>&1 | tr -d '\n' | grep -q $'\x1b'; then
   echo "FAIL: an escape character from the file reached the terminal"; failures=$((failures + 1))
@@ -90,16 +93,38 @@ for moved in accuracy oracle_agreement; do
   PARITY_CASES=2 expect 0 "" -- "$parity" $suggested --max n=64
 done
 expect 2 "unknown transition subject 'parity-oracles'" -- "$parity" check transition --subject parity-oracles
+# A lora reproducer of a property its ops took is refused by replay and by check, naming the op
+# property; the commands named for forward_accuracy, gradient_accuracy and oracle_agreement run.
+for moved in repeatable:"lora_forward's and lora_backward's repeatable" \
+  rows_independent:"lora_forward's and lora_backward's rows_independent" \
+  batch_vs_batch:"lora_forward's and lora_backward's batch_vs_batch" \
+  layout_invariant:"lora_forward's and lora_backward's layout_invariant" \
+  forward_accuracy:"lora_forward's forward_accuracy" gradient_accuracy:"lora_backward's forward_accuracy" \
+  oracle_agreement:"lora_forward's and lora_backward's oracle_agreement" \
+  cross_backend_bitwise:"lora_forward's and lora_backward's cross_backend_bitwise"; do
+  repro old.json parity-host "${moved%%:*}" "$lora"
+  expect 2 "lora property '${moved%%:*}' is now the ops': ${moved#*:}" -- "$parity" replay old.json
+  expect 2 "lora property '${moved%%:*}' is now the ops': ${moved#*:}" -- "$parity" check lora --property "${moved%%:*}"
+done
+for moved in forward_accuracy gradient_accuracy oracle_agreement; do
+  suggested=$("$parity" check lora --property "$moved" 2>&1 | sed -n 's/.* (parity \(check lora_[a-z]* [^,)]*\)[,)].*/\1/p')
+  [ -n "$suggested" ] || { echo "FAIL: the refusal of $moved names no command"; failures=$((failures + 1)); }
+  # shellcheck disable=SC2086 # the suggested command's words
+  PARITY_CASES=2 expect 0 "" -- "$parity" $suggested --max T=8,N=8,K=8
+done
+if "$parity" list subjects | grep -q '^  lora  parity-oracles'; then
+  echo "FAIL: the lora family lists parity-oracles, with no self-check to run"; failures=$((failures + 1))
+fi
 if "$parity" list subjects | grep -q '^  transition  parity-oracles'; then
   echo "FAIL: the transition family lists parity-oracles, with no self-check to run"; failures=$((failures + 1))
 fi
 
 # 10: a case over its family's work or memory limit is refused before anything is allocated.
 pad='{"transposed":false,"ld_pad":1048576,"offset":1048576}'
-repro big.json parity-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1024,"N":1024,"K":1,"r":1024},"layouts":{"x":'$pad',"W":'$pad',"A":'$pad',"B":'$pad',"dy":'$pad'}'
+repro big.json parity-host base_frozen '"family":"lora","seed":0,"dims":{"T":1024,"N":1024,"K":1,"r":1024},"layouts":{"x":'$pad',"W":'$pad',"A":'$pad',"B":'$pad',"dy":'$pad'}'
 expect 2 "case.dims/case.layouts: the storage of x, W, A, B and dy as laid out, in bytes, is 1.51e+10, more than the limit of 2^30 bytes" -- \
   limit_memory timeout 60 "$parity" replay big.json
-repro big.json parity-host forward_accuracy '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
+repro big.json parity-host base_frozen '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
 expect 2 "case.dims: T K (N + r) + T N r (multiply-adds of one forward) is 1.72e+10, more than the limit of 2^33" -- \
   limit_memory timeout 60 "$parity" replay big.json
 repro big.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":64,"tokens":4096,"channels":1024}'
@@ -122,13 +147,13 @@ repro big.json torch-autograd matches_autograd '"family":"bridge","seed":0,"dims
 expect 2 "case.dims: the multiply-adds of one pass is" -- limit_memory timeout 60 "$parity" replay big.json
 
 # 11: input files are regular files of at most 4 MiB, refused before they are read.
-expect 2 "/dev/zero: not a regular file" -- limit_memory timeout 60 "$parity" fuzz-repro lora /dev/zero
+expect 2 "/dev/zero: not a regular file" -- limit_memory timeout 60 "$parity" fuzz-repro transition /dev/zero
 expect 2 "/dev/zero: not a regular file" -- limit_memory timeout 60 "$parity" replay /dev/zero
 mkfifo in.fifo
 expect 2 "in.fifo: not a regular file" -- timeout 20 "$parity" replay in.fifo
-expect 2 "in.fifo: not a regular file" -- timeout 20 "$parity" fuzz-repro lora in.fifo
+expect 2 "in.fifo: not a regular file" -- timeout 20 "$parity" fuzz-repro transition in.fifo
 mkdir -p crashes
-expect 2 "crashes: is a directory" -- "$parity" fuzz-repro lora crashes
+expect 2 "crashes: is a directory" -- "$parity" fuzz-repro transition crashes
 truncate -s 5M big.json
 expect 2 "big.json: 5242880 bytes, larger than the limit of 4194304 bytes" -- "$parity" replay big.json
 
@@ -140,7 +165,7 @@ expect 2 "--repro-dir: afile/repros: afile is not a directory" -- timeout 20 "$p
 expect 2 "PARITY_REPRO_DIR" -- env PARITY_REPRO_DIR=afile timeout 20 "$parity" check lora
 expect 2 "--json: crashes: is a directory" -- timeout 20 "$parity" trajectory --json crashes
 expect 2 "--record: crashes: is a directory" -- timeout 20 "$parity" bridge --record crashes
-expect 2 "--out: afile/x: afile is not a directory" -- timeout 20 "$parity" fuzz-repro lora ok.json --out afile/x
+expect 2 "--out: afile/x: afile is not a directory" -- timeout 20 "$parity" fuzz-repro transition ok.json --out afile/x
 # A character device (a copy of /dev/full where we may make one, so nothing of the system's is at
 # risk) is written in place: the write fails, naming the file and the reason.
 if mknod full c 1 7 2> /dev/null; then full=$work/full; else full=/dev/full; fi

@@ -42,12 +42,10 @@ check "the model at the figures' token count" "$(field "$work/small-gate.json" '
   "$(field "$work/small.json" '[t["tokens"] for t in r["model"]["tokens"]]')"
 check "the report names its figures" "$(field "$work/small-gate.json" 'r["figures"]')" "$work/small.json"
 
-# At alpha = FLT_MAX and rank 1 (s = alpha), s times an operand or a sum overflows in some permitted
-# order: those elements may overflow, and parity's kernels' finite values there are checked, not
-# exempt, so the gate still certifies every output (with them exempt, nothing could be: a failure).
-figures alpha 'f["lora_gate"]["alpha"] = 3.4028234663852886e38; f["lora_gate"]["rank"] = 1'
+# At the LoRA ops' largest scale (alpha = 1024 at rank 1: s = 1024) the gate certifies every output.
+figures alpha 'f["lora_gate"]["alpha"] = 1024.0; f["lora_gate"]["rank"] = 1'
 PARITY_FIGURES="$work/alpha.json" expect 0 "every check holds" -- "$parity" gate --backend host --out "$work/alpha-gate.json"
-check "the LoRA rows certified at float32's largest alpha" \
+check "the LoRA rows certified at the ops' largest scale" \
   "$(field "$work/alpha-gate.json" '[(row["forward_within_bound"], row["gradients_within_bound"]) for row in r["lora_gate"]]')" \
   "[(True, True), (True, True)]"
 # refused NAME PYTHON-STATEMENTS MESSAGE: the gate refuses the edited figures before any work.
@@ -67,6 +65,9 @@ refused sigma_rows 'f["transition"]["shapes"][0]["B"] = 10' \
 refused tokens 'f["model"]["tokens"][0]["tokens"] = 10**9' "$work/tokens.json: model.tokens[0]"
 refused schema 'f["schema"] = "parity.reference-figures/0"' "schema: expected parity.reference-figures/1"
 refused alpha_text 'f["lora_gate"]["alpha"] = "32"' "$work/alpha_text.json: lora_gate.alpha"
+# A scale past the ops' contract (s = alpha / r in [0, 1024]) is refused, though the family's admits it.
+refused scale 'f["lora_gate"]["alpha"] = 3.4028234663852886e38; f["lora_gate"]["rank"] = 1' \
+  "$work/scale.json: lora_gate.shapes[0]: case.params.scale: expected a float32 value in [0, 1024]"
 refused alpha_range 'f["lora_gate"]["alpha"] = 1e39' \
   "$work/alpha_range.json: lora_gate.shapes[0]: case.params.alpha: must be finite in float32"
 PARITY_FIGURES="$work/missing.json" expect 2 "$work/missing.json" -- "$parity" gate --backend host --out "$work/x.json"

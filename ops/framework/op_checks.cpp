@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -163,7 +164,10 @@ Verdict repeatable(const OpDef& op, const Case& c, OpSubject& s) {
   const OpProblem fresh = p;
   const Run a = run(op.decl, s, p.call), b = run(op.decl, s, fresh.call);
   if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("repeatable", a.fault.empty() ? b.fault : a.fault);
-  return bitwise("repeatable", first_difference(op.decl, a.out, b.out), "a second call on the same inputs differs");
+  Verdict v =
+      bitwise("repeatable", first_difference(op.decl, a.out, b.out), "a second call on the same inputs differs");
+  if (v.fails()) v.kind = FailureKind::nondeterministic;  // a replay runs it kFlakyRuns times
+  return v;
 }
 
 Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s) {
@@ -344,7 +348,8 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   double utilisation = 0;
   // exempt: any value accepted; overflowed: may overflow and is not finite, accepted; checked: the rest.
   std::int64_t exempt = 0, may_overflow = 0, overflowed = 0, checked = 0;
-  std::string unchecked;  // outputs a subset of rows cannot check
+  std::string unchecked;                     // outputs a subset of rows cannot check
+  std::map<std::string, double> per_output;  // <output>_bound_utilisation, <output>_rel_err_vs_fp64
   for (const auto& t : d.outputs) {
     if (!r.out.contains(t.name)) continue;  // one the subject does not return
     if (subset && !d.has_rows(t)) {
@@ -381,6 +386,8 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     }
     const BoundCheck check = check_bound(got, value, bound, over);
     utilisation = std::max(utilisation, check.max_utilisation);
+    per_output[t.name + "_bound_utilisation"] = check.max_utilisation;
+    per_output[t.name + "_rel_err_vs_fp64"] = compare_values(got, value).normwise_rel;
     if (!check.holds()) {
       const auto i = static_cast<std::size_t>(check.first_violation);
       const auto shape = r.out.at(t.name).shape();
@@ -431,6 +438,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   v.metrics["may_overflow"] = static_cast<double>(may_overflow);
   v.metrics["overflowed"] = static_cast<double>(overflowed);
   v.metrics["rows_checked"] = static_cast<double>(checked_rows.size());
+  v.metrics.insert(per_output.begin(), per_output.end());
   return v;
 }
 

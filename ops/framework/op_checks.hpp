@@ -1,7 +1,8 @@
 #pragma once
 // The properties every op gets from its declaration: check functions Case -> Verdict (plain C++,
 // no RapidCheck), the same for generated cases, replays and reproducers.
-//   repeatable            the same inputs in fresh buffers give the same bits
+//   repeatable            the same inputs in fresh buffers give the same bits (a failure is of kind
+//                         nondeterministic: a replay runs it several times)
 //   rows_independent      each compared row of a batch of the row extent (every row of up to
 //                         kRowsCompared, else that many spread evenly, with the probe row and the
 //                         last) gives the bits of that row alone; discarded for one row, or when
@@ -26,7 +27,9 @@
 //                         discarded when every input is contiguous
 //   forward_accuracy      every output element within its derived bound (bounded.hpp, under the
 //                         subject's declared Arithmetic, then the output dtype's rounding); the
-//                         utilisation is reported; where the float evaluation may overflow a
+//                         utilisation is reported (bound_utilisation, the largest; per output
+//                         <output>_bound_utilisation and <output>_rel_err_vs_fp64, the norm-wise
+//                         relative error of the checked elements); where the float evaluation may overflow a
 //                         non-finite value is accepted and a finite one checked (counted:
 //                         may_overflow, overflowed); elements exempt from their bound are
 //                         counted (exempt), and a case where no element was checked is discarded.

@@ -127,13 +127,13 @@ std::function<Verdict(const Case&)> OpFamily::unlabelled_check_for(const std::st
   const bool oracles = subject == gen::kOraclesSubject;
   if (property == kOracleAgreement) {
     if (!oracles)
-      throw InputError(property + " checks parity's own oracles and calls no subject: run it with --subject " +
-                       std::string(gen::kOraclesSubject) + " (it is no verdict on " + subject + ")");
+      throw NotApplicable(property + " checks parity's own oracles and calls no subject: run it with --subject " +
+                          std::string(gen::kOraclesSubject) + " (it is no verdict on " + subject + ")");
     return [this](const Case& c) { return oracle_agreement(def_, c); };
   }
   if (oracles)
-    throw InputError(property + " tests a subject: " + std::string(gen::kOraclesSubject) +
-                     " runs only the self-checks of parity's oracles");
+    throw NotApplicable(property + " tests a subject: " + std::string(gen::kOraclesSubject) +
+                        " runs only the self-checks of parity's oracles");
   const OpSubjectInfo& info = runnable(subject);
   if (property == properties::cross_backend::kProperty) {
     if (info.host_twin.empty()) {
@@ -156,7 +156,7 @@ std::function<Verdict(const Case&)> OpFamily::unlabelled_check_for(const std::st
 Verdict OpFamily::check(const std::string& subject, const std::string& property, const Case& c) const {
   std::string why_not;
   const auto check = check_for(subject, property, why_not);
-  if (!check) throw InputError(property + " does not apply to " + subject + ": " + why_not);
+  if (!check) throw NotApplicable(property + " does not apply to " + subject + ": " + why_not);
   return check(c);
 }
 

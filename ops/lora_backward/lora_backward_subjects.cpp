@@ -7,6 +7,7 @@
 
 #include <parity/ops/framework/family_subjects.hpp>
 #include <parity/ops/lora_forward/lora_as_op_subject.hpp>
+#include <parity/ops/lora_forward/lora_subject_op.hpp>
 
 namespace parity::ops::lora_backward {
 namespace {
@@ -19,7 +20,7 @@ OpOutputs backward(subjects::LoraSubject& lora, const subjects::LoraInputs& in, 
 }  // namespace
 
 void register_lora_backward_subjects() {
-  std::vector<subjects::LoraSubjectInfo> lora = subjects::lora_subjects();
+  std::vector<subjects::LoraSubjectInfo> lora = lora_forward::lora_op_subjects();
   for (subjects::LoraSubjectInfo& s : lora)
     if (!s.capabilities.backward)
       s.unavailable_reason = [] { return std::string("it has no backward (its capabilities.backward is false)"); };

@@ -1,13 +1,12 @@
 #include <parity/ops/transition_step/transition_gate.hpp>
 
-#include <chrono>
-#include <functional>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <parity/core/error.hpp>
+#include <parity/ops/framework/gate_checks.hpp>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
@@ -19,7 +18,6 @@
 namespace parity::ops::transition_step {
 namespace {
 
-using properties::figure_error;
 using properties::gate_figures;
 using properties::transition::find_transition_property;
 
@@ -45,11 +43,7 @@ class OneOutput final : public OpSubject {
 
 // The op's definition with room for the gate's shapes (up to 5 x 4096 x 96 elements an operand,
 // the extra batch row with them), which its generated cases do not reach.
-OpDef gate_def(const std::string& op) {
-  OpDef def = dynamic_cast<const OpFamily&>(find_op_family(op)).def();
-  def.decl.max_elements = std::int64_t{1} << 22;
-  return def;
-}
+OpDef transition_gate_def(const std::string& op) { return gate_def(op, std::int64_t{1} << 22, 0); }
 
 }  // namespace
 
@@ -60,19 +54,13 @@ std::string GateShape::label() const {
 std::vector<GateShape> gate_shapes(bool quick) {
   std::vector<GateShape> all;
   for (const auto& s : gate_figures().transition.shapes) all.push_back({s.B, s.tokens, s.channels});
-  if (quick) all.resize(1);
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    // The family's contract on the family's case, and each op's on its own: a shape whose rows'
-    // sigma leaves the ops' domain (B >= 10 puts the last row below 0.2) is a figure error too.
-    try {
-      properties::transition::check_contract(gate_case(all[i]));
-      for (const char* op : {"transition_step", "transition_score"})
-        check_contract(gate_def(op).decl, op_gate_case(all[i], op));
-    } catch (const InputError& e) {
-      figure_error("transition.shapes[" + std::to_string(i) + "]", e.what());
-    }
-  }
-  return all;
+  // The family's contract on the family's case, and each op's on its own: a shape whose rows'
+  // sigma leaves the ops' domain (B >= 10 puts the last row below 0.2) is a figure error too.
+  return checked_shapes(all, quick, "transition", [](const GateShape& shape) {
+    properties::transition::check_contract(gate_case(shape));
+    for (const char* op : {"transition_step", "transition_score"})
+      check_contract(transition_gate_def(op).decl, op_gate_case(shape, op));
+  });
 }
 
 Case gate_case(const GateShape& s) {
@@ -118,40 +106,20 @@ TransitionGateSection run_transition_gate(const std::string& subject_name, bool 
     const GateShape& shape = shapes[i];
     const Case c = gate_case(shape);
     auto subject = info.make();
-    std::vector<std::string> failures;
-    // A check `property` on the shape: the family's on its case, an op's on the op's.
-    auto check = [&](const std::string& property, const std::function<Verdict()>& verdict) {
-      const auto start = std::chrono::steady_clock::now();
-      Verdict v;
-      try {
-        v = verdict();
-      } catch (const std::exception& e) {
-        v = Verdict::fail(property, std::string("the subject threw: ") + e.what());
-      }
-      if (log)
-        *log << "  " << info.name << " " << shape.label() << " " << property << ": " << outcome_name(v.outcome) << " ("
-             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s)\n"
-             << std::flush;
-      if (!v.holds()) failures.push_back(property + ": " + v.detail);
-      return v;
-    };
+    GateChecks checks(info.name, shape.label(), log);
     auto run = [&](const char* property) {
-      return check(property, [&] { return find_transition_property(property).check(c, subject.get()); });
+      return checks.run(property, [&] { return find_transition_property(property).check(c, subject.get()); });
     };
     // The op `op`'s check `f` on its gate case, on the op's subject of the same name (or that
     // subject's `only` output).
     auto run_op = [&](const std::string& op, const char* property, auto f, const std::string& only = "") {
-      return check(op + "." + property + (only.empty() ? "" : "(" + only + ")"), [&] {
-        const OpDef def = gate_def(op);
+      return checks.run(op + "." + property + (only.empty() ? "" : "(" + only + ")"), [&] {
+        const OpDef def = transition_gate_def(op);
         const auto made = dynamic_cast<const OpFamily&>(find_op_family(op)).runnable(info.name).make();
         if (only.empty()) return f(def, op_gate_case(shape, op), *made);
         OneOutput one(*made, def.decl, only);
         return f(def, op_gate_case(shape, op), one);
       });
-    };
-    auto metric = [](const Verdict& v, const std::string& key) {
-      auto it = v.metrics.find(key);
-      return it == v.metrics.end() ? nlohmann::json(nullptr) : nlohmann::json(it->second);
     };
     nlohmann::json row;
     row["shape"] = shape.label();
@@ -178,9 +146,9 @@ TransitionGateSection run_transition_gate(const std::string& subject_name, bool 
     const Verdict second = run("second_formulation_agrees");
     row["second_formulation_mean_bitwise"] = metric(second, "second_mean_bitwise") == nlohmann::json(1.0);
     row["second_formulation_logp_max_rel_diff"] = metric(second, "second_logp_max_rel_diff");
-    row["failures"] = failures;
+    row["failures"] = checks.failures();
     row["reference"] = gate_figures().transition.shapes[i].reference;
-    section.all_hold = section.all_hold && failures.empty();
+    section.all_hold = section.all_hold && checks.failures().empty();
     section.rows.push_back(row);
   }
   return section;

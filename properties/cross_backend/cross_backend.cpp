@@ -5,7 +5,6 @@
 #include <vector>
 
 #include <parity/core/compare.hpp>
-#include <parity/properties/lora/lora_problem.hpp>
 #include <parity/properties/transition/transition_problem.hpp>
 
 namespace parity::properties::cross_backend {
@@ -25,15 +24,6 @@ Verdict judge(const Named& pairs) {
 }
 
 }  // namespace
-
-Verdict check_lora(const Case& c, subjects::LoraSubject& subject, subjects::LoraSubject& twin, bool backward) {
-  const lora::LoraProblem p = lora::materialise(c);
-  const Tensor y = subject.forward(p.in), y_twin = twin.forward(p.in);
-  if (!backward) return judge({{"y", {&y, &y_twin}}});
-  const auto g = subject.backward(p.in, p.dy), g_twin = twin.backward(p.in, p.dy);
-  return judge(
-      {{"y", {&y, &y_twin}}, {"dx", {&g.dx, &g_twin.dx}}, {"dA", {&g.dA, &g_twin.dA}}, {"dB", {&g.dB, &g_twin.dB}}});
-}
 
 Verdict check_transition(const Case& c, subjects::TransitionSubject& subject, subjects::TransitionSubject& twin,
                          bool scoring) {

@@ -3,7 +3,6 @@
 // same bits on both for the same Case. Plain C++ check functions, like every property's.
 #include <parity/core/case.hpp>
 #include <parity/core/verdict.hpp>
-#include <parity/subjects/lora_family.hpp>
 #include <parity/subjects/transition_family.hpp>
 
 namespace parity::properties::cross_backend {
@@ -11,8 +10,6 @@ namespace parity::properties::cross_backend {
 inline constexpr const char* kProperty = "cross_backend_bitwise";
 inline constexpr const char* kDescription = "the subject and its host twin give the same bits";
 
-// y of forward, and dx, dA, dB of backward when `backward`, bitwise equal on `subject` and `twin`.
-Verdict check_lora(const Case& c, subjects::LoraSubject& subject, subjects::LoraSubject& twin, bool backward);
 // prev, mean, std and logp of sample, and score(prev) when `scoring`, bitwise equal.
 Verdict check_transition(const Case& c, subjects::TransitionSubject& subject, subjects::TransitionSubject& twin,
                          bool scoring);

@@ -4,28 +4,17 @@
 
 #include <parity/properties/gen/values.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
-#include <parity/properties/lora/straddle.hpp>
 
 namespace parity::gen {
 namespace {
 
 struct Shape {
-  std::int64_t T, N, K, r, other_rows;
+  std::int64_t T, N, K, r;
 };
 
 // The extents below which a case counts as small: the caps of the generator before sizes
 // reached the kernels' thresholds, where every probe of small thresholds is found quickly.
 constexpr std::int64_t kSmallT = 80, kSmallN = 130, kSmallK = 400, kSmallR = 17;
-// T is large one time in 1 + kSmallWeightT (the others one in six, sized_extent's default):
-// the LoRA kernels change plan on the row count, and rows_independent and batch_vs_batch see
-// such a plan only on a case whose T, or T and other_rows, lie past it.
-constexpr int kSmallWeightT = 3;
-
-// Above this many multiply-adds of the oracle's y (T N (K + r)), the accuracy checks judge a
-// drawn subset of kCheckedOutputs elements of y and of dx (params.checked_outputs), so one case
-// stays bounded in time whatever the caps.
-constexpr double kFullCheckWork = 0x1p22;
-constexpr std::int64_t kCheckedOutputs = 4096;
 
 // W's elements at most: materialising a case draws every one (Philox and Box-Muller, ~50 ns
 // each), whatever T, so a wide, deep W costs even in a case of one row.
@@ -37,25 +26,12 @@ double work(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
   return t * k * (n + rr) + t * n * rr;
 }
 
-// The second batch's rows: T + 1, 2T, or T + d (d in [1, T]); T - d (at least 2) where that
-// exceeds max_T.
-std::int64_t other_rows(std::int64_t T, int kind, std::int64_t d, std::int64_t max_T) {
-  const std::int64_t step = kind == 0 ? 1 : kind == 1 ? T : 1 + d % T;
-  if (T + step <= max_T) return T + step;
-  return std::max<std::int64_t>(2, T - step);
-}
-
 // The drawn extents, demoted to fit caps.max_work (the header says how).
-Shape fit(SizedExtent T, SizedExtent N, SizedExtent K, SizedExtent r, int other_kind, std::int64_t d,
-          const LoraCaps& caps) {
+Shape fit(SizedExtent T, SizedExtent N, SizedExtent K, SizedExtent r, const LoraCaps& caps) {
   SizedExtent* demotion_order[] = {&N, &K, &r, &T};
-  const auto shape = [&] {
-    const std::int64_t t = T.value();
-    return Shape{t, N.value(), K.value(), r.value(), other_rows(t, other_kind, d, caps.max_T)};
-  };
+  const auto shape = [&] { return Shape{T.value(), N.value(), K.value(), r.value()}; };
   const auto fits = [&](const Shape& s) {
-    return work(std::max(s.T, s.other_rows), s.N, s.K, s.r) <= static_cast<double>(caps.max_work) &&
-           s.N * s.K <= kMaxWeightElements;
+    return work(s.T, s.N, s.K, s.r) <= static_cast<double>(caps.max_work) && s.N * s.K <= kMaxWeightElements;
   };
   for (SizedExtent* e : demotion_order)
     while (e->is_large && !fits(shape())) {
@@ -76,16 +52,12 @@ rc::Gen<Patch> patch(const Shape& s) {
 
 }  // namespace
 
-// The case before output-straddling patches.
-rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
+rc::Gen<Case> lora_case(LoraCaps caps) {
   // Reference extents (docs/reference.md, "lora_gate"): T 70, 257, 33; N 512, 2048, 5120; K 384, 1024, 5120.
-  const auto shape =
-      rc::gen::apply([caps](SizedExtent T, SizedExtent N, SizedExtent K, SizedExtent r, int other_kind,
-                            std::int64_t d) { return fit(T, N, K, r, other_kind, d, caps); },
-                     sized_extent(caps.max_T, kSmallT, {33, 70, 257}, kSmallWeightT),
-                     sized_extent(caps.max_N, kSmallN, {512, 2048, 5120}),
-                     sized_extent(caps.max_K, kSmallK, {384, 1024, 5120}), sized_extent(caps.max_r, kSmallR, {4, 16}),
-                     shrinking_element<int>({0, 1, 2}), rc::gen::inRange<std::int64_t>(0, 1 << 20));
+  const auto shape = rc::gen::apply(
+      [caps](SizedExtent T, SizedExtent N, SizedExtent K, SizedExtent r) { return fit(T, N, K, r, caps); },
+      sized_extent(caps.max_T, kSmallT, {33, 70, 257}), sized_extent(caps.max_N, kSmallN, {512, 2048, 5120}),
+      sized_extent(caps.max_K, kSmallK, {384, 1024, 5120}), sized_extent(caps.max_r, kSmallR, {4, 16}));
   return rc::gen::mapcat(shape, [strided = caps.strided_layouts](const Shape& s) {
     return rc::gen::apply(
         [s, strided](std::uint64_t seed, std::int64_t probe_row, Layout lx, Layout lw, Layout la, Layout lb, Layout ldy,
@@ -98,9 +70,6 @@ rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
           for (const auto& [name, l] : {std::pair{"x", lx}, {"W", lw}, {"A", la}, {"B", lb}, {"dy", ldy}})
             if (strided && !l.is_contiguous()) c.layouts[name] = l;
           c.params["alpha"] = alpha;
-          if (s.T > 1) c.params["other_rows"] = static_cast<double>(s.other_rows);
-          if (static_cast<double>(s.T) * static_cast<double>(s.N) * static_cast<double>(s.K + s.r) > kFullCheckWork)
-            c.params["checked_outputs"] = static_cast<double>(kCheckedOutputs);
           c.patches = std::move(patches);
           return c;
         },
@@ -109,18 +78,6 @@ rc::Gen<Case> lora_case_without_straddles(LoraCaps caps) {
         shrinking_element<double>({static_cast<double>(s.r), 2.0 * static_cast<double>(s.r), 16.0, 1.0}),
         rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 4),
                         [s](std::size_t count) { return rc::gen::container<std::vector<Patch>>(count, patch(s)); }));
-  });
-}
-
-rc::Gen<Case> lora_case(LoraCaps caps) {
-  return rc::gen::mapcat(lora_case_without_straddles(caps), [](const Case& c) {
-    return rc::gen::map(rc::gen::weightedOneOf<int>({{1, rc::gen::just(0)}, {2, rc::gen::inRange(1, 17)}}),
-                        [c](int straddles) {
-                          Case out = c;
-                          for (Patch& p : properties::lora::straddle_output_patches(c, straddles))
-                            out.patches.push_back(p);
-                          return out;
-                        });
   });
 }
 

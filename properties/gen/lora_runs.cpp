@@ -12,29 +12,20 @@ struct LoraTraits {
   using Caps = LoraCaps;
   static constexpr const char* name = "lora";
   static constexpr const char* description = "LoRA linear, forward and backward";
-  // A batch variance that needs a batch of more than 16 rows to show (probe-split-k-by-rows) is
-  // found in 16 of 20 seeds at 25 cases, 19 of 20 at 100 (bench/README.md).
-  static constexpr int cases_per_property = 100;
+  static constexpr int cases_per_property = kDefaultCasesPerProperty;
   static const auto& subjects() { return subjects::lora_subjects(); }
   static const auto& find_subject(const std::string& n) { return subjects::find_lora_subject(n); }
   static const auto& properties() { return properties::lora::lora_properties(); }
   static const auto& find_property(const std::string& n) { return properties::lora::find_lora_property(n); }
+  static void refuse_moved_property(const std::string& n) { properties::lora::refuse_moved_property(n); }
   static rc::Gen<Case> cases(Caps caps) { return lora_case(caps); }
   static const std::vector<ExtentCap>& extent_caps() { return lora_extent_caps(); }
   static Caps caps(const ExtentMaxima& maxima) { return lora_caps(maxima); }
   static const CaseRules& rules() { return lora_rules(); }
-  static Verdict cross_backend(const Case& c, Subject& s, Subject& twin, const subjects::SubjectCapabilities& caps) {
-    return properties::cross_backend::check_lora(c, s, twin, caps.backward);
-  }
   static properties::NamedTensors case_tensors(const Case& c) { return properties::lora_case_tensors(c); }
 };
 
 }  // namespace
-
-RunResult run_lora_property(const subjects::LoraSubjectInfo& subject, const properties::lora::LoraProperty& property,
-                            const RunConfig& config, LoraCaps caps) {
-  return run_typed_property<LoraTraits>(subject, property, config, caps);
-}
 
 const Family& lora_family() {
   static const SubjectFamily<LoraTraits> family;

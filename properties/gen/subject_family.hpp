@@ -9,9 +9,10 @@
 // subject), Caps (with strided_layouts); static name, description, cases_per_property (the
 // default count of generated cases, bench/README.md), subjects(), find_subject(n),
 // properties(), find_property(n), cases(Caps), rules() (CaseRules), extent_caps() (the cappable
-// extents), caps(ExtentMaxima) -> Caps, and
-// cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict, and
-// case_tensors(Case) (Family::case_tensors).
+// extents), caps(ExtentMaxima) -> Caps, case_tensors(Case) (Family::case_tensors), and
+// optionally cross_backend(Case, Subject&, Subject& twin, SubjectCapabilities) -> Verdict (the
+// family's cross_backend_bitwise; a family without it leaves that property to its ops) and
+// refuse_moved_property(n) (throws InputError for a property the family's ops took).
 #include <algorithm>
 
 #include <parity/core/error.hpp>
@@ -99,7 +100,8 @@ class SubjectFamily final : public Family {
   std::vector<PropertyEntry> properties() const override {
     std::vector<PropertyEntry> out;
     for (const auto& p : Traits::properties()) out.push_back({p.name, p.description, p.needs_subject});
-    out.push_back({properties::cross_backend::kProperty, properties::cross_backend::kDescription, true});
+    if constexpr (kCrossBackend)
+      out.push_back({properties::cross_backend::kProperty, properties::cross_backend::kDescription, true});
     return out;
   }
 
@@ -121,10 +123,11 @@ class SubjectFamily final : public Family {
   Verdict check(const std::string& subject, const std::string& property, const Case& c) const override {
     if (const auto* self = self_check(subject, property)) return self->check(c, nullptr);
     const Info& info = Traits::find_subject(subject);
-    if (property == properties::cross_backend::kProperty) {
-      const Info& twin = runnable_subject<Traits>(require_twin(info));
-      return Traits::cross_backend(c, *runnable_subject<Traits>(subject).make(), *twin.make(), info.capabilities);
-    }
+    if constexpr (kCrossBackend)
+      if (property == properties::cross_backend::kProperty) {
+        const Info& twin = runnable_subject<Traits>(require_twin(info));
+        return Traits::cross_backend(c, *runnable_subject<Traits>(subject).make(), *twin.make(), info.capabilities);
+      }
     const auto& prop = Traits::find_property(property);
     if (const std::string why = not_applicable_reason(info.capabilities, prop.needs); !why.empty())
       throw NotApplicable(property + " does not apply to " + subject + ": " + why);
@@ -136,9 +139,28 @@ class SubjectFamily final : public Family {
     if (const auto* self = self_check(subject, property))
       return run_typed_property<Traits>(oracles_info(), *self, config, Traits::caps(run_maxima<Traits>(config)));
     const Info& info = runnable_subject<Traits>(subject);
-    if (property != properties::cross_backend::kProperty)
-      return run_typed_property<Traits>(info, Traits::find_property(property), config,
-                                        Traits::caps(run_maxima<Traits>(config)));
+    if constexpr (kCrossBackend)
+      if (property == properties::cross_backend::kProperty) return run_cross_backend(info, property, config);
+    return run_typed_property<Traits>(info, Traits::find_property(property), config,
+                                      Traits::caps(run_maxima<Traits>(config)));
+  }
+
+  rc::Gen<Case> cases() const override { return Traits::cases(Traits::caps(run_maxima<Traits>({}))); }
+  const CaseRules& rules() const override { return Traits::rules(); }
+  std::vector<ExtentCap> extent_caps() const override { return Traits::extent_caps(); }
+
+ private:
+  static constexpr bool kCrossBackend = requires { &Traits::cross_backend; };
+
+  // Whether `property` is the family's cross_backend_bitwise.
+  static bool is_cross_backend(const std::string& property) {
+    return kCrossBackend && property == properties::cross_backend::kProperty;
+  }
+
+  // cross_backend_bitwise on `info` against its host twin, over generated cases (instantiated only
+  // where the family has it).
+  static RunResult run_cross_backend(const Info& info, const std::string& property, const RunConfig& config) {
+    const std::string& subject = info.name;
     if (info.host_twin.empty())
       return not_applicable_result(subject, property, "the subject has no host twin (host_twin is empty)");
     const Info& twin = runnable_subject<Traits>(info.host_twin);
@@ -152,11 +174,6 @@ class SubjectFamily final : public Family {
         resolved, Traits::rules());
   }
 
-  rc::Gen<Case> cases() const override { return Traits::cases(Traits::caps(run_maxima<Traits>({}))); }
-  const CaseRules& rules() const override { return Traits::rules(); }
-  std::vector<ExtentCap> extent_caps() const override { return Traits::extent_caps(); }
-
- private:
   // The pseudo-subject as a subject of this family: every capability, so the cases are the
   // family's full set; never made.
   static const Info& oracles_info() {
@@ -179,10 +196,10 @@ class SubjectFamily final : public Family {
   // null for a subject-facing property on a real subject. NotApplicable for any other pairing.
   static const typename Traits::Property* self_check(const std::string& subject, const std::string& property) {
     const bool oracles = subject == kOraclesSubject;
-    if (oracles && property == properties::cross_backend::kProperty)
+    if (oracles && is_cross_backend(property))
       throw NotApplicable(property + " compares two subjects: " + std::string(kOraclesSubject) +
                           " runs only self-checks");
-    if (property == properties::cross_backend::kProperty) return nullptr;
+    if (is_cross_backend(property)) return nullptr;
     const auto& prop = Traits::find_property(property);
     if (oracles && prop.needs_subject)
       throw NotApplicable(property + " tests a subject: " + std::string(kOraclesSubject) +

@@ -1,17 +1,19 @@
 #pragma once
-// Per-element error bounds of parity's LoRA kernel arithmetic (lora_arith.cuh), derived, not
-// tuned. For a float32 evaluation in which every term of the expanded sum passes through at
-// most m roundings (fma chains, scalings), Higham's Lemma 3.1 gives
+// Per-element error bounds of the LoRA gradients dA and dB (float32), derived, not tuned: what
+// zero_adapter_gradients judges against the fast oracle (the accuracy of y, dx, dA and dB is the
+// ops lora_forward's and lora_backward's, ops/lora_forward/lora_forward_op.hpp). For a float32
+// evaluation in which every term of the expanded sum passes through at most m roundings (fma
+// chains, scalings), Higham's Lemma 3.1 gives
 //     |computed - exact| <= gamma_m * abs_sum,   gamma_m = m u / (1 - m u),  u = 2^-24,
-// in any summation order. A final bf16 rounding to nearest adds u_bf16 |value|, u_bf16 = 2^-8 (8-bit significand).
-// Underflow adds at most half a subnormal spacing per rounding (2^-150 in float32, 2^-134
-// for the bf16 output), carried forward by whatever later multiplies it: the oracle's
-// underflow weight (oracles/estimate.hpp) counts exactly that. Where the float32 evaluation could overflow (the
-// oracle's peak, the largest abs sum of any intermediate, near FLT_MAX) the element may overflow (may_overflow):
-// the bound stays that of every evaluation that does not. Overflow gives an Inf, which products and sums keep
-// non-finite (Inf + x, Inf * x, Inf - Inf, 0 * Inf), so an evaluation that ends finite never overflowed: a
-// non-finite value is accepted there and a finite one checked. A non-finite peak (a non-finite operand) makes the
-// bound infinite: the element is exempt, its exact value compared by class.
+// in any summation order. Underflow adds at most half a subnormal spacing per rounding (2^-150
+// in float32), carried forward by whatever later multiplies it: the oracle's underflow weight
+// (oracles/estimate.hpp) counts exactly that. Where the float32 evaluation could overflow (the
+// oracle's peak, the largest abs sum of any intermediate, near FLT_MAX) the element may overflow
+// (may_overflow): the bound stays that of every evaluation that does not. Overflow gives an Inf,
+// which products and sums keep non-finite (Inf + x, Inf * x, Inf - Inf, 0 * Inf), so an
+// evaluation that ends finite never overflowed: a non-finite value is accepted there and a finite
+// one checked. A non-finite peak (a non-finite operand) makes the bound infinite: the element is
+// exempt, its exact value compared by class.
 //
 // The bounds hold for every evaluation order the LoRA interface permits (oracles/lora.hpp
 // lists them: the products associated as written, each output's terms summed in any order and
@@ -20,9 +22,6 @@
 // roundings, then at most L - 1 additions (an fma merges a product's rounding into an
 // addition's, which only lowers the count); the scale is one more multiplication wherever it
 // goes. The largest count over an output's terms, with K, N, T, r the problem's extents:
-//   y  : 2K + r + 1  (a low-rank term: h's K, times B, times s, then up to K + r - 1 additions
-//                     among the K + r terms of x W^T and h B^T; parity's kernel needs K + r + 1)
-//   dx : 2N + r + 1  (a dh A term: dh's N, times s, times A, then up to N + r - 1 additions)
 //   dA : N + T + 1   (dh's N, times s, times x, then up to T - 1 additions)
 //   dB : K + T + 1   (h's K, times dy, times s, then up to T - 1 additions)
 // Overflow marks use the oracle's peak over the same orders: an element may overflow where some
@@ -36,13 +35,9 @@
 namespace parity::properties::lora {
 
 inline constexpr double kF32Unit = 0x1p-24;
-inline constexpr double kBf16Unit = 0x1p-8;  // 8-bit significand
 inline constexpr double kF32HalfSubnormal = 0x1p-150;
-inline constexpr double kBf16HalfSubnormal = 0x1p-134;
 inline constexpr double kOverflowGuard = 1.0e38;  // below FLT_MAX = 3.4e38
 
-inline std::int64_t depth_y(std::int64_t K, std::int64_t r) { return 2 * K + r + 1; }
-inline std::int64_t depth_dx(std::int64_t N, std::int64_t r) { return 2 * N + r + 1; }
 inline std::int64_t depth_dA(std::int64_t N, std::int64_t T) { return N + T + 1; }
 inline std::int64_t depth_dB(std::int64_t K, std::int64_t T) { return K + T + 1; }
 
@@ -66,16 +61,6 @@ inline bool may_overflow(double peak) { return peak > kOverflowGuard && std::isf
 inline double f32_result_bound(double abs_sum, double peak, double underflow, std::int64_t m) {
   if (!std::isfinite(peak)) return std::numeric_limits<double>::infinity();
   return gamma_f32(m) * abs_sum + underflow * kF32HalfSubnormal;
-}
-
-// Bound for a bf16 result: a float32 chain of depth m, then one rounding to bf16. A non-finite
-// exact element is compared by class (check_bound), so its magnitude does not enter: its bound
-// is infinite (exempt) exactly where the chain's is, as for a float32 result, never NaN. A chain
-// below the guard cannot round past bf16's largest finite.
-inline double bf16_result_bound(double exact, double abs_sum, double peak, double underflow, std::int64_t m) {
-  const double chain = f32_result_bound(abs_sum, peak, underflow, m);
-  const double magnitude = std::isfinite(exact) ? std::fabs(exact) : 0.0;
-  return chain + kBf16Unit * (magnitude + chain) + kBf16HalfSubnormal;
 }
 
 }  // namespace parity::properties::lora

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
-#include <set>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/case_fields.hpp>
@@ -35,9 +33,8 @@ void apply_patches(const Case& c, const std::string& operand, Tensor& t) {
 
 // The work and memory limits (docs/command.md): one forward is T K (N + r) + T N r multiply-adds
 // (the largest reference shape, T 33 N 5120 K 5120 r 16, needs 8.7e8), at most 2^33; the operands as
-// laid out take at most kMaxCaseBytes. T is the larger batch (other_rows).
+// laid out take at most kMaxCaseBytes.
 void check_limits(const Case& c, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
-  T = std::max(T, other_rows(c));
   const double t = static_cast<double>(T), n = static_cast<double>(N), k = static_cast<double>(K),
                rr = static_cast<double>(r);
   require_within("case.dims", "T K (N + r) + T N r (multiply-adds of one forward)", t * k * (n + rr) + t * n * rr,
@@ -101,41 +98,6 @@ void check_contract(const Case& c) {
   flag_param(c, "b_zero");  // 0 or 1, else InputError
 }
 
-std::int64_t other_rows(const Case& c) {
-  const auto it = c.params.find("other_rows");
-  return it == c.params.end() ? c.dim("T") + 1 : static_cast<std::int64_t>(it->second);
-}
-
-std::vector<std::int64_t> checked_indices(const Case& c, std::int64_t count, std::uint32_t stream) {
-  const auto it = c.params.find("checked_outputs");
-  std::vector<std::int64_t> out;
-  if (it == c.params.end() || it->second >= static_cast<double>(count)) {
-    out.resize(static_cast<std::size_t>(count));
-    std::iota(out.begin(), out.end(), std::int64_t{0});
-    return out;
-  }
-  // Floyd's sampling: k distinct indices in [0, count), one draw each.
-  const auto k = static_cast<std::int64_t>(it->second);
-  std::set<std::int64_t> chosen;
-  for (std::int64_t j = count - k, m = 0; j < count; ++j, ++m) {
-    const auto t = static_cast<std::int64_t>(philox_bits(c.seed, stream, static_cast<std::uint64_t>(m)) %
-                                             static_cast<std::uint64_t>(j + 1));
-    chosen.insert(chosen.count(t) ? j : t);
-  }
-  return {chosen.begin(), chosen.end()};
-}
-
-Case with_rows(const Case& c, std::int64_t rows) {
-  Case out = c;
-  out.dims["T"] = rows;
-  out.params.erase("other_rows");
-  std::erase_if(out.patches, [&](const Patch& p) {
-    return (p.operand == "x" || p.operand == "dy") &&
-           p.index >= operand_size(p.operand, rows, c.dim("N"), c.dim("K"), c.dim("r"));
-  });
-  return out;
-}
-
 std::int64_t operand_size(const std::string& operand, std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r) {
   if (operand == "x") return T * K;
   if (operand == "W") return N * K;
@@ -170,24 +132,6 @@ LoraProblem materialise(const Case& c) {
   p.in.scale = static_cast<float>(alpha) / static_cast<float>(r);
   p.dy = c.layout("dy").place(dy);
   return p;
-}
-
-LoraProblem with_contiguous_layouts(const LoraProblem& p) {
-  LoraProblem q;
-  q.in.x = p.in.x.contiguous();
-  q.in.W = p.in.W.contiguous();
-  q.in.A = p.in.A.contiguous();
-  q.in.B = p.in.B.contiguous();
-  q.in.scale = p.in.scale;
-  q.dy = p.dy.contiguous();
-  return q;
-}
-
-LoraProblem single_row(const Case& c, const LoraProblem& batched, std::int64_t t) {
-  LoraProblem q = batched;
-  q.in.x = c.layout("x").place(batched.in.x.rows(t, t + 1));
-  q.dy = c.layout("dy").place(batched.dy.rows(t, t + 1));
-  return q;
 }
 
 }  // namespace parity::properties::lora

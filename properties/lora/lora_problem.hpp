@@ -3,14 +3,13 @@
 //
 // Case fields used: dims T, N, K, r (each >= 1); layouts of x, W, A, B, dy; probe_row in
 // [0, T); params alpha (scale s = float(alpha) / float(r); default alpha = r), b_zero
-// (1: B = 0, the adapter's initial state; 0 or absent: B drawn) and other_rows (the row count
-// of batch_vs_batch's second batch, an integer in [1, 2^20]; default T + 1) and checked_outputs
-// (how many elements of y and of dx the accuracy checks judge, an integer in [1, 2^40]; default
-// every one); patches on x, W, A, B, dy.
+// (1: B = 0, the adapter's initial state; 0 or absent: B drawn); patches on x, W, A, B, dy.
+// params other_rows (an integer in [1, 2^20]) and checked_outputs (an integer in [1, 2^40]) are
+// read by no property since the generic ones became the ops': accepted, so that older
+// reproducers of the family's own properties replay.
 // Anything else (another param, a mode or ablations) is refused, as is an alpha beyond float32.
-// Limits, checked before anything is allocated: T K (N + r) + T N r <= 2^33 multiply-adds (T
-// the larger of T and other_rows) and the operands as laid out at most 2^30 bytes
-// (core/limits.hpp).
+// Limits, checked before anything is allocated: T K (N + r) + T N r <= 2^33 multiply-adds and
+// the operands as laid out at most 2^30 bytes (core/limits.hpp).
 //
 // Draws (Philox streams, element index = logical row-major index):
 //   x  : row t != probe_row from stream 1 at index t*K + k; the probe row from stream 2 at k,
@@ -46,27 +45,6 @@ std::int64_t operand_size(const std::string& operand, std::int64_t T, std::int64
 
 // Throws InputError naming the field for a Case outside the contract.
 LoraProblem materialise(const Case& c);
-
-// The same problem with every operand contiguous.
-LoraProblem with_contiguous_layouts(const LoraProblem& p);
-
-// Row `t` alone (x and dy one row), each operand under its original layout description.
-LoraProblem single_row(const Case& c, const LoraProblem& batched, std::int64_t t);
-
-// The row count of batch_vs_batch's second batch: params.other_rows, else T + 1.
-std::int64_t other_rows(const Case& c);
-
-// `c` with `rows` rows (T = rows): the shared rows and the probe row keep their content, patches
-// on rows past the last are dropped, other_rows is removed. The probe row must be below rows.
-Case with_rows(const Case& c, std::int64_t rows);
-
-// Philox streams of the checked subsets of y and dx.
-inline constexpr std::uint32_t kCheckedStreamY = 91, kCheckedStreamDx = 92;
-
-// The elements (row-major indices) of an output of `count` elements that the accuracy checks
-// judge: every one, unless params.checked_outputs = k < count: then k distinct indices drawn
-// from Philox(seed, stream), ascending. A function of the Case: a replay checks the same ones.
-std::vector<std::int64_t> checked_indices(const Case& c, std::int64_t count, std::uint32_t stream);
 
 // Operand names a LoRA case may patch or lay out.
 bool is_lora_operand(const std::string& name);

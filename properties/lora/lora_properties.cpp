@@ -1,5 +1,8 @@
 #include <parity/properties/lora/lora_properties.hpp>
 
+#include <map>
+#include <utility>
+
 #include <parity/core/error.hpp>
 #include <parity/core/find_named.hpp>
 
@@ -7,30 +10,6 @@ namespace parity::properties::lora {
 
 const std::vector<LoraProperty>& lora_properties() {
   static const std::vector<LoraProperty> all = {
-      {"repeatable",
-       "two runs on fresh buffers give the same bits",
-       true,
-       &check_repeatable,
-       {},
-       &check_repeatable_forward},
-      {"rows_independent",
-       "a row's outputs are the same bits alone and inside a batch",
-       true,
-       &check_rows_independent,
-       {},
-       &check_rows_independent_forward},
-      {"batch_vs_batch",
-       "a row's outputs are the same bits in batches of two sizes above one",
-       true,
-       &check_batch_vs_batch,
-       {},
-       &check_batch_vs_batch_forward},
-      {"layout_invariant",
-       "strided, transposed, padded and offset operands give the same bits",
-       true,
-       &check_layout_invariant,
-       {.strided_layouts = true},
-       &check_layout_invariant_forward},
       {"base_frozen",
        "W receives no gradient and its storage is untouched",
        true,
@@ -41,20 +20,34 @@ const std::vector<LoraProperty>& lora_properties() {
        true,
        &check_zero_adapter_gradients,
        {.backward = true}},
-      {"forward_accuracy", "y within its derived error bound of the fast accurate oracle", true,
-       &check_forward_accuracy},
-      {"gradient_accuracy",
-       "dx, dA, dB within their derived bounds of the fast accurate oracle",
-       true,
-       &check_gradient_accuracy,
-       {.backward = true}},
-      {"oracle_agreement", "the fast accurate oracle agrees with the 133-bit oracle within both oracles' stated errors",
-       false, &check_oracle_agreement},
   };
   return all;
 }
 
+void refuse_moved_property(const std::string& name) {
+  // The op property that replaces each, and the `parity check` command that runs it.
+  static const std::map<std::string, std::pair<std::string, std::string>> moved = [] {
+    std::map<std::string, std::pair<std::string, std::string>> m;
+    for (const char* both : {"repeatable", "rows_independent", "batch_vs_batch", "layout_invariant"})
+      m[both] = {std::string("lora_forward's and lora_backward's ") + both,
+                 std::string("lora_forward --property ") + both + ", and likewise lora_backward"};
+    m["forward_accuracy"] = {"lora_forward's forward_accuracy", "lora_forward --property forward_accuracy"};
+    m["gradient_accuracy"] = {"lora_backward's forward_accuracy", "lora_backward --property forward_accuracy"};
+    m["oracle_agreement"] = {"lora_forward's and lora_backward's oracle_agreement",
+                             "lora_forward --property oracle_agreement --subject parity-oracles, and likewise "
+                             "lora_backward"};
+    m["cross_backend_bitwise"] = {"lora_forward's and lora_backward's cross_backend_bitwise",
+                                  "lora_forward --property cross_backend_bitwise --subject parity-cuda, and likewise "
+                                  "lora_backward"};
+    return m;
+  }();
+  if (const auto it = moved.find(name); it != moved.end())
+    throw InputError("lora property '" + name + "' is now the ops': " + it->second.first + " (parity check " +
+                     it->second.second + "); the lora family neither checks it nor replays a Case of it");
+}
+
 const LoraProperty& find_lora_property(const std::string& name) {
+  refuse_moved_property(name);
   return find_named(lora_properties(), name, "lora property");
 }
 

@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 shrunk() { grep -A2 'shrunk to:' "$1" | tail -2; }
 
 PARITY_REPRO_DIR=$work/first PARITY_SEED=2 PARITY_CASES=60 \
-  "$prog" lora test-wrong-from-t16 --gtest_filter=lora.rows_independent >"$work/first.txt" 2>&1
+  "$prog" lora_forward test-wrong-from-t16 --gtest_filter=lora_forward.rows_independent >"$work/first.txt" 2>&1
 status=$?
 rerun=$(sed -n 's/^ *rerun: *//p' "$work/first.txt" | head -1)
 if [ "$status" != 1 ] || [ -z "$rerun" ]; then
@@ -35,7 +35,7 @@ else
   fi
 fi
 
-PARITY_REPRO_DIR=$work/flaky "$prog" lora test-nondeterministic --gtest_filter=lora.repeatable >"$work/flaky.txt" 2>&1
+PARITY_REPRO_DIR=$work/flaky "$prog" lora_forward test-nondeterministic --gtest_filter=lora_forward.repeatable >"$work/flaky.txt" 2>&1
 status=$?
 repro=$(sed -n 's/^ *reproducer: *//p' "$work/flaky.txt" | head -1)
 if [ "$status" != 1 ] || [ -z "$repro" ]; then

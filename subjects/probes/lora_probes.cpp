@@ -90,34 +90,39 @@ std::unique_ptr<LoraSubject> make_twin() {
 std::unique_ptr<LoraSubject> make_base_gradient() { return std::make_unique<BaseWeightGradient>(); }
 std::unique_ptr<LoraSubject> make_rank_path() { return std::make_unique<RankPathDropsLastColumn>(); }
 
+LoraSubjectInfo probe(std::string name, std::string description, std::unique_ptr<LoraSubject> (*make)()) {
+  return {.name = std::move(name),
+          .backend = "host",
+          .kind = SubjectKind::probe,
+          .description = std::move(description),
+          .make = make};
+}
+
 }  // namespace
 
+std::vector<LoraSubjectInfo> lora_op_probes() {
+  return {probe("probe-scale-dropped", "drops the LoRA scale s = alpha / r", &make_twin<ScaleDropped>),
+          probe("probe-split-k-by-rows",
+                "splits the base reduction over K in two above " + std::to_string(kSplitKRowThreshold) + " rows",
+                &make_twin<SplitKByRows>),
+          probe("probe-split-k-by-depth",
+                "splits the base reduction over K in two for more than one row once K >= " +
+                    std::to_string(kSplitKMinDepth),
+                &make_twin<SplitKByDepth>),
+          probe("probe-split-k-from-128-rows",
+                "splits the base reduction over K in two from " + std::to_string(kSplitKFromRows) + " rows on",
+                &make_twin<SplitKFromRows>),
+          probe("probe-rank-path-drops-b-column",
+                "above rank " + std::to_string(kRankPathAbove) + " leaves out the last column of B", &make_rank_path),
+          probe("probe-plan-switch-at-64-rows",
+                "one plan for 2.." + std::to_string(kPlanSwitchRows) + " rows, a split-K above them and for one row",
+                &make_twin<PlanSwitchAtRows>),
+          probe("probe-bf16-accumulation", "accumulates every reduction in bf16", &make_twin<Bf16Accumulation>),
+          probe("probe-truncating-bf16", "converts float32 to bf16 by truncation", &make_twin<TruncatingConversion>)};
+}
+
 void register_lora_probes() {
-  const auto probe = [](std::string name, std::string description, std::unique_ptr<LoraSubject> (*make)()) {
-    register_subject(LoraSubjectInfo{.name = std::move(name),
-                                     .backend = "host",
-                                     .kind = SubjectKind::probe,
-                                     .description = std::move(description),
-                                     .make = make});
-  };
-  probe("probe-scale-dropped", "drops the LoRA scale s = alpha / r", &make_twin<ScaleDropped>);
-  probe("probe-split-k-by-rows",
-        "splits the base reduction over K in two above " + std::to_string(kSplitKRowThreshold) + " rows",
-        &make_twin<SplitKByRows>);
-  probe("probe-split-k-by-depth",
-        "splits the base reduction over K in two for more than one row once K >= " + std::to_string(kSplitKMinDepth),
-        &make_twin<SplitKByDepth>);
-  probe("probe-split-k-from-128-rows",
-        "splits the base reduction over K in two from " + std::to_string(kSplitKFromRows) + " rows on",
-        &make_twin<SplitKFromRows>);
-  probe("probe-rank-path-drops-b-column",
-        "above rank " + std::to_string(kRankPathAbove) + " leaves out the last column of B", &make_rank_path);
-  probe("probe-plan-switch-at-64-rows",
-        "one plan for 2.." + std::to_string(kPlanSwitchRows) + " rows, a split-K above them and for one row",
-        &make_twin<PlanSwitchAtRows>);
-  probe("probe-bf16-accumulation", "accumulates every reduction in bf16", &make_twin<Bf16Accumulation>);
-  probe("probe-truncating-bf16", "converts float32 to bf16 by truncation", &make_twin<TruncatingConversion>);
-  probe("probe-base-gradient", "gives the frozen base weight W a gradient", &make_base_gradient);
+  register_subject(probe("probe-base-gradient", "gives the frozen base weight W a gradient", &make_base_gradient));
 }
 
 }  // namespace parity::subjects::probes

@@ -1,8 +1,10 @@
 #pragma once
-// Mismatch probes of the LoRA family: real alternative implementations, each wrong in one way
-// that a user's kernel could be. Every probe must be detected by at least one LoRA property
-// (`parity probes lora`); a probe nothing detects is a failure of parity.
+// Mismatch probes of a LoRA linear layer: real alternative implementations, each wrong in one way
+// that a user's kernel could be. Every probe must be detected by some property of the LoRA family
+// (`parity probes lora`) or, for the op probes, of its ops (`parity probes lora_forward`, `parity
+// probes lora_backward`); a probe nothing detects is a failure of parity.
 #include <cstdint>
+#include <vector>
 
 #include <parity/subjects/lora_family.hpp>
 
@@ -22,8 +24,13 @@ inline constexpr std::int64_t kSplitKMinDepth = 32;
 // 2..kPlanSwitchRows rows and another (the split-K, which the single-row call also takes) above.
 inline constexpr std::int64_t kSplitKFromRows = 128, kRankPathAbove = 32, kPlanSwitchRows = 64;
 
-// Registers every LoRA probe (kind probe, backend host, names "probe-...") with
-// register_subject. Called once, by the LoRA catalog.
+// Registers the LoRA probe that the family's own properties detect (probe-base-gradient: kind
+// probe, backend host) with register_subject. Called once, by the LoRA catalog.
 void register_lora_probes();
+// The probes whose fault only the generic properties show (a dropped scale, a plan chosen from the
+// batch size or the rank, bf16 accumulation or truncation): not the family's, whose properties are
+// the frozen base and the adapter's gradients at B = 0, but subjects of the ops lora_forward and
+// lora_backward.
+std::vector<LoraSubjectInfo> lora_op_probes();
 
 }  // namespace parity::subjects::probes

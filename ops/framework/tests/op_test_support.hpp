@@ -1,12 +1,14 @@
 #pragma once
-// What an op folder's unit test asks of its op family: the declaration and reference, and a fresh
-// instance of one of its subjects.
+// What an op folder's unit test asks of its op family: the declaration and reference, a fresh
+// instance of one of its subjects, and a probe's detection rate over seeds.
+#include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/properties/gen/family.hpp>
 
 namespace parity::ops::testing {
 
@@ -20,6 +22,25 @@ inline std::unique_ptr<OpSubject> make_subject(const gen::Family& f, const std::
   for (const auto& s : op_subjects(f.name()))
     if (s.name == name) return s.make();
   throw std::logic_error(f.name() + " has no subject " + name);
+}
+
+// How many of the seeds 1..seeds (as PARITY_SEED gives them) a default run of the op family `f`
+// (its case count and caps, as `parity check` and `parity probes` use them, shrinking off) detects
+// `probe` in, as `parity probes` counts it (on a case parity's kernel passes); each seed missed,
+// and the count, printed.
+inline int detecting_seeds(const gen::Family& f, const std::string& probe, int seeds) {
+  int detected = 0;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    gen::RunConfig config;  // cases 0: the family's default
+    config.seed = static_cast<std::uint64_t>(seed);
+    config.shrink = false;
+    config.write_reproducer = false;
+    if (gen::detect_probe(f, probe, config)) ++detected;
+    else std::cout << probe << ": seed " << seed << " not detected\n";
+  }
+  std::cout << probe << ": detected in " << detected << " of " << seeds << " seeds at " << f.cases_per_property()
+            << " cases per property\n";
+  return detected;
 }
 
 }  // namespace parity::ops::testing
