@@ -1,6 +1,7 @@
 #include <parity/ops/framework/op_cases.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/op_straddle.hpp>
@@ -36,6 +37,34 @@ rc::Gen<std::int64_t> reach_extent_of(const ExtentDecl& e) {
     return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, rc::gen::just(reach)}});
   return rc::gen::weightedOneOf<std::int64_t>(
       {{3, gen::shrinking_element(small)}, {5, gen::shrinking_element(near)}, {2, rc::gen::just(reach)}});
+}
+
+// Row b's length of ragged extent `e` in a case whose value of e is `n`: small (1 to 8) three in
+// ten, a threshold of e up to n or a neighbour +-1 five in ten, n itself two in ten (without a
+// threshold up to n: small three in five, n two). Shrinks toward 1.
+rc::Gen<std::int64_t> length_of(const ExtentDecl& e, std::int64_t n) {
+  std::vector<std::int64_t> small, near;
+  for (std::int64_t v = 1; v <= std::min<std::int64_t>(8, n); ++v) small.push_back(v);
+  for (const auto t : e.thresholds)
+    for (const auto v : {t, t - 1, t + 1})
+      if (v >= 1 && v <= n) near.push_back(v);
+  if (near.empty())
+    return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, rc::gen::just(n)}});
+  return rc::gen::weightedOneOf<std::int64_t>(
+      {{3, gen::shrinking_element(small)}, {5, gen::shrinking_element(near)}, {2, rc::gen::just(n)}});
+}
+
+// Every row's length of each ragged extent of `d`, drawn anew (length_of).
+void draw_lengths(const OpDecl& d, Case& c) {
+  for (const auto& e : d.extents)
+    for (std::int64_t b = 0; e.ragged && b < c.dims.at(d.row_extent); ++b)
+      c.params[ragged_key(e, b)] = static_cast<double>(*length_of(e, c.dims.at(e.name)));
+}
+
+// Whether `key` is a row's length of a ragged extent of `d` at or past row `rows`.
+bool ragged_key_past(const OpDecl& d, const std::string& key, std::int64_t rows) {
+  return std::any_of(d.extents.begin(), d.extents.end(),
+                     [&](const ExtentDecl& e) { return row_of_ragged_key(e, key) >= rows; });
 }
 
 std::int64_t elements_in(const std::vector<std::int64_t>& shape) {
@@ -156,6 +185,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     for (const auto& t : d.inputs)
       for (std::int64_t b = 0; t.per_row() && b < c.dims.at(d.row_extent); ++b)
         c.params[row_value_key(t, b)] = static_cast<float>(*gen::shrinking_element(t.values));
+    draw_lengths(d, c);
     c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
     std::vector<std::size_t> present;
     for (std::size_t j = 0; j < d.inputs.size(); ++j)
@@ -195,6 +225,9 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
         for (std::int64_t b = 0; t.per_row() && b < rows; ++b)
           if (!c.params.contains(row_value_key(t, b)))
             c.params[row_value_key(t, b)] = static_cast<float>(*gen::shrinking_element(t.values));
+      // Ragged lengths anew, in the reach case's rows and extents.
+      std::erase_if(c.params, [&](const auto& kv) { return ragged_key_past(d, kv.first, 0); });
+      draw_lengths(d, c);
     }
     return c;
   });
@@ -227,6 +260,14 @@ gen::CaseRules op_rules(const OpDecl& d) {
             for (const auto& t : d.inputs)
               for (std::int64_t b = 0; t.per_row() && b < c.dim(d.row_extent); ++b)
                 c.params.try_emplace(row_value_key(t, b), static_cast<float>(t.values.front()));
+            // Ragged lengths likewise, each within its extent's (perhaps shrunk) value; a row
+            // without one takes 1.
+            std::erase_if(c.params, [&](const auto& kv) { return ragged_key_past(d, kv.first, c.dim(d.row_extent)); });
+            for (const auto& e : d.extents)
+              for (std::int64_t b = 0; e.ragged && b < c.dim(d.row_extent); ++b) {
+                double& n = c.params.try_emplace(ragged_key(e, b), 1.0).first->second;
+                n = std::clamp(std::nearbyint(n), 1.0, static_cast<double>(std::max<std::int64_t>(c.dim(e.name), 1)));
+              }
             for (Patch& p : c.patches)
               p.index %= std::max<std::int64_t>(elements_in(eval_shape(d.tensor(p.operand), c.dims)), 1);
             return c;

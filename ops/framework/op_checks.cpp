@@ -18,7 +18,8 @@
 namespace parity::ops {
 namespace {
 
-// The subject's outputs (in their declared dims, op_view.hpp), or why they are not the declared ones.
+// The subject's outputs (in their declared dims, op_view.hpp; a packed one unpacked, +0 in its
+// padding), or why they are not the declared ones.
 struct Run {
   OpOutputs out;
   std::string fault;
@@ -41,12 +42,18 @@ Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
       continue;
     }
     if (it == r.out.end()) r.fault = "the subject returned no output " + t.name;
-    else if (const auto shape = eval_subject_shape(t, call.extents); it->second.shape() != shape)
+    else if (is_packed(t, call) && it->second.shape() != subject_shape(t, call))
       r.fault = "output " + t.name + " is " + shape_text(it->second.shape()) + " where " + d.name + " declares " +
-                shape_text(shape);
-    else if (it->second.dtype() != call.output_dtypes.at(t.name))
-      r.fault = "output " + t.name + " is " + std::string(dtype_name(it->second.dtype())) + ", not " +
-                std::string(dtype_name(call.output_dtypes.at(t.name)));
+                shape_text(subject_shape(t, call)) + " (packed)";
+    else {
+      if (is_packed(t, call)) it->second = unpacked(t, it->second, call);  // compared as its dims, +0 in the padding
+      if (const auto shape = eval_subject_shape(t, call.extents); it->second.shape() != shape)
+        r.fault = "output " + t.name + " is " + shape_text(it->second.shape()) + " where " + d.name + " declares " +
+                  shape_text(shape);
+      else if (it->second.dtype() != call.output_dtypes.at(t.name))
+        r.fault = "output " + t.name + " is " + std::string(dtype_name(it->second.dtype())) + ", not " +
+                  std::string(dtype_name(call.output_dtypes.at(t.name)));
+    }
     if (!r.fault.empty()) return r;
   }
   return r;

@@ -107,6 +107,10 @@ std::int64_t row_of_value_key(const TensorDecl& t, const std::string& key) {
   return std::to_string(b) == row ? b : -1;
 }
 
+std::int64_t row_of_ragged_key(const ExtentDecl& e, const std::string& key) {
+  return e.ragged ? row_of_value_key(TensorDecl{.name = e.name, .values = {1.0}}, key) : -1;
+}
+
 const std::vector<DType>& OpDecl::dtypes_of(const std::string& group) const {
   const auto it = group_dtypes.find(group);
   return it == group_dtypes.end() ? dtypes : it->second;
@@ -148,6 +152,30 @@ std::string dims_fault(const OpDecl& d, const TensorDecl& t) {
     std::sort(order.begin(), order.end());
     if (order != rest) return "an order is not a permutation of dims after the first";
   }
+  return "";
+}
+
+// Why ragged extent `e` cannot work in `d` (ExtentDecl::ragged), or "": every operand whose shape
+// holds it (its size changes with e's) leads with the row extent and declares dims whose second is
+// e alone, with e in no later dim.
+std::string ragged_fault(const OpDecl& d, const ExtentDecl& e) {
+  if (e.name == d.row_extent) return "the row extent cannot be ragged (the rows are what hold the lengths)";
+  if (e.min < 1) return "a ragged extent needs min >= 1 (every row's length is in [1, the extent])";
+  for (const auto& t : d.inputs)
+    if (t.name == e.name && t.per_row()) return "a per-row input of the same name would share its <name>.<b> keys";
+  std::map<std::string, std::int64_t> at, at2;
+  for (const auto& x : d.extents) at[x.name] = at2[x.name] = 3;
+  at2[e.name] = 5;
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list) {
+      if (eval_shape(t, at) == eval_shape(t, at2)) continue;  // does not hold e
+      if (!d.has_rows(t) || t.dims.size() < 2 || t.dims[1] != e.name)
+        return t.name + " holds it, but not as the second of dims led by the row extent (" + d.row_extent + ", " +
+               e.name + ", ...): only such an operand has a packed form";
+      for (std::size_t k = 2; k < t.dims.size(); ++k)
+        if (eval_extent_expr(t.dims[k], at) != eval_extent_expr(t.dims[k], at2))
+          return t.name + " holds it in a dim after its second";
+    }
   return "";
 }
 
@@ -238,6 +266,9 @@ void validate(const OpDecl& d) {
   if (d.reach_elements != 0 && d.reach_elements < d.max_elements)
     fault("reach_elements < max_elements (0 means max_elements)");
   if (d.oracle_cases < 0) fault("oracle_cases < 0");
+  for (const auto& e : d.extents)
+    if (e.ragged)
+      if (const std::string why = ragged_fault(d, e); !why.empty()) fault("ragged extent " + e.name + ": " + why);
 }
 
 }  // namespace parity::ops

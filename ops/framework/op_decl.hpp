@@ -35,6 +35,18 @@ struct ExtentDecl {
   // beyond what the oracle's caps let an ordinary case hold), in [max, limit]; 0 means max. A
   // user's cap sets max and reach alike.
   std::int64_t reach = 0;
+  // A ragged extent (an extent other than the row extent, min 1): each row b has its own length
+  // L_b in [1, the case's value], the case's value being the maximum (a packed batch's
+  // max_seqlen). The Case holds L_b as the parameter "<name>.<b>" (ragged_key), drawn at the
+  // extent's thresholds and their neighbours up to the case's value, small, or the value itself,
+  // one per row; rows added by properties (the extra batch row, padding rows) take row 0's, and
+  // row slices, gathers, permutations and chunks carry it with its row (op_problem.hpp). The engine
+  // keeps each operand as its padded matrix (row b = element b padded to the maximum, +0 in an
+  // output's padding); a subject sees an operand whose dims are (row extent, this extent, ...)
+  // packed: those two dims merged into one of sum_b L_b, FlashAttention's varlen format (op_view.hpp),
+  // and the lengths through OpCall::cu_seqlens. validate refuses a ragged extent an operand
+  // holds other than as its dims' second, or one that is the row extent or may be 0.
+  bool ragged = false;
 };
 
 // The largest value a reach case of `e` draws (ExtentDecl::reach, or max where it is 0).
@@ -88,6 +100,11 @@ inline std::string row_value_key(const TensorDecl& t, std::int64_t b) { return t
 // The row b of a key "<name>.<b>" of per-row input `t` (b written as std::to_string writes it), or
 // -1 for any other key.
 std::int64_t row_of_value_key(const TensorDecl& t, const std::string& key);
+
+// The Case parameter of row b's length of ragged extent `e` (ExtentDecl::ragged): "<name>.<b>".
+inline std::string ragged_key(const ExtentDecl& e, std::int64_t b) { return e.name + "." + std::to_string(b); }
+// The row b of a key "<name>.<b>" of ragged extent `e`, or -1 for any other key (or an `e` not ragged).
+std::int64_t row_of_ragged_key(const ExtentDecl& e, const std::string& key);
 
 // A scalar parameter: a float32 value drawn from `values` (the first is where shrinking goes).
 struct ParamDecl {
@@ -177,7 +194,9 @@ std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_
 // (a first dim other than shape's, a product other than its second), orders that are not
 // permutations of the dims after the first, an order_param whose values are not 0 .. orders - 1,
 // a per-row input (values) that is not an always-present f32 [row extent] input or declares
-// more than one scale, or a reach outside [max, limit] or a reach cap below its ordinary cap.
+// more than one scale, a reach outside [max, limit] or a reach cap below its ordinary cap, or a
+// ragged extent (ExtentDecl::ragged) that is the row extent, has min 0, shares its name with a
+// per-row input, or lies in an operand other than as the second of its dims after the row extent.
 void validate(const OpDecl& decl);
 
 }  // namespace parity::ops

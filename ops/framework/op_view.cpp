@@ -88,18 +88,69 @@ std::int64_t dims_index(const TensorDecl& t, std::int64_t matrix_index, const Op
   return index;
 }
 
+bool is_packed(const TensorDecl& t, const OpCall& call) {
+  return t.dims.size() >= 2 && call.lengths.contains(t.dims[1]);
+}
+
+std::vector<std::int64_t> subject_shape(const TensorDecl& t, const OpCall& call) {
+  std::vector<std::int64_t> shape = eval_subject_shape(t, call.extents);
+  if (!is_packed(t, call)) return shape;
+  shape.erase(shape.begin());
+  shape[0] = call.cu_seqlens(t.dims[1]).back();
+  return shape;
+}
+
+namespace {
+
+// f(b, s, packed position) for each row b and its position s < L_b, and the elements of one
+// position (the product of dims after the second).
+template <class F>
+std::int64_t each_position(const TensorDecl& t, const OpCall& call, const F& f) {
+  const auto dims = eval_subject_shape(t, call.extents);
+  const std::vector<std::int64_t> cu = call.cu_seqlens(t.dims[1]);
+  std::int64_t inner = 1;
+  for (std::size_t k = 2; k < dims.size(); ++k) inner *= dims[k];
+  for (std::int64_t b = 0; b + 1 < static_cast<std::int64_t>(cu.size()); ++b)
+    for (std::int64_t s = 0; s < cu[b + 1] - cu[b]; ++s) f(b * dims[1] + s, cu[b] + s, inner);
+  return inner;
+}
+
+}  // namespace
+
+Tensor packed(const TensorDecl& t, const Tensor& shaped, const OpCall& call) {
+  Tensor out = Tensor::zeros(shaped.dtype(), subject_shape(t, call));
+  each_position(t, call, [&](std::int64_t from, std::int64_t to, std::int64_t inner) {
+    for (std::int64_t i = 0; i < inner; ++i) out.set_bits(to * inner + i, shaped.bits_at(from * inner + i));
+  });
+  return out;
+}
+
+Tensor unpacked(const TensorDecl& t, const Tensor& packed, const OpCall& call) {
+  if (const auto shape = subject_shape(t, call); packed.shape() != shape)
+    throw std::invalid_argument(t.name + " is " + shape_text(packed.shape()) + " where " + shape_text(shape) +
+                                " (packed) is declared");
+  Tensor out = Tensor::zeros(packed.dtype(), eval_subject_shape(t, call.extents));  // +0 in the padding
+  each_position(t, call, [&](std::int64_t to, std::int64_t from, std::int64_t inner) {
+    for (std::int64_t i = 0; i < inner; ++i) out.set_bits(to * inner + i, packed.bits_at(from * inner + i));
+  });
+  return out;
+}
+
 OpCall subject_call(const OpDecl& d, const OpCall& matrices) {
   OpCall call = matrices;
   for (const auto& t : d.inputs)
-    if (!t.dims.empty() && matrices.has_input(t.name))
-      call.inputs.at(t.name) = dims_view(t, matrices.input(t.name), matrices);
+    if (!t.dims.empty() && matrices.has_input(t.name)) {
+      Tensor view = dims_view(t, matrices.input(t.name), matrices);
+      call.inputs.at(t.name) = is_packed(t, matrices) ? packed(t, view, matrices) : std::move(view);
+    }
   return call;
 }
 
 OpOutputs run_on_matrices(const OpDecl& d, OpSubject& s, const OpCall& matrices) {
   OpOutputs out = s.run(subject_call(d, matrices));
   for (const auto& t : d.outputs)
-    if (const auto it = out.find(t.name); it != out.end()) it->second = matrix_of(t, it->second, matrices);
+    if (const auto it = out.find(t.name); it != out.end())
+      it->second = matrix_of(t, is_packed(t, matrices) ? unpacked(t, it->second, matrices) : it->second, matrices);
   return out;
 }
 
