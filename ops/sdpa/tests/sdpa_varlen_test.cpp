@@ -1,0 +1,113 @@
+// sdpa_varlen against sdpa: each packed sequence b is sdpa on that sequence alone (B = 1, S = L_b,
+// layout 1), for the double oracle exactly and for the host twins bit for bit, with +0 at every
+// padding position; on hand-made cases the kernel is within its derived bounds, the probe that
+// reads keys past a sequence's length is not, and the split chosen from the packed total changes
+// a row's bits exactly where the total reaches 256 tokens.
+#include <gtest/gtest.h>
+
+#include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_view.hpp>
+#include <parity/ops/sdpa/tests/sdpa_cases.hpp>
+
+namespace parity::ops::sdpa::testing {
+namespace {
+
+const gen::Family& varlen_op() { return find_op_family("sdpa_varlen"); }
+
+// A float32 sdpa_varlen case of the rows' `lengths`, S their maximum, at scale 0.125.
+Case varlen_case(const std::vector<std::int64_t>& lengths, CaseHeads heads, std::int64_t D, bool causal,
+                 std::uint64_t seed) {
+  Case c;
+  c.family = "sdpa_varlen";
+  c.seed = seed;
+  const std::int64_t S = *std::max_element(lengths.begin(), lengths.end());
+  c.dims = {{"B", static_cast<std::int64_t>(lengths.size())}, {"Hkv", heads.Hkv}, {"G", heads.G}, {"S", S}, {"D", D}};
+  c.params = {{"causal", causal ? 1.0 : 0.0}, {"scale", 0.125}, {"dtype.act", 32}, {"scale.q", 1.0}, {"scale.k", 1.0}};
+  for (std::size_t b = 0; b < lengths.size(); ++b) c.params["S." + std::to_string(b)] = static_cast<double>(lengths[b]);
+  return c;
+}
+
+// The first n columns of row b of a matrix, as a [1, n] float32 matrix.
+Tensor row_prefix(const Tensor& m, std::int64_t b, std::int64_t n) {
+  Tensor out = Tensor::zeros(DType::f32, {1, n});
+  for (std::int64_t i = 0; i < n; ++i) out.set_bits(i, m.rows(b, b + 1).bits_at(i));
+  return out;
+}
+
+TEST(SdpaVarlen, EachSequenceIsSdpaOnThatSequenceAlone) {
+  const OpDef& varlen = def(varlen_op());
+  const OpDef& sdpa = def(family());
+  const std::vector<std::int64_t> lengths = {3, 1, 5};
+  constexpr std::int64_t S = 5, D = 3;
+  for (const CaseHeads heads : {CaseHeads{1, 1}, CaseHeads{2, 2}, CaseHeads{1, 3}})
+    for (const bool causal : {false, true}) {
+      const std::int64_t H = heads.Hkv * heads.G;
+      const OpProblem p = materialise(varlen.decl, varlen_case(lengths, heads, D, causal, 5));
+      const OpOutputs kernel = run_on_matrices(varlen.decl, *make(varlen_op(), "parity-host"), p.call);
+      const OutputValues oracle = varlen.oracle(p.values);
+      for (std::int64_t b = 0; b < 3; ++b) {
+        const std::int64_t L = lengths[static_cast<std::size_t>(b)];
+        OpCall one;  // sequence b as an sdpa call of one batch element, layout 1 ([B, S, H, D])
+        one.extents = {{"B", 1}, {"Hkv", heads.Hkv}, {"G", heads.G}, {"S", L}, {"D", D}};
+        one.params = {{"causal", causal ? 1.0 : 0.0}, {"layout", 1.0}, {"scale", 0.125}};
+        one.output_dtypes = {{"o", DType::f32}, {"lse", DType::f32}};
+        OpValues values{.extents = one.extents, .params = one.params};
+        for (const auto& [name, heads_of] : {std::pair{"q", H}, std::pair{"k", heads.Hkv}, std::pair{"v", heads.Hkv}}) {
+          one.inputs[name] = row_prefix(p.call.input(name), b, L * heads_of * D);
+          values.inputs[name] = one.inputs[name].values();
+        }
+        for (const auto* list : {&sdpa.decl.inputs, &sdpa.decl.outputs})
+          for (const auto& t : *list) values.shapes[t.name] = eval_shape(t, one.extents);
+        const OpOutputs alone = run_on_matrices(sdpa.decl, *make(family(), "parity-host"), one);
+        const OutputValues alone_oracle = sdpa.oracle(values);
+        const std::string at = "Hkv " + std::to_string(heads.Hkv) + " G " + std::to_string(heads.G) + " causal " +
+                               std::to_string(causal) + " b " + std::to_string(b);
+        for (std::int64_t i = 0; i < S * H * D; ++i) {
+          const std::int64_t row = b * S * H * D + i;
+          const bool real = i < L * H * D;
+          EXPECT_EQ(kernel.at("o").bits_at(row), real ? alone.at("o").bits_at(i) : 0u) << at << " o " << i;
+          EXPECT_EQ(oracle.at("o")[static_cast<std::size_t>(row)],
+                    real ? alone_oracle.at("o")[static_cast<std::size_t>(i)] : 0.0)
+              << at << " o " << i;
+        }
+        for (std::int64_t s = 0; s < S; ++s)
+          for (std::int64_t h = 0; h < H; ++h) {
+            const std::int64_t row = b * S * H + s * H + h, there = h * L + s;  // sdpa's lse column h*S + s
+            EXPECT_EQ(kernel.at("lse").bits_at(row), s < L ? alone.at("lse").bits_at(there) : 0u) << at << " lse";
+            EXPECT_EQ(oracle.at("lse")[static_cast<std::size_t>(row)],
+                      s < L ? alone_oracle.at("lse")[static_cast<std::size_t>(there)] : 0.0)
+                << at << " lse";
+          }
+      }
+    }
+}
+
+// Non-causal queries of a sequence shorter than max_seqlen, not the batch's last: the kernel is
+// within its bounds; reading the next sequence's keys is not.
+TEST(SdpaVarlen, KeysPastTheSequencesLengthAreOutsideTheBounds) {
+  const Case c = varlen_case({2, 5, 3}, {1, 2}, 4, false, 9);
+  EXPECT_TRUE(forward_accuracy(def(varlen_op()), c, *make(varlen_op(), "parity-host")).holds());
+  EXPECT_TRUE(forward_accuracy(def(varlen_op()), c, *make(varlen_op(), "probe-keys-past-length")).fails());
+  const Case causal = varlen_case({2, 5, 3}, {1, 2}, 4, true, 9);  // the probe's causal mask is the kernel's
+  EXPECT_TRUE(forward_accuracy(def(varlen_op()), causal, *make(varlen_op(), "probe-keys-past-length")).holds());
+}
+
+// probe-split-from-packed-total: the kernel's bits below 256 packed tokens; from 256 on, as accurate
+// but a sequence's bits differ from the same sequence alone (rows_independent).
+TEST(SdpaVarlen, TheSplitFromThePackedTotalBreaksBatchInvarianceFrom256Tokens) {
+  const OpDef& op = def(varlen_op());
+  const auto probe = make(varlen_op(), "probe-split-from-packed-total");
+  const Case below = varlen_case({100, 60, 95}, {1, 1}, 2, false, 4);  // 255 tokens
+  const OpOutputs kernel =
+      run_on_matrices(op.decl, *make(varlen_op(), "parity-host"), materialise(op.decl, below).call);
+  const OpOutputs split = run_on_matrices(op.decl, *probe, materialise(op.decl, below).call);
+  for (const auto& [name, t] : kernel) EXPECT_EQ(t.values(), split.at(name).values()) << name;
+  const Case at = varlen_case({100, 60, 96}, {1, 1}, 2, false, 4);  // 256 tokens
+  EXPECT_TRUE(forward_accuracy(op, at, *probe).holds());
+  EXPECT_TRUE(rows_independent(op, at, *make(varlen_op(), "parity-host")).holds());
+  EXPECT_TRUE(rows_independent(op, at, *probe).fails());
+}
+
+}  // namespace
+}  // namespace parity::ops::sdpa::testing
