@@ -126,25 +126,6 @@ std::string extents_text(const parity::Case& c) {
   return text;
 }
 
-// gen::detect_probe, the rounds restricted to `only` where it is not empty.
-std::optional<parity::gen::ProbeDetection> detect(const Family& family, const std::string& probe,
-                                                  const parity::gen::RunConfig& config,
-                                                  const std::vector<std::string>& only) {
-  if (only.empty()) return parity::gen::detect_probe(family, probe, config);
-  for (const auto& p : only) family.find_property(p);  // InputError naming an unknown one
-  int cases = 0;
-  std::optional<parity::gen::ProbeDetection> found;
-  parity::gen::run_in_rounds(family, probe, only, config, [&](const std::string& property, const auto& result) {
-    cases += result.counterexample ? result.cases : result.cases + result.discarded;
-    if (!result.counterexample) return parity::gen::AfterRun::next;
-    if (family.check(family.default_subject(), property, *result.counterexample).fails())
-      return parity::gen::AfterRun::again;  // parity's own kernel fails it too: no detection
-    found = parity::gen::ProbeDetection{property, result, cases};
-    return parity::gen::AfterRun::stop;
-  });
-  return found;
-}
-
 // One probe over every seed: its row of the table, and its per-seed figures in `seeds_json`.
 bool measure_probe(const Family& family, const std::string& probe, const Options& o, nlohmann::json& seeds_json) {
   std::vector<double> cases, seconds, sizes;
@@ -158,7 +139,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
     config.shrink = false;
     config.write_reproducer = false;
     const auto start = std::chrono::steady_clock::now();
-    const auto detection = detect(family, probe, config, o.properties);
+    const auto detection = parity::gen::detect_probe(family, probe, config, o.properties);
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     nlohmann::json row = {{"seed", *config.seed}, {"detected", detection.has_value()}, {"seconds", elapsed}};
     if (detection) {

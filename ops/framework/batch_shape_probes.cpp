@@ -5,6 +5,31 @@
 #include <parity/ops/framework/batch_shapes.hpp>
 
 namespace parity::ops {
+namespace {
+
+struct ProbeKind {
+  BatchTrigger trigger;
+  const char* name;
+  const char* property;
+};
+
+constexpr ProbeKind kProbes[] = {{BatchTrigger::sorted, "probe-sorted-batch-plan", "rows_permuted"},
+                                 {BatchTrigger::padded, "probe-padded-batch-plan", "rows_padded"},
+                                 {BatchTrigger::at_43_rows, "probe-plan-at-43-rows", "rows_chunked"}};
+
+const char* name_of(BatchTrigger trigger) {
+  for (const auto& p : kProbes)
+    if (p.trigger == trigger) return p.name;
+  return "";
+}
+
+}  // namespace
+
+std::string batch_shape_probe_property(const std::string& subject) {
+  for (const auto& p : kProbes)
+    if (subject == p.name) return p.property;
+  return "";
+}
 
 BatchShapeProbe::BatchShapeProbe(BatchTrigger trigger, std::string row_input, std::string row_extent,
                                  std::int64_t sorted_rows, std::unique_ptr<OpSubject> host,
@@ -36,8 +61,8 @@ OpOutputs BatchShapeProbe::run(const OpCall& call) { return (triggered(call) ? o
 void register_batch_shape_probes(const OpDecl& d, MakePlan host, MakePlan other) {
   const std::string& input = row_order_input(d);
   const std::int64_t max_rows = d.extent(d.row_extent).max;
-  const auto add = [&](BatchTrigger trigger, std::string name, std::string description) {
-    register_op_subject(d.name, OpSubjectInfo{.name = std::move(name),
+  const auto add = [&](BatchTrigger trigger, std::string description) {
+    register_op_subject(d.name, OpSubjectInfo{.name = name_of(trigger),
                                               .backend = "host",
                                               .kind = subjects::SubjectKind::probe,
                                               .description = std::move(description),
@@ -48,12 +73,11 @@ void register_batch_shape_probes(const OpDecl& d, MakePlan host, MakePlan other)
                                               }});
   };
   const std::string at = std::to_string(std::min(kSortedRows, max_rows));
-  add(BatchTrigger::sorted, "probe-sorted-batch-plan",
+  add(BatchTrigger::sorted,
       "another reduction order for a batch of >= " + at + " rows lying by descending norm (a sorted batch)");
-  add(BatchTrigger::padded, "probe-padded-batch-plan",
-      "another reduction order for a batch whose last row is all +0 (a padded batch)");
+  add(BatchTrigger::padded, "another reduction order for a batch whose last row is all +0 (a padded batch)");
   if (max_rows >= 3 * kPlanRows)
-    add(BatchTrigger::at_43_rows, "probe-plan-at-43-rows", "another reduction order for a batch of exactly 43 rows");
+    add(BatchTrigger::at_43_rows, "another reduction order for a batch of exactly 43 rows");
 }
 
 }  // namespace parity::ops

@@ -31,6 +31,10 @@ inline constexpr std::int64_t kPlanRows = 43;
 
 enum class BatchTrigger { sorted, padded, at_43_rows };
 
+// The property the batch-shape probe named `subject` is built for ("rows_permuted",
+// "rows_padded", "rows_chunked"), or "" where `subject` names no batch-shape probe.
+std::string batch_shape_probe_property(const std::string& subject);
+
 class BatchShapeProbe final : public OpSubject {
  public:
   // `host` runs every batch but those of `trigger`, which `other` runs; `row_input` is the op's

@@ -67,19 +67,13 @@ bool ragged_key_past(const OpDecl& d, const std::string& key, std::int64_t rows)
                      [&](const ExtentDecl& e) { return row_of_ragged_key(e, key) >= rows; });
 }
 
-std::int64_t elements_in(const std::vector<std::int64_t>& shape) {
-  std::int64_t n = 1;
-  for (auto s : shape) n *= s;
-  return n;
-}
-
 std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::int64_t>& dims) {
   std::int64_t most = 0;
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list) {
       auto shape = eval_shape(t, dims);
       if (d.has_rows(t)) shape[0] += 1;
-      most = std::max(most, elements_in(shape));
+      most = std::max(most, elements_of(shape));
     }
   return most;
 }
@@ -202,7 +196,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     for (std::size_t i = 0; i < count; ++i) {
       const TensorDecl& t = d.inputs[*gen::shrinking_element<std::size_t>(present)];
       const DType dtype = group.at(t.group());
-      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, elements_in(eval_shape(t, c.dims))),
+      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, elements_of(eval_shape(t, c.dims))),
                            *patch_bits_for(dtype), dtype});
     }
     // Drawn last, so that every draw above is the same whether or not the case reaches: the
@@ -214,7 +208,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
       fit_extents(d, c.dims, reach_elements_of(d), reach_work_of(d));
       c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
       for (Patch& p : c.patches)
-        p.index = *rc::gen::inRange<std::int64_t>(0, elements_in(eval_shape(d.tensor(p.operand), c.dims)));
+        p.index = *rc::gen::inRange<std::int64_t>(0, elements_of(eval_shape(d.tensor(p.operand), c.dims)));
       // Per-row values (TensorDecl::values) for its rows: the ordinary rows' where they remain.
       const std::int64_t rows = c.dims.at(d.row_extent);
       std::erase_if(c.params, [&](const auto& kv) {
@@ -269,7 +263,7 @@ gen::CaseRules op_rules(const OpDecl& d) {
                 n = std::clamp(std::nearbyint(n), 1.0, static_cast<double>(std::max<std::int64_t>(c.dim(e.name), 1)));
               }
             for (Patch& p : c.patches)
-              p.index %= std::max<std::int64_t>(elements_in(eval_shape(d.tensor(p.operand), c.dims)), 1);
+              p.index %= std::max<std::int64_t>(elements_of(eval_shape(d.tensor(p.operand), c.dims)), 1);
             return c;
           }};
 }

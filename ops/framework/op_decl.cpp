@@ -79,6 +79,12 @@ std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::st
   return shape;
 }
 
+std::int64_t elements_of(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (const auto d : shape) n *= d;
+  return n;
+}
+
 std::vector<std::int64_t> eval_subject_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents) {
   if (t.dims.empty()) return eval_shape(t, extents);
   std::vector<std::int64_t> shape;

@@ -179,6 +179,8 @@ inline bool is_present(const TensorDecl& t, const std::map<std::string, double>&
 // for an unknown name or a malformed term.
 std::int64_t eval_extent_expr(const std::string& expr, const std::map<std::string, std::int64_t>& extents);
 std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
+// The number of elements of a shape (1 for rank 0).
+std::int64_t elements_of(const std::vector<std::int64_t>& shape);
 // The shape of a subject's tensor of `t`: its dims where it declares them, else its shape.
 std::vector<std::int64_t> eval_subject_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
 // Whether parameter `param` only orders the dims of some operand's matrix (TensorDecl::order_param):

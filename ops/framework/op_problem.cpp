@@ -26,10 +26,7 @@ double param_of(const Case& c, const std::string& key) {
 std::map<std::string, DType> group_dtypes(const OpDecl& d, const Case& c) {
   std::map<std::string, DType> out;
   for (const auto* list : {&d.inputs, &d.outputs})
-    for (const auto& t : *list) {
-      const std::string key = "dtype." + t.group();
-      out[t.name] = dtype_from_code(param_of(c, key), "case.params." + key);
-    }
+    for (const auto& t : *list) out[t.name] = case_dtype(t, c);
   return out;
 }
 
@@ -49,12 +46,6 @@ Tensor place(const Tensor& logical, const Layout& l) {
   return out;
 }
 
-std::int64_t numel(const std::vector<std::int64_t>& shape) {
-  std::int64_t n = 1;
-  for (auto d : shape) n *= d;
-  return n;
-}
-
 }  // namespace
 
 int dtype_code(DType t) {
@@ -69,6 +60,11 @@ int dtype_code(DType t) {
       return 116;
   }
   return 0;
+}
+
+DType case_dtype(const TensorDecl& t, const Case& c) {
+  const std::string key = "dtype." + t.group();
+  return dtype_from_code(param_of(c, key), "case.params." + key);
 }
 
 DType dtype_from_code(double code, const std::string& field) {
@@ -137,8 +133,9 @@ void check_contract(const OpDecl& d, const Case& c) {
   for (const auto* list : {&d.inputs, &d.outputs})
     for (const auto& t : *list) {
       const auto shape = eval_shape(t, c.dims);
-      const std::int64_t extra = d.has_rows(t) ? numel(shape) / std::max<std::int64_t>(shape[0], 1) : 0;
-      if (static_cast<double>(numel(shape)) + static_cast<double>(extra) > static_cast<double>(reach_elements_of(d)))
+      const std::int64_t extra = d.has_rows(t) ? elements_of(shape) / std::max<std::int64_t>(shape[0], 1) : 0;
+      if (static_cast<double>(elements_of(shape)) + static_cast<double>(extra) >
+          static_cast<double>(reach_elements_of(d)))
         throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(reach_elements_of(d)) +
                          " elements");
     }
@@ -205,7 +202,7 @@ void check_contract(const OpDecl& d, const Case& c) {
     if (!is_present(d.tensor(p.operand), c.params))
       throw InputError(field + ".operand: the case has no " + p.operand + " (" + d.tensor(p.operand).present_if +
                        " is 0)");
-    if (p.index < 0 || p.index >= numel(eval_shape(d.tensor(p.operand), c.dims)))
+    if (p.index < 0 || p.index >= elements_of(eval_shape(d.tensor(p.operand), c.dims)))
       throw InputError(field + ".index: outside " + p.operand);
     if (p.dtype != dtypes.at(p.operand))
       throw InputError(field + ".dtype: " + std::string(dtype_name(p.dtype)) + ", but the case's " + p.operand +

@@ -48,6 +48,9 @@ struct OpProblem {
 // The Case's dtype code of a dtype (16, 32, 64, 116) and back (InputError naming `field`).
 int dtype_code(DType t);
 DType dtype_from_code(double code, const std::string& field);
+// The dtype of operand `t` in `c`: its group's "dtype.<group>" (InputError naming the field when
+// missing or not a dtype code).
+DType case_dtype(const TensorDecl& t, const Case& c);
 
 // Why `v` is outside parameter `p`'s contract (params, above), or "" when it is inside.
 std::string param_value_refusal(const ParamDecl& p, double v);

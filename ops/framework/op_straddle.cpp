@@ -138,8 +138,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   if (count <= 0 || !fits(d, no_rows, d.max_elements, d.max_work)) return plan;  // past the oracle's caps: a reach case
   std::vector<const TensorDecl*> outputs;  // known before anything is materialised
   for (const auto& t : d.outputs) {
-    const std::string key = "dtype." + t.group();
-    const DType dt = dtype_from_code(c.params.contains(key) ? c.params.at(key) : 0, "case.params." + key);
+    const DType dt = case_dtype(t, c);
     if (d.has_rows(t) && (dt == DType::bf16 || dt == DType::f16)) outputs.push_back(&t);
   }
   if (outputs.empty()) return plan;

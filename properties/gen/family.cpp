@@ -52,10 +52,14 @@ Verdict case_verdict(const Family& family, const std::string& subject, const std
   });
 }
 
-std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config) {
-  std::vector<std::string> properties;
-  for (const auto& property : family.properties())
-    if (property.needs_subject) properties.push_back(property.name);
+std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config,
+                                           std::vector<std::string> properties) {
+  if (properties.empty()) {
+    for (const auto& property : family.properties())
+      if (property.needs_subject) properties.push_back(property.name);
+  } else {
+    for (const auto& p : properties) family.find_property(p);
+  }
   int cases = 0;
   std::optional<ProbeDetection> found;
   run_in_rounds(family, probe, properties, config, [&](const std::string& property, const RunResult& result) {

@@ -117,9 +117,12 @@ struct ProbeDetection {
   int cases_to_detect = 0;
 };
 
-// Runs the family's subject-facing properties on `probe` in rounds, as `parity check` does
+// Runs the family's subject-facing properties (or only those of `properties`, where not empty; an
+// unknown name is an InputError) on `probe` in rounds, as `parity check` does
 // (property_rounds.hpp), until one fails on a case that the family's default implementation
-// passes; nullopt if none does within config.cases cases each.
-std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config);
+// passes; nullopt if none does within config.cases cases each. Each property draws its cases
+// from config.seed whatever else runs, so a detection by a subset is one by every property too.
+std::optional<ProbeDetection> detect_probe(const Family& family, const std::string& probe, const RunConfig& config,
+                                           std::vector<std::string> properties = {});
 
 }  // namespace parity::gen

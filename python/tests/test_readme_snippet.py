@@ -16,7 +16,10 @@ def snippet(name):
 
 def test_the_readme_snippet_runs_as_written(tmp_path):
     (tmp_path / "test_readme.py").write_text(snippet("python"))
-    env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PARITY_REPRO_DIR=str(tmp_path / "repros"))
+    # PARITY_CASES: the snippet as written, at fewer cases than a user's default run (what it checks
+    # is that the snippet runs and reports; the numerics at the default count are ctest's).
+    env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PARITY_REPRO_DIR=str(tmp_path / "repros"),
+               PARITY_CASES="25")
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "parity.pytest_plugin", "-p", "no:cacheprovider", "-q",
                           "-rs", "test_readme.py"], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -8,6 +8,9 @@
 // make (`parity probes FAMILY --cases N`); the output says at which count, and whether that is
 // within the family's own count (what `ctest -L properties` runs). Most probes fall within the
 // first count, so the properties that do not detect a probe run a few cases, not 200 each.
+// A batch-shape probe (ops/framework/batch_shape_probes.hpp) runs only the property it is built
+// for, which must detect it: each property draws its cases from the seed whatever else runs, so
+// that detection is one `parity probes` makes too, by that property or an earlier one.
 // usage: family_probes_test FAMILY
 #include <gtest/gtest.h>
 
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include <parity/core/error.hpp>
+#include <parity/ops/framework/batch_shape_probes.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/registry/families.hpp>
 
@@ -36,13 +40,15 @@ std::vector<int> case_counts() {
 
 class ProbeDetected : public ::testing::Test {
  public:
-  ProbeDetected(const Family& family, std::string probe) : family_(family), probe_(std::move(probe)) {}
+  ProbeDetected(const Family& family, std::string probe)
+      : family_(family), probe_(std::move(probe)), meant_for_(parity::ops::batch_shape_probe_property(probe_)) {}
 
   void TestBody() override {
     for (const int count : case_counts()) {
       parity::gen::RunConfig config;
       config.cases = count;
-      const auto detection = parity::gen::detect_probe(family_, probe_, config);
+      const auto detection = parity::gen::detect_probe(
+          family_, probe_, config, meant_for_.empty() ? std::vector<std::string>{} : std::vector{meant_for_});
       if (!detection) {
         std::cout << "not detected with " << count << " cases per property\n";
         continue;
@@ -54,13 +60,15 @@ class ProbeDetected : public ::testing::Test {
       EXPECT_TRUE(detection->result.reproducer.has_value()) << "no reproducer was written";
       return;
     }
-    ADD_FAILURE() << "probe " << probe_ << " was detected by no " << family_.name() << " property in "
+    ADD_FAILURE() << "probe " << probe_ << " was detected by no " << family_.name() << " property"
+                  << (meant_for_.empty() ? "" : " (of " + meant_for_ + ", which it is built for)") << " in "
                   << kMaxCasesPerProperty << " cases each";
   }
 
  private:
   const Family& family_;
   std::string probe_;
+  std::string meant_for_;  // a batch-shape probe's property, or "" for every property
 };
 
 }  // namespace
