@@ -54,6 +54,16 @@ rc::Gen<std::int64_t> length_of(const ExtentDecl& e, std::int64_t n) {
       {{3, gen::shrinking_element(small)}, {5, gen::shrinking_element(near)}, {2, rc::gen::just(n)}});
 }
 
+// A real element of t's matrix in `c` (real_element, op_decl.hpp): an index in t's matrix, never
+// in a ragged extent's padding.
+rc::Gen<std::int64_t> real_index(const OpDecl& d, const TensorDecl& t, const Case& c) {
+  const RaggedLengths lengths = case_lengths(d, c);
+  return rc::gen::map(rc::gen::inRange<std::int64_t>(0, real_elements_of(d, t, c.dims, lengths)),
+                      [d, name = t.name, dims = c.dims, lengths](std::int64_t k) {
+                        return real_element(d, d.tensor(name), dims, lengths, k);
+                      });
+}
+
 // Every row's length of each ragged extent of `d`, drawn anew (length_of).
 void draw_lengths(const OpDecl& d, Case& c) {
   for (const auto& e : d.extents)
@@ -196,8 +206,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     for (std::size_t i = 0; i < count; ++i) {
       const TensorDecl& t = d.inputs[*gen::shrinking_element<std::size_t>(present)];
       const DType dtype = group.at(t.group());
-      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, elements_of(eval_shape(t, c.dims))),
-                           *patch_bits_for(dtype), dtype});
+      c.patches.push_back({t.name, *real_index(d, t, c), *patch_bits_for(dtype), dtype});
     }
     // Drawn last, so that every draw above is the same whether or not the case reaches: the
     // ordinary cases are those of the declaration without reach. At the nominal size, so that the
@@ -207,8 +216,6 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
       for (const auto& e : d.extents) c.dims[e.name] = *reach_extent_of(e);
       fit_extents(d, c.dims, reach_elements_of(d), reach_work_of(d));
       c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
-      for (Patch& p : c.patches)
-        p.index = *rc::gen::inRange<std::int64_t>(0, elements_of(eval_shape(d.tensor(p.operand), c.dims)));
       // Per-row values (TensorDecl::values) for its rows: the ordinary rows' where they remain.
       const std::int64_t rows = c.dims.at(d.row_extent);
       std::erase_if(c.params, [&](const auto& kv) {
@@ -222,6 +229,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
       // Ragged lengths anew, in the reach case's rows and extents.
       std::erase_if(c.params, [&](const auto& kv) { return ragged_key_past(d, kv.first, 0); });
       draw_lengths(d, c);
+      for (Patch& p : c.patches) p.index = *real_index(d, d.tensor(p.operand), c);
     }
     return c;
   });
@@ -262,8 +270,15 @@ gen::CaseRules op_rules(const OpDecl& d) {
                 double& n = c.params.try_emplace(ragged_key(e, b), 1.0).first->second;
                 n = std::clamp(std::nearbyint(n), 1.0, static_cast<double>(std::max<std::int64_t>(c.dim(e.name), 1)));
               }
-            for (Patch& p : c.patches)
-              p.index %= std::max<std::int64_t>(elements_of(eval_shape(d.tensor(p.operand), c.dims)), 1);
+            // A patch whose element is no longer real (its row's length shrank) moves to a real one.
+            for (Patch& p : c.patches) {
+              const TensorDecl& t = d.tensor(p.operand);
+              p.index %= std::max<std::int64_t>(elements_of(eval_shape(t, c.dims)), 1);
+              const RaggedLengths lengths = case_lengths(d, c);
+              if (const std::int64_t real = real_elements_of(d, t, c.dims, lengths);
+                  real > 0 && !is_real_element(d, t, c.dims, lengths, p.index))
+                p.index = real_element(d, t, c.dims, lengths, p.index % real);
+            }
             return c;
           }};
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include <parity/core/error.hpp>
 
@@ -186,6 +187,62 @@ std::string ragged_fault(const OpDecl& d, const ExtentDecl& e) {
 }
 
 }  // namespace
+
+const ExtentDecl* ragged_extent_of(const OpDecl& d, const TensorDecl& t) {
+  if (t.dims.size() < 2 || !d.has_rows(t)) return nullptr;
+  const auto it = std::find_if(d.extents.begin(), d.extents.end(),
+                               [&](const ExtentDecl& e) { return e.ragged && e.name == t.dims[1]; });
+  return it == d.extents.end() ? nullptr : &*it;
+}
+
+namespace {
+
+// Rows and width of t's matrix in `extents` (a 1-D matrix is one row).
+std::pair<std::int64_t, std::int64_t> matrix_rows_width(const TensorDecl& t,
+                                                        const std::map<std::string, std::int64_t>& extents) {
+  const auto shape = eval_shape(t, extents);
+  if (shape.size() < 2) return {1, elements_of(shape)};
+  return {shape[0], elements_of(shape) / std::max<std::int64_t>(shape[0], 1)};
+}
+
+}  // namespace
+
+std::int64_t real_width(const OpDecl& d, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                        const RaggedLengths& lengths, std::int64_t row) {
+  const std::int64_t width = matrix_rows_width(t, extents).second;
+  const ExtentDecl* e = ragged_extent_of(d, t);
+  if (e == nullptr) return width;
+  const std::int64_t n = extents.at(e->name);
+  return n == 0 ? 0 : width / n * lengths.at(e->name).at(static_cast<std::size_t>(row));
+}
+
+std::int64_t real_elements_of(const OpDecl& d, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                              const RaggedLengths& lengths) {
+  const auto [rows, width] = matrix_rows_width(t, extents);
+  if (ragged_extent_of(d, t) == nullptr) return rows * width;
+  std::int64_t n = 0;
+  for (std::int64_t r = 0; r < rows; ++r) n += real_width(d, t, extents, lengths, r);
+  return n;
+}
+
+std::int64_t real_element(const OpDecl& d, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                          const RaggedLengths& lengths, std::int64_t k) {
+  const auto [rows, width] = matrix_rows_width(t, extents);
+  if (ragged_extent_of(d, t) == nullptr) return k;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t w = real_width(d, t, extents, lengths, r);
+    if (k < w) return r * width + k;
+    k -= w;
+  }
+  throw std::out_of_range("real_element: past " + t.name + "'s real elements");
+}
+
+bool is_real_element(const OpDecl& d, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                     const RaggedLengths& lengths, std::int64_t index) {
+  if (ragged_extent_of(d, t) == nullptr) return true;
+  const std::int64_t width = matrix_rows_width(t, extents).second;
+  return index % width < real_width(d, t, extents, lengths, index / width);
+}
 
 bool has_reach(const OpDecl& d) {
   return reach_work_of(d) > d.max_work || reach_elements_of(d) > d.max_elements ||

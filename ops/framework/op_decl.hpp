@@ -183,6 +183,26 @@ std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::st
 std::int64_t elements_of(const std::vector<std::int64_t>& shape);
 // The shape of a subject's tensor of `t`: its dims where it declares them, else its shape.
 std::vector<std::int64_t> eval_subject_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
+// Real elements (ExtentDecl::ragged): an element of t's matrix (eval_shape in `extents`) is real
+// where it lies at a position s < L_b of row b's ragged extent, `lengths` holding each ragged
+// extent's lengths, one a row; every element of an operand that holds no ragged extent is real.
+// The ragged extent is the second of t's dims, so row b's real elements are the first
+// real_width(.., b) of its row and the rest of it is padding.
+using RaggedLengths = std::map<std::string, std::vector<std::int64_t>>;
+// The ragged extent whose positions t's dims' second runs along, or nullptr.
+const ExtentDecl* ragged_extent_of(const OpDecl& decl, const TensorDecl& t);
+// The real elements of row `row` of t's matrix (its whole width for t without a ragged extent).
+std::int64_t real_width(const OpDecl& decl, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                        const RaggedLengths& lengths, std::int64_t row);
+// How many elements of t's matrix are real.
+std::int64_t real_elements_of(const OpDecl& decl, const TensorDecl& t,
+                              const std::map<std::string, std::int64_t>& extents, const RaggedLengths& lengths);
+// The index in t's matrix of its k-th real element, k in [0, real_elements_of).
+std::int64_t real_element(const OpDecl& decl, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                          const RaggedLengths& lengths, std::int64_t k);
+// Whether element `index` of t's matrix (in [0, its elements)) is real.
+bool is_real_element(const OpDecl& decl, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                     const RaggedLengths& lengths, std::int64_t index);
 // Whether parameter `param` only orders the dims of some operand's matrix (TensorDecl::order_param):
 // a subject sees its effect in the strides of its tensors.
 bool orders_dims(const OpDecl& decl, const std::string& param);

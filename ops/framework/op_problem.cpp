@@ -87,6 +87,14 @@ std::string param_value_refusal(const ParamDecl& p, double v) {
 
 std::int64_t max_storage(const OpDecl& d) { return std::max(kMaxStorage, 16 * reach_elements_of(d)); }
 
+RaggedLengths case_lengths(const OpDecl& d, const Case& c) {
+  RaggedLengths out;
+  for (const auto& e : d.extents)
+    for (std::int64_t b = 0; e.ragged && b < c.dim(d.row_extent); ++b)
+      out[e.name].push_back(static_cast<std::int64_t>(c.param(ragged_key(e, b), 1.0)));
+  return out;
+}
+
 void check_contract(const OpDecl& d, const Case& c) {
   if (c.family != d.name) throw InputError("case.family: '" + c.family + "' is not " + d.name);
   refuse_unread_fields(c, {.family = d.name, .layouts = true, .probe_row = true, .patches = true});
@@ -204,6 +212,10 @@ void check_contract(const OpDecl& d, const Case& c) {
                        " is 0)");
     if (p.index < 0 || p.index >= elements_of(eval_shape(d.tensor(p.operand), c.dims)))
       throw InputError(field + ".index: outside " + p.operand);
+    if (const ExtentDecl* e = ragged_extent_of(d, d.tensor(p.operand));
+        e != nullptr && !is_real_element(d, d.tensor(p.operand), c.dims, case_lengths(d, c), p.index))
+      throw InputError(field + ".index: " + std::to_string(p.index) + " is padding of " + p.operand +
+                       " (a position past its row's length case.params." + e->name + ".<row>), which no subject sees");
     if (p.dtype != dtypes.at(p.operand))
       throw InputError(field + ".dtype: " + std::string(dtype_name(p.dtype)) + ", but the case's " + p.operand +
                        " is " + std::string(dtype_name(dtypes.at(p.operand))) +

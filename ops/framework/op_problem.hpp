@@ -54,8 +54,13 @@ DType case_dtype(const TensorDecl& t, const Case& c);
 
 // Why `v` is outside parameter `p`'s contract (params, above), or "" when it is inside.
 std::string param_value_refusal(const ParamDecl& p, double v);
-// Throws InputError naming the field of `c` that is outside the op's contract (header comment).
+// Throws InputError naming the field of `c` that is outside the op's contract (header comment);
+// a patch at a padding element (real elements, op_decl.hpp) is outside it.
 void check_contract(const OpDecl& decl, const Case& c);
+
+// Each ragged extent's lengths in `c` (ExtentDecl::ragged), one a row of its row extent: the
+// parameters "<extent>.<b>", 1 where one is missing (check_contract refuses that case).
+RaggedLengths case_lengths(const OpDecl& decl, const Case& c);
 
 // The problem of `c` with `extra_rows` more rows along the row extent (the same bits in the
 // first rows; an input with a value per row takes the case's row 0's value in the extra rows, and

@@ -2,12 +2,15 @@
 // seen by a subject packed as [sum_t L_t, C], a weight w [C] as it is, and the subject returns y
 // packed and z [T, C]. The generator draws one length a row in [1, S], at S's thresholds, small
 // and at S; the contract refuses a length outside [1, S], fractional or missing, naming the field;
-// extra, sliced, gathered and padding rows carry their lengths (row 0's for the added ones); the
+// extra, sliced, gathered and padding rows carry their lengths (row 0's for the added ones);
+// patches lie on real elements only (drawn, conformed; the contract refuses one in padding, naming
+// it); the
 // packed view is the matrix's positions s < L_t in order and an output comes back with +0 at every
 // padding position; a Case round-trips through JSON with its lengths; and a declaration where the
 // ragged extent cannot work is refused.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -158,6 +161,51 @@ TEST(OpRagged, APackedOperandIsTheRealPositionsInOrderAndComesBackWithZeroPaddin
     }
   } padded;
   EXPECT_THROW(run_on_matrices(d, padded, p.call), std::invalid_argument);
+}
+
+// Whether element i of x's matrix in `c` is real: its row's position i % (S*C) / C < L_row.
+bool x_real(const Case& c, std::int64_t i) {
+  const std::int64_t width = c.dim("S") * c.dim("C");
+  return width > 0 &&
+         (i % width) / c.dim("C") < static_cast<std::int64_t>(c.params.at("S." + std::to_string(i / width)));
+}
+
+TEST(OpRagged, PatchesLieOnRealElementsOnly) {
+  const OpDecl d = ragged_decl();
+  const rc::Gen<Case> cases = op_case(d);
+  int on_x = 0;
+  for (int k = 0; k < 300; ++k) {
+    const Case c = cases(rc::Random(static_cast<std::uint64_t>(k) + 1), k % 100).value();
+    for (const Patch& p : c.patches)
+      if (p.operand == "x") {
+        ++on_x;
+        ASSERT_TRUE(x_real(c, p.index)) << c.summary();
+      }
+  }
+  EXPECT_GT(on_x, 50);
+  // conform moves a patch whose row's length shrank onto a real element.
+  Case c = ragged_case({6, 6});
+  c.patches.push_back({"x", 1 * 12 + 11, 0x7fc00000u, DType::f32});  // row 1, position 5
+  c.params["S.1"] = 2;
+  const Case conformed = op_rules(d).conform(c);
+  ASSERT_EQ(conformed.patches.size(), 1u);
+  EXPECT_TRUE(x_real(conformed, conformed.patches[0].index)) << conformed.patches[0].index;
+  EXPECT_NO_THROW(check_contract(d, conformed));
+}
+
+TEST(OpRagged, TheContractRefusesAPatchInPaddingNamingIt) {
+  const OpDecl d = ragged_decl();
+  Case c = ragged_case({2, 6, 3});  // S 6, C 2: row 0's real elements are 0 to 3 of 12
+  c.patches.push_back({"w", 1, 0x3f800000u, DType::f32});
+  c.patches.push_back({"x", 3, 0x3f800000u, DType::f32});
+  EXPECT_NO_THROW(check_contract(d, c));
+  c.patches.push_back({"x", 4, 0x3f800000u, DType::f32});
+  try {
+    check_contract(d, c);
+    ADD_FAILURE() << "a patch in padding accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("case.patches[2].index"), std::string::npos) << e.what();
+  }
 }
 
 TEST(OpRagged, ACaseRoundTripsThroughJsonWithItsLengths) {

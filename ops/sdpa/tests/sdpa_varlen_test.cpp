@@ -2,11 +2,14 @@
 // layout 1), for the double oracle exactly and for the host twins bit for bit, with +0 at every
 // padding position; on hand-made cases the kernel is within its derived bounds, the probe that
 // reads keys past a sequence's length is not, and the split chosen from the packed total changes
-// a row's bits exactly where the total reaches 256 tokens.
+// a row's bits exactly where the total reaches 256 tokens; straddles and patches lie on real
+// positions.
 #include <gtest/gtest.h>
 
+#include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_straddle.hpp>
 #include <parity/ops/framework/op_view.hpp>
 #include <parity/ops/sdpa/tests/sdpa_cases.hpp>
 
@@ -107,6 +110,38 @@ TEST(SdpaVarlen, TheSplitFromThePackedTotalBreaksBatchInvarianceFrom256Tokens) {
   EXPECT_TRUE(forward_accuracy(op, at, *probe).holds());
   EXPECT_TRUE(rows_independent(op, at, *make(varlen_op(), "parity-host")).holds());
   EXPECT_TRUE(rows_independent(op, at, *probe).fails());
+}
+
+// Whether element i of operand `name`'s matrix in the varlen case `c` is a real position: its
+// row's position (i % (S * heads * D)) / (heads * D) below the row's length (lse: no D).
+bool real_position(const Case& c, const std::string& name, std::int64_t i) {
+  const std::int64_t heads = name == "k" || name == "v" ? c.dim("Hkv") : c.dim("Hkv") * c.dim("G");
+  const std::int64_t per = heads * (name == "lse" ? 1 : c.dim("D")), width = c.dim("S") * per;
+  return (i % width) / per < static_cast<std::int64_t>(c.params.at("S." + std::to_string(i / width)));
+}
+
+// Straddle targets and the inputs they move, and the generator's patches, lie on real positions.
+TEST(SdpaVarlen, StraddlesAndPatchesLieOnRealPositions) {
+  const OpDef& op = def(varlen_op());
+  int straddles = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    Case c = varlen_case({2, 7, 1}, {1, 2}, 4, seed % 2 == 1, seed);
+    c.dims["S"] = 12;  // most of every row padding
+    c.params["dtype.act"] = dtype_code(DType::bf16);
+    c.probe_row = static_cast<std::int64_t>(seed % 3);
+    const StraddlePlan plan = straddle_patches(op, c, 8);
+    for (const Straddle& t : plan.targets) EXPECT_TRUE(real_position(c, t.output, t.index)) << seed << " " << t.index;
+    for (const Patch& p : plan.patches) {
+      ++straddles;
+      EXPECT_TRUE(real_position(c, p.operand, p.index)) << seed << " " << p.operand << " " << p.index;
+    }
+  }
+  EXPECT_GT(straddles, 0);
+  const rc::Gen<Case> cases = op_case(op);
+  for (int k = 0; k < 40; ++k) {
+    const Case c = cases(rc::Random(static_cast<std::uint64_t>(k) + 1), 30).value();
+    for (const Patch& p : c.patches) ASSERT_TRUE(real_position(c, p.operand, p.index)) << c.summary();
+  }
 }
 
 }  // namespace
