@@ -41,11 +41,11 @@ struct ExtentDecl {
   // extent's thresholds and their neighbours up to the case's value, small, or the value itself,
   // one per row; rows added by properties (the extra batch row, padding rows) take row 0's, and
   // row slices, gathers, permutations and chunks carry it with its row (op_problem.hpp). The engine
-  // keeps each operand as its padded matrix (row b = element b padded to the maximum, +0 in an
-  // output's padding); a subject sees an operand whose dims are (row extent, this extent, ...)
-  // packed: those two dims merged into one of sum_b L_b, FlashAttention's varlen format (op_view.hpp),
-  // and the lengths through OpCall::cu_seqlens. validate refuses a ragged extent an operand
-  // holds other than as its dims' second, or one that is the row extent or may be 0.
+  // keeps each operand as its padded matrix (row b = element b padded to the maximum, +0 at every
+  // padding position of an input, as materialise draws it, and of an output); a subject sees an operand whose dims are
+  // (row extent, this extent, ...) packed: those two dims merged into one of sum_b L_b, FlashAttention's varlen format
+  // (op_view.hpp), and the lengths through OpCall::cu_seqlens. validate refuses a ragged extent an operand holds other
+  // than as its dims' second, or one that is the row extent or may be 0.
   bool ragged = false;
 };
 

@@ -255,6 +255,10 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
                                                                         static_cast<std::uint64_t>(i)));
     for (const Patch& patch : c.patches)
       if (patch.operand == t.name) logical.set_bits(patch.index, patch.bits);
+    if (ragged_extent_of(d, t) != nullptr)  // +0 at every padding element (a row's elements past its real ones)
+      for (std::int64_t r = 0, width = logical.numel() / shape[0]; r < shape[0]; ++r)
+        for (std::int64_t i = real_width(d, t, p.values.extents, p.values.lengths, r); i < width; ++i)
+          logical.set_value(r * width + i, 0.0);
     p.values.shapes[t.name] = shape;
     p.values.inputs[t.name] = logical.values();
     const auto l = c.layouts.find(t.name);

@@ -64,8 +64,8 @@ RaggedLengths case_lengths(const OpDecl& decl, const Case& c);
 
 // The problem of `c` with `extra_rows` more rows along the row extent (the same bits in the
 // first rows; an input with a value per row takes the case's row 0's value in the extra rows, and
-// so does each ragged extent's length), in
-// the case's layouts or, with `contiguous`, in none.
+// so does each ragged extent's length), +0 at every padding element of an input (real elements,
+// op_decl.hpp), in the case's layouts or, with `contiguous`, in none.
 OpProblem materialise(const OpDecl& decl, const Case& c, std::int64_t extra_rows = 0, bool contiguous = false);
 
 // Rows [begin, end) of a materialised problem as a problem of its own (contiguous inputs).

@@ -4,7 +4,7 @@
 // and at S; the contract refuses a length outside [1, S], fractional or missing, naming the field;
 // extra, sliced, gathered and padding rows carry their lengths (row 0's for the added ones);
 // patches lie on real elements only (drawn, conformed; the contract refuses one in padding, naming
-// it); the
+// it) and every padding element of an input is +0; the
 // packed view is the matrix's positions s < L_t in order and an output comes back with +0 at every
 // padding position; a Case round-trips through JSON with its lengths; and a declaration where the
 // ragged extent cannot work is refused.
@@ -206,6 +206,29 @@ TEST(OpRagged, TheContractRefusesAPatchInPaddingNamingIt) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("case.patches[2].index"), std::string::npos) << e.what();
   }
+}
+
+TEST(OpRagged, EveryPaddingElementOfAnInputIsPositiveZero) {
+  const OpDecl d = ragged_decl();
+  const std::vector<std::int64_t> lengths = {2, 6, 1};
+  Case c = ragged_case(lengths);
+  c.layouts["x"] = Layout{.transposed = true, .ld_pad = 3, .offset = 5};
+  c.patches.push_back({"x", 0, 0xff800000u, DType::f32});  // -inf, real
+  const OpProblem p = materialise(d, c, 1);
+  const Tensor x = p.call.input("x").contiguous();
+  ASSERT_EQ(x.shape(), (std::vector<std::int64_t>{4, 12}));
+  int real_nonzero = 0;
+  for (std::int64_t i = 0; i < x.numel(); ++i) {
+    const bool real = i / 2 % 6 < (i < 36 ? lengths[static_cast<std::size_t>(i / 12)] : lengths[0]);
+    if (!real) {
+      EXPECT_EQ(x.bits_at(i), 0u) << i;
+      EXPECT_EQ(std::signbit(p.values.inputs.at("x")[static_cast<std::size_t>(i)]), false) << i;
+      EXPECT_EQ(p.values.inputs.at("x")[static_cast<std::size_t>(i)], 0.0) << i;
+    } else if (x.bits_at(i) != 0) {
+      ++real_nonzero;
+    }
+  }
+  EXPECT_EQ(real_nonzero, (2 + 6 + 1 + 2) * 2);  // drawn values where real
 }
 
 TEST(OpRagged, ACaseRoundTripsThroughJsonWithItsLengths) {
