@@ -125,9 +125,11 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
   for (const auto& t : d.inputs)  // a byte a row (past the end 0: the first declared value)
     for (std::int64_t b = 0; t.per_row() && b < c.dims.at(d.row_extent); ++b)
       c.params[ops::row_value_key(t, b)] = static_cast<float>(t.values[in.u8() % t.values.size()]);
-  for (const auto& e : d.extents)  // a ragged extent: a byte a row, its length in [1, the extent]
-    for (std::int64_t b = 0; e.ragged && b < c.dims.at(d.row_extent); ++b)
-      c.params[ops::ragged_key(e, b)] = static_cast<double>(1 + in.u8() % c.dims.at(e.name));
+  for (const auto& e : d.extents)  // a ragged extent: a byte a row (two past 256), its length in [1, the extent]
+    for (std::int64_t b = 0; e.ragged && b < c.dims.at(d.row_extent); ++b) {
+      const std::int64_t n = c.dims.at(e.name);
+      c.params[ops::ragged_key(e, b)] = static_cast<double>(1 + (n > 256 ? in.u16() : in.u8()) % n);
+    }
   c.probe_row = in.u16() % c.dims.at(d.row_extent);
   for (const auto& t : d.inputs) {
     Layout l = decode_layout(in.u8());

@@ -18,7 +18,8 @@
 //   ...     1 each  each parameter: values[b % size]
 //   ...     1 each  each input with several scales: scales[b % size]
 //   ...     1 each  each row of each input with a value per row: values[b % size]
-//   ...     1 each  each row of each ragged extent: its length 1 + b % the extent
+//   ...     1 or 2  each row of each ragged extent: its length 1 + u % the extent, u a byte, or
+//                   a u16 where the extent is over 256
 //   ...     2       probe_row = u16 % rows
 //   ...     1 each  each input's layout (fuzz_values.hpp; a 1-D input is never transposed; all
 //                   contiguous for a subject without strided_layouts)

@@ -1,7 +1,9 @@
 // op_fuzzer's byte format on a ragged op (decode_op.hpp, sdpa_varlen): every decoded case is
-// within the contract and its patches lie on real positions (never a sequence's padding).
+// within the contract, its patches lie on real positions (never a sequence's padding), and a
+// row's length reaches past 256 where the extent does (two bytes a row there).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -22,21 +24,30 @@ bool real_position(const Case& c, const std::string& name, std::int64_t i) {
   return (i % width) / per < static_cast<std::int64_t>(c.params.at("S." + std::to_string(i / width)));
 }
 
-TEST(OpDecodeRagged, PatchesLieOnRealPositions) {
+TEST(OpDecodeRagged, PatchesLieOnRealPositionsAndLengthsPass256) {
   const ops::OpDecl& d = ops::find_op_family("sdpa_varlen").def().decl;
   std::mt19937_64 rng(11);
   int patches = 0;
-  for (int k = 0; k < 200; ++k) {
+  double longest = 0;
+  for (int k = 0; k < 300; ++k) {
     std::vector<std::uint8_t> bytes(kOpFuzzMaxBytes / 4);
     for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+    if (k % 2 == 0)  // B, Hkv, G and D small (1 to 4), S (the fourth extent) realistic: up to 512
+      for (int e = 0; e < 5; ++e) {
+        bytes[static_cast<std::size_t>(2 + 2 * e)] = e == 3 ? 255 : 0;
+        if (e != 3) bytes[static_cast<std::size_t>(3 + 2 * e)] %= 4;
+      }
     const FuzzInput in = decode_op(bytes, "sdpa_varlen", "parity-host");
     ASSERT_NO_THROW(ops::check_contract(d, in.c)) << in.c.summary();
     for (const Patch& p : in.c.patches) {
       ++patches;
       ASSERT_TRUE(real_position(in.c, p.operand, p.index)) << p.operand << " " << p.index << " " << in.c.summary();
     }
+    for (std::int64_t b = 0; b < in.c.dim("B"); ++b)
+      longest = std::max(longest, in.c.params.at("S." + std::to_string(b)));
   }
-  EXPECT_GT(patches, 100);
+  EXPECT_GT(patches, 150);
+  EXPECT_GT(longest, 256);
 }
 
 }  // namespace
