@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <parity/core/layout.hpp>
+
 namespace parity::ops {
 
 namespace {
@@ -117,6 +119,35 @@ std::int64_t each_position(const TensorDecl& t, const OpCall& call, const F& f) 
 
 }  // namespace
 
+namespace {
+
+// The layout (Layout::place) a 2-D `matrix` lies in, read off its strides and offset: transposed
+// where its column stride is not 1 (or its row stride is 1 across several columns).
+Layout layout_of(const Tensor& matrix) {
+  const std::int64_t rows = matrix.dim(0), cols = matrix.dim(1), s0 = matrix.strides()[0], s1 = matrix.strides()[1];
+  const bool transposed = s1 != 1 || (s0 == 1 && cols > 1);
+  return {.transposed = transposed,
+          .ld_pad = std::max<std::int64_t>(transposed ? s1 - rows : s0 - cols, 0),
+          .offset = matrix.offset()};
+}
+
+}  // namespace
+
+Tensor packed_in_layout(const Tensor& packed, const Tensor& matrix) {
+  const std::vector<std::int64_t>& shape = packed.shape();
+  const std::int64_t total = shape[0], inner = total == 0 ? 0 : packed.numel() / total;
+  const Layout l = layout_of(matrix);
+  const Tensor placed = l.place(restrided(packed.contiguous(), {total, inner}, {inner, 1}, 0));
+  std::vector<std::int64_t> strides(shape.size());
+  strides[0] = placed.strides()[0];
+  std::int64_t step = placed.strides()[1];
+  for (std::size_t k = shape.size(); k-- > 1;) {
+    strides[k] = step;
+    step *= shape[k];
+  }
+  return restrided(placed, shape, strides, placed.offset());
+}
+
 Tensor packed(const TensorDecl& t, const Tensor& shaped, const OpCall& call) {
   Tensor out = Tensor::zeros(shaped.dtype(), subject_shape(t, call));
   each_position(t, call, [&](std::int64_t from, std::int64_t to, std::int64_t inner) {
@@ -141,7 +172,9 @@ OpCall subject_call(const OpDecl& d, const OpCall& matrices) {
   for (const auto& t : d.inputs)
     if (!t.dims.empty() && matrices.has_input(t.name)) {
       Tensor view = dims_view(t, matrices.input(t.name), matrices);
-      call.inputs.at(t.name) = is_packed(t, matrices) ? packed(t, view, matrices) : std::move(view);
+      call.inputs.at(t.name) = is_packed(t, matrices)
+                                   ? packed_in_layout(packed(t, view, matrices), matrices.input(t.name))
+                                   : std::move(view);
     }
   return call;
 }

@@ -38,13 +38,20 @@ bool is_packed(const TensorDecl& t, const OpCall& call);
 std::vector<std::int64_t> subject_shape(const TensorDecl& t, const OpCall& call);
 // The packed, contiguous tensor of `shaped`, a tensor of t's dims (any strides). Requires is_packed.
 Tensor packed(const TensorDecl& t, const Tensor& shaped, const OpCall& call);
+// `packed` (a packed tensor [total, n2, .., nk], any strides) in the layout of `matrix` (the
+// engine's matrix of the same operand, placed by Layout::place): the packed tensor seen as its
+// matrix [total, n2*..*nk], placed with `matrix`'s transposition, padding (NaN-filled) and offset
+// as Layout::place places it, and viewed back as [total, n2, .., nk] over that storage. A
+// contiguous `matrix` gives a contiguous tensor.
+Tensor packed_in_layout(const Tensor& packed, const Tensor& matrix);
 // The contiguous tensor of t's dims of `packed` (a subject's packed output, any strides), +0 at
 // every padding position: nothing a subject writes lands there. Throws std::invalid_argument
 // naming the shapes where `packed` is not of subject_shape. Requires is_packed.
 Tensor unpacked(const TensorDecl& t, const Tensor& packed, const OpCall& call);
 
 // The call a subject receives for the engine's call `matrices`: each input of `decl` that
-// declares dims as its dims_view (packed where is_packed), the rest as they are.
+// declares dims as its dims_view (packed where is_packed, in its matrix's layout:
+// packed_in_layout), the rest as they are.
 OpCall subject_call(const OpDecl& decl, const OpCall& matrices);
 
 // `s` run on the engine's call `matrices`, its outputs back as their matrices (packed ones

@@ -3,11 +3,10 @@
 // packed and z [T, C]. The generator draws one length a row in [1, S], at S's thresholds, small
 // and at S; the contract refuses a length outside [1, S], fractional or missing, naming the field;
 // extra, sliced, gathered and padding rows carry their lengths (row 0's for the added ones);
-// patches lie on real elements only (drawn, conformed; the contract refuses one in padding, naming
-// it) and every padding element of an input is +0; the
-// packed view is the matrix's positions s < L_t in order and an output comes back with +0 at every
-// padding position; a Case round-trips through JSON with its lengths; and a declaration where the
-// ragged extent cannot work is refused.
+// the packed view lies in the operand's layout; patches lie on real elements only (drawn, conformed; the contract
+// refuses one in padding, naming it) and every padding element of an input is +0; the packed view is the matrix's
+// positions s < L_t in order and an output comes back with +0 at every padding position; a Case round-trips through
+// JSON with its lengths; and a declaration where the ragged extent cannot work is refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -135,6 +134,10 @@ TEST(OpRagged, APackedOperandIsTheRealPositionsInOrderAndComesBackWithZeroPaddin
   const OpCall call = subject_call(d, p.call);
   const Tensor& x = call.input("x");
   ASSERT_EQ(x.shape(), (std::vector<std::int64_t>{11, C}));
+  // In x's layout: the packed matrix [11, C] transposed, its leading dimension 11 + 3, at offset 5.
+  EXPECT_EQ(x.strides(), (std::vector<std::int64_t>{1, 14}));
+  EXPECT_EQ(x.offset(), 5);
+  EXPECT_TRUE(subject_call(d, materialise(d, c, 0, true).call).input("x").is_contiguous());
   EXPECT_EQ(call.input("w").shape(), (std::vector<std::int64_t>{C}));  // not ragged: as it is
   const std::vector<double>& matrix = p.values.inputs.at("x");
   std::int64_t token = 0;

@@ -3,8 +3,11 @@
 // padding position; on hand-made cases the kernel is within its derived bounds, the probe that
 // reads keys past a sequence's length is not, and the split chosen from the packed total changes
 // a row's bits exactly where the total reaches 256 tokens; straddles and patches lie on real
-// positions.
+// positions; layout_invariant sees a kernel that ignores its operands' strides.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
 
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_checks.hpp>
@@ -110,6 +113,38 @@ TEST(SdpaVarlen, TheSplitFromThePackedTotalBreaksBatchInvarianceFrom256Tokens) {
   EXPECT_TRUE(forward_accuracy(op, at, *probe).holds());
   EXPECT_TRUE(rows_independent(op, at, *make(varlen_op(), "parity-host")).holds());
   EXPECT_TRUE(rows_independent(op, at, *probe).fails());
+}
+
+// parity-host handed each input's storage read as contiguous from element 0, as a kernel that
+// ignores strides and offset reads it.
+class IgnoresStrides : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    OpCall flat = call;
+    for (auto& [name, t] : flat.inputs) {
+      std::vector<std::int64_t> strides(t.shape().size(), 1);
+      for (std::size_t k = strides.size() - 1; k-- > 0;) strides[k] = strides[k + 1] * t.shape()[k + 1];
+      Tensor raw = Tensor::strided(t.dtype(), t.shape(), strides, 0, t.storage_elements());
+      std::copy(t.storage_bytes().begin(), t.storage_bytes().end(), raw.storage_bytes().begin());
+      t = raw.contiguous();
+    }
+    return host_->run(flat);
+  }
+
+ private:
+  std::unique_ptr<OpSubject> host_ = make(varlen_op(), "parity-host");
+};
+
+// The case's layouts reach a subject's packed operands: a kernel that reads them as contiguous
+// breaks layout_invariant, one that reads them by their strides keeps it.
+TEST(SdpaVarlen, LayoutInvariantSeesAKernelThatIgnoresStrides) {
+  for (const Layout l : {Layout{.ld_pad = 3}, Layout{.offset = 5}, Layout{.transposed = true}}) {
+    Case c = varlen_case({2, 5, 3}, {1, 2}, 4, false, 9);
+    c.layouts["q"] = l;
+    EXPECT_TRUE(layout_invariant(def(varlen_op()), c, *make(varlen_op(), "parity-host")).holds()) << l.name();
+    IgnoresStrides ignores;
+    EXPECT_TRUE(layout_invariant(def(varlen_op()), c, ignores).fails()) << l.name();
+  }
 }
 
 // Whether element i of operand `name`'s matrix in the varlen case `c` is a real position: its
