@@ -119,6 +119,19 @@ std::int64_t each_position(const TensorDecl& t, const OpCall& call, const F& f) 
 
 }  // namespace
 
+std::string packed_position_text(const TensorDecl& t, std::int64_t index, const OpCall& call, std::int64_t row0) {
+  if (!is_packed(t, call)) return "";
+  const auto dims = eval_subject_shape(t, call.extents);
+  const std::int64_t per_row = elements_of(dims) / std::max<std::int64_t>(dims[0], 1);
+  const std::int64_t inner = per_row / std::max<std::int64_t>(dims[1], 1);
+  const std::int64_t b = row0 + index / per_row, s = index % per_row / inner;
+  const std::vector<std::int64_t>& lengths = call.lengths.at(t.dims[1]);
+  const std::vector<std::int64_t> cu = call.cu_seqlens(t.dims[1]);
+  return " (sequence " + std::to_string(b) + ", position " + std::to_string(s) + " of its " +
+         std::to_string(lengths.at(static_cast<std::size_t>(b))) + ": packed row " +
+         std::to_string(cu.at(static_cast<std::size_t>(b)) + s) + ")";
+}
+
 namespace {
 
 // The layout (Layout::place) a 2-D `matrix` lies in, read off its strides and offset: transposed

@@ -9,6 +9,8 @@
 // the order stride s1, and each other the stride of the next in the order times that one's size:
 // element (r, i1, .., ik) is matrix element (r, the column the order's mixed radix makes of the
 // i's). Every layout of a matrix (row-major, transposed, padded, offset) is a strided view of dims.
+#include <string>
+
 #include <parity/core/tensor.hpp>
 #include <parity/ops/framework/op_decl.hpp>
 #include <parity/ops/framework/op_subject.hpp>
@@ -36,6 +38,10 @@ std::int64_t dims_index(const TensorDecl& t, std::int64_t matrix_index, const Op
 bool is_packed(const TensorDecl& t, const OpCall& call);
 // The shape of a subject's tensor of t: packed where is_packed, else eval_subject_shape's.
 std::vector<std::int64_t> subject_shape(const TensorDecl& t, const OpCall& call);
+// Where element `index` of a tensor of t's dims (rows from `row0` of the call's) lies in the
+// subject's packed tensor, as words: " (sequence b, position s of its L_b: packed row
+// cu_seqlens[b] + s)"; "" for t not packed.
+std::string packed_position_text(const TensorDecl& t, std::int64_t index, const OpCall& call, std::int64_t row0 = 0);
 // The packed, contiguous tensor of `shaped`, a tensor of t's dims (any strides). Requires is_packed.
 Tensor packed(const TensorDecl& t, const Tensor& shaped, const OpCall& call);
 // `packed` (a packed tensor [total, n2, .., nk], any strides) in the layout of `matrix` (the

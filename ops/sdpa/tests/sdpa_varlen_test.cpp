@@ -3,7 +3,8 @@
 // padding position; on hand-made cases the kernel is within its derived bounds, the probe that
 // reads keys past a sequence's length is not, and the split chosen from the packed total changes
 // a row's bits exactly where the total reaches 256 tokens; straddles and patches lie on real
-// positions; layout_invariant sees a kernel that ignores its operands' strides.
+// positions; messages count real elements and name the sequence; layout_invariant sees a kernel that ignores its
+// operands' strides.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -145,6 +146,39 @@ TEST(SdpaVarlen, LayoutInvariantSeesAKernelThatIgnoresStrides) {
     IgnoresStrides ignores;
     EXPECT_TRUE(layout_invariant(def(varlen_op()), c, ignores).fails()) << l.name();
   }
+}
+
+// parity-host with element `at` of its packed o moved by 1 from its `from`-th call on.
+class Nudged : public OpSubject {
+ public:
+  Nudged(std::int64_t at, int from) : at_(at), from_(from) {}
+  OpOutputs run(const OpCall& call) override {
+    OpOutputs out = host_->run(call);
+    if (calls_++ >= from_) out.at("o").set_value(at_, out.at("o").value_at(at_) + 1.0);
+    return out;
+  }
+
+ private:
+  std::int64_t at_;
+  int from_, calls_ = 0;
+  std::unique_ptr<OpSubject> host_ = make(varlen_op(), "parity-host");
+};
+
+// Lengths 1 and 3 of S = 3, H = 1, D = 2: o holds 8 real elements of 12 padded. A difference or
+// violation at packed row 1 counts the real ones and names sequence 1, position 0.
+TEST(SdpaVarlen, MessagesCountRealElementsAndNameTheSequence) {
+  const Case c = varlen_case({1, 3}, {1, 1}, 2, false, 3);
+  const std::string where = "(sequence 1, position 0 of its 3: packed row 1)";
+  Nudged second(2, 1);
+  const Verdict again = repeatable(def(varlen_op()), c, second);
+  ASSERT_TRUE(again.fails());
+  EXPECT_NE(again.detail.find("o: 1 of 8 elements differ"), std::string::npos) << again.detail;
+  EXPECT_NE(again.detail.find(where), std::string::npos) << again.detail;
+  Nudged always(2, 0);
+  const Verdict accuracy = forward_accuracy(def(varlen_op()), c, always);
+  ASSERT_TRUE(accuracy.fails());
+  EXPECT_NE(accuracy.detail.find("1 of 8 o elements outside"), std::string::npos) << accuracy.detail;
+  EXPECT_NE(accuracy.detail.find(where), std::string::npos) << accuracy.detail;
 }
 
 // Whether element i of operand `name`'s matrix in the varlen case `c` is a real position: its
