@@ -36,16 +36,17 @@ struct ExtentDecl {
   // user's cap sets max and reach alike.
   std::int64_t reach = 0;
   // A ragged extent (an extent other than the row extent, min 1): each row b has its own length
-  // L_b in [1, the case's value], the case's value being the maximum (a packed batch's
-  // max_seqlen). The Case holds L_b as the parameter "<name>.<b>" (ragged_key), drawn at the
-  // extent's thresholds and their neighbours up to the case's value, small, or the value itself,
-  // one per row; rows added by properties (the extra batch row, padding rows) take row 0's, and
-  // row slices, gathers, permutations and chunks carry it with its row (op_problem.hpp). The engine
-  // keeps each operand as its padded matrix (row b = element b padded to the maximum, +0 at every
-  // padding position of an input, as materialise draws it, and of an output); a subject sees an operand whose dims are
-  // (row extent, this extent, ...) packed: those two dims merged into one of sum_b L_b, FlashAttention's varlen format
-  // (op_view.hpp), and the lengths through OpCall::cu_seqlens. validate refuses a ragged extent an operand holds other
-  // than as its dims' second, or one that is the row extent or may be 0.
+  // L_b in [1, the case's value], each drawn on its own: the case's value is an upper bound of the
+  // lengths, not necessarily one of them, and is what a subject receives as max_seqlen (at least
+  // every length, as FlashAttention's API requires). The Case holds L_b as the parameter "<name>.<b>" (ragged_key),
+  // drawn at the extent's thresholds and their neighbours up to the case's value, small, or the value itself, one per
+  // row; rows added by properties (the extra batch row, padding rows) take row 0's, and row slices, gathers,
+  // permutations and chunks carry it with its row (op_problem.hpp). The engine keeps each operand as its padded matrix
+  // (row b = element b padded to the bound, +0 at every padding position of an input, as materialise draws it, and of
+  // an output); a subject sees an operand whose dims are (row extent, this extent, ...) packed: those two dims merged
+  // into one of sum_b L_b, FlashAttention's varlen format (op_view.hpp), and the lengths through OpCall::cu_seqlens.
+  // validate refuses a ragged extent an operand holds other than as its dims' second, or one that is the row extent or
+  // may be 0.
   bool ragged = false;
 };
 

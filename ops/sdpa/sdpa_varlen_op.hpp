@@ -3,8 +3,10 @@
 // flash_attn_varlen_func): sdpa (sdpa_op.hpp) per batch element b over its own L_b tokens, a
 // self-attention of L_b queries over L_b keys (causal: query i sees keys 0..i), with the same
 // scale, grouped-query heads (H = Hkv*G, query head h reads key/value head h / G) and outputs o
-// and lse. S is a ragged extent (op_decl.hpp, ExtentDecl::ragged): the case's S is the largest
-// length (max_seqlen), each row's L_b in [1, S] its parameter "S.<b>". A subject's q, o are packed
+// and lse. S is a ragged extent (op_decl.hpp, ExtentDecl::ragged): each row's L_b in [1, S] is its
+// parameter "S.<b>", drawn on its own, and the case's S, an upper bound of the lengths (not
+// necessarily one of them), is the max_seqlen a subject receives: at least every length, as
+// FlashAttention's API requires. A subject's q, o are packed
 // [total, H, D], k, v [total, Hkv, D] and lse [total, H] (total = sum_b L_b, sequence b at
 // cu_seqlens[b] = OpCall::cu_seqlens("S")[b]): FlashAttention's q, k, v, out; FA2 and FA3 return
 // the logsumexp as [H, total], which an adapter transposes. The engine holds each operand padded,
@@ -18,8 +20,8 @@ namespace parity::ops::sdpa {
 
 struct SdpaVarlen {
   // sdpa's declaration (its extents, caps, scales and parameters) with S ragged, the operands
-  // packed and no layout (a packed tensor has one memory order). The work counts every row at the
-  // largest length: a case costs at most sdpa's.
+  // packed and no layout (a packed tensor has one memory order). The work counts every row at S
+  // (the lengths' bound): a case costs at most sdpa's.
   static OpDecl declaration() {
     OpDecl d = Sdpa::declaration();
     d.name = "sdpa_varlen";
