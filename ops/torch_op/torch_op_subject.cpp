@@ -245,6 +245,11 @@ class ArgumentMap {
       if (!used_.count(p.name) && !presence_of_mapped_input(p.name) && !orders_dims(decl_, p.name))
         throw InputError("--torch-arg: " + decl_.name + "'s parameter " + p.name + " goes to no argument of " +
                          signature() + ": map it with --torch-arg " + p.name + "=ARGUMENT");
+    for (const auto& e : decl_.extents)  // packed operands cannot be read without their offsets
+      if (e.ragged && !used_.count("cu_seqlens(" + e.name + ")"))
+        throw InputError("--torch-arg: " + decl_.name + "'s operands are packed along its ragged extent " + e.name +
+                         ", whose offsets go to no argument of " + signature() +
+                         ": give them with --torch-arg ARGUMENT=cu_seqlens(" + e.name + ")");
     map_returns(decl_, spec_, name_, schema_);
     return values;
   }
@@ -351,6 +356,7 @@ class ArgumentMap {
         throw InputError("--torch-arg: " + a.name() + "=" + what + ": " + extent + " is not a ragged extent of " +
                          decl_.name);
       if (e->kind() != c10::TypeKind::TensorType) cannot(a, "the offsets " + what + ", an int32 tensor");
+      used_.insert(what);
       const bool cuda = spec_.device == "cuda";
       return [extent, cuda](const OpCall& call) -> c10::IValue {
         const std::vector<std::int64_t> cu = call.cu_seqlens(extent);
