@@ -66,7 +66,9 @@ std::vector<FlagSpec> with_torch_op(std::vector<FlagSpec> flags) {
   flags.push_back({"--torch-arg", "NAME=VALUE,...",
                    "DECLARED=ARGUMENT: the schema argument a declared input, parameter or extent goes to "
                    "(default: the argument of its name); ARGUMENT=VALUE: what an argument no declared name "
-                   "feeds takes: a literal (-1, 0.0, false, None, f32) or a list of extents ([D])"});
+                   "feeds takes: a literal (-1, 0.0, false, None, f32), a list of extents ([D]), or a ragged "
+                   "extent's offsets cu_seqlens(EXT) as an int32 tensor (sdpa_varlen: cu_seqlens(S), which "
+                   "an operator of a ragged op must take)"});
   flags.push_back({"--torch-device", "cpu|cuda", "the device of --torch-op's tensors (default cpu)"});
   flags.push_back({"--torch-returns", "OUTPUT,...",
                    "the declared output each of --torch-op's returns is, _ to ignore one (default: the declared "

@@ -125,6 +125,11 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
   for (const auto& t : d.inputs)  // a byte a row (past the end 0: the first declared value)
     for (std::int64_t b = 0; t.per_row() && b < c.dims.at(d.row_extent); ++b)
       c.params[ops::row_value_key(t, b)] = static_cast<float>(t.values[in.u8() % t.values.size()]);
+  for (const auto& e : d.extents)  // a ragged extent: a byte a row (two past 256), its length in [1, the extent]
+    for (std::int64_t b = 0; e.ragged && b < c.dims.at(d.row_extent); ++b) {
+      const std::int64_t n = c.dims.at(e.name);
+      c.params[ops::ragged_key(e, b)] = static_cast<double>(1 + (n > 256 ? in.u16() : in.u8()) % n);
+    }
   c.probe_row = in.u16() % c.dims.at(d.row_extent);
   for (const auto& t : d.inputs) {
     Layout l = decode_layout(in.u8());
@@ -134,15 +139,14 @@ FuzzInput decode_op(std::span<const std::uint8_t> bytes, const std::string& op, 
   }
   c.seed = in.u64();
   const int straddles = in.u8() % 9;
-  std::vector<std::int64_t> sizes;
-  for (const auto& t : d.inputs) {
-    std::int64_t n = 1;
-    for (const auto s : ops::eval_shape(t, c.dims)) n *= s;
-    sizes.push_back(std::max<std::int64_t>(n, 1));
-  }
+  const ops::RaggedLengths lengths = ops::case_lengths(d, c);
+  std::vector<std::int64_t> sizes;  // each input's real elements (op_decl.hpp, real_element)
+  for (const auto& t : d.inputs)
+    sizes.push_back(std::max<std::int64_t>(ops::real_elements_of(d, t, c.dims, lengths), 1));
   while (c.patches.size() < kOpFuzzPatches && in.remaining() >= 9) {
     const std::size_t k = in.u8() % d.inputs.size();
-    const std::int64_t index = static_cast<std::int64_t>(in.u24()) % sizes[k];
+    const std::int64_t index =
+        ops::real_element(d, d.inputs[k], c.dims, lengths, static_cast<std::int64_t>(in.u24()) % sizes[k]);
     const std::uint32_t bits = decode_float_bits(in);
     const DType dt = group.at(d.inputs[k].group());
     if (!ops::is_present(d.inputs[k], c.params) || d.inputs[k].per_row())

@@ -17,13 +17,17 @@
 //   ...     1 each  each dtype group (in the order operands declare them): its dtypes[b % size] (OpDecl::dtypes_of)
 //   ...     1 each  each parameter: values[b % size]
 //   ...     1 each  each input with several scales: scales[b % size]
+//   ...     1 each  each row of each input with a value per row: values[b % size]
+//   ...     1 or 2  each row of each ragged extent: its length 1 + u % the extent, u a byte, or
+//                   a u16 where the extent is over 256
 //   ...     2       probe_row = u16 % rows
 //   ...     1 each  each input's layout (fuzz_values.hpp; a 1-D input is never transposed; all
 //                   contiguous for a subject without strided_layouts)
 //   ...     8       seed, little-endian
 //   ...     1       output-straddling patches on the probe row: b % 9 (ops/framework/op_straddle.hpp,
 //                   within kOpFuzzStraddleBudget), placed after the patches below
-//   ...     9 each  patches, at most 16: input b % inputs, index u24 % its elements, value
+//   ...     9 each  patches, at most 16: input b % inputs, index its (u24 % its real elements)-th
+//                   real element (never a ragged extent's padding), value
 //                   decode_float_bits (fuzz_values.hpp) rounded to the input's dtype
 #include <cstdint>
 #include <span>

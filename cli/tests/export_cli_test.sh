@@ -5,7 +5,7 @@
 # exported to a .pt file, which PyTorch's torch.load (PYTHON, the project's venv) must read as a
 # dict whose names, order, dtypes, shapes and every element's bits are those parity materialises
 # for the case (export_reference); and each reproducer's float32 patches must be found at their
-# elements. Bad input exits 2 naming the file, field or flag. Exits 77 (skipped) when PYTHON
+# elements; an sdpa_varlen reproducer's export holds its cu_seqlens and max_seqlen. Bad input exits 2 naming the file, field or flag. Exits 77 (skipped) when PYTHON
 # cannot import torch.
 parity=$1 reference=$2 python=$3 regressions=$4
 source "$(dirname "$0")/expect.sh"
@@ -65,6 +65,33 @@ for k in range(1, len(sys.argv), 3):
         print(f"FAIL: {pt}: {e!r}")
         failed += 1
 sys.exit(1 if failed else 0)
+PY
+[ "${PIPESTATUS[0]}" -eq 0 ] || failures=$((failures + 1))
+
+# A ragged op's export is self-contained: sdpa_varlen's packed q, k, v come with their offsets
+# cu_seqlens (the reproducer's lengths summed) and max_seqlen (the case's S).
+expect 1 "FAILED" -- "$parity" check sdpa_varlen --subject probe-keys-past-length --property forward_accuracy \
+  --seed 1 --repro-dir "$work/varlen"
+varlen_repros=("$work"/varlen/*.json)
+expect 0 "torch.load" -- "$parity" export "${varlen_repros[0]}" --out "$work/varlen.pt"
+"$python" - "$work/varlen.pt" "${varlen_repros[0]}" <<'PY' 2>&1 | grep -v -e "Failed to initialize NumPy" -e "_conversion_method_template"
+import json, sys
+import torch
+loaded = torch.load(sys.argv[1])
+case = json.load(open(sys.argv[2]))["case"]
+B, S = case["dims"]["B"], case["dims"]["S"]
+lengths = [int(case["params"][f"S.{b}"]) for b in range(B)]
+try:
+    cu = loaded["cu_seqlens"]
+    assert cu.shape == (B + 1,), cu.shape
+    assert [int(x) for x in cu.tolist()] == [sum(lengths[:b]) for b in range(B + 1)], (cu, lengths)
+    assert loaded["max_seqlen"].dim() == 0 and loaded["max_seqlen"].item() == S, (loaded["max_seqlen"], S)
+    for name in ("q", "k", "v"):
+        assert loaded[name].shape[0] == sum(lengths), (name, loaded[name].shape, lengths)
+    print(f"ok:   {sys.argv[1]}: cu_seqlens {cu.int().tolist()}, max_seqlen {int(loaded['max_seqlen'].item())}")
+except Exception as e:
+    print(f"FAIL: {sys.argv[1]}: {e!r}")
+    sys.exit(1)
 PY
 [ "${PIPESTATUS[0]}" -eq 0 ] || failures=$((failures + 1))
 

@@ -1,6 +1,7 @@
 #include <parity/ops/framework/op_cases.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/op_straddle.hpp>
@@ -36,6 +37,44 @@ rc::Gen<std::int64_t> reach_extent_of(const ExtentDecl& e) {
     return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, rc::gen::just(reach)}});
   return rc::gen::weightedOneOf<std::int64_t>(
       {{3, gen::shrinking_element(small)}, {5, gen::shrinking_element(near)}, {2, rc::gen::just(reach)}});
+}
+
+// Row b's length of ragged extent `e` in a case whose value of e is `n`: small (1 to 8) three in
+// ten, a threshold of e up to n or a neighbour +-1 five in ten, n itself two in ten (without a
+// threshold up to n: small three in five, n two). Shrinks toward 1.
+rc::Gen<std::int64_t> length_of(const ExtentDecl& e, std::int64_t n) {
+  std::vector<std::int64_t> small, near;
+  for (std::int64_t v = 1; v <= std::min<std::int64_t>(8, n); ++v) small.push_back(v);
+  for (const auto t : e.thresholds)
+    for (const auto v : {t, t - 1, t + 1})
+      if (v >= 1 && v <= n) near.push_back(v);
+  if (near.empty())
+    return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, rc::gen::just(n)}});
+  return rc::gen::weightedOneOf<std::int64_t>(
+      {{3, gen::shrinking_element(small)}, {5, gen::shrinking_element(near)}, {2, rc::gen::just(n)}});
+}
+
+// A real element of t's matrix in `c` (real_element, op_decl.hpp): an index in t's matrix, never
+// in a ragged extent's padding.
+rc::Gen<std::int64_t> real_index(const OpDecl& d, const TensorDecl& t, const Case& c) {
+  const RaggedLengths lengths = case_lengths(d, c);
+  return rc::gen::map(rc::gen::inRange<std::int64_t>(0, real_elements_of(d, t, c.dims, lengths)),
+                      [d, name = t.name, dims = c.dims, lengths](std::int64_t k) {
+                        return real_element(d, d.tensor(name), dims, lengths, k);
+                      });
+}
+
+// Every row's length of each ragged extent of `d`, drawn anew (length_of).
+void draw_lengths(const OpDecl& d, Case& c) {
+  for (const auto& e : d.extents)
+    for (std::int64_t b = 0; e.ragged && b < c.dims.at(d.row_extent); ++b)
+      c.params[ragged_key(e, b)] = static_cast<double>(*length_of(e, c.dims.at(e.name)));
+}
+
+// Whether `key` is a row's length of a ragged extent of `d` at or past row `rows`.
+bool ragged_key_past(const OpDecl& d, const std::string& key, std::int64_t rows) {
+  return std::any_of(d.extents.begin(), d.extents.end(),
+                     [&](const ExtentDecl& e) { return row_of_ragged_key(e, key) >= rows; });
 }
 
 std::int64_t largest_operand(const OpDecl& d, const std::map<std::string, std::int64_t>& dims) {
@@ -150,6 +189,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     for (const auto& t : d.inputs)
       for (std::int64_t b = 0; t.per_row() && b < c.dims.at(d.row_extent); ++b)
         c.params[row_value_key(t, b)] = static_cast<float>(*gen::shrinking_element(t.values));
+    draw_lengths(d, c);
     c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
     std::vector<std::size_t> present;
     for (std::size_t j = 0; j < d.inputs.size(); ++j)
@@ -166,8 +206,7 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
     for (std::size_t i = 0; i < count; ++i) {
       const TensorDecl& t = d.inputs[*gen::shrinking_element<std::size_t>(present)];
       const DType dtype = group.at(t.group());
-      c.patches.push_back({t.name, *rc::gen::inRange<std::int64_t>(0, elements_of(eval_shape(t, c.dims))),
-                           *patch_bits_for(dtype), dtype});
+      c.patches.push_back({t.name, *real_index(d, t, c), *patch_bits_for(dtype), dtype});
     }
     // Drawn last, so that every draw above is the same whether or not the case reaches: the
     // ordinary cases are those of the declaration without reach. At the nominal size, so that the
@@ -177,8 +216,6 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
       for (const auto& e : d.extents) c.dims[e.name] = *reach_extent_of(e);
       fit_extents(d, c.dims, reach_elements_of(d), reach_work_of(d));
       c.probe_row = *rc::gen::inRange<std::int64_t>(0, c.dims.at(d.row_extent));
-      for (Patch& p : c.patches)
-        p.index = *rc::gen::inRange<std::int64_t>(0, elements_of(eval_shape(d.tensor(p.operand), c.dims)));
       // Per-row values (TensorDecl::values) for its rows: the ordinary rows' where they remain.
       const std::int64_t rows = c.dims.at(d.row_extent);
       std::erase_if(c.params, [&](const auto& kv) {
@@ -189,6 +226,10 @@ rc::Gen<Case> op_case(const OpDecl& d, bool strided_layouts) {
         for (std::int64_t b = 0; t.per_row() && b < rows; ++b)
           if (!c.params.contains(row_value_key(t, b)))
             c.params[row_value_key(t, b)] = static_cast<float>(*gen::shrinking_element(t.values));
+      // Ragged lengths anew, in the reach case's rows and extents.
+      std::erase_if(c.params, [&](const auto& kv) { return ragged_key_past(d, kv.first, 0); });
+      draw_lengths(d, c);
+      for (Patch& p : c.patches) p.index = *real_index(d, d.tensor(p.operand), c);
     }
     return c;
   });
@@ -221,8 +262,23 @@ gen::CaseRules op_rules(const OpDecl& d) {
             for (const auto& t : d.inputs)
               for (std::int64_t b = 0; t.per_row() && b < c.dim(d.row_extent); ++b)
                 c.params.try_emplace(row_value_key(t, b), static_cast<float>(t.values.front()));
-            for (Patch& p : c.patches)
-              p.index %= std::max<std::int64_t>(elements_of(eval_shape(d.tensor(p.operand), c.dims)), 1);
+            // Ragged lengths likewise, each within its extent's (perhaps shrunk) value; a row
+            // without one takes 1.
+            std::erase_if(c.params, [&](const auto& kv) { return ragged_key_past(d, kv.first, c.dim(d.row_extent)); });
+            for (const auto& e : d.extents)
+              for (std::int64_t b = 0; e.ragged && b < c.dim(d.row_extent); ++b) {
+                double& n = c.params.try_emplace(ragged_key(e, b), 1.0).first->second;
+                n = std::clamp(std::nearbyint(n), 1.0, static_cast<double>(std::max<std::int64_t>(c.dim(e.name), 1)));
+              }
+            // A patch whose element is no longer real (its row's length shrank) moves to a real one.
+            for (Patch& p : c.patches) {
+              const TensorDecl& t = d.tensor(p.operand);
+              p.index %= std::max<std::int64_t>(elements_of(eval_shape(t, c.dims)), 1);
+              const RaggedLengths lengths = case_lengths(d, c);
+              if (const std::int64_t real = real_elements_of(d, t, c.dims, lengths);
+                  real > 0 && !is_real_element(d, t, c.dims, lengths, p.index))
+                p.index = real_element(d, t, c.dims, lengths, p.index % real);
+            }
             return c;
           }};
 }

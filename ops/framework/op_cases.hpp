@@ -11,14 +11,18 @@
 // group, each parameter and each input's scale come from their declared lists (the first is
 // where shrinking goes); each input gets a layout (contiguous a third of the time, 1-D inputs
 // never transposed); up to three patches put float32 special values or values straddling a
-// bf16 rounding boundary (bf16 and f16 inputs: their own special values) on random input elements; an optional input
-// the parameters leave absent gets neither.
+// bf16 rounding boundary (bf16 and f16 inputs: their own special values) on random real input
+// elements (never a ragged extent's padding, op_decl.hpp real_element); an optional input
+// the parameters leave absent gets neither. Each row's length of a ragged extent (op_decl.hpp) is
+// small (1 to 8) three in ten, a threshold of the extent up to the case's value or a neighbour
+// five in ten, the value itself two in ten; shrinking takes it toward 1, and conform clamps it
+// into [1, the extent's value] (1 for a row without one).
 //
 // Reach cases: where the op declares a reach (op_decl.hpp, has_reach), one case in kReachEvery
 // draws its extents again, as the sizes real kernels switch plan at beyond the oracle's caps:
 // each small (min to min + 7), a threshold up to its reach or a neighbour +-1, or its reach;
 // then halved as above until its largest operand fits reach_elements and its work reach_work.
-// Its probe row and patch elements are drawn in those extents. The decision is the case's last
+// Its probe row, patch elements and ragged lengths are drawn in those extents. The decision is the case's last
 // draw, so every other case is drawn exactly as the declaration without reach draws it, and
 // shrinking it goes to an ordinary case (the draw shrinks to 0, not a reach case).
 // kReachEvery = 16: a property's 100 cases hold about 6 reach cases, each costing up to the
@@ -54,7 +58,7 @@ void fit_extents(const OpDecl& decl, std::map<std::string, std::int64_t>& dims, 
                  std::int64_t max_work);
 
 // check_contract of op_problem.hpp; conform keeps probe_row below the row extent and every patch
-// index inside its operand, and drops the layouts and patches of absent optional inputs.
+// index inside its operand and on a real element, and drops the layouts and patches of absent optional inputs.
 gen::CaseRules op_rules(const OpDecl& decl);
 
 }  // namespace parity::ops

@@ -19,7 +19,8 @@
 namespace parity::ops {
 namespace {
 
-// The subject's outputs (in their declared dims, op_view.hpp), or why they are not the declared ones.
+// The subject's outputs (in their declared dims, op_view.hpp; a packed one unpacked, +0 in its
+// padding), or why they are not the declared ones.
 struct Run {
   OpOutputs out;
   std::string fault;
@@ -42,12 +43,18 @@ Run run(const OpDecl& d, OpSubject& s, const OpCall& call) {
       continue;
     }
     if (it == r.out.end()) r.fault = "the subject returned no output " + t.name;
-    else if (const auto shape = eval_subject_shape(t, call.extents); it->second.shape() != shape)
+    else if (is_packed(t, call) && it->second.shape() != subject_shape(t, call))
       r.fault = "output " + t.name + " is " + shape_text(it->second.shape()) + " where " + d.name + " declares " +
-                shape_text(shape);
-    else if (it->second.dtype() != call.output_dtypes.at(t.name))
-      r.fault = "output " + t.name + " is " + std::string(dtype_name(it->second.dtype())) + ", not " +
-                std::string(dtype_name(call.output_dtypes.at(t.name)));
+                shape_text(subject_shape(t, call)) + " (packed)";
+    else {
+      if (is_packed(t, call)) it->second = unpacked(t, it->second, call);  // compared as its dims, +0 in the padding
+      if (const auto shape = eval_subject_shape(t, call.extents); it->second.shape() != shape)
+        r.fault = "output " + t.name + " is " + shape_text(it->second.shape()) + " where " + d.name + " declares " +
+                  shape_text(shape);
+      else if (it->second.dtype() != call.output_dtypes.at(t.name))
+        r.fault = "output " + t.name + " is " + std::string(dtype_name(it->second.dtype())) + ", not " +
+                  std::string(dtype_name(call.output_dtypes.at(t.name)));
+    }
     if (!r.fault.empty()) return r;
   }
   return r;
@@ -64,9 +71,11 @@ struct Difference {
 
 // The first bitwise difference between two runs' outputs, restricted to rows [a0, a0 + n) of
 // `a` and [b0, b0 + n) of `b` for outputs led by the row extent (every output when n < 0). An
-// output one run lacks (a subject's unchecked_outputs) is not compared.
-Difference first_difference(const OpDecl& d, const OpOutputs& a, const OpOutputs& b, std::int64_t a0 = 0,
-                            std::int64_t b0 = 0, std::int64_t n = -1) {
+// output one run lacks (a subject's unchecked_outputs) is not compared. `call` is `a`'s: a
+// packed output (op_view.hpp) counts its real positions only (its padding is +0 in both) and
+// names the sequence and packed row of the first difference.
+Difference first_difference(const OpDecl& d, const OpCall& call, const OpOutputs& a, const OpOutputs& b,
+                            std::int64_t a0 = 0, std::int64_t b0 = 0, std::int64_t n = -1) {
   for (const auto& t : d.outputs) {
     if (!a.contains(t.name) || !b.contains(t.name)) continue;
     Tensor x = a.at(t.name), y = b.at(t.name);
@@ -75,9 +84,16 @@ Difference first_difference(const OpDecl& d, const OpOutputs& a, const OpOutputs
       x = x.rows(a0, a0 + n);
       y = y.rows(b0, b0 + n);
     }
-    const BitwiseDiff diff = compare_bitwise(x, y);
+    BitwiseDiff diff = compare_bitwise(x, y);
     if (diff.equal()) continue;
-    Difference found{t.name, t.name + ": " + diff.describe(x.shape()), {}, -1};
+    std::string where;
+    if (is_packed(t, call) && !diff.shape_mismatch) {
+      diff.compared = 0;
+      for (std::int64_t r = n >= 0 ? a0 : 0; r < (n >= 0 ? a0 + n : x.dim(0)); ++r)
+        diff.compared += real_width(d, t, call.extents, call.lengths, r);
+      where = packed_position_text(t, diff.first_index, call, n >= 0 ? a0 : 0);
+    }
+    Difference found{t.name, t.name + ": " + diff.describe(x.shape()) + where, {}, -1};
     if (n > 0) found.row = a0 + diff.first_index / std::max<std::int64_t>(x.numel() / n, 1);
     if (!diff.shape_mismatch) found.map = element_map_of(t.name, MapMeasure::bits_differ, x.shape(), bits_differ(x, y));
     return found;
@@ -164,8 +180,8 @@ Verdict repeatable(const OpDef& op, const Case& c, OpSubject& s) {
   const OpProblem fresh = p;
   const Run a = run(op.decl, s, p.call), b = run(op.decl, s, fresh.call);
   if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("repeatable", a.fault.empty() ? b.fault : a.fault);
-  Verdict v =
-      bitwise("repeatable", first_difference(op.decl, a.out, b.out), "a second call on the same inputs differs");
+  Verdict v = bitwise("repeatable", first_difference(op.decl, p.call, a.out, b.out),
+                      "a second call on the same inputs differs");
   if (v.fails()) v.kind = FailureKind::nondeterministic;  // a replay runs it kFlakyRuns times
   return v;
 }
@@ -187,7 +203,7 @@ Verdict rows_independent(const OpDef& op, const Case& c, OpSubject& s) {
   for (const std::int64_t row : compared) {
     const Run alone = run(op.decl, s, row_slice(op.decl, p, row, row + 1).call);
     if (!alone.fault.empty()) return Verdict::fail("rows_independent", alone.fault);
-    const Difference diff = first_difference(op.decl, batch.out, alone.out, row, 0, 1);
+    const Difference diff = first_difference(op.decl, p.call, batch.out, alone.out, row, 0, 1);
     if (!diff.found()) {
       equal_rows.push_back(row);
       continue;
@@ -214,7 +230,7 @@ Verdict batch_vs_batch(const OpDef& op, const Case& c, OpSubject& s) {
   if (!a.fault.empty() || !b.fault.empty()) return Verdict::fail("batch_vs_batch", a.fault.empty() ? b.fault : a.fault);
   if (!has_row_output(op.decl, a.out)) return Verdict::discard("batch_vs_batch", no_row_output(op.decl));
   return bitwise(
-      "batch_vs_batch", first_difference(op.decl, a.out, b.out, 0, 0, T),
+      "batch_vs_batch", first_difference(op.decl, p.call, a.out, b.out, 0, 0, T),
       "rows of a batch of " + std::to_string(T) + " differ from the same rows in a batch of " + std::to_string(T + 1));
 }
 
@@ -232,7 +248,7 @@ Verdict rows_permuted(const OpDef& op, const Case& c, OpSubject& s) {
   std::vector<std::int64_t> position(order.size());
   for (std::size_t k = 0; k < order.size(); ++k)
     position[static_cast<std::size_t>(order[k])] = static_cast<std::int64_t>(k);
-  const Difference diff = first_difference(d, batch.out, row_outputs(d, {permuted.out}, position), 0, 0, T);
+  const Difference diff = first_difference(d, p.call, batch.out, row_outputs(d, {permuted.out}, position), 0, 0, T);
   if (!diff.found()) return Verdict::pass("rows_permuted");
   return bitwise("rows_permuted", diff,
                  "row " + std::to_string(diff.row) + " of a batch of " + std::to_string(T) +
@@ -251,7 +267,7 @@ Verdict rows_padded(const OpDef& op, const Case& c, OpSubject& s) {
   if (!batch.fault.empty() || !padded.fault.empty())
     return Verdict::fail("rows_padded", batch.fault.empty() ? padded.fault : batch.fault);
   if (!has_row_output(d, batch.out)) return Verdict::discard("rows_padded", no_row_output(d));
-  const Difference diff = first_difference(d, batch.out, padded.out, 0, 0, T);
+  const Difference diff = first_difference(d, p.call, batch.out, padded.out, 0, 0, T);
   if (!diff.found()) return Verdict::pass("rows_padded");
   return bitwise("rows_padded", diff,
                  "row " + std::to_string(diff.row) + " of a batch of " + std::to_string(T) +
@@ -273,7 +289,7 @@ Verdict rows_chunked(const OpDef& op, const Case& c, OpSubject& s) {
     if (!chunk.fault.empty()) return Verdict::fail("rows_chunked", chunk.fault);
     chunks.push_back(std::move(chunk.out));
   }
-  const Difference diff = first_difference(d, batch.out, row_outputs(d, chunks, {}), 0, 0, T);
+  const Difference diff = first_difference(d, p.call, batch.out, row_outputs(d, chunks, {}), 0, 0, T);
   if (!diff.found()) return Verdict::pass("rows_chunked");
   return bitwise("rows_chunked", diff,
                  "row " + std::to_string(diff.row) + " of a batch of " + std::to_string(T) +
@@ -284,11 +300,12 @@ Verdict rows_chunked(const OpDef& op, const Case& c, OpSubject& s) {
 
 Verdict layout_invariant(const OpDef& op, const Case& c, OpSubject& s) {
   if (c.layouts.empty()) return Verdict::discard("layout_invariant", "every input is contiguous");
-  const Run a = run(op.decl, s, materialise(op.decl, c).call);
+  const OpProblem p = materialise(op.decl, c);
+  const Run a = run(op.decl, s, p.call);
   const Run b = run(op.decl, s, materialise(op.decl, c, 0, true).call);
   if (!a.fault.empty() || !b.fault.empty())
     return Verdict::fail("layout_invariant", a.fault.empty() ? b.fault : a.fault);
-  return bitwise("layout_invariant", first_difference(op.decl, a.out, b.out),
+  return bitwise("layout_invariant", first_difference(op.decl, p.call, a.out, b.out),
                  "strided inputs differ from contiguous ones");
 }
 
@@ -361,7 +378,8 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     const auto& value = ref.value.at(t.name);
     std::vector<double> bound = ref.err.at(t.name);
     std::vector<std::uint8_t> over = ref.may_overflow.at(t.name);
-    // In the matrix's order, the reference's; a message points into the subject's tensor.
+    // In the matrix's order, the reference's; a message points into the output in its declared
+    // dims (a packed one unpacked, naming the sequence and packed row as well).
     const std::vector<double> all = matrix_of(t, r.out.at(t.name), p.call).values();
     // Element i of the reference is element whole(i) of the batch's matrix.
     const std::int64_t width = static_cast<std::int64_t>(all.size()) / std::max<std::int64_t>(T, 1);
@@ -371,7 +389,20 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     };
     std::vector<double> got(bound.size());
     for (std::size_t i = 0; i < got.size(); ++i) got[i] = all[static_cast<std::size_t>(whole(i))];
+    // Each row's real elements (real_width, op_decl.hpp): a ragged extent's padding (+0 in the
+    // output and the reference alike) is neither checked nor counted.
+    const bool ragged = ragged_extent_of(d, t) != nullptr;
+    std::vector<std::int64_t> real_widths;
+    for (std::int64_t row = 0; ragged && row < T; ++row)
+      real_widths.push_back(real_width(d, t, p.values.extents, p.values.lengths, row));
+    const auto real = [&](std::size_t i) {
+      const std::int64_t k = whole(i);
+      return !ragged || k % width < real_widths[static_cast<std::size_t>(k / width)];
+    };
+    std::int64_t real_count = 0;
     for (std::size_t i = 0; i < bound.size(); ++i) {
+      if (!real(i)) continue;
+      ++real_count;
       if (out.unit > arithmetic.unit && std::isfinite(value[i])) {  // a non-finite value keeps its class rule
         const Bounded rounded =
             Bounded(value[i], bound[i], &arithmetic, over[i] != 0).rounded_to(out.unit, out.eta, out.max_finite);
@@ -393,10 +424,11 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
       const auto shape = r.out.at(t.name).shape();
       Verdict v = Verdict::fail(
           "forward_accuracy",
-          std::to_string(check.violations) + " of " + std::to_string(got.size()) + " " + t.name +
+          std::to_string(check.violations) + " of " + std::to_string(real_count) + " " + t.name +
               " elements outside their derived bound; first " + t.name +
-              index_text(dims_index(t, whole(i), p.call), shape) + " = " + number_text(got[i]) + " vs fp64 " +
-              number_text(value[i]) + " +- " + number_text(bound[i]) + " (|error| / bound = " +
+              index_text(dims_index(t, whole(i), p.call), shape) +
+              packed_position_text(t, dims_index(t, whole(i), p.call), p.call) + " = " + number_text(got[i]) +
+              " vs fp64 " + number_text(value[i]) + " +- " + number_text(bound[i]) + " (|error| / bound = " +
               number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" + nonfinite_note(got[i], value[i], "fp64") +
               (over[i] ? "; some permitted order may overflow there: an Inf or NaN would be accepted, "
                          "a finite value must be within the bound of the orders that do not"
@@ -475,7 +507,7 @@ Verdict cross_backend_bitwise(const OpDef& op, const Case& c, OpSubject& s, OpSu
   const Run a = run(op.decl, s, p.call), b = run(op.decl, twin, p.call);
   if (!a.fault.empty() || !b.fault.empty())
     return Verdict::fail("cross_backend_bitwise", a.fault.empty() ? b.fault : a.fault);
-  return bitwise("cross_backend_bitwise", first_difference(op.decl, a.out, b.out),
+  return bitwise("cross_backend_bitwise", first_difference(op.decl, p.call, a.out, b.out),
                  "the subject and its host twin differ");
 }
 

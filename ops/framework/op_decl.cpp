@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include <parity/core/error.hpp>
 
@@ -113,6 +114,10 @@ std::int64_t row_of_value_key(const TensorDecl& t, const std::string& key) {
   return std::to_string(b) == row ? b : -1;
 }
 
+std::int64_t row_of_ragged_key(const ExtentDecl& e, const std::string& key) {
+  return e.ragged ? row_of_value_key(TensorDecl{.name = e.name, .values = {1.0}}, key) : -1;
+}
+
 const std::vector<DType>& OpDecl::dtypes_of(const std::string& group) const {
   const auto it = group_dtypes.find(group);
   return it == group_dtypes.end() ? dtypes : it->second;
@@ -157,7 +162,87 @@ std::string dims_fault(const OpDecl& d, const TensorDecl& t) {
   return "";
 }
 
+// Why ragged extent `e` cannot work in `d` (ExtentDecl::ragged), or "": every operand whose shape
+// holds it (its size changes with e's) leads with the row extent and declares dims whose second is
+// e alone, with e in no later dim.
+std::string ragged_fault(const OpDecl& d, const ExtentDecl& e) {
+  if (e.name == d.row_extent) return "the row extent cannot be ragged (the rows are what hold the lengths)";
+  if (e.min < 1) return "a ragged extent needs min >= 1 (every row's length is in [1, the extent])";
+  for (const auto& t : d.inputs)
+    if (t.name == e.name && t.per_row()) return "a per-row input of the same name would share its <name>.<b> keys";
+  std::map<std::string, std::int64_t> at, at2;
+  for (const auto& x : d.extents) at[x.name] = at2[x.name] = 3;
+  at2[e.name] = 5;
+  for (const auto* list : {&d.inputs, &d.outputs})
+    for (const auto& t : *list) {
+      if (eval_shape(t, at) == eval_shape(t, at2)) continue;  // does not hold e
+      if (!d.has_rows(t) || t.dims.size() < 2 || t.dims[1] != e.name)
+        return t.name + " holds it, but not as the second of dims led by the row extent (" + d.row_extent + ", " +
+               e.name + ", ...): only such an operand has a packed form";
+      for (std::size_t k = 2; k < t.dims.size(); ++k)
+        if (eval_extent_expr(t.dims[k], at) != eval_extent_expr(t.dims[k], at2))
+          return t.name + " holds it in a dim after its second";
+    }
+  return "";
+}
+
 }  // namespace
+
+const ExtentDecl* ragged_extent_of(const OpDecl& d, const TensorDecl& t) {
+  if (t.dims.size() < 2 || !d.has_rows(t)) return nullptr;
+  const auto it = std::find_if(d.extents.begin(), d.extents.end(),
+                               [&](const ExtentDecl& e) { return e.ragged && e.name == t.dims[1]; });
+  return it == d.extents.end() ? nullptr : &*it;
+}
+
+namespace {
+
+// Rows and width of t's matrix in `extents` (a 1-D matrix is one row).
+std::pair<std::int64_t, std::int64_t> matrix_rows_width(const TensorDecl& t,
+                                                        const std::map<std::string, std::int64_t>& extents) {
+  const auto shape = eval_shape(t, extents);
+  if (shape.size() < 2) return {1, elements_of(shape)};
+  return {shape[0], elements_of(shape) / std::max<std::int64_t>(shape[0], 1)};
+}
+
+}  // namespace
+
+std::int64_t real_width(const OpDecl& d, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                        const RaggedLengths& lengths, std::int64_t row) {
+  const std::int64_t width = matrix_rows_width(t, extents).second;
+  const ExtentDecl* e = ragged_extent_of(d, t);
+  if (e == nullptr) return width;
+  const std::int64_t n = extents.at(e->name);
+  return n == 0 ? 0 : width / n * lengths.at(e->name).at(static_cast<std::size_t>(row));
+}
+
+std::int64_t real_elements_of(const OpDecl& d, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                              const RaggedLengths& lengths) {
+  const auto [rows, width] = matrix_rows_width(t, extents);
+  if (ragged_extent_of(d, t) == nullptr) return rows * width;
+  std::int64_t n = 0;
+  for (std::int64_t r = 0; r < rows; ++r) n += real_width(d, t, extents, lengths, r);
+  return n;
+}
+
+std::int64_t real_element(const OpDecl& d, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                          const RaggedLengths& lengths, std::int64_t k) {
+  const auto [rows, width] = matrix_rows_width(t, extents);
+  if (ragged_extent_of(d, t) == nullptr) return k;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t w = real_width(d, t, extents, lengths, r);
+    if (k < w) return r * width + k;
+    k -= w;
+  }
+  throw std::out_of_range("real_element: past " + t.name + "'s real elements");
+}
+
+bool is_real_element(const OpDecl& d, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                     const RaggedLengths& lengths, std::int64_t index) {
+  if (ragged_extent_of(d, t) == nullptr) return true;
+  const std::int64_t width = matrix_rows_width(t, extents).second;
+  return index % width < real_width(d, t, extents, lengths, index / width);
+}
 
 bool has_reach(const OpDecl& d) {
   return reach_work_of(d) > d.max_work || reach_elements_of(d) > d.max_elements ||
@@ -244,6 +329,9 @@ void validate(const OpDecl& d) {
   if (d.reach_elements != 0 && d.reach_elements < d.max_elements)
     fault("reach_elements < max_elements (0 means max_elements)");
   if (d.oracle_cases < 0) fault("oracle_cases < 0");
+  for (const auto& e : d.extents)
+    if (e.ragged)
+      if (const std::string why = ragged_fault(d, e); !why.empty()) fault("ragged extent " + e.name + ": " + why);
 }
 
 }  // namespace parity::ops

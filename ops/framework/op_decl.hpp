@@ -35,6 +35,19 @@ struct ExtentDecl {
   // beyond what the oracle's caps let an ordinary case hold), in [max, limit]; 0 means max. A
   // user's cap sets max and reach alike.
   std::int64_t reach = 0;
+  // A ragged extent (an extent other than the row extent, min 1): each row b has its own length
+  // L_b in [1, the case's value], each drawn on its own: the case's value is an upper bound of the
+  // lengths, not necessarily one of them, and is what a subject receives as max_seqlen (at least
+  // every length, as FlashAttention's API requires). The Case holds L_b as the parameter "<name>.<b>" (ragged_key),
+  // drawn at the extent's thresholds and their neighbours up to the case's value, small, or the value itself, one per
+  // row; rows added by properties (the extra batch row, padding rows) take row 0's, and row slices, gathers,
+  // permutations and chunks carry it with its row (op_problem.hpp). The engine keeps each operand as its padded matrix
+  // (row b = element b padded to the bound, +0 at every padding position of an input, as materialise draws it, and of
+  // an output); a subject sees an operand whose dims are (row extent, this extent, ...) packed: those two dims merged
+  // into one of sum_b L_b, FlashAttention's varlen format (op_view.hpp), and the lengths through OpCall::cu_seqlens.
+  // validate refuses a ragged extent an operand holds other than as its dims' second, or one that is the row extent or
+  // may be 0.
+  bool ragged = false;
 };
 
 // The largest value a reach case of `e` draws (ExtentDecl::reach, or max where it is 0).
@@ -88,6 +101,11 @@ inline std::string row_value_key(const TensorDecl& t, std::int64_t b) { return t
 // The row b of a key "<name>.<b>" of per-row input `t` (b written as std::to_string writes it), or
 // -1 for any other key.
 std::int64_t row_of_value_key(const TensorDecl& t, const std::string& key);
+
+// The Case parameter of row b's length of ragged extent `e` (ExtentDecl::ragged): "<name>.<b>".
+inline std::string ragged_key(const ExtentDecl& e, std::int64_t b) { return e.name + "." + std::to_string(b); }
+// The row b of a key "<name>.<b>" of ragged extent `e`, or -1 for any other key (or an `e` not ragged).
+std::int64_t row_of_ragged_key(const ExtentDecl& e, const std::string& key);
 
 // A scalar parameter: a float32 value drawn from `values` (the first is where shrinking goes).
 struct ParamDecl {
@@ -166,6 +184,26 @@ std::vector<std::int64_t> eval_shape(const TensorDecl& t, const std::map<std::st
 std::int64_t elements_of(const std::vector<std::int64_t>& shape);
 // The shape of a subject's tensor of `t`: its dims where it declares them, else its shape.
 std::vector<std::int64_t> eval_subject_shape(const TensorDecl& t, const std::map<std::string, std::int64_t>& extents);
+// Real elements (ExtentDecl::ragged): an element of t's matrix (eval_shape in `extents`) is real
+// where it lies at a position s < L_b of row b's ragged extent, `lengths` holding each ragged
+// extent's lengths, one a row; every element of an operand that holds no ragged extent is real.
+// The ragged extent is the second of t's dims, so row b's real elements are the first
+// real_width(.., b) of its row and the rest of it is padding.
+using RaggedLengths = std::map<std::string, std::vector<std::int64_t>>;
+// The ragged extent whose positions t's dims' second runs along, or nullptr.
+const ExtentDecl* ragged_extent_of(const OpDecl& decl, const TensorDecl& t);
+// The real elements of row `row` of t's matrix (its whole width for t without a ragged extent).
+std::int64_t real_width(const OpDecl& decl, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                        const RaggedLengths& lengths, std::int64_t row);
+// How many elements of t's matrix are real.
+std::int64_t real_elements_of(const OpDecl& decl, const TensorDecl& t,
+                              const std::map<std::string, std::int64_t>& extents, const RaggedLengths& lengths);
+// The index in t's matrix of its k-th real element, k in [0, real_elements_of).
+std::int64_t real_element(const OpDecl& decl, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                          const RaggedLengths& lengths, std::int64_t k);
+// Whether element `index` of t's matrix (in [0, its elements)) is real.
+bool is_real_element(const OpDecl& decl, const TensorDecl& t, const std::map<std::string, std::int64_t>& extents,
+                     const RaggedLengths& lengths, std::int64_t index);
 // Whether parameter `param` only orders the dims of some operand's matrix (TensorDecl::order_param):
 // a subject sees its effect in the strides of its tensors.
 bool orders_dims(const OpDecl& decl, const std::string& param);
@@ -179,7 +217,9 @@ std::int64_t work_of(const OpDecl& decl, const std::map<std::string, std::int64_
 // (a first dim other than shape's, a product other than its second), orders that are not
 // permutations of the dims after the first, an order_param whose values are not 0 .. orders - 1,
 // a per-row input (values) that is not an always-present f32 [row extent] input or declares
-// more than one scale, or a reach outside [max, limit] or a reach cap below its ordinary cap.
+// more than one scale, a reach outside [max, limit] or a reach cap below its ordinary cap, or a
+// ragged extent (ExtentDecl::ragged) that is the row extent, has min 0, shares its name with a
+// per-row input, or lies in an operand other than as the second of its dims after the row extent.
 void validate(const OpDecl& decl);
 
 }  // namespace parity::ops

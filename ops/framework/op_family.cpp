@@ -204,6 +204,17 @@ std::vector<std::pair<std::string, Tensor>> OpFamily::case_tensors(const Case& c
     if (call.has_input(input.name)) out.emplace_back(input.name, call.input(input.name));
   for (const auto& param : def_.decl.params)
     out.emplace_back(param.name, properties::scalar_tensor(DType::f32, call.param(param.name)));
+  for (const auto& entry : call.lengths) {
+    const std::string& extent = entry.first;
+    const std::string suffix = call.lengths.size() > 1 ? "_" + extent : "";
+    const std::vector<std::int64_t> cu = call.cu_seqlens(extent);
+    Tensor offsets = Tensor::zeros(DType::f64, {static_cast<std::int64_t>(cu.size())});
+    for (std::size_t b = 0; b < cu.size(); ++b)
+      offsets.set_value(static_cast<std::int64_t>(b), static_cast<double>(cu[b]));
+    out.emplace_back("cu_seqlens" + suffix, std::move(offsets));
+    out.emplace_back("max_seqlen" + suffix,
+                     properties::scalar_tensor(DType::f64, static_cast<double>(call.extent(extent))));
+  }
   return out;
 }
 

@@ -54,8 +54,12 @@ class OpFamily final : public gen::Family {
   // Every declared extent: default its max, limit its limit, min its min, no --max-<extent> flag
   // of its own (`parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents).
   std::vector<gen::ExtentCap> extent_caps() const override;
-  // The declared inputs the case has, in declaration order and in the case's layouts, then the
-  // declared parameters as float32 scalars.
+  // The declared inputs the case has, in declaration order and in the case's layouts (packed ones
+  // packed, op_view.hpp), then the declared parameters as float32 scalars, then for each ragged
+  // extent (op_decl.hpp) its offsets "cu_seqlens" (float64 [rows + 1], exact integers: the .pt
+  // writer holds parity's float dtypes only; `.int()` gives FlashAttention's int32) and its
+  // bound "max_seqlen" (a float64 scalar, the case's value of the extent), each suffixed
+  // "_<extent>" where the op has several ragged extents.
   std::vector<std::pair<std::string, Tensor>> case_tensors(const Case& c) const override;
 
   const OpDef& def() const { return def_; }

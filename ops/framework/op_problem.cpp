@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <tuple>
 #include <utility>
 
@@ -86,6 +87,14 @@ std::string param_value_refusal(const ParamDecl& p, double v) {
 
 std::int64_t max_storage(const OpDecl& d) { return std::max(kMaxStorage, 16 * reach_elements_of(d)); }
 
+RaggedLengths case_lengths(const OpDecl& d, const Case& c) {
+  RaggedLengths out;
+  for (const auto& e : d.extents)
+    for (std::int64_t b = 0; e.ragged && b < c.dim(d.row_extent); ++b)
+      out[e.name].push_back(static_cast<std::int64_t>(c.param(ragged_key(e, b), 1.0)));
+  return out;
+}
+
 void check_contract(const OpDecl& d, const Case& c) {
   if (c.family != d.name) throw InputError("case.family: '" + c.family + "' is not " + d.name);
   refuse_unread_fields(c, {.family = d.name, .layouts = true, .probe_row = true, .patches = true});
@@ -103,12 +112,15 @@ void check_contract(const OpDecl& d, const Case& c) {
   for (const auto& k : known) known_text += (known_text.empty() ? "" : ", ") + k;
   for (const auto& t : d.inputs)
     if (t.per_row()) known_text += ", " + t.name + ".<row>";
+  for (const auto& e : d.extents)
+    if (e.ragged) known_text += ", " + e.name + ".<row> (row's length)";
   const auto row_value = [&](const std::string& key) {
     const auto rows = c.dims.find(d.row_extent);
-    return std::any_of(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& t) {
-      const std::int64_t b = row_of_value_key(t, key);
-      return b >= 0 && rows != c.dims.end() && b < rows->second;
-    });
+    const auto in_rows = [&](std::int64_t b) { return b >= 0 && rows != c.dims.end() && b < rows->second; };
+    return std::any_of(d.inputs.begin(), d.inputs.end(),
+                       [&](const TensorDecl& t) { return in_rows(row_of_value_key(t, key)); }) ||
+           std::any_of(d.extents.begin(), d.extents.end(),
+                       [&](const ExtentDecl& e) { return in_rows(row_of_ragged_key(e, key)); });
   };
   refuse_unknown_params(
       c,
@@ -157,6 +169,14 @@ void check_contract(const OpDecl& d, const Case& c) {
               param_value_refusal({t.name, t.values, t.min, t.max}, param_of(c, row_value_key(t, b)));
           !why.empty())
         throw InputError("case.params." + row_value_key(t, b) + ": " + why);
+  for (const auto& e : d.extents)
+    for (std::int64_t b = 0; e.ragged && b < c.dim(d.row_extent); ++b) {
+      const double n = param_of(c, ragged_key(e, b));
+      if (!(n >= 1 && n <= static_cast<double>(c.dim(e.name))) || n != std::nearbyint(n))
+        throw InputError("case.params." + ragged_key(e, b) + ": row " + std::to_string(b) + "'s length of " + e.name +
+                         " must be an integer in [1, case.dims." + e.name + " = " + std::to_string(c.dim(e.name)) +
+                         "], not " + number(n));
+    }
   for (const auto& t : d.inputs)
     if (t.scales.size() > 1 && std::find(t.scales.begin(), t.scales.end(), scale_of(t, c)) == t.scales.end())
       throw InputError("case.params.scale." + t.name + ": not one of the declared scales");
@@ -192,6 +212,10 @@ void check_contract(const OpDecl& d, const Case& c) {
                        " is 0)");
     if (p.index < 0 || p.index >= elements_of(eval_shape(d.tensor(p.operand), c.dims)))
       throw InputError(field + ".index: outside " + p.operand);
+    if (const ExtentDecl* e = ragged_extent_of(d, d.tensor(p.operand));
+        e != nullptr && !is_real_element(d, d.tensor(p.operand), c.dims, case_lengths(d, c), p.index))
+      throw InputError(field + ".index: " + std::to_string(p.index) + " is padding of " + p.operand +
+                       " (a position past its row's length case.params." + e->name + ".<row>), which no subject sees");
     if (p.dtype != dtypes.at(p.operand))
       throw InputError(field + ".dtype: " + std::string(dtype_name(p.dtype)) + ", but the case's " + p.operand +
                        " is " + std::string(dtype_name(dtypes.at(p.operand))) +
@@ -212,6 +236,11 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
   for (const auto& param : d.params) p.values.params[param.name] = c.params.at(param.name);
   p.call.extents = p.values.extents;
   p.call.params = p.values.params;
+  for (const auto& e : d.extents)  // a row past the case's (the extra rows) takes row 0's length
+    for (std::int64_t b = 0; e.ragged && b < p.values.extents.at(d.row_extent); ++b)
+      p.values.lengths[e.name].push_back(
+          static_cast<std::int64_t>(c.params.at(ragged_key(e, b < c.dim(d.row_extent) ? b : 0))));
+  p.call.lengths = p.values.lengths;
   for (std::size_t k = 0; k < d.inputs.size(); ++k) {
     const TensorDecl& t = d.inputs[k];
     if (!is_present(t, c.params)) continue;  // k still numbers the declared inputs: the others' bits stay
@@ -226,6 +255,10 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
                                                                         static_cast<std::uint64_t>(i)));
     for (const Patch& patch : c.patches)
       if (patch.operand == t.name) logical.set_bits(patch.index, patch.bits);
+    if (ragged_extent_of(d, t) != nullptr)  // +0 at every padding element (a row's elements past its real ones)
+      for (std::int64_t r = 0, width = logical.numel() / shape[0]; r < shape[0]; ++r)
+        for (std::int64_t i = real_width(d, t, p.values.extents, p.values.lengths, r); i < width; ++i)
+          logical.set_value(r * width + i, 0.0);
     p.values.shapes[t.name] = shape;
     p.values.inputs[t.name] = logical.values();
     const auto l = c.layouts.find(t.name);
@@ -240,14 +273,19 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
 
 namespace {
 
-// `p`'s problem with `n` rows: its extents but the row extent, parameters, output dtypes and
-// inputs not led by the row extent; each row-led input `rows(decl, tensor, values, per_row)`, a pair
-// of the new tensor and its values.
+// `p`'s problem with the rows `from` (each a row of `p`, or kZeroRow: a row that takes row 0's
+// ragged lengths): its extents but the row extent, parameters, output dtypes and inputs not led by
+// the row extent; each row-led input `rows(decl, tensor, values, per_row)`, a pair of the new
+// tensor and its values; each ragged extent's lengths those of the rows `from`.
 template <class Rows>
-OpProblem with_rows(const OpDecl& d, const OpProblem& p, std::int64_t n, const Rows& rows) {
+OpProblem with_rows(const OpDecl& d, const OpProblem& p, const std::vector<std::int64_t>& from, const Rows& rows) {
   OpProblem out;
+  const auto n = static_cast<std::int64_t>(from.size());
   out.values.extents = p.values.extents;
   out.values.extents[d.row_extent] = n;
+  for (const auto& [name, lengths] : p.values.lengths)
+    for (const std::int64_t r : from) out.values.lengths[name].push_back(lengths.at(r == kZeroRow ? 0 : r));
+  out.call.lengths = out.values.lengths;
   out.values.params = p.values.params;
   out.call.extents = out.values.extents;
   out.call.params = p.call.params;
@@ -272,17 +310,20 @@ OpProblem with_rows(const OpDecl& d, const OpProblem& p, std::int64_t n, const R
 }  // namespace
 
 OpProblem row_slice(const OpDecl& d, const OpProblem& p, std::int64_t begin, std::int64_t end) {
-  return with_rows(d, p, end - begin,
-                   [&](const TensorDecl&, const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
-                     return std::pair(full.rows(begin, end), std::vector<double>(values.begin() + begin * per_row,
-                                                                                 values.begin() + end * per_row));
-                   });
+  std::vector<std::int64_t> from(static_cast<std::size_t>(end - begin));
+  std::iota(from.begin(), from.end(), begin);
+  return with_rows(
+      d, p, from, [&](const TensorDecl&, const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
+        return std::pair(full.rows(begin, end),
+                         std::vector<double>(values.begin() + begin * per_row, values.begin() + end * per_row));
+      });
 }
 
 OpProblem row_gather(const OpDecl& d, const OpProblem& p, const std::vector<std::int64_t>& order) {
   const auto n = static_cast<std::int64_t>(order.size());
   return with_rows(
-      d, p, n, [&](const TensorDecl& t, const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
+      d, p, order,
+      [&](const TensorDecl& t, const Tensor& full, const std::vector<double>& values, std::int64_t per_row) {
         std::vector<std::int64_t> shape = full.shape();
         shape[0] = n;
         Tensor rows = Tensor::zeros(full.dtype(), shape);  // +0 in every element

@@ -8,7 +8,9 @@
 //                binary16), one of the declared dtypes;
 //                "scale.<input>" for an input with several declared scales: one of them;
 //                "<input>.<b>" for each row b of an input with a value per row (TensorDecl::values):
-//                a float32 in its [min, max], element b of that input
+//                a float32 in its [min, max], element b of that input;
+//                "<extent>.<b>" for each row b of a ragged extent (ExtentDecl::ragged): row b's
+//                length, an integer in [1, dims.<extent>]
 //   seed         input element i of the k-th declared input is mean + stddev * scale *
 //                philox_normal(seed, k + 1, i), rounded to its dtype (round to nearest even),
 //                i its row-major logical index: the first rows of a taller batch are the same bits
@@ -52,12 +54,18 @@ DType case_dtype(const TensorDecl& t, const Case& c);
 
 // Why `v` is outside parameter `p`'s contract (params, above), or "" when it is inside.
 std::string param_value_refusal(const ParamDecl& p, double v);
-// Throws InputError naming the field of `c` that is outside the op's contract (header comment).
+// Throws InputError naming the field of `c` that is outside the op's contract (header comment);
+// a patch at a padding element (real elements, op_decl.hpp) is outside it.
 void check_contract(const OpDecl& decl, const Case& c);
 
+// Each ragged extent's lengths in `c` (ExtentDecl::ragged), one a row of its row extent: the
+// parameters "<extent>.<b>", 1 where one is missing (check_contract refuses that case).
+RaggedLengths case_lengths(const OpDecl& decl, const Case& c);
+
 // The problem of `c` with `extra_rows` more rows along the row extent (the same bits in the
-// first rows; an input with a value per row takes the case's row 0's value in the extra rows), in
-// the case's layouts or, with `contiguous`, in none.
+// first rows; an input with a value per row takes the case's row 0's value in the extra rows, and
+// so does each ragged extent's length), +0 at every padding element of an input (real elements,
+// op_decl.hpp), in the case's layouts or, with `contiguous`, in none.
 OpProblem materialise(const OpDecl& decl, const Case& c, std::int64_t extra_rows = 0, bool contiguous = false);
 
 // Rows [begin, end) of a materialised problem as a problem of its own (contiguous inputs).
@@ -65,8 +73,9 @@ OpProblem row_slice(const OpDecl& decl, const OpProblem& p, std::int64_t begin, 
 
 // A problem of the rows `order` of a materialised problem, in that order: entry k is a row of
 // `p` (any row any number of times), or kZeroRow for a row of +0 in every row-led input (a padding
-// row; an input with a value per row takes the value of `p`'s row 0 there). Inputs not led by the row extent are `p`'s;
-// row-led ones are contiguous.
+// row; an input with a value per row takes the value of `p`'s row 0 there, and each ragged extent
+// row 0's length). Row slices and gathers carry each row's ragged lengths with it. Inputs not led by the row extent are
+// `p`'s; row-led ones are contiguous.
 inline constexpr std::int64_t kZeroRow = -1;
 OpProblem row_gather(const OpDecl& decl, const OpProblem& p, const std::vector<std::int64_t>& order);
 

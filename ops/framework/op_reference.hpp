@@ -32,6 +32,8 @@ struct OpValues {
   std::map<std::string, double> params;
   std::map<std::string, std::vector<double>> inputs;
   std::map<std::string, std::vector<std::int64_t>> shapes;
+  // Each ragged extent's lengths, one per row (op_decl.hpp, ExtentDecl::ragged).
+  std::map<std::string, std::vector<std::int64_t>> lengths;
 };
 
 template <class R>
@@ -42,6 +44,11 @@ class Eval {
 
   std::int64_t extent(const std::string& name) const { return at(values_.extents, name, "extent"); }
   R param(const std::string& name) const { return make(at(values_.params, name, "parameter")); }
+  // Row b's length along ragged extent `name` (ExtentDecl::ragged), in [1, extent(name)]: the
+  // reference reads it and leaves the output's elements past it at +0.
+  std::int64_t length(const std::string& name, std::int64_t b) const {
+    return at(values_.lengths, name, "ragged extent").at(static_cast<std::size_t>(b));
+  }
   // A parameter's plain value, for one that selects a variant of the op (causal, a layout:
   // 0 or 1) rather than entering its arithmetic: the same in every instantiation.
   double param_value(const std::string& name) const { return at(values_.params, name, "parameter"); }

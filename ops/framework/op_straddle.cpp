@@ -150,6 +150,11 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   for (const auto& t : d.inputs)
     if (full.call.has_input(t.name)) row.dtypes[t.name] = full.call.inputs.at(t.name).dtype();
 
+  // The real elements of the row of t's n elements (op_decl.hpp, real_element): its first ones.
+  const auto real = [&](const TensorDecl& t, std::int64_t n) {
+    return ragged_extent_of(d, t) == nullptr ? n : real_width(d, t, one.values.extents, one.values.lengths, 0);
+  };
+
   struct Target {
     const TensorDecl* output;
     std::int64_t j;
@@ -164,7 +169,9 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
     const auto& v = row.values.inputs.at(in.name);
     std::vector<std::int64_t> order;
     for (std::int64_t k = 0; k < static_cast<std::int64_t>(v.size()); ++k)
-      if (std::isfinite(v[static_cast<std::size_t>(k)]) && v[static_cast<std::size_t>(k)] != 0) order.push_back(k);
+      if (k < real(in, static_cast<std::int64_t>(v.size())) && std::isfinite(v[static_cast<std::size_t>(k)]) &&
+          v[static_cast<std::size_t>(k)] != 0)
+        order.push_back(k);
     const auto n = std::min<std::size_t>(kStraddleSmallest, order.size());
     std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
                       [&](std::int64_t a, std::int64_t b) {
@@ -182,7 +189,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
     const auto width =
         static_cast<std::int64_t>(row.values.shapes.at(out.name).size() == 2 ? row.values.shapes.at(out.name)[1] : 1);
     const auto j = static_cast<std::int64_t>(philox_bits(c.seed, kTargetStream, static_cast<std::uint64_t>(i)) %
-                                             static_cast<std::uint64_t>(width));
+                                             static_cast<std::uint64_t>(real(out, width)));
     if (!chosen.insert({out.name, j}).second) continue;
     Target target{&out, j, 0.0, {}};
     for (const auto& in : d.inputs) {
@@ -190,12 +197,12 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
       const auto n = static_cast<std::int64_t>(row.values.inputs.at(in.name).size());
       if (n == 0) continue;
       const std::int64_t offset = d.has_rows(in) ? c.probe_row * n : 0;
-      if (n == width) target.candidates.push_back({in.name, j, offset + j});
+      if (n == width && j < real(in, n)) target.candidates.push_back({in.name, j, offset + j});
       if (!d.has_rows(in)) continue;
       for (int k = 0; k < kStraddleCandidates; ++k) {
         const auto local = static_cast<std::int64_t>(
             philox_bits(c.seed, kCandidateStream, static_cast<std::uint64_t>(i * kStraddleCandidates + k)) %
-            static_cast<std::uint64_t>(n));
+            static_cast<std::uint64_t>(real(in, n)));
         target.candidates.push_back({in.name, local, offset + local});
       }
       for (const std::int64_t local : smallest.at(in.name))

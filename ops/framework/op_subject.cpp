@@ -30,6 +30,12 @@ std::int64_t OpCall::extent(const std::string& name) const { return named(extent
 const Tensor& OpCall::input(const std::string& name) const { return named(inputs, name, "input"); }
 double OpCall::param(const std::string& name) const { return named(params, name, "parameter"); }
 DType OpCall::output_dtype(const std::string& name) const { return named(output_dtypes, name, "output"); }
+std::vector<std::int64_t> OpCall::cu_seqlens(const std::string& name) const {
+  const std::vector<std::int64_t>& lengths = named(this->lengths, name, "ragged extent");
+  std::vector<std::int64_t> out = {0};
+  for (const std::int64_t n : lengths) out.push_back(out.back() + n);
+  return out;
+}
 
 void register_op_subject(const std::string& op, OpSubjectInfo info) {
   OpList& list = registry()[op];

@@ -29,6 +29,9 @@ struct OpCall {
   std::map<std::string, Tensor> inputs;        // every input the case has (absent optional ones missing)
   std::map<std::string, double> params;        // float32 values
   std::map<std::string, DType> output_dtypes;  // the dtype each output must have
+  // Each ragged extent's lengths (op_decl.hpp, ExtentDecl::ragged), one per row: row b's in
+  // [1, extent(name)]. A subject's operands that hold that extent are packed (op_view.hpp).
+  std::map<std::string, std::vector<std::int64_t>> lengths;
 
   // Throw InputError naming what is missing.
   std::int64_t extent(const std::string& name) const;
@@ -36,6 +39,10 @@ struct OpCall {
   bool has_input(const std::string& name) const { return inputs.contains(name); }  // an optional input
   double param(const std::string& name) const;
   DType output_dtype(const std::string& name) const;
+  // The offsets of the rows' sequences along ragged extent `name` in a packed operand:
+  // FlashAttention's cu_seqlens, rows + 1 of them, 0 first and the packed total last. Throws
+  // InputError where `name` is not a ragged extent of the call.
+  std::vector<std::int64_t> cu_seqlens(const std::string& name) const;
 };
 
 // Each declared output (but the subject's unchecked_outputs), contiguous or not, of its declared

@@ -2,7 +2,9 @@
 // The host twin of parity's attention forward kernel: sdpa_arith.cuh's arithmetic, one query
 // row at a time, on the CPU, the heads spread over threads (for_each_head). `Policy` (CUTLASS style) lets the mismatch
 // probes (sdpa_op.cpp) be real alternative implementations of single steps; Standard is the kernel's own.
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 #include <parity/ops/sdpa/sdpa_arith.cuh>
 #include <parity/ops/sdpa/sdpa_host_io.hpp>
@@ -11,13 +13,15 @@ namespace parity::ops::sdpa {
 
 // What one query row's computation gets: the loaders of its query head and of the key/value head
 // that one reads, the row, its visible keys, the batch's B*H (a plan may depend on it), and
-// scratch for n probabilities and D outputs.
+// scratch for n probabilities and D outputs; for sdpa_varlen, the packed batch's total tokens
+// (sdpa: 0).
 struct RowCall {
   HostHead q, k, v;
   std::int64_t i, n, D, BH;
   float scale;
   float* p;
   float* o;
+  std::int64_t tokens = 0;
 };
 
 struct Standard {
@@ -32,6 +36,22 @@ struct Standard {
     return logsumexp(r);
   }
 };
+
+// A row's keys (n >= 2) in two halves whose partial results are combined (flash-decoding's
+// split-KV; the probes' and the other plans'). `Rescale` false: the partial
+// sums are added without bringing them to the common maximum.
+template <bool Rescale>
+inline float split_keys_row(const RowCall& c) {
+  const std::int64_t half = c.n / 2;
+  std::vector<float> o2(static_cast<std::size_t>(c.D));
+  const Partial a = attend(c.q, c.k, c.v, c.i, 0, half, c.D, c.scale, c.p, c.o);
+  const Partial b = attend(c.q, c.k, c.v, c.i, half, c.n - half, c.D, c.scale, c.p + half, o2.data());
+  const float m = std::max(a.m, b.m);
+  const float wa = Rescale ? detmath::exp_f32(a.m - m) : 1.0f, wb = Rescale ? detmath::exp_f32(b.m - m) : 1.0f;
+  const float l = a.l * wa + b.l * wb;
+  for (std::int64_t d = 0; d < c.D; ++d) c.o[d] = (c.o[d] * wa + o2[static_cast<std::size_t>(d)] * wb) / l;
+  return logsumexp({m, l});
+}
 
 template <class Policy>
 class SdpaHost : public OpSubject {

@@ -67,21 +67,6 @@ struct ScaleAfterSoftmax : Standard {
   }
 };
 
-// A row's keys in two halves whose partial results are combined. `Rescale` false: the partial
-// sums are added without bringing them to the common maximum.
-template <bool Rescale>
-float split_keys_row(const RowCall& c) {
-  const std::int64_t half = c.n / 2;
-  std::vector<float> o2(static_cast<std::size_t>(c.D));
-  const Partial a = attend(c.q, c.k, c.v, c.i, 0, half, c.D, c.scale, c.p, c.o);
-  const Partial b = attend(c.q, c.k, c.v, c.i, half, c.n - half, c.D, c.scale, c.p + half, o2.data());
-  const float m = std::max(a.m, b.m);
-  const float wa = Rescale ? detmath::exp_f32(a.m - m) : 1.0f, wb = Rescale ? detmath::exp_f32(b.m - m) : 1.0f;
-  const float l = a.l * wa + b.l * wb;
-  for (std::int64_t d = 0; d < c.D; ++d) c.o[d] = (c.o[d] * wa + o2[static_cast<std::size_t>(d)] * wb) / l;
-  return logsumexp({m, l});
-}
-
 // Flash-decoding: for few heads in the batch (B*H < 8) and 128 keys or more, the keys split in
 // two halves (split_keys_row), to fill the device.
 template <bool Rescale>

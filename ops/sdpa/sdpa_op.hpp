@@ -106,6 +106,18 @@ SoftmaxRow<R> softmax_row(const Eval<R>& e, const In& q, const In& k, const Head
   return r;
 }
 
+// Query row i of head h of batch element b over its visible keys (hd.S of them, or i + 1 causal):
+// o's D elements at hd.col(i, h, d), and the logsumexp at lse's column `lse_col`.
+template <class R, class In, class Out>
+void attention_row(Eval<R>& e, const In& q, const In& k, const In& v, Out& o, Out& lse, const Heads& hd, bool causal,
+                   const R& scale, std::int64_t b, std::int64_t h, std::int64_t i, std::int64_t lse_col) {
+  const std::int64_t n = visible_keys(causal, i, hd.S);
+  const SoftmaxRow<R> r = softmax_row(e, q, k, hd, b, h, i, n, scale);
+  for (std::int64_t d = 0; d < hd.D; ++d)
+    o(b, hd.col(i, h, d)) = e.sum(n, [&](std::int64_t j) { return r.p[j] * v(b, hd.kv_col(j, h, d)); }) / r.l;
+  lse(b, lse_col) = r.m + log(r.l);
+}
+
 struct Sdpa {
   static OpDecl declaration() {
     return {
@@ -141,13 +153,8 @@ struct Sdpa {
     const R scale = e.param("scale");
     for (std::int64_t b = 0; b < e.extent("B"); ++b)
       for (std::int64_t h = 0; h < hd.H; ++h)
-        for (std::int64_t i = 0; i < hd.S; ++i) {
-          const std::int64_t n = visible_keys(causal, i, hd.S);
-          const SoftmaxRow<R> r = softmax_row(e, q, k, hd, b, h, i, n, scale);
-          for (std::int64_t d = 0; d < hd.D; ++d)
-            o(b, hd.col(i, h, d)) = e.sum(n, [&](std::int64_t j) { return r.p[j] * v(b, hd.kv_col(j, h, d)); }) / r.l;
-          lse(b, hd.lse_col(i, h)) = r.m + log(r.l);
-        }
+        for (std::int64_t i = 0; i < hd.S; ++i)
+          attention_row(e, q, k, v, o, lse, hd, causal, scale, b, h, i, hd.lse_col(i, h));
   }
 };
 

@@ -16,6 +16,9 @@ namespace parity::ops::sdpa {
 // the current device; throw std::runtime_error naming the CUDA call that failed.
 std::unique_ptr<OpSubject> make_cuda_kernel();
 std::unique_ptr<OpSubject> make_cuda_backward_kernel();
+// sdpa_varlen's CUDA kernel (sdpa_varlen.cu), bit for bit SdpaVarlenHost<VarlenStandard>'s: one
+// thread per (packed token, query head), packed inputs of any strides, contiguous packed outputs.
+std::unique_ptr<OpSubject> make_cuda_varlen_kernel();
 
 // LibTorch's attention on the CPU as reference subjects of sdpa and sdpa_backward: findings, never gated. From
 // LibTorch 2.2 on, at::_scaled_dot_product_flash_attention_for_cpu is the kernel at::scaled_dot_product_attention
@@ -30,5 +33,8 @@ std::unique_ptr<OpSubject> make_torch_cpu();
 // What the subjects run in this LibTorch, for their descriptions.
 std::string torch_kernel();
 std::unique_ptr<OpSubject> make_torch_cpu_backward();
+// LibTorch's attention forward as sdpa_varlen's reference subject: make_torch_cpu's kernel on each
+// packed sequence alone ([L_b, H, D] seen as [1, H, L_b, D]), the outputs packed back in order.
+std::unique_ptr<OpSubject> make_torch_cpu_varlen();
 
 }  // namespace parity::ops::sdpa

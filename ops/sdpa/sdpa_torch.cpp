@@ -18,8 +18,11 @@
 #include <ATen/ops/softmax.h>
 #endif
 
+#include <ATen/ops/cat.h>
+
 #include <limits>
 #include <tuple>
+#include <vector>
 
 #include <parity/subjects/torch/convert.hpp>
 
@@ -105,6 +108,27 @@ class TorchCpuBackward : public OpSubject {
   }
 };
 
+// Each packed sequence b, q [L_b, H, D] and k, v [L_b, Hkv, D] from cu_seqlens[b], as a batch
+// of one [1, H, L_b, D]; o and lse back as [L_b, H, D] and [L_b, H], concatenated in order.
+class TorchCpuVarlen : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const std::vector<std::int64_t> cu = call.cu_seqlens("S");
+    const at::Tensor q = to_aten(call.input("q")), k = to_aten(call.input("k")), v = to_aten(call.input("v"));
+    const auto sequence = [&](const at::Tensor& x, std::size_t b) {
+      return x.narrow(0, cu[b], cu[b + 1] - cu[b]).transpose(0, 1).unsqueeze(0);
+    };
+    std::vector<at::Tensor> os, lses;
+    for (std::size_t b = 0; b + 1 < cu.size(); ++b) {
+      const auto [o, lse] = attention(sequence(q, b), grouped(sequence(k, b), call), grouped(sequence(v, b), call),
+                                      call.param("causal") != 0, call.param("scale"));
+      os.push_back(o.squeeze(0).transpose(0, 1));
+      lses.push_back(lse.squeeze(0).transpose(0, 1));
+    }
+    return {{"o", cast(at::cat(os), call.output_dtype("o"))}, {"lse", cast(at::cat(lses), call.output_dtype("lse"))}};
+  }
+};
+
 }  // namespace
 
 std::string torch_kernel() {
@@ -114,5 +138,6 @@ std::string torch_kernel() {
 
 std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
 std::unique_ptr<OpSubject> make_torch_cpu_backward() { return std::make_unique<TorchCpuBackward>(); }
+std::unique_ptr<OpSubject> make_torch_cpu_varlen() { return std::make_unique<TorchCpuVarlen>(); }
 
 }  // namespace parity::ops::sdpa

@@ -18,8 +18,11 @@
 // takes is an integer, to a bool where every value is 0 or 1; an extent to an int or SymInt, a
 // float, or a one-element int list. Literals: None (an optional argument), true/false, an int
 // (to an int or a float), a float, a list of ints and extents ([D], [H,D]), a dtype (f32, bf16,
-// f16, f64 or torch's names float32, bfloat16, ...). A parameter that only says whether an optional
-// input is present needs no argument when that input has one, nor does one that only orders an
+// f16, f64 or torch's names float32, bfloat16, ...), and cu_seqlens(EXT) for a ragged extent EXT
+// (op_decl.hpp: sdpa_varlen's S): the rows' offsets in a packed operand, an int32 Tensor of B + 1
+// (FlashAttention's cu_seqlens_q and cu_seqlens_k; the extent itself is the max_seqlen), which an
+// operator of an op with a ragged extent must take (its operands are packed). A parameter that only says
+// whether an optional input is present needs no argument when that input has one, nor does one that only orders an
 // operand's dims in memory (TensorDecl::order_param, sdpa's layout: the tensors' strides say it).
 // Inputs and outputs are of their declared dims (sdpa's [B, H, S, D]). Every declared input and every other
 // parameter must reach an argument. The schema's returns are the declaration's outputs in order,

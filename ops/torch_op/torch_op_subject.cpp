@@ -5,6 +5,7 @@
 #include <ATen/Context.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
+#include <ATen/ops/empty.h>
 #include <c10/core/InferenceMode.h>
 
 #include <algorithm>
@@ -244,6 +245,11 @@ class ArgumentMap {
       if (!used_.count(p.name) && !presence_of_mapped_input(p.name) && !orders_dims(decl_, p.name))
         throw InputError("--torch-arg: " + decl_.name + "'s parameter " + p.name + " goes to no argument of " +
                          signature() + ": map it with --torch-arg " + p.name + "=ARGUMENT");
+    for (const auto& e : decl_.extents)  // packed operands cannot be read without their offsets
+      if (e.ragged && !used_.count("cu_seqlens(" + e.name + ")"))
+        throw InputError("--torch-arg: " + decl_.name + "'s operands are packed along its ragged extent " + e.name +
+                         ", whose offsets go to no argument of " + signature() +
+                         ": give them with --torch-arg ARGUMENT=cu_seqlens(" + e.name + ")");
     map_returns(decl_, spec_, name_, schema_);
     return values;
   }
@@ -342,6 +348,22 @@ class ArgumentMap {
       if (is_int_list(e))
         return [what](const OpCall& call) -> c10::IValue { return std::vector<std::int64_t>{call.extent(what)}; };
       cannot(a, decl_.name + "'s extent " + what + ", an int");
+    }
+    if (what.starts_with("cu_seqlens(") && what.back() == ')') {
+      const std::string extent = what.substr(11, what.size() - 12);
+      if (std::none_of(decl_.extents.begin(), decl_.extents.end(),
+                       [&](const ExtentDecl& x) { return x.name == extent && x.ragged; }))
+        throw InputError("--torch-arg: " + a.name() + "=" + what + ": " + extent + " is not a ragged extent of " +
+                         decl_.name);
+      if (e->kind() != c10::TypeKind::TensorType) cannot(a, "the offsets " + what + ", an int32 tensor");
+      used_.insert(what);
+      const bool cuda = spec_.device == "cuda";
+      return [extent, cuda](const OpCall& call) -> c10::IValue {
+        const std::vector<std::int64_t> cu = call.cu_seqlens(extent);
+        at::Tensor t = at::empty({static_cast<std::int64_t>(cu.size())}, at::TensorOptions().dtype(at::kInt));
+        std::copy(cu.begin(), cu.end(), t.data_ptr<std::int32_t>());
+        return cuda ? t.to(at::kCUDA) : t;
+      };
     }
     if (what == "None") {
       if (!optional) cannot(a, "None: it is not optional");
@@ -513,7 +535,7 @@ class TorchOp : public OpSubject {
         throw std::runtime_error(spec_.schema + " returned " + o.name + " as " + std::string(dtype_name(t.dtype())) +
                                  ", the " + decl_->name + " declaration wants " +
                                  std::string(dtype_name(call.output_dtype(o.name))));
-      if (const auto shape = eval_subject_shape(o, call.extents); t.shape() != shape)
+      if (const auto shape = subject_shape(o, call); t.shape() != shape)
         throw std::runtime_error(spec_.schema + " returned " + o.name + " as " + shape_text(t.shape()) + ", where " +
                                  decl_->name + " declares " + shape_text(shape));
       out.emplace(o.name, std::move(t));

@@ -8,7 +8,8 @@ parity_python, defined once per function, family, torch_args and returns. Its sc
 are the function's parameters in order, typed from their annotations where they have one, else
 from what each one receives: a declared input is a Tensor (Tensor? where the input is optional),
 an extent an int, a parameter a bool where every value it takes is 0 or 1, an int where every
-value is an integer, else a float, and a torch_args literal its literal's type. Its returns are
+value is an integer, else a float, and a torch_args literal its literal's type (cu_seqlens(EXT), a
+ragged extent's offsets, a Tensor). Its returns are
 the declared outputs, or as many as `returns` names.
 """
 import inspect
@@ -101,6 +102,8 @@ def _literal_type(text):
         return None
     if text.startswith("["):
         return "int[]"  # parity's lists are of ints and extents (torch_op.hpp)
+    if re.fullmatch(r"cu_seqlens\(\w+\)", text):
+        return "Tensor"  # a ragged extent's offsets, an int32 tensor (torch_op.hpp)
     if re.fullmatch(r"[+-]?\d+", text):
         return "int"
     try:

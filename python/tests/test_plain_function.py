@@ -78,3 +78,18 @@ def test_an_argument_the_declaration_lacks_takes_a_literal_of_its_type(repro_dir
                            torch_args={"groups": 4, "exact": True, "dims": [1, 2]}, repro_dir=repro_dir)
     assert results.holds, results.text
     assert seen == {(int, 4, bool, True, (1, 2))}, seen
+
+
+def test_a_ragged_extents_offsets_reach_an_unannotated_argument(repro_dir):
+    seen = set()
+
+    def attention_varlen(q, k, v, cu_seqlens, max_seqlen, causal, scale):
+        lengths = cu_seqlens[1:] - cu_seqlens[:-1]
+        seen.add((type(cu_seqlens), cu_seqlens.dtype, int(cu_seqlens[-1]) == q.shape[0],
+                  bool((lengths <= max_seqlen).all())))
+        return q * scale, q.sum(-1)  # o [total, H, D], lse [total, H]: repeatable is all that is asked
+
+    results = parity.check("sdpa_varlen", attention_varlen, properties="repeatable", cases=3,
+                           torch_args={"cu_seqlens": "cu_seqlens(S)", "max_seqlen": "S"}, repro_dir=repro_dir)
+    assert results.holds, results.text
+    assert seen == {(torch.Tensor, torch.int32, True, True)}, seen

@@ -9,7 +9,8 @@
 // run RMSNorm (--kernel-op rms_norm). And softmax operators that return fewer or more tensors than
 // the softmax op declares outputs (y and log_y), for --torch-returns: `softmax_only` (y),
 // `log_softmax_only` (log_y) and `softmax_and_count` (y and a count that is no output). And an
-// attention that returns its output as a matrix, not in sdpa's dims (`attention_flat`).
+// attention that returns its output as a matrix, not in sdpa's dims (`attention_flat`), and
+// sdpa_varlen's formula with FlashAttention's varlen arguments (`attention_varlen`).
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
@@ -17,7 +18,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <tuple>
+#include <vector>
 
 namespace {
 
@@ -136,6 +139,31 @@ std::tuple<at::Tensor, at::Tensor> softmax_and_count(const at::Tensor& x) {
 at::Tensor attention_flat(const at::Tensor& query, const at::Tensor&, const at::Tensor&, bool, double) {
   return query.flatten(1).contiguous();
 }
+// sdpa_varlen's formula in float32, a packed sequence at a time (FlashAttention's varlen
+// arguments: q [total, H, D], k, v [total, Hkv, D], cu_seqlens int32 [B + 1], max_seqlen), its
+// grouped heads repeated; o [total, H, D] and lse [total, H].
+std::tuple<at::Tensor, at::Tensor> attention_varlen(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                                    const at::Tensor& cu_seqlens, std::int64_t max_seqlen, bool causal,
+                                                    double scale) {
+  TORCH_CHECK(cu_seqlens.scalar_type() == at::kInt && cu_seqlens.dim() == 1, "cu_seqlens must be int32 [B + 1]");
+  TORCH_CHECK(cu_seqlens[-1].item<std::int64_t>() == q.size(0), "cu_seqlens must end at q's total");
+  std::vector<at::Tensor> os, lses;
+  const std::int64_t G = q.size(1) / k.size(1);
+  for (std::int64_t b = 0; b + 1 < cu_seqlens.size(0); ++b) {
+    const std::int64_t start = cu_seqlens[b].item<std::int64_t>(), n = cu_seqlens[b + 1].item<std::int64_t>() - start;
+    TORCH_CHECK(n >= 1 && n <= max_seqlen, "a sequence outside [1, max_seqlen]");
+    const auto heads = [&](const at::Tensor& x) { return x.narrow(0, start, n).transpose(0, 1).to(at::kFloat); };
+    at::Tensor s = at::matmul(heads(q), heads(k).repeat_interleave(G, 0).transpose(-2, -1)).mul(scale);
+    if (causal)
+      s = s.masked_fill(at::ones({n, n}, at::TensorOptions().dtype(at::kBool)).triu(1),
+                        -std::numeric_limits<float>::infinity());
+    os.push_back(at::matmul(at::softmax(s, -1), heads(v).repeat_interleave(G, 0)).transpose(0, 1).to(q.scalar_type()));
+    // m + log(sum exp(s - m)) as the formula writes it (at::logsumexp keeps an Inf maximum's Inf).
+    const at::Tensor m = std::get<0>(s.max(-1, true));
+    lses.push_back((m + (s - m).exp().sum(-1, true).log()).squeeze(-1).transpose(0, 1).to(q.scalar_type()));
+  }
+  return {at::cat(os), at::cat(lses)};
+}
 at::Tensor softmax_int(const at::Tensor& x, std::int64_t, c10::optional<at::ScalarType>) { return x; }
 at::Tensor softmax_name(const at::Tensor& x, at::Dimname, c10::optional<at::ScalarType>) { return x; }
 
@@ -168,6 +196,9 @@ TORCH_LIBRARY(parity_test, m) {
   m.def("log_softmax_only(Tensor x) -> Tensor");
   m.def("softmax_and_count(Tensor x) -> (Tensor, Tensor)");
   m.def("attention_flat(Tensor q, Tensor k, Tensor v, bool causal, float scale) -> Tensor");
+  m.def(
+      "attention_varlen(Tensor q, Tensor k, Tensor v, Tensor cu_seqlens, int max_seqlen, bool causal, float scale) "
+      "-> (Tensor, Tensor)");
 }
 
 TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
@@ -195,4 +226,5 @@ TORCH_LIBRARY_IMPL(parity_test, CPU, m) {
   m.impl("log_softmax_only", &softmax_rows<true>);
   m.impl("softmax_and_count", &softmax_and_count);
   m.impl("attention_flat", &attention_flat);
+  m.impl("attention_varlen", &attention_varlen);
 }

@@ -209,6 +209,19 @@ expect 1 "layout_invariant              FAILS" -- attention --torch-op mylib::at
   --param layout=0 --property layout_invariant
 expect 1 "returned o as [1, 1], where sdpa declares [1, 1, 1, 1]" -- "$parity" check sdpa --library "$lib" \
   --torch-op parity_test::attention_flat --max B=1,Hkv=1,G=1,S=1,D=1 --property repeatable --cases 1
+# A varlen attention with FlashAttention's arguments: cu_seqlens(S) the offsets as an int32 tensor,
+# S the max_seqlen; the properties hold on it (one sequence at a time: batch invariant). A
+# cu_seqlens of an extent that is not ragged is refused, and so is an operator that takes no offsets.
+varlen=(check sdpa_varlen --library "$lib" --torch-op parity_test::attention_varlen --cases 20
+        --torch-arg "cu_seqlens=cu_seqlens(S),max_seqlen=S")
+expect 0 "forward_accuracy              holds" -- "$parity" "${varlen[@]}" --property forward_accuracy
+expect 0 "rows_padded                   holds" -- "$parity" "${varlen[@]}" --property rows_padded
+expect 2 "D is not a ragged extent of sdpa_varlen" -- "$parity" check sdpa_varlen --library "$lib" \
+  --torch-op parity_test::attention_varlen --torch-arg "cu_seqlens=cu_seqlens(D),max_seqlen=S" --cases 1
+# An operator that takes no offsets (sdpa's attention_flat) cannot read packed operands: refused
+# by the flag, before any case runs, not judged on wrong values.
+expect 2 "--torch-arg ARGUMENT=cu_seqlens(S)" -- "$parity" check sdpa_varlen --library "$lib" \
+  --torch-op parity_test::attention_flat --cases 1
 expect 2 "--torch-device: 'tpu' is neither cpu nor cuda" -- check --torch-op mylib::rms_norm --torch-device tpu
 expect 2 "--torch-op: lora is not an op family" -- "$parity" check lora --torch-op mylib::rms_norm --library "$lib"
 expect 2 "--library needs --torch-op SCHEMA" -- "$parity" check rms_norm --library "$lib"
