@@ -195,6 +195,18 @@ int main(int argc, char** argv) {
   write_text("repro_parser_fuzzer", "patched.json", good);
   write_text("repro_parser_fuzzer", "transition.json",
              seed_reproducer({"parity-host", "scoring_reproduces_sampling", cases.back(), v}));
+  // A LoRA family reproducer, so that read_reproducer's lora validator is fuzzed too.
+  Case lora;
+  lora.family = "lora";
+  lora.seed = 7;
+  lora.dims = {{"T", 3}, {"N", 6}, {"K", 8}, {"r", 2}};
+  lora.probe_row = 1;
+  lora.params["alpha"] = 4.0;
+  lora.patches = {{"dy", 2, 0x7f7f0000}, {"x", 1, 0x3f800000}, {"A", 5, 0x7fc00000}};
+  write_text(
+      "repro_parser_fuzzer", "lora.json",
+      seed_reproducer({"parity-host", "zero_adapter_gradients", lora,
+                       Verdict::fail("zero_adapter_gradients", "B = 0 but dA[0, 1] = 0.5 (must be exactly 0)")}));
   write_text("repro_parser_fuzzer", "non_finite_params.json",
              seed_reproducer({"probe-sum-not-mean", "scoring_reproduces_sampling", odd, v}));
   write_text("repro_parser_fuzzer", "truncated.json", good.substr(0, good.size() / 2));

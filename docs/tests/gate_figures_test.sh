@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `parity gate` runs at the reference figures it reads (docs/reference/figures.json, or
 # $PARITY_FIGURES): the rows it reports are the figures' shapes with the figures' `reference`
-# beside them, and a changed figure changes the verdict: a shape outside its family's limits (or,
-# for a transition shape, its ops': transition_step's and transition_score's) is refused before any work (exit 2, naming the file and the field); at float32's largest LoRA alpha,
+# beside them, and a changed figure changes the verdict: a shape outside its family's limits or
+# its ops' (a LoRA shape lora_forward's and lora_backward's, under the gate's raised caps; a
+# transition shape transition_step's and transition_score's) is refused before any work (exit 2,
+# naming the file and the field); at float32's largest LoRA alpha,
 # where some evaluation orders overflow, parity's kernels' finite outputs are still checked and
 # certified (exit 0), and an alpha beyond float32 is refused.
 # usage: gate_figures_test.sh PATH/TO/parity PATH/TO/docs/reference/figures.json

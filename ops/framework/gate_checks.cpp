@@ -22,6 +22,7 @@ Verdict GateChecks::run(const std::string& name, const std::function<Verdict()>&
   } catch (const std::exception& e) {
     v = Verdict::fail(name, std::string("the subject threw: ") + e.what());
   }
+  const std::lock_guard lock(mutex_);
   if (log_)
     *log_ << "  " << subject_ << " " << shape_ << " " << name << ": " << outcome_name(v.outcome) << " ("
           << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s)\n"

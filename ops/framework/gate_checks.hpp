@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,13 +26,17 @@ class GateChecks {
 
   // Runs `verdict` as the check `name`: an exception is a failure ("the subject threw: ..."); a
   // line "  <subject> <shape> <name>: <outcome> (<seconds> s)" goes to the log, if any; a verdict
-  // that does not hold is listed in failures() as "<name>: <detail>".
+  // that does not hold is listed in failures() as "<name>: <detail>". Safe to call from several
+  // threads at once: the log line and the failure list are written under one lock (the list in the
+  // order the checks finish), the verdict is computed outside it.
   Verdict run(const std::string& name, const std::function<Verdict()>& verdict);
+  // The failures so far; read it once no run() is in progress.
   const std::vector<std::string>& failures() const { return failures_; }
 
  private:
   std::string subject_, shape_;
   std::ostream* log_;
+  std::mutex mutex_;  // guards *log_ and failures_
   std::vector<std::string> failures_;
 };
 

@@ -367,6 +367,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   std::int64_t exempt = 0, may_overflow = 0, overflowed = 0, checked = 0;
   std::string unchecked;                     // outputs a subset of rows cannot check
   std::map<std::string, double> per_output;  // <output>_bound_utilisation, <output>_rel_err_vs_fp64
+  std::optional<Verdict> failed;             // the first output outside its bound
   for (const auto& t : d.outputs) {
     if (!r.out.contains(t.name)) continue;  // one the subject does not return
     if (subset && !d.has_rows(t)) {
@@ -419,7 +420,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     utilisation = std::max(utilisation, check.max_utilisation);
     per_output[t.name + "_bound_utilisation"] = check.max_utilisation;
     per_output[t.name + "_rel_err_vs_fp64"] = compare_values(got, value).normwise_rel;
-    if (!check.holds()) {
+    if (!check.holds() && !failed) {  // the first output outside its bound gives the verdict; the rest are measured
       const auto i = static_cast<std::size_t>(check.first_violation);
       const auto shape = r.out.at(t.name).shape();
       Verdict v = Verdict::fail(
@@ -441,14 +442,25 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
       for (std::size_t k = 0; k < ratio.size(); ++k)
         in_dims[static_cast<std::size_t>(dims_index(t, whole(k), p.call))] = ratio[k];
       v.map = element_map_of(t.name, MapMeasure::error_over_bound, shape, in_dims);
-      return v;
+      failed = std::move(v);
     }
   }
+  // Every output's figures, whatever the verdict: a failure is where they matter most.
+  const auto with_metrics = [&](Verdict v) {
+    v.metrics["bound_utilisation"] = utilisation;
+    v.metrics["exempt"] = static_cast<double>(exempt);
+    v.metrics["may_overflow"] = static_cast<double>(may_overflow);
+    v.metrics["overflowed"] = static_cast<double>(overflowed);
+    v.metrics["rows_checked"] = static_cast<double>(checked_rows.size());
+    v.metrics.insert(per_output.begin(), per_output.end());
+    return v;
+  };
+  if (failed) return with_metrics(std::move(*failed));
   if (checked == 0)
-    return Verdict::discard("forward_accuracy", "no element checked: " + std::to_string(exempt) + " exempt, " +
-                                                    std::to_string(overflowed) +
-                                                    " not finite where some permitted order may overflow" +
-                                                    (unchecked.empty() ? "" : ", " + unchecked + " not checked"));
+    return with_metrics(Verdict::discard(
+        "forward_accuracy", "no element checked: " + std::to_string(exempt) + " exempt, " + std::to_string(overflowed) +
+                                " not finite where some permitted order may overflow" +
+                                (unchecked.empty() ? "" : ", " + unchecked + " not checked")));
   std::string detail;
   if (subset)
     detail =
@@ -464,14 +476,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     detail += (detail.empty() ? "" : "; ") + std::to_string(may_overflow) +
               " elements may overflow in some permitted order (an Inf or NaN is accepted there, " +
               std::to_string(overflowed) + " were; a finite value is checked)";
-  Verdict v = Verdict::pass("forward_accuracy", detail);
-  v.metrics["bound_utilisation"] = utilisation;
-  v.metrics["exempt"] = static_cast<double>(exempt);
-  v.metrics["may_overflow"] = static_cast<double>(may_overflow);
-  v.metrics["overflowed"] = static_cast<double>(overflowed);
-  v.metrics["rows_checked"] = static_cast<double>(checked_rows.size());
-  v.metrics.insert(per_output.begin(), per_output.end());
-  return v;
+  return with_metrics(Verdict::pass("forward_accuracy", detail));
 }
 
 Verdict oracle_agreement(const OpDef& op, const Case& c) {

@@ -27,7 +27,7 @@
 //                         discarded when every input is contiguous
 //   forward_accuracy      every output element within its derived bound (bounded.hpp, under the
 //                         subject's declared Arithmetic, then the output dtype's rounding); the
-//                         utilisation is reported (bound_utilisation, the largest; per output
+//                         utilisation is reported, on failure too (bound_utilisation, the largest; per output
 //                         <output>_bound_utilisation and <output>_rel_err_vs_fp64, the norm-wise
 //                         relative error of the checked elements); where the float evaluation may overflow a
 //                         non-finite value is accepted and a finite one checked (counted:

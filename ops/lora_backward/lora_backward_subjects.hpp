@@ -14,10 +14,11 @@ namespace parity::ops::lora_backward {
 // The split-K and plan-switch probes split the forward's base reduction alone
 // (subjects/probes/lora_probes.cpp: split_base_reduction is read by forward() only); the
 // base-gradient probe adds a dW, which the LoRA family's base_frozen catches and this op does not
-// declare.
-inline constexpr std::array<std::string_view, 5> kProbesNotInTheBackward = {
-    "probe-split-k-by-rows", "probe-split-k-by-depth", "probe-split-k-from-128-rows", "probe-plan-switch-at-64-rows",
-    "probe-base-gradient"};
+// declare; the probe that skips the adapter's backward at B = 0 is wrong only where B is all zero,
+// which the op's generated cases do not draw and the family's zero_adapter_gradients sets.
+inline constexpr std::array<std::string_view, 6> kProbesNotInTheBackward = {
+    "probe-split-k-by-rows",        "probe-split-k-by-depth", "probe-split-k-from-128-rows",
+    "probe-plan-switch-at-64-rows", "probe-base-gradient",    "probe-skips-adapter-backward-at-zero-B"};
 
 // Registers them as subjects of lora_backward; reads (and so fixes) the LoRA family's list.
 void register_lora_backward_subjects();

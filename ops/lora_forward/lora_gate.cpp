@@ -1,5 +1,6 @@
 #include <parity/ops/lora_forward/lora_gate.hpp>
 
+#include <future>
 #include <map>
 #include <string>
 
@@ -104,8 +105,19 @@ GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick, std
     const bool forward_layouts = run_op("lora_forward", "layout_invariant", &layout_invariant, forward_strided).holds();
     const bool backward_layouts = run_op("lora_backward", "layout_invariant", &layout_invariant, strided).holds();
     row["layout_invariant"] = forward_layouts && backward_layouts;
-    const Verdict fwd = run_op("lora_forward", "forward_accuracy", &forward_accuracy);
+    // The two accuracy checks, most of the section's time (the Bounded reference at the gate's
+    // shapes), run concurrently. Safe: each makes its own subject instance (runnable(...).make());
+    // what they share is read-only or locked - the op registry (find_op_family reads a list built
+    // once at static initialisation; OpFamily::infos() takes its lock to register builtins and mark
+    // the list read), gate_figures() (a function-local const static, initialised before by
+    // gate_shapes), `shape`, `info` and the layouts (const, read only), GateChecks (its lock), and
+    // core's thread pool, which the reference and the host twins use: a call made while the pool is
+    // busy runs on its own thread with the same bits (core/thread_pool.hpp). A CUDA subject's
+    // instances launch on the same device; the CUDA runtime API is thread-safe.
+    auto forward_check =
+        std::async(std::launch::async, [&] { return run_op("lora_forward", "forward_accuracy", &forward_accuracy); });
     const Verdict grad = run_op("lora_backward", "forward_accuracy", &forward_accuracy);
+    const Verdict fwd = forward_check.get();
     row["forward_within_bound"] = fwd.holds();
     row["gradients_within_bound"] = grad.holds();
     row["forward_rel_err_vs_fp64"] = metric(fwd, "y_rel_err_vs_fp64");

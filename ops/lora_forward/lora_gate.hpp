@@ -4,6 +4,7 @@
 // lora_forward and lora_backward (repeatable, rows_independent, layout_invariant,
 // forward_accuracy), with the reference report's field names plus the bound utilisations and,
 // under `reference`, the report's own figures for the shape (docs/reference/figures.json).
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>

@@ -14,7 +14,8 @@
 
 namespace parity::ops::lora_forward {
 
-inline constexpr std::array<std::string_view, 1> kBackwardOnlyProbes = {"probe-base-gradient"};
+inline constexpr std::array<std::string_view, 2> kBackwardOnlyProbes = {"probe-base-gradient",
+                                                                        "probe-skips-adapter-backward-at-zero-B"};
 
 // The LoRA family's subjects and the op probes, which are the ops' alone.
 std::vector<subjects::LoraSubjectInfo> lora_op_subjects();

@@ -63,6 +63,20 @@ class BaseWeightGradient : public LoraHostTwin<StandardArithmetic> {
   }
 };
 
+// The kernel's arithmetic, but a backward that "optimises" B = 0: it returns dA = dB = 0 without
+// computing them (dA is 0 there, but dB = s dy^T h is not) and dx from the base path alone.
+class SkipsAdapterBackwardAtZeroB : public LoraHostTwin<StandardArithmetic> {
+ public:
+  LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
+    LoraGradients g = LoraHostTwin<StandardArithmetic>::backward(in, dy);
+    for (std::int64_t i = 0; i < in.B.numel(); ++i)
+      if (in.B.value_at(i) != 0.0) return g;
+    g.dA = Tensor::zeros(g.dA.dtype(), g.dA.shape());
+    g.dB = Tensor::zeros(g.dB.dtype(), g.dB.shape());
+    return g;
+  }
+};
+
 // Above rank kRankPathAbove, a path that leaves out the last column of B (the kernel's rank loop
 // stops one short), forward and backward.
 class RankPathDropsLastColumn : public LoraHostTwin<StandardArithmetic> {
@@ -88,6 +102,7 @@ std::unique_ptr<LoraSubject> make_twin() {
 }
 
 std::unique_ptr<LoraSubject> make_base_gradient() { return std::make_unique<BaseWeightGradient>(); }
+std::unique_ptr<LoraSubject> make_skips_adapter_backward() { return std::make_unique<SkipsAdapterBackwardAtZeroB>(); }
 std::unique_ptr<LoraSubject> make_rank_path() { return std::make_unique<RankPathDropsLastColumn>(); }
 
 LoraSubjectInfo probe(std::string name, std::string description, std::unique_ptr<LoraSubject> (*make)()) {
@@ -123,6 +138,9 @@ std::vector<LoraSubjectInfo> lora_op_probes() {
 
 void register_lora_probes() {
   register_subject(probe("probe-base-gradient", "gives the frozen base weight W a gradient", &make_base_gradient));
+  register_subject(probe("probe-skips-adapter-backward-at-zero-B",
+                         "returns dA = dB = 0 without computing them when B is all zero",
+                         &make_skips_adapter_backward));
 }
 
 }  // namespace parity::subjects::probes

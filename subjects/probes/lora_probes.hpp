@@ -24,8 +24,9 @@ inline constexpr std::int64_t kSplitKMinDepth = 32;
 // 2..kPlanSwitchRows rows and another (the split-K, which the single-row call also takes) above.
 inline constexpr std::int64_t kSplitKFromRows = 128, kRankPathAbove = 32, kPlanSwitchRows = 64;
 
-// Registers the LoRA probe that the family's own properties detect (probe-base-gradient: kind
-// probe, backend host) with register_subject. Called once, by the LoRA catalog.
+// Registers the LoRA probes that the family's own properties detect (probe-base-gradient, found by
+// base_frozen; probe-skips-adapter-backward-at-zero-B, found by zero_adapter_gradients: kind probe,
+// backend host) with register_subject. Called once, by the LoRA catalog.
 void register_lora_probes();
 // The probes whose fault only the generic properties show (a dropped scale, a plan chosen from the
 // batch size or the rank, bf16 accumulation or truncation): not the family's, whose properties are

@@ -82,6 +82,10 @@ TEST(OpChecksMap, AFailingAccuracyCheckPutsTheWrongElementAboveItsBound) {
       if (i == kBadRow && j == kBadElement) EXPECT_GT(v.map->at(i, j), 1.0);
       else EXPECT_LE(v.map->at(i, j), 1.0) << i << ", " << j;
     }
+  // The output's figures come with the failure.
+  for (const char* key : {"y_rel_err_vs_fp64", "y_bound_utilisation", "bound_utilisation", "rows_checked"})
+    EXPECT_TRUE(v.metrics.contains(key)) << key;
+  EXPECT_GT(v.metrics.at("y_bound_utilisation"), 1.0);
   const Verdict one_row = forward_accuracy(op, scale_case(1, kCols, DType::f32, DType::f32), subject);
   EXPECT_TRUE(one_row.holds()) << one_row.detail;  // no row kBadRow: right everywhere, no map
   EXPECT_FALSE(one_row.map);

@@ -151,6 +151,12 @@ TEST(LoraBackwardScalePlacement, AWrongFiniteValueWhereSomeOrderMayOverflowIsCau
   EXPECT_NE(v.detail.find("some permitted order may overflow there"), std::string::npos) << v.detail;
   EXPECT_EQ(v.detail.find(" = inf"), std::string::npos) << "the twin's dA is finite: " << v.detail;
   EXPECT_EQ(v.detail.find(" = nan"), std::string::npos) << "the twin's dA is finite: " << v.detail;
+  // Every output's figures come with the failure, dB's (checked after dA) included: the gate reports them.
+  for (const char* key : {"dx_rel_err_vs_fp64", "dA_rel_err_vs_fp64", "dB_rel_err_vs_fp64", "dx_bound_utilisation",
+                          "dA_bound_utilisation", "dB_bound_utilisation", "bound_utilisation"})
+    EXPECT_TRUE(v.metrics.contains(key)) << key;
+  EXPECT_GT(v.metrics.at("dA_bound_utilisation"), 1.0);
+  EXPECT_LE(v.metrics.at("dB_bound_utilisation"), 1.0);
 }
 
 TEST(LoraBackwardScalePlacement, AWrongDAIsStillCaught) {
