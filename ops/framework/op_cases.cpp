@@ -23,16 +23,21 @@ rc::Gen<std::int64_t> extent_of(const ExtentDecl& e) {
       {{3, gen::shrinking_element(small)}, {2, edge}, {5, gen::shrinking_element(near)}});
 }
 
-// A reach case's extent: small (min to min + 7) three in ten, a threshold up to the extent's reach
-// or a neighbour +-1 five in ten, the reach itself two in ten (an extent without thresholds
-// below its reach: small three in five, the reach two).
+// A reach case's extent: small (min to min + 7) three in ten, a threshold or a neighbour +-1 five
+// in ten, the reach itself two in ten (an extent without such thresholds: small three in five,
+// the reach two). Where the extent reaches beyond its max, the thresholds are those beyond max
+// (with max + 1): the ordinary cases draw every threshold up to max and its neighbours already,
+// and a reach case exists to draw what they cannot.
 rc::Gen<std::int64_t> reach_extent_of(const ExtentDecl& e) {
   const std::int64_t reach = reach_of(e);
+  const std::int64_t above = reach > e.max ? e.max : e.min - 1;  // near values start past it
   std::vector<std::int64_t> small, near;
   for (std::int64_t v = e.min; v <= std::min<std::int64_t>(e.min + 7, reach); ++v) small.push_back(v);
+  if (reach > e.max) near.push_back(e.max + 1);
   for (const auto t : e.thresholds)
     for (const auto v : {t, t - 1, t + 1})
-      if (v >= e.min && v <= reach) near.push_back(v);
+      if (v > above && v >= e.min && v <= reach && std::find(near.begin(), near.end(), v) == near.end())
+        near.push_back(v);
   if (near.empty())
     return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, rc::gen::just(reach)}});
   return rc::gen::weightedOneOf<std::int64_t>(

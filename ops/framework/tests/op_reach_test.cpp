@@ -126,6 +126,10 @@ TEST(OpReach, OneCaseInKReachEveryReachesAndTheOthersAreTheOrdinaryCases) {
     EXPECT_LE(c.dim("D"), 256);
     EXPECT_TRUE(fits(d, c.dims, d.reach_elements, d.reach_work)) << c.dim("T") << " x " << c.dim("D");
     EXPECT_NO_THROW(check_contract(d, c));
+    // D's draws: small (to min + 7), or past its max (max + 1, the threshold 100 and its
+    // neighbours, its reach), never the thresholds up to max that the ordinary cases draw; the
+    // fitting halves T alone here (2 rows of D <= 256 fit the reach caps).
+    EXPECT_TRUE(c.dim("D") <= 8 || c.dim("D") > 32) << "D = " << c.dim("D");
     if (c.dim("T") > 16 || c.dim("D") > 32) ++beyond;
   }
   // Binomial(kCases, 1 / kReachEvery): four standard deviations either side of the mean.
