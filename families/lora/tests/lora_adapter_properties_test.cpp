@@ -14,8 +14,8 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/error.hpp>
+#include <parity/families/lora/lora_runs.hpp>
 #include <parity/properties/gen/guarded_verdict.hpp>
-#include <parity/properties/gen/lora_runs.hpp>
 #include <parity/subjects/builtin/lora_host.hpp>
 
 namespace {
