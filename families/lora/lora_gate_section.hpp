@@ -7,20 +7,14 @@
 // (docs/reference/figures.json).
 #include <iosfwd>
 
-#include <nlohmann/json.hpp>
-
+#include <parity/ops/framework/gate_checks.hpp>
 #include <parity/subjects/lora_family.hpp>
 
 namespace parity::properties::lora {
 
-struct GateSection {
-  nlohmann::json rows = nlohmann::json::array();
-  bool all_hold = true;
-};
-
 // Runs the gate checks on `subject` (a LoRA subject, hence the ops' subject of the same name) for
 // each shape: layout_invariant on the op case with transposed x and dy, a padded W and dy and an
 // offset A; progress lines, with each check's time, go to `log` if given.
-GateSection run_lora_gate(const subjects::LoraSubjectInfo& subject, bool quick, std::ostream* log);
+ops::GateSection run_lora_gate(const subjects::LoraSubjectInfo& subject, bool quick, std::ostream* log);
 
 }  // namespace parity::properties::lora

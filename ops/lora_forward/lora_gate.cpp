@@ -11,7 +11,7 @@
 namespace parity::ops::lora_forward {
 using properties::gate_figures;
 
-OpDef lora_gate_def(const std::string& op) { return gate_def(op, std::int64_t{1} << 25, std::int64_t{1} << 32); }
+OpDef lora_gate_def(const std::string& op) { return gate_def(op, kGateElements, kGateWork); }
 
 std::string GateShape::label() const {
   return "N" + std::to_string(N) + " K" + std::to_string(K) + " T" + std::to_string(T);

@@ -30,9 +30,10 @@ Case gate_case(const GateShape& s);
 // draws from that seed.
 Case op_gate_case(const GateShape& s, const std::string& op);
 
-// The op `op`'s definition with room for the gate's shapes (W of 5120 x 5120, one backward at T 33
-// N 5120 K 5120 about 2.6e9 multiply-adds) and every row of a gate case checked, which the caps of
-// the op's own cases do not allow.
+// The caps of the op `op`'s definition (gate_def) with room for the gate's shapes (W of 5120 x 5120, one backward at T
+// 33 N 5120 K 5120 about 2.6e9 multiply-adds) and every row of a gate case checked, which the caps of the op's own
+// cases do not allow.
+inline constexpr std::int64_t kGateElements = std::int64_t{1} << 25, kGateWork = std::int64_t{1} << 32;
 OpDef lora_gate_def(const std::string& op);
 
 }  // namespace parity::ops::lora_forward
