@@ -9,10 +9,10 @@
 #include <vector>
 
 #include <parity/core/compare.hpp>
+#include <parity/families/lora/lora_properties.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
-#include <parity/properties/lora/lora_properties.hpp>
 
 namespace parity::properties::lora {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <utility>
 
+#include <parity/families/lora/lora_properties.hpp>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
 #include <parity/properties/gate_figures.hpp>
-#include <parity/properties/lora/lora_properties.hpp>
 
 namespace parity::properties::lora {
 

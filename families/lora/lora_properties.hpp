@@ -4,8 +4,9 @@
 // generic ones (repeatable, rows_independent, batch_vs_batch, layout_invariant, forward and
 // gradient accuracy, the oracles' self-check, cross_backend_bitwise) are the ops lora_forward's
 // and lora_backward's (ops/lora_forward/, ops/lora_backward/), which every LoRA subject already is.
-// Defined in families/lora (parity_lora_family), above the ops: zero_adapter_gradients judges
-// against lora_backward's reference.
+// They live in families/lora (parity_lora_family), above the ops: zero_adapter_gradients judges
+// against lora_backward's reference. The namespace stays properties::lora, as families/model's
+// properties are properties::model.
 #include <string>
 #include <vector>
 
