@@ -11,8 +11,6 @@
 namespace parity::ops::lora_forward {
 using properties::gate_figures;
 
-OpDef lora_gate_def(const std::string& op) { return gate_def(op, kGateElements, kGateWork); }
-
 std::string GateShape::label() const {
   return "N" + std::to_string(N) + " K" + std::to_string(K) + " T" + std::to_string(T);
 }
@@ -23,7 +21,7 @@ std::vector<GateShape> gate_shapes(bool quick) {
   return checked_shapes(all, quick, "lora_gate", [](const GateShape& shape) {
     properties::lora::check_contract(gate_case(shape));
     for (const char* op : {"lora_forward", "lora_backward"})
-      check_contract(lora_gate_def(op).decl, op_gate_case(shape, op));
+      check_contract(gate_def(op, kGateElements, kGateWork).decl, op_gate_case(shape, op));
   });
 }
 

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include <parity/core/case.hpp>
-#include <parity/ops/framework/op_reference.hpp>
 
 namespace parity::ops::lora_forward {
 
@@ -30,10 +29,9 @@ Case gate_case(const GateShape& s);
 // draws from that seed.
 Case op_gate_case(const GateShape& s, const std::string& op);
 
-// The caps of the op `op`'s definition (gate_def) with room for the gate's shapes (W of 5120 x 5120, one backward at T
-// 33 N 5120 K 5120 about 2.6e9 multiply-adds) and every row of a gate case checked, which the caps of the op's own
-// cases do not allow.
+// The caps the gate gives the ops' definitions (gate_def, gate_checks.hpp): room for the gate's shapes (W of 5120 x
+// 5120, one backward at T 33 N 5120 K 5120 about 2.6e9 multiply-adds) and every row of a gate case checked, which the
+// caps of the ops' own cases do not allow.
 inline constexpr std::int64_t kGateElements = std::int64_t{1} << 25, kGateWork = std::int64_t{1} << 32;
-OpDef lora_gate_def(const std::string& op);
 
 }  // namespace parity::ops::lora_forward
