@@ -15,19 +15,13 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/error.hpp>
 #include <parity/families/lora/lora_runs.hpp>
+#include <parity/ops/lora_backward/tests/lora_backward_test_support.hpp>
 #include <parity/properties/gen/guarded_verdict.hpp>
 #include <parity/subjects/builtin/lora_host.hpp>
 
 namespace {
 
-using parity::DType;
-using parity::Tensor;
-using parity::subjects::LoraGradients;
-using parity::subjects::LoraInputs;
-using parity::subjects::LoraSubject;
-using parity::subjects::LoraSubjectInfo;
-
-float at(const Tensor& t, std::int64_t i) { return static_cast<float>(t.value_at(i)); }
+using namespace parity::ops::lora_backward::testing;  // at, low_rank, ..., and the LoRA types
 
 // The scale first, plain float32 (the file's comment).
 class ScaleFirst final : public LoraSubject {
@@ -49,17 +43,10 @@ class ScaleFirst final : public LoraSubject {
 
   LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), R = r(in);
-    const std::vector<float> h = low_rank(in);
     std::vector<float> dlow(T * N), dh(T * R, 0.0f);
     for (std::int64_t i = 0; i < T * N; ++i) dlow[i] = in.scale * at(dy, i);
-    LoraGradients g{Tensor::zeros(DType::bf16, {T, K}), Tensor::zeros(DType::f32, {R, K}),
-                    Tensor::zeros(DType::f32, {N, R}), std::nullopt};
-    for (std::int64_t n = 0; n < N; ++n)
-      for (std::int64_t j = 0; j < R; ++j) {
-        float acc = 0;
-        for (std::int64_t t = 0; t < T; ++t) acc = acc + dlow[t * N + n] * h[t * R + j];
-        g.dB.set_value(n * R + j, static_cast<double>(acc));
-      }
+    LoraGradients g = zero_gradients(in);
+    set_dB_scaled_dy(g, in, dy, low_rank(in));
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t j = 0; j < R; ++j)
         for (std::int64_t n = 0; n < N; ++n) dh[t * R + j] = dh[t * R + j] + dlow[t * N + n] * at(in.B, n * R + j);
@@ -81,15 +68,6 @@ class ScaleFirst final : public LoraSubject {
 
  private:
   static std::int64_t r(const LoraInputs& in) { return in.A.dim(0); }
-  // h = x A^T, k ascending.
-  static std::vector<float> low_rank(const LoraInputs& in) {
-    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), R = r(in);
-    std::vector<float> h(T * R, 0.0f);
-    for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t j = 0; j < R; ++j)
-        for (std::int64_t k = 0; k < K; ++k) h[t * R + j] = h[t * R + j] + at(in.x, t * K + k) * at(in.A, j * K + k);
-    return h;
-  }
 };
 
 // parity's host twin's forward; its backward throws (a subject registered without backward).
