@@ -37,11 +37,12 @@ struct LoraProperty {
 Verdict check_base_frozen(const Case& c, LoraSubject* s);
 // zero_adapter_gradients: with B = 0 (the adapter's initial state) and finite x and dy, dA is
 // exactly zero, and dB is not wherever lora_backward's reference puts |dB| beyond twice its
-// derived bound (ops/framework/bounded.hpp, under the default Arithmetic: float32, any order).
-// Where some permitted evaluation order may overflow a non-finite value is accepted and a finite
-// one checked (metrics grad_a_may_overflow, grad_b_may_overflow); an element with a non-finite
-// operand on its path is exempt (grad_a_exempt, grad_b_exempt); the detail names the first of
-// each and why.
+// derived bound (ops/framework/bounded.hpp, under ops::lora_forward::kLoraSubjectArithmetic:
+// float32, any order). Where some permitted evaluation order may overflow a non-finite value is
+// accepted and a finite one checked (metrics grad_a_may_overflow, grad_b_may_overflow), elsewhere
+// dA and dB must be finite; an element with a non-finite operand on its path is exempt
+// (grad_a_exempt, grad_b_exempt); the detail names the first of each and why. A dA or dB of
+// another shape than [r, K] and [N, r], or not float32, fails as an invalid output.
 Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s);
 
 const std::vector<LoraProperty>& lora_properties();
