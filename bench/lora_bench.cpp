@@ -33,12 +33,12 @@
 
 #include <parity/core/isa.hpp>
 #include <parity/core/thread_count.hpp>
+#include <parity/families/lora/lora_properties.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
 #include <parity/oracles/lora.hpp>
 #include <parity/oracles/lora_fast.hpp>
 #include <parity/oracles/lora_mp.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
-#include <parity/properties/lora/lora_properties.hpp>
 #include <parity/properties/lora/oracle_inputs.hpp>
 #include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/torch/matmul_baseline.hpp>

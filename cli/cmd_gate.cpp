@@ -14,6 +14,7 @@
 #include <parity/core/error.hpp>
 #include <parity/core/output_file.hpp>
 #include <parity/core/reproducer.hpp>
+#include <parity/families/lora/lora_gate_section.hpp>
 #include <parity/families/model/model_gate.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
 #include <parity/ops/transition_step/transition_gate.hpp>
@@ -127,7 +128,7 @@ int cmd_gate(const Args& args) {
   // Progress, a line per finished check of a row, on a terminal only: nothing when piped.
   std::ostream* progress = ::isatty(2) ? &std::cerr : nullptr;
   if (progress) *progress << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";
-  const auto section = ops::lora_forward::run_lora_gate(kernel, quick, progress);
+  const auto section = properties::lora::run_lora_gate(kernel, quick, progress);
   if (progress) *progress << "parity gate: transition on " << kernel.name << "\n";
   const auto transition = ops::transition_step::run_transition_gate(kernel.name, quick, progress);
   const std::string model_subject = kernel.backend == "cuda" ? "runtime-cuda" : "runtime-host";
@@ -156,7 +157,7 @@ int cmd_gate(const Args& args) {
       continue;
     }
     if (progress) *progress << "parity gate: findings for " << name << "\n";
-    findings[name]["lora_gate"] = ops::lora_forward::run_lora_gate(torch, quick, progress).rows;
+    findings[name]["lora_gate"] = properties::lora::run_lora_gate(torch, quick, progress).rows;
     findings[name]["transition"] = ops::transition_step::run_transition_gate(name, quick, progress).rows;
   }
   report["findings"] = findings;

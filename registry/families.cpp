@@ -1,11 +1,11 @@
 #include <parity/registry/families.hpp>
 
 #include <parity/core/error.hpp>
+#include <parity/families/lora/lora_runs.hpp>
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/trajectory/trajectory_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/bridge_runs.hpp>
-#include <parity/properties/gen/lora_runs.hpp>
 #include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity::registry {

@@ -10,11 +10,43 @@
 #include <parity/ops/op_families.hpp>
 
 namespace parity::ops {
+namespace {
 
-GateChecks::GateChecks(std::string subject, std::string shape, std::ostream* log)
-    : subject_(std::move(subject)), shape_(std::move(shape)), log_(log) {}
+// A subject's one output, the others unchecked: forward_accuracy's utilisation of that output.
+class OneOutput final : public OpSubject {
+ public:
+  OneOutput(OpSubject& s, const OpDecl& d, std::string keep) : s_(s), keep_(std::move(keep)) {
+    for (const auto& t : d.outputs)
+      if (t.name != keep_) others_.push_back(t.name);
+  }
+  Arithmetic arithmetic() const override { return s_.arithmetic(); }
+  std::vector<std::string> unchecked_outputs() const override { return others_; }
+  OpOutputs run(const OpCall& call) override {
+    OpOutputs all = s_.run(call);
+    return {{keep_, all.at(keep_)}};
+  }
 
-Verdict GateChecks::run(const std::string& name, const std::function<Verdict()>& verdict) {
+ private:
+  OpSubject& s_;
+  std::string keep_;
+  std::vector<std::string> others_;
+};
+
+}  // namespace
+
+GateRow::GateRow(std::string subject, std::string shape, std::ostream* log,
+                 std::function<Case(const std::string&)> op_case, std::int64_t elements, std::int64_t work)
+    : subject_(std::move(subject)),
+      shape_(std::move(shape)),
+      log_(log),
+      op_case_(std::move(op_case)),
+      elements_(elements),
+      work_(work) {
+  fields["shape"] = shape_;
+  fields["subject"] = subject_;
+}
+
+Verdict GateRow::run(const std::string& name, const std::function<Verdict()>& verdict) {
   const auto start = std::chrono::steady_clock::now();
   Verdict v;
   try {
@@ -31,8 +63,21 @@ Verdict GateChecks::run(const std::string& name, const std::function<Verdict()>&
   return v;
 }
 
+Verdict GateRow::op(const std::string& op, const std::string& property, OpCheck f,
+                    const std::map<std::string, Layout>& layouts, const std::string& only) {
+  return run(op + "." + property + (only.empty() ? "" : "(" + only + ")"), [&] {
+    const OpDef def = gate_def(op, elements_, work_);
+    Case c = op_case_(op);
+    c.layouts = layouts;
+    const auto made = find_op_family(op).runnable(subject_).make();
+    if (only.empty()) return f(def, c, *made);
+    OneOutput one(*made, def.decl, only);
+    return f(def, c, one);
+  });
+}
+
 OpDef gate_def(const std::string& op, std::int64_t elements, std::int64_t work) {
-  OpDef def = dynamic_cast<const OpFamily&>(find_op_family(op)).def();
+  OpDef def = find_op_family(op).def();
   def.decl.max_elements = std::max(def.decl.max_elements, elements);
   def.decl.reach_elements = std::max(reach_elements_of(def.decl), elements);
   def.decl.max_work = std::max(def.decl.max_work, work);

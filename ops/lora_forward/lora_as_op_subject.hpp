@@ -1,8 +1,7 @@
 #pragma once
 // A subject of parity's LoRA family (subjects/lora_family.hpp) as a subject of a LoRA op
 // (lora_forward, lora_backward): its forward or backward called with the op call's x, W, A, B
-// and scale. Its arithmetic is the default (any reduction order): the LoRA family's subjects
-// promise no order to the op's bounds.
+// and scale. Its arithmetic is kLoraSubjectArithmetic.
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -11,6 +10,11 @@
 #include <parity/subjects/lora_family.hpp>
 
 namespace parity::ops::lora_forward {
+
+// The arithmetic every LoRA subject has as a subject of a LoRA op, for the ops' derived bounds: the
+// default (float32, reductions in any order), the LoRA family's subjects promising no order. The
+// family's zero_adapter_gradients (families/lora) judges under the same.
+inline constexpr Arithmetic kLoraSubjectArithmetic{};
 
 // `Run` calls the LoRA subject on the call's operands and returns the op's outputs:
 // OpOutputs Run(subjects::LoraSubject&, const subjects::LoraInputs&, const OpCall&).
@@ -28,6 +32,7 @@ class LoraAsOpSubject final : public OpSubject {
                                   .scale = static_cast<float>(call.param("scale"))};
     return Run(*lora_, in, call);
   }
+  Arithmetic arithmetic() const override { return kLoraSubjectArithmetic; }
 
  private:
   std::unique_ptr<subjects::LoraSubject> lora_;

@@ -1,18 +1,12 @@
 #pragma once
-// The `lora_gate` section of the gate report (docs/reference.md, "lora_gate"): at the reference
-// shapes, on fixed cases, the LoRA family's base_frozen and the generic properties of its ops
-// lora_forward and lora_backward (repeatable, rows_independent, layout_invariant,
-// forward_accuracy), with the reference report's field names plus the bound utilisations and,
-// under `reference`, the report's own figures for the shape (docs/reference/figures.json).
+// The shapes and fixed cases of the `lora_gate` section of the gate report (docs/reference.md,
+// "lora_gate"; families/lora/lora_gate_section.hpp runs it): the LoRA family's case of each
+// reference shape and the same shape as a case of the ops lora_forward and lora_backward.
 #include <cstdint>
-#include <iosfwd>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <parity/core/case.hpp>
-#include <parity/subjects/lora_family.hpp>
 
 namespace parity::ops::lora_forward {
 
@@ -35,14 +29,9 @@ Case gate_case(const GateShape& s);
 // draws from that seed.
 Case op_gate_case(const GateShape& s, const std::string& op);
 
-struct GateSection {
-  nlohmann::json rows = nlohmann::json::array();
-  bool all_hold = true;
-};
-
-// Runs the gate checks on `subject` (a LoRA subject, hence the ops' subject of the same name) for
-// each shape: layout_invariant on the op case with transposed x and dy, a padded W and dy and an
-// offset A; progress lines, with each check's time, go to `log` if given.
-GateSection run_lora_gate(const subjects::LoraSubjectInfo& subject, bool quick, std::ostream* log);
+// The caps the gate gives the ops' definitions (gate_def, gate_checks.hpp): room for the gate's shapes (W of 5120 x
+// 5120, one backward at T 33 N 5120 K 5120 about 2.6e9 multiply-adds) and every row of a gate case checked, which the
+// caps of the ops' own cases do not allow.
+inline constexpr std::int64_t kGateElements = std::int64_t{1} << 25, kGateWork = std::int64_t{1} << 32;
 
 }  // namespace parity::ops::lora_forward

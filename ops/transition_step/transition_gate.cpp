@@ -2,15 +2,11 @@
 
 #include <ostream>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include <parity/core/error.hpp>
 #include <parity/ops/framework/gate_checks.hpp>
 #include <parity/ops/framework/op_checks.hpp>
-#include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
-#include <parity/ops/op_families.hpp>
 #include <parity/properties/gate_figures.hpp>
 #include <parity/properties/transition/transition_problem.hpp>
 #include <parity/properties/transition/transition_properties.hpp>
@@ -21,29 +17,9 @@ namespace {
 using properties::gate_figures;
 using properties::transition::find_transition_property;
 
-// A subject's one output, the others unchecked: forward_accuracy's utilisation of that output.
-class OneOutput final : public OpSubject {
- public:
-  OneOutput(OpSubject& s, const OpDecl& d, std::string keep) : s_(s), keep_(std::move(keep)) {
-    for (const auto& t : d.outputs)
-      if (t.name != keep_) others_.push_back(t.name);
-  }
-  Arithmetic arithmetic() const override { return s_.arithmetic(); }
-  std::vector<std::string> unchecked_outputs() const override { return others_; }
-  OpOutputs run(const OpCall& call) override {
-    OpOutputs all = s_.run(call);
-    return {{keep_, all.at(keep_)}};
-  }
-
- private:
-  OpSubject& s_;
-  std::string keep_;
-  std::vector<std::string> others_;
-};
-
-// The op's definition with room for the gate's shapes (up to 5 x 4096 x 96 elements an operand,
-// the extra batch row with them), which its generated cases do not reach.
-OpDef transition_gate_def(const std::string& op) { return gate_def(op, std::int64_t{1} << 22, 0); }
+// Room in the ops' definitions for the gate's shapes (up to 5 x 4096 x 96 elements an operand,
+// the extra batch row with them), which their generated cases do not reach.
+constexpr std::int64_t kGateElements = std::int64_t{1} << 22, kGateWork = 0;
 
 }  // namespace
 
@@ -59,7 +35,7 @@ std::vector<GateShape> gate_shapes(bool quick) {
   return checked_shapes(all, quick, "transition", [](const GateShape& shape) {
     properties::transition::check_contract(gate_case(shape));
     for (const char* op : {"transition_step", "transition_score"})
-      check_contract(transition_gate_def(op).decl, op_gate_case(shape, op));
+      check_contract(gate_def(op, kGateElements, kGateWork).decl, op_gate_case(shape, op));
   });
 }
 
@@ -98,60 +74,38 @@ Case op_gate_case(const GateShape& s, const std::string& op) {
   return c;
 }
 
-TransitionGateSection run_transition_gate(const std::string& subject_name, bool quick, std::ostream* log) {
-  TransitionGateSection section;
+ops::GateSection run_transition_gate(const std::string& subject_name, bool quick, std::ostream* log) {
   const auto& info = subjects::find_transition_subject(subject_name);  // the family's, hence the ops'
-  const std::vector<GateShape> shapes = gate_shapes(quick);
-  for (std::size_t i = 0; i < shapes.size(); ++i) {
-    const GateShape& shape = shapes[i];
+  const auto fill = [&](GateRow& row, const GateShape& shape) {
     const Case c = gate_case(shape);
     auto subject = info.make();
-    GateChecks checks(info.name, shape.label(), log);
     auto run = [&](const char* property) {
-      return checks.run(property, [&] { return find_transition_property(property).check(c, subject.get()); });
+      return row.run(property, [&] { return find_transition_property(property).check(c, subject.get()); });
     };
-    // The op `op`'s check `f` on its gate case, on the op's subject of the same name (or that
-    // subject's `only` output).
-    auto run_op = [&](const std::string& op, const char* property, auto f, const std::string& only = "") {
-      return checks.run(op + "." + property + (only.empty() ? "" : "(" + only + ")"), [&] {
-        const OpDef def = transition_gate_def(op);
-        const auto made = dynamic_cast<const OpFamily&>(find_op_family(op)).runnable(info.name).make();
-        if (only.empty()) return f(def, op_gate_case(shape, op), *made);
-        OneOutput one(*made, def.decl, only);
-        return f(def, op_gate_case(shape, op), one);
-      });
-    };
-    nlohmann::json row;
-    row["shape"] = shape.label();
-    row["subject"] = info.name;
     const Verdict formula = run("matches_formula");
-    row["prev_sample_bitwise"] = metric(formula, "prev_sample_bitwise") == nlohmann::json(1.0);
-    row["mean_bitwise"] = metric(formula, "mean_bitwise") == nlohmann::json(1.0);
+    row.fields["prev_sample_bitwise"] = metric(formula, "prev_sample_bitwise") == nlohmann::json(1.0);
+    row.fields["mean_bitwise"] = metric(formula, "mean_bitwise") == nlohmann::json(1.0);
     const Verdict logp = run("logp_vs_formula");
-    row["logp_max_rel_diff_vs_formula"] = metric(logp, "logp_max_rel_diff_vs_formula");
-    row["logp_within_bound_of_formula"] = logp.holds();
-    row["logp_vs_formula_bound_utilisation"] = metric(logp, "bound_utilisation");
+    row.fields["logp_max_rel_diff_vs_formula"] = metric(logp, "logp_max_rel_diff_vs_formula");
+    row.fields["logp_within_bound_of_formula"] = logp.holds();
+    row.fields["logp_vs_formula_bound_utilisation"] = metric(logp, "bound_utilisation");
     // Both ops' checks run (each logged, each failure listed), then combine.
-    const bool step_independent = run_op("transition_step", "rows_independent", &rows_independent).holds();
-    const bool score_independent = run_op("transition_score", "rows_independent", &rows_independent).holds();
-    row["batch_invariant"] = step_independent && score_independent;
-    row["scoring_reproduces_sampling_logprob"] = run("scoring_reproduces_sampling").holds();
-    const bool step_accurate = run_op("transition_step", "forward_accuracy", &forward_accuracy).holds();
-    const bool score_accurate = run_op("transition_score", "forward_accuracy", &forward_accuracy).holds();
-    row["accuracy_within_bound"] = step_accurate && score_accurate;
-    row["logp_bound_utilisation"] =
-        metric(run_op("transition_step", "forward_accuracy", &forward_accuracy, "logp"), "bound_utilisation");
-    row["mean_bound_utilisation"] =
-        metric(run_op("transition_step", "forward_accuracy", &forward_accuracy, "mean"), "bound_utilisation");
+    const bool step_independent = row.op("transition_step", "rows_independent", &rows_independent).holds();
+    const bool score_independent = row.op("transition_score", "rows_independent", &rows_independent).holds();
+    row.fields["batch_invariant"] = step_independent && score_independent;
+    row.fields["scoring_reproduces_sampling_logprob"] = run("scoring_reproduces_sampling").holds();
+    const bool step_accurate = row.op("transition_step", "forward_accuracy", &forward_accuracy).holds();
+    const bool score_accurate = row.op("transition_score", "forward_accuracy", &forward_accuracy).holds();
+    row.fields["accuracy_within_bound"] = step_accurate && score_accurate;
+    for (const char* output : {"logp", "mean"})
+      row.fields[std::string(output) + "_bound_utilisation"] =
+          metric(row.op("transition_step", "forward_accuracy", &forward_accuracy, {}, output), "bound_utilisation");
     const Verdict second = run("second_formulation_agrees");
-    row["second_formulation_mean_bitwise"] = metric(second, "second_mean_bitwise") == nlohmann::json(1.0);
-    row["second_formulation_logp_max_rel_diff"] = metric(second, "second_logp_max_rel_diff");
-    row["failures"] = checks.failures();
-    row["reference"] = gate_figures().transition.shapes[i].reference;
-    section.all_hold = section.all_hold && checks.failures().empty();
-    section.rows.push_back(row);
-  }
-  return section;
+    row.fields["second_formulation_mean_bitwise"] = metric(second, "second_mean_bitwise") == nlohmann::json(1.0);
+    row.fields["second_formulation_logp_max_rel_diff"] = metric(second, "second_logp_max_rel_diff");
+  };
+  return gate_section(info.name, gate_shapes(quick), gate_figures().transition.shapes, log, &op_gate_case,
+                      kGateElements, kGateWork, fill);
 }
 
 }  // namespace parity::ops::transition_step

@@ -10,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <parity/core/case.hpp>
+#include <parity/ops/framework/gate_checks.hpp>
 
 namespace parity::ops::transition_step {
 
@@ -36,12 +35,7 @@ Case gate_case(const GateShape& s);
 // same seed, sigmas, step and settings; its inputs are the op's draws from that seed.
 Case op_gate_case(const GateShape& s, const std::string& op);
 
-struct TransitionGateSection {
-  nlohmann::json rows = nlohmann::json::array();
-  bool all_hold = true;
-};
-
 // Runs the gate checks on the transition subject `subject`; progress lines go to `log`.
-TransitionGateSection run_transition_gate(const std::string& subject, bool quick, std::ostream* log);
+GateSection run_transition_gate(const std::string& subject, bool quick, std::ostream* log);
 
 }  // namespace parity::ops::transition_step

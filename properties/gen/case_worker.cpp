@@ -22,6 +22,7 @@
 
 #include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
+#include <parity/core/exception_kind.hpp>
 
 extern char** environ;
 

@@ -14,6 +14,7 @@
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/lora_backward/tests/lora_backward_test_support.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/lora_family.hpp>
@@ -21,14 +22,7 @@
 
 namespace {
 
-using parity::DType;
-using parity::Tensor;
-using parity::subjects::LoraGradients;
-using parity::subjects::LoraInputs;
-using parity::subjects::LoraSubject;
-using parity::subjects::LoraSubjectInfo;
-
-float at(const Tensor& t, std::int64_t i) { return static_cast<float>(t.value_at(i)); }
+using namespace parity::ops::lora_backward::testing;  // at, low_rank, ..., and the LoRA types
 
 // The forward is parity's host twin's; the backward places s as the file's comment says.
 // `skewed`: every dA element multiplied by 1 + 2^-10 (a wrong kernel, not a permitted order).
@@ -40,29 +34,22 @@ class ScalePlaced final : public LoraSubject {
   LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), R = in.A.dim(0);
     const float s = in.scale;
-    std::vector<float> h(T * R, 0.0f), g(T * R), sg(T * R);
+    std::vector<float> g(T * R), sg(T * R);
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t j = 0; j < R; ++j) {
-        for (std::int64_t k = 0; k < K; ++k) h[t * R + j] = h[t * R + j] + at(in.x, t * K + k) * at(in.A, j * K + k);
         float first = 0, second = 0;
         for (std::int64_t n = 0; n < N; ++n) (2 * n < N ? first : second) += at(dy, t * N + n) * at(in.B, n * R + j);
         g[t * R + j] = first + second;
         sg[t * R + j] = s * first + s * second;  // s on each partial sum
       }
-    LoraGradients out{Tensor::zeros(DType::bf16, {T, K}), Tensor::zeros(DType::f32, {R, K}),
-                      Tensor::zeros(DType::f32, {N, R}), std::nullopt};
+    LoraGradients out = zero_gradients(in);
     for (std::int64_t j = 0; j < R; ++j)
       for (std::int64_t k = 0; k < K; ++k) {
         float acc = 0;
         for (std::int64_t t = 0; t < T; ++t) acc = acc + g[t * R + j] * (s * at(in.x, t * K + k));  // s on x
         out.dA.set_value(j * K + k, static_cast<double>(skewed ? acc * (1.0f + 0x1p-10f) : acc));
       }
-    for (std::int64_t n = 0; n < N; ++n)
-      for (std::int64_t j = 0; j < R; ++j) {
-        float acc = 0;
-        for (std::int64_t t = 0; t < T; ++t) acc = acc + (s * at(dy, t * N + n)) * h[t * R + j];  // s on dy
-        out.dB.set_value(n * R + j, static_cast<double>(acc));
-      }
+    set_dB_scaled_dy(out, in, dy, low_rank(in));  // s on dy
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t k = 0; k < K; ++k) {
         float acc = 0;

@@ -306,7 +306,7 @@ TEST(TransitionStep, TheOutputsAreFloat32Alone) {
 // and forward_accuracy are run, logged and listed even where transition_step's fail.
 TEST(TransitionGate, RunsBothOpsChecksWhenTheStepsFail) {
   std::ostringstream log;
-  const TransitionGateSection gate = run_transition_gate("probe-mean-over-batch", true, &log);
+  const auto gate = run_transition_gate("probe-mean-over-batch", true, &log);
   ASSERT_EQ(gate.rows.size(), 1u);
   EXPECT_NE(log.str().find("transition_step.rows_independent: fails"), std::string::npos) << log.str();
   EXPECT_NE(log.str().find("transition_score.rows_independent: "), std::string::npos) << log.str();

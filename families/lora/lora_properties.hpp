@@ -4,6 +4,9 @@
 // generic ones (repeatable, rows_independent, batch_vs_batch, layout_invariant, forward and
 // gradient accuracy, the oracles' self-check, cross_backend_bitwise) are the ops lora_forward's
 // and lora_backward's (ops/lora_forward/, ops/lora_backward/), which every LoRA subject already is.
+// They live in families/lora (parity_lora_family), above the ops: zero_adapter_gradients judges
+// against lora_backward's reference. The namespace stays properties::lora, as families/model's
+// properties are properties::model.
 #include <string>
 #include <vector>
 
@@ -33,9 +36,13 @@ struct LoraProperty {
 // are covered by the dW half.
 Verdict check_base_frozen(const Case& c, LoraSubject* s);
 // zero_adapter_gradients: with B = 0 (the adapter's initial state) and finite x and dy, dA is
-// exactly zero, and dB is not wherever the oracle's dB exceeds its error bound. Elements where
-// some permitted evaluation order may overflow (error_bounds.hpp) are exempt, counted in the
-// detail and in the metrics grad_a_exempt, grad_b_exempt, with the first one's reason.
+// exactly zero, and dB is not wherever lora_backward's reference puts |dB| beyond twice its
+// derived bound (ops/framework/bounded.hpp, under ops::lora_forward::kLoraSubjectArithmetic:
+// float32, any order). Where some permitted evaluation order may overflow a non-finite value is
+// accepted and a finite one checked (metrics grad_a_may_overflow, grad_b_may_overflow), elsewhere
+// dA and dB must be finite; an element with a non-finite operand on its path is exempt
+// (grad_a_exempt, grad_b_exempt); the detail names the first of each and why. A dA or dB of
+// another shape than [r, K] and [N, r], or not float32, fails as an invalid output.
 Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s);
 
 const std::vector<LoraProperty>& lora_properties();

@@ -1,4 +1,4 @@
-#include <parity/properties/gen/lora_runs.hpp>
+#include <parity/families/lora/lora_runs.hpp>
 
 #include <parity/properties/case_tensors.hpp>
 #include <parity/properties/gen/subject_family.hpp>

@@ -1,4 +1,4 @@
-#include <parity/properties/lora/lora_properties.hpp>
+#include <parity/families/lora/lora_properties.hpp>
 
 #include <map>
 #include <utility>
