@@ -1,13 +1,17 @@
-// The adaln op as parity ships it: its declaration (adaln_op.hpp) with parity's kernels (the host twin, adaln_host.hpp;
-// CUDA, adaln_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// The adaln op as parity ships it: its declaration (adaln_op.hpp) with parity's kernel (the host twin and
+// the CUDA factory, adaln_kernel.cuh), LibTorch's reference and the mismatch probes below.
 #include <algorithm>
 
-#include <parity/ops/adaln/adaln_host.hpp>
+#include <parity/ops/adaln/adaln_kernel.cuh>
 #include <parity/ops/adaln/adaln_op.hpp>
-#include <parity/ops/adaln/adaln_subjects.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
 
 namespace parity::ops::adaln {
+
+// LibTorch's AdaLN as a reference subject of adaln: at::layer_norm over D without affine, then * (1 + scale) + shift
+// broadcast over the tokens, in x's dtype (as DiT's modulate() computes it). Findings, never gated.
+// Defined in adaln_torch.cpp, the folder's only LibTorch source.
+std::unique_ptr<OpSubject> make_torch_cpu();
 
 // Mismatch probes of adaln: the kernel with one realistic step changed, each of which the
 // generic properties must catch (parity probes adaln). They inherit the kernel's declared

@@ -1,6 +1,6 @@
 // The rms_norm and rms_norm_backward ops as parity ships them: their declarations (rms_norm_op.hpp,
-// rms_norm_backward_op.hpp) with parity's kernels (the host twins, rms_norm_host.hpp, rms_norm_backward_host.hpp; CUDA,
-// rms_norm_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// rms_norm_backward_op.hpp) with parity's kernels (the host twins and the CUDA factories, rms_norm_kernel.cuh),
+// LibTorch's references and the mismatch probes below.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -8,14 +8,20 @@
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/kernels/host_io.hpp>
-#include <parity/ops/rms_norm/rms_norm_backward_host.hpp>
 #include <parity/ops/rms_norm/rms_norm_backward_op.hpp>
-#include <parity/ops/rms_norm/rms_norm_host.hpp>
+#include <parity/ops/rms_norm/rms_norm_kernel.cuh>
 #include <parity/ops/rms_norm/rms_norm_op.hpp>
-#include <parity/ops/rms_norm/rms_norm_subjects.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
 
 namespace parity::ops::rms_norm {
+
+// Defined in rms_norm_torch.cpp, the folder's only LibTorch source.
+// Autograd's gradient through LibTorch's at::rms_norm as the reference subject of rms_norm_backward:
+// findings, never gated (rms_norm's own reference is aten::rms_norm by schema name). dx = x's
+// gradient of at::rms_norm(x, {D}, w, eps) given dy, in x's dtype.
+std::unique_ptr<OpSubject> make_torch_cpu_backward();
+// "" where this LibTorch has at::rms_norm (2.4 and later), else why not.
+std::string torch_unavailable_reason();
 
 // Mismatch probes of rms_norm: the kernel with one realistic step changed, each of which the
 // generic properties must catch (parity probes rms_norm). They inherit the kernel's declared

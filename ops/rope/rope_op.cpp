@@ -1,14 +1,19 @@
-// The rope op as parity ships it: its declaration (rope_op.hpp) with parity's kernels (the host twin, rope_host.hpp;
-// CUDA, rope_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// The rope op as parity ships it: its declaration (rope_op.hpp) with parity's kernel (the host twin and
+// the CUDA factory, rope_kernel.cuh), LibTorch's reference and the mismatch probes below.
 #include <cmath>
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
-#include <parity/ops/rope/rope_host.hpp>
+#include <parity/ops/rope/rope_kernel.cuh>
 #include <parity/ops/rope/rope_op.hpp>
-#include <parity/ops/rope/rope_subjects.hpp>
 
 namespace parity::ops::rope {
+
+// Defined in rope_torch.cpp, the folder's only LibTorch source:
+// LibTorch's RoPE as a reference subject of rope: HF transformers' formula in ATen operators, y = x * cos + rotate(x)
+// * sin with the tables widened to D (repeated for half-split pairs, repeat-interleaved for interleaved ones), in the
+// type promotion of x and the tables, cast to x's dtype. ATen has no fused op. Findings, never gated.
+std::unique_ptr<OpSubject> make_torch_cpu();
 
 // Mismatch probes of rope: the kernel with one realistic step changed, each of which the generic
 // properties must catch (parity probes rope). They inherit the kernel's declared arithmetic.

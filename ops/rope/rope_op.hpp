@@ -16,7 +16,7 @@
 // independent, nothing is reduced. x and y share one dtype, cos and sin another (a float32 table
 // for bf16 activations is common); a float32 or bf16 subject computes in float32, rounds y once.
 #include <parity/ops/framework/op_reference.hpp>
-#include <parity/ops/rope/rope_arith.cuh>  // the pairing, pair_first and pair_second
+#include <parity/ops/rope/rope_kernel.cuh>  // the pairing, pair_first and pair_second
 
 namespace parity::ops::rope {
 

@@ -9,7 +9,7 @@
 #include <parity/families/model/routines/routine_checks.hpp>
 #include <parity/families/model/routines/routine_shapes.hpp>
 #include <parity/families/model/routines/tensor_ops.hpp>
-#include <parity/ops/swiglu/swiglu_arith.cuh>
+#include <parity/ops/swiglu/swiglu_kernel.cuh>
 
 namespace parity::model {
 namespace {
