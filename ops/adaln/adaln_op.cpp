@@ -8,11 +8,6 @@
 
 namespace parity::ops::adaln {
 
-// LibTorch's AdaLN as a reference subject of adaln: at::layer_norm over D without affine, then * (1 + scale) + shift
-// broadcast over the tokens, in x's dtype (as DiT's modulate() computes it). Findings, never gated.
-// Defined in adaln_torch.cpp, the folder's only LibTorch source.
-std::unique_ptr<OpSubject> make_torch_cpu();
-
 // Mismatch probes of adaln: the kernel with one realistic step changed, each of which the
 // generic properties must catch (parity probes adaln). They inherit the kernel's declared
 // arithmetic: a probe that breaks that promise is exactly what must be caught.

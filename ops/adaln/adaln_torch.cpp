@@ -1,6 +1,7 @@
 // The only adaln source that includes LibTorch (ATen's per-operator headers).
 #include <memory>
 
+#include <parity/ops/adaln/adaln_op.hpp>
 #include <parity/ops/framework/op_subject.hpp>
 
 #include <ATen/ops/layer_norm.h>

@@ -15,14 +15,6 @@
 
 namespace parity::ops::rms_norm {
 
-// Defined in rms_norm_torch.cpp, the folder's only LibTorch source.
-// Autograd's gradient through LibTorch's at::rms_norm as the reference subject of rms_norm_backward:
-// findings, never gated (rms_norm's own reference is aten::rms_norm by schema name). dx = x's
-// gradient of at::rms_norm(x, {D}, w, eps) given dy, in x's dtype.
-std::unique_ptr<OpSubject> make_torch_cpu_backward();
-// "" where this LibTorch has at::rms_norm (2.4 and later), else why not.
-std::string torch_unavailable_reason();
-
 // Mismatch probes of rms_norm: the kernel with one realistic step changed, each of which the
 // generic properties must catch (parity probes rms_norm). They inherit the kernel's declared
 // arithmetic: a probe that breaks that promise is exactly what must be caught.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/rms_norm/rms_norm_op.hpp>
 
 #include <parity/subjects/torch/convert.hpp>
 

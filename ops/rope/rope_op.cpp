@@ -9,12 +9,6 @@
 
 namespace parity::ops::rope {
 
-// Defined in rope_torch.cpp, the folder's only LibTorch source:
-// LibTorch's RoPE as a reference subject of rope: HF transformers' formula in ATen operators, y = x * cos + rotate(x)
-// * sin with the tables widened to D (repeated for half-split pairs, repeat-interleaved for interleaved ones), in the
-// type promotion of x and the tables, cast to x's dtype. ATen has no fused op. Findings, never gated.
-std::unique_ptr<OpSubject> make_torch_cpu();
-
 // Mismatch probes of rope: the kernel with one realistic step changed, each of which the generic
 // properties must catch (parity probes rope). They inherit the kernel's declared arithmetic.
 namespace {

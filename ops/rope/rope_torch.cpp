@@ -2,6 +2,7 @@
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/rope/rope_op.hpp>
 
 #include <ATen/ops/cat.h>
 #include <ATen/ops/stack.h>

@@ -9,11 +9,6 @@
 
 namespace parity::ops::softmax {
 
-// LibTorch's softmax and log_softmax (at::softmax, at::log_softmax over dim 1) as a reference subject of softmax:
-// findings, never gated.
-// Defined in softmax_torch.cpp, the folder's only LibTorch source.
-std::unique_ptr<OpSubject> make_torch_cpu();
-
 // Mismatch probes of softmax: the kernel with one realistic step changed, each of which the
 // generic properties must catch (parity probes softmax). They inherit the kernel's declared
 // arithmetic.

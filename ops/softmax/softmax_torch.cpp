@@ -2,6 +2,7 @@
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/softmax/softmax_op.hpp>
 
 #include <ATen/ops/log_softmax.h>
 #include <ATen/ops/softmax.h>

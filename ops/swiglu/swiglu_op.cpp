@@ -11,13 +11,6 @@
 
 namespace parity::ops::swiglu {
 
-// LibTorch's SwiGLU as a reference subject of swiglu: at::silu of the first half times the second half (ATen has no
-// fused op; a bf16 silu is rounded to bf16 before the multiply, as an unfused model computes it); of swiglu_backward:
-// autograd through that same computation (mul's and silu's backward, in x's dtype, as a model's training step runs
-// them). Its results are findings, never gated. Defined in swiglu_torch.cpp, the folder's only LibTorch source.
-std::unique_ptr<OpSubject> make_torch_cpu();
-std::unique_ptr<OpSubject> make_torch_cpu_backward();
-
 // Mismatch probes of swiglu: the kernel with one realistic step changed, each of which the
 // generic properties must catch (parity probes swiglu). They inherit the kernel's declared
 // arithmetic: a probe that breaks that promise is exactly what must be caught.

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/swiglu/swiglu_op.hpp>
 
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/mul.h>
