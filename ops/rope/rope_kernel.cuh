@@ -11,17 +11,9 @@
 #include <parity/core/hd.hpp>
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/kernels/host_io.hpp>
+#include <parity/ops/rope/rope_pairing.hpp>  // pair_first, pair_second
 
 namespace parity::ops::rope {
-
-// The op's pairing (rope_op.hpp): the columns, within a head's rotated 2P (its last Q
-// pass through), of pair j's two elements.
-PARITY_HD std::int64_t pair_first(std::int64_t j, std::int64_t /*P*/, bool interleaved) {
-  return interleaved ? 2 * j : j;
-}
-PARITY_HD std::int64_t pair_second(std::int64_t j, std::int64_t P, bool interleaved) {
-  return interleaved ? 2 * j + 1 : j + P;
-}
 
 PARITY_HD float rotated_first(float x1, float x2, float c, float s) { return x1 * c - x2 * s; }
 PARITY_HD float rotated_second(float x1, float x2, float c, float s) { return x2 * c + x1 * s; }

@@ -18,11 +18,11 @@
 #include <memory>
 
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/rope/rope_pairing.hpp>  // the pairing, pair_first and pair_second
 
 namespace parity::ops {
 class OpSubject;  // framework/op_subject.hpp
 }  // namespace parity::ops
-#include <parity/ops/rope/rope_kernel.cuh>  // the pairing, pair_first and pair_second
 
 namespace parity::ops::rope {
 

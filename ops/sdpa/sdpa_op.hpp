@@ -5,10 +5,10 @@
 //   m[i]    = max_j s[i, j],   p[i, j] = exp(s[i, j] - m[i]),   l[i] = sum_j p[i, j]
 //   o[i, d] = (sum_j p[i, j] v[j, d]) / l[i],   lse[i] = m[i] + log(l[i])
 // causal: query i sees keys 0..i. Grouped-query attention: H = Hkv*G query heads, query head h
-// reads key/value head h / G (sdpa_kernel.cuh); multi-head attention is G = 1, multi-query Hkv = 1.
+// reads key/value head h / G (sdpa_heads.hpp); multi-head attention is G = 1, multi-query Hkv = 1.
 // A subject's q and o (and do, dq) are [B, H, S, D], its k and v (and dk, dv) [B, Hkv, S, D] and
 // its lse [B, H, S]; the parameter layout says how their memory is ordered ([B, H, S, D] or
-// [B, S, H, D], sdpa_kernel.cuh), which a subject reads from their strides. The engine holds
+// [B, S, H, D], sdpa_heads.hpp), which a subject reads from their strides. The engine holds
 // them as the matrices [B, S*H*D], [B, S*Hkv*D] and [B, H*S] (op_view.hpp). The rows that must be independent
 // and batch invariant are the batch elements b (what a server batching requests needs); every
 // (b, h, i) row is independent in the formula, and the head layouts and S, H, D cross plan
@@ -18,11 +18,11 @@
 #include <string>
 
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/sdpa/sdpa_heads.hpp>
 
 namespace parity::ops {
 class OpSubject;  // framework/op_subject.hpp
 }  // namespace parity::ops
-#include <parity/ops/sdpa/sdpa_kernel.cuh>
 
 namespace parity::ops::sdpa {
 
