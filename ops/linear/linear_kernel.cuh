@@ -9,12 +9,18 @@
 // (ops/framework/arithmetic.hpp): reduction_lanes = kLanes. Plain C++ for its callers.
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 #include <parity/core/hd.hpp>
 #include <parity/ops/framework/op_subject.hpp>
-#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
+
+// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
+// arithmetic and the factory alone.
+#if !defined(__CUDACC__)
+#include <vector>
+
+#include <parity/ops/kernels/host_io.hpp>
+#endif
 
 namespace parity::ops::linear {
 

@@ -16,14 +16,20 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+
+#include <parity/core/hd.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/kernels/lane_sum.cuh>
+
+// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
+// arithmetic and the factory alone.
+#if !defined(__CUDACC__)
 #include <string>
 #include <vector>
 
 #include <parity/core/bf16.hpp>
-#include <parity/core/hd.hpp>
-#include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/kernels/host_io.hpp>
-#include <parity/ops/kernels/lane_sum.cuh>
+#endif
 
 namespace parity::ops::rms_norm {
 

@@ -10,8 +10,13 @@
 
 #include <parity/core/hd.hpp>
 #include <parity/ops/framework/op_subject.hpp>
-#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/rope/rope_pairing.hpp>  // pair_first, pair_second
+
+// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
+// arithmetic and the factory alone.
+#if !defined(__CUDACC__)
+#include <parity/ops/kernels/host_io.hpp>
+#endif
 
 namespace parity::ops::rope {
 

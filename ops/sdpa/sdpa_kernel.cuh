@@ -16,20 +16,26 @@
 // The order depends on S, D and G alone, never on B, Hkv, the layout, the grid or the device.
 // Declared arithmetic (kernel_arithmetic): any reduction order (the sequential one is one), exp_ulps = log_ulps =
 // 0.5 + 2^-20. Loaders are callables (s, d) -> float over one head of one batch element.
-#include <algorithm>
 #include <cstdint>
 #include <memory>
+
+#include <parity/core/detmath.hpp>
+#include <parity/core/hd.hpp>
+#include <parity/ops/framework/arithmetic.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/sdpa/sdpa_heads.hpp>
+
+// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
+// arithmetic and the factory alone.
+#if !defined(__CUDACC__)
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <parity/core/bf16.hpp>
-#include <parity/core/detmath.hpp>
-#include <parity/core/hd.hpp>
 #include <parity/core/thread_pool.hpp>
-#include <parity/ops/framework/arithmetic.hpp>
-#include <parity/ops/framework/op_subject.hpp>
-#include <parity/ops/sdpa/sdpa_heads.hpp>
+#include <parity/ops/kernels/host_io.hpp>  // host_floats, store
+#endif
 
 namespace parity::ops::sdpa {
 
@@ -171,12 +177,6 @@ struct HostCall {
   std::int64_t kv_row_elements() const { return hd.S * hd.Hkv() * hd.D; }
 };
 
-// The logical values of an operand as float32 (exact: its dtype is bf16 or f32), row-major.
-inline std::vector<float> floats(const Tensor& t) {
-  const std::vector<double> d = t.values();
-  return {d.begin(), d.end()};
-}
-
 // One head of batch element b of an operand held as floats: (s, d) -> float.
 struct HostHead {
   const float* row;
@@ -208,15 +208,6 @@ void for_each_head(const HostCall& c, std::int64_t heads, const F& f) {
   });
 }
 
-// Element i of an output, rounded once to its dtype (bf16: round to nearest even).
-inline void store(Tensor& t, std::int64_t i, float v) {
-  if (t.dtype() == DType::bf16) t.set_bits(i, bf16_from_float_rne(v));
-  else t.set_value(i, v);
-}
-
-// The host twin of parity's attention forward kernel: the arithmetic above, one query
-// row at a time, on the CPU, the heads spread over threads (for_each_head). `Policy` (CUTLASS style) lets the mismatch
-// probes (sdpa_op.cpp) be real alternative implementations of single steps; Standard is the kernel's own.
 // What one query row's computation gets: the loaders of its query head and of the key/value head
 // that one reads, the row, its visible keys, the batch's B*H (a plan may depend on it), and
 // scratch for n probabilities and D outputs; for sdpa_varlen, the packed batch's total tokens
@@ -230,6 +221,9 @@ struct RowCall {
   std::int64_t tokens = 0;
 };
 
+// The host twin of parity's attention forward kernel: the arithmetic above, one query
+// row at a time, on the CPU, the heads spread over threads (for_each_head). `Policy` (CUTLASS style) lets the mismatch
+// probes (sdpa_op.cpp) be real alternative implementations of single steps; Standard is the kernel's own.
 struct Standard {
   // The keys query row i of query head h sees (hd: the call's heads).
   static std::int64_t keys(bool causal, std::int64_t i, const Heads& hd, std::int64_t /*h*/) {
@@ -266,7 +260,8 @@ class SdpaHost : public OpSubject {
 
   OpOutputs run(const OpCall& call) override {
     const HostCall c(call, "o");
-    const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v"));
+    const std::vector<float> q = kernels::host_floats(call.input("q")), k = kernels::host_floats(call.input("k")),
+                             v = kernels::host_floats(call.input("v"));
     Tensor o = Tensor::zeros(c.out, {c.B, c.hd.H, c.hd.S, c.hd.D}), lse = Tensor::zeros(c.out, {c.B, c.hd.H, c.hd.S});
     for_each_head(c, c.hd.H, [&](std::int64_t b, std::int64_t h) {
       std::vector<float> p(static_cast<std::size_t>(c.hd.S)), out(static_cast<std::size_t>(c.hd.D));
@@ -281,8 +276,8 @@ class SdpaHost : public OpSubject {
                         c.scale,
                         p.data(),
                         out.data()};
-        store(lse, b * c.hd.H * c.hd.S + c.hd.lse_col(i, h), Policy::row(r));
-        for (std::int64_t d = 0; d < c.hd.D; ++d) store(o, b * c.row_elements() + c.hd.col(i, h, d), out[d]);
+        kernels::store(lse, b * c.hd.H * c.hd.S + c.hd.lse_col(i, h), Policy::row(r));
+        for (std::int64_t d = 0; d < c.hd.D; ++d) kernels::store(o, b * c.row_elements() + c.hd.col(i, h, d), out[d]);
       }
     });
     return {{"o", std::move(o)}, {"lse", std::move(lse)}};
@@ -324,8 +319,8 @@ class SdpaBackwardHost : public OpSubject {
   OpOutputs run(const OpCall& call) override {
     const HostCall c(call, "dq");
     const std::int64_t S = c.hd.S, D = c.hd.D, G = c.hd.G;
-    const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v")),
-                             g = floats(call.input("do"));
+    const std::vector<float> q = kernels::host_floats(call.input("q")), k = kernels::host_floats(call.input("k")),
+                             v = kernels::host_floats(call.input("v")), g = kernels::host_floats(call.input("do"));
     Tensor dq = Tensor::zeros(c.out, {c.B, c.hd.H, S, D}), dk = Tensor::zeros(c.out, {c.B, c.hd.Hkv(), S, D}), dv = dk;
     // One key/value head kvh a task: its G query heads' rows (P, dS [G, S, S], dq), then its keys.
     for_each_head(c, c.hd.Hkv(), [&](std::int64_t b, std::int64_t kvh) {
@@ -342,8 +337,8 @@ class SdpaBackwardHost : public OpSubject {
           const Partial r = attend(hq, hk, hv, i, 0, n, D, c.scale, p, acc.data());
           softmax_grad(hv, hg, i, n, D, r, p, acc.data(), ds, typename Policy::Grad{});
           for (std::int64_t d = 0; d < D; ++d)
-            store(dq, b * c.row_elements() + c.hd.col(i, h, d),
-                  Policy::dq_sum({ds, 1}, hk, n, d, c.B * c.hd.H) * c.scale);
+            kernels::store(dq, b * c.row_elements() + c.hd.col(i, h, d),
+                           Policy::dq_sum({ds, 1}, hk, n, d, c.B * c.hd.H) * c.scale);
         }
       }
       for (std::int64_t j = 0; j < S; ++j)
@@ -356,8 +351,8 @@ class SdpaBackwardHost : public OpSubject {
                                 c.out == DType::bf16, sv);
           }
           const std::int64_t at = b * c.kv_row_elements() + c.hd.kv().col(j, kvh, d);
-          store(dk, at, sk * c.scale);
-          store(dv, at, sv);
+          kernels::store(dk, at, sk * c.scale);
+          kernels::store(dv, at, sv);
         }
     });
     return {{"dq", std::move(dq)}, {"dk", std::move(dk)}, {"dv", std::move(dv)}};
@@ -399,7 +394,8 @@ class SdpaVarlenHost : public OpSubject {
     const bool causal = call.param("causal") != 0;
     const auto scale = static_cast<float>(call.param("scale"));
     const DType out = call.output_dtype("o");
-    const std::vector<float> q = floats(call.input("q")), k = floats(call.input("k")), v = floats(call.input("v"));
+    const std::vector<float> q = kernels::host_floats(call.input("q")), k = kernels::host_floats(call.input("k")),
+                             v = kernels::host_floats(call.input("v"));
     Tensor o = Tensor::zeros(out, {total, H, D}), lse = Tensor::zeros(out, {total, H});
     parallel_chunks(static_cast<std::size_t>(B * H), [&](std::size_t bh) {
       const std::int64_t b = static_cast<std::int64_t>(bh) / H, h = static_cast<std::int64_t>(bh) % H;
@@ -418,8 +414,8 @@ class SdpaVarlenHost : public OpSubject {
                         p.data(),
                         acc.data(),
                         total};
-        store(lse, (cu[b] + i) * H + h, Policy::row(r));
-        for (std::int64_t d = 0; d < D; ++d) store(o, ((cu[b] + i) * H + h) * D + d, acc[d]);
+        kernels::store(lse, (cu[b] + i) * H + h, Policy::row(r));
+        for (std::int64_t d = 0; d < D; ++d) kernels::store(o, ((cu[b] + i) * H + h) * D + d, acc[d]);
       }
     });
     return {{"o", std::move(o)}, {"lse", std::move(lse)}};

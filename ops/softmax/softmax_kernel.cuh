@@ -12,14 +12,20 @@
 // exp_ulps = log_ulps = 0.5 + 2^-20.
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 #include <parity/core/detmath.hpp>
 #include <parity/core/hd.hpp>
 #include <parity/ops/framework/arithmetic.hpp>
 #include <parity/ops/framework/op_subject.hpp>
-#include <parity/ops/kernels/host_io.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
+
+// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
+// arithmetic and the factory alone.
+#if !defined(__CUDACC__)
+#include <vector>
+
+#include <parity/ops/kernels/host_io.hpp>
+#endif
 
 namespace parity::ops::softmax {
 

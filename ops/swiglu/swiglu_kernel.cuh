@@ -13,7 +13,12 @@
 #include <parity/core/hd.hpp>
 #include <parity/ops/framework/arithmetic.hpp>
 #include <parity/ops/framework/op_subject.hpp>
+
+// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
+// arithmetic and the factory alone.
+#if !defined(__CUDACC__)
 #include <parity/ops/kernels/host_io.hpp>
+#endif
 
 namespace parity::ops::swiglu {
 
