@@ -1,8 +1,7 @@
 // The CUDA AdaLN kernel: one block of kLanes threads per token (b, s), two lane sums (the mean,
-// then the centred squares) folded in lane_sum.cuh's order, all arithmetic adaln_arith.cuh's
+// then the centred squares) folded in lane_sum.cuh's order, all arithmetic adaln_kernel.cuh's
 // PARITY_HD code (compiled with --fmad=false), so y equals the host twin's bit for bit.
-#include <parity/ops/adaln/adaln_arith.cuh>
-#include <parity/ops/adaln/adaln_subjects.hpp>
+#include <parity/ops/adaln/adaln_kernel.cuh>
 #include <parity/ops/kernels/block_sum.cuh>
 #include <parity/ops/kernels/device_operand.cuh>
 

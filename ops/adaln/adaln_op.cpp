@@ -1,10 +1,9 @@
-// The adaln op as parity ships it: its declaration (adaln_op.hpp) with parity's kernels (the host twin, adaln_host.hpp;
-// CUDA, adaln_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// The adaln op as parity ships it: its declaration (adaln_op.hpp) with parity's kernel (the host twin and
+// the CUDA factory, adaln_kernel.cuh), LibTorch's reference and the mismatch probes below.
 #include <algorithm>
 
-#include <parity/ops/adaln/adaln_host.hpp>
+#include <parity/ops/adaln/adaln_kernel.cuh>
 #include <parity/ops/adaln/adaln_op.hpp>
-#include <parity/ops/adaln/adaln_subjects.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
 
 namespace parity::ops::adaln {

@@ -15,7 +15,13 @@
 // needs a second row extent; the framework has one per op). x, scale, shift and y share one
 // dtype; a float32 or bf16 subject computes in float32 and rounds y once. The variance is the
 // two-pass one.
+#include <memory>
+
 #include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops {
+class OpSubject;  // framework/op_subject.hpp
+}  // namespace parity::ops
 
 namespace parity::ops::adaln {
 
@@ -67,5 +73,13 @@ struct AdaLN {
       }
   }
 };
+
+// LibTorch's reference subjects, defined in adaln_torch.cpp (the folder's only LibTorch source), which
+// includes this header, so a definition that disagrees with its declaration fails to compile or
+// link. Plain C++, declarations only.
+//
+// LibTorch's AdaLN as a reference subject of adaln: at::layer_norm over D without affine, then * (1 + scale) + shift
+// broadcast over the tokens, in x's dtype (as DiT's modulate() computes it). Findings, never gated.
+std::unique_ptr<OpSubject> make_torch_cpu();
 
 }  // namespace parity::ops::adaln

@@ -1,5 +1,8 @@
 // The only adaln source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/adaln/adaln_subjects.hpp>
+#include <memory>
+
+#include <parity/ops/adaln/adaln_op.hpp>
+#include <parity/ops/framework/op_subject.hpp>
 
 #include <ATen/ops/layer_norm.h>
 

@@ -1,12 +1,11 @@
 // The CUDA LayerNorm kernel: one block of kLanes threads per row, two passes. All arithmetic is
-// layer_norm_arith.cuh's PARITY_HD code (compiled with --fmad=false), so y equals the host
+// layer_norm_kernel.cuh's PARITY_HD code (compiled with --fmad=false), so y equals the host
 // twin's bit for bit. Operands stay in their own layouts (device_operand.cuh).
 #include <cstdint>
 
 #include <parity/ops/kernels/block_sum.cuh>
 #include <parity/ops/kernels/device_operand.cuh>
-#include <parity/ops/layer_norm/layer_norm_arith.cuh>
-#include <parity/ops/layer_norm/layer_norm_subjects.hpp>
+#include <parity/ops/layer_norm/layer_norm_kernel.cuh>
 
 namespace parity::ops::layer_norm {
 namespace {

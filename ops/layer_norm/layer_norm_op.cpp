@@ -1,13 +1,12 @@
-// The layer_norm op as parity ships it: its declaration (layer_norm_op.hpp) with parity's kernels (the host twin,
-// layer_norm_host.hpp; CUDA, layer_norm_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// The layer_norm op as parity ships it: its declaration (layer_norm_op.hpp) with parity's kernel (the host twin and
+// the CUDA factory, layer_norm_kernel.cuh), LibTorch's reference and the mismatch probes below.
 #include <algorithm>
 #include <cmath>
 
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/kernels/host_io.hpp>
-#include <parity/ops/layer_norm/layer_norm_host.hpp>
+#include <parity/ops/layer_norm/layer_norm_kernel.cuh>
 #include <parity/ops/layer_norm/layer_norm_op.hpp>
-#include <parity/ops/layer_norm/layer_norm_subjects.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
 
 namespace parity::ops::layer_norm {

@@ -1,13 +1,12 @@
 // The CUDA linear kernel: one block of kLanes threads per output element y[t, n]. All arithmetic
-// is linear_arith.cuh's PARITY_HD code (compiled with --fmad=false), so y equals the host twin's
+// is linear_kernel.cuh's PARITY_HD code (compiled with --fmad=false), so y equals the host twin's
 // bit for bit. Operands stay in their own layouts (device_operand.cuh).
 #include <algorithm>
 #include <cstdint>
 
 #include <parity/ops/kernels/block_sum.cuh>
 #include <parity/ops/kernels/device_operand.cuh>
-#include <parity/ops/linear/linear_arith.cuh>
-#include <parity/ops/linear/linear_subjects.hpp>
+#include <parity/ops/linear/linear_kernel.cuh>
 
 namespace parity::ops::linear {
 namespace {

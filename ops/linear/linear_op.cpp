@@ -1,11 +1,10 @@
-// The linear op as parity ships it: its declaration (linear_op.hpp) with parity's kernels (the host twin,
-// linear_host.hpp; CUDA, linear_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// The linear op as parity ships it: its declaration (linear_op.hpp) with parity's kernel (the host twin
+// and the CUDA factory, linear_kernel.cuh), LibTorch's reference and the mismatch probes below.
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/kernels/host_io.hpp>
-#include <parity/ops/linear/linear_host.hpp>
+#include <parity/ops/linear/linear_kernel.cuh>
 #include <parity/ops/linear/linear_op.hpp>
-#include <parity/ops/linear/linear_subjects.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
 
 namespace parity::ops::linear {

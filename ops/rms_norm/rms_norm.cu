@@ -1,12 +1,11 @@
 // The CUDA RMSNorm kernels, forward and backward: one block of kLanes threads per row. All
-// arithmetic is rms_norm_arith.cuh's PARITY_HD code (compiled with --fmad=false), so y and dx equal
+// arithmetic is rms_norm_kernel.cuh's PARITY_HD code (compiled with --fmad=false), so y and dx equal
 // the host twins' bit for bit. Operands stay in their own layouts (device_operand.cuh).
 #include <cstdint>
 
 #include <parity/ops/kernels/block_sum.cuh>
 #include <parity/ops/kernels/device_operand.cuh>
-#include <parity/ops/rms_norm/rms_norm_arith.cuh>
-#include <parity/ops/rms_norm/rms_norm_subjects.hpp>
+#include <parity/ops/rms_norm/rms_norm_kernel.cuh>
 
 namespace parity::ops::rms_norm {
 namespace {

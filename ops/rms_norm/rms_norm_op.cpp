@@ -1,6 +1,6 @@
 // The rms_norm and rms_norm_backward ops as parity ships them: their declarations (rms_norm_op.hpp,
-// rms_norm_backward_op.hpp) with parity's kernels (the host twins, rms_norm_host.hpp, rms_norm_backward_host.hpp; CUDA,
-// rms_norm_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// rms_norm_backward_op.hpp) with parity's kernels (the host twins and the CUDA factories, rms_norm_kernel.cuh),
+// LibTorch's references and the mismatch probes below.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -8,11 +8,9 @@
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/kernels/host_io.hpp>
-#include <parity/ops/rms_norm/rms_norm_backward_host.hpp>
 #include <parity/ops/rms_norm/rms_norm_backward_op.hpp>
-#include <parity/ops/rms_norm/rms_norm_host.hpp>
+#include <parity/ops/rms_norm/rms_norm_kernel.cuh>
 #include <parity/ops/rms_norm/rms_norm_op.hpp>
-#include <parity/ops/rms_norm/rms_norm_subjects.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
 
 namespace parity::ops::rms_norm {

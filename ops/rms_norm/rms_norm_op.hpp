@@ -3,7 +3,14 @@
 //   y[t, i] = x[t, i] * rsqrt(mean_i(x[t, :]^2) + eps) * w[i]
 // over rows t of T (independent), reducing over D. x, w and y share one dtype (f32, bf16 or
 // f16); a subject computes in float32 and rounds y once.
+#include <memory>
+#include <string>
+
 #include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops {
+class OpSubject;  // framework/op_subject.hpp
+}  // namespace parity::ops
 
 namespace parity::ops::rms_norm {
 
@@ -44,5 +51,16 @@ struct RmsNorm {
     }
   }
 };
+
+// LibTorch's reference subjects, defined in rms_norm_torch.cpp (the folder's only LibTorch source), which
+// includes this header, so a definition that disagrees with its declaration fails to compile or
+// link. Plain C++, declarations only.
+//
+// Autograd's gradient through LibTorch's at::rms_norm as the reference subject of rms_norm_backward:
+// findings, never gated (rms_norm's own reference is aten::rms_norm by schema name). dx = x's
+// gradient of at::rms_norm(x, {D}, w, eps) given dy, in x's dtype.
+std::unique_ptr<OpSubject> make_torch_cpu_backward();
+// "" where this LibTorch has at::rms_norm (2.4 and later), else why not.
+std::string torch_unavailable_reason();
 
 }  // namespace parity::ops::rms_norm

@@ -1,6 +1,10 @@
 // The only rms_norm source that includes LibTorch (ATen's per-operator headers): autograd through
 // at::rms_norm, the reference of rms_norm_backward.
-#include <parity/ops/rms_norm/rms_norm_subjects.hpp>
+#include <memory>
+#include <string>
+
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/rms_norm/rms_norm_op.hpp>
 
 #include <parity/subjects/torch/convert.hpp>
 

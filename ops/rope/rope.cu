@@ -1,9 +1,8 @@
 // The CUDA RoPE kernel: one thread per rotated pair (t, h, j) and per pass-through dim, all
-// arithmetic rope_arith.cuh's PARITY_HD code (compiled with --fmad=false), so y equals the host
+// arithmetic rope_kernel.cuh's PARITY_HD code (compiled with --fmad=false), so y equals the host
 // twin's bit for bit.
 #include <parity/ops/kernels/device_operand.cuh>
-#include <parity/ops/rope/rope_arith.cuh>
-#include <parity/ops/rope/rope_subjects.hpp>
+#include <parity/ops/rope/rope_kernel.cuh>
 
 namespace parity::ops::rope {
 namespace {

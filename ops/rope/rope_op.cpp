@@ -1,12 +1,11 @@
-// The rope op as parity ships it: its declaration (rope_op.hpp) with parity's kernels (the host twin, rope_host.hpp;
-// CUDA, rope_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// The rope op as parity ships it: its declaration (rope_op.hpp) with parity's kernel (the host twin and
+// the CUDA factory, rope_kernel.cuh), LibTorch's reference and the mismatch probes below.
 #include <cmath>
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
-#include <parity/ops/rope/rope_host.hpp>
+#include <parity/ops/rope/rope_kernel.cuh>
 #include <parity/ops/rope/rope_op.hpp>
-#include <parity/ops/rope/rope_subjects.hpp>
 
 namespace parity::ops::rope {
 

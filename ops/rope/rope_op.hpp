@@ -15,8 +15,14 @@
 // the matrices [T, H*D] (op_view.hpp; head h holds columns [hD, hD + D)). Rows t of T are
 // independent, nothing is reduced. x and y share one dtype, cos and sin another (a float32 table
 // for bf16 activations is common); a float32 or bf16 subject computes in float32, rounds y once.
+#include <memory>
+
 #include <parity/ops/framework/op_reference.hpp>
-#include <parity/ops/rope/rope_arith.cuh>  // the pairing, pair_first and pair_second
+#include <parity/ops/rope/rope_pairing.hpp>  // the pairing, pair_first and pair_second
+
+namespace parity::ops {
+class OpSubject;  // framework/op_subject.hpp
+}  // namespace parity::ops
 
 namespace parity::ops::rope {
 
@@ -70,5 +76,14 @@ struct Rope {
       }
   }
 };
+
+// LibTorch's reference subjects, defined in rope_torch.cpp (the folder's only LibTorch source), which
+// includes this header, so a definition that disagrees with its declaration fails to compile or
+// link. Plain C++, declarations only.
+//
+// LibTorch's RoPE as a reference subject of rope: HF transformers' formula in ATen operators, y = x * cos + rotate(x)
+// * sin with the tables widened to D (repeated for half-split pairs, repeat-interleaved for interleaved ones), in the
+// type promotion of x and the tables, cast to x's dtype. ATen has no fused op. Findings, never gated.
+std::unique_ptr<OpSubject> make_torch_cpu();
 
 }  // namespace parity::ops::rope

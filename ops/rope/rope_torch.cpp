@@ -1,5 +1,8 @@
 // The only rope source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/rope/rope_subjects.hpp>
+#include <memory>
+
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/rope/rope_op.hpp>
 
 #include <ATen/ops/cat.h>
 #include <ATen/ops/stack.h>

@@ -1,6 +1,6 @@
 // The CUDA attention kernels: one thread per (b, h, query row) for the forward and the
 // backward's row terms, one per (b, key/value head, key) for dk and dv (summed over the
-// head's G query heads in group_column_sum's order). All arithmetic is sdpa_arith.cuh's
+// head's G query heads in group_column_sum's order). All arithmetic is sdpa_kernel.cuh's
 // PARITY_HD code (compiled with --fmad=false) in the host twins' order, so every output equals
 // the twins' bit for bit. Operands are [B, H, S, D] in their own memory order, indexed by their
 // strides (device_operand.cuh); outputs are written contiguous [B, H, S, D] (dk, dv
@@ -8,9 +8,7 @@
 #include <cstdint>
 
 #include <parity/ops/kernels/device_operand.cuh>
-#include <parity/ops/sdpa/sdpa_arith.cuh>
-#include <parity/ops/sdpa/sdpa_heads.hpp>
-#include <parity/ops/sdpa/sdpa_subjects.hpp>
+#include <parity/ops/sdpa/sdpa_kernel.cuh>
 #include <parity/subjects/builtin/cuda_memory.cuh>
 
 namespace parity::ops::sdpa {

@@ -12,6 +12,8 @@
 // reaches it as strides. The logsumexp is [B, H*S] in both (column h*S + s), [B, H, S] to a
 // subject, as FlashAttention and PyTorch return it. PARITY_HD: the references index the matrices
 // with it; the host twins and the CUDA kernels, whose tensors are [B, H, S, D], with layout 0.
+// The references (sdpa_op.hpp) and the kernels (sdpa_kernel.cuh) both include this header, and
+// the references nothing else of the kernels': an oracle never knows a subject (docs/design.md).
 #include <cstdint>
 
 #include <parity/core/hd.hpp>

@@ -14,8 +14,15 @@
 // (b, h, i) row is independent in the formula, and the head layouts and S, H, D cross plan
 // thresholds inside each b. q, k, v, o and lse share one dtype; a float32 or bf16 subject
 // computes in float32 and rounds each output once.
+#include <memory>
+#include <string>
+
 #include <parity/ops/framework/op_reference.hpp>
 #include <parity/ops/sdpa/sdpa_heads.hpp>
+
+namespace parity::ops {
+class OpSubject;  // framework/op_subject.hpp
+}  // namespace parity::ops
 
 namespace parity::ops::sdpa {
 
@@ -157,5 +164,26 @@ struct Sdpa {
           attention_row(e, q, k, v, o, lse, hd, causal, scale, b, h, i, hd.lse_col(i, h));
   }
 };
+
+// LibTorch's reference subjects, defined in sdpa_torch.cpp (the folder's only LibTorch source), which
+// includes this header, so a definition that disagrees with its declaration fails to compile or
+// link. Plain C++, declarations only.
+//
+// LibTorch's attention on the CPU as reference subjects of sdpa and sdpa_backward: findings, never gated. From
+// LibTorch 2.2 on, at::_scaled_dot_product_flash_attention_for_cpu is the kernel at::scaled_dot_product_attention
+// runs on the CPU for these dtypes, and the one that returns the logsumexp; its _backward is what autograd runs for
+// it. LibTorch 1.13 has no fused CPU attention: there the subjects are ATen's composition of its math path in float32
+// (matmul, softmax, logsumexp), differentiated by autograd. Their [B, H, S, D] tensors go to ATen as they are: the
+// layout's memory order in their strides, as model code passes transposed views. With grouped-query heads (G > 1)
+// k and v [B, Hkv, S, D] are first repeated along the heads (repeat_interleave, what scaled_dot_product_attention's
+// enable_gqa computes; the fused CPU kernel takes equal head counts), and dk, dv are the sums of their copies'
+// gradients over each group (LibTorch's sum; autograd's on 1.13).
+std::unique_ptr<OpSubject> make_torch_cpu();
+// What the subjects run in this LibTorch, for their descriptions.
+std::string torch_kernel();
+std::unique_ptr<OpSubject> make_torch_cpu_backward();
+// LibTorch's attention forward as sdpa_varlen's reference subject: make_torch_cpu's kernel on each
+// packed sequence alone ([L_b, H, D] seen as [1, H, L_b, D]), the outputs packed back in order.
+std::unique_ptr<OpSubject> make_torch_cpu_varlen();
 
 }  // namespace parity::ops::sdpa

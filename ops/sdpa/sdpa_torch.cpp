@@ -1,5 +1,9 @@
 // The only sdpa source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/sdpa/sdpa_subjects.hpp>
+#include <memory>
+#include <string>
+
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/sdpa/sdpa_op.hpp>
 
 // LibTorch 2.2 on: the fused CPU kernel and its backward. LibTorch 1.13 has no fused CPU
 // attention: there the subjects compose what its math path computes (softmax(q k^T scale + mask)

@@ -1,6 +1,6 @@
 // The CUDA varlen attention kernel (sdpa_varlen_op.hpp): one thread per (packed token, query
-// head), each over its own sequence's keys in sdpa_arith.cuh's PARITY_HD arithmetic (compiled with
-// --fmad=false) in the host twin's order (sdpa_varlen_host.hpp), so every output equals the
+// head), each over its own sequence's keys in sdpa_kernel.cuh's PARITY_HD arithmetic (compiled with
+// --fmad=false) in the host twin's order (sdpa_kernel.cuh), so every output equals the
 // twin's bit for bit. Operands are packed [total, H, D] and [total, Hkv, D], read as the matrices
 // of their tokens by their strides (device_operand.cuh); outputs are written contiguous
 // [total, H, D] and [total, H]; scratch rows live in global memory.
@@ -8,9 +8,7 @@
 #include <vector>
 
 #include <parity/ops/kernels/device_operand.cuh>
-#include <parity/ops/sdpa/sdpa_arith.cuh>
-#include <parity/ops/sdpa/sdpa_heads.hpp>
-#include <parity/ops/sdpa/sdpa_subjects.hpp>
+#include <parity/ops/sdpa/sdpa_kernel.cuh>
 #include <parity/subjects/builtin/cuda_memory.cuh>
 
 namespace parity::ops::sdpa {

@@ -1,11 +1,10 @@
 // The CUDA softmax kernel: one block of kLanes threads per row. Thread 0 takes the row's maximum
 // in ascending order, the block sums exp(x - m) in lane_sum.cuh's order (block_sum.cuh), and
-// every thread writes its lane's y and log_y. All arithmetic is softmax_arith.cuh's PARITY_HD
+// every thread writes its lane's y and log_y. All arithmetic is softmax_kernel.cuh's PARITY_HD
 // code (compiled with --fmad=false), so y and log_y equal the host twin's bit for bit.
 #include <parity/ops/kernels/block_sum.cuh>
 #include <parity/ops/kernels/device_operand.cuh>
-#include <parity/ops/softmax/softmax_arith.cuh>
-#include <parity/ops/softmax/softmax_subjects.hpp>
+#include <parity/ops/softmax/softmax_kernel.cuh>
 
 namespace parity::ops::softmax {
 namespace {

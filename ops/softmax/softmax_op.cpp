@@ -1,12 +1,11 @@
-// The softmax op as parity ships it: its declaration (softmax_op.hpp) with parity's kernels (the host twin,
-// softmax_host.hpp; CUDA, softmax_subjects.hpp), LibTorch's reference and the mismatch probes below.
+// The softmax op as parity ships it: its declaration (softmax_op.hpp) with parity's kernel (the host twin and
+// the CUDA factory, softmax_kernel.cuh), LibTorch's reference and the mismatch probes below.
 #include <cmath>
 
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/kernels/host_io.hpp>
-#include <parity/ops/softmax/softmax_host.hpp>
+#include <parity/ops/softmax/softmax_kernel.cuh>
 #include <parity/ops/softmax/softmax_op.hpp>
-#include <parity/ops/softmax/softmax_subjects.hpp>
 
 namespace parity::ops::softmax {
 

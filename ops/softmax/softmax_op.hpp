@@ -4,7 +4,13 @@
 //   y[t, i] = exp(x[t, i] - m) / s,   log_y[t, i] = (x[t, i] - m) - log(s)
 // over rows t of T (independent), reducing over N. x, y and log_y share one dtype (f32, bf16
 // or f16); a subject computes in float32 and rounds each output once.
+#include <memory>
+
 #include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops {
+class OpSubject;  // framework/op_subject.hpp
+}  // namespace parity::ops
 
 namespace parity::ops::softmax {
 
@@ -47,5 +53,13 @@ struct Softmax {
     }
   }
 };
+
+// LibTorch's reference subjects, defined in softmax_torch.cpp (the folder's only LibTorch source), which
+// includes this header, so a definition that disagrees with its declaration fails to compile or
+// link. Plain C++, declarations only.
+//
+// LibTorch's softmax and log_softmax (at::softmax, at::log_softmax over dim 1) as a reference subject of softmax:
+// findings, never gated.
+std::unique_ptr<OpSubject> make_torch_cpu();
 
 }  // namespace parity::ops::softmax

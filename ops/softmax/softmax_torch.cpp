@@ -1,5 +1,8 @@
 // The only softmax source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/softmax/softmax_subjects.hpp>
+#include <memory>
+
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/softmax/softmax_op.hpp>
 
 #include <ATen/ops/log_softmax.h>
 #include <ATen/ops/softmax.h>

@@ -1,9 +1,8 @@
 // The CUDA SwiGLU kernels: one thread per output element (the backward: per element of dy, its da
-// and db), all arithmetic swiglu_arith.cuh's PARITY_HD code (compiled with --fmad=false), so y and
+// and db), all arithmetic swiglu_kernel.cuh's PARITY_HD code (compiled with --fmad=false), so y and
 // dx equal the host twins' bit for bit.
 #include <parity/ops/kernels/device_operand.cuh>
-#include <parity/ops/swiglu/swiglu_arith.cuh>
-#include <parity/ops/swiglu/swiglu_subjects.hpp>
+#include <parity/ops/swiglu/swiglu_kernel.cuh>
 
 namespace parity::ops::swiglu {
 namespace {

@@ -1,16 +1,13 @@
 // The swiglu and swiglu_backward ops as parity ships them: their declarations (swiglu_op.hpp, swiglu_backward_op.hpp)
-// with parity's kernels (the host twins, swiglu_host.hpp, swiglu_backward_host.hpp; CUDA, swiglu_subjects.hpp),
-// LibTorch's reference and the mismatch probes below.
+// with parity's kernels (the host twins and the CUDA factories, swiglu_kernel.cuh), LibTorch's references and the
+// mismatch probes below.
 #include <cmath>
 
 #include <parity/core/bf16.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
-#include <parity/ops/swiglu/swiglu_backward_host.hpp>
 #include <parity/ops/swiglu/swiglu_backward_op.hpp>
-#include <parity/ops/swiglu/swiglu_fast_exp.hpp>
-#include <parity/ops/swiglu/swiglu_host.hpp>
+#include <parity/ops/swiglu/swiglu_kernel.cuh>
 #include <parity/ops/swiglu/swiglu_op.hpp>
-#include <parity/ops/swiglu/swiglu_subjects.hpp>
 
 namespace parity::ops::swiglu {
 
@@ -19,7 +16,18 @@ namespace parity::ops::swiglu {
 // arithmetic: a probe that breaks that promise is exactly what must be caught.
 namespace {
 
-// silu through a fast exp (swiglu_fast_exp.hpp): tens of ulps where the kernel declares 0.5.
+// The fast-exp probes' exp: Cody-Waite reduction in float32 (ln 2 unsplit) and a degree-5 Taylor
+// polynomial, as hand-rolled fast-math kernels do: tens of ulps (truncation r^6 / 720 for
+// |r| <= ln2 / 2, and the reduction's error growing with |x|), far outside the 0.5 ulp the kernels
+// declare. For |x| <= 88 (the callers keep the exact path beyond: saturated, infinite or NaN).
+float fast_exp(float x) {
+  const float n = std::nearbyint(x * 1.44269504f);
+  const float r = x - n * 0.693147182f;
+  const float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120)))));
+  return std::ldexp(p, static_cast<int>(n));
+}
+
+// silu through a fast exp (fast_exp, above): tens of ulps where the kernel declares 0.5.
 struct FastExp : Standard {
   static float silu(float a) {
     if (!(std::fabs(a) <= 88.0f)) return Standard::silu(a);  // saturated, infinite or NaN: the exact path
@@ -59,7 +67,7 @@ void register_probes() {
 // kernel's declared arithmetic: a probe that breaks that promise is exactly what must be caught.
 namespace {
 
-// exp(-a) through a fast exp (swiglu_fast_exp.hpp), computed once for sig and silu: tens of ulps
+// exp(-a) through a fast exp (fast_exp, above), computed once for sig and silu: tens of ulps
 // where the kernel declares 0.5.
 struct BackwardFastExp : BackwardStandard {
   static Gradients gradients(float a, float b, float dy) {

@@ -5,7 +5,13 @@
 //   y[t, i] = silu(a[t, i]) * b[t, i],   silu(a) = a / (1 + exp(-a)),
 // over rows t of T (independent, nothing reduced). x and y share one dtype; a float32 or bf16
 // subject computes in float32 and rounds y once.
+#include <memory>
+
 #include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops {
+class OpSubject;  // framework/op_subject.hpp
+}  // namespace parity::ops
 
 namespace parity::ops::swiglu {
 
@@ -41,5 +47,16 @@ struct Swiglu {
       }
   }
 };
+
+// LibTorch's reference subjects, defined in swiglu_torch.cpp (the folder's only LibTorch source), which
+// includes this header, so a definition that disagrees with its declaration fails to compile or
+// link. Plain C++, declarations only.
+//
+// LibTorch's SwiGLU as a reference subject of swiglu: at::silu of the first half times the second half (ATen has no
+// fused op; a bf16 silu is rounded to bf16 before the multiply, as an unfused model computes it); of swiglu_backward:
+// autograd through that same computation (mul's and silu's backward, in x's dtype, as a model's training step runs
+// them). Its results are findings, never gated.
+std::unique_ptr<OpSubject> make_torch_cpu();
+std::unique_ptr<OpSubject> make_torch_cpu_backward();
 
 }  // namespace parity::ops::swiglu

@@ -1,5 +1,8 @@
 // The only swiglu source that includes LibTorch (ATen's per-operator headers).
-#include <parity/ops/swiglu/swiglu_subjects.hpp>
+#include <memory>
+
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/swiglu/swiglu_op.hpp>
 
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/mul.h>

@@ -9,7 +9,7 @@
 #include <parity/families/model/routines/routine_checks.hpp>
 #include <parity/families/model/routines/routine_shapes.hpp>
 #include <parity/families/model/routines/tensor_ops.hpp>
-#include <parity/ops/swiglu/swiglu_arith.cuh>
+#include <parity/ops/swiglu/swiglu_kernel.cuh>
 
 namespace parity::model {
 namespace {
@@ -17,6 +17,9 @@ namespace {
 using runtime::Backend;
 using runtime::BoundaryCall;
 
+// SiLU as the swiglu kernel computes it, bit for bit (swiglu::silu): the only thing this file takes
+// from swiglu_kernel.cuh, which also brings swiglu's host twins and factories. Accepted rather than
+// a header of its own for one function; the model depends on the ops already.
 Tensor silu_f32(const Tensor& x) {
   const Tensor c = x.contiguous();
   Tensor out = Tensor::zeros(DType::f32, c.shape());

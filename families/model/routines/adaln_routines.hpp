@@ -8,7 +8,7 @@
 //   adaln_modulation       node modulation {temb [B, D], W [kD, D], b} -> linear(SiLU(temb)). Forward only.
 //   adaln_norm_out         norm_out        {x [B, T, D], temb, W [2D, D], b} -> RMS(x) (1 + scale) + shift,
 //       (shift, scale) = linear(SiLU(temb)); backward to x.
-// SiLU is the op swiglu's kernel's own (ops/swiglu/swiglu_arith.cuh), evaluated on the host for
+// SiLU is the op swiglu's kernel's own (ops/swiglu/swiglu_kernel.cuh), evaluated on the host for
 // these [B, D] operands.
 #include <parity/families/model/routines/primitives.hpp>
 #include <parity/subjects/runtime/routine.hpp>

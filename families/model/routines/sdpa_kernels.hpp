@@ -6,7 +6,7 @@
 // The primitives hand a kernel q, k, v [B, H, T, Dh] as the ops' rows [B, H*T*Dh] (head layout
 // [B, H, S, D], layout 0, S = T: joint self-attention), not causal, at the caller's scale, with
 // float32 outputs, and read o (sdpa) and dq, dk, dv (sdpa_backward) back as [B, H, T, Dh]; lse
-// is not used. The kernels' arithmetic is theirs: ops/sdpa/sdpa_arith.cuh for parity's.
+// is not used. The kernels' arithmetic is theirs: ops/sdpa/sdpa_kernel.cuh for parity's.
 // q, k and v of different shapes are a logic error (the model's attention projects all three
 // from one h); a kernel that returns no float32 output of q's size throws runtime_error naming
 // it. The kernels may be called from several threads at once (parity's are stateless).

@@ -1,11 +1,11 @@
-// parity's AdaLN kernel against its documented contract (adaln_arith.cuh): the token's sums in
+// parity's AdaLN kernel against its documented contract (adaln_kernel.cuh): the token's sums in
 // the 256-lane order, whatever B and S; on hand-made cases of offset activations with a small
 // spread, the kernel within its derived bound where the one-pass-variance and wrong-axis probes
 // are not; the wrong-sample probe wrong exactly from B = 9 on, and caught there by
 // rows_independent too (a sample alone reads its own scale and shift).
 #include <gtest/gtest.h>
 
-#include <parity/ops/adaln/adaln_host.hpp>
+#include <parity/ops/adaln/adaln_kernel.cuh>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>

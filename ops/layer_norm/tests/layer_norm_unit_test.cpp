@@ -1,4 +1,4 @@
-// parity's LayerNorm kernel against its documented contract (layer_norm_arith.cuh): the mean and
+// parity's LayerNorm kernel against its documented contract (layer_norm_kernel.cuh): the mean and
 // the squared deviations in the 256-lane order, whatever T; on hand-made cases of activations
 // offset 100 times their spread, with and without the affine, the kernel within its derived
 // bound while the one-pass-variance and eps probes are not; an unbiased variance outside it on
@@ -8,7 +8,7 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/layer_norm/layer_norm_host.hpp>
+#include <parity/ops/layer_norm/layer_norm_kernel.cuh>
 #include <parity/ops/op_families.hpp>
 
 namespace parity::ops::layer_norm {

@@ -1,4 +1,4 @@
-// parity's linear kernel against its documented contract (linear_arith.cuh): each dot product in
+// parity's linear kernel against its documented contract (linear_kernel.cuh): each dot product in
 // the 256-lane order, whatever T; on hand-made cases with and without a bias, the kernel within
 // its derived bound while the K-tail and bf16-epilogue probes are not; and a case of T = 4096,
 // K = 8192 refused before anything is allocated (reach_elements, reach_work), while generated cases
@@ -12,7 +12,7 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/linear/linear_host.hpp>
+#include <parity/ops/linear/linear_kernel.cuh>
 #include <parity/ops/op_families.hpp>
 
 namespace parity::ops::linear {

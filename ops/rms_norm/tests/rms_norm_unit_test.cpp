@@ -1,4 +1,4 @@
-// parity's RMSNorm kernels against their documented contracts (rms_norm_arith.cuh): the row sum in
+// parity's RMSNorm kernels against their documented contracts (rms_norm_kernel.cuh): the row sum in
 // the 256-lane order, whatever T; and on one hand-made case of small activations, the kernel within
 // its derived bound while the rsqrt and eps probes are not, and the bound of the kernel's declared
 // lane order no looser than that of any order; a failure's text names the case's parameters, which
@@ -14,7 +14,7 @@
 #include <parity/ops/framework/tests/gradient_check.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
-#include <parity/ops/rms_norm/rms_norm_host.hpp>
+#include <parity/ops/rms_norm/rms_norm_kernel.cuh>
 
 namespace parity::ops::rms_norm {
 namespace {

@@ -1,4 +1,4 @@
-// parity's RoPE kernel against its documented contract (rope_op.hpp, rope_arith.cuh): a quarter
+// parity's RoPE kernel against its documented contract (rope_op.hpp, rope_kernel.cuh): a quarter
 // turn (cos 0, sin 1) maps each pair (x1, x2) to (-x2, x1) exactly, with the pairs of the declared
 // layout; on hand-made cases the kernel within its derived bound where the sin-sign and bf16-table
 // probes are not; the NeoX-only probe wrong exactly for interleaved pairs; the last Q dims of each

@@ -1,16 +1,34 @@
 #pragma once
-// The host twin of parity's RoPE kernel: rope_arith.cuh's arithmetic on the CPU. `Policy` lets
-// the mismatch probes (rope_op.cpp) be real alternative implementations of single steps;
-// Standard is the kernel's own.
+// parity's deterministic RoPE kernel: its arithmetic, shared bit for bit by the CUDA kernel
+// (rope.cu, compiled with --fmad=false) and the host twin below, and the CUDA kernel's factory. All
+// float32, one rounding per operation, no contraction: y1 = (x1 * c) - (x2 * s), y2 = (x2 * c) +
+// (x1 * s), each rounded once to the output dtype (bf16: round to nearest even). No element depends
+// on another row. Declared arithmetic: the default (nothing beyond IEEE float32: no reduction, no
+// elementary function).
 #include <cstdint>
 #include <memory>
 
+#include <parity/core/hd.hpp>
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/rope/rope_pairing.hpp>  // pair_first, pair_second
+
+// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
+// arithmetic and the factory alone.
+#if !defined(__CUDACC__)
 #include <parity/ops/kernels/host_io.hpp>
-#include <parity/ops/rope/rope_arith.cuh>
+#endif
 
 namespace parity::ops::rope {
 
+PARITY_HD float rotated_first(float x1, float x2, float c, float s) { return x1 * c - x2 * s; }
+PARITY_HD float rotated_second(float x1, float x2, float c, float s) { return x2 * c + x1 * s; }
+
+// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
+#if !defined(__CUDACC__)
+
+// The host twin: the arithmetic above, in its documented order, on the CPU. `Policy` lets the
+// mismatch probes (rope_op.cpp) be real alternative implementations of single steps; Standard is
+// the kernel's own.
 struct Standard {
   // The stride between heads in x and y: 2P + Q.
   static std::int64_t head_width(std::int64_t P, std::int64_t Q) { return 2 * P + Q; }
@@ -47,5 +65,13 @@ class RopeHost : public OpSubject {
     return {{"y", std::move(y)}};
   }
 };
+
+#endif  // !__CUDACC__
+
+// A subject whose y equals the host twin's (RopeHost<Standard>) bit for bit for every input,
+// layout and shape: one thread per rotated pair and per pass-through dim, every operation
+// this file's. x, cos and sin may have any strides and offset; y is contiguous. Runs synchronously on the current
+// device; throws std::runtime_error naming the CUDA call that failed.
+std::unique_ptr<OpSubject> make_cuda_kernel();
 
 }  // namespace parity::ops::rope

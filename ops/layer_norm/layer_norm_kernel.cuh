@@ -1,0 +1,110 @@
+#pragma once
+// parity's deterministic LayerNorm kernel: its arithmetic, shared bit for bit by the CUDA kernel
+// (layer_norm.cu, compiled with --fmad=false) and the host twin below, and the CUDA kernel's
+// factory. All float32, one rounding per operation, no contraction; two passes over the row, each
+// sum in ops/kernels/lane_sum.cuh's fixed order:
+//   mean = (sum of x[i]) / float(D);   var = (sum of (x[i] - mean) * (x[i] - mean)) / float(D);
+//   inv = 1.0f / sqrtf(var + eps);     y[i] = (x[i] - mean) * inv, then * w[i] + b[i] with the
+//   affine; rounded once to the output dtype (bf16: round to nearest even).
+// The order depends on D alone, never on T, the grid or the device. Declared arithmetic
+// (ops/framework/arithmetic.hpp): reduction_lanes = kLanes; rsqrt as 1 / sqrt is two correct
+// roundings, a relative error of at most 2u / (1 - u) < 2 (1 + 2^-20) u, i.e. rsqrt_ulps 1 + 2^-20.
+#include <cmath>
+#include <cstdint>
+#include <memory>
+
+#include <parity/core/hd.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/kernels/lane_sum.cuh>
+
+// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
+// arithmetic and the factory alone.
+#if !defined(__CUDACC__)
+#include <vector>
+
+#include <parity/ops/kernels/host_io.hpp>
+#endif
+
+namespace parity::ops::layer_norm {
+
+using kernels::kLanes;
+
+// The squared deviation (x[i] - mean)^2 of the element `load(i)` gives.
+template <class Load>
+struct Deviation2 {
+  Load load;
+  float mean;
+  PARITY_HD float operator()(std::int64_t i) const {
+    const float d = load(i) - mean;
+    return d * d;
+  }
+};
+
+PARITY_HD float row_mean(float sum, std::int64_t D) { return sum / static_cast<float>(D); }
+PARITY_HD float row_var(float squares, std::int64_t D) { return squares / static_cast<float>(D); }
+PARITY_HD float inv_std(float var, float eps) { return 1.0f / sqrtf(var + eps); }
+
+PARITY_HD float normalise(float x, float mean, float inv, bool affine, float w, float b) {
+  const float normed = (x - mean) * inv;
+  return affine ? normed * w + b : normed;
+}
+
+// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
+#if !defined(__CUDACC__)
+
+// The host twin: the arithmetic above, in its documented order, on the CPU. `Policy` lets the
+// mismatch probes (layer_norm_op.cpp) be real alternative implementations of single steps; Standard is
+// the kernel's own.
+struct Standard {
+  // The mean of a row of D values; T is the batch's row count.
+  static float mean(const float* row, std::int64_t D, std::int64_t /*T*/) {
+    return row_mean(kernels::host_lane_sum([row](std::int64_t i) { return row[i]; }, D), D);
+  }
+  // The sum of the row's squared deviations about `mean`, and its variance.
+  static float deviations(const float* row, std::int64_t D, float mean) {
+    const auto load = [row](std::int64_t i) { return row[i]; };
+    return kernels::host_lane_sum(Deviation2<decltype(load)>{load, mean}, D);
+  }
+  static float var(const float* row, std::int64_t D, float mean) { return row_var(deviations(row, D, mean), D); }
+  static float inv(float var, float eps) { return inv_std(var, eps); }
+};
+
+template <class Policy>
+class LayerNormHost : public OpSubject {
+ public:
+  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+
+  OpOutputs run(const OpCall& call) override {
+    const Tensor& x = call.input("x");
+    const std::int64_t T = x.dim(0), D = x.dim(1);
+    const auto eps = static_cast<float>(call.param("eps"));
+    const bool affine = call.has_input("w");
+    const DType out = call.output_dtype("y");
+    const std::vector<float> xv = kernels::host_floats(x),
+                             wv = affine ? kernels::host_floats(call.input("w")) : std::vector<float>{},
+                             bv = affine ? kernels::host_floats(call.input("b")) : std::vector<float>{};
+    Tensor y = Tensor::zeros(out, {T, D});
+    for (std::int64_t t = 0; t < T; ++t) {
+      const float* row = xv.data() + t * D;
+      const float mean = Policy::mean(row, D, T);
+      const float inv = Policy::inv(Policy::var(row, D, mean), eps);
+      for (std::int64_t i = 0; i < D; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const float v = normalise(row[i], mean, inv, affine, affine ? wv[k] : 0.0f, affine ? bv[k] : 0.0f);
+        kernels::store(y, t * D + i, v);
+      }
+    }
+    return {{"y", std::move(y)}};
+  }
+};
+
+#endif  // !__CUDACC__
+
+// A subject whose y equals the host twin's (LayerNormHost<Standard>) bit for bit for every
+// input, layout and shape: one block of kLanes threads per row, two lane sums (the mean, then
+// the squared deviations) each folded in the twin's pairwise order, every operation
+// this file's. x, w and b may have any strides and offset; y is contiguous. Runs
+// synchronously on the current device; throws std::runtime_error naming the failed CUDA call.
+std::unique_ptr<OpSubject> make_cuda_kernel();
+
+}  // namespace parity::ops::layer_norm
