@@ -71,7 +71,7 @@ std::string nonfinite_note(double value, double other, const std::string& other_
   if (a == b) return {};
   std::string s = " (" + a + " where " + other_name + " is " + b;
   if (std::isinf(value) && b == "finite") s += ": an overflow";
-  // The oracles follow the exact extended reals (oracles/extended_real.hpp): an infinite
+  // The oracles follow the exact reals extended to Inf and NaN (docs/math.md): an infinite
   // reference comes from the inputs, not from an overflow of its own.
   if (a == "finite" && std::isinf(other)) s += ": an Inf or NaN input was lost";
   return s + ")";

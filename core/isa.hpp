@@ -1,6 +1,6 @@
 #pragma once
-// The x86-64 vector instruction sets parity's host kernels dispatch on at run time (the fast
-// oracle's Dot2 kernels, the host twins' fma chains). Every path of a kernel performs the same
+// The x86-64 vector instruction sets parity's host kernels dispatch on at run time (the host
+// twins' fma chains, Philox's draws). Every path of a kernel performs the same
 // IEEE operations in the same order per output, so the bits never depend on the one taken.
 namespace parity {
 

@@ -1,8 +1,8 @@
 #pragma once
 // The multiprecision real type of parity's reference checks: MPFR through
 // Boost.Multiprecision, 40 decimal digits (133 bits), expression templates off (the oracles
-// are written for plain value semantics). About 100x-450x slower than double (docs/math.md, "Accurate oracles"): use
-// it on sampled elements, to check the fast oracles.
+// are written for plain value semantics). About 100x-450x slower than double (docs/math.md, "Accurate oracles"): it
+// checks the double oracles (oracle_agreement), not every verdict.
 #include <boost/multiprecision/mpfr.hpp>
 
 namespace parity::oracles {
