@@ -3,16 +3,13 @@
 //
 //   BM_TorchMatmulF64/F32/Bf16             LibTorch's CPU mm, [T, K] x [K, N]    2 T N K flops
 //   BM_HostTwinForward                     the host twin's forward              2 T (NK + rK + Nr)
-//   BM_Fp64OracleForward                   LoraOracle<double>: build + every y  2 T (NK + rK + Nr)
-//   BM_FastOracleForward                   LoraFastOracle: every y with its bound 2 T (NK + rK + Nr)
+//   BM_OpReferenceForward                  lora_forward's reference in Bounded: 2 T (NK + rK + Nr)
+//                                          every y with its bound (op_reference.hpp, matmul.hpp)
 //
 // and at a small shape (kSmall), BM_Property/<name>: one check of each LoRA property on the
-// host twin, counter "cases/s", beside BM_TorchMatmulF64 at that shape;
-// and at the smallest reference shape BM_MpOracleElements / BM_Fp64OracleElements: the same
-// fixed set of y elements from LoraMpOracle and LoraOracle<double>, both built outside the
-// timed loop (BM_FastOracleForward's "elements/s" is the fast oracle's per-element rate).
-// The host twin and the fast oracle run on PARITY_THREADS threads (default: every core),
-// printed in the context, with the instruction set they dispatch to.
+// host twin, counter "cases/s", beside BM_TorchMatmulF64 at that shape.
+// The host twin and the reference's BLAS run on PARITY_THREADS threads (default: every core),
+// printed in the context, with the instruction set they dispatch to and the BLAS's kernels.
 // Rates are counters ("FLOP/s", "elements/s"), over wall time; after the runs the ratios of
 // these rates are printed, computed from this run's own measurements only.
 //
@@ -33,13 +30,12 @@
 
 #include <parity/core/isa.hpp>
 #include <parity/core/thread_count.hpp>
+#include <parity/ops/framework/gate_checks.hpp>
+#include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
-#include <parity/oracles/lora.hpp>
-#include <parity/oracles/lora_fast.hpp>
-#include <parity/oracles/lora_mp.hpp>
+#include <parity/oracles/blas.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
 #include <parity/properties/lora/lora_properties.hpp>
-#include <parity/properties/lora/oracle_inputs.hpp>
 #include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/torch/matmul_baseline.hpp>
 
@@ -51,20 +47,16 @@ namespace gate = parity::ops::lora_forward;  // the gate's shapes and cases
 using subjects::torch_impl::MatmulBaseline;
 
 constexpr std::int64_t kRank = 16;        // gate_case's r
-constexpr int kSampledElements = 64;      // y elements per iteration of the *Elements benchmarks
 constexpr double kDefaultMinTimeS = 0.5;  // per benchmark, unless --benchmark_min_time is given
 
 constexpr const char* kTorchF64 = "BM_TorchMatmulF64";
 constexpr const char* kTorchF32 = "BM_TorchMatmulF32";
 constexpr const char* kTorchBf16 = "BM_TorchMatmulBf16";
 constexpr const char* kHostTwin = "BM_HostTwinForward";
-constexpr const char* kOracle = "BM_Fp64OracleForward";
-constexpr const char* kFastOracle = "BM_FastOracleForward";
+constexpr const char* kReference = "BM_OpReferenceForward";
 constexpr const char* kProperty = "BM_Property";
 // The small shape of the property throughput: about what the generators draw by default.
 const gate::GateShape kSmall{64, 96, 8};
-constexpr const char* kMpElements = "BM_MpOracleElements";
-constexpr const char* kFp64Elements = "BM_Fp64OracleElements";
 
 double matmul_flops(const gate::GateShape& s) { return 2.0 * s.T * s.N * s.K; }
 double lora_forward_flops(const gate::GateShape& s) { return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank); }
@@ -81,16 +73,21 @@ void set_rate(benchmark::State& state, const char* counter, double per_iteration
       benchmark::Counter(per_iteration * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// The gate case of a shape, materialised, with its oracle operands. Benchmarks are registered
+// The gate case of a shape, materialised, as the family's and as lora_forward's. Benchmarks are registered
 // shape by shape and Google Benchmark calls a function once per trial, so one slot holds the
 // current shape's data: each shape is materialised once and the largest is freed before the
 // next is built.
 struct ShapeData {
   std::string key;
   lora::LoraProblem problem;
-  std::unique_ptr<lora::OracleInputs> oracle_inputs;
-  oracles::LoraOperands forward_operands;  // oracle_inputs' spans, without G
+  ops::OpProblem op_problem;
 };
+
+// lora_forward with the gate's room for its shapes (lora_gate.cpp's caps).
+const ops::OpDef& lora_forward_op() {
+  static const ops::OpDef def = ops::gate_def("lora_forward", std::int64_t{1} << 25, std::int64_t{1} << 32);
+  return def;
+}
 
 const ShapeData& shape_data(const gate::GateShape& s) {
   static std::unique_ptr<ShapeData> slot;
@@ -99,9 +96,7 @@ const ShapeData& shape_data(const gate::GateShape& s) {
     auto d = std::make_unique<ShapeData>();
     d->key = name_key(s);
     d->problem = lora::materialise(gate::gate_case(s));
-    d->oracle_inputs = std::make_unique<lora::OracleInputs>(d->problem);
-    d->forward_operands = d->oracle_inputs->operands;
-    d->forward_operands.G = {};
+    d->op_problem = ops::materialise(lora_forward_op().decl, gate::op_gate_case(s, "lora_forward"));
     slot = std::move(d);
   }
   return *slot;
@@ -138,30 +133,16 @@ void host_twin_forward(benchmark::State& state, gate::GateShape s) {
   set_rate(state, "FLOP/s", lora_forward_flops(s));
 }
 
-void fp64_oracle_forward(benchmark::State& state, gate::GateShape s) {
+// Every y of lora_forward's reference with its bound, under the float32 arithmetic that promises
+// nothing of the order (Arithmetic{}): what forward_accuracy computes for a case of the shape.
+void op_reference_forward(benchmark::State& state, gate::GateShape s) {
   const ShapeData& d = shape_data(s);
-  const oracles::LoraOperands& op = d.forward_operands;
+  const ops::Arithmetic arithmetic{};
   for (auto _ : state) {
-    const oracles::LoraOracle<double> oracle(op);
-    for (std::int64_t t = 0; t < op.T; ++t)
-      for (std::int64_t n = 0; n < op.N; ++n) {
-        // The whole Estimate is kept: the bounds need abs_sum and peak as much as the value.
-        oracles::Estimate<double> e = oracle.y(t, n);
-        benchmark::DoNotOptimize(e);
-      }
+    ops::BoundedOutputs out = lora_forward_op().bounded(d.op_problem.values, arithmetic);
+    benchmark::DoNotOptimize(out);
   }
   set_rate(state, "FLOP/s", lora_forward_flops(s));
-}
-
-void fast_oracle_forward(benchmark::State& state, gate::GateShape s) {
-  const ShapeData& d = shape_data(s);
-  for (auto _ : state) {
-    const oracles::LoraFastOracle oracle(d.forward_operands);
-    oracles::Estimate<double> e = oracle.y(s.T - 1, s.N - 1);
-    benchmark::DoNotOptimize(e);
-  }
-  set_rate(state, "FLOP/s", lora_forward_flops(s));
-  set_rate(state, "elements/s", static_cast<double>(s.T) * static_cast<double>(s.N));
 }
 
 // One check of a LoRA property on the host twin at kSmall (the gate case's inputs at that
@@ -179,52 +160,6 @@ void property_case(benchmark::State& state, const lora::LoraProperty* property) 
     benchmark::DoNotOptimize(v);
   }
   set_rate(state, "cases/s", 1.0);
-}
-
-// The smallest shape's problem with both oracles built, and the sampled elements: a fixed,
-// spread-out set of (t, n), the same for both oracles. Owns its data (the one-slot ShapeData
-// may be replaced meanwhile).
-struct ElementData {
-  lora::LoraProblem problem;
-  std::unique_ptr<lora::OracleInputs> inputs;
-  std::unique_ptr<oracles::LoraMpOracle> mp;
-  std::unique_ptr<oracles::LoraOracle<double>> fp64;
-  std::vector<std::pair<std::int64_t, std::int64_t>> elements;
-};
-
-const ElementData& element_data(const gate::GateShape& s) {
-  static std::unique_ptr<ElementData> data;
-  if (!data) {
-    data = std::make_unique<ElementData>();
-    data->problem = lora::materialise(gate::gate_case(s));
-    data->inputs = std::make_unique<lora::OracleInputs>(data->problem);
-    oracles::LoraOperands op = data->inputs->operands;
-    op.G = {};
-    data->mp = std::make_unique<oracles::LoraMpOracle>(op);
-    data->fp64 = std::make_unique<oracles::LoraOracle<double>>(op);
-    for (int i = 0; i < kSampledElements; ++i) data->elements.emplace_back((i * 37) % s.T, (i * 101 + 7) % s.N);
-  }
-  return *data;
-}
-
-template <class Oracle>
-void oracle_elements(benchmark::State& state, const ElementData& d, const Oracle& oracle) {
-  for (auto _ : state)
-    for (const auto& [t, n] : d.elements) {
-      auto e = oracle.y(t, n);
-      benchmark::DoNotOptimize(e);
-    }
-  set_rate(state, "elements/s", static_cast<double>(d.elements.size()));
-}
-
-void mp_oracle_elements(benchmark::State& state, gate::GateShape s) {
-  const ElementData& d = element_data(s);
-  oracle_elements(state, d, *d.mp);
-}
-
-void fp64_oracle_elements(benchmark::State& state, gate::GateShape s) {
-  const ElementData& d = element_data(s);
-  oracle_elements(state, d, *d.fp64);
 }
 
 // The console output, plus the table of rates and their ratios after the last run. A rate is
@@ -260,26 +195,20 @@ class RatioReporter : public benchmark::ConsoleReporter {
     std::ostream& out = GetOutputStream();
     out << "\nRates from this run (GFLOP/s, wall time; LibTorch intra-op threads: "
         << subjects::torch_impl::torch_intra_op_threads() << ")\n";
-    print_row(out, "shape", {"torch-f64", "torch-f32", "torch-bf16", "host-twin", "oracle-f64", "fast-oracle"});
+    print_row(out, "shape", {"torch-f64", "torch-f32", "torch-bf16", "host-twin", "reference"});
     for (const auto& s : shapes_)
       print_row(out, s.label(),
                 {gflops(s, kTorchF64), gflops(s, kTorchF32), gflops(s, kTorchBf16), gflops(s, kHostTwin),
-                 gflops(s, kOracle), gflops(s, kFastOracle)});
+                 gflops(s, kReference)});
     out << "\nRatios of rates (> 1: the first is faster; host twin target: twin/t-f32 >= 0.5)\n";
-    print_row(out, "shape", {"twin/t-f32", "twin/t-f64", "twin/t-bf16", "oracle/t-f64", "oracle/twin", "fast/t-f64"});
+    print_row(out, "shape", {"twin/t-f32", "twin/t-f64", "twin/t-bf16", "ref/t-f64"});
     for (const auto& s : shapes_)
       print_row(out, s.label(),
                 {ratio(s, kHostTwin, kTorchF32), ratio(s, kHostTwin, kTorchF64), ratio(s, kHostTwin, kTorchBf16),
-                 ratio(s, kOracle, kTorchF64), ratio(s, kOracle, kHostTwin), ratio(s, kFastOracle, kTorchF64)});
-    out << "\nTime of the fast accurate oracle (every y and its bound) over LibTorch's float64 matmul"
-           " (target: <= 4)\n";
-    for (const auto& s : shapes_) print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kFastOracle)});
-    const gate::GateShape& small = shapes_.front();
-    const std::string fast_elements = std::string(kFastOracle) + ":elements";
-    out << "\nOracle y elements/s at " << small.label() << " (" << kSampledElements << " sampled, r=" << kRank
-        << "): mp " << fmt(rate(small, kMpElements)) << ", fp64 " << fmt(rate(small, kFp64Elements)) << ", fast "
-        << fmt(rate(small, fast_elements.c_str())) << "; mp/fp64 " << fmt(ratio(small, kMpElements, kFp64Elements))
-        << ", fast/mp " << fmt(ratio(small, fast_elements.c_str(), kMpElements)) << " (target: >= 50)\n";
+                 ratio(s, kReference, kTorchF64)});
+    out << "\nTime of lora_forward's reference (every y and its bound) over LibTorch's float64 matmul of"
+           " [T, K] x [K, N] (target: <= 1.5)\n";
+    for (const auto& s : shapes_) print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kReference)});
     out << "\nProperty throughput at " << kSmall.label() << " (r=" << kRank
         << "), cases/s, and one case's time in LibTorch float64 matmuls of that shape ("
         << fmt(gflops(kSmall, kTorchF64)) << " GFLOP/s)\n";
@@ -397,8 +326,7 @@ int main(int argc, char** argv) {
     add(kTorchF32, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f32); });
     add(kTorchBf16, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::bf16); });
     add(kHostTwin, s, host_twin_forward);
-    add(kOracle, s, fp64_oracle_forward);
-    add(kFastOracle, s, fast_oracle_forward);
+    add(kReference, s, op_reference_forward);
   }
   add(kTorchF64, kSmall, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f64); });
   for (const auto& p : lora::lora_properties()) {
@@ -407,11 +335,10 @@ int main(int argc, char** argv) {
     b->UseRealTime()->Unit(benchmark::kMillisecond);
     if (!min_time_given) b->MinTime(kDefaultMinTimeS);
   }
-  add(kMpElements, shapes.front(), mp_oracle_elements);
-  add(kFp64Elements, shapes.front(), fp64_oracle_elements);
 
   benchmark::AddCustomContext("parity_threads", std::to_string(thread_count()));
   benchmark::AddCustomContext("isa", isa_name(best_isa()));
+  benchmark::AddCustomContext("blas", oracles::blas_core());
   benchmark::AddCustomContext("torch_intra_op_threads", std::to_string(subjects::torch_impl::torch_intra_op_threads()));
   RatioReporter reporter(shapes, options);
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -69,46 +69,44 @@ struct LoraForward {
   template <class R>
   static void reference(Eval<R>& e) {
     const std::int64_t T = e.extent("T"), N = e.extent("N"), K = e.extent("K"), r = e.extent("r");
-    const auto x = e.input("x");
-    const auto W = e.input("W");
-    const auto A = e.input("A");
-    const auto B = e.input("B");
+    const auto x = e.matrix("x"), W = e.matrix("W"), A = e.matrix("A"), B = e.matrix("B");
+    const auto in_x = e.input("x"), in_A = e.input("A"), in_B = e.input("B");
     auto y = e.output("y");
     const R s = e.param("scale");
-    // Per row: h = x A^T; and h with s on x and on A, made on first use (only Bounded's covering
-    // evaluates the ways past the first).
-    std::vector<R> h, h_sx, h_sA, base_terms, low_terms;
-    for (std::int64_t t = 0; t < T; ++t) {
-      h.clear(), h_sx.clear(), h_sA.clear();
-      for (std::int64_t j = 0; j < r; ++j) h.push_back(e.sum(K, [&](std::int64_t k) { return x(t, k) * A(j, k); }));
-      const auto scaled_h = [&](std::vector<R>& out, bool on_x) -> const std::vector<R>& {
-        for (std::int64_t j = std::ssize(out); j < r; ++j)
-          out.push_back(
-              e.sum(K, [&](std::int64_t k) { return on_x ? (s * x(t, k)) * A(j, k) : x(t, k) * (s * A(j, k)); }));
-        return out;
-      };
-      const auto at = [](std::int64_t j) { return static_cast<std::size_t>(j); };
-      for (std::int64_t n = 0; n < N; ++n) {
-        base_terms.clear(), low_terms.clear();
-        for (std::int64_t k = 0; k < K; ++k) base_terms.push_back(x(t, k) * W(n, k));
-        for (std::int64_t j = 0; j < r; ++j)
-          low_terms.push_back(e.covering([&] { return (s * h[at(j)]) * B(n, j); },
-                                         [&] { return h[at(j)] * (s * B(n, j)); },
-                                         [&] { return scaled_h(h_sx, true)[at(j)] * B(n, j); },
-                                         [&] { return scaled_h(h_sA, false)[at(j)] * B(n, j); }));
+    // h = x A^T, and h with s on x and on A; s on h and on B.
+    const Matrix<R> h = e.matmul(x, A.t());
+    const Matrix<R> sx = e.matrix(T, K, [&](std::int64_t t, std::int64_t k) { return s * in_x(t, k); });
+    const Matrix<R> sA = e.matrix(r, K, [&](std::int64_t j, std::int64_t k) { return s * in_A(j, k); });
+    const Matrix<R> h_sx = e.matmul(sx, A.t()), h_sA = e.matmul(x, sA.t());
+    const Matrix<R> sh = e.matrix(T, r, [&](std::int64_t t, std::int64_t j) { return s * h(t, j); });
+    const Matrix<R> sB = e.matrix(N, r, [&](std::int64_t n, std::int64_t j) { return s * in_B(n, j); });
+    // x W^T's K products, bounded as part of a K + r-term reduction in both ways below: the
+    // one-chain way's depth, which is at least the two-sum way's K-term depth (a larger depth only
+    // widens a bound: by at most r / K relative on the reduction's gamma term).
+    const Matrix<R> base = e.matmul(x, W.t(), K + r);
+    const Matrix<R> hB = e.matmul(h, B.t());
+    // The low-rank sum with s placed per term: each way (s on h, on B, on x, on A) summed over
+    // every term, the sums covered together. A subject may place s differently per term; the
+    // covering of the whole sums bounds that too, as it is no smaller than the sum of the per-term
+    // coverings (Bounded::covering): sum_w sum_j (E_wj + gamma M_wj) >= sum_j (sum_w E_wj +
+    // gamma (|v_1j| + 2 sum_w E_wj)), every M_wj >= |v_wj| + 2 E_wj. `terms`: as a part of the
+    // one-chain sum of K + r terms.
+    const auto low_ways = [&](std::int64_t terms) {
+      return std::vector<Matrix<R>>{e.matmul(sh, B.t(), terms), e.matmul(h, sB.t(), terms),
+                                    e.matmul(h_sx, B.t(), terms), e.matmul(h_sA, B.t(), terms)};
+    };
+    const std::vector<Matrix<R>> low = low_ways(r), low_in_chain = low_ways(K + r);
+    const auto low_sum = [&](const std::vector<Matrix<R>>& ways, std::int64_t t, std::int64_t n) {
+      return e.covering([&] { return ways[0](t, n); }, [&] { return ways[1](t, n); }, [&] { return ways[2](t, n); },
+                        [&] { return ways[3](t, n); });
+    };
+    for (std::int64_t t = 0; t < T; ++t)
+      for (std::int64_t n = 0; n < N; ++n)
         // The kernels' fma(s, low_rank, base) rounds once where this rounds twice, and their
         // fma chains round less than products then sums: the bound covers them, a little wide.
         y(t, n) = e.covering(
-            [&] {
-              return e.sum(K, [&](std::int64_t k) { return base_terms[at(k)]; }) +
-                     e.covering([&] { return s * e.sum(r, [&](std::int64_t j) { return h[at(j)] * B(n, j); }); },
-                                [&] { return e.sum(r, [&](std::int64_t j) { return low_terms[at(j)]; }); });
-            },
-            [&] {
-              return e.sum(K + r, [&](std::int64_t i) { return i < K ? base_terms[at(i)] : low_terms[at(i - K)]; });
-            });
-      }
-    }
+            [&] { return base(t, n) + e.covering([&] { return s * hB(t, n); }, [&] { return low_sum(low, t, n); }); },
+            [&] { return e.parts(base(t, n), low_sum(low_in_chain, t, n)); });
   }
 };
 

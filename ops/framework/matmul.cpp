@@ -1,0 +1,127 @@
+#include <parity/ops/framework/matmul.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <parity/oracles/blas.hpp>
+
+namespace parity::ops {
+namespace {
+
+constexpr double kU53 = 0x1p-53, kEta53 = 0x1p-1074;
+
+template <class R>
+oracles::GemmOperand<double> view_of(const MatrixOperand<R>& x, const double* stored) {
+  return {stored, x.ld(), x.transposed()};
+}
+
+void check_shapes(std::int64_t a_cols, std::int64_t b_rows) {
+  if (a_cols != b_rows)
+    throw std::invalid_argument("matmul: " + std::to_string(a_cols) + " columns times " + std::to_string(b_rows) +
+                                " rows");
+}
+
+// One Bounded operand as the GEMMs read it, in its stored layout: values, M = |v| + 2E and E
+// (empty where every E is 0), the elements that send their outputs to the element rules zeroed;
+// `bad[i]`: whether the operand's logical row (`by_row`) or column i holds such an element.
+struct Arrays {
+  std::vector<double> v, m, e;
+  std::vector<std::uint8_t> bad;
+  const double* values = nullptr;
+};
+
+Arrays arrays_of(const MatrixOperand<Bounded>& x, bool by_row) {
+  Arrays out;
+  const std::int64_t stored_rows = x.transposed() ? x.cols() : x.rows(), ld = x.ld();
+  const std::size_t n = static_cast<std::size_t>(stored_rows * ld);
+  out.bad.assign(static_cast<std::size_t>(by_row ? x.rows() : x.cols()), 0);
+  // Stored (r, c) is logical (r, c), or (c, r) where transposed.
+  const auto mark = [&](std::int64_t r, std::int64_t c) {
+    const bool logical_row_is_r = !x.transposed();
+    out.bad[static_cast<std::size_t>(by_row == logical_row_is_r ? r : c)] = 1;
+  };
+  out.m.resize(n);
+  if (const double* p = x.exact()) {
+    out.values = p;
+    for (std::int64_t r = 0; r < stored_rows; ++r)
+      for (std::int64_t c = 0; c < ld; ++c) {
+        const double a = p[r * ld + c];
+        if (!std::isfinite(a)) mark(r, c);
+        out.m[static_cast<std::size_t>(r * ld + c)] = std::isfinite(a) ? std::fabs(a) : 0.0;
+      }
+    return out;
+  }
+  const auto& data = x.matrix()->data();
+  out.v.resize(n);
+  bool any_err = false;
+  for (std::size_t i = 0; i < n; ++i) any_err = any_err || data[i].err() != 0;
+  if (any_err) out.e.resize(n);
+  for (std::int64_t r = 0; r < stored_rows; ++r)
+    for (std::int64_t c = 0; c < ld; ++c) {
+      const auto i = static_cast<std::size_t>(r * ld + c);
+      const Bounded& b = data[i];
+      const bool ok = std::isfinite(b.value()) && std::isfinite(b.err()) && !b.may_overflow();
+      if (!ok) mark(r, c);
+      out.v[i] = ok ? b.value() : 0.0;
+      out.m[i] = ok ? std::fabs(b.value()) + 2 * b.err() : 0.0;
+      if (any_err) out.e[i] = ok ? b.err() : 0.0;
+    }
+  out.values = out.v.data();
+  return out;
+}
+
+}  // namespace
+
+Matrix<double> matmul_double(const MatrixOperand<double>& a, const MatrixOperand<double>& b) {
+  check_shapes(a.cols(), b.rows());
+  Matrix<double> c(a.rows(), b.cols());
+  const auto stored = [](const MatrixOperand<double>& x) { return x.exact() ? x.exact() : x.matrix()->data().data(); };
+  oracles::gemm(a.rows(), b.cols(), a.cols(), view_of(a, stored(a)), view_of(b, stored(b)), c.data().data());
+  return c;
+}
+
+Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOperand<Bounded>& b, const Arithmetic& ar,
+                               std::int64_t terms) {
+  check_shapes(a.cols(), b.rows());
+  const std::int64_t m = a.rows(), n = b.cols(), k = a.cols();
+  const Arrays x = arrays_of(a, true), y = arrays_of(b, false);
+  const auto size = static_cast<std::size_t>(m * n);
+  std::vector<double> v(size), mags(size), errs(size), other(size);
+  oracles::gemm(m, n, k, view_of(a, x.values), view_of(b, y.values), v.data());
+  oracles::gemm(m, n, k, view_of(a, x.m.data()), view_of(b, y.m.data()), mags.data());
+  const bool with_errs = !x.e.empty() || !y.e.empty();
+  if (!x.e.empty()) oracles::gemm(m, n, k, view_of(a, x.e.data()), view_of(b, y.m.data()), errs.data());
+  if (!y.e.empty()) oracles::gemm(m, n, k, view_of(a, x.m.data()), view_of(b, y.e.data()), other.data());
+
+  const double kd = static_cast<double>(k);
+  const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
+  const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
+  const double gamma53 = kd * kU53 < 1 ? kd * kU53 / (1 - kd * kU53) : INFINITY;
+  // (1 - k 2^-53)^-1 with the roundings of the corrections themselves.
+  const double grow = (1 + 4 * kU53) / (1 - kd * kU53);
+  Matrix<Bounded> c(m, n);
+  auto& out = c.data();
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      const auto at = static_cast<std::size_t>(i * n + j);
+      const double X = (mags[at] + 2 * kd * kEta53) * grow;
+      const double Y = with_errs ? (errs[at] + other[at] + 4 * kd * kEta53) * grow : 0.0;
+      const double terms = Y + ar.unit * X + kd * ar.underflow;
+      const double term_mags = (1 + 2 * kU53) * X + 2 * terms;
+      const double own = Y + gamma53 * X + 2 * kd * kEta53;
+      const double err = std::max(terms + gamma * term_mags + g * ar.underflow, own) * (1 + 0x1p-50);
+      if (x.bad[static_cast<std::size_t>(i)] || y.bad[static_cast<std::size_t>(j)] || !std::isfinite(v[at]) ||
+          !std::isfinite(err)) {
+        out[at] = Bounded::sum(
+            k, [&](std::int64_t l) { return a(i, l) * b(l, j); }, ar, terms);
+        continue;
+      }
+      const bool over = !(term_mags * (1 + gamma) < ar.max_finite) || !(X + Y < ar.max_finite);
+      out[at] =
+          terms > k ? Bounded(v[at], err, &ar, over).as_part(term_mags * (1 + gamma)) : Bounded(v[at], err, &ar, over);
+    }
+  return c;
+}
+
+}  // namespace parity::ops
