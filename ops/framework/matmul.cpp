@@ -71,13 +71,28 @@ Arrays arrays_of(const MatrixOperand<Bounded>& x, bool by_row) {
   return out;
 }
 
+// sum_l a(i, l) b(l, j) in double, ascending from 0: Eval::sum's order, bit for bit (the build
+// contracts no a * b + s into an fma: -ffp-contract=off).
+void ascending(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
+               const oracles::GemmOperand<double>& b, double* c) {
+  const auto at = [](const oracles::GemmOperand<double>& x, std::int64_t i, std::int64_t j) {
+    return x.trans ? x.p[j * x.ld + i] : x.p[i * x.ld + j];
+  };
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (std::int64_t l = 0; l < k; ++l) s += at(a, i, l) * at(b, l, j);
+      c[i * n + j] = s;
+    }
+}
+
 }  // namespace
 
 Matrix<double> matmul_double(const MatrixOperand<double>& a, const MatrixOperand<double>& b) {
   check_shapes(a.cols(), b.rows());
   Matrix<double> c(a.rows(), b.cols());
   const auto stored = [](const MatrixOperand<double>& x) { return x.exact() ? x.exact() : x.matrix()->data().data(); };
-  oracles::gemm(a.rows(), b.cols(), a.cols(), view_of(a, stored(a)), view_of(b, stored(b)), c.data().data());
+  ascending(a.rows(), b.cols(), a.cols(), view_of(a, stored(a)), view_of(b, stored(b)), c.data().data());
   return c;
 }
 
@@ -88,7 +103,7 @@ Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOper
   const Arrays x = arrays_of(a, true), y = arrays_of(b, false);
   const auto size = static_cast<std::size_t>(m * n);
   std::vector<double> v(size), mags(size), errs(size), other(size);
-  oracles::gemm(m, n, k, view_of(a, x.values), view_of(b, y.values), v.data());
+  ascending(m, n, k, view_of(a, x.values), view_of(b, y.values), v.data());
   oracles::gemm(m, n, k, view_of(a, x.m.data()), view_of(b, y.m.data()), mags.data());
   const bool with_errs = !x.e.empty() || !y.e.empty();
   if (!x.e.empty()) oracles::gemm(m, n, k, view_of(a, x.e.data()), view_of(b, y.m.data()), errs.data());
@@ -97,7 +112,6 @@ Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOper
   const double kd = static_cast<double>(k);
   const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
   const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
-  const double gamma53 = kd * kU53 < 1 ? kd * kU53 / (1 - kd * kU53) : INFINITY;
   // (1 - k 2^-53)^-1 with the roundings of the corrections themselves.
   const double grow = (1 + 4 * kU53) / (1 - kd * kU53);
   Matrix<Bounded> c(m, n);
@@ -107,10 +121,10 @@ Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOper
       const auto at = static_cast<std::size_t>(i * n + j);
       const double X = (mags[at] + 2 * kd * kEta53) * grow;
       const double Y = with_errs ? (errs[at] + other[at] + 4 * kd * kEta53) * grow : 0.0;
-      const double terms = Y + ar.unit * X + kd * ar.underflow;
-      const double term_mags = (1 + 2 * kU53) * X + 2 * terms;
-      const double own = Y + gamma53 * X + 2 * kd * kEta53;
-      const double err = std::max(terms + gamma * term_mags + g * ar.underflow, own) * (1 + 0x1p-50);
+      // sum_t E_t and sum_t M_t of the derivation (matmul.hpp).
+      const double term_errs = Y + ar.unit * X + kd * ar.underflow;
+      const double term_mags = (1 + 2 * kU53) * X + 2 * term_errs;
+      const double err = (term_errs + gamma * term_mags + g * ar.underflow) * (1 + 0x1p-50);
       if (x.bad[static_cast<std::size_t>(i)] || y.bad[static_cast<std::size_t>(j)] || !std::isfinite(v[at]) ||
           !std::isfinite(err)) {
         out[at] = Bounded::sum(

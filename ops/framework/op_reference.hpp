@@ -13,7 +13,8 @@
 // every sum through e.sum(n, f), which is where the declared reduction order enters, and every
 // maximum through e.max(n, f). A sum of products of two matrices, sum_l a(i, l) b(l, j), may go
 // through e.matmul(a, b) (operands e.matrix("x"), its .t(), or a Matrix<R> the reference built):
-// the same value and bound as e.sum over the products, from a BLAS (matmul.hpp).
+// the same value as e.sum over the products, bit for bit, and in Bounded a bound no smaller than
+// e.sum's, its magnitudes from a BLAS (matmul.hpp).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -166,9 +167,9 @@ class Eval {
     return m;
   }
   // C(i, j) = sum_l a(i, l) b(l, j) over the a.cols() == b.rows() products: in every real the
-  // value of sum(a.cols(), [&](l) { return a(i, l) * b(l, j); }), up to the order of the
-  // additions - in double and Bounded a BLAS's (matmul.hpp), in MPFR ascending. `terms` > a.cols():
-  // the products as part of a reduction of `terms` terms (as sum's `terms`).
+  // value of sum(a.cols(), [&](l) { return a(i, l) * b(l, j); }), ascending, bit for bit; in
+  // Bounded a bound at least sum's, from GEMMs (matmul.hpp). `terms` > a.cols(): the products as
+  // part of a reduction of `terms` terms (as sum's `terms`).
   Matrix<R> matmul(const MatrixOperand<R>& a, const MatrixOperand<R>& b, std::int64_t terms = 0) const {
     if constexpr (std::is_same_v<R, double>) {
       return matmul_double(a, b);

@@ -24,8 +24,10 @@ class Matrix {
   const R& operator()(std::int64_t i, std::int64_t j) const { return data_[static_cast<std::size_t>(i * cols_ + j)]; }
   const std::vector<R>& data() const { return data_; }
   std::vector<R>& data() { return data_; }
-  // This matrix transposed, as an operand (no copy; the matrix must outlive it).
-  MatrixOperand<R> t() const;
+  // This matrix transposed, as an operand (no copy; the matrix must outlive it: a temporary's
+  // is refused).
+  MatrixOperand<R> t() const&;
+  MatrixOperand<R> t() const&& = delete;
 
  private:
   std::int64_t rows_, cols_;
@@ -43,6 +45,9 @@ class MatrixOperand {
       : rows_(rows), cols_(cols), ld_(cols), exact_(exact), arithmetic_(arithmetic) {}
   MatrixOperand(const Matrix<R>& m)  // NOLINT: implicit, a matrix is an operand
       : rows_(m.rows()), cols_(m.cols()), ld_(m.cols()), matrix_(&m) {}
+  // A temporary would dangle in an operand kept past the expression (auto op = e.matmul(a, b).t()):
+  // name the matrix first.
+  MatrixOperand(const Matrix<R>&&) = delete;
 
   std::int64_t rows() const { return rows_; }
   std::int64_t cols() const { return cols_; }
@@ -74,7 +79,7 @@ class MatrixOperand {
 };
 
 template <class R>
-MatrixOperand<R> Matrix<R>::t() const {
+MatrixOperand<R> Matrix<R>::t() const& {
   return MatrixOperand<R>(*this).t();
 }
 
