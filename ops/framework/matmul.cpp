@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <parity/core/thread_pool.hpp>
 #include <parity/oracles/blas.hpp>
 
 namespace parity::ops {
@@ -72,18 +73,57 @@ Arrays arrays_of(const MatrixOperand<Bounded>& x, bool by_row) {
 }
 
 // sum_l a(i, l) b(l, j) in double, ascending from 0: Eval::sum's order, bit for bit (the build
-// contracts no a * b + s into an fma: -ffp-contract=off).
-void ascending(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
-               const oracles::GemmOperand<double>& b, double* c) {
-  const auto at = [](const oracles::GemmOperand<double>& x, std::int64_t i, std::int64_t j) {
-    return x.trans ? x.p[j * x.ld + i] : x.p[i * x.ld + j];
-  };
-  for (std::int64_t i = 0; i < m; ++i)
-    for (std::int64_t j = 0; j < n; ++j) {
+// contracts no a * b + s into an fma: -ffp-contract=off). Each element is its own sequential chain;
+// the loop runs kBlock of them side by side (independent chains, so the additions pipeline) and
+// rows on parity's pool: neither changes an element's operations, so its bits are the same on
+// any machine and thread count.
+template <bool kTransA, bool kTransB>
+void ascending_rows(std::int64_t first, std::int64_t last, std::int64_t n, std::int64_t k,
+                    const oracles::GemmOperand<double>& a, const oracles::GemmOperand<double>& b, double* c) {
+  constexpr std::int64_t kBlock = 8;
+  const double* const pa = a.p;
+  const double* const pb = b.p;
+  const std::int64_t lda = a.ld, ldb = b.ld;
+  const auto at_a = [&](std::int64_t i, std::int64_t l) { return kTransA ? pa[l * lda + i] : pa[i * lda + l]; };
+  const auto at_b = [&](std::int64_t l, std::int64_t j) { return kTransB ? pb[j * ldb + l] : pb[l * ldb + j]; };
+  for (std::int64_t i = first; i < last; ++i) {
+    std::int64_t j = 0;
+    for (; j + kBlock <= n; j += kBlock) {
+      double s[kBlock] = {};
+      for (std::int64_t l = 0; l < k; ++l) {
+        const double ail = at_a(i, l);
+        for (std::int64_t q = 0; q < kBlock; ++q) s[q] += ail * at_b(l, j + q);
+      }
+      for (std::int64_t q = 0; q < kBlock; ++q) c[i * n + j + q] = s[q];
+    }
+    for (; j < n; ++j) {
       double s = 0;
-      for (std::int64_t l = 0; l < k; ++l) s += at(a, i, l) * at(b, l, j);
+      for (std::int64_t l = 0; l < k; ++l) s += at_a(i, l) * at_b(l, j);
       c[i * n + j] = s;
     }
+  }
+}
+
+void ascending(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
+               const oracles::GemmOperand<double>& b, double* c) {
+  const auto rows = [&](std::int64_t first, std::int64_t last) {
+    if (a.trans) {
+      if (b.trans) ascending_rows<true, true>(first, last, n, k, a, b, c);
+      else ascending_rows<true, false>(first, last, n, k, a, b, c);
+    } else {
+      if (b.trans) ascending_rows<false, true>(first, last, n, k, a, b, c);
+      else ascending_rows<false, false>(first, last, n, k, a, b, c);
+    }
+  };
+  // Chunks of rows of about 2^16 multiply-adds each (a fixed partition: threads do not change it).
+  const std::int64_t work_per_row = std::max<std::int64_t>(1, n * k);
+  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, (std::int64_t{1} << 16) / work_per_row);
+  const std::int64_t chunks = (m + rows_per_chunk - 1) / rows_per_chunk;
+  if (chunks <= 1) return rows(0, m);
+  parallel_chunks(static_cast<std::size_t>(chunks), [&](std::size_t chunk) {
+    const std::int64_t first = static_cast<std::int64_t>(chunk) * rows_per_chunk;
+    rows(first, std::min(m, first + rows_per_chunk));
+  });
 }
 
 }  // namespace

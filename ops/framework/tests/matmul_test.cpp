@@ -5,6 +5,7 @@
 // that carry errors (a Bounded matrix) and non-finite elements, which take the element rules.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -120,8 +121,7 @@ TEST(Matmul, DoubleAndMultiprecisionAgreeWithinTheFloat64Bound) {
 
 // The values are Eval::sum's, bit for bit: the double oracle's (the same on every machine, whatever
 // its BLAS) and Bounded's.
-TEST(Matmul, ValuesAreTheAscendingSumBitForBit) {
-  const Case c = make_case(7, 9, 513);
+void expect_ascending(const Case& c) {
   const Arithmetic ar{};
   Eval<double> d(c.values, ar);
   Eval<Bounded> bd(c.values, ar);
@@ -129,12 +129,22 @@ TEST(Matmul, ValuesAreTheAscendingSumBitForBit) {
   const Matrix<double> got = d.matmul(a, b);
   const auto ba = bd.matrix("a"), bb = bd.matrix("b").t();
   const Matrix<Bounded> bound = bd.matmul(ba, bb);
+  // b stored as it is read (not transposed), a Matrix operand.
+  const Matrix<double> b_rows = d.matrix(c.k, c.n, [&](std::int64_t l, std::int64_t j) { return b(l, j); });
+  const Matrix<double> got_rows = d.matmul(a, b_rows);
   for (std::int64_t i = 0; i < c.m; ++i)
     for (std::int64_t j = 0; j < c.n; ++j) {
       const double plain = d.sum(c.k, [&](std::int64_t l) { return a(i, l) * b(l, j); });
       EXPECT_EQ(std::bit_cast<std::uint64_t>(got(i, j)), std::bit_cast<std::uint64_t>(plain)) << i << "," << j;
       EXPECT_EQ(std::bit_cast<std::uint64_t>(bound(i, j).value()), std::bit_cast<std::uint64_t>(plain));
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(got_rows(i, j)), std::bit_cast<std::uint64_t>(plain));
     }
+}
+
+// Shapes: one chunk (a block of 8 columns and a tail), and rows over parity's pool.
+TEST(Matmul, ValuesAreTheAscendingSumBitForBit) {
+  for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{7, 9, 513}, std::array<std::int64_t, 3>{40, 33, 600}})
+    expect_ascending(make_case(m, n, k));
 }
 
 // Two products as parts of one reduction of k + r terms (Eval::parts) against Bounded::sum over
