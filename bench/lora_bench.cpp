@@ -4,12 +4,12 @@
 //   BM_TorchMatmulF64/F32/Bf16             LibTorch's CPU mm, [T, K] x [K, N]    2 T N K flops
 //   BM_HostTwinForward                     the host twin's forward              2 T (NK + rK + Nr)
 //   BM_OpReferenceForward                  lora_forward's reference in Bounded: 2 T (NK + rK + Nr)
-//                                          every y with its bound (op_reference.hpp)
+//                                          every y with its bound (op_reference.hpp, matmul.hpp)
 //
 // and at a small shape (kSmall), BM_Property/<name>: one check of each LoRA property on the
 // host twin, counter "cases/s", beside BM_TorchMatmulF64 at that shape.
-// The host twin runs on PARITY_THREADS threads (default: every core), printed in the context,
-// with the instruction set it dispatches to; the reference runs on one.
+// The host twin and the reference's BLAS run on PARITY_THREADS threads (default: every core),
+// printed in the context, with the instruction set they dispatch to and the BLAS's kernels.
 // Rates are counters ("FLOP/s", "elements/s"), over wall time; after the runs the ratios of
 // these rates are printed, computed from this run's own measurements only.
 //
@@ -34,6 +34,7 @@
 #include <parity/ops/framework/gate_checks.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
+#include <parity/oracles/blas.hpp>
 #include <parity/properties/lora/lora_problem.hpp>
 #include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/torch/matmul_baseline.hpp>
@@ -337,6 +338,7 @@ int main(int argc, char** argv) {
 
   benchmark::AddCustomContext("parity_threads", std::to_string(thread_count()));
   benchmark::AddCustomContext("isa", isa_name(best_isa()));
+  benchmark::AddCustomContext("blas", oracles::blas_core());
   benchmark::AddCustomContext("torch_intra_op_threads", std::to_string(subjects::torch_impl::torch_intra_op_threads()));
   RatioReporter reporter(shapes, options);
   benchmark::RunSpecifiedBenchmarks(&reporter);

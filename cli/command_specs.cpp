@@ -100,6 +100,11 @@ const std::vector<EnvironmentVariable>& environment_variables() {
          "reproducible)"},
         {"RC_PARAMS", "RapidCheck's configuration; its seed= comes before PARITY_SEED"},
         {"PARITY_THREADS", "host threads of the oracles and kernels, 1 to 1024 (default the hardware's)"},
+        {"OPENBLAS_CORETYPE",
+         "OpenBLAS's kernels for the references' bound products (default parity's own CPU detection where parity "
+         "loads OpenBLAS; OpenBLAS's where LibTorch loaded it)"},
+        {"OPENBLAS_NUM_THREADS",
+         "OpenBLAS's threads for the references' bound products (default PARITY_THREADS where parity loads it)"},
         {"PARITY_TIMEOUT",
          "the deadline of one case in seconds, after which the subject counts as hung, when --timeout is not given "
          "(default 60, at most 86400)"},

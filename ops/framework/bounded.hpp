@@ -143,9 +143,10 @@ class Bounded {
     return function(v, a.e_ / la, mag, ar.log_ulps, a.over_, ar);
   }
 
-  // The sum of f(0), ..., f(n - 1) under `ar`'s reduction rule (the header's sum rule).
+  // The sum of f(0), ..., f(n - 1) under `ar`'s reduction rule (the header's sum rule); with
+  // `terms` > n, as part of a reduction of `terms` terms (its depth; see parts()).
   template <class F>
-  static Bounded sum(std::int64_t n, F f, const Arithmetic& ar) {
+  static Bounded sum(std::int64_t n, F f, const Arithmetic& ar, std::int64_t terms = 0) {
     double v = 0, prop = 0, mags = 0;
     bool unknown_term = false, may_be_anything = false, over = false;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -158,11 +159,35 @@ class Bounded {
       over = over || t.over_;
     }
     if (unknown_term || (!std::isfinite(v) && may_be_anything)) return unknown(v, &ar);
-    const double g = static_cast<double>(ar.reduction_depth(n));
+    const double g = static_cast<double>(ar.reduction_depth(std::max(n, terms)));
     const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : kInf;
     // A partial sum is at most the sum of the terms' magnitudes, each grown by its roundings.
     over = over || !(mags * (1 + gamma) < ar.max_finite);
-    return {v, prop + gamma * mags + g * ar.underflow, &ar, over};
+    Bounded out{v, prop + gamma * mags + g * ar.underflow, &ar, over};
+    return terms > n ? out.as_part(mags * (1 + gamma)) : out;
+  }
+
+  // The sum of two disjoint parts of one reduction of `terms` terms, each bounded with that
+  // reduction's depth (sum(n, f, ar, terms), Eval::matmul's `terms`): the sum rule is a sum over
+  // the terms of E_t + gamma M_t plus g eta, so the parts' errors add with no further rounding to
+  // charge (each part's g eta is counted again: an overcount). v is one more double addition, so
+  // its own error 2^-53 |v| + 2^-1074 is added to keep |v - x*| <= E.
+  // A partial sum of the whole reduction may reach the sum of both parts' term magnitudes (as_part):
+  // it may overflow where that does.
+  static Bounded parts(const Bounded& a, const Bounded& b) {
+    const Arithmetic& ar = pick(a, b);
+    const double v = a.v_ + b.v_;
+    if (unknown_class(a, b, v)) return unknown(v, &ar);
+    const double mags = a.part_magnitude() + b.part_magnitude();
+    const bool over = a.over_ || b.over_ || !(mags < ar.max_finite);
+    return Bounded{v, a.e_ + b.e_ + 0x1p-53 * std::fabs(v) + 0x1p-1074, &ar, over}.as_part(mags);
+  }
+  // This value as a part of a longer reduction whose terms' magnitudes, grown by their roundings,
+  // sum to at most `magnitude` (what parts() checks for overflow).
+  Bounded as_part(double magnitude) const {
+    Bounded b = *this;
+    b.part_mag_ = magnitude;
+    return b;
   }
 
   // The largest of f(0), ..., f(n - 1), n >= 1: exact in floating point, so its error is the
@@ -199,15 +224,20 @@ class Bounded {
   // terms', so where it may overflow one of the ways may. More ways only add to the error.
   static Bounded covering(std::initializer_list<Bounded> ways) {
     const Bounded& first = *ways.begin();
-    double err = 0;
-    bool unknown_way = false, over = false;
+    double err = 0, part_mags = 0;
+    bool unknown_way = false, over = false, part = false;
     for (const Bounded& w : ways) {
       err += w.e_;
       unknown_way = unknown_way || w.class_unknown();
       over = over || w.over_;
+      part = part || w.part_mag_ > 0;
+      part_mags += w.part_magnitude();
     }
     if (unknown_way) return unknown(first.v_, first.a_);
-    return {first.v_, err, first.a_, over};
+    // Ways that are parts of a longer reduction (as_part): a term of any of them is at most the
+    // sum of the ways' term magnitudes.
+    const Bounded out{first.v_, err, first.a_, over};
+    return part ? out.as_part(part_mags) : out;
   }
 
   // This value rounded once more, into a narrower output dtype of unit `unit` (bf16: 2^-8),
@@ -221,6 +251,7 @@ class Bounded {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
 
   double upper() const { return std::fabs(v_) + 2 * e_; }
+  double part_magnitude() const { return std::max(part_mag_, upper()); }
   double lower() const { return std::max(std::fabs(v_) - 2 * e_, 0.0); }
   // A non-finite value whose class a subject's evaluation may not share (the header).
   bool class_unknown() const { return !std::isfinite(v_) && std::isinf(e_); }
@@ -285,6 +316,7 @@ class Bounded {
   }
 
   double v_ = 0, e_ = 0;
+  double part_mag_ = 0;  // as_part's; 0 for a value that is not a part of a longer reduction
   bool over_ = false;
   const Arithmetic* a_ = nullptr;
 };

@@ -11,7 +11,10 @@
 // under a subject's declared Arithmetic). Inside a reference, write arithmetic as for any real
 // (+ - * /, sqrt, rsqrt, exp, log: unqualified, from namespace parity::ops), constants as R(2),
 // every sum through e.sum(n, f), which is where the declared reduction order enters, and every
-// maximum through e.max(n, f).
+// maximum through e.max(n, f). A sum of products of two matrices, sum_l a(i, l) b(l, j), may go
+// through e.matmul(a, b) (operands e.matrix("x"), its .t(), or a Matrix<R> the reference built):
+// the same value as e.sum over the products, bit for bit, and in Bounded a bound no smaller than
+// e.sum's, its magnitudes from a BLAS (matmul.hpp).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -21,6 +24,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/bounded.hpp>
+#include <parity/ops/framework/matmul.hpp>
 #include <parity/ops/framework/op_decl.hpp>
 
 namespace parity::ops {
@@ -101,15 +105,24 @@ class Eval {
 
   // sum of f(0), ..., f(n - 1): in Bounded under the declared reduction order; otherwise
   // ascending.
+  // With `terms` > n: these n terms as part of one reduction of `terms` terms (Bounded: its
+  // depth), to be joined with the other parts by parts().
   template <class F>
-  R sum(std::int64_t n, F f) const {
+  R sum(std::int64_t n, F f, std::int64_t terms = 0) const {
     if constexpr (std::is_same_v<R, Bounded>) {
-      return Bounded::sum(n, f, arithmetic_);
+      return Bounded::sum(n, f, arithmetic_, terms);
     } else {
       R s(0);
       for (std::int64_t i = 0; i < n; ++i) s += f(i);
       return s;
     }
+  }
+
+  // The sum of two parts of one reduction, each from sum(..., terms) or matmul(..., terms) with
+  // the reduction's whole term count (Bounded::parts).
+  R parts(const R& a, const R& b) const {
+    if constexpr (std::is_same_v<R, Bounded>) return Bounded::parts(a, b);
+    else return a + b;
   }
 
   // One value a subject may evaluate in several ways, each written out as a callable returning
@@ -136,6 +149,37 @@ class Eval {
         if (isnan_(t) || t > m) m = t;
       }
       return m;
+    }
+  }
+
+  // A 2-D input as a matrix operand (no copy).
+  MatrixOperand<R> matrix(const std::string& name) const {
+    const auto& data = at(values_.inputs, name, "input");
+    const std::int64_t c = cols(name);
+    return MatrixOperand<R>(data.data(), c == 0 ? 0 : std::ssize(data) / c, c, &arithmetic_);
+  }
+  // The rows x cols matrix of f(i, j).
+  template <class F>
+  Matrix<R> matrix(std::int64_t rows, std::int64_t cols, F f) const {
+    Matrix<R> m(rows, cols);
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j) m(i, j) = f(i, j);
+    return m;
+  }
+  // C(i, j) = sum_l a(i, l) b(l, j) over the a.cols() == b.rows() products: in every real the
+  // value of sum(a.cols(), [&](l) { return a(i, l) * b(l, j); }), ascending, bit for bit; in
+  // Bounded a bound at least sum's, from GEMMs (matmul.hpp). `terms` > a.cols(): the products as
+  // part of a reduction of `terms` terms (as sum's `terms`).
+  Matrix<R> matmul(const MatrixOperand<R>& a, const MatrixOperand<R>& b, std::int64_t terms = 0) const {
+    if constexpr (std::is_same_v<R, double>) {
+      return matmul_double(a, b);
+    } else if constexpr (std::is_same_v<R, Bounded>) {
+      return matmul_bounded(a, b, arithmetic_, terms);
+    } else {
+      if (a.cols() != b.rows()) throw InputError("matmul: the operands' inner extents differ");
+      return matrix(a.rows(), b.cols(), [&](std::int64_t i, std::int64_t j) {
+        return sum(a.cols(), [&](std::int64_t l) { return a(i, l) * b(l, j); });
+      });
     }
   }
 

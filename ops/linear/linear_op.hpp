@@ -39,16 +39,12 @@ struct Linear {
 
   template <class R>
   static void reference(Eval<R>& e) {
-    const std::int64_t T = e.extent("T"), N = e.extent("N"), K = e.extent("K");
-    const auto x = e.input("x");
-    const auto W = e.input("W");
+    const std::int64_t T = e.extent("T"), N = e.extent("N");
+    const Matrix<R> acc = e.matmul(e.matrix("x"), e.matrix("W").t());
     auto y = e.output("y");
     const bool bias = e.has_input("b");
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t n = 0; n < N; ++n) {
-        const R acc = e.sum(K, [&](std::int64_t k) { return x(t, k) * W(n, k); });
-        y(t, n) = bias ? acc + e.input("b")(n) : acc;
-      }
+      for (std::int64_t n = 0; n < N; ++n) y(t, n) = bias ? acc(t, n) + e.input("b")(n) : acc(t, n);
   }
 };
 

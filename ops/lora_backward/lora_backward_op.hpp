@@ -45,7 +45,9 @@ struct LoraBackward {
         .group_dtypes = {{"adapter", {DType::f32}}},
         .row_extent = "T",
         // One backward's multiply-adds (h, dh, dx, dA, dB), three times over: the Bounded reference
-        // evaluates each placement of the scale (covering); a case's runs and bounds within a second.
+        // evaluates each placement of the scale (covering; the double and MPFR ones the first
+        // alone, once over); a case's runs and bounds within a second. Kept as main's element-by-
+        // element reference declared it: the cases a seed draws depend on it.
         .work = "3*T*K*N + 9*T*K*r + 6*T*N*r",
         .max_work = std::int64_t{1} << 24,
         .reach_elements = std::int64_t{1} << 22,
@@ -56,52 +58,62 @@ struct LoraBackward {
   template <class R>
   static void reference(Eval<R>& e) {
     const std::int64_t T = e.extent("T"), N = e.extent("N"), K = e.extent("K"), r = e.extent("r");
-    const auto x = e.input("x");
-    const auto W = e.input("W");
-    const auto A = e.input("A");
-    const auto B = e.input("B");
-    const auto dy = e.input("dy");
+    const auto x = e.matrix("x"), W = e.matrix("W"), A = e.matrix("A"), B = e.matrix("B"), dy = e.matrix("dy");
+    const auto in_dy = e.input("dy");
     auto dx = e.output("dx");
     auto dA = e.output("dA");
     auto dB = e.output("dB");
     const R s = e.param("scale");
-    const auto at = [r](std::int64_t t, std::int64_t j) { return static_cast<std::size_t>(t * r + j); };
-    // Per row t and rank j: h and g = sum_n dy B unscaled, and s h and s g over s's placements.
-    std::vector<R> h, g, sh, sg;
-    for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t j = 0; j < r; ++j) {
-        h.push_back(e.sum(K, [&](std::int64_t k) { return x(t, k) * A(j, k); }));
-        g.push_back(e.sum(N, [&](std::int64_t n) { return dy(t, n) * B(n, j); }));
-        sh.push_back(e.covering([&] { return e.sum(K, [&](std::int64_t k) { return s * x(t, k) * A(j, k); }); },
-                                [&] { return e.sum(K, [&](std::int64_t k) { return x(t, k) * (s * A(j, k)); }); },
-                                [&] { return s * h.back(); }));
-        sg.push_back(e.covering([&] { return e.sum(N, [&](std::int64_t n) { return s * dy(t, n) * B(n, j); }); },
-                                [&] { return e.sum(N, [&](std::int64_t n) { return dy(t, n) * (s * B(n, j)); }); },
-                                [&] { return s * g.back(); }));
-      }
-    for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t k = 0; k < K; ++k) {
-        const auto base = [&](std::int64_t n) { return dy(t, n) * W(n, k); };
-        dx(t, k) = e.covering(
-            [&] {
-              return e.sum(N + r, [&](std::int64_t i) { return i < N ? base(i) : sg[at(t, i - N)] * A(i - N, k); });
-            },
-            [&] {
-              return e.sum(N + r,
-                           [&](std::int64_t i) { return i < N ? base(i) : g[at(t, i - N)] * (s * A(i - N, k)); });
-            },
-            [&] { return e.sum(N, base) + s * e.sum(r, [&](std::int64_t j) { return g[at(t, j)] * A(j, k); }); });
-      }
-    for (std::int64_t j = 0; j < r; ++j)
-      for (std::int64_t k = 0; k < K; ++k)
-        dA(j, k) = e.covering([&] { return e.sum(T, [&](std::int64_t t) { return sg[at(t, j)] * x(t, k); }); },
-                              [&] { return e.sum(T, [&](std::int64_t t) { return g[at(t, j)] * (s * x(t, k)); }); },
-                              [&] { return s * e.sum(T, [&](std::int64_t t) { return g[at(t, j)] * x(t, k); }); });
-    for (std::int64_t n = 0; n < N; ++n)
+    const auto scaled = [&](const auto& in, std::int64_t rows, std::int64_t cols) {
+      return e.matrix(rows, cols, [&](std::int64_t i, std::int64_t j) { return s * in(i, j); });
+    };
+    const Matrix<R> sdy = scaled(in_dy, T, N);
+    // h = x A^T, and g = dy B with s on dy: the first way of every covering below, all that the
+    // double and MPFR references evaluate (Eval::covering's other ways are Bounded's alone).
+    const Matrix<R> h = e.matmul(x, A.t()), g1 = e.matmul(sdy, B);
+    const Matrix<R> dB1 = e.matmul(sdy.t(), h);
+    if constexpr (!std::is_same_v<R, Bounded>) {
+      // dx's first way, one chain of N + r terms in order (the element-by-element sum's bits).
+      for (std::int64_t t = 0; t < T; ++t)
+        for (std::int64_t k = 0; k < K; ++k)
+          dx(t, k) =
+              e.sum(N + r, [&](std::int64_t i) { return i < N ? dy(t, i) * W(i, k) : g1(t, i - N) * A(i - N, k); });
+      const Matrix<R> dA1 = e.matmul(g1.t(), x);
       for (std::int64_t j = 0; j < r; ++j)
-        dB(n, j) = e.covering([&] { return e.sum(T, [&](std::int64_t t) { return s * dy(t, n) * h[at(t, j)]; }); },
-                              [&] { return e.sum(T, [&](std::int64_t t) { return dy(t, n) * sh[at(t, j)]; }); },
-                              [&] { return s * e.sum(T, [&](std::int64_t t) { return dy(t, n) * h[at(t, j)]; }); });
+        for (std::int64_t k = 0; k < K; ++k) dA(j, k) = dA1(j, k);
+      for (std::int64_t n = 0; n < N; ++n)
+        for (std::int64_t j = 0; j < r; ++j) dB(n, j) = dB1(n, j);
+    } else {
+      const auto in_x = e.input("x"), in_A = e.input("A"), in_B = e.input("B");
+      const Matrix<R> sx = scaled(in_x, T, K), sA = scaled(in_A, r, K), sB = scaled(in_B, N, r);
+      // h and g each with s on either factor or on the finished sum.
+      const Matrix<R> g = e.matmul(dy, B);
+      const Matrix<R> h1 = e.matmul(sx, A.t()), h2 = e.matmul(x, sA.t()), g2 = e.matmul(dy, sB);
+      const Matrix<R> sh = e.matrix(T, r, [&](std::int64_t t, std::int64_t j) {
+        return e.covering([&] { return h1(t, j); }, [&] { return h2(t, j); }, [&] { return s * h(t, j); });
+      });
+      const Matrix<R> sg = e.matrix(T, r, [&](std::int64_t t, std::int64_t j) {
+        return e.covering([&] { return g1(t, j); }, [&] { return g2(t, j); }, [&] { return s * g(t, j); });
+      });
+      // dy W's N products, bounded as part of an N + r-term reduction in every way below: the
+      // one-chain ways' depth, at least the separate sum's N-term depth (a larger depth only widens
+      // a bound: by at most r / N relative on that sum's gamma term).
+      const Matrix<R> base = e.matmul(dy, W, N + r);
+      const Matrix<R> chain_sg = e.matmul(sg, A, N + r), chain_g = e.matmul(g, sA, N + r), gA = e.matmul(g, A);
+      for (std::int64_t t = 0; t < T; ++t)
+        for (std::int64_t k = 0; k < K; ++k)
+          dx(t, k) =
+              e.covering([&] { return e.parts(base(t, k), chain_sg(t, k)); },
+                         [&] { return e.parts(base(t, k), chain_g(t, k)); }, [&] { return base(t, k) + s * gA(t, k); });
+      const Matrix<R> dA1 = e.matmul(sg.t(), x), dA2 = e.matmul(g.t(), sx), dA3 = e.matmul(g.t(), x);
+      for (std::int64_t j = 0; j < r; ++j)
+        for (std::int64_t k = 0; k < K; ++k)
+          dA(j, k) = e.covering([&] { return dA1(j, k); }, [&] { return dA2(j, k); }, [&] { return s * dA3(j, k); });
+      const Matrix<R> dB2 = e.matmul(dy.t(), sh), dB3 = e.matmul(dy.t(), h);
+      for (std::int64_t n = 0; n < N; ++n)
+        for (std::int64_t j = 0; j < r; ++j)
+          dB(n, j) = e.covering([&] { return dB1(n, j); }, [&] { return dB2(n, j); }, [&] { return s * dB3(n, j); });
+    }
   }
 };
 

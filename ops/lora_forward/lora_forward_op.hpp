@@ -45,10 +45,11 @@ struct LoraForward {
         .group_dtypes = {{"adapter", {DType::f32}}},
         .row_extent = "T",
         .reduced_extents = {"K", "r"},
-        // One forward's multiply-adds as the Bounded reference evaluates them: h three times (s on
-        // x and on A), each low-rank term over four placements of s and once more for s on the
-        // finished sum, x W^T's products once and summed twice (two sums, one chain): a case's
-        // runs and its bounds stay within a second.
+        // One forward's multiply-adds, kept as main's element-by-element reference declared them
+        // (the cases a seed draws depend on it): h three times (s on x and on A), the low-rank
+        // sums, x W^T twice. The Bounded reference now forms x W^T once and the low-rank sum in 9
+        // GEMMs of T*N*r (h B^T; four placements of s, alone and in the chain), the double and
+        // MPFR ones x W^T, h and h B^T alone: a case's runs and its bounds stay within a second.
         .work = "2*T*K*N + 3*T*K*r + 6*T*N*r",
         .max_work = std::int64_t{1} << 24,
         .reach_elements = std::int64_t{1} << 22,
@@ -60,54 +61,57 @@ struct LoraForward {
   // subject sum y's K + r terms as x W^T and the low-rank sum apart, then added, or as one chain
   // in any order and tree, with s once anywhere on a low-rank term's path. y is bounded over both
   // (Eval::covering): the two sums, with s on the finished low-rank sum (parity's kernel) or on
-  // each of its terms; and every K + r term in one sum, s on each low-rank term. Each low-rank
-  // term is bounded over s on h, on B, on x and on A; s on a product h_j B_nj or on a partial sum
-  // is covered by the ways summed, s on the finished sum among them (lora_backward_op.hpp says
-  // why). A one-chain order passes a term through up to K + r - 1
-  // additions and may overflow where the two sums do not (x W^T's partial sums and the low-rank
-  // ones mixed): the two-sum way alone would not bound it.
+  // its terms; and every K + r term in one sum, s on the low-rank terms. A one-chain order passes
+  // a term through up to K + r - 1 additions and may overflow where the two sums do not (x W^T's
+  // partial sums and the low-rank ones mixed): the two-sum way alone would not bound it.
+  // The double and MPFR references evaluate only the first way, x W^T + s (h B^T) with h = x A^T
+  // (Eval::covering's other ways are Bounded's alone): the ways past it are built for Bounded only.
   template <class R>
   static void reference(Eval<R>& e) {
     const std::int64_t T = e.extent("T"), N = e.extent("N"), K = e.extent("K"), r = e.extent("r");
-    const auto x = e.input("x");
-    const auto W = e.input("W");
-    const auto A = e.input("A");
-    const auto B = e.input("B");
+    const auto x = e.matrix("x"), W = e.matrix("W"), A = e.matrix("A"), B = e.matrix("B");
     auto y = e.output("y");
     const R s = e.param("scale");
-    // Per row: h = x A^T; and h with s on x and on A, made on first use (only Bounded's covering
-    // evaluates the ways past the first).
-    std::vector<R> h, h_sx, h_sA, base_terms, low_terms;
-    for (std::int64_t t = 0; t < T; ++t) {
-      h.clear(), h_sx.clear(), h_sA.clear();
-      for (std::int64_t j = 0; j < r; ++j) h.push_back(e.sum(K, [&](std::int64_t k) { return x(t, k) * A(j, k); }));
-      const auto scaled_h = [&](std::vector<R>& out, bool on_x) -> const std::vector<R>& {
-        for (std::int64_t j = std::ssize(out); j < r; ++j)
-          out.push_back(
-              e.sum(K, [&](std::int64_t k) { return on_x ? (s * x(t, k)) * A(j, k) : x(t, k) * (s * A(j, k)); }));
-        return out;
+    const Matrix<R> h = e.matmul(x, A.t());
+    // x W^T's K products, bounded as part of a K + r-term reduction in both ways below: the
+    // one-chain way's depth, which is at least the two-sum way's K-term depth (a larger depth only
+    // widens a bound: by at most r / K relative on the reduction's gamma term).
+    const Matrix<R> base = e.matmul(x, W.t(), K + r);
+    const Matrix<R> hB = e.matmul(h, B.t());
+    if constexpr (!std::is_same_v<R, Bounded>) {
+      for (std::int64_t t = 0; t < T; ++t)
+        for (std::int64_t n = 0; n < N; ++n) y(t, n) = base(t, n) + s * hB(t, n);
+    } else {
+      const auto in_x = e.input("x"), in_A = e.input("A"), in_B = e.input("B");
+      // Each low-rank term is bounded over s on h, on B, on x and on A; s on a product h_j B_nj or
+      // on a partial sum is covered by the ways summed, s on the finished sum among them
+      // (lora_backward_op.hpp says why). A subject may place s differently per term: each way is
+      // one whole sum with s in one place on every term, and the covering of those whole sums
+      // bounds any per-term mix, being no smaller than the sum of the per-term coverings
+      // (Bounded::covering): sum_w sum_j (E_wj + gamma M_wj) >= sum_j (sum_w E_wj + gamma (|v_1j| +
+      // 2 sum_w E_wj)), every M_wj >= |v_wj| + 2 E_wj.
+      const Matrix<R> sx = e.matrix(T, K, [&](std::int64_t t, std::int64_t k) { return s * in_x(t, k); });
+      const Matrix<R> sA = e.matrix(r, K, [&](std::int64_t j, std::int64_t k) { return s * in_A(j, k); });
+      const Matrix<R> h_sx = e.matmul(sx, A.t()), h_sA = e.matmul(x, sA.t());
+      const Matrix<R> sh = e.matrix(T, r, [&](std::int64_t t, std::int64_t j) { return s * h(t, j); });
+      const Matrix<R> sB = e.matrix(N, r, [&](std::int64_t n, std::int64_t j) { return s * in_B(n, j); });
+      // `terms`: the low-rank sum alone (r), or as a part of the one-chain sum of K + r terms.
+      const auto low_ways = [&](std::int64_t terms) {
+        return std::vector<Matrix<R>>{e.matmul(sh, B.t(), terms), e.matmul(h, sB.t(), terms),
+                                      e.matmul(h_sx, B.t(), terms), e.matmul(h_sA, B.t(), terms)};
       };
-      const auto at = [](std::int64_t j) { return static_cast<std::size_t>(j); };
-      for (std::int64_t n = 0; n < N; ++n) {
-        base_terms.clear(), low_terms.clear();
-        for (std::int64_t k = 0; k < K; ++k) base_terms.push_back(x(t, k) * W(n, k));
-        for (std::int64_t j = 0; j < r; ++j)
-          low_terms.push_back(e.covering([&] { return (s * h[at(j)]) * B(n, j); },
-                                         [&] { return h[at(j)] * (s * B(n, j)); },
-                                         [&] { return scaled_h(h_sx, true)[at(j)] * B(n, j); },
-                                         [&] { return scaled_h(h_sA, false)[at(j)] * B(n, j); }));
-        // The kernels' fma(s, low_rank, base) rounds once where this rounds twice, and their
-        // fma chains round less than products then sums: the bound covers them, a little wide.
-        y(t, n) = e.covering(
-            [&] {
-              return e.sum(K, [&](std::int64_t k) { return base_terms[at(k)]; }) +
-                     e.covering([&] { return s * e.sum(r, [&](std::int64_t j) { return h[at(j)] * B(n, j); }); },
-                                [&] { return e.sum(r, [&](std::int64_t j) { return low_terms[at(j)]; }); });
-            },
-            [&] {
-              return e.sum(K + r, [&](std::int64_t i) { return i < K ? base_terms[at(i)] : low_terms[at(i - K)]; });
-            });
-      }
+      const std::vector<Matrix<R>> low = low_ways(r), low_in_chain = low_ways(K + r);
+      const auto low_sum = [&](const std::vector<Matrix<R>>& ways, std::int64_t t, std::int64_t n) {
+        return e.covering([&] { return ways[0](t, n); }, [&] { return ways[1](t, n); }, [&] { return ways[2](t, n); },
+                          [&] { return ways[3](t, n); });
+      };
+      for (std::int64_t t = 0; t < T; ++t)
+        for (std::int64_t n = 0; n < N; ++n)
+          // The kernels' fma(s, low_rank, base) rounds once where this rounds twice, and their
+          // fma chains round less than products then sums: the bound covers them, a little wide.
+          y(t, n) = e.covering(
+              [&] { return base(t, n) + e.covering([&] { return s * hB(t, n); }, [&] { return low_sum(low, t, n); }); },
+              [&] { return e.parts(base(t, n), low_sum(low_in_chain, t, n)); });
     }
   }
 };

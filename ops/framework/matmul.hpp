@@ -1,0 +1,50 @@
+#pragma once
+// The matrix products of an op's reference (Eval::matmul, op_reference.hpp) in double (the
+// oracle) and in Bounded (the bound); MPFR's are Eval::sum loops (op_reference.hpp).
+// C(i, j) = sum_l a(i, l) b(l, j), l < k, is in every real the value of
+// e.sum(k, [&](l) { return a(i, l) * b(l, j); }), in its order.
+//
+// Values: every value v, the double oracle's and Bounded's, is that ascending double sum, a plain
+// loop bit for bit equal to Eval::sum's (the build contracts no fma): the same on every machine,
+// whatever BLAS it has, so the cases a seed draws (straddle patches read the oracle) do not
+// depend on the machine.
+//
+// Bounded: the error bound is the closed form of Bounded::sum over the products a(i, l) * b(l, j),
+// from GEMMs of non-negative matrices. With M = |v| + 2E per operand element, u the subject's
+// unit, eta its underflow term, g the declared reduction depth of k terms (of `terms` where
+// given) and gamma = g u / (1 - g u), the element-by-element rules (bounded.hpp) give for a term
+// t = a * b
+//     E_t = Ma Eb + Mb Ea + u Ma Mb + eta,    M_t = |fl(va vb)| + 2 E_t
+// and for the sum E = sum E_t + gamma sum M_t + g eta. |fl(va vb)| <= (1 + 2^-53) Ma Mb holds for
+// a normal product; a subnormal one may round up by 2^-1075 past it, and X below carries 2 k 2^-1074
+// for those. With the GEMMs
+//     X = sum_l Ma Mb = (|M_a| |M_b|)(i, j),    Y = sum_l (Ma Eb + Ea Mb)
+// that is
+//     E = (Y + u X + k eta) + gamma ((1 + 2^-53) X + 2 (Y + u X + k eta)) + g eta,
+// the element rules' value with each |fl(va vb)| replaced by its upper bound: no smaller than
+// theirs, and equal to it up to that factor where the operands are exact (E = 0: inputs, whose
+// products a float32 or bf16 operand makes exact in double). v is the element rules' own value,
+// so |v - x*| <= E (bounded.hpp's invariant) holds as it does for theirs.
+// X and Y come from the BLAS (oracles/blas.hpp) in double, rounded in an order it picks: for
+// non-negative terms each of the at most k roundings a term goes through (a product and k - 1
+// additions; fewer with fma) shrinks it by at most (1 - 2^-53) and subtracts at most 2^-1075
+// (an underflow), so
+//     X <= (X_hat + 2 k 2^-1074) / (1 - k 2^-53),
+// and the same for each of Y's two GEMMs: the bound takes those upper bounds for X and Y, for any
+// order the BLAS takes. The formula's own few roundings in double are covered by a factor
+// (1 + 2^-50). may_overflow as the sum rule marks it, from those upper bounds; as a part of a
+// longer reduction (`terms` > k), its terms' magnitudes go with it (Bounded::as_part) for
+// Bounded::parts to mark the whole reduction's.
+// An element of an operand whose value or bound is not finite, or that may overflow, sends every
+// output element that reads it to the element-by-element rules (Bounded::sum, with `terms`), as
+// does an output whose v or E is not finite: the classes of non-finite values are theirs.
+#include <parity/ops/framework/ref_matrix.hpp>
+
+namespace parity::ops {
+
+Matrix<double> matmul_double(const MatrixOperand<double>& a, const MatrixOperand<double>& b);
+// `terms` > k: the products as part of a reduction of `terms` terms, g its depth (Bounded::parts).
+Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOperand<Bounded>& b,
+                               const Arithmetic& arithmetic, std::int64_t terms = 0);
+
+}  // namespace parity::ops
