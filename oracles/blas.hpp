@@ -1,7 +1,7 @@
 #pragma once
 // parity's BLAS: the non-negative matrix products the Bounded op references bound with
 // (ops/framework/matmul.hpp, Eval::matmul's X and Y), in float64, from OpenBLAS loaded at first use.
-// No value an oracle reports comes from it: those are plain ascending loops (matmul.cpp), the
+// No value an oracle reports comes from it: those are ascending sums (ascending_gemm.hpp), the
 // same bits on every machine.
 //
 // The contract the bounds rely on (matmul.hpp): every element of C is the sum of its k products

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include <parity/core/thread_pool.hpp>
+#include <parity/oracles/ascending_gemm.hpp>
 #include <parity/oracles/blas.hpp>
 
 namespace parity::ops {
@@ -72,67 +72,13 @@ Arrays arrays_of(const MatrixOperand<Bounded>& x, bool by_row) {
   return out;
 }
 
-// sum_l a(i, l) b(l, j) in double, ascending from 0: Eval::sum's order, bit for bit (the build
-// contracts no a * b + s into an fma: -ffp-contract=off). Each element is its own sequential chain;
-// the loop runs kBlock of them side by side (independent chains, so the additions pipeline) and
-// rows on parity's pool: neither changes an element's operations, so its bits are the same on
-// any machine and thread count.
-template <bool kTransA, bool kTransB>
-void ascending_rows(std::int64_t first, std::int64_t last, std::int64_t n, std::int64_t k,
-                    const oracles::GemmOperand<double>& a, const oracles::GemmOperand<double>& b, double* c) {
-  constexpr std::int64_t kBlock = 8;
-  const double* const pa = a.p;
-  const double* const pb = b.p;
-  const std::int64_t lda = a.ld, ldb = b.ld;
-  const auto at_a = [&](std::int64_t i, std::int64_t l) { return kTransA ? pa[l * lda + i] : pa[i * lda + l]; };
-  const auto at_b = [&](std::int64_t l, std::int64_t j) { return kTransB ? pb[j * ldb + l] : pb[l * ldb + j]; };
-  for (std::int64_t i = first; i < last; ++i) {
-    std::int64_t j = 0;
-    for (; j + kBlock <= n; j += kBlock) {
-      double s[kBlock] = {};
-      for (std::int64_t l = 0; l < k; ++l) {
-        const double ail = at_a(i, l);
-        for (std::int64_t q = 0; q < kBlock; ++q) s[q] += ail * at_b(l, j + q);
-      }
-      for (std::int64_t q = 0; q < kBlock; ++q) c[i * n + j + q] = s[q];
-    }
-    for (; j < n; ++j) {
-      double s = 0;
-      for (std::int64_t l = 0; l < k; ++l) s += at_a(i, l) * at_b(l, j);
-      c[i * n + j] = s;
-    }
-  }
-}
-
-void ascending(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
-               const oracles::GemmOperand<double>& b, double* c) {
-  const auto rows = [&](std::int64_t first, std::int64_t last) {
-    if (a.trans) {
-      if (b.trans) ascending_rows<true, true>(first, last, n, k, a, b, c);
-      else ascending_rows<true, false>(first, last, n, k, a, b, c);
-    } else {
-      if (b.trans) ascending_rows<false, true>(first, last, n, k, a, b, c);
-      else ascending_rows<false, false>(first, last, n, k, a, b, c);
-    }
-  };
-  // Chunks of rows of about 2^16 multiply-adds each (a fixed partition: threads do not change it).
-  const std::int64_t work_per_row = std::max<std::int64_t>(1, n * k);
-  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, (std::int64_t{1} << 16) / work_per_row);
-  const std::int64_t chunks = (m + rows_per_chunk - 1) / rows_per_chunk;
-  if (chunks <= 1) return rows(0, m);
-  parallel_chunks(static_cast<std::size_t>(chunks), [&](std::size_t chunk) {
-    const std::int64_t first = static_cast<std::int64_t>(chunk) * rows_per_chunk;
-    rows(first, std::min(m, first + rows_per_chunk));
-  });
-}
-
 }  // namespace
 
 Matrix<double> matmul_double(const MatrixOperand<double>& a, const MatrixOperand<double>& b) {
   check_shapes(a.cols(), b.rows());
   Matrix<double> c(a.rows(), b.cols());
   const auto stored = [](const MatrixOperand<double>& x) { return x.exact() ? x.exact() : x.matrix()->data().data(); };
-  ascending(a.rows(), b.cols(), a.cols(), view_of(a, stored(a)), view_of(b, stored(b)), c.data().data());
+  oracles::ascending_gemm(a.rows(), b.cols(), a.cols(), view_of(a, stored(a)), view_of(b, stored(b)), c.data().data());
   return c;
 }
 
@@ -140,12 +86,33 @@ Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOper
                                std::int64_t terms) {
   check_shapes(a.cols(), b.rows());
   const std::int64_t m = a.rows(), n = b.cols(), k = a.cols();
-  const Arrays x = arrays_of(a, true), y = arrays_of(b, false);
   const auto size = static_cast<std::size_t>(m * n);
-  std::vector<double> v(size), mags(size), errs(size), other(size);
-  ascending(m, n, k, view_of(a, x.values), view_of(b, y.values), v.data());
-  oracles::gemm(m, n, k, view_of(a, x.m.data()), view_of(b, y.m.data()), mags.data());
+  // The GEMMs' outputs, kept per thread between calls: a reference makes many products of the
+  // same shape, and fresh pages of that size cost more than the products of a short reduction
+  // (held: the largest product's four arrays, per thread that ran one).
+  thread_local std::vector<double> v, mags, errs, other;
+  v.resize(size);
+  mags.resize(size);
+  // Exact operands (M = |v|, E = 0): X in the values' own pass, the ascending sums of |a| |b|.
+  // An output that reads a non-finite element gets a non-finite X (|Inf| |b| is Inf or NaN),
+  // so the element rules below take exactly the outputs `bad` would send them.
+  Arrays x, y;
+  if (a.exact() && b.exact()) {
+    oracles::ascending_gemm_with_magnitudes(m, n, k, view_of(a, a.exact()), view_of(b, b.exact()), v.data(),
+                                            mags.data());
+    x.bad.assign(static_cast<std::size_t>(m), 0);
+    y.bad.assign(static_cast<std::size_t>(n), 0);
+  } else {
+    x = arrays_of(a, true);
+    y = arrays_of(b, false);
+    oracles::ascending_gemm(m, n, k, view_of(a, x.values), view_of(b, y.values), v.data());
+    oracles::gemm(m, n, k, view_of(a, x.m.data()), view_of(b, y.m.data()), mags.data());
+  }
   const bool with_errs = !x.e.empty() || !y.e.empty();
+  if (with_errs) {
+    errs.assign(size, 0.0);
+    other.assign(size, 0.0);
+  }
   if (!x.e.empty()) oracles::gemm(m, n, k, view_of(a, x.e.data()), view_of(b, y.m.data()), errs.data());
   if (!y.e.empty()) oracles::gemm(m, n, k, view_of(a, x.m.data()), view_of(b, y.e.data()), other.data());
 
@@ -154,13 +121,15 @@ Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOper
   const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
   // (1 - k 2^-53)^-1 with the roundings of the corrections themselves.
   const double grow = (1 + 4 * kU53) / (1 - kd * kU53);
+  // The subnormal floors, formed once: an operation on a subnormal costs a microcode assist.
+  const double x_floor = 2 * kd * kEta53, y_floor = 4 * kd * kEta53;
   Matrix<Bounded> c(m, n);
   auto& out = c.data();
   for (std::int64_t i = 0; i < m; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       const auto at = static_cast<std::size_t>(i * n + j);
-      const double X = (mags[at] + 2 * kd * kEta53) * grow;
-      const double Y = with_errs ? (errs[at] + other[at] + 4 * kd * kEta53) * grow : 0.0;
+      const double X = (mags[at] + x_floor) * grow;
+      const double Y = with_errs ? (errs[at] + other[at] + y_floor) * grow : 0.0;
       // sum_t E_t and sum_t M_t of the derivation (matmul.hpp).
       const double term_errs = Y + ar.unit * X + kd * ar.underflow;
       const double term_mags = (1 + 2 * kU53) * X + 2 * term_errs;

@@ -4,8 +4,8 @@
 // C(i, j) = sum_l a(i, l) b(l, j), l < k, is in every real the value of
 // e.sum(k, [&](l) { return a(i, l) * b(l, j); }), in its order.
 //
-// Values: every value v, the double oracle's and Bounded's, is that ascending double sum, a plain
-// loop bit for bit equal to Eval::sum's (the build contracts no fma): the same on every machine,
+// Values: every value v, the double oracle's and Bounded's, is that ascending double sum, bit for
+// bit equal to Eval::sum's (oracles/ascending_gemm.hpp): the same on every machine,
 // whatever BLAS it has, so the cases a seed draws (straddle patches read the oracle) do not
 // depend on the machine.
 //
@@ -25,7 +25,9 @@
 // theirs, and equal to it up to that factor where the operands are exact (E = 0: inputs, whose
 // products a float32 or bf16 operand makes exact in double). v is the element rules' own value,
 // so |v - x*| <= E (bounded.hpp's invariant) holds as it does for theirs.
-// X and Y come from the BLAS (oracles/blas.hpp) in double, rounded in an order it picks: for
+// Where both operands are exact (inputs), X comes from the values' own pass (oracles/
+// ascending_gemm.hpp: the ascending double sums of |a| |b|, one order among those below); else X
+// and Y come from the BLAS (oracles/blas.hpp) in double, rounded in an order it picks: for
 // non-negative terms each of the at most k roundings a term goes through (a product and k - 1
 // additions; fewer with fma) shrinks it by at most (1 - 2^-53) and subtracts at most 2^-1075
 // (an underflow), so

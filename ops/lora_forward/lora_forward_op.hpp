@@ -97,8 +97,12 @@ struct LoraForward {
       const Matrix<R> sB = e.matrix(N, r, [&](std::int64_t n, std::int64_t j) { return s * in_B(n, j); });
       // `terms`: the low-rank sum alone (r), or as a part of the one-chain sum of K + r terms.
       const auto low_ways = [&](std::int64_t terms) {
-        return std::vector<Matrix<R>>{e.matmul(sh, B.t(), terms), e.matmul(h, sB.t(), terms),
-                                      e.matmul(h_sx, B.t(), terms), e.matmul(h_sA, B.t(), terms)};
+        std::vector<Matrix<R>> ways;  // moved in: an initializer list would copy each
+        ways.push_back(e.matmul(sh, B.t(), terms));
+        ways.push_back(e.matmul(h, sB.t(), terms));
+        ways.push_back(e.matmul(h_sx, B.t(), terms));
+        ways.push_back(e.matmul(h_sA, B.t(), terms));
+        return ways;
       };
       const std::vector<Matrix<R>> low = low_ways(r), low_in_chain = low_ways(K + r);
       const auto low_sum = [&](const std::vector<Matrix<R>>& ways, std::int64_t t, std::int64_t n) {

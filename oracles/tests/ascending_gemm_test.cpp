@@ -1,0 +1,164 @@
+// ascending_gemm (and its magnitudes' sums) against the scalar loops they stand for, bit for bit, on every kernel this
+// CPU has: shapes across the panel (32 columns), block (256 steps), task (96 rows) and tile edges, transposed and
+// strided operands, values of spread magnitudes (every reordering of such sums changes bits: checked) and special
+// values, and any thread count.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <parity/oracles/ascending_gemm.hpp>
+
+namespace parity::oracles {
+namespace {
+
+// A stored operand: rows x cols logical, stored transposed where `trans`, with ld = stored
+// columns + pad.
+struct Operand {
+  std::vector<double> data;
+  GemmOperand<double> view;
+};
+
+Operand make(std::int64_t rows, std::int64_t cols, bool trans, std::int64_t pad, std::mt19937_64& gen, bool specials) {
+  const std::int64_t stored_rows = trans ? cols : rows, ld = (trans ? rows : cols) + pad;
+  Operand o;
+  o.data.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, stored_rows * ld)));
+  std::normal_distribution<double> d(0.0, 1.0);
+  std::uniform_int_distribution<int> e(-40, 40), pick(0, 199);
+  for (auto& x : o.data) {
+    x = std::ldexp(d(gen), e(gen));  // magnitudes over 2^80: the order of the additions shows
+    if (!specials) continue;
+    switch (pick(gen)) {
+      case 0:
+        x = std::numeric_limits<double>::quiet_NaN();
+        break;
+      case 1:
+        x = std::numeric_limits<double>::infinity();
+        break;
+      case 2:
+        x = -std::numeric_limits<double>::infinity();
+        break;
+      case 3:
+        x = -0.0;
+        break;
+      case 4:
+        x = std::numeric_limits<double>::denorm_min() * 3;
+        break;
+      case 5:
+        x = std::numeric_limits<double>::max() / 2;
+        break;
+      default:
+        break;
+    }
+  }
+  o.view = {o.data.data(), ld, trans};
+  return o;
+}
+
+double at(const GemmOperand<double>& x, std::int64_t i, std::int64_t j) {
+  return x.trans ? x.p[j * x.ld + i] : x.p[i * x.ld + j];
+}
+
+std::vector<double> loop(std::int64_t m, std::int64_t n, std::int64_t k, const GemmOperand<double>& a,
+                         const GemmOperand<double>& b, bool reversed = false, bool magnitudes = false) {
+  std::vector<double> c(static_cast<std::size_t>(m * n));
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (std::int64_t t = 0; t < k; ++t) {
+        const std::int64_t l = reversed ? k - 1 - t : t;
+        s += magnitudes ? std::fabs(at(a, i, l)) * std::fabs(at(b, l, j)) : at(a, i, l) * at(b, l, j);
+      }
+      c[static_cast<std::size_t>(i * n + j)] = s;
+    }
+  return c;
+}
+
+bool same(double x, double y) {
+  return (std::isnan(x) && std::isnan(y)) || std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
+}
+
+std::vector<Isa> kernels() {
+  std::vector<Isa> out{Isa::portable};
+  if (best_isa() != Isa::portable) out.push_back(Isa::avx2);
+  if (best_isa() == Isa::avx512) out.push_back(Isa::avx512);
+  return out;
+}
+
+struct Shape {
+  std::int64_t m, n, k;
+};
+
+void check(const Shape& s, bool trans_a, bool trans_b, bool specials, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  const Operand a = make(s.m, s.k, trans_a, 3, gen, specials), b = make(s.k, s.n, trans_b, 5, gen, specials);
+  const std::vector<double> want = loop(s.m, s.n, s.k, a.view, b.view),
+                            want_mags = loop(s.m, s.n, s.k, a.view, b.view, false, true);
+  const auto expect = [&](const std::vector<double>& got, const std::vector<double>& loop_bits, const char* what,
+                          Isa isa) {
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_TRUE(same(got[i], loop_bits[i]))
+          << what << " on " << isa_name(isa) << " m=" << s.m << " n=" << s.n << " k=" << s.k << " trans " << trans_a
+          << trans_b << " element " << i << ": " << got[i] << " against the loop's " << loop_bits[i];
+  };
+  for (const Isa isa : kernels()) {
+    std::vector<double> got(want.size(), 7.0), both(want.size(), 7.0), mags(want.size(), 7.0);
+    ascending_gemm(s.m, s.n, s.k, a.view, b.view, got.data(), isa);
+    expect(got, want, "values", isa);
+    ascending_gemm_with_magnitudes(s.m, s.n, s.k, a.view, b.view, both.data(), mags.data(), isa);
+    expect(both, want, "values beside magnitudes", isa);
+    expect(mags, want_mags, "magnitudes", isa);
+  }
+}
+
+const std::vector<Shape> kShapes = {{1, 1, 1},   {1, 1, 0},    {3, 5, 0},     {7, 33, 257}, {6, 32, 256},
+                                    {13, 31, 9}, {97, 65, 70}, {192, 3, 513}, {5, 100, 1},  {2, 64, 1000}};
+
+TEST(AscendingGemm, EqualsTheScalarLoopBitForBit) {
+  std::uint64_t seed = 1;
+  for (const Shape& s : kShapes)
+    for (const bool ta : {false, true})
+      for (const bool tb : {false, true}) check(s, ta, tb, false, seed++);
+}
+
+TEST(AscendingGemm, SpecialValuesPropagateAsTheLoopsDo) {
+  std::uint64_t seed = 100;
+  for (const Shape& s : kShapes)
+    for (const bool ta : {false, true})
+      for (const bool tb : {false, true}) check(s, ta, tb, true, seed++);
+}
+
+// The data above tells orders apart: summing in the other direction changes most elements, so
+// a kernel that reordered the additions (a tree, a split over l, a block reversed) would fail.
+TEST(AscendingGemm, TheTestDataDistinguishesSummationOrders) {
+  std::mt19937_64 gen(7);
+  const Shape s{7, 33, 257};
+  const Operand a = make(s.m, s.k, false, 0, gen, false), b = make(s.k, s.n, false, 0, gen, false);
+  const std::vector<double> up = loop(s.m, s.n, s.k, a.view, b.view), down = loop(s.m, s.n, s.k, a.view, b.view, true);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < up.size(); ++i) differ += !same(up[i], down[i]);
+  EXPECT_GT(differ, up.size() / 2);
+}
+
+TEST(AscendingGemm, TheBitsDoNotDependOnTheThreadCount) {
+  std::mt19937_64 gen(11);
+  const Shape s{300, 200, 600};
+  const Operand a = make(s.m, s.k, false, 0, gen, false), b = make(s.k, s.n, true, 0, gen, false);
+  std::vector<std::vector<double>> runs;
+  for (const char* threads : {"1", "2", "5"}) {
+    ::setenv("PARITY_THREADS", threads, 1);
+    runs.emplace_back(static_cast<std::size_t>(s.m * s.n));
+    ascending_gemm(s.m, s.n, s.k, a.view, b.view, runs.back().data());
+  }
+  ::unsetenv("PARITY_THREADS");
+  const std::vector<double> want = loop(s.m, s.n, s.k, a.view, b.view);
+  for (const auto& run : runs)
+    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_TRUE(same(run[i], want[i])) << "element " << i;
+}
+
+}  // namespace
+}  // namespace parity::oracles
