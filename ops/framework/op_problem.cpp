@@ -249,10 +249,19 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
     const double scale = t.stddev * scale_of(t, c);
     // A row past the case's (the extra rows) takes row 0's value: under --param <name>=V that is
     // V, and a reproducer replays it.
-    for (std::int64_t i = 0; i < logical.numel(); ++i)
-      logical.set_value(i, t.per_row() ? c.param(row_value_key(t, i < c.dim(d.row_extent) ? i : 0), t.values.front())
-                                       : t.mean + scale * philox_normal(c.seed, static_cast<std::uint32_t>(k + 1),
-                                                                        static_cast<std::uint64_t>(i)));
+    if (t.per_row()) {
+      for (std::int64_t i = 0; i < logical.numel(); ++i)
+        logical.set_value(i, c.param(row_value_key(t, i < c.dim(d.row_extent) ? i : 0), t.values.front()));
+    } else {  // philox_normal(seed, k + 1, i), drawn a block at a time (the same bits)
+      std::vector<double> draws(static_cast<std::size_t>(std::min<std::int64_t>(logical.numel(), 4096)));
+      for (std::int64_t first = 0; first < logical.numel(); first += static_cast<std::int64_t>(draws.size())) {
+        const std::int64_t count = std::min(logical.numel() - first, static_cast<std::int64_t>(draws.size()));
+        philox_normals(c.seed, static_cast<std::uint32_t>(k + 1), static_cast<std::uint64_t>(first), count,
+                       draws.data());
+        for (std::int64_t i = 0; i < count; ++i)
+          logical.set_value(first + i, t.mean + scale * draws[static_cast<std::size_t>(i)]);
+      }
+    }
     for (const Patch& patch : c.patches)
       if (patch.operand == t.name) logical.set_bits(patch.index, patch.bits);
     if (ragged_extent_of(d, t) != nullptr)  // +0 at every padding element (a row's elements past its real ones)
