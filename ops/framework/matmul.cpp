@@ -11,6 +11,7 @@ namespace parity::ops {
 namespace {
 
 constexpr double kU53 = 0x1p-53, kEta53 = 0x1p-1074;
+constexpr std::size_t kKeptElements = std::size_t{1} << 21;  // 16 MB an array
 
 template <class R>
 oracles::GemmOperand<double> view_of(const MatrixOperand<R>& x, const double* stored) {
@@ -89,7 +90,7 @@ Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOper
   const auto size = static_cast<std::size_t>(m * n);
   // The GEMMs' outputs, kept per thread between calls: a reference makes many products of the
   // same shape, and fresh pages of that size cost more than the products of a short reduction
-  // (held: the largest product's four arrays, per thread that ran one).
+  // (held up to kKeptElements each, per thread that ran one; a larger product's are freed after it).
   thread_local std::vector<double> v, mags, errs, other;
   v.resize(size);
   mags.resize(size);
@@ -143,6 +144,11 @@ Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOper
       const bool over = !(term_mags * (1 + gamma) < ar.max_finite) || !(X + Y < ar.max_finite);
       out[at] =
           terms > k ? Bounded(v[at], err, &ar, over).as_part(term_mags * (1 + gamma)) : Bounded(v[at], err, &ar, over);
+    }
+  if (size > kKeptElements)
+    for (std::vector<double>* array : {&v, &mags, &errs, &other}) {
+      array->clear();
+      array->shrink_to_fit();
     }
   return c;
 }

@@ -23,12 +23,17 @@ struct Operand {
   GemmOperand<double> view;
 };
 
-Operand make(std::int64_t rows, std::int64_t cols, bool trans, std::int64_t pad, std::mt19937_64& gen, bool specials) {
+// With `specials`, about one element of a row or column of k in 8 special (so most sums of a long
+// reduction stay finite).
+Operand make(std::int64_t rows, std::int64_t cols, bool trans, std::int64_t pad, std::mt19937_64& gen, bool specials,
+             std::int64_t k = 1) {
   const std::int64_t stored_rows = trans ? cols : rows, ld = (trans ? rows : cols) + pad;
   Operand o;
   o.data.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, stored_rows * ld)));
   std::normal_distribution<double> d(0.0, 1.0);
-  std::uniform_int_distribution<int> e(-40, 40), pick(0, 199);
+  std::uniform_int_distribution<int> e(-40, 40);
+  // Six special kinds among 48 k draws: a sum of k products meets about one special in 8.
+  std::uniform_int_distribution<std::int64_t> pick(0, 48 * std::max<std::int64_t>(1, k) - 1);
   for (auto& x : o.data) {
     x = std::ldexp(d(gen), e(gen));  // magnitudes over 2^80: the order of the additions shows
     if (!specials) continue;
@@ -93,9 +98,14 @@ struct Shape {
   std::int64_t m, n, k;
 };
 
-void check(const Shape& s, bool trans_a, bool trans_b, bool specials, std::uint64_t seed) {
+// The outputs checked, and of them the finite ones.
+struct Counts {
+  std::size_t outputs = 0, finite = 0;
+};
+
+Counts check(const Shape& s, bool trans_a, bool trans_b, bool specials, std::uint64_t seed) {
   std::mt19937_64 gen(seed);
-  const Operand a = make(s.m, s.k, trans_a, 3, gen, specials), b = make(s.k, s.n, trans_b, 5, gen, specials);
+  const Operand a = make(s.m, s.k, trans_a, 3, gen, specials, s.k), b = make(s.k, s.n, trans_b, 5, gen, specials, s.k);
   const std::vector<double> want = loop(s.m, s.n, s.k, a.view, b.view),
                             want_mags = loop(s.m, s.n, s.k, a.view, b.view, false, true);
   const auto expect = [&](const std::vector<double>& got, const std::vector<double>& loop_bits, const char* what,
@@ -113,10 +123,16 @@ void check(const Shape& s, bool trans_a, bool trans_b, bool specials, std::uint6
     expect(both, want, "values beside magnitudes", isa);
     expect(mags, want_mags, "magnitudes", isa);
   }
+  Counts n{want.size(), 0};
+  for (const double x : want) n.finite += std::isfinite(x);
+  return n;
 }
 
-const std::vector<Shape> kShapes = {{1, 1, 1},   {1, 1, 0},    {3, 5, 0},     {7, 33, 257}, {6, 32, 256},
-                                    {13, 31, 9}, {97, 65, 70}, {192, 3, 513}, {5, 100, 1},  {2, 64, 1000}};
+// m: every tile of rows and remainder (1 to 5 past a multiple of 6 or 3; 4 and 10 leave four), a
+// task of 96 and more; n: a panel of 32, part of one, several; k: 0, blocks of 256 and parts.
+const std::vector<Shape> kShapes = {{1, 1, 1},    {1, 1, 0},    {3, 5, 0},     {7, 33, 257}, {6, 32, 256},
+                                    {13, 31, 9},  {97, 65, 70}, {192, 3, 513}, {5, 100, 1},  {2, 64, 1000},
+                                    {4, 40, 300}, {10, 7, 30},  {16, 70, 600}, {8, 33, 2}};
 
 TEST(AscendingGemm, EqualsTheScalarLoopBitForBit) {
   std::uint64_t seed = 1;
@@ -127,9 +143,17 @@ TEST(AscendingGemm, EqualsTheScalarLoopBitForBit) {
 
 TEST(AscendingGemm, SpecialValuesPropagateAsTheLoopsDo) {
   std::uint64_t seed = 100;
+  Counts all;
   for (const Shape& s : kShapes)
     for (const bool ta : {false, true})
-      for (const bool tb : {false, true}) check(s, ta, tb, true, seed++);
+      for (const bool tb : {false, true}) {
+        const Counts n = check(s, ta, tb, true, seed++);
+        all.outputs += n.outputs;
+        all.finite += n.finite;
+      }
+  // Both kinds compared: finite sums that met -0, subnormals or max / 2, and non-finite ones.
+  EXPECT_GT(all.finite, all.outputs / 2);
+  EXPECT_GT(all.outputs - all.finite, all.outputs / 50);
 }
 
 // The data above tells orders apart: summing in the other direction changes most elements, so

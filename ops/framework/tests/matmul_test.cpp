@@ -102,6 +102,57 @@ TEST(Matmul, NonFiniteOperandsTakeTheElementRules) {
   expect_covers(Matrix<Bounded>(got), a, b, c.k, ar, std::numeric_limits<double>::infinity());
 }
 
+// Inputs (exact operands, whose X comes from the values' pass): every output whose element rules
+// give a non-finite value or bound is theirs exactly; the others are bounded at least as widely,
+// marked may_overflow wherever the rules mark it.
+void expect_element_rules_where_not_finite(const OpValues& values, std::int64_t terms, std::size_t want_taken) {
+  const Arithmetic ar{};
+  Eval<Bounded> e(values, ar);
+  const auto a = e.matrix("a"), b = e.matrix("b").t();
+  const Matrix<Bounded> got = e.matmul(a, b, terms);
+  std::size_t taken = 0;
+  for (std::int64_t i = 0; i < got.rows(); ++i)
+    for (std::int64_t j = 0; j < got.cols(); ++j) {
+      const Bounded ref = Bounded::sum(
+          a.cols(), [&](std::int64_t l) { return a(i, l) * b(l, j); }, ar, terms);
+      const Bounded& c = got(i, j);
+      if (!std::isfinite(ref.value()) || !std::isfinite(ref.err())) {
+        ++taken;
+        EXPECT_TRUE(std::bit_cast<std::uint64_t>(c.value()) == std::bit_cast<std::uint64_t>(ref.value()) ||
+                    (std::isnan(c.value()) && std::isnan(ref.value())))
+            << i << "," << j << ": " << c.value() << " against " << ref.value();
+        EXPECT_TRUE(c.err() == ref.err() || (std::isnan(c.err()) && std::isnan(ref.err()))) << i << "," << j;
+        EXPECT_EQ(c.may_overflow(), ref.may_overflow()) << i << "," << j;
+        continue;
+      }
+      EXPECT_GE(c.err(), ref.err()) << i << "," << j;
+      EXPECT_LE(std::fabs(c.value() - ref.value()), c.err() + ref.err()) << i << "," << j;
+      if (ref.may_overflow()) EXPECT_TRUE(c.may_overflow()) << i << "," << j;
+    }
+  EXPECT_EQ(taken, want_taken);
+}
+
+TEST(Matmul, InputsThatReachNonFiniteTakeTheElementRules) {
+  Case c = make_case(4, 5, 6);  // a [4, 6], b [5, 6]
+  auto& a = c.values.inputs["a"];
+  auto& b = c.values.inputs["b"];
+  a[1 * 6 + 3] = std::numeric_limits<double>::infinity();  // row 1: Inf * 0 at column 0 (NaN), Inf elsewhere
+  b[0 * 6 + 3] = 0.0;
+  b[2 * 6 + 4] = std::numeric_limits<double>::quiet_NaN();  // column 2: NaN in every row
+  expect_element_rules_where_not_finite(c.values, 0, 5 + 3);
+  // -Inf as part of a longer reduction (`terms` > k).
+  a[1 * 6 + 3] = -std::numeric_limits<double>::infinity();
+  expect_element_rules_where_not_finite(c.values, 9, 5 + 3);
+
+  // Finite products whose magnitudes overflow though they cancel (v = 0, X = 2^1024): the rules';
+  // products past float32's range (2^501, marked may_overflow) and ones that underflow in double
+  // (2^-1100): bounded.
+  Case big = make_case(2, 2, 2);
+  big.values.inputs["a"] = {0x1p1000, 0x1p1000, 0x1p-600, 0x1p-600};
+  big.values.inputs["b"] = {0x1p23, -0x1p23, 0x1p-500, 0x1p-500};
+  expect_element_rules_where_not_finite(big.values, 0, 1);
+}
+
 TEST(Matmul, DoubleAndMultiprecisionAgreeWithinTheFloat64Bound) {
   const Case c = make_case(6, 5, 400);
   const Arithmetic ar = Arithmetic::float64();
@@ -141,7 +192,8 @@ void expect_ascending(const Case& c) {
     }
 }
 
-// Shapes: one chunk (a block of 8 columns and a tail), and rows over parity's pool.
+// Shapes: one task of the ascending kernel (a panel of 32 columns and part of one), and tasks over
+// parity's pool.
 TEST(Matmul, ValuesAreTheAscendingSumBitForBit) {
   for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{7, 9, 513}, std::array<std::int64_t, 3>{40, 33, 600}})
     expect_ascending(make_case(m, n, k));
