@@ -4,8 +4,6 @@
 
 #include <climits>
 #include <cstdlib>
-#include <mutex>
-#include <optional>
 
 #include <parity/core/isa.hpp>
 #include <parity/core/thread_count.hpp>
@@ -28,14 +26,12 @@ struct OpenBlas {
   std::string core = "loops";
 };
 
-// Loads OpenBLAS with OPENBLAS_CORETYPE set for the dlopen alone (its constructor reads it
-// there), the environment restored right after; the user's OPENBLAS_CORETYPE, where set, is left
-// as it is. Called once (openblas()'s static), under a mutex against any other caller of this file.
-void* load_fresh() {
-  static std::mutex env_mutex;
-  const std::lock_guard lock(env_mutex);
+// Loads OpenBLAS, with OPENBLAS_CORETYPE set for the dlopen alone where `set_core` (its
+// constructor reads it there) and the user has not set it; the environment is restored right
+// after.
+void* load_fresh(bool set_core) {
   const char* coretype = nullptr;
-  if (!std::getenv("OPENBLAS_CORETYPE")) {
+  if (set_core && !std::getenv("OPENBLAS_CORETYPE")) {
     const Isa isa = best_isa();
     if (isa == Isa::avx512) coretype = "SkylakeX";
     else if (isa == Isa::avx2) coretype = "Haswell";
@@ -46,20 +42,35 @@ void* load_fresh() {
   return h;
 }
 
+// The library, opened once per process (the first call's static): `fresh` where parity opened
+// it, with `set_core` for load_blas(), without for gemm's and blas_core()'s first use; the
+// process's own where it had one (a LibTorch built on it), its core, pool and
+// OPENBLAS_NUM_THREADS staying theirs.
+struct Library {
+  void* handle = nullptr;
+  bool fresh = false;
+};
+
+const Library& library(bool set_core = false) {
+  static const Library lib = [set_core] {
+    if (void* h = ::dlopen(kSoname, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) return Library{h, false};
+    return Library{load_fresh(set_core), true};
+  }();
+  return lib;
+}
+
+// Its entry points, resolved at the first product (or blas_core()), which also sizes a fresh
+// instance's pool: thread_count() may throw there, as any reference's first use of it does.
 const OpenBlas& openblas() {
   static const OpenBlas lib = [] {
     OpenBlas l;
-    // Already in the process (a LibTorch built on it): used as it is - its core, its pool and the
-    // user's OPENBLAS_NUM_THREADS stay theirs.
-    void* h = ::dlopen(kSoname, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    const bool fresh = !h;
-    if (fresh) h = load_fresh();
-    if (!h) return l;
-    const auto dgemm = reinterpret_cast<Dgemm>(::dlsym(h, "cblas_dgemm"));
-    const auto set_threads = reinterpret_cast<void (*)(int)>(::dlsym(h, "openblas_set_num_threads"));
-    const auto corename = reinterpret_cast<char* (*)()>(::dlsym(h, "openblas_get_corename"));
+    const Library& h = library();
+    if (!h.handle) return l;
+    const auto dgemm = reinterpret_cast<Dgemm>(::dlsym(h.handle, "cblas_dgemm"));
+    const auto set_threads = reinterpret_cast<void (*)(int)>(::dlsym(h.handle, "openblas_set_num_threads"));
+    const auto corename = reinterpret_cast<char* (*)()>(::dlsym(h.handle, "openblas_get_corename"));
     if (!dgemm) return l;
-    if (fresh && set_threads && !std::getenv("OPENBLAS_NUM_THREADS")) set_threads(thread_count());
+    if (h.fresh && set_threads && !std::getenv("OPENBLAS_NUM_THREADS")) set_threads(thread_count());
     l.dgemm = dgemm;
     l.core = corename ? corename() : "OpenBLAS";
     return l;
@@ -98,6 +109,8 @@ void gemm(std::int64_t m, std::int64_t n, std::int64_t k, GemmOperand<double> a,
   f(kRowMajor, a.trans ? kTrans : kNoTrans, b.trans ? kTrans : kNoTrans, static_cast<int>(m), static_cast<int>(n),
     static_cast<int>(k), 1.0, a.p, static_cast<int>(a.ld), b.p, static_cast<int>(b.ld), 0.0, c, static_cast<int>(n));
 }
+
+void load_blas() { library(/*set_core=*/true); }
 
 std::string blas_core() { return openblas().core; }
 
