@@ -5,7 +5,6 @@
 #include <climits>
 #include <cstdlib>
 
-#include <parity/core/isa.hpp>
 #include <parity/core/thread_count.hpp>
 
 namespace parity::oracles {
@@ -30,12 +29,7 @@ struct OpenBlas {
 // constructor reads it there) and the user has not set it; the environment is restored right
 // after.
 void* load_fresh(bool set_core) {
-  const char* coretype = nullptr;
-  if (set_core && !std::getenv("OPENBLAS_CORETYPE")) {
-    const Isa isa = best_isa();
-    if (isa == Isa::avx512) coretype = "SkylakeX";
-    else if (isa == Isa::avx2) coretype = "Haswell";
-  }
+  const char* coretype = set_core && !std::getenv("OPENBLAS_CORETYPE") ? openblas_coretype(cpu_features()) : nullptr;
   if (coretype) ::setenv("OPENBLAS_CORETYPE", coretype, 1);
   void* h = ::dlopen(kSoname, RTLD_NOW | RTLD_LOCAL);
   if (coretype) ::unsetenv("OPENBLAS_CORETYPE");
@@ -113,5 +107,25 @@ void gemm(std::int64_t m, std::int64_t n, std::int64_t k, GemmOperand<double> a,
 void load_blas() { library(/*set_core=*/true); }
 
 std::string blas_core() { return openblas().core; }
+
+CpuFeatures cpu_features() {
+  CpuFeatures f;
+#if defined(__x86_64__) && defined(__GNUC__)
+  f.avx2 = __builtin_cpu_supports("avx2");
+  f.fma = __builtin_cpu_supports("fma");
+  f.avx512f = __builtin_cpu_supports("avx512f");
+  f.avx512cd = __builtin_cpu_supports("avx512cd");
+  f.avx512bw = __builtin_cpu_supports("avx512bw");
+  f.avx512dq = __builtin_cpu_supports("avx512dq");
+  f.avx512vl = __builtin_cpu_supports("avx512vl");
+#endif
+  return f;
+}
+
+const char* openblas_coretype(const CpuFeatures& f) {
+  if (f.avx512f && f.avx512cd && f.avx512bw && f.avx512dq && f.avx512vl) return "SkylakeX";
+  if (f.avx2 && f.fma) return "Haswell";
+  return nullptr;
+}
 
 }  // namespace parity::oracles

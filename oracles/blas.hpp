@@ -22,15 +22,15 @@
 // Its kernels: OpenBLAS picks them at load time, and on a virtualised CPU whose model is hidden
 // (this project's CI machines: an Intel Xeon with AVX-512) 0.3.21 falls back to its "Prescott"
 // core, 5x slower than its SkylakeX kernels there (dgemm 40 vs 207 GF/s). load_blas() sets
-// OPENBLAS_CORETYPE from parity's own CPU detection (core/isa.hpp: avx512 -> SkylakeX, avx2 ->
-// Haswell) for the dlopen alone, unless the user set it, and removes it right after, so that it
-// reaches neither the process's later loads nor the case workers it spawns. setenv is not
-// thread-safe (a getenv on another thread at that moment is a data race POSIX leaves undefined;
-// parity's thread_count() and LibTorch read the environment from any thread), so load_blas() is
-// for the start of main, before the process starts a thread: every program of parity's that
-// evaluates an op's reference calls it there (the `parity` command, the property and probe mains,
-// the test mains through parity_blas_gtest_main, the benchmarks, op_fuzzer's initialiser). A
-// first use without it never touches the environment: OpenBLAS then picks its kernels itself.
+// OPENBLAS_CORETYPE to openblas_coretype(cpu_features()) for the dlopen alone, unless the user
+// set it, and removes it right after, so that it reaches neither the process's later loads nor
+// the case workers it spawns. setenv is not thread-safe (a getenv on another thread at that
+// moment is a data race POSIX leaves undefined; parity's thread_count() and LibTorch read the
+// environment from any thread), so load_blas() is for the start of main, before the process
+// starts a thread: every program of parity's that evaluates an op's reference calls it there
+// (the `parity` command, the property and probe mains, the test mains through
+// parity_blas_gtest_main, the benchmarks, op_fuzzer's initialiser). A first use without it
+// never touches the environment: OpenBLAS then picks its kernels itself.
 //
 // Threads: calls may come from several threads at once (the gate's two accuracy checks run
 // concurrently): OpenBLAS's pthread build serialises its pool between callers, so the machine is
@@ -61,5 +61,21 @@ void load_blas();
 // The kernels in use: OpenBLAS's openblas_get_corename() ("SkylakeX"), or "loops" where none
 // could be loaded. Loads it (without OPENBLAS_CORETYPE) where load_blas() has not.
 std::string blas_core();
+
+// The x86-64 instruction sets that decide OpenBLAS's core type, as the CPU and its OS support them.
+struct CpuFeatures {
+  bool avx2 = false, fma = false;
+  bool avx512f = false, avx512cd = false, avx512bw = false, avx512dq = false, avx512vl = false;
+};
+
+// This CPU's (GCC's __builtin_cpu_supports, which counts an AVX set only where the OS saves its
+// registers); all false off x86-64.
+CpuFeatures cpu_features();
+
+// The OPENBLAS_CORETYPE load_blas() sets on a CPU with `f`: "SkylakeX" where it has AVX512F, CD,
+// BW, DQ and VL (what OpenBLAS's SkylakeX kernels execute), else "Haswell" where it has AVX2 and
+// FMA, else nullptr (OpenBLAS's own choice). Not core/isa.hpp's best_isa(), whose avx512 is
+// AVX512F alone (all that parity's own kernels use).
+const char* openblas_coretype(const CpuFeatures& f);
 
 }  // namespace parity::oracles

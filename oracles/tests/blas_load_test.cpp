@@ -1,7 +1,7 @@
-// The BLAS's load (oracles/blas.hpp): which load touches the environment. setenv is wrapped here
-// (this program's definition takes the place of libc's for every caller in it) to record each
-// OPENBLAS_CORETYPE set. Each load scenario needs a process whose BLAS is not loaded yet: ctest
-// runs this program once per suite (CMakeLists.txt),
+// The BLAS's load (oracles/blas.hpp): the core type asked of OpenBLAS per CPU, and which load
+// touches the environment. setenv is wrapped here (this program's definition takes the place of
+// libc's for every caller in it) to record each OPENBLAS_CORETYPE set. Each load scenario needs a
+// process whose BLAS is not loaded yet: ctest runs this program once per suite (CMakeLists.txt),
 //   FirstUse   a product before any load_blas() sets no environment variable;
 //   LoadBlas   load_blas() sets the CPU's core type for the load alone, and OpenBLAS runs it.
 #include <dlfcn.h>
@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <parity/core/isa.hpp>
 #include <parity/oracles/blas.hpp>
 
 namespace {
@@ -33,6 +32,29 @@ extern "C" int setenv(const char* name, const char* value, int overwrite) noexce
 namespace parity::oracles {
 namespace {
 
+TEST(OpenblasCoretype, SkylakeXOnlyWithEveryAvx512SetItsKernelsUse) {
+  const CpuFeatures all{.avx2 = true,
+                        .fma = true,
+                        .avx512f = true,
+                        .avx512cd = true,
+                        .avx512bw = true,
+                        .avx512dq = true,
+                        .avx512vl = true};
+  EXPECT_STREQ(openblas_coretype(all), "SkylakeX");
+  for (bool CpuFeatures::*missing : {&CpuFeatures::avx512f, &CpuFeatures::avx512cd, &CpuFeatures::avx512bw,
+                                     &CpuFeatures::avx512dq, &CpuFeatures::avx512vl}) {
+    CpuFeatures f = all;
+    f.*missing = false;
+    EXPECT_STREQ(openblas_coretype(f), "Haswell");
+  }
+  // AVX512F and CD alone (Knights Landing's common subset, no BW, DQ or VL): Haswell.
+  EXPECT_STREQ(openblas_coretype({.avx2 = true, .fma = true, .avx512f = true, .avx512cd = true}), "Haswell");
+  EXPECT_STREQ(openblas_coretype({.avx2 = true, .fma = true}), "Haswell");
+  EXPECT_EQ(openblas_coretype({.avx2 = true}), nullptr);
+  EXPECT_EQ(openblas_coretype({.fma = true}), nullptr);
+  EXPECT_EQ(openblas_coretype({}), nullptr);
+}
+
 TEST(FirstUse, SetsNoEnvironmentVariable) {
   const double a[] = {1, 2, 3, 4}, b[] = {5, 6, 7, 8};
   double c[4];
@@ -49,8 +71,7 @@ TEST(FirstUse, SetsNoEnvironmentVariable) {
 TEST(LoadBlas, SetsTheCpusCoreTypeForTheLoadAlone) {
   if (std::getenv("OPENBLAS_CORETYPE")) GTEST_SKIP() << "the user's OPENBLAS_CORETYPE is left as it is";
   load_blas();
-  const Isa isa = best_isa();
-  const char* want = isa == Isa::avx512 ? "SkylakeX" : isa == Isa::avx2 ? "Haswell" : nullptr;
+  const char* want = openblas_coretype(cpu_features());
   if (want) EXPECT_EQ(coretypes_set(), std::vector<std::string>{want});
   else EXPECT_TRUE(coretypes_set().empty());
   EXPECT_EQ(std::getenv("OPENBLAS_CORETYPE"), nullptr);
