@@ -309,6 +309,7 @@ bool take_torch_threads(int* argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  oracles::load_blas();  // before any thread (oracles/blas.hpp)
   const bool min_time_given = flag_value(argc, argv, "--benchmark_min_time") != nullptr;
   const auto options = console_options(argc, argv);
   benchmark::Initialize(&argc, argv);

@@ -39,6 +39,7 @@
 #include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/reproducer.hpp>
+#include <parity/oracles/blas.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/property_rounds.hpp>
 #include <parity/registry/families.hpp>
@@ -180,6 +181,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
 }  // namespace
 
 int main(int argc, char** argv) {
+  parity::oracles::load_blas();  // before any thread (oracles/blas.hpp)
   try {
     const Options o = parse(argc, argv);
     std::vector<const Family*> selected;

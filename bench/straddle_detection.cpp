@@ -22,6 +22,7 @@
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/oracles/blas.hpp>
 #include <parity/properties/gen/run_property.hpp>
 
 namespace {
@@ -65,6 +66,7 @@ Tally measure(const ops::OpFamily& f, const Row& r, DType dt, bool straddles, in
 }  // namespace
 
 int main(int argc, char** argv) {
+  oracles::load_blas();  // before any thread (oracles/blas.hpp)
   int seeds = 10, cases = 100;
   std::vector<Row> rows;
   try {

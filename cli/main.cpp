@@ -1,4 +1,8 @@
 // parity: differential testing and fuzzing of numerical kernels. See `parity --help`.
 #include <parity/cli/parser.hpp>
+#include <parity/oracles/blas.hpp>
 
-int main(int argc, char** argv) { return parity::cli::run_command_line({argv + 1, argv + argc}); }
+int main(int argc, char** argv) {
+  parity::oracles::load_blas();  // before any thread (oracles/blas.hpp)
+  return parity::cli::run_command_line({argv + 1, argv + argc});
+}

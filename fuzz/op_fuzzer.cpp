@@ -24,6 +24,7 @@
 #include <parity/fuzz/harness.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/oracles/blas.hpp>
 
 namespace {
 
@@ -49,6 +50,7 @@ std::uint32_t config_of(const fuzz::FuzzInput& in, const Verdict& v) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  oracles::load_blas();  // before any thread: libFuzzer calls this first (oracles/blas.hpp)
   fuzz::register_config_counters();
   subject_name = fuzz::fuzz_subject("parity-host");
   const char* op = std::getenv("PARITY_FUZZ_OP");

@@ -1,6 +1,7 @@
 #pragma once
 // parity's BLAS: the non-negative matrix products the Bounded op references bound with
-// (ops/framework/matmul.hpp, Eval::matmul's X and Y), in float64, from OpenBLAS loaded at first use.
+// (ops/framework/matmul.hpp, Eval::matmul's X and Y where an operand is not an input), in
+// float64, from OpenBLAS (loaded once per process, below).
 // No value an oracle reports comes from it: those are ascending sums (ascending_gemm.hpp), the
 // same bits on every machine.
 //
@@ -10,21 +11,27 @@
 // (OpenBLAS's kernels are classical). The order is not known and may change with the shape, the
 // kernel and the thread count: nothing may depend on it but the bound.
 //
-// Loading (dlopen of the soname libopenblas.so.0, Debian's libopenblas0-pthread): where the
-// process has it already (a LibTorch built on it) parity uses that instance as it is - its
-// kernels, its pool, the user's OPENBLAS_NUM_THREADS. Otherwise parity loads it with
-// OPENBLAS_CORETYPE set from its own CPU detection (core/isa.hpp: avx512 -> SkylakeX, avx2 ->
-// Haswell) for the dlopen alone, unless the user set it: OpenBLAS picks its kernels at load time,
-// and on a virtualised CPU whose model is hidden (this project's CI machines: an Intel Xeon with
-// AVX-512) 0.3.21 falls back to its "Prescott" core, 5x slower than its SkylakeX kernels there
-// (dgemm 40 vs 207 GF/s). The variable is removed again right after the dlopen, so it reaches
-// neither the process's later loads nor the case workers it spawns. Residual, left documented: a getenv on
-// another thread during that one setenv/unsetenv pair (once per process, at the first product)
-// is a race POSIX does not guard (setenv is MT-unsafe); thread_count() reads PARITY_THREADS on
-// every call, so a reference's first product while a pool thread asks it is the exposed window. A fresh instance's pool
-// is sized to parity's thread_count() (core/thread_count.hpp) unless OPENBLAS_NUM_THREADS is set; a LibTorch loaded
-// later shares it. Where no OpenBLAS loads, or an extent exceeds CBLAS's int, the products are plain loops (the same
-// contract, slower).
+// Loading (dlopen of the soname libopenblas.so.0, Debian's libopenblas0-pthread), once per
+// process, by load_blas() or else at the first gemm or blas_core(): where the process has it
+// already (a LibTorch built on it) parity uses that instance as it is - its kernels, its pool, the
+// user's OPENBLAS_NUM_THREADS. Otherwise parity loads it; a fresh instance's pool is sized to
+// parity's thread_count() (core/thread_count.hpp) at the first product unless
+// OPENBLAS_NUM_THREADS is set, and a LibTorch loaded later shares it. Where no OpenBLAS loads, or
+// an extent exceeds CBLAS's int, the products are parity's ascending sums (ascending_gemm.hpp: the
+// same contract, slower).
+//
+// Its kernels: OpenBLAS picks them at load time, and on a virtualised CPU whose model is hidden
+// (this project's CI machines: an Intel Xeon with AVX-512) 0.3.21 falls back to its "Prescott"
+// core, 5x slower than its SkylakeX kernels there (dgemm 40 vs 207 GF/s). load_blas() sets
+// OPENBLAS_CORETYPE to openblas_coretype(cpu_features()) for the dlopen alone, unless the user
+// set it, and removes it right after, so that it reaches neither the process's later loads nor
+// the case workers it spawns. setenv is not thread-safe (a getenv on another thread at that
+// moment is a data race POSIX leaves undefined; parity's thread_count() and LibTorch read the
+// environment from any thread), so load_blas() is for the start of main, before the process
+// starts a thread: every program of parity's that evaluates an op's reference calls it there
+// (the `parity` command, the property and probe mains, the test mains through
+// parity_blas_gtest_main, the benchmarks, op_fuzzer's initialiser). A first use without it
+// never touches the environment: OpenBLAS then picks its kernels itself.
 //
 // Threads: calls may come from several threads at once (the gate's two accuracy checks run
 // concurrently): OpenBLAS's pthread build serialises its pool between callers, so the machine is
@@ -47,8 +54,29 @@ struct GemmOperand {
 // k = 0 gives zeros.
 void gemm(std::int64_t m, std::int64_t n, std::int64_t k, GemmOperand<double> a, GemmOperand<double> b, double* c);
 
+// Loads the BLAS with OPENBLAS_CORETYPE from parity's CPU detection (above, "Its kernels");
+// nothing where it is loaded already. Reads no PARITY_ variable and throws nothing: a program
+// checks its environment after it. Precondition: no other thread runs (call it first in main).
+void load_blas();
+
 // The kernels in use: OpenBLAS's openblas_get_corename() ("SkylakeX"), or "loops" where none
-// could be loaded. Loads it on first call.
+// could be loaded. Loads it (without OPENBLAS_CORETYPE) where load_blas() has not.
 std::string blas_core();
+
+// The x86-64 instruction sets that decide OpenBLAS's core type, as the CPU and its OS support them.
+struct CpuFeatures {
+  bool avx2 = false, fma = false;
+  bool avx512f = false, avx512cd = false, avx512bw = false, avx512dq = false, avx512vl = false;
+};
+
+// This CPU's (GCC's __builtin_cpu_supports, which counts an AVX set only where the OS saves its
+// registers); all false off x86-64.
+CpuFeatures cpu_features();
+
+// The OPENBLAS_CORETYPE load_blas() sets on a CPU with `f`: "SkylakeX" where it has AVX512F, CD,
+// BW, DQ and VL (what OpenBLAS's SkylakeX kernels execute), else "Haswell" where it has AVX2 and
+// FMA, else nullptr (OpenBLAS's own choice). Not core/isa.hpp's best_isa(), whose avx512 is
+// AVX512F alone (all that parity's own kernels use).
+const char* openblas_coretype(const CpuFeatures& f);
 
 }  // namespace parity::oracles

@@ -38,9 +38,11 @@
 //                         whole batch's outputs at those rows; its outputs not led by the row
 //                         extent (summed over the rows) go unchecked, named in the detail; a case
 //                         of which one row alone is past the caps is discarded. Metric rows_checked.
-//   oracle_agreement      a self-check of parity's oracle, calling no subject: the double oracle
-//                         within its own derived bound (Arithmetic::float64()) of the MPFR one,
-//                         on the first rows of the case (at most kOracleCheckElements)
+//   oracle_agreement      a self-check of parity's oracle, calling no subject: the double oracle,
+//                         and the Bounded reference's own value (the one forward_accuracy's bounds
+//                         are centred on, which may sum in another order), each within the derived
+//                         bound (Arithmetic::float64()) of the MPFR one, on the first rows of the
+//                         case (at most kOracleCheckElements); bound_utilisation the larger
 //   cross_backend_bitwise a subject and its host twin give the same bits
 // A subject's unchecked_outputs (op_subject.hpp) are left out of every comparison. A failing
 // verdict on a wrong value carries an element map (core/element_map.hpp) of its first failing

@@ -20,6 +20,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/batch_shape_probes.hpp>
+#include <parity/oracles/blas.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/registry/families.hpp>
 
@@ -74,6 +75,7 @@ class ProbeDetected : public ::testing::Test {
 }  // namespace
 
 int main(int argc, char** argv) {
+  parity::oracles::load_blas();  // before any thread (oracles/blas.hpp)
   ::testing::InitGoogleTest(&argc, argv);
   if (argc != 2) {
     std::cerr << "usage: family_probes_test FAMILY\n";

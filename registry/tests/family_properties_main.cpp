@@ -54,6 +54,7 @@
 #include <parity/core/error.hpp>
 #include <parity/core/escape.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
+#include <parity/oracles/blas.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/run_property.hpp>
 #include <parity/registry/case_worker_server.hpp>
@@ -248,6 +249,7 @@ int replay(int argc, char** argv, const TorchOpFlags& torch_op, parity::gen::Cas
 }  // namespace
 
 int main(int argc, char** argv) {
+  parity::oracles::load_blas();  // before any thread (oracles/blas.hpp)
   if (argc > 1 && std::string(argv[1]) == "--worker")
     return parity::registry::serve_case_checks({argv + 2, argv + argc});
   ::testing::InitGoogleTest(&argc, argv);

@@ -33,6 +33,7 @@ struct Scale {
 };
 
 // A Case of test_scale: T x D rows drawn from `seed`, inputs in dtype `in`, the output in `out`.
-Case scale_case(std::int64_t T, std::int64_t D, DType in, DType out, std::uint64_t seed = 1);
+// (parity::Case by its full name: a unity build may have put a test's own Case in scope.)
+parity::Case scale_case(std::int64_t T, std::int64_t D, DType in, DType out, std::uint64_t seed = 1);
 
 }  // namespace parity::ops::testing
