@@ -23,25 +23,31 @@ rc::Gen<std::int64_t> extent_of(const ExtentDecl& e) {
       {{3, gen::shrinking_element(small)}, {2, edge}, {5, gen::shrinking_element(near)}});
 }
 
-// A reach case's extent: small (min to min + 7) three in ten, a threshold or a neighbour +-1 five
-// in ten, the reach itself two in ten (an extent without such thresholds: small three in five,
-// the reach two). Where the extent reaches beyond its max, the thresholds are those beyond max
-// (with max + 1): the ordinary cases draw every threshold up to max and its neighbours already,
-// and a reach case exists to draw what they cannot.
+// A reach case's extent. One that reaches past its max is in a reach case to go there: max + 1, a
+// threshold past max or a neighbour +-1 seven in ten, its reach two in ten, and small (min to
+// min + 7) one in ten, a draw that serves only to let the other extents reach further (a few
+// rows of the widest width, the most rows of a narrow one). Its thresholds are those past max:
+// the ordinary cases draw every threshold up to max and its neighbours already, and a reach case
+// exists to draw what they cannot. An extent whose reach is its max draws as an ordinary one:
+// small three in ten, a threshold up to max or a neighbour five in ten, max two in ten (without
+// such thresholds: small three in five, max two).
 rc::Gen<std::int64_t> reach_extent_of(const ExtentDecl& e) {
   const std::int64_t reach = reach_of(e);
-  const std::int64_t above = reach > e.max ? e.max : e.min - 1;  // near values start past it
+  const bool past = reach > e.max;
+  const std::int64_t above = past ? e.max : e.min - 1;  // near values start past it
   std::vector<std::int64_t> small, near;
   for (std::int64_t v = e.min; v <= std::min<std::int64_t>(e.min + 7, reach); ++v) small.push_back(v);
-  if (reach > e.max) near.push_back(e.max + 1);
+  if (past) near.push_back(e.max + 1);
   for (const auto t : e.thresholds)
     for (const auto v : {t, t - 1, t + 1})
       if (v > above && v >= e.min && v <= reach && std::find(near.begin(), near.end(), v) == near.end())
         near.push_back(v);
   if (near.empty())
     return rc::gen::weightedOneOf<std::int64_t>({{3, gen::shrinking_element(small)}, {2, rc::gen::just(reach)}});
-  return rc::gen::weightedOneOf<std::int64_t>(
-      {{3, gen::shrinking_element(small)}, {5, gen::shrinking_element(near)}, {2, rc::gen::just(reach)}});
+  const std::size_t small_weight = past ? 1 : 3, near_weight = past ? 7 : 5;
+  return rc::gen::weightedOneOf<std::int64_t>({{small_weight, gen::shrinking_element(small)},
+                                               {near_weight, gen::shrinking_element(near)},
+                                               {2, rc::gen::just(reach)}});
 }
 
 // Row b's length of ragged extent `e` in a case whose value of e is `n`: small (1 to 8) three in

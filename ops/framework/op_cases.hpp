@@ -20,9 +20,12 @@
 //
 // Reach cases: where the op declares a reach (op_decl.hpp, has_reach), one case in kReachEvery
 // draws its extents again, as the sizes real kernels switch plan at beyond the oracle's caps:
-// each small (min to min + 7), a threshold past its max (with max + 1) or a neighbour +-1, or its
-// reach (an extent whose reach is its max: a threshold up to it or a neighbour, as an ordinary case);
-// then halved as above until its largest operand fits reach_elements and its work reach_work.
+// an extent that reaches past its max at a threshold past its max (with max + 1) or a neighbour
+// +-1 seven in ten, its reach two in ten, small (min to min + 7) one in ten (there only so that
+// the other extents reach further: few rows of the widest width, many of a narrow one); an extent
+// whose reach is its max as an ordinary case draws it (small three in ten, a threshold up to max
+// or a neighbour five, max two); then halved as above until its largest operand fits
+// reach_elements and its work reach_work.
 // Its probe row, patch elements and ragged lengths are drawn in those extents. The decision is the case's last
 // draw, so every other case is drawn exactly as the declaration without reach draws it, and
 // shrinking it goes to an ordinary case (the draw shrinks to 0, not a reach case).

@@ -139,6 +139,37 @@ TEST(OpReach, OneCaseInKReachEveryReachesAndTheOthersAreTheOrdinaryCases) {
   EXPECT_GT(beyond, reached / 2) << "reach cases past the ordinary maxima";
 }
 
+// An extent that reaches past its max is small (min to min + 7) in one reach case in ten and past
+// its max in the other nine, so that both of the test op's extents lie past their max in about
+// 81 reach cases in 100 (the many rows of the widest width that plans by size switch on), and
+// each alone past its max in about 9. Under three small draws in ten: 49, 21 and 21, and 9 reach
+// cases with no extent past its max.
+TEST(OpReach, AnExtentThatReachesPastItsMaxIsSmallInOneReachCaseInTen) {
+  const OpDecl& d = op().decl;
+  const OpDecl ordinary = without_reach(d);
+  constexpr int kCases = 3200;
+  int reached = 0, small_T = 0, small_D = 0, both_past = 0;
+  for (std::uint64_t seed = 1; seed <= kCases; ++seed) {
+    const Case c = drawn(d, seed);
+    if (c == drawn(ordinary, seed)) continue;
+    ++reached;
+    // The fitting halves T to at most 255 rows (2^16 elements of 256 columns): a T drawn past
+    // 16 stays past it, and D is never halved.
+    small_T += c.dim("T") <= 8;
+    small_D += c.dim("D") <= 8;
+    both_past += c.dim("T") > 16 && c.dim("D") > 32;
+  }
+  // Binomial(reached, p): four standard deviations either side of the mean.
+  const auto within = [&](int count, double p, const char* what) {
+    const double mean = reached * p, sd = std::sqrt(reached * p * (1 - p));
+    EXPECT_GE(count, mean - 4 * sd) << what << ": " << count << " of " << reached;
+    EXPECT_LE(count, mean + 4 * sd) << what << ": " << count << " of " << reached;
+  };
+  within(small_T, 0.1, "T small");
+  within(small_D, 0.1, "D small");
+  within(both_past, 0.81, "T and D past their max");
+}
+
 TEST(OpReach, TheContractAdmitsTheReachCapsAndRefusesPastThemNamingTheField) {
   const OpDecl& d = op().decl;
   EXPECT_NO_THROW(check_contract(d, the_case(255, 256)));  // 256 x 256 with the extra row
