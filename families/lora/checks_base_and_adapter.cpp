@@ -47,9 +47,10 @@ ops::OpValues backward_operands(const LoraProblem& p) {
 }
 
 // lora_backward's reference on those operands in Bounded, under the arithmetic every LoRA subject
-// has as a subject of the op: each output's elements, row-major.
+// has as a subject of the op: dA's and dB's elements, row-major (dx, which no check here reads,
+// is not evaluated).
 std::map<std::string, std::vector<ops::Bounded>> backward_reference(const ops::OpValues& v) {
-  ops::Eval<ops::Bounded> e(v, ops::lora_forward::kLoraSubjectArithmetic);
+  ops::Eval<ops::Bounded> e(v, ops::lora_forward::kLoraSubjectArithmetic, {"dA", "dB"});
   LoraBackward::reference(e);
   return std::move(e.outputs());
 }

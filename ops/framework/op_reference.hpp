@@ -14,12 +14,16 @@
 // maximum through e.max(n, f). A sum of products of two matrices, sum_l a(i, l) b(l, j), may go
 // through e.matmul(a, b) (operands e.matrix("x"), its .t(), or a Matrix<R> the reference built):
 // the same value as e.sum over the products, bit for bit, and in Bounded a bound no smaller than
-// e.sum's, its magnitudes from a BLAS (matmul.hpp).
+// e.sum's, its magnitudes from a BLAS (matmul.hpp). A caller that reads only some outputs names
+// them (Eval's `wanted`); a reference may then skip the work of the others, asking e.wants(name),
+// as PyTorch's output_mask lets a backward skip a gradient.
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <parity/core/error.hpp>
@@ -43,8 +47,14 @@ struct OpValues {
 template <class R>
 class Eval {
  public:
-  // `arithmetic`: the evaluation that Bounded bounds (unused by the other reals).
-  Eval(const OpValues& values, const Arithmetic& arithmetic) : values_(values), arithmetic_(arithmetic) {}
+  // `arithmetic`: the evaluation that Bounded bounds (unused by the other reals). `wanted`: the
+  // outputs the caller reads, every one where empty.
+  Eval(const OpValues& values, const Arithmetic& arithmetic, std::set<std::string> wanted = {})
+      : values_(values), arithmetic_(arithmetic), wanted_(std::move(wanted)) {}
+
+  // Whether the caller reads output `name`: a reference may leave an unwanted output unwritten
+  // (its elements +0, or absent from outputs() where it never asks for it) and skip its work.
+  bool wants(const std::string& name) const { return wanted_.empty() || wanted_.contains(name); }
 
   std::int64_t extent(const std::string& name) const { return at(values_.extents, name, "extent"); }
   R param(const std::string& name) const { return make(at(values_.params, name, "parameter")); }
@@ -204,6 +214,7 @@ class Eval {
 
   const OpValues& values_;
   const Arithmetic& arithmetic_;
+  std::set<std::string> wanted_;
   std::map<std::string, std::vector<R>> outputs_;
 };
 

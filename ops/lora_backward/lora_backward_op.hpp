@@ -74,7 +74,7 @@ struct LoraBackward {
     const Matrix<R> dB1 = e.matmul(sdy.t(), h);
     if constexpr (!std::is_same_v<R, Bounded>) {
       // dx's first way, one chain of N + r terms in order (the element-by-element sum's bits).
-      for (std::int64_t t = 0; t < T; ++t)
+      for (std::int64_t t = 0; t < (e.wants("dx") ? T : 0); ++t)
         for (std::int64_t k = 0; k < K; ++k)
           dx(t, k) =
               e.sum(N + r, [&](std::int64_t i) { return i < N ? dy(t, i) * W(i, k) : g1(t, i - N) * A(i - N, k); });
@@ -95,16 +95,18 @@ struct LoraBackward {
       const Matrix<R> sg = e.matrix(T, r, [&](std::int64_t t, std::int64_t j) {
         return e.covering([&] { return g1(t, j); }, [&] { return g2(t, j); }, [&] { return s * g(t, j); });
       });
-      // dy W's N products, bounded as part of an N + r-term reduction in every way below: the
-      // one-chain ways' depth, at least the separate sum's N-term depth (a larger depth only widens
-      // a bound: by at most r / N relative on that sum's gamma term).
-      const Matrix<R> base = e.matmul(dy, W, N + r);
-      const Matrix<R> chain_sg = e.matmul(sg, A, N + r), chain_g = e.matmul(g, sA, N + r), gA = e.matmul(g, A);
-      for (std::int64_t t = 0; t < T; ++t)
-        for (std::int64_t k = 0; k < K; ++k)
-          dx(t, k) =
-              e.covering([&] { return e.parts(base(t, k), chain_sg(t, k)); },
-                         [&] { return e.parts(base(t, k), chain_g(t, k)); }, [&] { return base(t, k) + s * gA(t, k); });
+      if (e.wants("dx")) {
+        // dy W's N products, bounded as part of an N + r-term reduction in every way below: the
+        // one-chain ways' depth, at least the separate sum's N-term depth (a larger depth only
+        // widens a bound: by at most r / N relative on that sum's gamma term).
+        const Matrix<R> base = e.matmul(dy, W, N + r);
+        const Matrix<R> chain_sg = e.matmul(sg, A, N + r), chain_g = e.matmul(g, sA, N + r), gA = e.matmul(g, A);
+        for (std::int64_t t = 0; t < T; ++t)
+          for (std::int64_t k = 0; k < K; ++k)
+            dx(t, k) = e.covering([&] { return e.parts(base(t, k), chain_sg(t, k)); },
+                                  [&] { return e.parts(base(t, k), chain_g(t, k)); },
+                                  [&] { return base(t, k) + s * gA(t, k); });
+      }
       const Matrix<R> dA1 = e.matmul(sg.t(), x), dA2 = e.matmul(g.t(), sx), dA3 = e.matmul(g.t(), x);
       for (std::int64_t j = 0; j < r; ++j)
         for (std::int64_t k = 0; k < K; ++k)

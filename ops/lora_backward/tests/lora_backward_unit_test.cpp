@@ -8,6 +8,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
@@ -18,7 +19,9 @@
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/gradient_check.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
+#include <parity/ops/lora_backward/lora_backward_op.hpp>
 #include <parity/ops/lora_backward/lora_backward_subjects.hpp>
+#include <parity/ops/lora_forward/lora_as_op_subject.hpp>
 #include <parity/ops/lora_forward/lora_subject_op.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/subjects/builtin/lora_host.hpp>
@@ -174,6 +177,30 @@ TEST(LoraBackward, AScaleAppliedAfterAnUnderflowingSumIsWithinItsBound) {
         const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
         EXPECT_TRUE(v.holds()) << c.summary() << ": " << v.detail;
       }
+}
+
+// A caller that reads only dA and dB (zero_adapter_gradients) gets their values and bounds bit
+// for bit as a caller of every output does, and no dx.
+TEST(LoraBackwardReference, AnUnwantedDxIsNotEvaluatedAndChangesNoOtherOutput) {
+  const OpProblem p = materialise(def().decl, make_case(6, 9, 33, 4, 2.0, 3));
+  Eval<Bounded> all(p.values, lora_forward::kLoraSubjectArithmetic);
+  Eval<Bounded> some(p.values, lora_forward::kLoraSubjectArithmetic, {"dA", "dB"});
+  LoraBackward::reference(all);
+  LoraBackward::reference(some);
+  EXPECT_TRUE(all.wants("dx"));
+  EXPECT_FALSE(some.wants("dx"));
+  for (const char* name : {"dA", "dB"}) {
+    const auto &a = all.outputs().at(name), &b = some.outputs().at(name);
+    ASSERT_EQ(a.size(), b.size()) << name;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(a[i].value()), std::bit_cast<std::uint64_t>(b[i].value())) << name << i;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(a[i].err()), std::bit_cast<std::uint64_t>(b[i].err())) << name << i;
+    }
+  }
+  const auto& dx = all.outputs().at("dx");
+  EXPECT_TRUE(std::any_of(dx.begin(), dx.end(), [](const Bounded& v) { return v.value() != 0.0; }));
+  const auto& unwanted = some.outputs().at("dx");
+  EXPECT_TRUE(std::all_of(unwanted.begin(), unwanted.end(), [](const Bounded& v) { return v.value() == 0.0; }));
 }
 
 RC_GTEST_PROP(LoraBackward, GeneratedCasesStayWithinTheWorkCap, ()) {
