@@ -4,8 +4,10 @@
 #include <cstdint>
 
 #include <parity/ops/kernels/block_sum.cuh>
-#include <parity/ops/kernels/device_operand.cuh>
+#include <parity/ops/kernels/device_call.cuh>
+#include <parity/ops/rms_norm/rms_norm_backward_op.hpp>
 #include <parity/ops/rms_norm/rms_norm_kernel.cuh>
+#include <parity/ops/rms_norm/rms_norm_op.hpp>
 
 namespace parity::ops::rms_norm {
 namespace {
@@ -20,23 +22,6 @@ __global__ void __launch_bounds__(kLanes)
       inv_rms(kernels::block_sum(lanes, kernels::lane_sum(Square<decltype(load)>{load}, D, l), l), D, eps);
   for (std::int64_t i = l; i < D; i += kLanes) y.store(t * D + i, normalise(x(t, i), inv, w(0, i)));
 }
-
-class CudaKernel : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
-
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), D = call.extent("D");
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {T, D});
-    if (T == 0 || D == 0) return {{"y", std::move(y)}};  // no element: a grid of no blocks is no launch
-    const kernels::DeviceInput x(call.input("x"), "rms_norm cuda"), w(call.input("w"), "rms_norm cuda");
-    kernels::DeviceOutput out(y, "rms_norm cuda");
-    rms_norm_rows<<<static_cast<unsigned>(T), kLanes>>>(x.view(), w.view(), D, static_cast<float>(call.param("eps")),
-                                                        out.out());
-    out.copy_back();
-    return {{"y", std::move(y)}};
-  }
-};
 
 // The backward's row t: inv as the forward's, then the dot of g and xh, then dx.
 __global__ void __launch_bounds__(kLanes)
@@ -54,27 +39,20 @@ __global__ void __launch_bounds__(kLanes)
   for (std::int64_t i = l; i < D; i += kLanes) dx.store(t * D + i, input_gradient(x(t, i), load_g(i), inv, mu));
 }
 
-class CudaBackwardKernel : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
-
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), D = call.extent("D");
-    Tensor dx = Tensor::zeros(call.output_dtype("dx"), {T, D});
-    if (T == 0 || D == 0) return {{"dx", std::move(dx)}};  // no element: a grid of no blocks is no launch
-    const kernels::DeviceInput x(call.input("x"), "rms_norm_backward cuda"),
-        w(call.input("w"), "rms_norm_backward cuda"), dy(call.input("dy"), "rms_norm_backward cuda");
-    kernels::DeviceOutput out(dx, "rms_norm_backward cuda");
-    rms_norm_backward_rows<<<static_cast<unsigned>(T), kLanes>>>(x.view(), w.view(), dy.view(), D,
-                                                                 static_cast<float>(call.param("eps")), out.out());
-    out.copy_back();
-    return {{"dx", std::move(dx)}};
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
-std::unique_ptr<OpSubject> make_cuda_backward_kernel() { return std::make_unique<CudaBackwardKernel>(); }
+std::unique_ptr<OpSubject> make_cuda_kernel() {
+  return kernels::cuda_kernel<RmsNorm>(declared_arithmetic(), [](const kernels::DeviceCall& d) {
+    rms_norm_rows<<<kernels::blocks(d.extent("T")), kLanes>>>(d.in("x"), d.in("w"), d.extent("D"), d.param("eps"),
+                                                              d.out("y"));
+  });
+}
+
+std::unique_ptr<OpSubject> make_cuda_backward_kernel() {
+  return kernels::cuda_kernel<RmsNormBackward>(declared_arithmetic(), [](const kernels::DeviceCall& d) {
+    rms_norm_backward_rows<<<kernels::blocks(d.extent("T")), kLanes>>>(d.in("x"), d.in("w"), d.in("dy"), d.extent("D"),
+                                                                       d.param("eps"), d.out("dx"));
+  });
+}
 
 }  // namespace parity::ops::rms_norm

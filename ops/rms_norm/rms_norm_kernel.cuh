@@ -24,16 +24,20 @@
 // The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
 // arithmetic and the factory alone.
 #if !defined(__CUDACC__)
-#include <string>
 #include <vector>
 
 #include <parity/core/bf16.hpp>
-#include <parity/ops/kernels/host_io.hpp>
+#include <parity/ops/kernels/host_call.hpp>
+#include <parity/ops/rms_norm/rms_norm_backward_op.hpp>
+#include <parity/ops/rms_norm/rms_norm_op.hpp>
 #endif
 
 namespace parity::ops::rms_norm {
 
 using kernels::kLanes;
+
+// What the kernels and their twins declare (ops/framework/arithmetic.hpp).
+inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
 
 // The square x[i] * x[i] of the element `load(i)` gives, as float.
 template <class Load>
@@ -84,29 +88,24 @@ struct Standard {
 };
 
 template <class Policy>
-class RmsNormHost : public OpSubject {
+class RmsNormHost : public kernels::HostTwin<RmsNorm> {
  public:
-  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+  Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const Tensor& x = call.input("x");
-    const Tensor& w = call.input("w");
-    const std::int64_t T = x.dim(0), D = x.dim(1);
-    const auto eps = static_cast<float>(call.param("eps"));
-    const DType out = call.output_dtype("y");
-    const std::vector<double> xd = x.values(), wd = w.values();
-    std::vector<float> xv(xd.begin(), xd.end()), wv(wd.begin(), wd.end());
-    Tensor y = Tensor::zeros(out, {T, D});
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t T = c.extent("T"), D = c.extent("D");
+    const float eps = c.param("eps");
+    const std::vector<float>&xv = c.in("x"), &wv = c.in("w");
+    Tensor& y = c.out("y");
     for (std::int64_t t = 0; t < T; ++t) {
       const float* row = xv.data() + t * D;
       const float inv = Policy::inv(Policy::row_sum(row, D, T), D, T, eps);
       for (std::int64_t i = 0; i < D; ++i) {
         const float v = normalise(row[i], inv, wv[static_cast<std::size_t>(i)]);
-        if (out == DType::bf16) y.set_bits(t * D + i, Policy::to_bf16(v));
+        if (y.dtype() == DType::bf16) y.set_bits(t * D + i, Policy::to_bf16(v));
         else y.set_value(t * D + i, v);
       }
     }
-    return {{"y", std::move(y)}};
   }
 };
 
@@ -126,17 +125,15 @@ struct BackwardStandard : Standard {
 };
 
 template <class Policy>
-class RmsNormBackwardHost : public OpSubject {
+class RmsNormBackwardHost : public kernels::HostTwin<RmsNormBackward> {
  public:
-  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+  Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const Tensor& x = call.input("x");
-    const std::int64_t T = x.dim(0), D = x.dim(1);
-    const auto eps = static_cast<float>(call.param("eps"));
-    const std::vector<float> xv = kernels::host_floats(x), wv = kernels::host_floats(call.input("w")),
-                             dyv = kernels::host_floats(call.input("dy"));
-    Tensor dx = Tensor::zeros(call.output_dtype("dx"), {T, D});
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t T = c.extent("T"), D = c.extent("D");
+    const float eps = c.param("eps");
+    const std::vector<float>&xv = c.in("x"), &wv = c.in("w"), &dyv = c.in("dy");
+    Tensor& dx = c.out("dx");
     std::vector<float> g(static_cast<std::size_t>(D));
     for (std::int64_t t = 0; t < T; ++t) {
       const float* row = xv.data() + t * D;
@@ -148,7 +145,6 @@ class RmsNormBackwardHost : public OpSubject {
       for (std::int64_t i = 0; i < D; ++i)
         kernels::store(dx, t * D + i, input_gradient(row[i], g[static_cast<std::size_t>(i)], inv, mu));
     }
-    return {{"dx", std::move(dx)}};
   }
 };
 
