@@ -2,8 +2,9 @@
 // then the centred squares) folded in lane_sum.cuh's order, all arithmetic adaln_kernel.cuh's
 // PARITY_HD code (compiled with --fmad=false), so y equals the host twin's bit for bit.
 #include <parity/ops/adaln/adaln_kernel.cuh>
+#include <parity/ops/adaln/adaln_op.hpp>
 #include <parity/ops/kernels/block_sum.cuh>
-#include <parity/ops/kernels/device_operand.cuh>
+#include <parity/ops/kernels/device_call.cuh>
 
 namespace parity::ops::adaln {
 namespace {
@@ -23,25 +24,14 @@ __global__ void __launch_bounds__(kLanes)
     y.store(b * S * D + base + i, modulated(normalised(load(i), mean, inv), scale(b, i), shift(b, i)));
 }
 
-class CudaKernel : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t B = call.extent("B"), S = call.extent("S"), D = call.extent("D");
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {B, S * D});
-    const kernels::DeviceInput x(call.input("x"), "adaln cuda"), scale(call.input("scale"), "adaln cuda"),
-        shift(call.input("shift"), "adaln cuda");
-    kernels::DeviceOutput out(y, "adaln cuda");
-    adaln_tokens<<<static_cast<unsigned>(B * S), kLanes>>>(x.view(), scale.view(), shift.view(), S, D,
-                                                           static_cast<float>(call.param("eps")), out.out());
-    out.copy_back();
-    return {{"y", std::move(y)}};
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
+std::unique_ptr<OpSubject> make_cuda_kernel() {
+  return kernels::cuda_kernel<AdaLN>(declared_arithmetic(), [](const kernels::DeviceCall& d) {
+    const std::int64_t S = d.extent("S");
+    adaln_tokens<<<kernels::blocks(d.extent("B") * S), kLanes>>>(d.in("x"), d.in("scale"), d.in("shift"), S,
+                                                                 d.extent("D"), d.param("eps"), d.out("y"));
+  });
+}
 
 }  // namespace parity::ops::adaln

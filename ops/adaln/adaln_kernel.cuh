@@ -24,7 +24,8 @@
 #if !defined(__CUDACC__)
 #include <vector>
 
-#include <parity/ops/kernels/host_io.hpp>
+#include <parity/ops/adaln/adaln_op.hpp>
+#include <parity/ops/kernels/host_call.hpp>
 #endif
 
 namespace parity::ops::adaln {
@@ -74,25 +75,22 @@ struct Standard {
 };
 
 template <class Policy>
-class AdaLNHost : public OpSubject {
+class AdaLNHost : public kernels::HostTwin<AdaLN> {
  public:
   Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t B = call.extent("B"), S = call.extent("S"), D = call.extent("D");
-    const auto eps = static_cast<float>(call.param("eps"));
-    const std::vector<float> x = kernels::host_floats(call.input("x")),
-                             scale = kernels::host_floats(call.input("scale")),
-                             shift = kernels::host_floats(call.input("shift"));
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {B, S * D});
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t B = c.extent("B"), S = c.extent("S"), D = c.extent("D");
+    const float eps = c.param("eps");
+    const float *x = c.in("x").data(), *scale = c.in("scale").data(), *shift = c.in("shift").data();
+    Tensor& y = c.out("y");
     std::vector<float> n(static_cast<std::size_t>(S * D));
     for (std::int64_t b = 0; b < B; ++b) {
-      Policy::normalise(x.data() + b * S * D, S, D, eps, n.data());
+      Policy::normalise(x + b * S * D, S, D, eps, n.data());
       const std::int64_t m = Policy::modulation_row(b, B) * D;
       for (std::int64_t k = 0; k < S * D; ++k)
         kernels::store(y, b * S * D + k, Policy::modulate(n[k], scale[m + k % D], shift[m + k % D]));
     }
-    return {{"y", std::move(y)}};
   }
 };
 

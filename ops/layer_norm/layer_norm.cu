@@ -4,8 +4,9 @@
 #include <cstdint>
 
 #include <parity/ops/kernels/block_sum.cuh>
-#include <parity/ops/kernels/device_operand.cuh>
+#include <parity/ops/kernels/device_call.cuh>
 #include <parity/ops/layer_norm/layer_norm_kernel.cuh>
+#include <parity/ops/layer_norm/layer_norm_op.hpp>
 
 namespace parity::ops::layer_norm {
 namespace {
@@ -29,27 +30,13 @@ __global__ void __launch_bounds__(kLanes)
     y.store(t * D + i, normalise(x(t, i), mean, inv, affine, affine ? w(0, i) : 0.0f, affine ? b(0, i) : 0.0f));
 }
 
-class CudaKernel : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
-
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), D = call.extent("D");
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {T, D});
-    if (T == 0 || D == 0) return {{"y", std::move(y)}};  // no element: a grid of no blocks is no launch
-    const kernels::DeviceInput x(call.input("x"), "layer_norm cuda");
-    const kernels::OptionalDeviceInput w(call.has_input("w") ? &call.input("w") : nullptr, "layer_norm cuda"),
-        b(call.has_input("b") ? &call.input("b") : nullptr, "layer_norm cuda");
-    kernels::DeviceOutput out(y, "layer_norm cuda");
-    layer_norm_rows<<<static_cast<unsigned>(T), kLanes>>>(x.view(), w.view(), b.view(), w.present(), D,
-                                                          static_cast<float>(call.param("eps")), out.out());
-    out.copy_back();
-    return {{"y", std::move(y)}};
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
+std::unique_ptr<OpSubject> make_cuda_kernel() {
+  return kernels::cuda_kernel<LayerNorm>(declared_arithmetic(), [](const kernels::DeviceCall& d) {
+    layer_norm_rows<<<kernels::blocks(d.extent("T")), kLanes>>>(d.in("x"), d.optional("w"), d.optional("b"), d.has("w"),
+                                                                d.extent("D"), d.param("eps"), d.out("y"));
+  });
+}
 
 }  // namespace parity::ops::layer_norm

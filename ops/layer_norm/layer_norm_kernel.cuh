@@ -22,12 +22,16 @@
 #if !defined(__CUDACC__)
 #include <vector>
 
-#include <parity/ops/kernels/host_io.hpp>
+#include <parity/ops/kernels/host_call.hpp>
+#include <parity/ops/layer_norm/layer_norm_op.hpp>
 #endif
 
 namespace parity::ops::layer_norm {
 
 using kernels::kLanes;
+
+// What the kernel and its twin declare (ops/framework/arithmetic.hpp).
+inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
 
 // The squared deviation (x[i] - mean)^2 of the element `load(i)` gives.
 template <class Load>
@@ -70,31 +74,25 @@ struct Standard {
 };
 
 template <class Policy>
-class LayerNormHost : public OpSubject {
+class LayerNormHost : public kernels::HostTwin<LayerNorm> {
  public:
-  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+  Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const Tensor& x = call.input("x");
-    const std::int64_t T = x.dim(0), D = x.dim(1);
-    const auto eps = static_cast<float>(call.param("eps"));
-    const bool affine = call.has_input("w");
-    const DType out = call.output_dtype("y");
-    const std::vector<float> xv = kernels::host_floats(x),
-                             wv = affine ? kernels::host_floats(call.input("w")) : std::vector<float>{},
-                             bv = affine ? kernels::host_floats(call.input("b")) : std::vector<float>{};
-    Tensor y = Tensor::zeros(out, {T, D});
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t T = c.extent("T"), D = c.extent("D");
+    const float eps = c.param("eps");
+    const bool affine = c.has("w");
+    const float* xv = c.in("x").data();
+    const float *wv = affine ? c.in("w").data() : nullptr, *bv = affine ? c.in("b").data() : nullptr;
+    Tensor& y = c.out("y");
     for (std::int64_t t = 0; t < T; ++t) {
-      const float* row = xv.data() + t * D;
+      const float* row = xv + t * D;
       const float mean = Policy::mean(row, D, T);
       const float inv = Policy::inv(Policy::var(row, D, mean), eps);
-      for (std::int64_t i = 0; i < D; ++i) {
-        const auto k = static_cast<std::size_t>(i);
-        const float v = normalise(row[i], mean, inv, affine, affine ? wv[k] : 0.0f, affine ? bv[k] : 0.0f);
-        kernels::store(y, t * D + i, v);
-      }
+      for (std::int64_t i = 0; i < D; ++i)
+        kernels::store(y, t * D + i,
+                       normalise(row[i], mean, inv, affine, affine ? wv[i] : 0.0f, affine ? bv[i] : 0.0f));
     }
-    return {{"y", std::move(y)}};
   }
 };
 

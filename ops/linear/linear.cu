@@ -5,8 +5,9 @@
 #include <cstdint>
 
 #include <parity/ops/kernels/block_sum.cuh>
-#include <parity/ops/kernels/device_operand.cuh>
+#include <parity/ops/kernels/device_call.cuh>
 #include <parity/ops/linear/linear_kernel.cuh>
+#include <parity/ops/linear/linear_op.hpp>
 
 namespace parity::ops::linear {
 namespace {
@@ -29,26 +30,15 @@ __global__ void __launch_bounds__(kLanes)
   }
 }
 
-class CudaKernel : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes}; }
-
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), N = call.extent("N"), K = call.extent("K");
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {T, N});
-    if (T == 0 || N == 0) return {{"y", std::move(y)}};  // no element: a grid of no blocks is no launch
-    const kernels::DeviceInput x(call.input("x"), "linear cuda"), w(call.input("W"), "linear cuda");
-    const kernels::OptionalDeviceInput b(call.has_input("b") ? &call.input("b") : nullptr, "linear cuda");
-    kernels::DeviceOutput out(y, "linear cuda");
-    const dim3 grid(static_cast<unsigned>(N), static_cast<unsigned>(std::clamp<std::int64_t>(T, 1, 65535)));
-    linear_elements<<<grid, kLanes>>>(x.view(), w.view(), b.view(), b.present(), T, N, K, out.out());
-    out.copy_back();
-    return {{"y", std::move(y)}};
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
+std::unique_ptr<OpSubject> make_cuda_kernel() {
+  return kernels::cuda_kernel<Linear>({.reduction_lanes = kLanes}, [](const kernels::DeviceCall& d) {
+    const std::int64_t T = d.extent("T"), N = d.extent("N");
+    const dim3 grid(kernels::blocks(N), static_cast<unsigned>(std::clamp<std::int64_t>(T, 1, 65535)));
+    linear_elements<<<grid, kLanes>>>(d.in("x"), d.in("W"), d.optional("b"), d.has("b"), T, N, d.extent("K"),
+                                      d.out("y"));
+  });
+}
 
 }  // namespace parity::ops::linear

@@ -19,7 +19,8 @@
 #if !defined(__CUDACC__)
 #include <vector>
 
-#include <parity/ops/kernels/host_io.hpp>
+#include <parity/ops/kernels/host_call.hpp>
+#include <parity/ops/linear/linear_op.hpp>
 #endif
 
 namespace parity::ops::linear {
@@ -53,26 +54,20 @@ struct Standard {
 };
 
 template <class Policy>
-class LinearHost : public OpSubject {
+class LinearHost : public kernels::HostTwin<Linear> {
  public:
   Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes}; }
 
-  OpOutputs run(const OpCall& call) override {
-    const Tensor& x = call.input("x");
-    const Tensor& w = call.input("W");
-    const std::int64_t T = x.dim(0), K = x.dim(1), N = w.dim(0);
-    const bool has_bias = call.has_input("b");
-    const DType out = call.output_dtype("y");
-    const std::vector<float> xv = kernels::host_floats(x), wv = kernels::host_floats(w),
-                             bv = has_bias ? kernels::host_floats(call.input("b")) : std::vector<float>{};
-    Tensor y = Tensor::zeros(out, {T, N});
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t T = c.extent("T"), K = c.extent("K"), N = c.extent("N");
+    const bool has_bias = c.has("b");
+    const float *x = c.in("x").data(), *w = c.in("W").data(), *b = has_bias ? c.in("b").data() : nullptr;
+    Tensor& y = c.out("y");
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t n = 0; n < N; ++n) {
-        const float acc = Policy::dot(xv.data() + t * K, wv.data() + n * K, K, T);
-        const float v = Policy::epilogue(acc, has_bias, has_bias ? bv[static_cast<std::size_t>(n)] : 0.0f);
-        kernels::store(y, t * N + n, v);
+        const float acc = Policy::dot(x + t * K, w + n * K, K, T);
+        kernels::store(y, t * N + n, Policy::epilogue(acc, has_bias, has_bias ? b[n] : 0.0f));
       }
-    return {{"y", std::move(y)}};
   }
 };
 

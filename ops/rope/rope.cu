@@ -1,8 +1,9 @@
 // The CUDA RoPE kernel: one thread per rotated pair (t, h, j) and per pass-through dim, all
 // arithmetic rope_kernel.cuh's PARITY_HD code (compiled with --fmad=false), so y equals the host
 // twin's bit for bit.
-#include <parity/ops/kernels/device_operand.cuh>
+#include <parity/ops/kernels/device_call.cuh>
 #include <parity/ops/rope/rope_kernel.cuh>
+#include <parity/ops/rope/rope_op.hpp>
 
 namespace parity::ops::rope {
 namespace {
@@ -33,25 +34,13 @@ __global__ void __launch_bounds__(kThreads)
   y.store(t * W + i2, rotated_second(x1, x2, c, s));
 }
 
-class CudaKernel : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const Shape n{call.extent("T"), call.extent("H"), call.extent("P"), call.extent("Q"),
-                  call.param("interleaved") != 0};
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {n.T, n.H, 2 * n.P + n.Q});
-    if (n.items() == 0) return {{"y", std::move(y)}};  // no element: a grid of no blocks is no launch
-    const kernels::DeviceInput x(call.input("x"), "rope cuda"), cos(call.input("cos"), "rope cuda"),
-        sin(call.input("sin"), "rope cuda");
-    kernels::DeviceOutput out(y, "rope cuda");
-    const auto blocks = static_cast<unsigned>((n.items() + kThreads - 1) / kThreads);
-    rope_pairs<<<blocks, kThreads>>>(x.view(), cos.view(), sin.view(), n, out.out());
-    out.copy_back();
-    return {{"y", std::move(y)}};
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
+std::unique_ptr<OpSubject> make_cuda_kernel() {
+  return kernels::cuda_kernel<Rope>({}, [](const kernels::DeviceCall& d) {
+    const Shape n{d.extent("T"), d.extent("H"), d.extent("P"), d.extent("Q"), d.param("interleaved") != 0};
+    rope_pairs<<<kernels::blocks(n.items(), kThreads), kThreads>>>(d.in("x"), d.in("cos"), d.in("sin"), n, d.out("y"));
+  });
+}
 
 }  // namespace parity::ops::rope

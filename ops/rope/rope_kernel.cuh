@@ -15,7 +15,8 @@
 // The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
 // arithmetic and the factory alone.
 #if !defined(__CUDACC__)
-#include <parity/ops/kernels/host_io.hpp>
+#include <parity/ops/kernels/host_call.hpp>
+#include <parity/ops/rope/rope_op.hpp>
 #endif
 
 namespace parity::ops::rope {
@@ -42,15 +43,14 @@ struct Standard {
 };
 
 template <class Policy>
-class RopeHost : public OpSubject {
+class RopeHost : public kernels::HostTwin<Rope> {
  public:
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), H = call.extent("H"), P = call.extent("P"), Q = call.extent("Q");
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t T = c.extent("T"), H = c.extent("H"), P = c.extent("P"), Q = c.extent("Q");
     const std::int64_t D = Policy::head_width(P, Q), W = H * (2 * P + Q);
-    const bool interleaved = Policy::interleaved(call.param("interleaved") != 0);
-    const std::vector<float> x = kernels::host_floats(call.input("x")), cos = kernels::host_floats(call.input("cos")),
-                             sin = kernels::host_floats(call.input("sin"));
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {T, H, 2 * P + Q});  // x and y are [T, H, 2P+Q]
+    const bool interleaved = Policy::interleaved(c.param("interleaved") != 0);
+    const float *x = c.in("x").data(), *cos = c.in("cos").data(), *sin = c.in("sin").data();
+    Tensor& y = c.out("y");  // x and y are [T, H, 2P+Q]
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t h = 0; h < H; ++h) {
         const std::int64_t head = t * W + h * D;
@@ -62,7 +62,6 @@ class RopeHost : public OpSubject {
         }
         for (std::int64_t q = 2 * P; q < 2 * P + Q; ++q) kernels::store(y, head + q, x[head + q]);
       }
-    return {{"y", std::move(y)}};
   }
 };
 

@@ -3,8 +3,9 @@
 // every thread writes its lane's y and log_y. All arithmetic is softmax_kernel.cuh's PARITY_HD
 // code (compiled with --fmad=false), so y and log_y equal the host twin's bit for bit.
 #include <parity/ops/kernels/block_sum.cuh>
-#include <parity/ops/kernels/device_operand.cuh>
+#include <parity/ops/kernels/device_call.cuh>
 #include <parity/ops/softmax/softmax_kernel.cuh>
+#include <parity/ops/softmax/softmax_op.hpp>
 
 namespace parity::ops::softmax {
 namespace {
@@ -30,27 +31,12 @@ __global__ void __launch_bounds__(kLanes)
   }
 }
 
-class CudaKernel : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
-  OpOutputs run(const OpCall& call) override {
-    const Tensor& x = call.input("x");
-    const std::int64_t T = x.dim(0), N = x.dim(1);
-    const DType out = call.output_dtype("y");
-    Tensor y = Tensor::zeros(out, {T, N}), log_y = Tensor::zeros(out, {T, N});
-    if (T == 0 || N == 0) return {{"y", std::move(y)}, {"log_y", std::move(log_y)}};
-    const kernels::DeviceInput dx(x, "softmax cuda");
-    kernels::DeviceOutput dy(y, "softmax cuda"), dlog_y(log_y, "softmax cuda");
-    softmax_rows<<<static_cast<unsigned>(T), kLanes>>>(dx.view(), N, dy.out(), dlog_y.out());
-    dy.copy_back();
-    dlog_y.copy_back();
-    return {{"y", std::move(y)}, {"log_y", std::move(log_y)}};
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
+std::unique_ptr<OpSubject> make_cuda_kernel() {
+  return kernels::cuda_kernel<Softmax>(declared_arithmetic(), [](const kernels::DeviceCall& d) {
+    softmax_rows<<<kernels::blocks(d.extent("T")), kLanes>>>(d.in("x"), d.extent("N"), d.out("y"), d.out("log_y"));
+  });
+}
 
 }  // namespace parity::ops::softmax

@@ -24,7 +24,8 @@
 #if !defined(__CUDACC__)
 #include <vector>
 
-#include <parity/ops/kernels/host_io.hpp>
+#include <parity/ops/kernels/host_call.hpp>
+#include <parity/ops/softmax/softmax_op.hpp>
 #endif
 
 namespace parity::ops::softmax {
@@ -66,18 +67,16 @@ struct Standard {
 };
 
 template <class Policy>
-class SoftmaxHost : public OpSubject {
+class SoftmaxHost : public kernels::HostTwin<Softmax> {
  public:
   Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const Tensor& x = call.input("x");
-    const std::int64_t T = x.dim(0), N = x.dim(1);
-    const DType out = call.output_dtype("y");
-    const std::vector<float> xv = kernels::host_floats(x);
-    Tensor y = Tensor::zeros(out, {T, N}), log_y = Tensor::zeros(out, {T, N});
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t T = c.extent("T"), N = c.extent("N");
+    const float* xv = c.in("x").data();
+    Tensor &y = c.out("y"), &log_y = c.out("log_y");
     for (std::int64_t t = 0; t < T; ++t) {
-      const float* row = xv.data() + t * N;
+      const float* row = xv + t * N;
       const float m = Policy::max(row, N);
       const float s = Policy::sum(row, N, T, m);
       for (std::int64_t i = 0; i < N; ++i) {
@@ -85,7 +84,6 @@ class SoftmaxHost : public OpSubject {
         kernels::store(log_y, t * N + i, Policy::log_y(row[i], m, s));
       }
     }
-    return {{"y", std::move(y)}, {"log_y", std::move(log_y)}};
   }
 };
 

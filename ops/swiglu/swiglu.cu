@@ -1,8 +1,10 @@
 // The CUDA SwiGLU kernels: one thread per output element (the backward: per element of dy, its da
 // and db), all arithmetic swiglu_kernel.cuh's PARITY_HD code (compiled with --fmad=false), so y and
 // dx equal the host twins' bit for bit.
-#include <parity/ops/kernels/device_operand.cuh>
+#include <parity/ops/kernels/device_call.cuh>
+#include <parity/ops/swiglu/swiglu_backward_op.hpp>
 #include <parity/ops/swiglu/swiglu_kernel.cuh>
+#include <parity/ops/swiglu/swiglu_op.hpp>
 
 namespace parity::ops::swiglu {
 namespace {
@@ -28,43 +30,20 @@ __global__ void __launch_bounds__(kThreads)
   dx.store(t * 2 * F + F + i, g.db);
 }
 
-unsigned blocks(std::int64_t elements) { return static_cast<unsigned>((elements + kThreads - 1) / kThreads); }
-
-class CudaKernel : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), F = call.extent("F");
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {T, F});
-    if (T * F == 0) return {{"y", std::move(y)}};  // no element: a grid of no blocks is no launch
-    const kernels::DeviceInput x(call.input("x"), "swiglu cuda");
-    kernels::DeviceOutput out(y, "swiglu cuda");
-    swiglu_elements<<<blocks(T * F), kThreads>>>(x.view(), T, F, out.out());
-    out.copy_back();
-    return {{"y", std::move(y)}};
-  }
-};
-
-class CudaBackwardKernel : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), F = call.extent("F");
-    Tensor dx = Tensor::zeros(call.output_dtype("dx"), {T, 2 * F});
-    if (T * F == 0) return {{"dx", std::move(dx)}};  // no element: a grid of no blocks is no launch
-    const kernels::DeviceInput x(call.input("x"), "swiglu_backward cuda"), dy(call.input("dy"), "swiglu_backward cuda");
-    kernels::DeviceOutput out(dx, "swiglu_backward cuda");
-    swiglu_backward_elements<<<blocks(T * F), kThreads>>>(x.view(), dy.view(), T, F, out.out());
-    out.copy_back();
-    return {{"dx", std::move(dx)}};
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaKernel>(); }
-std::unique_ptr<OpSubject> make_cuda_backward_kernel() { return std::make_unique<CudaBackwardKernel>(); }
+std::unique_ptr<OpSubject> make_cuda_kernel() {
+  return kernels::cuda_kernel<Swiglu>(declared_arithmetic(), [](const kernels::DeviceCall& d) {
+    const std::int64_t T = d.extent("T"), F = d.extent("F");
+    swiglu_elements<<<kernels::blocks(T * F, kThreads), kThreads>>>(d.in("x"), T, F, d.out("y"));
+  });
+}
+
+std::unique_ptr<OpSubject> make_cuda_backward_kernel() {
+  return kernels::cuda_kernel<SwigluBackward>(declared_arithmetic(), [](const kernels::DeviceCall& d) {
+    const std::int64_t T = d.extent("T"), F = d.extent("F");
+    swiglu_backward_elements<<<kernels::blocks(T * F, kThreads), kThreads>>>(d.in("x"), d.in("dy"), T, F, d.out("dx"));
+  });
+}
 
 }  // namespace parity::ops::swiglu

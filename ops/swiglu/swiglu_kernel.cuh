@@ -17,7 +17,11 @@
 // The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
 // arithmetic and the factory alone.
 #if !defined(__CUDACC__)
-#include <parity/ops/kernels/host_io.hpp>
+#include <vector>
+
+#include <parity/ops/kernels/host_call.hpp>
+#include <parity/ops/swiglu/swiglu_backward_op.hpp>
+#include <parity/ops/swiglu/swiglu_op.hpp>
 #endif
 
 namespace parity::ops::swiglu {
@@ -59,21 +63,20 @@ struct Standard {
 };
 
 template <class Policy>
-class SwigluHost : public OpSubject {
+class SwigluHost : public kernels::HostTwin<Swiglu> {
  public:
   Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), F = call.extent("F");
-    const std::vector<float> x = kernels::host_floats(call.input("x"));
-    Tensor y = Tensor::zeros(call.output_dtype("y"), {T, F});
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t T = c.extent("T"), F = c.extent("F");
+    const float* x = c.in("x").data();
+    Tensor& y = c.out("y");
     for (std::int64_t t = 0; t < T; ++t) {
-      const float* row = x.data() + t * 2 * F;
+      const float* row = x + t * 2 * F;
       for (std::int64_t i = 0; i < Policy::written(F); ++i)
         kernels::store(y, t * F + i,
                        gated(Policy::stored(Policy::silu(row[Policy::gate(i, F)])), row[Policy::value(i, F)]));
     }
-    return {{"y", std::move(y)}};
   }
 };
 
@@ -89,23 +92,22 @@ struct BackwardStandard {
 };
 
 template <class Policy>
-class SwigluBackwardHost : public OpSubject {
+class SwigluBackwardHost : public kernels::HostTwin<SwigluBackward> {
  public:
   Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t T = call.extent("T"), F = call.extent("F");
-    const std::vector<float> x = kernels::host_floats(call.input("x")), dy = kernels::host_floats(call.input("dy"));
-    Tensor dx = Tensor::zeros(call.output_dtype("dx"), {T, 2 * F});
+  void rows(kernels::HostCall& c) const override {
+    const std::int64_t T = c.extent("T"), F = c.extent("F");
+    const float *x = c.in("x").data(), *dy = c.in("dy").data();
+    Tensor& dx = c.out("dx");
     for (std::int64_t t = 0; t < T; ++t) {
-      const float* row = x.data() + t * 2 * F;
+      const float* row = x + t * 2 * F;
       for (std::int64_t i = 0; i < Policy::written(T, F); ++i) {
         const Gradients g = Policy::gradients(row[i], row[F + i], dy[t * F + i]);
         kernels::store(dx, t * 2 * F + Policy::da_column(i, F), g.da);
         kernels::store(dx, t * 2 * F + Policy::db_column(i, F), g.db);
       }
     }
-    return {{"dx", std::move(dx)}};
   }
 };
 
