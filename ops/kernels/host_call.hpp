@@ -63,6 +63,8 @@ class HostCall {
     return it->second;
   }
   OpOutputs take_outputs() && { return std::move(outputs_); }
+  // The call itself, for what a twin reads of it beyond these (sdpa's heads).
+  const OpCall& call() const { return call_; }
 
  private:
   const OpCall& call_;

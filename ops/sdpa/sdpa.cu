@@ -7,8 +7,10 @@
 // [B, Hkv, S, D]); scratch rows (scores, P, dS) live in global memory.
 #include <cstdint>
 
-#include <parity/ops/kernels/device_operand.cuh>
+#include <parity/ops/kernels/device_call.cuh>
+#include <parity/ops/sdpa/sdpa_backward_op.hpp>
 #include <parity/ops/sdpa/sdpa_kernel.cuh>
+#include <parity/ops/sdpa/sdpa_op.hpp>
 #include <parity/subjects/builtin/cuda_memory.cuh>
 
 namespace parity::ops::sdpa {
@@ -85,7 +87,7 @@ __global__ void backward_keys(Call c, View q, View g, const float* P, const floa
   }
 }
 
-Call call_of(const OpCall& c) {
+Call call_of(const kernels::DeviceCall& c) {
   return {.hd = {.S = c.extent("S"),
                  .H = c.extent("Hkv") * c.extent("G"),
                  .D = c.extent("D"),
@@ -93,7 +95,7 @@ Call call_of(const OpCall& c) {
                  .bshd = false},
           .B = c.extent("B"),
           .causal = c.param("causal") != 0,
-          .scale = static_cast<float>(c.param("scale"))};
+          .scale = c.param("scale")};
 }
 
 constexpr int kThreads = 128;
@@ -103,63 +105,30 @@ unsigned blocks(const Call& c, std::int64_t heads) {
 }
 std::size_t floats(std::int64_t n) { return static_cast<std::size_t>(n) * sizeof(float); }
 
-// q, k, v (and do) of a call on the device.
-struct Operands {
-  kernels::DeviceInput q, k, v;
-  explicit Operands(const OpCall& call, const char* what)
-      : q(call.input("q"), what), k(call.input("k"), what), v(call.input("v"), what) {}
-};
-
-class CudaForward : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return kernel_arithmetic(); }
-  OpOutputs run(const OpCall& call) override {
-    const Call c = call_of(call);
-    const std::int64_t rows = c.B * c.hd.H * c.hd.S;
-    Tensor o = Tensor::zeros(call.output_dtype("o"), {c.B, c.hd.H, c.hd.S, c.hd.D});
-    Tensor lse = Tensor::zeros(call.output_dtype("lse"), {c.B, c.hd.H, c.hd.S});
-    if (rows == 0) return {{"o", std::move(o)}, {"lse", std::move(lse)}};  // a grid of no blocks is no launch
-    const Operands in(call, "sdpa cuda");
-    DeviceBuffer p(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D));
-    kernels::DeviceOutput d_o(o, "sdpa cuda"), d_lse(lse, "sdpa cuda");
-    forward_rows<<<blocks(c, c.hd.H), kThreads>>>(c, in.q.view4(), in.k.view4(), in.v.view4(), p.as<float>(),
-                                                  acc.as<float>(), d_o.out(), d_lse.out());
-    d_o.copy_back();
-    d_lse.copy_back();
-    return {{"o", std::move(o)}, {"lse", std::move(lse)}};
-  }
-};
-
-class CudaBackward : public OpSubject {
- public:
-  Arithmetic arithmetic() const override { return kernel_arithmetic(); }
-  OpOutputs run(const OpCall& call) override {
-    const Call c = call_of(call);
-    const std::int64_t rows = c.B * c.hd.H * c.hd.S;
-    OpOutputs out;
-    out["dq"] = Tensor::zeros(call.output_dtype("dq"), {c.B, c.hd.H, c.hd.S, c.hd.D});
-    for (const char* name : {"dk", "dv"})
-      out[name] = Tensor::zeros(call.output_dtype(name), {c.B, c.hd.Hkv(), c.hd.S, c.hd.D});
-    if (rows == 0) return out;  // a grid of no blocks is no launch
-    const Operands in(call, "sdpa_backward cuda");
-    const kernels::DeviceInput g(call.input("do"), "sdpa_backward cuda");
-    DeviceBuffer P(floats(rows * c.hd.S)), dS(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D));
-    kernels::DeviceOutput dq(out["dq"], "sdpa_backward cuda"), dk(out["dk"], "sdpa_backward cuda"),
-        dv(out["dv"], "sdpa_backward cuda");
-    backward_rows<<<blocks(c, c.hd.H), kThreads>>>(c, in.q.view4(), in.k.view4(), in.v.view4(), g.view4(),
-                                                   P.as<float>(), dS.as<float>(), acc.as<float>(), dq.out());
-    dq.copy_back();  // checks the launch
-    backward_keys<<<blocks(c, c.hd.Hkv()), kThreads>>>(c, in.q.view4(), g.view4(), P.as<float>(), dS.as<float>(),
-                                                       dk.out(), dv.out());
-    dk.copy_back();
-    dv.copy_back();
-    return out;
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<OpSubject> make_cuda_kernel() { return std::make_unique<CudaForward>(); }
-std::unique_ptr<OpSubject> make_cuda_backward_kernel() { return std::make_unique<CudaBackward>(); }
+std::unique_ptr<OpSubject> make_cuda_kernel() {
+  return kernels::cuda_kernel<Sdpa>(kernel_arithmetic(), [](const kernels::DeviceCall& d) {
+    const Call c = call_of(d);
+    const std::int64_t rows = c.B * c.hd.H * c.hd.S;
+    const DeviceBuffer p(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D));
+    forward_rows<<<blocks(c, c.hd.H), kThreads>>>(c, d.in4("q"), d.in4("k"), d.in4("v"), p.as<float>(), acc.as<float>(),
+                                                  d.out("o"), d.out("lse"));
+    cudaDeviceSynchronize();  // before the scratch is freed; a failure shows when the outputs come back
+  });
+}
+
+std::unique_ptr<OpSubject> make_cuda_backward_kernel() {
+  return kernels::cuda_kernel<SdpaBackward>(kernel_arithmetic(), [](const kernels::DeviceCall& d) {
+    const Call c = call_of(d);
+    const std::int64_t rows = c.B * c.hd.H * c.hd.S;
+    const DeviceBuffer P(floats(rows * c.hd.S)), dS(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D));
+    backward_rows<<<blocks(c, c.hd.H), kThreads>>>(c, d.in4("q"), d.in4("k"), d.in4("v"), d.in4("do"), P.as<float>(),
+                                                   dS.as<float>(), acc.as<float>(), d.out("dq"));
+    backward_keys<<<blocks(c, c.hd.Hkv()), kThreads>>>(c, d.in4("q"), d.in4("do"), P.as<float>(), dS.as<float>(),
+                                                       d.out("dk"), d.out("dv"));
+    cudaDeviceSynchronize();  // before the scratch is freed; a failure shows when the outputs come back
+  });
+}
 
 }  // namespace parity::ops::sdpa

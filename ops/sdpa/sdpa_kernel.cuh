@@ -34,7 +34,9 @@
 #include <vector>
 
 #include <parity/core/thread_pool.hpp>
-#include <parity/ops/kernels/host_io.hpp>  // host_floats, store
+#include <parity/ops/kernels/host_call.hpp>
+#include <parity/ops/sdpa/sdpa_backward_op.hpp>
+#include <parity/ops/sdpa/sdpa_op.hpp>
 #endif
 
 namespace parity::ops::sdpa {
@@ -254,15 +256,14 @@ inline float split_keys_row(const RowCall& c) {
 }
 
 template <class Policy>
-class SdpaHost : public OpSubject {
+class SdpaHost : public kernels::HostTwin<Sdpa> {
  public:
   Arithmetic arithmetic() const override { return kernel_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const HostCall c(call, "o");
-    const std::vector<float> q = kernels::host_floats(call.input("q")), k = kernels::host_floats(call.input("k")),
-                             v = kernels::host_floats(call.input("v"));
-    Tensor o = Tensor::zeros(c.out, {c.B, c.hd.H, c.hd.S, c.hd.D}), lse = Tensor::zeros(c.out, {c.B, c.hd.H, c.hd.S});
+  void rows(kernels::HostCall& call) const override {
+    const HostCall c(call.call(), "o");
+    const std::vector<float>&q = call.in("q"), &k = call.in("k"), &v = call.in("v");
+    Tensor &o = call.out("o"), &lse = call.out("lse");
     for_each_head(c, c.hd.H, [&](std::int64_t b, std::int64_t h) {
       std::vector<float> p(static_cast<std::size_t>(c.hd.S)), out(static_cast<std::size_t>(c.hd.D));
       for (std::int64_t i = 0; i < c.hd.S; ++i) {
@@ -280,7 +281,6 @@ class SdpaHost : public OpSubject {
         for (std::int64_t d = 0; d < c.hd.D; ++d) kernels::store(o, b * c.row_elements() + c.hd.col(i, h, d), out[d]);
       }
     });
-    return {{"o", std::move(o)}, {"lse", std::move(lse)}};
   }
 };
 
@@ -312,16 +312,15 @@ struct BackwardStandard {
 };
 
 template <class Policy>
-class SdpaBackwardHost : public OpSubject {
+class SdpaBackwardHost : public kernels::HostTwin<SdpaBackward> {
  public:
   Arithmetic arithmetic() const override { return kernel_arithmetic(); }
 
-  OpOutputs run(const OpCall& call) override {
-    const HostCall c(call, "dq");
+  void rows(kernels::HostCall& call) const override {
+    const HostCall c(call.call(), "dq");
     const std::int64_t S = c.hd.S, D = c.hd.D, G = c.hd.G;
-    const std::vector<float> q = kernels::host_floats(call.input("q")), k = kernels::host_floats(call.input("k")),
-                             v = kernels::host_floats(call.input("v")), g = kernels::host_floats(call.input("do"));
-    Tensor dq = Tensor::zeros(c.out, {c.B, c.hd.H, S, D}), dk = Tensor::zeros(c.out, {c.B, c.hd.Hkv(), S, D}), dv = dk;
+    const std::vector<float>&q = call.in("q"), &k = call.in("k"), &v = call.in("v"), &g = call.in("do");
+    Tensor &dq = call.out("dq"), &dk = call.out("dk"), &dv = call.out("dv");
     // One key/value head kvh a task: its G query heads' rows (P, dS [G, S, S], dq), then its keys.
     for_each_head(c, c.hd.Hkv(), [&](std::int64_t b, std::int64_t kvh) {
       std::vector<float> P(static_cast<std::size_t>(G * S * S)), dS(P.size()), acc(static_cast<std::size_t>(D));
@@ -355,7 +354,6 @@ class SdpaBackwardHost : public OpSubject {
           kernels::store(dv, at, sv);
         }
     });
-    return {{"dq", std::move(dq)}, {"dk", std::move(dk)}, {"dv", std::move(dv)}};
   }
 };
 
