@@ -29,6 +29,9 @@ inline unsigned blocks(std::int64_t items, std::int64_t threads = 1) {
 // (DeviceOutput). A CUDA call that fails throws std::runtime_error "<op> cuda: <call> failed: ...".
 class DeviceCall {
  public:
+  // Not copied or moved: its device operands keep what_'s characters for their messages.
+  DeviceCall(const DeviceCall&) = delete;
+  DeviceCall& operator=(const DeviceCall&) = delete;
   DeviceCall(const OpDecl& decl, const OpCall& call)
       : call_(call), what_(decl.name + " cuda"), outputs_(declared_outputs(decl, call)) {
     if (empty()) return;
@@ -49,10 +52,13 @@ class DeviceCall {
     call_.input(name);  // throws InputError where the call lacks it
     throw std::logic_error(what_ + ": '" + name + "' is no input of the op's declaration");
   }
-  // Input `name` as a rank-4 operand (DeviceInput::view4).
+  // Input `name` as a rank-4 operand (DeviceInput::view4), whatever its strides: not through in(),
+  // whose matrix view refuses dims that do not chain (sdpa's [B, S, H, D] memory order).
   DeviceView4 in4(const std::string& name) const {
-    in(name);  // throws where there is none
-    return inputs_.at(name).view4();
+    const auto it = inputs_.find(name);
+    if (it != inputs_.end()) return it->second.view4();
+    call_.input(name);  // throws InputError where the call lacks it
+    throw std::logic_error(what_ + ": '" + name + "' is no input of the op's declaration");
   }
   // Whether the call has optional input `name` (TensorDecl::present_if).
   bool has(const std::string& name) const { return inputs_.contains(name); }
@@ -66,6 +72,9 @@ class DeviceCall {
     if (it == mirrors_.end()) throw std::logic_error(what_ + ": '" + name + "' is no output of the op's declaration");
     return it->second.out();
   }
+  // Waits for the launches so far and throws naming the op where one failed: before a launch's
+  // scratch is freed.
+  void synchronize() const { subjects::builtin::cuda::check(cudaDeviceSynchronize(), what_.c_str(), "kernel"); }
   // Checks the launch and copies every output back.
   OpOutputs take_outputs() && {
     for (auto& [name, m] : mirrors_) m.copy_back();

@@ -6,7 +6,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -101,20 +100,6 @@ class DeviceInput {
   std::int64_t offset_;
   std::vector<std::int64_t> shape_, strides_;
   subjects::builtin::cuda::DeviceBuffer buffer_;
-};
-
-// An input that a call may lack (null `t`: none), viewed as a matrix; an absent one's view reads
-// nothing, and a kernel must not index it.
-class OptionalDeviceInput {
- public:
-  OptionalDeviceInput(const Tensor* t, const char* what) {
-    if (t) input_.emplace(*t, what);
-  }
-  bool present() const { return input_.has_value(); }
-  DeviceView view() const { return input_ ? input_->view() : DeviceView{nullptr, DType::f32, 0, 0, 0}; }
-
- private:
-  std::optional<DeviceInput> input_;
 };
 
 // A contiguous output tensor `host` (zeros of its shape and dtype) mirrored on the device.

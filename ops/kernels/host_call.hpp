@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include <parity/core/error.hpp>
 #include <parity/core/tensor.hpp>
 #include <parity/ops/framework/op_decl.hpp>
 #include <parity/ops/framework/op_subject.hpp>
@@ -40,9 +41,17 @@ inline std::int64_t output_elements(const OpOutputs& outputs) {
 // allocated by declared_outputs, written with store (host_io.hpp).
 class HostCall {
  public:
+  // Throws InputError naming an input whose shape is not its declared one over the call's
+  // extents: a twin indexes its floats by those extents.
   HostCall(const OpDecl& decl, const OpCall& call) : call_(call), outputs_(declared_outputs(decl, call)) {
-    for (const TensorDecl& i : decl.inputs)
-      if (call.has_input(i.name)) inputs_.emplace(i.name, host_floats(call.input(i.name)));
+    for (const TensorDecl& i : decl.inputs) {
+      if (!call.has_input(i.name)) continue;
+      const Tensor& t = call.input(i.name);
+      if (t.shape() != eval_subject_shape(i, call.extents))
+        throw InputError(decl.name + " host twin: input " + i.name +
+                         " is not of its declared shape over the call's extents");
+      inputs_.emplace(i.name, host_floats(t));
+    }
   }
 
   // Throw InputError naming what the call lacks (OpCall's).

@@ -114,7 +114,7 @@ std::unique_ptr<OpSubject> make_cuda_kernel() {
     const DeviceBuffer p(floats(rows * c.hd.S)), acc(floats(rows * c.hd.D));
     forward_rows<<<blocks(c, c.hd.H), kThreads>>>(c, d.in4("q"), d.in4("k"), d.in4("v"), p.as<float>(), acc.as<float>(),
                                                   d.out("o"), d.out("lse"));
-    cudaDeviceSynchronize();  // before the scratch is freed; a failure shows when the outputs come back
+    d.synchronize();  // before the scratch is freed
   });
 }
 
@@ -127,7 +127,7 @@ std::unique_ptr<OpSubject> make_cuda_backward_kernel() {
                                                    dS.as<float>(), acc.as<float>(), d.out("dq"));
     backward_keys<<<blocks(c, c.hd.Hkv()), kThreads>>>(c, d.in4("q"), d.in4("do"), P.as<float>(), dS.as<float>(),
                                                        d.out("dk"), d.out("dv"));
-    cudaDeviceSynchronize();  // before the scratch is freed; a failure shows when the outputs come back
+    d.synchronize();  // before the scratch is freed
   });
 }
 

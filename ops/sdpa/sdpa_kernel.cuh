@@ -148,19 +148,17 @@ PARITY_HD float group_column_sum(std::int64_t G, const WG& w, const XG& x, std::
 // Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
 #if !defined(__CUDACC__)
 
-// What the host twins of sdpa and sdpa_backward share: a call's shape and parameters, operands
-// as float32, one head of one batch element as a loader, and the outputs' rounding.
-struct HostCall {
+// What the host twins of sdpa and sdpa_backward share: a call's heads and parameters, and one head
+// of one batch element of an operand (its float32 values, kernels::HostCall's) as a loader.
+struct AttentionCall {
   Heads hd;
   std::int64_t B;
   bool causal;
   float scale;
-  DType out;
 
-  // `output`: one of the outputs (they share a dtype group). The call's tensors are [B, H, S, D]
-  // and [B, Hkv, S, D] whatever their memory order (the layout), so hd indexes their logical
-  // values in layout 0.
-  HostCall(const OpCall& c, const char* output)
+  // The call's tensors are [B, H, S, D] and [B, Hkv, S, D] whatever their memory order (the
+  // layout), so hd indexes their logical values in layout 0.
+  explicit AttentionCall(const OpCall& c)
       : hd{.S = c.extent("S"),
            .H = c.extent("Hkv") * c.extent("G"),
            .D = c.extent("D"),
@@ -168,8 +166,7 @@ struct HostCall {
            .bshd = false},
         B(c.extent("B")),
         causal(c.param("causal") != 0),
-        scale(static_cast<float>(c.param("scale"))),
-        out(c.output_dtype(output)) {
+        scale(static_cast<float>(c.param("scale"))) {
     for (const auto& [name, t] : c.inputs)
       if (t.shape().size() != 4)
         throw std::invalid_argument("sdpa host kernel: " + name + " is not [B, H, S, D] (op_view.hpp hands those)");
@@ -188,11 +185,11 @@ struct HostHead {
 };
 
 // Query head h of a [B, H, S, D] operand (q, do).
-inline HostHead query_head(const std::vector<float>& x, const HostCall& c, std::int64_t b, std::int64_t h) {
+inline HostHead query_head(const std::vector<float>& x, const AttentionCall& c, std::int64_t b, std::int64_t h) {
   return {x.data() + b * c.row_elements(), c.hd, h};
 }
 // The head of a [B, Hkv, S, D] operand (k, v) that query head h reads.
-inline HostHead kv_head(const std::vector<float>& x, const HostCall& c, std::int64_t b, std::int64_t h) {
+inline HostHead kv_head(const std::vector<float>& x, const AttentionCall& c, std::int64_t b, std::int64_t h) {
   return {x.data() + b * c.kv_row_elements(), c.hd.kv(), c.hd.kv_head(h)};
 }
 
@@ -203,7 +200,7 @@ inline HostHead kv_head(const std::vector<float>& x, const HostCall& c, std::int
 // hold their scratch at once (the backward's P and dS: 2 G S^2 floats a key/value head, 145 MB at
 // the gate's 4253 tokens and G = 1).
 template <class F>
-void for_each_head(const HostCall& c, std::int64_t heads, const F& f) {
+void for_each_head(const AttentionCall& c, std::int64_t heads, const F& f) {
   parallel_chunks(static_cast<std::size_t>(c.B * heads), [&](std::size_t bh) {
     const auto i = static_cast<std::int64_t>(bh);
     f(i / heads, i % heads);
@@ -261,7 +258,7 @@ class SdpaHost : public kernels::HostTwin<Sdpa> {
   Arithmetic arithmetic() const override { return kernel_arithmetic(); }
 
   void rows(kernels::HostCall& call) const override {
-    const HostCall c(call.call(), "o");
+    const AttentionCall c(call.call());
     const std::vector<float>&q = call.in("q"), &k = call.in("k"), &v = call.in("v");
     Tensor &o = call.out("o"), &lse = call.out("lse");
     for_each_head(c, c.hd.H, [&](std::int64_t b, std::int64_t h) {
@@ -317,7 +314,7 @@ class SdpaBackwardHost : public kernels::HostTwin<SdpaBackward> {
   Arithmetic arithmetic() const override { return kernel_arithmetic(); }
 
   void rows(kernels::HostCall& call) const override {
-    const HostCall c(call.call(), "dq");
+    const AttentionCall c(call.call());
     const std::int64_t S = c.hd.S, D = c.hd.D, G = c.hd.G;
     const std::vector<float>&q = call.in("q"), &k = call.in("k"), &v = call.in("v"), &g = call.in("do");
     Tensor &dq = call.out("dq"), &dk = call.out("dk"), &dv = call.out("dv");
@@ -347,7 +344,7 @@ class SdpaBackwardHost : public kernels::HostTwin<SdpaBackward> {
             const std::int64_t first = Policy::first_query(c.causal, j, c.hd, gi), at = (gi * S + first) * S + j;
             sk = column_sum(Strip{dS.data() + at, S}, query_head(q, c, b, head(gi)), first, S - first, d, sk);
             sv = Policy::dv_sum({P.data() + at, S}, query_head(g, c, b, head(gi)), first, S - first, d,
-                                c.out == DType::bf16, sv);
+                                dv.dtype() == DType::bf16, sv);
           }
           const std::int64_t at = b * c.kv_row_elements() + c.hd.kv().col(j, kvh, d);
           kernels::store(dk, at, sk * c.scale);

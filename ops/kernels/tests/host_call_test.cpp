@@ -1,6 +1,7 @@
 // HostCall and HostTwin (ops/kernels/host_call.hpp) on a toy declaration: outputs allocated in
 // their declared dims and the call's dtypes, +0 throughout; inputs as their floats; an absent
-// optional input or a missing one named as OpCall names it; the twin's outputs as rows() stores them.
+// optional input or a missing one named as OpCall names it; an input of another shape refused; the twin's outputs as
+// rows() stores them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -61,6 +62,17 @@ TEST(HostCall, NamesWhatTheCallLacks) {
   OpCall no_dtype = call;
   no_dtype.output_dtypes.erase("s");
   EXPECT_THROW(HostCall(Toy::declaration(), no_dtype), InputError);
+}
+
+TEST(HostCall, RefusesAnInputOfAnotherShapeThanItsDeclaredOne) {
+  OpCall call = toy_call(2, DType::f32);
+  call.extents["D"] = 4;  // x [2, 6] where the declaration gives [2, 8]
+  try {
+    HostCall(Toy::declaration(), call);
+    FAIL() << "an input of another shape was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("input x"), std::string::npos) << e.what();
+  }
 }
 
 TEST(HostCall, CountsNoOutputElementForAnEmptyBatch) {
