@@ -108,9 +108,17 @@ BitwiseDiff compare_bitwise(const Tensor& a, const Tensor& b) {
     return d;
   }
   d.compared = a.numel();
-  const Tensor ca = a.contiguous(), cb = b.contiguous();
+  // A contiguous operand is read in place; bytes equal throughout are elements equal throughout.
+  Tensor copy_a, copy_b;
+  const Tensor& ca = a.is_contiguous() ? a : (copy_a = a.contiguous());
+  const Tensor& cb = b.is_contiguous() ? b : (copy_b = b.contiguous());
+  const std::size_t width = dtype_size(a.dtype());
+  const std::byte *pa = ca.storage_bytes().data(), *pb = cb.storage_bytes().data();
+  if (d.compared == 0 || std::memcmp(pa, pb, static_cast<std::size_t>(d.compared) * width) == 0) return d;
   for (std::int64_t i = 0; i < d.compared; ++i) {
-    const std::uint64_t x = contiguous_bits(ca, i), y = contiguous_bits(cb, i);
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, pa + static_cast<std::size_t>(i) * width, width);
+    std::memcpy(&y, pb + static_cast<std::size_t>(i) * width, width);
     if (x == y || (is_nan_bits(a.dtype(), x) && is_nan_bits(a.dtype(), y))) continue;
     if (d.differing++ == 0) {
       d.first_index = i;

@@ -81,39 +81,27 @@ Tensor Tensor::strided(DType dtype, std::vector<std::int64_t> shape, std::vector
   t.strides_ = std::move(strides);
   t.offset_ = offset;
   t.storage_.assign(static_cast<std::size_t>(storage_elements) * dtype_size(dtype), std::byte{0});
+  t.width_ = dtype_size(dtype);
+  t.row_major_ = true;
+  std::int64_t expected = 1;
+  for (std::size_t i = t.shape_.size(); i-- > 0;) {
+    if (t.shape_[i] != 1 && t.strides_[i] != expected) t.row_major_ = false;
+    expected *= t.shape_[i];
+  }
   return t;
 }
 
 std::int64_t Tensor::numel() const { return product(shape_); }
 
-bool Tensor::is_contiguous() const {
-  std::int64_t expected = 1;
-  for (std::size_t i = shape_.size(); i-- > 0;) {
-    if (shape_[i] != 1 && strides_[i] != expected) return false;
-    expected *= shape_[i];
-  }
-  return offset_ == 0;
-}
+bool Tensor::is_contiguous() const { return row_major_ && offset_ == 0; }
 
-std::int64_t Tensor::storage_index(std::int64_t i) const {
+std::int64_t Tensor::strided_index(std::int64_t i) const {
   std::int64_t pos = offset_;
   for (std::size_t d = shape_.size(); d-- > 0;) {
     pos += (i % shape_[d]) * strides_[d];
     i /= shape_[d];
   }
   return pos;
-}
-
-std::uint64_t Tensor::bits_at(std::int64_t i) const {
-  const std::size_t width = dtype_size(dtype_);
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, storage_.data() + static_cast<std::size_t>(storage_index(i)) * width, width);
-  return bits;
-}
-
-void Tensor::set_bits(std::int64_t i, std::uint64_t bits) {
-  const std::size_t width = dtype_size(dtype_);
-  std::memcpy(storage_.data() + static_cast<std::size_t>(storage_index(i)) * width, &bits, width);
 }
 
 double Tensor::value_at(std::int64_t i) const {

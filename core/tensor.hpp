@@ -5,6 +5,7 @@
 // logical tensor.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,11 +41,17 @@ class Tensor {
   bool is_contiguous() const;
 
   // Storage position of the logical element with row-major linear index `i`.
-  std::int64_t storage_index(std::int64_t i) const;
+  std::int64_t storage_index(std::int64_t i) const { return row_major_ ? offset_ + i : strided_index(i); }
 
   // Raw bits (zero-extended) and value of the logical element with row-major index `i`.
-  std::uint64_t bits_at(std::int64_t i) const;
-  void set_bits(std::int64_t i, std::uint64_t bits);
+  std::uint64_t bits_at(std::int64_t i) const {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, storage_.data() + static_cast<std::size_t>(storage_index(i)) * width_, width_);
+    return bits;
+  }
+  void set_bits(std::int64_t i, std::uint64_t bits) {
+    std::memcpy(storage_.data() + static_cast<std::size_t>(storage_index(i)) * width_, &bits, width_);
+  }
   double value_at(std::int64_t i) const;
   // Stores v rounded to the dtype, to nearest even: f32 and f16 directly from the double, bf16
   // through float32.
@@ -76,6 +83,12 @@ class Tensor {
   std::vector<std::int64_t> strides_;
   std::int64_t offset_ = 0;
   std::vector<std::byte> storage_;
+  // Derived from the above at construction (shape, strides and dtype never change after it):
+  // the element width in bytes, and whether the strides are row-major (element i at offset_ + i).
+  std::size_t width_ = 4;
+  bool row_major_ = true;
+
+  std::int64_t strided_index(std::int64_t i) const;
 };
 
 // A shape, or an index, as messages write it: "[2, 3, 4]".

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -80,12 +81,14 @@ Difference first_difference(const OpDecl& d, const OpCall& call, const OpOutputs
                             std::int64_t a0 = 0, std::int64_t b0 = 0, std::int64_t n = -1) {
   for (const auto& t : d.outputs) {
     if (!a.contains(t.name) || !b.contains(t.name)) continue;
-    Tensor x = a.at(t.name), y = b.at(t.name);
-    if (n >= 0) {
-      if (!d.has_rows(t)) continue;
-      x = x.rows(a0, a0 + n);
-      y = y.rows(b0, b0 + n);
-    }
+    // The outputs themselves where the rows compared are all of them, else copies of those rows.
+    const Tensor *whole_x = &a.at(t.name), *whole_y = &b.at(t.name);
+    Tensor rows_x, rows_y;
+    if (n >= 0 && !d.has_rows(t)) continue;
+    const bool all_x = n < 0 || (a0 == 0 && !whole_x->shape().empty() && n == whole_x->dim(0));
+    const bool all_y = n < 0 || (b0 == 0 && !whole_y->shape().empty() && n == whole_y->dim(0));
+    const Tensor& x = all_x ? *whole_x : (rows_x = whole_x->rows(a0, a0 + n));
+    const Tensor& y = all_y ? *whole_y : (rows_y = whole_y->rows(b0, b0 + n));
     BitwiseDiff diff = compare_bitwise(x, y);
     if (diff.equal()) continue;
     std::string where;
@@ -141,8 +144,15 @@ OpOutputs row_outputs(const OpDecl& d, const std::vector<OpOutputs>& parts, cons
     shape[0] = order.empty() ? static_cast<std::int64_t>(rows.size()) : static_cast<std::int64_t>(order.size());
     Tensor y = Tensor::zeros(parts.front().at(t.name).dtype(), shape);
     const std::int64_t width = shape[0] ? y.numel() / shape[0] : 0;
+    const std::size_t bytes = static_cast<std::size_t>(width) * dtype_size(y.dtype());
     for (std::int64_t k = 0; k < shape[0]; ++k) {
       const auto [from, r] = rows[static_cast<std::size_t>(order.empty() ? k : order[static_cast<std::size_t>(k)])];
+      if (from->is_contiguous() && from->dtype() == y.dtype()) {  // the row's bytes at once
+        if (bytes > 0)
+          std::memcpy(y.storage_bytes().data() + static_cast<std::size_t>(k) * bytes,
+                      from->storage_bytes().data() + static_cast<std::size_t>(r) * bytes, bytes);
+        continue;
+      }
       for (std::int64_t i = 0; i < width; ++i) y.set_bits(k * width + i, from->bits_at(r * width + i));
     }
     out[t.name] = std::move(y);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <tuple>
 #include <utility>
@@ -271,7 +272,8 @@ OpProblem materialise(const OpDecl& d, const Case& c, std::int64_t extra_rows, b
     p.values.shapes[t.name] = shape;
     p.values.inputs[t.name] = logical.values();
     const auto l = c.layouts.find(t.name);
-    p.call.inputs[t.name] = contiguous || l == c.layouts.end() ? logical : place(logical, l->second);
+    if (contiguous || l == c.layouts.end()) p.call.inputs[t.name] = std::move(logical);
+    else p.call.inputs[t.name] = place(logical, l->second);
   }
   for (const auto& t : d.outputs) {
     p.values.shapes[t.name] = eval_shape(t, p.values.extents);
@@ -344,10 +346,15 @@ OpProblem row_gather(const OpDecl& d, const OpProblem& p, const std::vector<std:
             v[static_cast<std::size_t>(k)] = rows.value_at(k);
           }
           if (from == kZeroRow) continue;
-          for (std::int64_t i = 0; i < per_row; ++i) {
-            rows.set_bits(k * per_row + i, full.bits_at(from * per_row + i));
-            v[static_cast<std::size_t>(k * per_row + i)] = values[static_cast<std::size_t>(from * per_row + i)];
+          std::copy_n(values.begin() + from * per_row, per_row, v.begin() + k * per_row);
+          if (full.is_contiguous()) {  // the row's bytes at once
+            const std::size_t bytes = static_cast<std::size_t>(per_row) * dtype_size(full.dtype());
+            if (bytes > 0)
+              std::memcpy(rows.storage_bytes().data() + static_cast<std::size_t>(k) * bytes,
+                          full.storage_bytes().data() + static_cast<std::size_t>(from) * bytes, bytes);
+            continue;
           }
+          for (std::int64_t i = 0; i < per_row; ++i) rows.set_bits(k * per_row + i, full.bits_at(from * per_row + i));
         }
         return std::pair(std::move(rows), std::move(v));
       });

@@ -8,13 +8,27 @@
 #include <vector>
 
 #include <parity/core/bf16.hpp>
+#include <parity/core/f16.hpp>
 #include <parity/core/tensor.hpp>
 
 namespace parity::ops::kernels {
 
+// Bit for bit the float32 of Tensor::values() (through double, so a NaN comes back quieted).
 inline std::vector<float> host_floats(const Tensor& t) {
-  const std::vector<double> v = t.values();
-  return {v.begin(), v.end()};
+  if (!t.is_contiguous() || t.dtype() == DType::f64) {
+    const std::vector<double> v = t.values();
+    return {v.begin(), v.end()};
+  }
+  const auto quieted = [](float f) {  // as float -> double -> float: a NaN with its quiet bit set
+    const std::uint32_t b = float_bits(f);
+    return (b & 0x7FFFFFFFu) > 0x7F800000u ? bits_float(b | 0x00400000u) : f;
+  };
+  std::vector<float> out(static_cast<std::size_t>(t.numel()));
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = quieted(t.dtype() == DType::f32    ? t.storage<float>()[i]
+                     : t.dtype() == DType::bf16 ? bf16_to_float(t.storage<std::uint16_t>()[i])
+                                                : f16_to_float(t.storage<std::uint16_t>()[i]));
+  return out;
 }
 
 // The n floats from `v` in reverse order: a host twin's other plan (BuiltinSubjects::other_plan)
