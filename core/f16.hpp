@@ -21,8 +21,12 @@ PARITY_HD bool f16_is_nan(std::uint16_t h) { return (h & 0x7C00u) == 0x7C00u && 
 // 2^-14) keeping a round and a sticky bit.
 PARITY_HD std::uint16_t f16_round_magnitude(std::uint16_t sign, std::uint64_t m, int e) {
   if (m == 0) return sign;
+#ifdef __CUDA_ARCH__
   int top = 63;  // the position of m's leading bit
   while (!((m >> top) & 1u)) --top;
+#else
+  const int top = 63 - __builtin_clzll(m);  // the same position, in one instruction on the host
+#endif
   const int exponent = top + e;  // value in [2^exponent, 2^(exponent + 1))
   if (exponent > 15) return static_cast<std::uint16_t>(sign | 0x7C00u);
   // The value in units of f16's ulp at this exponent: 2^(exponent - 10), or 2^-24 when subnormal.

@@ -104,44 +104,6 @@ std::int64_t Tensor::strided_index(std::int64_t i) const {
   return pos;
 }
 
-double Tensor::value_at(std::int64_t i) const {
-  const std::uint64_t bits = bits_at(i);
-  switch (dtype_) {
-    case DType::f32:
-      return bits_float(static_cast<std::uint32_t>(bits));
-    case DType::bf16:
-      return bf16_to_float(static_cast<std::uint16_t>(bits));
-    case DType::f16:
-      return f16_to_float(static_cast<std::uint16_t>(bits));
-    case DType::f64: {
-      double d;
-      std::memcpy(&d, &bits, sizeof d);
-      return d;
-    }
-  }
-  return 0.0;
-}
-
-void Tensor::set_value(std::int64_t i, double v) {
-  switch (dtype_) {
-    case DType::f32:
-      set_bits(i, float_bits(static_cast<float>(v)));
-      break;
-    case DType::bf16:
-      set_bits(i, bf16_from_float_rne(static_cast<float>(v)));
-      break;
-    case DType::f16:
-      set_bits(i, f16_from_double_rne(v));
-      break;
-    case DType::f64: {
-      std::uint64_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      set_bits(i, bits);
-      break;
-    }
-  }
-}
-
 Tensor Tensor::contiguous() const {
   Tensor out = zeros(dtype_, shape_);
   const std::size_t width = dtype_size(dtype_);

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <parity/core/bf16.hpp>
 #include <parity/core/dtype.hpp>
+#include <parity/core/f16.hpp>
 
 namespace parity {
 
@@ -90,6 +92,44 @@ class Tensor {
 
   std::int64_t strided_index(std::int64_t i) const;
 };
+
+inline double Tensor::value_at(std::int64_t i) const {
+  const std::uint64_t bits = bits_at(i);
+  switch (dtype_) {
+    case DType::f32:
+      return bits_float(static_cast<std::uint32_t>(bits));
+    case DType::bf16:
+      return bf16_to_float(static_cast<std::uint16_t>(bits));
+    case DType::f16:
+      return f16_to_float(static_cast<std::uint16_t>(bits));
+    case DType::f64: {
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return d;
+    }
+  }
+  return 0.0;
+}
+
+inline void Tensor::set_value(std::int64_t i, double v) {
+  switch (dtype_) {
+    case DType::f32:
+      set_bits(i, float_bits(static_cast<float>(v)));
+      break;
+    case DType::bf16:
+      set_bits(i, bf16_from_float_rne(static_cast<float>(v)));
+      break;
+    case DType::f16:
+      set_bits(i, f16_from_double_rne(v));
+      break;
+    case DType::f64: {
+      std::uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      set_bits(i, bits);
+      break;
+    }
+  }
+}
 
 // A shape, or an index, as messages write it: "[2, 3, 4]".
 std::string shape_text(const std::vector<std::int64_t>& shape);

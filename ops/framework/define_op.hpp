@@ -21,20 +21,25 @@ OpDef define_op() {
     Eval<oracles::mp_real> e(v, Arithmetic::float64());
     Op::reference(e);
     OutputValues out;
-    for (const auto& [name, values] : e.outputs())
-      for (const auto& x : values) out[name].push_back(static_cast<double>(x));
+    for (const auto& [name, values] : e.outputs()) {
+      auto& to = out[name];  // looked up once per output, not per element
+      for (const auto& x : values) to.push_back(static_cast<double>(x));
+    }
     return out;
   };
   def.bounded = [](const OpValues& v, const Arithmetic& arithmetic) {
     Eval<Bounded> e(v, arithmetic);
     Op::reference(e);
     BoundedOutputs out;
-    for (const auto& [name, values] : e.outputs())
+    for (const auto& [name, values] : e.outputs()) {
+      auto &value = out.value[name], &err = out.err[name];  // looked up once per output, not per element
+      auto& may_overflow = out.may_overflow[name];
       for (const auto& x : values) {
-        out.value[name].push_back(x.value());
-        out.err[name].push_back(x.err());
-        out.may_overflow[name].push_back(x.may_overflow() ? 1 : 0);
+        value.push_back(x.value());
+        err.push_back(x.err());
+        may_overflow.push_back(x.may_overflow() ? 1 : 0);
       }
+    }
     return out;
   };
   return def;

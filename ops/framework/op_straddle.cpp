@@ -1,8 +1,10 @@
 #include <parity/ops/framework/op_straddle.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include <parity/core/random_fill.hpp>
@@ -48,28 +50,45 @@ struct Element {
 // The one-row problem and what the search evaluates on it, within a budget: each evaluation
 // costs its input elements plus the op's declared work on one row (OpDecl::work: attention's
 // S*S per head costs more than its inputs); past the budget every evaluation is NaN, which ends
-// the search.
+// the search. The reference on the row as it stands is evaluated once and kept until the row
+// changes (the budget is charged for each evaluation all the same).
 struct Row {
   const OpDef& op;
   OpValues values;
   std::map<std::string, DType> dtypes;
   std::int64_t budget;
-  std::int64_t work = 0;  // the declared work of one row
+  std::int64_t work = 0;                // the declared work of one row
+  std::optional<OutputValues> current;  // the reference on `values`, once evaluated
 
+  const OutputValues& outputs() {
+    if (!current) current = op.oracle(values);
+    return *current;
+  }
+  void set(const std::string& input, std::int64_t local, double v) {
+    values.inputs.at(input)[static_cast<std::size_t>(local)] = v;
+    current.reset();
+  }
   double output(const std::string& name, std::int64_t j) {
-    budget -= work;
-    for (const auto& [n, v] : values.inputs) budget -= static_cast<std::int64_t>(v.size()) + 1;
-    if (budget < 0) return std::numeric_limits<double>::quiet_NaN();
-    const OutputValues out = op.oracle(values);
-    return out.at(name).at(static_cast<std::size_t>(j));
+    if (!charge()) return std::numeric_limits<double>::quiet_NaN();
+    return outputs().at(name).at(static_cast<std::size_t>(j));
   }
   double output_with(const Element& e, double v, const std::string& name, std::int64_t j) {
     double& slot = values.inputs.at(e.input)[static_cast<std::size_t>(e.local)];
+    if (std::bit_cast<std::uint64_t>(slot) == std::bit_cast<std::uint64_t>(v)) return output(name, j);
+    if (!charge()) return std::numeric_limits<double>::quiet_NaN();
     const double keep = slot;
     slot = v;
-    const double y = output(name, j);
+    const OutputValues out = op.oracle(values);
     slot = keep;
-    return y;
+    return out.at(name).at(static_cast<std::size_t>(j));
+  }
+
+ private:
+  // Charges one evaluation; false once the budget is spent.
+  bool charge() {
+    budget -= work;
+    for (const auto& [n, v] : values.inputs) budget -= static_cast<std::int64_t>(v.size()) + 1;
+    return budget >= 0;
   }
 };
 
@@ -146,7 +165,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   const OpProblem one = row_slice(d, full, c.probe_row, c.probe_row + 1);
   std::map<std::string, std::int64_t> one_row = c.dims;
   one_row[d.row_extent] = 1;
-  Row row{op, one.values, {}, budget, d.work.empty() ? 0 : work_of(d, one_row)};
+  Row row{op, one.values, {}, budget, d.work.empty() ? 0 : work_of(d, one_row), {}};
   for (const auto& t : d.inputs)
     if (full.call.has_input(t.name)) row.dtypes[t.name] = full.call.inputs.at(t.name).dtype();
 
@@ -218,7 +237,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
                                                   : std::numeric_limits<double>::infinity();
   };
   {
-    const OutputValues out = op.oracle(row.values);
+    const OutputValues& out = row.outputs();
     for (Target& t : targets) {
       const double y = out.at(t.output->name).at(static_cast<std::size_t>(t.j));
       t.m = std::isfinite(y) ? nearest_midpoint(y, full.call.output_dtypes.at(t.output->name)) : y;
@@ -226,7 +245,7 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
   }
   for (int pass = 0; pass < kStraddlePasses; ++pass) {
     bool all_placed = true;
-    const OutputValues now = op.oracle(row.values);
+    const OutputValues now = row.outputs();  // a copy: the patches below change the row
     for (Target& t : targets) {
       if (!std::isfinite(t.m) || distance(t, now) <= kStraddleUlps) continue;
       all_placed = false;
@@ -239,12 +258,12 @@ StraddlePlan straddle_patches(const OpDef& op, const Case& c, int count, std::in
       }
       if (!best) continue;
       const Grid grid{row.dtypes.at(best->input)};
-      row.values.inputs.at(best->input)[static_cast<std::size_t>(best->local)] = grid.value(best_bits);
+      row.set(best->input, best->local, grid.value(best_bits));
       plan.patches.push_back({best->input, best->full, best_bits, row.dtypes.at(best->input)});
     }
     if (all_placed) break;
   }
-  const OutputValues last = op.oracle(row.values);
+  const OutputValues& last = row.outputs();
   for (const Target& t : targets) {
     const auto& shape = row.values.shapes.at(t.output->name);
     const std::int64_t width = shape.size() == 2 ? shape[1] : 1;
