@@ -57,8 +57,10 @@ struct Row {
   OpValues values;
   std::map<std::string, DType> dtypes;
   std::int64_t budget;
-  std::int64_t work = 0;                // the declared work of one row
-  std::optional<OutputValues> current;  // the reference on `values`, once evaluated
+  std::int64_t work = 0;  // the declared work of one row
+  // The reference on `values`, once evaluated: valid while `values` changes only through set()
+  // (output_with restores what it changes) and the double oracle is a function of its values.
+  std::optional<OutputValues> current;
 
   const OutputValues& outputs() {
     if (!current) current = op.oracle(values);
