@@ -5,6 +5,9 @@
 //   BM_HostTwinForward                     the host twin's forward              2 T (NK + rK + Nr)
 //   BM_OpReferenceForward                  lora_forward's reference in Bounded: 2 T (NK + rK + Nr)
 //                                          every y with its bound (op_reference.hpp, matmul.hpp)
+//   BM_OpFilterForward                     lora_forward's reference in Filtered: 2 T (NK + rK + Nr)
+//                                          every y with d and lo (filtered.hpp), what
+//                                          forward_accuracy asks before Bounded
 //
 // and at a small shape (kSmall), BM_Property/<name>: one check of each LoRA property on the
 // host twin, counter "cases/s", beside BM_TorchMatmulF64 at that shape.
@@ -54,6 +57,7 @@ constexpr const char* kTorchF32 = "BM_TorchMatmulF32";
 constexpr const char* kTorchBf16 = "BM_TorchMatmulBf16";
 constexpr const char* kHostTwin = "BM_HostTwinForward";
 constexpr const char* kReference = "BM_OpReferenceForward";
+constexpr const char* kFilter = "BM_OpFilterForward";
 constexpr const char* kProperty = "BM_Property";
 // The small shape of the property throughput: about what the generators draw by default.
 const gate::GateShape kSmall{64, 96, 8};
@@ -145,6 +149,18 @@ void op_reference_forward(benchmark::State& state, gate::GateShape s) {
   set_rate(state, "FLOP/s", lora_forward_flops(s));
 }
 
+// Every y of lora_forward's reference in Filtered under the same arithmetic: the filter that
+// forward_accuracy asks first (op_checks.hpp, kFilterWork), deciding most cases without Bounded.
+void op_filter_forward(benchmark::State& state, gate::GateShape s) {
+  const ShapeData& d = shape_data(s);
+  const ops::Arithmetic arithmetic{};
+  for (auto _ : state) {
+    ops::FilteredOutputs out = lora_forward_op().filtered(d.op_problem.values, arithmetic);
+    benchmark::DoNotOptimize(out);
+  }
+  set_rate(state, "FLOP/s", lora_forward_flops(s));
+}
+
 // One check of a LoRA property on the host twin at kSmall (the gate case's inputs at that
 // shape; for layout_invariant with the gate's strided layouts), case materialisation and
 // oracles included: what a generated case costs.
@@ -195,20 +211,22 @@ class RatioReporter : public benchmark::ConsoleReporter {
     std::ostream& out = GetOutputStream();
     out << "\nRates from this run (GFLOP/s, wall time; LibTorch intra-op threads: "
         << subjects::torch_impl::torch_intra_op_threads() << ")\n";
-    print_row(out, "shape", {"torch-f64", "torch-f32", "torch-bf16", "host-twin", "reference"});
+    print_row(out, "shape", {"torch-f64", "torch-f32", "torch-bf16", "host-twin", "reference", "filter"});
     for (const auto& s : shapes_)
       print_row(out, s.label(),
                 {gflops(s, kTorchF64), gflops(s, kTorchF32), gflops(s, kTorchBf16), gflops(s, kHostTwin),
-                 gflops(s, kReference)});
+                 gflops(s, kReference), gflops(s, kFilter)});
     out << "\nRatios of rates (> 1: the first is faster; host twin target: twin/t-f32 >= 0.5)\n";
     print_row(out, "shape", {"twin/t-f32", "twin/t-f64", "twin/t-bf16", "ref/t-f64"});
     for (const auto& s : shapes_)
       print_row(out, s.label(),
                 {ratio(s, kHostTwin, kTorchF32), ratio(s, kHostTwin, kTorchF64), ratio(s, kHostTwin, kTorchBf16),
                  ratio(s, kReference, kTorchF64)});
-    out << "\nTime of lora_forward's reference (every y and its bound) over LibTorch's float64 matmul of"
-           " [T, K] x [K, N] (target: <= 1.5)\n";
-    for (const auto& s : shapes_) print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kReference)});
+    out << "\nTime of lora_forward's reference (every y and its bound) and of its filter (every y with d and"
+           " lo) over LibTorch's float64 matmul of [T, K] x [K, N] (target: <= 1.5)\n";
+    print_row(out, "shape", std::vector<std::string>{"reference", "filter"});
+    for (const auto& s : shapes_)
+      print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kReference), ratio(s, kTorchF64, kFilter)});
     out << "\nProperty throughput at " << kSmall.label() << " (r=" << kRank
         << "), cases/s, and one case's time in LibTorch float64 matmuls of that shape ("
         << fmt(gflops(kSmall, kTorchF64)) << " GFLOP/s)\n";
@@ -328,6 +346,7 @@ int main(int argc, char** argv) {
     add(kTorchBf16, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::bf16); });
     add(kHostTwin, s, host_twin_forward);
     add(kReference, s, op_reference_forward);
+    add(kFilter, s, op_filter_forward);
   }
   add(kTorchF64, kSmall, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f64); });
   for (const auto& p : lora::lora_properties()) {

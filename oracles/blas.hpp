@@ -3,13 +3,16 @@
 // (ops/framework/matmul.hpp, Eval::matmul's X and Y where an operand is not an input), in
 // float64, from OpenBLAS (loaded once per process, below).
 // No value an oracle reports comes from it: those are ascending sums (ascending_gemm.hpp), the
-// same bits on every machine.
+// same bits on every machine. The filter in front of the bounds (ops/framework/filtered.hpp)
+// takes its values from it too, only to decide that a case passes: its figures (a passing
+// verdict's *_at_most and rel_err) may differ between machines in their last digits, its verdict
+// not.
 //
 // The contract the bounds rely on (matmul.hpp): every element of C is the sum of its k products
 // a_il * b_jl, each formed exactly or rounded once (with or without fma), added in some order,
 // each addition rounded once: a classical GEMM, never Strassen or another fast algorithm
 // (OpenBLAS's kernels are classical). The order is not known and may change with the shape, the
-// kernel and the thread count: nothing may depend on it but the bound.
+// kernel and the thread count: nothing may depend on it but the bounds and the filter's decisions.
 //
 // Loading (dlopen of the soname libopenblas.so.0, Debian's libopenblas0-pthread), once per
 // process, by load_blas() or else at the first gemm or blas_core(): where the process has it

@@ -1,6 +1,6 @@
 #pragma once
-// define_op<Op>(): an op's declaration with its reference instantiated in double, MPFR and
-// Bounded (op_reference.hpp). Include it in the one .cpp that defines the op's family: the
+// define_op<Op>(): an op's declaration with its reference instantiated in double, MPFR, Bounded
+// and Filtered (op_reference.hpp). Include it in the one .cpp that defines the op's family: the
 // MPFR instantiation is compiled there.
 #include <parity/ops/framework/op_reference.hpp>
 #include <parity/oracles/multiprecision.hpp>
@@ -38,6 +38,25 @@ OpDef define_op() {
         value.push_back(x.value());
         err.push_back(x.err());
         may_overflow.push_back(x.may_overflow() ? 1 : 0);
+      }
+    }
+    return out;
+  };
+  def.filtered = [](const OpValues& v, const Arithmetic& arithmetic) {
+    Eval<Filtered> e(v, arithmetic);
+    const std::int64_t opaque_before = Filtered::opaque_evaluations();
+    Op::reference(e);
+    FilteredOutputs out;
+    out.opaque = Filtered::opaque_evaluations() != opaque_before;
+    for (const auto& [name, values] : e.outputs()) {
+      auto &value = out.value[name], &dev = out.dev[name], &lo = out.lo[name];
+      value.reserve(values.size());
+      dev.reserve(values.size());
+      lo.reserve(values.size());
+      for (const auto& x : values) {
+        value.push_back(x.value());
+        dev.push_back(x.dev());
+        lo.push_back(x.lo());
       }
     }
     return out;

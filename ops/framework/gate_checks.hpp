@@ -91,7 +91,8 @@ GateSection gate_section(const std::string& subject, const std::vector<Shape>& s
 
 // The op family `op`'s definition with max_elements and reach_elements at least `elements`,
 // max_work and reach_work at least `work`: room for a gate's shapes, which its generated cases do
-// not reach, with every row checked (the caps only ever raised).
+// not reach, with every row checked (the caps only ever raised); no filter (OpDef::filter): the
+// gate reports every output's bound utilisation.
 OpDef gate_def(const std::string& op, std::int64_t elements, std::int64_t work);
 
 // The metric `key` of `v`, or null where the verdict has none.

@@ -73,6 +73,82 @@ Arrays arrays_of(const MatrixOperand<Bounded>& x, bool by_row) {
   return out;
 }
 
+// One Filtered operand as the GEMMs read it, in its stored layout: values, double's M = |v| + 2d,
+// d (empty where every d is 0) and the lower M (empty where it is M: every d and lo 0).
+struct FilteredArrays {
+  std::vector<double> v, m, d, low;
+  const double* values = nullptr;
+};
+
+FilteredArrays arrays_of(const MatrixOperand<Filtered>& x) {
+  FilteredArrays out;
+  const std::int64_t stored_rows = x.transposed() ? x.cols() : x.rows();
+  const auto n = static_cast<std::size_t>(stored_rows * x.ld());
+  const auto& data = x.matrix()->data();
+  out.v.resize(n);
+  out.m.resize(n);
+  bool inexact = false;
+  for (std::size_t i = 0; i < n; ++i) inexact = inexact || data[i].dev() != 0 || data[i].lo() != 0;
+  if (inexact) {
+    out.d.resize(n);
+    out.low.resize(n);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const Filtered& f = data[i];
+    out.v[i] = f.value();
+    out.m[i] = std::fabs(f.value()) + 2 * f.dev();
+    if (inexact) {
+      out.d[i] = f.dev();
+      out.low[i] = f.lower_abs() + 2 * f.lo();
+    }
+  }
+  out.values = out.v.data();
+  return out;
+}
+
+// Products of fewer multiply-adds than this go to parity's own kernel, not the BLAS: its pool's
+// start and spin cost more than a short product (a reference makes many of rank r).
+constexpr std::int64_t kBlasWork = std::int64_t{1} << 20;
+
+void product(std::int64_t m, std::int64_t n, std::int64_t k, oracles::GemmOperand<double> a,
+             oracles::GemmOperand<double> b, double* c) {
+  if (m * n * k < kBlasWork) oracles::ascending_gemm(m, n, k, a, b, c);
+  else oracles::gemm(m, n, k, a, b, c);
+}
+
+// mags[i * n + j] = sum_l |a(i, l)| |b(l, j)| of two inputs' values, in blocks of rows of a and
+// columns of b whose magnitudes fit kept per-thread buffers (a large weight's magnitudes are
+// never formed whole: fresh pages of that size cost more than its product).
+void magnitudes(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
+                const oracles::GemmOperand<double>& b, double* mags) {
+  thread_local std::vector<double> abs_a, abs_b, block;
+  const std::int64_t kk = std::max<std::int64_t>(k, 1);
+  const std::int64_t rows = std::clamp<std::int64_t>(static_cast<std::int64_t>(kKeptElements) / kk, 1, m);
+  const std::int64_t cols = std::clamp<std::int64_t>(static_cast<std::int64_t>(kKeptElements) / kk, 1, n);
+  const auto at = [](const oracles::GemmOperand<double>& x, std::int64_t i, std::int64_t j) {
+    return std::fabs(x.trans ? x.p[j * x.ld + i] : x.p[i * x.ld + j]);
+  };
+  for (std::int64_t i0 = 0; i0 < m; i0 += rows) {
+    const std::int64_t mb = std::min(rows, m - i0);
+    abs_a.resize(static_cast<std::size_t>(mb * k));
+    for (std::int64_t i = 0; i < mb; ++i)
+      for (std::int64_t l = 0; l < k; ++l) abs_a[static_cast<std::size_t>(i * k + l)] = at(a, i0 + i, l);
+    for (std::int64_t j0 = 0; j0 < n; j0 += cols) {
+      const std::int64_t nb = std::min(cols, n - j0);
+      // Stored as b's columns j0.. by rows (b^T's rows): a transposed operand of the product.
+      abs_b.resize(static_cast<std::size_t>(nb * k));
+      for (std::int64_t j = 0; j < nb; ++j)
+        for (std::int64_t l = 0; l < k; ++l) abs_b[static_cast<std::size_t>(j * k + l)] = at(b, l, j0 + j);
+      const bool whole = mb == m && nb == n;
+      if (!whole) block.resize(static_cast<std::size_t>(mb * nb));
+      double* out = whole ? mags : block.data();
+      product(mb, nb, k, {abs_a.data(), k, false}, {abs_b.data(), k, true}, out);
+      if (!whole)
+        for (std::int64_t i = 0; i < mb; ++i) std::copy_n(block.data() + i * nb, nb, mags + (i0 + i) * n + j0);
+    }
+  }
+}
+
 }  // namespace
 
 Matrix<double> matmul_double(const MatrixOperand<double>& a, const MatrixOperand<double>& b) {
@@ -147,6 +223,80 @@ Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOper
     }
   if (size > kKeptElements)
     for (std::vector<double>* array : {&v, &mags, &errs, &other}) {
+      array->clear();
+      array->shrink_to_fit();
+    }
+  return c;
+}
+
+Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixOperand<Filtered>& b,
+                                 const Arithmetic& ar, std::int64_t terms) {
+  check_shapes(a.cols(), b.rows());
+  const std::int64_t m = a.rows(), n = b.cols(), k = a.cols();
+  const auto size = static_cast<std::size_t>(m * n);
+  thread_local std::vector<double> v, up, errs, other, low;  // as matmul_bounded's
+  v.resize(size);
+  up.resize(size);
+  bool with_devs = false;
+  if (a.exact() && b.exact()) {
+    const auto va = view_of(a, a.exact()), vb = view_of(b, b.exact());
+    if (m * n * k < kBlasWork) {
+      oracles::ascending_gemm_with_magnitudes(m, n, k, va, vb, v.data(), up.data());
+    } else {
+      oracles::gemm(m, n, k, va, vb, v.data());
+      magnitudes(m, n, k, va, vb, up.data());
+    }
+  } else {
+    // An operand the reference built (a Matrix): its arrays formed whole; an input's read in place
+    // (every d and lo 0, M = |v|).
+    const auto arrays = [](const MatrixOperand<Filtered>& x) {
+      if (!x.exact()) return arrays_of(x);
+      FilteredArrays out;
+      const std::int64_t stored_rows = x.transposed() ? x.cols() : x.rows();
+      out.values = x.exact();
+      out.m.resize(static_cast<std::size_t>(stored_rows * x.ld()));
+      for (std::size_t i = 0; i < out.m.size(); ++i) out.m[i] = std::fabs(x.exact()[i]);
+      return out;
+    };
+    const FilteredArrays x = arrays(a), y = arrays(b);
+    product(m, n, k, view_of(a, x.values), view_of(b, y.values), v.data());
+    product(m, n, k, view_of(a, x.m.data()), view_of(b, y.m.data()), up.data());
+    with_devs = !x.d.empty() || !y.d.empty();
+    if (with_devs) {
+      errs.assign(size, 0.0);
+      other.assign(size, 0.0);
+      low.resize(size);
+      if (!x.d.empty()) product(m, n, k, view_of(a, x.d.data()), view_of(b, y.m.data()), errs.data());
+      if (!y.d.empty()) product(m, n, k, view_of(a, x.m.data()), view_of(b, y.d.data()), other.data());
+      product(m, n, k, view_of(a, x.low.empty() ? x.m.data() : x.low.data()),
+              view_of(b, y.low.empty() ? y.m.data() : y.low.data()), low.data());
+    }
+  }
+  const std::vector<double>& down = with_devs ? low : up;
+
+  const double kd = static_cast<double>(k);
+  const double grow = (1 + 4 * kU53) / (1 - kd * kU53), shrink = (1 - kd * kU53) * (1 - 0x1p-50);
+  const double floor = 2 * kd * kEta53;
+  const double gamma_d = kd * kU53 / (1 - kd * kU53);
+  const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
+  const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
+  Matrix<Filtered> c(m, n);
+  auto& out = c.data();
+  for (std::size_t at = 0; at < size; ++at) {
+    // d: matmul_bounded's form at double's unit and underflow, depth k.
+    const double X = (up[at] + floor) * grow;
+    const double Y = with_devs ? (errs[at] + other[at] + 2 * floor) * grow : 0.0;
+    const double dev_terms = Y + kU53 * X + kd * kEta53;
+    const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + kd * kEta53) * (1 + 0x1p-50);
+    // lo: the form at the subject's unit, X taken down, Y = 0.
+    const double Xl = std::fmax(down[at] - floor, 0.0) * shrink;
+    const double lo_terms = ar.unit * Xl + kd * ar.underflow;
+    const double lo = (lo_terms + gamma * (Xl + 2 * lo_terms) + g * ar.underflow) * (1 - 0x1p-50);
+    out[at] =
+        Filtered(v[at], std::isfinite(v[at]) && std::isfinite(d) ? d : INFINITY, std::isfinite(lo) ? lo : 0.0, &ar);
+  }
+  if (size > kKeptElements)
+    for (std::vector<double>* array : {&v, &up, &errs, &other, &low}) {
       array->clear();
       array->shrink_to_fit();
     }

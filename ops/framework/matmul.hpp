@@ -1,6 +1,7 @@
 #pragma once
 // The matrix products of an op's reference (Eval::matmul, op_reference.hpp) in double (the
-// oracle) and in Bounded (the bound); MPFR's are Eval::sum loops (op_reference.hpp).
+// oracle), in Bounded (the bound) and in Filtered (the filter); MPFR's are Eval::sum loops
+// (op_reference.hpp).
 // C(i, j) = sum_l a(i, l) b(l, j), l < k, is in every real the value of
 // e.sum(k, [&](l) { return a(i, l) * b(l, j); }), in its order.
 //
@@ -40,6 +41,17 @@
 // An element of an operand whose value or bound is not finite, or that may overflow, sends every
 // output element that reads it to the element-by-element rules (Bounded::sum, with `terms`), as
 // does an output whose v or E is not finite: the classes of non-finite values are theirs.
+//
+// Filtered (filtered.hpp): v from the BLAS (oracles/blas.hpp), summed in the order it picks; with
+// Ma = |va| + 2da per operand element (double's M) the GEMMs X+ = sum Ma Mb and
+// Y+ = sum (Ma db + da Mb), each taken up as above, give d by the same closed form at double's unit
+// and underflow with depth k (any order); with ma = max(|va| - 2da, 0) + 2 loa (a lower bound of
+// Bounded's M) the GEMM X- = sum ma mb, taken down (each rounding of a non-negative sum shrinks it by
+// at most 1 - 2^-53 and an underflow by 2^-1075: X >= (X_hat - 2 k 2^-1074)(1 - k 2^-53)), gives
+// lo by the closed form above with Y = 0 (a lower bound of Bounded's Y): Bounded's E for the element
+// is that form at X and Y no smaller, or where it goes to the element rules, their E, which is
+// no smaller either (E_t >= u Ma Mb + eta, M_t >= |fl(va vb)| + 2 E_t). Where both operands are
+// inputs (d = lo = 0) X+ and X- are one GEMM.
 #include <parity/ops/framework/ref_matrix.hpp>
 
 namespace parity::ops {
@@ -48,5 +60,7 @@ Matrix<double> matmul_double(const MatrixOperand<double>& a, const MatrixOperand
 // `terms` > k: the products as part of a reduction of `terms` terms, g its depth (Bounded::parts).
 Matrix<Bounded> matmul_bounded(const MatrixOperand<Bounded>& a, const MatrixOperand<Bounded>& b,
                                const Arithmetic& arithmetic, std::int64_t terms = 0);
+Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixOperand<Filtered>& b,
+                                 const Arithmetic& arithmetic, std::int64_t terms = 0);
 
 }  // namespace parity::ops

@@ -357,6 +357,79 @@ std::vector<std::int64_t> accuracy_rows(const OpDecl& d, const Case& c) {
   return {chosen.begin(), chosen.end()};
 }
 
+namespace {
+
+// One output as forward_accuracy checks it: the subject's values at the reference's elements (the
+// checked rows, in the reference's row-major order), whether each is real (not a ragged extent's
+// padding), and where each lies in the batch's matrix.
+struct CheckedOutput {
+  const TensorDecl* decl;
+  std::vector<double> all;  // the batch's matrix
+  std::vector<double> got;
+  std::vector<std::uint8_t> real;
+  std::function<std::int64_t(std::size_t)> whole;  // element i of the reference is whole(i) of `all`
+  std::int64_t real_count = 0;
+};
+
+// What a Filtered lower bound becomes after the output's rounding into a narrower dtype
+// (Bounded::rounded_to: E + unit M + eta, M >= |v_B| + 2E), taken down.
+double rounded_lower(double lo, double lower_abs, const Rounding& out, const Arithmetic& arithmetic) {
+  if (!(out.unit > arithmetic.unit)) return lo;
+  return (lo + out.unit * (lower_abs + 2 * lo) + out.eta) * (1 - 0x1p-50);
+}
+
+// The filter's verdict (filtered.hpp): a pass where every real element of every checked output
+// satisfies |got - v| + 2d <= lo after the output's rounding, else nothing (Bounded decides).
+std::optional<Verdict> filter_pass(const OpDef& op, const OpValues& values, const std::vector<CheckedOutput>& outputs,
+                                   const OpCall& call, const Arithmetic& arithmetic) {
+  // A non-finite subject value is never decided: no evaluation for a case that has one.
+  for (const CheckedOutput& o : outputs)
+    for (std::size_t i = 0; i < o.got.size(); ++i)
+      if (o.real[i] && !std::isfinite(o.got[i])) return std::nullopt;
+  const FilteredOutputs f = op.filtered(values, arithmetic);
+  if (f.opaque) {
+    op.filter_opaque->store(true);
+    return std::nullopt;
+  }
+  std::map<std::string, double> metrics;
+  double worst = 0;
+  std::int64_t decided = 0;
+  for (const CheckedOutput& o : outputs) {
+    const Rounding out = rounding_of(call.output_dtypes.at(o.decl->name));
+    const auto &value = f.value.at(o.decl->name), &dev = f.dev.at(o.decl->name), &lo = f.lo.at(o.decl->name);
+    double output_worst = 0;
+    for (std::size_t i = 0; i < o.got.size(); ++i) {
+      if (!o.real[i]) {
+        // Padding: Bounded checks +0 +- 0 there, the filter decides only the same bits' value.
+        if (o.got[i] != value[i]) return std::nullopt;
+        continue;
+      }
+      const double lower_abs = std::fmax(std::fabs(value[i]) - 2 * dev[i], 0.0);
+      const double bound = rounded_lower(lo[i], lower_abs, out, arithmetic);
+      const double reach = std::fabs(o.got[i] - value[i]) + 2 * dev[i];
+      // A bound at the dtype's largest finite may be one Bounded exempts: undecided.
+      if (!std::isfinite(value[i]) || !(bound < out.max_finite) || !(reach <= bound)) return std::nullopt;
+      output_worst = std::max(output_worst, reach == 0 ? 0.0 : reach / bound);
+      ++decided;
+    }
+    std::vector<double> v(value.size());
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = o.real[i] ? value[i] : 0.0;
+    metrics[o.decl->name + "_bound_utilisation_at_most"] = output_worst;
+    metrics[o.decl->name + "_rel_err_vs_fp64"] = compare_values(o.got, v).normwise_rel;
+    worst = std::max(worst, output_worst);
+  }
+  if (decided == 0) return std::nullopt;
+  Verdict v = Verdict::pass("forward_accuracy",
+                            "decided by the filter: every checked element within a lower bound of "
+                            "its derived bound (the exact bounds were not formed)");
+  v.metrics = std::move(metrics);
+  v.metrics["bound_utilisation_at_most"] = worst;
+  v.metrics["decided_by_filter"] = 1;
+  return v;
+}
+
+}  // namespace
+
 Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   const OpDecl& d = op.decl;
   const std::vector<std::int64_t> checked_rows = accuracy_rows(d, c);
@@ -373,49 +446,76 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
   const Arithmetic arithmetic = s.arithmetic();
   // The reference of the checked rows alone: rows are independent in every op's contract.
   const OpProblem gathered = subset ? row_gather(d, p, checked_rows) : OpProblem{};
-  const BoundedOutputs ref = op.bounded(subset ? gathered.values : p.values, arithmetic);
-  double utilisation = 0;
-  // exempt: any value accepted; overflowed: may overflow and is not finite, accepted; checked: the rest.
-  std::int64_t exempt = 0, may_overflow = 0, overflowed = 0, checked = 0;
-  std::string unchecked;                     // outputs a subset of rows cannot check
-  std::map<std::string, double> per_output;  // <output>_bound_utilisation, <output>_rel_err_vs_fp64
-  std::optional<Verdict> failed;             // the first output outside its bound
+  const OpValues& values = subset ? gathered.values : p.values;
+  std::string unchecked;  // outputs a subset of rows cannot check
+  std::vector<CheckedOutput> outputs;
   for (const auto& t : d.outputs) {
     if (!r.out.contains(t.name)) continue;  // one the subject does not return
     if (subset && !d.has_rows(t)) {
       unchecked += (unchecked.empty() ? "" : ", ") + t.name;
       continue;
     }
-    const DType dt = p.call.output_dtypes.at(t.name);
-    const Rounding out = rounding_of(dt);
-    const auto& value = ref.value.at(t.name);
-    std::vector<double> bound = ref.err.at(t.name);
-    std::vector<std::uint8_t> over = ref.may_overflow.at(t.name);
+    CheckedOutput o;
+    o.decl = &t;
     // In the matrix's order, the reference's; a message points into the output in its declared
     // dims (a packed one unpacked, naming the sequence and packed row as well).
-    const std::vector<double> all = matrix_of(t, r.out.at(t.name), p.call).values();
-    // Element i of the reference is element whole(i) of the batch's matrix.
-    const std::int64_t width = static_cast<std::int64_t>(all.size()) / std::max<std::int64_t>(T, 1);
-    const auto whole = [&](std::size_t i) {
+    o.all = matrix_of(t, r.out.at(t.name), p.call).values();
+    const std::int64_t width = static_cast<std::int64_t>(o.all.size()) / std::max<std::int64_t>(T, 1);
+    o.whole = [&checked_rows, subset, width](std::size_t i) {
       const auto k = static_cast<std::int64_t>(i);
       return subset ? checked_rows[static_cast<std::size_t>(k / width)] * width + k % width : k;
     };
-    std::vector<double> got(bound.size());
-    for (std::size_t i = 0; i < got.size(); ++i) got[i] = all[static_cast<std::size_t>(whole(i))];
+    const std::size_t n = subset ? checked_rows.size() * static_cast<std::size_t>(width) : o.all.size();
+    o.got.resize(n);
+    for (std::size_t i = 0; i < n; ++i) o.got[i] = o.all[static_cast<std::size_t>(o.whole(i))];
     // Each row's real elements (real_width, op_decl.hpp): a ragged extent's padding (+0 in the
     // output and the reference alike) is neither checked nor counted.
     const bool ragged = ragged_extent_of(d, t) != nullptr;
     std::vector<std::int64_t> real_widths;
     for (std::int64_t row = 0; ragged && row < T; ++row)
       real_widths.push_back(real_width(d, t, p.values.extents, p.values.lengths, row));
-    const auto real = [&](std::size_t i) {
-      const std::int64_t k = whole(i);
-      return !ragged || k % width < real_widths[static_cast<std::size_t>(k / width)];
-    };
-    std::int64_t real_count = 0;
+    o.real.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t k = o.whole(i);
+      o.real[i] = !ragged || k % width < real_widths[static_cast<std::size_t>(k / width)];
+      o.real_count += o.real[i];
+    }
+    outputs.push_back(std::move(o));
+  }
+  const auto with_rows = [&](Verdict v) {
+    v.metrics["rows_checked"] = static_cast<double>(checked_rows.size());
+    return v;
+  };
+  const std::string subset_detail =
+      subset
+          ? std::to_string(checked_rows.size()) + " of " + std::to_string(T) +
+                " rows checked (those that fit the oracle's max_work and max_elements: the probe row, the last and "
+                "evenly spaced ones)" +
+                (unchecked.empty() ? ""
+                                   : "; " + unchecked + " not checked: summed over every row, a subset cannot check it")
+          : "";
+  std::map<std::string, std::int64_t> checked_dims = p.values.extents;
+  checked_dims[d.row_extent] = static_cast<std::int64_t>(checked_rows.size());
+  if (op.filter && op.filtered && work_of(d, checked_dims) >= kFilterWork && !op.filter_opaque->load())
+    if (std::optional<Verdict> v = filter_pass(op, values, outputs, p.call, arithmetic)) {
+      if (!subset_detail.empty()) v->detail += "; " + subset_detail;
+      return with_rows(std::move(*v));
+    }
+  const BoundedOutputs ref = op.bounded(values, arithmetic);
+  double utilisation = 0;
+  // exempt: any value accepted; overflowed: may overflow and is not finite, accepted; checked: the rest.
+  std::int64_t exempt = 0, may_overflow = 0, overflowed = 0, checked = 0;
+  std::map<std::string, double> per_output;  // <output>_bound_utilisation, <output>_rel_err_vs_fp64
+  std::optional<Verdict> failed;             // the first output outside its bound
+  for (const CheckedOutput& o : outputs) {
+    const TensorDecl& t = *o.decl;
+    const Rounding out = rounding_of(p.call.output_dtypes.at(t.name));
+    const auto& value = ref.value.at(t.name);
+    std::vector<double> bound = ref.err.at(t.name);
+    std::vector<std::uint8_t> over = ref.may_overflow.at(t.name);
+    const std::vector<double>& got = o.got;
     for (std::size_t i = 0; i < bound.size(); ++i) {
-      if (!real(i)) continue;
-      ++real_count;
+      if (!o.real[i]) continue;
       if (out.unit > arithmetic.unit && std::isfinite(value[i])) {  // a non-finite value keeps its class rule
         const Bounded rounded =
             Bounded(value[i], bound[i], &arithmetic, over[i] != 0).rounded_to(out.unit, out.eta, out.max_finite);
@@ -435,13 +535,13 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     if (!check.holds() && !failed) {  // the first output outside its bound gives the verdict; the rest are measured
       const auto i = static_cast<std::size_t>(check.first_violation);
       const auto shape = r.out.at(t.name).shape();
+      const std::int64_t at = o.whole(i);
       Verdict v = Verdict::fail(
           "forward_accuracy",
-          std::to_string(check.violations) + " of " + std::to_string(real_count) + " " + t.name +
-              " elements outside their derived bound; first " + t.name +
-              index_text(dims_index(t, whole(i), p.call), shape) +
-              packed_position_text(t, dims_index(t, whole(i), p.call), p.call) + " = " + number_text(got[i]) +
-              " vs fp64 " + number_text(value[i]) + " +- " + number_text(bound[i]) + " (|error| / bound = " +
+          std::to_string(check.violations) + " of " + std::to_string(o.real_count) + " " + t.name +
+              " elements outside their derived bound; first " + t.name + index_text(dims_index(t, at, p.call), shape) +
+              packed_position_text(t, dims_index(t, at, p.call), p.call) + " = " + number_text(got[i]) + " vs fp64 " +
+              number_text(value[i]) + " +- " + number_text(bound[i]) + " (|error| / bound = " +
               number_text(std::fabs(got[i] - value[i]) / bound[i]) + ")" + nonfinite_note(got[i], value[i], "fp64") +
               (over[i] ? "; some permitted order may overflow there: an Inf or NaN would be accepted, "
                          "a finite value must be within the bound of the orders that do not"
@@ -450,9 +550,9 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
                       : ""));
       // The map in the subject's tensor, where the message points; rows not checked are unmarked (NaN).
       const std::vector<double> ratio = error_over_bound(got, value, bound, over);
-      std::vector<double> in_dims(all.size(), NAN);
+      std::vector<double> in_dims(o.all.size(), NAN);
       for (std::size_t k = 0; k < ratio.size(); ++k)
-        in_dims[static_cast<std::size_t>(dims_index(t, whole(k), p.call))] = ratio[k];
+        in_dims[static_cast<std::size_t>(dims_index(t, o.whole(k), p.call))] = ratio[k];
       v.map = element_map_of(t.name, MapMeasure::error_over_bound, shape, in_dims);
       failed = std::move(v);
     }
@@ -463,9 +563,8 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
     v.metrics["exempt"] = static_cast<double>(exempt);
     v.metrics["may_overflow"] = static_cast<double>(may_overflow);
     v.metrics["overflowed"] = static_cast<double>(overflowed);
-    v.metrics["rows_checked"] = static_cast<double>(checked_rows.size());
     v.metrics.insert(per_output.begin(), per_output.end());
-    return v;
+    return with_rows(std::move(v));
   };
   if (failed) return with_metrics(std::move(*failed));
   if (checked == 0)
@@ -473,13 +572,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
         "forward_accuracy", "no element checked: " + std::to_string(exempt) + " exempt, " + std::to_string(overflowed) +
                                 " not finite where some permitted order may overflow" +
                                 (unchecked.empty() ? "" : ", " + unchecked + " not checked")));
-  std::string detail;
-  if (subset)
-    detail =
-        std::to_string(checked_rows.size()) + " of " + std::to_string(T) +
-        " rows checked (those that fit the oracle's max_work and max_elements: the probe row, the last and "
-        "evenly spaced ones)" +
-        (unchecked.empty() ? "" : "; " + unchecked + " not checked: summed over every row, a subset cannot check it");
+  std::string detail = subset_detail;
   if (exempt)
     detail += (detail.empty() ? "" : "; ") + std::to_string(exempt) +
               " elements exempt (their float evaluation may be any value in some permitted order: a divisor, rsqrt or "

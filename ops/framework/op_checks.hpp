@@ -38,6 +38,14 @@
 //                         whole batch's outputs at those rows; its outputs not led by the row
 //                         extent (summed over the rows) go unchecked, named in the detail; a case
 //                         of which one row alone is past the caps is discarded. Metric rows_checked.
+//                         Where the checked rows' work is at least kFilterWork (and OpDef::filter),
+//                         the filter is asked first (filtered.hpp: a BLAS's values, and lower
+//                         bounds of the bounds): a case whose every checked element it finds
+//                         within a lower bound of its bound passes with no Bounded evaluation,
+//                         its figures upper bounds
+//                         (decided_by_filter 1, bound_utilisation_at_most and per output
+//                         <output>_bound_utilisation_at_most; <output>_rel_err_vs_fp64 against the
+//                         filter's double values); any other case is checked as above.
 //   oracle_agreement      a self-check of parity's oracle, calling no subject: the double oracle,
 //                         and the Bounded reference's own value (the one forward_accuracy's bounds
 //                         are centred on, which may sum in another order), each within the derived
@@ -61,6 +69,10 @@ namespace parity::ops {
 
 inline constexpr std::int64_t kOracleCheckElements = 4096;
 inline constexpr std::int64_t kRowsCompared = 256;
+// The work (OpDecl::work over the checked rows) from which forward_accuracy asks the filter first:
+// below it Bounded's evaluation costs little and its figures are exact (2^20 multiply-adds: a
+// few milliseconds of Bounded's matrix products).
+inline constexpr std::int64_t kFilterWork = std::int64_t{1} << 20;
 
 // The rows forward_accuracy checks: every row where the case's rows (without the extra batch row)
 // fit the op's max_work, and max_elements in each operand led by the row extent (a shared weight

@@ -6,9 +6,10 @@
 //     template <class R> static void reference(Eval<R>& e);   // reads inputs, writes outputs
 //   };
 //
-// define_op<MyOp>() instantiates it three times: in double (the oracle), in MPFR (133 bits,
-// the oracle's check) and in Bounded (bounded.hpp: the per-element bound of a float evaluation
-// under a subject's declared Arithmetic). Inside a reference, write arithmetic as for any real
+// define_op<MyOp>() instantiates it four times: in double (the oracle), in MPFR (133 bits,
+// the oracle's check), in Bounded (bounded.hpp: the per-element bound of a float evaluation
+// under a subject's declared Arithmetic) and in Filtered (filtered.hpp: the cheap evaluation that
+// decides most elements' verdicts before Bounded is asked). Inside a reference, write arithmetic as for any real
 // (+ - * /, sqrt, rsqrt, exp, log: unqualified, from namespace parity::ops), constants as R(2),
 // every sum through e.sum(n, f), which is where the declared reduction order enters, and every
 // maximum through e.max(n, f). A sum of products of two matrices, sum_l a(i, l) b(l, j), may go
@@ -17,9 +18,11 @@
 // e.sum's, its magnitudes from a BLAS (matmul.hpp). A caller that reads only some outputs names
 // them (Eval's `wanted`); a reference may then skip the work of the others, asking e.wants(name),
 // as PyTorch's output_mask lets a backward skip a gradient.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -28,6 +31,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/bounded.hpp>
+#include <parity/ops/framework/filtered.hpp>
 #include <parity/ops/framework/matmul.hpp>
 #include <parity/ops/framework/op_decl.hpp>
 
@@ -121,6 +125,8 @@ class Eval {
   R sum(std::int64_t n, F f, std::int64_t terms = 0) const {
     if constexpr (std::is_same_v<R, Bounded>) {
       return Bounded::sum(n, f, arithmetic_, terms);
+    } else if constexpr (std::is_same_v<R, Filtered>) {
+      return Filtered::sum(n, f, arithmetic_, terms);
     } else {
       R s(0);
       for (std::int64_t i = 0; i < n; ++i) s += f(i);
@@ -132,6 +138,7 @@ class Eval {
   // the reduction's whole term count (Bounded::parts).
   R parts(const R& a, const R& b) const {
     if constexpr (std::is_same_v<R, Bounded>) return Bounded::parts(a, b);
+    else if constexpr (std::is_same_v<R, Filtered>) return Filtered::parts(a, b);
     else return a + b;
   }
 
@@ -152,6 +159,8 @@ class Eval {
   R max(std::int64_t n, F f) const {
     if constexpr (std::is_same_v<R, Bounded>) {
       return Bounded::max(n, f);
+    } else if constexpr (std::is_same_v<R, Filtered>) {
+      return Filtered::max(n, f);
     } else {
       R m = f(0);
       for (std::int64_t i = 1; i < n && !isnan_(m); ++i) {
@@ -176,15 +185,18 @@ class Eval {
       for (std::int64_t j = 0; j < cols; ++j) m(i, j) = f(i, j);
     return m;
   }
-  // C(i, j) = sum_l a(i, l) b(l, j) over the a.cols() == b.rows() products: in every real the
-  // value of sum(a.cols(), [&](l) { return a(i, l) * b(l, j); }), ascending, bit for bit; in
-  // Bounded a bound at least sum's, from GEMMs (matmul.hpp). `terms` > a.cols(): the products as
+  // C(i, j) = sum_l a(i, l) b(l, j) over the a.cols() == b.rows() products: in double, MPFR and
+  // Bounded the value of sum(a.cols(), [&](l) { return a(i, l) * b(l, j); }), ascending, bit for bit; in
+  // Bounded a bound at least sum's, from GEMMs (matmul.hpp); in Filtered a BLAS's value, in its
+  // order. `terms` > a.cols(): the products as
   // part of a reduction of `terms` terms (as sum's `terms`).
   Matrix<R> matmul(const MatrixOperand<R>& a, const MatrixOperand<R>& b, std::int64_t terms = 0) const {
     if constexpr (std::is_same_v<R, double>) {
       return matmul_double(a, b);
     } else if constexpr (std::is_same_v<R, Bounded>) {
       return matmul_bounded(a, b, arithmetic_, terms);
+    } else if constexpr (std::is_same_v<R, Filtered>) {
+      return matmul_filtered(a, b, arithmetic_, terms);
     } else {
       if (a.cols() != b.rows()) throw InputError("matmul: the operands' inner extents differ");
       return matrix(a.rows(), b.cols(), [&](std::int64_t i, std::int64_t j) {
@@ -199,6 +211,7 @@ class Eval {
   static bool isnan_(const R& v) { return v != v; }
   R make(double v) const {
     if constexpr (std::is_same_v<R, Bounded>) return Bounded(v, 0.0, &arithmetic_);
+    else if constexpr (std::is_same_v<R, Filtered>) return Filtered(v, 0.0, 0.0, &arithmetic_);
     else return R(v);
   }
   std::int64_t cols(const std::string& name) const {
@@ -227,12 +240,30 @@ struct BoundedOutputs {
   std::map<std::string, std::vector<std::uint8_t>> may_overflow;
 };
 
-// An op as the framework uses it: its declaration and its reference in the three reals.
+// Each output's Filtered value, the bound on any double evaluation's distance from the exact
+// value, and the lower bound on Bounded's error under one Arithmetic (filtered.hpp), before the
+// output's rounding.
+struct FilteredOutputs {
+  OutputValues value, dev, lo;
+  // Whether the reference evaluated an operation the filter does not bound (Filtered's header):
+  // then no element that reads it is decided.
+  bool opaque = false;
+};
+
+// An op as the framework uses it: its declaration and its reference in the four reals.
 struct OpDef {
   OpDecl decl;
   std::function<OutputValues(const OpValues&)> oracle;          // double
   std::function<OutputValues(const OpValues&)> multiprecision;  // MPFR, rounded to double
   std::function<BoundedOutputs(const OpValues&, const Arithmetic&)> bounded;
+  std::function<FilteredOutputs(const OpValues&, const Arithmetic&)> filtered;
+  // Set by the first filtered evaluation found opaque: forward_accuracy asks this op's filter no
+  // more (shared by the OpDef's copies). A reference whose operations depend on the case then
+  // loses the filter on its other cases too: a cost, never a verdict.
+  std::shared_ptr<std::atomic<bool>> filter_opaque = std::make_shared<std::atomic<bool>>(false);
+  // Whether forward_accuracy may ask the filter first: false where every bound's figures are
+  // reported (the gates, gate_checks.hpp's gate_def).
+  bool filter = true;
 };
 
 }  // namespace parity::ops

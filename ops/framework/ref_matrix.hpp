@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <parity/ops/framework/bounded.hpp>
+#include <parity/ops/framework/filtered.hpp>
 
 namespace parity::ops {
 
@@ -39,8 +40,8 @@ class Matrix {
 template <class R>
 class MatrixOperand {
  public:
-  // An input's values, stored rows x cols row-major; `arithmetic` is the one an exact Bounded
-  // carries.
+  // An input's values, stored rows x cols row-major; `arithmetic` is the one an exact Bounded or
+  // Filtered carries.
   MatrixOperand(const double* exact, std::int64_t rows, std::int64_t cols, const Arithmetic* arithmetic)
       : rows_(rows), cols_(cols), ld_(cols), exact_(exact), arithmetic_(arithmetic) {}
   MatrixOperand(const Matrix<R>& m)  // NOLINT: implicit, a matrix is an operand
@@ -61,6 +62,7 @@ class MatrixOperand {
     const std::int64_t at = trans_ ? j * ld_ + i : i * ld_ + j;
     if (!exact_) return matrix_->data()[static_cast<std::size_t>(at)];
     if constexpr (std::is_same_v<R, Bounded>) return Bounded(exact_[at], 0.0, arithmetic_);
+    else if constexpr (std::is_same_v<R, Filtered>) return Filtered(exact_[at], 0.0, 0.0, arithmetic_);
     else return R(exact_[at]);
   }
   // The stored values where they are an input's (null for a Matrix), their row stride and

@@ -1,0 +1,156 @@
+#pragma once
+// Filtered: the scalar type of an op reference's cheap evaluation, a filter in front of Bounded
+// (bounded.hpp), as CGAL's filtered predicates put a fast interval evaluation in front of exact
+// arithmetic: forward_accuracy asks it first, and only where it cannot decide an element's
+// verdict does the case go to Bounded's evaluation.
+//
+// Each value carries three doubles:
+//   v   a double evaluation of the expression, its sums in any order (a BLAS's, Eval::matmul);
+//   d   an upper bound on |w - x*| for every double evaluation w of the expression, whatever
+//       order its sums take: Bounded's rules at double's unit and underflow, every sum of n terms
+//       at depth n - 1. Bounded's own value v_B is one such w (the same expression: Eval::covering's
+//       first way, Eval::parts a sum), so |v - v_B| <= 2d;
+//   lo  a lower bound on Bounded's E under the subject's Arithmetic: Bounded's rules, each
+//       non-decreasing in its operands' E and M = |v_B| + 2E, fed lower bounds of both
+//       (|v_B| >= max(|v| - 2d, 0)); a product's sum of products X = sum |a||b| from its own
+//       GEMM, the operands' propagated errors (Y) taken as 0; a covering's first way alone (its E
+//       is the sum of every way's).
+// x* is the exact value. An element whose subject value `got` satisfies
+//     |got - v| + 2d <= lo     therefore satisfies     |got - v_B| <= E_B,
+// Bounded's verdict "within the bound" (the output's rounding applied to both sides alike).
+// Nothing here decides a failure: an element the inequality does not hold for is undecided.
+//
+// The rules are those of + - *, sums, maxima and matrix products; a division, sqrt, rsqrt, exp
+// or log gives d = infinity (its value is the double's): every element that reads one is
+// undecided, so an op built of them always goes to Bounded (opaque_evaluations() counts them, for
+// define_op to mark such an op: forward_accuracy then skips its filter). An operand whose d is not
+// finite leaves its results' d infinite; forward_accuracy decides no element whose v or subject
+// value is not finite. A maximum may drop an exact -Inf term and stay decided (Bounded's does too).
+// Each rule's own roundings in double, and Bounded's in its rules (which carry no margin), are
+// covered by lo's factor 1 - 2^-46 (a rule is a few operations on non-negative terms, each within
+// 2^-53 relative, on either side) and d's 1 + 2^-50; a sum's by a further 1 -+ n 2^-52.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include <parity/core/detmath.hpp>
+#include <parity/ops/framework/arithmetic.hpp>
+
+namespace parity::ops {
+
+class Filtered {
+ public:
+  Filtered() = default;
+  // An exact constant, representable in the subject's precision (Bounded's E is 0 there).
+  Filtered(double exact) : v_(exact) {}  // NOLINT: implicit, as a literal is in any real type
+  // A NaN d is infinite; lo is 0 where v is not finite (Bounded's E is 0 there: a non-finite value
+  // is a class, not a bound) or lo is not finite (an infinite gamma, an overflowed product).
+  Filtered(double v, double d, double lo, const Arithmetic* a)
+      : v_(v), d_(std::isnan(d) ? kInf : d), lo_(std::isfinite(v) && std::isfinite(lo) && lo >= 0 ? lo : 0.0), a_(a) {}
+
+  double value() const { return v_; }
+  // The bound on any double evaluation's distance from the exact value (the header).
+  double dev() const { return d_; }
+  // The lower bound on Bounded's E (the header).
+  double lo() const { return lo_; }
+  // How many operations the filter does not bound (a division, sqrt, rsqrt, exp, log) this thread
+  // has evaluated: a reference that evaluates one leaves its results undecided.
+  static std::int64_t opaque_evaluations() { return opaque_count_; }
+
+  // A lower bound on |v_B|, Bounded's value.
+  double lower_abs() const { return std::fmax(std::fabs(v_) - 2 * d_, 0.0); }
+
+  friend Filtered operator+(const Filtered& a, const Filtered& b) { return add(a, b, a.v_ + b.v_); }
+  friend Filtered operator-(const Filtered& a, const Filtered& b) { return add(a, b, a.v_ - b.v_); }
+  friend Filtered operator-(const Filtered& a) { return {-a.v_, a.d_, a.lo_, a.a_}; }
+  // Bounded: E = Ma Eb + Mb Ea + u Ma Mb + eta, M = |v| + 2E.
+  friend Filtered operator*(const Filtered& a, const Filtered& b) {
+    const Arithmetic& ar = pick(a, b);
+    const double ma = std::fabs(a.v_) + 2 * a.d_, mb = std::fabs(b.v_) + 2 * b.d_;
+    const double d = (ma * b.d_ + mb * a.d_ + kU53 * ma * mb + kEta53) * kUp;
+    const double la = a.lower_m(), lb = b.lower_m();
+    const double lo = (la * b.lo_ + lb * a.lo_ + ar.unit * la * lb + ar.underflow) * kDown;
+    return {a.v_ * b.v_, d, lo, &ar};
+  }
+  friend Filtered operator/(const Filtered& a, const Filtered& b) { return opaque(a.v_ / b.v_, pick(a, b)); }
+  friend Filtered sqrt(const Filtered& a) { return opaque(std::sqrt(a.v_), pick(a, a)); }
+  friend Filtered rsqrt(const Filtered& a) { return opaque(1.0 / std::sqrt(a.v_), pick(a, a)); }
+  friend Filtered exp(const Filtered& a) { return opaque(detmath::exp(a.v_), pick(a, a)); }
+  friend Filtered log(const Filtered& a) { return opaque(detmath::log(a.v_), pick(a, a)); }
+
+  // sum of f(0), ..., f(n - 1), ascending; lo under `ar`'s reduction depth of max(n, terms)
+  // terms (Bounded::sum), d at depth n - 1 (any order).
+  template <class F>
+  static Filtered sum(std::int64_t n, F f, const Arithmetic& ar, std::int64_t terms = 0) {
+    double v = 0, devs = 0, mags = 0, los = 0, low_mags = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const Filtered t = f(i);
+      v += t.v_;
+      devs += t.d_;
+      mags += std::fabs(t.v_) + 2 * t.d_;
+      los += t.lo_;
+      low_mags += t.lower_m();
+    }
+    const double nd = static_cast<double>(n);
+    const double gd = static_cast<double>(n > 1 ? n - 1 : 0);
+    const double d = (devs + gamma(gd, kU53) * mags + gd * kEta53) * (1 + nd * 0x1p-52) * kUp;
+    const double g = static_cast<double>(ar.reduction_depth(std::max(n, terms)));
+    const double lo = (los + gamma(g, ar.unit) * low_mags + g * ar.underflow) * (1 - nd * 0x1p-52) * kDown;
+    return {v, d, std::fmax(lo, 0.0), &ar};
+  }
+
+  // Two parts of one reduction (Bounded::parts: E = Ea + Eb + 2^-53 |v_B| + 2^-1074).
+  static Filtered parts(const Filtered& a, const Filtered& b) {
+    const Filtered s = add(a, b, a.v_ + b.v_);
+    return {s.v_, s.d_, (a.lo_ + b.lo_ + kU53 * s.lower_abs() + kEta53) * kDown, s.a_};
+  }
+
+  // The largest of f(0), ..., f(n - 1), n >= 1 (Bounded::max: E = max Ei; the exact maximum is
+  // within max di of any evaluation's).
+  template <class F>
+  static Filtered max(std::int64_t n, F f) {
+    Filtered m = f(0);
+    double d = m.d_, lo = m.lo_;
+    for (std::int64_t i = 1; i < n; ++i) {
+      const Filtered t = f(i);
+      d = std::isnan(t.d_) || t.d_ > d ? t.d_ : d;
+      lo = std::fmax(lo, t.lo_);
+      if (std::isnan(t.v_) || t.v_ > m.v_) m = t;
+    }
+    return {m.v_, d, lo, m.a_};
+  }
+
+ private:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  static constexpr double kU53 = 0x1p-53, kEta53 = 0x1p-1074;
+  static constexpr double kUp = 1 + 0x1p-50, kDown = 1 - 0x1p-46;
+
+  // A lower bound on Bounded's M = |v_B| + 2E.
+  double lower_m() const { return lower_abs() + 2 * lo_; }
+  static double gamma(double g, double u) { return g * u < 1 ? g * u / (1 - g * u) : kInf; }
+  static const Arithmetic& pick(const Filtered& a, const Filtered& b) {
+    static const Arithmetic fallback;
+    return a.a_ ? *a.a_ : b.a_ ? *b.a_ : fallback;
+  }
+  // Bounded: E = Ea + Eb + u (|v_B| (1 + 2^-52) + 2 (Ea + Eb)) + eta.
+  static Filtered add(const Filtered& a, const Filtered& b, double v) {
+    const Arithmetic& ar = pick(a, b);
+    const double devs = a.d_ + b.d_;
+    const double d = (devs + kU53 * (std::fabs(v) * (1 + 0x1p-52) + 2 * devs) + kEta53) * kUp;
+    const double los = a.lo_ + b.lo_;
+    const double lo = (los + ar.unit * (std::fmax(std::fabs(v) - 2 * d, 0.0) + 2 * los) + ar.underflow) * kDown;
+    return {v, d, lo, &ar};
+  }
+  // A result the filter does not bound: the double's value, undecided.
+  static Filtered opaque(double v, const Arithmetic& ar) {
+    ++opaque_count_;
+    return {v, kInf, 0.0, &ar};
+  }
+
+  static inline thread_local std::int64_t opaque_count_ = 0;
+
+  double v_ = 0, d_ = 0, lo_ = 0;
+  const Arithmetic* a_ = nullptr;
+};
+
+}  // namespace parity::ops
