@@ -1,0 +1,75 @@
+// Eval::matmul in Filtered (matmul.hpp) against the same products in Bounded, at sizes that take
+// the BLAS (past 2^20 multiply-adds) and form |W|'s magnitudes in blocks (past 2^21 elements): the
+// value within 2d of Bounded's ascending one, lo no larger than Bounded's E, for inputs, an operand
+// that carries errors, and its transpose, under an any-order and a laned arithmetic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <parity/ops/framework/op_reference.hpp>
+
+namespace parity::ops {
+namespace {
+
+std::vector<double> filtered_test_floats(std::size_t n, std::uint32_t seed, double scale) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> d(0.0f, static_cast<float>(scale));
+  std::vector<double> v(n);
+  for (auto& x : v) x = d(gen);
+  return v;
+}
+
+constexpr std::int64_t kM = 40, kN = 600, kK = 4096;  // K N = 2.4M elements: two blocks of |b|
+
+OpValues filtered_test_values() {
+  OpValues v;
+  v.inputs["a"] = filtered_test_floats(static_cast<std::size_t>(kM * kK), 1, 1.0);
+  v.inputs["b"] = filtered_test_floats(static_cast<std::size_t>(kN * kK), 2, 0.05);
+  v.shapes["a"] = {kM, kK};
+  v.shapes["b"] = {kN, kK};
+  return v;
+}
+
+// a(i, l) * a(i, (l + 1) mod K): an operand that carries an error in every real but double.
+template <class R>
+Matrix<R> operand_with_errors(const Eval<R>& e) {
+  const auto a = e.input("a");
+  return e.matrix(kM, kK, [&](std::int64_t i, std::int64_t l) { return a(i, l) * a(i, (l + 1) % kK); });
+}
+
+void expect_filtered_within(const Matrix<Filtered>& f, const Matrix<Bounded>& b, const char* what) {
+  ASSERT_EQ(f.rows(), b.rows());
+  ASSERT_EQ(f.cols(), b.cols());
+  std::int64_t decidable = 0;
+  for (std::size_t i = 0; i < f.data().size(); ++i) {
+    const Filtered& x = f.data()[i];
+    const Bounded& y = b.data()[i];
+    ASSERT_LE(x.lo(), y.err()) << what << " " << i;
+    ASSERT_TRUE(std::isfinite(x.dev())) << what << " " << i;
+    ASSERT_LE(std::fabs(x.value() - y.value()), 2 * x.dev()) << what << " " << i;
+    decidable += x.lo() > 0;
+  }
+  EXPECT_EQ(decidable, std::ssize(f.data())) << what << ": every lo positive, so the check compared something";
+}
+
+TEST(FilteredMatmul, BlasProductsAgainstBounded) {
+  const OpValues v = filtered_test_values();
+  for (const Arithmetic& ar : {Arithmetic{}, Arithmetic{.reduction_lanes = 32}}) {
+    Eval<Filtered> f(v, ar);
+    Eval<Bounded> b(v, ar);
+    expect_filtered_within(f.matmul(f.matrix("a"), f.matrix("b").t()), b.matmul(b.matrix("a"), b.matrix("b").t()),
+                           "inputs");
+    const Matrix<Filtered> pf = operand_with_errors(f);
+    const Matrix<Bounded> pb = operand_with_errors(b);
+    expect_filtered_within(f.matmul(pf, f.matrix("b").t()), b.matmul(pb, b.matrix("b").t()), "an operand with errors");
+    expect_filtered_within(f.matmul(f.matrix("b"), pf.t()), b.matmul(b.matrix("b"), pb.t()), "its transpose");
+    // As part of a longer reduction (Eval::matmul's terms): a deeper sum, a larger bound.
+    expect_filtered_within(f.matmul(f.matrix("a"), f.matrix("b").t(), 2 * kK),
+                           b.matmul(b.matrix("a"), b.matrix("b").t(), 2 * kK), "a part");
+  }
+}
+
+}  // namespace
+}  // namespace parity::ops
