@@ -595,6 +595,7 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
   p = row_slice(op.decl, p, 0, keep);
   const OutputValues fast = op.oracle(p.values), exact = op.multiprecision(p.values);
   const BoundedOutputs own = op.bounded(p.values, Arithmetic::float64());
+  const FilteredOutputs filter = op.filtered ? op.filtered(p.values, Arithmetic::float64()) : FilteredOutputs{};
   Verdict v = Verdict::pass("oracle_agreement");
   for (const auto& t : op.decl.outputs) {
     const auto &m = exact.at(t.name), &e = own.err.at(t.name);
@@ -614,6 +615,20 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
                                                      std::to_string(i) + "]: " + number_text((*got)[i]) + " vs " +
                                                      number_text(m[i]) + " +- " + number_text(bound[i]));
       }
+    }
+    if (!filter.value.contains(t.name)) continue;
+    // The filter's value within its own d of MPFR's, and its lo no larger than Bounded's bound.
+    const auto &fv = filter.value.at(t.name), &fd = filter.dev.at(t.name), &flo = filter.lo.at(t.name);
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      const bool near = !std::isfinite(fd[i]) || !std::isfinite(fv[i]) ||
+                        std::fabs(fv[i] - m[i]) <= fd[i] + 0x1p-52 * std::fabs(m[i]);
+      if (near && !(flo[i] > e[i])) continue;
+      return Verdict::fail(
+          "oracle_agreement",
+          std::string("parity's filter ") +
+              (near ? "has a lower bound above Bounded's bound" : "is outside its own bound of the MPFR value") +
+              " at " + t.name + "[" + std::to_string(i) + "]: " + number_text(fv[i]) + " +- " + number_text(fd[i]) +
+              " vs MPFR " + number_text(m[i]) + ", lo " + number_text(flo[i]) + " vs Bounded's " + number_text(e[i]));
     }
   }
   return v;

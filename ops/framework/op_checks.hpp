@@ -50,7 +50,9 @@
 //                         and the Bounded reference's own value (the one forward_accuracy's bounds
 //                         are centred on, which may sum in another order), each within the derived
 //                         bound (Arithmetic::float64()) of the MPFR one, on the first rows of the
-//                         case (at most kOracleCheckElements); bound_utilisation the larger
+//                         case (at most kOracleCheckElements); bound_utilisation the larger; and
+//                         the filter's value (filtered.hpp) within its own d of the MPFR one, its
+//                         lo no larger than Bounded's bound
 //   cross_backend_bitwise a subject and its host twin give the same bits
 // A subject's unchecked_outputs (op_subject.hpp) are left out of every comparison. A failing
 // verdict on a wrong value carries an element map (core/element_map.hpp) of its first failing
