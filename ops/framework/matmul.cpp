@@ -1,6 +1,7 @@
 #include <parity/ops/framework/matmul.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -149,6 +150,42 @@ void magnitudes(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::G
   }
 }
 
+// up[i * n + j] >= sum_l |a(i, l)| |b(l, j)|: the product of the two vectors' Euclidean norms,
+// each sum of squares taken up by (1 + (k + 1) 2^-52) and k 2^-1074 (its roundings and
+// underflows), each root and the product by 1 + 2^-52. Not finite where an element or a square is not.
+void cauchy_schwarz(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
+                    const oracles::GemmOperand<double>& b, double* up) {
+  const auto norms = [k](const oracles::GemmOperand<double>& x, std::int64_t count, bool by_row) {
+    // by_row: the norms of x's logical rows (k columns each), else of its logical columns (k rows).
+    std::vector<double> squares(static_cast<std::size_t>(count), 0.0);
+    if (by_row != x.trans) {  // each vector's elements adjacent: eight partial sums (any order is bounded)
+      for (std::int64_t v = 0; v < count; ++v) {
+        const double* p = x.p + v * x.ld;
+        std::array<double, 8> part{};
+        std::int64_t l = 0;
+        for (; l + 8 <= k; l += 8)
+          for (std::size_t w = 0; w < 8; ++w)
+            part[w] += p[l + static_cast<std::int64_t>(w)] * p[l + static_cast<std::int64_t>(w)];
+        double q = 0;
+        for (; l < k; ++l) q += p[l] * p[l];
+        for (const double w : part) q += w;
+        squares[static_cast<std::size_t>(v)] = q;
+      }
+    } else {  // the vectors side by side in each stored row
+      for (std::int64_t l = 0; l < k; ++l)
+        for (std::int64_t v = 0; v < count; ++v)
+          squares[static_cast<std::size_t>(v)] += x.p[l * x.ld + v] * x.p[l * x.ld + v];
+    }
+    const double kd = static_cast<double>(k);
+    for (double& q : squares) q = std::sqrt(q * (1 + (kd + 1) * 0x1p-52) + kd * kEta53) * (1 + 0x1p-52);
+    return squares;
+  };
+  const std::vector<double> na = norms(a, m, true), nb = norms(b, n, false);
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      up[i * n + j] = na[static_cast<std::size_t>(i)] * nb[static_cast<std::size_t>(j)] * (1 + 0x1p-52);
+}
+
 }  // namespace
 
 Matrix<double> matmul_double(const MatrixOperand<double>& a, const MatrixOperand<double>& b) {
@@ -237,14 +274,19 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   thread_local std::vector<double> v, up, errs, other, low;  // as matmul_bounded's
   v.resize(size);
   up.resize(size);
-  bool with_devs = false;
+  bool with_devs = false, partial = false;
   if (a.exact() && b.exact()) {
     const auto va = view_of(a, a.exact()), vb = view_of(b, b.exact());
     if (m * n * k < kBlasWork) {
       oracles::ascending_gemm_with_magnitudes(m, n, k, va, vb, v.data(), up.data());
     } else {
       oracles::gemm(m, n, k, va, vb, v.data());
-      magnitudes(m, n, k, va, vb, up.data());
+      // lo's X from the first ceil(k / 4) products alone (some of X's non-negative terms: no more
+      // than X), d's from Cauchy-Schwarz: a quarter of a product, not a second one.
+      low.resize(size);
+      magnitudes(m, n, (k + 3) / 4, va, vb, low.data());
+      cauchy_schwarz(m, n, k, va, vb, up.data());
+      partial = true;
     }
   } else {
     // An operand the reference built (a Matrix): its arrays formed whole; an input's read in place
@@ -272,7 +314,7 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
               view_of(b, y.low.empty() ? y.m.data() : y.low.data()), low.data());
     }
   }
-  const std::vector<double>& down = with_devs ? low : up;
+  const std::vector<double>& down = with_devs || partial ? low : up;
 
   const double kd = static_cast<double>(k);
   const double grow = (1 + 4 * kU53) / (1 - kd * kU53), shrink = (1 - kd * kU53) * (1 - 0x1p-50);
