@@ -226,7 +226,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
            " lo) over LibTorch's float64 matmul of [T, K] x [K, N] (target: <= 1.5)\n";
     print_row(out, "shape", std::vector<std::string>{"reference", "filter"});
     for (const auto& s : shapes_)
-      print_row(out, s.label(), std::vector<double>{ratio(s, kTorchF64, kReference), ratio(s, kTorchF64, kFilter)});
+      print_row(
+          out, s.label(),
+          std::vector<double>{time_over_matmul(s, kReference, kTorchF64), time_over_matmul(s, kFilter, kTorchF64)});
     out << "\nProperty throughput at " << kSmall.label() << " (r=" << kRank
         << "), cases/s, and one case's time in LibTorch float64 matmuls of that shape ("
         << fmt(gflops(kSmall, kTorchF64)) << " GFLOP/s)\n";
@@ -254,6 +256,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
   double ratio(const gate::GateShape& s, const char* a, const char* b) const {
     const double ra = rate(s, a), rb = rate(s, b);
     return ra < 0 || rb <= 0 ? kMissing : ra / rb;
+  }
+  // The time of one `forward` iteration (lora_forward's flops) over one `matmul` iteration (the
+  // product's): rates count different flops, so their ratio is not the time's.
+  double time_over_matmul(const gate::GateShape& s, const char* forward, const char* matmul) const {
+    const double rf = rate(s, forward), rm = rate(s, matmul);
+    return rf <= 0 || rm < 0 ? kMissing : (lora_forward_flops(s) / rf) / (matmul_flops(s) / rm);
   }
   static std::string fmt(double v) {
     if (v < 0) return "n/a";

@@ -12,9 +12,9 @@
 //       first way, Eval::parts a sum), so |v - v_B| <= 2d;
 //   lo  a lower bound on Bounded's E under the subject's Arithmetic: Bounded's rules, each
 //       non-decreasing in its operands' E and M = |v_B| + 2E, fed lower bounds of both
-//       (|v_B| >= max(|v| - 2d, 0)); a product's sum of products X = sum |a||b| from a GEMM
-//       (of some of its terms, matmul.hpp), the operands' propagated errors (Y) taken as 0; a covering's first way
-//       alone (its E is the sum of every way's).
+//       (|v_B| >= max(|v| - 2d, 0)); a product's sum of products X = sum |a||b| from a GEMM (of
+//       some of its terms, matmul.hpp), the operands' propagated errors (Y) taken as 0; a
+//       covering's first way alone (its E is the sum of every way's).
 // x* is the exact value. An element whose subject value `got` satisfies
 //     |got - v| + 2d <= lo     therefore satisfies     |got - v_B| <= E_B,
 // Bounded's verdict "within the bound" (the output's rounding applied to both sides alike).

@@ -51,11 +51,11 @@
 // lo by the closed form above with Y = 0 (a lower bound of Bounded's Y): Bounded's E for the element
 // is that form at X and Y no smaller, or where it goes to the element rules, their E, which is
 // no smaller either (E_t >= u Ma Mb + eta, M_t >= |fl(va vb)| + 2 E_t). Where both operands are
-// inputs (d = lo = 0): below 2^20 multiply-adds X+ and X- are one exact pass with the values
-// (ascending_gemm_with_magnitudes); above, X+ is the product of the two vectors' Euclidean norms
-// (Cauchy-Schwarz, taken up) and X- the GEMM over the first ceil(k / 4) products alone (a sum of
-// some of X's non-negative terms), so the bounds cost a quarter of a product and one pass over
-// each operand, not a second product; a looser X- only leaves more elements undecided.
+// inputs (d = lo = 0): below 2^20 multiply-adds X+ and X- are one sum of |a| |b|, in the values'
+// own pass (ascending_gemm_with_magnitudes); above, X+ is the product of the two vectors' Euclidean
+// norms (Cauchy-Schwarz, taken up) and X- the GEMM over the first ceil(k / 4) products alone (a sum
+// of some of X's non-negative terms), so the bounds cost a quarter of a product and one pass over
+// each operand, not a second product; a looser X+ or X- only leaves more elements undecided.
 #include <parity/ops/framework/ref_matrix.hpp>
 
 namespace parity::ops {

@@ -1,7 +1,8 @@
 // Eval::matmul in Filtered (matmul.hpp) against the same products in Bounded, at sizes that take
-// the BLAS (past 2^20 multiply-adds) and form |W|'s magnitudes in blocks (past 2^21 elements): the
-// value within 2d of Bounded's ascending one, lo no larger than Bounded's E, for inputs, an operand
-// that carries errors, and its transpose, under an any-order and a laned arithmetic.
+// the BLAS (past 2^20 multiply-adds): for two inputs, the magnitudes over the first quarter of the
+// terms (in blocks past 2^21 elements) and Cauchy-Schwarz, read in both storage orders; an operand
+// that carries errors, and its transpose; a part of a longer reduction; under an any-order and a
+// laned arithmetic. The value within 2d of Bounded's ascending one, lo no larger than Bounded's E.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,7 +22,9 @@ std::vector<double> filtered_test_floats(std::size_t n, std::uint32_t seed, doub
   return v;
 }
 
-constexpr std::int64_t kM = 40, kN = 600, kK = 4096;  // K N = 2.4M elements: two blocks of |b|
+constexpr std::int64_t kM = 40, kN = 600, kK = 4096;
+// b stored K x N (not transposed): a quarter of K times 2100 columns is past 2^21, two blocks.
+constexpr std::int64_t kWide = 2100;
 
 OpValues filtered_test_values() {
   OpValues v;
@@ -29,6 +32,10 @@ OpValues filtered_test_values() {
   v.inputs["b"] = filtered_test_floats(static_cast<std::size_t>(kN * kK), 2, 0.05);
   v.shapes["a"] = {kM, kK};
   v.shapes["b"] = {kN, kK};
+  v.inputs["a_t"] = filtered_test_floats(static_cast<std::size_t>(kK * kM), 3, 1.0);  // a stored K x M
+  v.inputs["b_k"] = filtered_test_floats(static_cast<std::size_t>(kK * kWide), 4, 0.05);
+  v.shapes["a_t"] = {kK, kM};
+  v.shapes["b_k"] = {kK, kWide};
   return v;
 }
 
@@ -61,6 +68,8 @@ TEST(FilteredMatmul, BlasProductsAgainstBounded) {
     Eval<Bounded> b(v, ar);
     expect_filtered_within(f.matmul(f.matrix("a"), f.matrix("b").t()), b.matmul(b.matrix("a"), b.matrix("b").t()),
                            "inputs");
+    expect_filtered_within(f.matmul(f.matrix("a_t").t(), f.matrix("b_k")),
+                           b.matmul(b.matrix("a_t").t(), b.matrix("b_k")), "inputs in the other storage order");
     const Matrix<Filtered> pf = operand_with_errors(f);
     const Matrix<Bounded> pb = operand_with_errors(b);
     expect_filtered_within(f.matmul(pf, f.matrix("b").t()), b.matmul(pb, b.matrix("b").t()), "an operand with errors");

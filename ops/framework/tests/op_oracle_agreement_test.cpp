@@ -3,6 +3,8 @@
 // bounds. The toy op y = x * w with its Bounded value moved off, its double one left right.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <string>
 #include <type_traits>
 
@@ -45,6 +47,33 @@ TEST(OracleAgreement, ChecksTheBoundedReferencesValueToo) {
   EXPECT_NE(v.detail.find("parity's Bounded reference's value is outside its own bound of the MPFR one at y[0]"),
             std::string::npos)
       << v.detail;
+}
+
+// Scale's definition with its filter's value (or its lower bound) moved off by `change`.
+OpDef filter_changed(std::function<void(FilteredOutputs&)> change) {
+  OpDef def = define_op<Scale>();
+  def.filtered = [original = def.filtered, change](const OpValues& v, const Arithmetic& a) {
+    FilteredOutputs f = original(v, a);
+    change(f);
+    return f;
+  };
+  return def;
+}
+
+TEST(OracleAgreement, ChecksTheFiltersValueAndLowerBoundToo) {
+  const parity::Case c = scale_case(4, 8, DType::f32, DType::f32);
+  const Verdict value_off = oracle_agreement(filter_changed([](FilteredOutputs& f) {
+                                               f.value.at("y")[0] *= 1 + 0x1p-20;  // far beyond its d
+                                             }),
+                                             c);
+  ASSERT_TRUE(value_off.fails()) << value_off.detail;
+  EXPECT_NE(value_off.detail.find("parity's filter is outside its own bound of the MPFR value at y[0]"),
+            std::string::npos)
+      << value_off.detail;
+  const Verdict lo_off = oracle_agreement(filter_changed([](FilteredOutputs& f) { f.lo.at("y")[1] = 1.0; }), c);
+  ASSERT_TRUE(lo_off.fails()) << lo_off.detail;
+  EXPECT_NE(lo_off.detail.find("parity's filter has a lower bound above Bounded's bound at y[1]"), std::string::npos)
+      << lo_off.detail;
 }
 
 }  // namespace
