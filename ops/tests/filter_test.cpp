@@ -14,6 +14,7 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
 
 namespace parity::ops {
@@ -21,17 +22,8 @@ namespace {
 
 constexpr int kCasesPerOp = 12;
 
-const OpFamily& family_of(const std::string& name) {
-  for (const gen::Family* family : op_families())
-    if (family->name() == name) return dynamic_cast<const OpFamily&>(*family);
-  throw std::runtime_error("no op " + name);
-}
-
 std::unique_ptr<OpSubject> make(const std::string& op, const std::string& subject) {
-  family_of(op).subjects();  // registers parity's own
-  for (const auto& s : op_subjects(op))
-    if (s.name == subject) return s.make();
-  throw std::runtime_error("no subject " + subject + " of " + op);
+  return testing::make_subject(find_op_family(op), subject);
 }
 
 TEST(Filter, EveryOpsBoundsHoldAgainstBoundedAndMpfr) {
@@ -112,7 +104,7 @@ TEST(Filter, DecidesParityHostOnLargeCasesAndNeverPassesAProbe) {
        {"probe-k-tail", "probe-bf16-before-bias"}},
   };
   for (const Trial& trial : trials) {
-    const OpDef& op = family_of(trial.op).def();
+    const OpDef& op = find_op_family(trial.op).def();
     int by_filter = 0;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
       const Case c = sized(trial.op, trial.dims, trial.params, seed);

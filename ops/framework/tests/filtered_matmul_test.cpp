@@ -6,21 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/tests/gaussian_floats.hpp>
 
 namespace parity::ops {
 namespace {
-
-std::vector<double> filtered_test_floats(std::size_t n, std::uint32_t seed, double scale) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> d(0.0f, static_cast<float>(scale));
-  std::vector<double> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
-}
 
 constexpr std::int64_t kM = 40, kN = 600, kK = 4096;
 // b stored K x N (not transposed): a quarter of K times 2100 columns is past 2^21, two blocks.
@@ -28,12 +20,12 @@ constexpr std::int64_t kWide = 2100;
 
 OpValues filtered_test_values() {
   OpValues v;
-  v.inputs["a"] = filtered_test_floats(static_cast<std::size_t>(kM * kK), 1, 1.0);
-  v.inputs["b"] = filtered_test_floats(static_cast<std::size_t>(kN * kK), 2, 0.05);
+  v.inputs["a"] = testing::gaussian_floats(static_cast<std::size_t>(kM * kK), 1, 1.0);
+  v.inputs["b"] = testing::gaussian_floats(static_cast<std::size_t>(kN * kK), 2, 0.05);
   v.shapes["a"] = {kM, kK};
   v.shapes["b"] = {kN, kK};
-  v.inputs["a_t"] = filtered_test_floats(static_cast<std::size_t>(kK * kM), 3, 1.0);  // a stored K x M
-  v.inputs["b_k"] = filtered_test_floats(static_cast<std::size_t>(kK * kWide), 4, 0.05);
+  v.inputs["a_t"] = testing::gaussian_floats(static_cast<std::size_t>(kK * kM), 3, 1.0);  // a stored K x M
+  v.inputs["b_k"] = testing::gaussian_floats(static_cast<std::size_t>(kK * kWide), 4, 0.05);
   v.shapes["a_t"] = {kK, kM};
   v.shapes["b_k"] = {kK, kWide};
   return v;

@@ -9,21 +9,13 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/tests/gaussian_floats.hpp>
 
 namespace parity::ops {
 namespace {
-
-std::vector<double> floats(std::size_t n, std::uint32_t seed, double scale) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> d(0.0f, static_cast<float>(scale));
-  std::vector<double> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
-}
 
 struct Case {
   std::int64_t m, n, k;
@@ -32,8 +24,8 @@ struct Case {
 
 Case make_case(std::int64_t m, std::int64_t n, std::int64_t k) {
   Case c{m, n, k, {}};
-  c.values.inputs["a"] = floats(static_cast<std::size_t>(m * k), 1, 1.0);
-  c.values.inputs["b"] = floats(static_cast<std::size_t>(n * k), 2, 0.05);
+  c.values.inputs["a"] = testing::gaussian_floats(static_cast<std::size_t>(m * k), 1, 1.0);
+  c.values.inputs["b"] = testing::gaussian_floats(static_cast<std::size_t>(n * k), 2, 0.05);
   c.values.shapes["a"] = {m, k};
   c.values.shapes["b"] = {n, k};
   return c;
@@ -244,9 +236,10 @@ TEST(Matmul, PartsOfOneReductionMarkOverflowAsTheSumRule) {
   // Ordinary data, both arithmetics: no mark, the same value.
   const std::int64_t T = 3, N = 4, K = 40, r = 5;
   for (const Arithmetic& a : {Arithmetic{}, Arithmetic::float64()})
-    expect_parts_like_one_sum(lora_values(floats(T * K, 3, 1.0), floats(N * K, 4, 0.05), floats(r * K, 5, 0.05),
-                                          floats(N * r, 6, 0.05), T, N, K, r),
-                              a);
+    expect_parts_like_one_sum(
+        lora_values(testing::gaussian_floats(T * K, 3, 1.0), testing::gaussian_floats(N * K, 4, 0.05),
+                    testing::gaussian_floats(r * K, 5, 0.05), testing::gaussian_floats(N * r, 6, 0.05), T, N, K, r),
+        a);
 }
 
 // An output element that reads a bad operand element takes Bounded::sum with the same `terms`.
