@@ -14,7 +14,7 @@
 //       non-decreasing in its operands' E and M = |v_B| + 2E, fed lower bounds of both
 //       (|v_B| >= max(|v| - 2d, 0)); a product's sum of products X = sum |a||b| from a GEMM (of
 //       some of its terms, matmul.hpp), the operands' propagated errors (Y) taken as 0; a
-//       covering's first way alone (its E is the sum of every way's).
+//       covering's ways' lo summed, as Bounded sums their E (covering()).
 // x* is the exact value. An element whose subject value `got` satisfies
 //     |got - v| + 2d <= lo     therefore satisfies     |got - v_B| <= E_B,
 // Bounded's verdict "within the bound" (the output's rounding applied to both sides alike).
@@ -31,6 +31,7 @@
 // 2^-53 relative, on either side) and d's 1 + 2^-50; a sum's by a further 1 -+ n 2^-52.
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 
 #include <parity/core/detmath.hpp>
@@ -103,6 +104,16 @@ class Filtered {
   static Filtered parts(const Filtered& a, const Filtered& b) {
     const Filtered s = add(a, b, a.v_ + b.v_);
     return {s.v_, s.d_, (a.lo_ + b.lo_ + kU53 * s.lower_abs() + kEta53) * kDown, s.a_};
+  }
+
+  // One value a subject may evaluate in several ways (Bounded::covering: v_B the first way's, E the
+  // sum of every way's, or infinite where a way's class is unknown): v and d the first way's, lo
+  // the sum of the ways' lo, each a lower bound on its way's E.
+  static Filtered covering(std::initializer_list<Filtered> ways) {
+    const Filtered& first = *ways.begin();
+    double los = 0;
+    for (const Filtered& w : ways) los += w.lo_;
+    return {first.v_, first.d_, los * (1 - static_cast<double>(ways.size()) * 0x1p-52), first.a_};
   }
 
   // The largest of f(0), ..., f(n - 1), n >= 1 (Bounded::max: E = max Ei; the exact maximum is

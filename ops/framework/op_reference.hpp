@@ -37,6 +37,12 @@
 
 namespace parity::ops {
 
+// The reals whose values carry an error bound (Bounded) or a lower bound of one (Filtered): a
+// reference that builds a value's other admissible evaluations for its bound alone (the ways of
+// Eval::covering) builds them in these; double and MPFR evaluate the first way.
+template <class R>
+inline constexpr bool forms_bounds = std::is_same_v<R, Bounded> || std::is_same_v<R, Filtered>;
+
 // The exact logical values of one case's inputs (row-major), its extents and parameters, and
 // every operand's and output's shape: what every instantiation of a reference reads.
 struct OpValues {
@@ -143,12 +149,12 @@ class Eval {
   }
 
   // One value a subject may evaluate in several ways, each written out as a callable returning
-  // R (Bounded::covering): in Bounded, every way evaluated and their errors summed; in the other
-  // reals, the first way alone.
+  // R (Bounded::covering): in Bounded and Filtered (forms_bounds), every way evaluated and their
+  // errors (Filtered: lower bounds of them) summed; in double and MPFR, the first way alone.
   template <class First, class... Others>
   R covering(First first, Others... others) const {
-    if constexpr (std::is_same_v<R, Bounded>) {
-      return Bounded::covering({first(), others()...});
+    if constexpr (forms_bounds<R>) {
+      return R::covering({first(), others()...});
     } else {
       return first();
     }

@@ -69,10 +69,11 @@ struct LoraBackward {
     };
     const Matrix<R> sdy = scaled(in_dy, T, N);
     // h = x A^T, and g = dy B with s on dy: the first way of every covering below, all that the
-    // double and MPFR references evaluate (Eval::covering's other ways are Bounded's alone).
+    // double and MPFR references evaluate (Eval::covering's other ways are for the bounds alone:
+    // Bounded's and the filter's, whose lower bound of dA's and dB's E needs every way).
     const Matrix<R> h = e.matmul(x, A.t()), g1 = e.matmul(sdy, B);
     const Matrix<R> dB1 = e.matmul(sdy.t(), h);
-    if constexpr (!std::is_same_v<R, Bounded>) {
+    if constexpr (!forms_bounds<R>) {
       // dx's first way, one chain of N + r terms in order (the element-by-element sum's bits).
       for (std::int64_t t = 0; t < (e.wants("dx") ? T : 0); ++t)
         for (std::int64_t k = 0; k < K; ++k)

@@ -64,8 +64,10 @@ struct LoraForward {
   // its terms; and every K + r term in one sum, s on the low-rank terms. A one-chain order passes
   // a term through up to K + r - 1 additions and may overflow where the two sums do not (x W^T's
   // partial sums and the low-rank ones mixed): the two-sum way alone would not bound it.
-  // The double and MPFR references evaluate only the first way, x W^T + s (h B^T) with h = x A^T
-  // (Eval::covering's other ways are Bounded's alone): the ways past it are built for Bounded only.
+  // The double, MPFR and Filtered references evaluate only the first way, x W^T + s (h B^T) with
+  // h = x A^T: the ways past it are built for Bounded only. The filter's lo from the first way is
+  // a lower bound of the covering's E too (a sum of non-negative E), and x W^T's dominates it:
+  // the filter decides y without the 8 rank-r products of the other ways.
   template <class R>
   static void reference(Eval<R>& e) {
     const std::int64_t T = e.extent("T"), N = e.extent("N"), K = e.extent("K"), r = e.extent("r");

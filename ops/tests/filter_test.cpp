@@ -90,11 +90,15 @@ TEST(Filter, DecidesParityHostOnLargeCasesAndNeverPassesAProbe) {
     std::map<std::string, double> params;
     std::vector<std::string> probes;
   };
-  // Past kFilterWork (lora_forward's work 2 T N K + ... = 8M, linear's T N K = 2.5M): K = 300 is no multiple of a tile
-  // (probe-k-tail), linear has its bias (probe-bf16-before-bias), lora_forward's scale is 2 (probe-scale-dropped) and
-  // its rank 40 past the rank path's 32 (probe-rank-path-drops-b-column).
+  // Past kFilterWork (lora_forward's work 2 T N K + ... = 8M, lora_backward's 3 T N K + ... = 12M, linear's T N K
+  // = 2.5M): K = 300 is no multiple of a tile (probe-k-tail), linear has its bias (probe-bf16-before-bias), the LoRA
+  // ops' scale is 2 (probe-scale-dropped) and their rank 40 past the rank path's 32 (probe-rank-path-drops-b-column).
   const std::vector<Trial> trials = {
       {"lora_forward",
+       {{"T", 32}, {"N", 256}, {"K", 300}, {"r", 40}},
+       {{"scale", 2.0}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}},
+       {"probe-scale-dropped", "probe-rank-path-drops-b-column", "probe-truncating-bf16", "probe-bf16-accumulation"}},
+      {"lora_backward",
        {{"T", 32}, {"N", 256}, {"K", 300}, {"r", 40}},
        {{"scale", 2.0}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}},
        {"probe-scale-dropped", "probe-rank-path-drops-b-column", "probe-truncating-bf16", "probe-bf16-accumulation"}},
