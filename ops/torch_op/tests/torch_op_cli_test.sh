@@ -49,10 +49,13 @@ expect 2 "--torch-op: PyTorch's dispatcher has no operator mylib::rms_nrm after 
 # Returns: fewer than the declared outputs (the rest unchecked, and said so), mapped by name, or
 # more with the extra ignored; a mapping that reaches the operator (log values checked as y fail).
 softmax() { "$parity" check softmax --cases 12 --library "$lib" "$@"; }
-expect 0 "it returns no log_y, which goes unchecked" -- softmax --torch-op parity_test::softmax_only
-expect 0 "forward_accuracy              holds" -- softmax --torch-op parity_test::log_softmax_only --torch-returns log_y
+expect 0 "it returns no log_y, which goes unchecked" -- softmax --torch-op parity_test::softmax_only \
+  --property forward_accuracy
+expect 0 "forward_accuracy              holds" -- softmax --torch-op parity_test::log_softmax_only --torch-returns log_y \
+  --property forward_accuracy
 expect 1 "FAILS" -- softmax --torch-op parity_test::log_softmax_only --property forward_accuracy
-expect 0 "batch_vs_batch                holds" -- softmax --torch-op parity_test::softmax_and_count --torch-returns y,_
+expect 0 "batch_vs_batch                holds" -- softmax --torch-op parity_test::softmax_and_count --torch-returns y,_ \
+  --property batch_vs_batch
 # LibTorch's own softmax and log-softmax by name, one output each: they run (exit 0 or 1); their
 # verdicts are findings about LibTorch, never asserted.
 for row in "aten::_softmax y" "aten::_log_softmax log_y"; do
@@ -198,15 +201,16 @@ else
   done
 fi
 attention() {
-  "$parity" check sdpa --cases 12 --library "$lib" --torch-arg q=query,k=key,v=value,scale=softmax_scale --dtypes f32 "$@"
+  "$parity" check sdpa --library "$lib" --torch-arg q=query,k=key,v=value,scale=softmax_scale --dtypes f32 "$@"
 }
-expect 0 "forward_accuracy              holds" -- attention --torch-op mylib::attention
+# Every property at 4 cases here (op_examples_package_test runs each at 25 on the installed package).
+expect 0 "forward_accuracy              holds" -- attention --torch-op mylib::attention --cases 4
 expect 0 "it returns no lse, which goes unchecked" -- attention --torch-op mylib::attention --param layout=1 \
-  --property forward_accuracy
+  --property forward_accuracy --cases 12
 expect 1 "forward_accuracy              FAILS" -- attention --torch-op mylib::attention_assumes_contiguous \
-  --param layout=1 --property forward_accuracy
+  --param layout=1 --property forward_accuracy --cases 12
 expect 1 "layout_invariant              FAILS" -- attention --torch-op mylib::attention_assumes_contiguous \
-  --param layout=0 --property layout_invariant
+  --param layout=0 --property layout_invariant --cases 12
 expect 1 "returned o as [1, 1], where sdpa declares [1, 1, 1, 1]" -- "$parity" check sdpa --library "$lib" \
   --torch-op parity_test::attention_flat --max B=1,Hkv=1,G=1,S=1,D=1 --property repeatable --cases 1
 # A varlen attention with FlashAttention's arguments: cu_seqlens(S) the offsets as an int32 tensor,
