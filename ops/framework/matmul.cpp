@@ -1,10 +1,10 @@
 #include <parity/ops/framework/matmul.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
+#include <parity/core/isa.hpp>
 #include <parity/oracles/ascending_gemm.hpp>
 #include <parity/oracles/blas.hpp>
 
@@ -150,6 +150,46 @@ void magnitudes(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::G
   }
 }
 
+// p[0]^2 + ... + p[k - 1]^2 in an order of its own: 4 vectors of V's lanes of partial sums,
+// then the rest; each square and addition rounded once (GCC contracts nothing here: the
+// project's -ffp-contract=off). Always inlined into the per-ISA entry points below.
+template <class V>
+[[gnu::always_inline]] inline double squares(const double* p, std::int64_t k) {
+  constexpr std::int64_t kLanes = sizeof(V) / sizeof(double), kStep = 4 * kLanes;
+  V part[4] = {};
+  std::int64_t l = 0;
+  for (; l + kStep <= k; l += kStep)
+    for (int w = 0; w < 4; ++w) {
+      V x;
+      __builtin_memcpy(&x, p + l + w * kLanes, sizeof(V));
+      part[w] += x * x;
+    }
+  double q = 0;
+  for (; l < k; ++l) q += p[l] * p[l];
+  for (const V& w : part)
+    for (std::int64_t i = 0; i < kLanes; ++i) q += w[i];
+  return q;
+}
+
+using V2 = double __attribute__((vector_size(16)));
+double squares_portable(const double* p, std::int64_t k) { return squares<V2>(p, k); }
+#if defined(__x86_64__) && defined(__GNUC__)
+using V4 = double __attribute__((vector_size(32)));
+using V8 = double __attribute__((vector_size(64)));
+[[gnu::target("avx2")]] double squares_avx2(const double* p, std::int64_t k) { return squares<V4>(p, k); }
+[[gnu::target("avx512f")]] double squares_avx512(const double* p, std::int64_t k) { return squares<V8>(p, k); }
+#endif
+
+// The sum of the k squares of p's elements for this CPU's widest vectors (core/isa.hpp).
+double sum_of_squares(const double* p, std::int64_t k) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const Isa isa = best_isa();
+  if (isa == Isa::avx512) return squares_avx512(p, k);
+  if (isa == Isa::avx2) return squares_avx2(p, k);
+#endif
+  return squares_portable(p, k);
+}
+
 // up[i * n + j] >= sum_l |a(i, l)| |b(l, j)|: the product of the two vectors' Euclidean norms,
 // each sum of squares taken up by (1 + (k + 1) 2^-52) and k 2^-1074 (its roundings and
 // underflows), each root and the product by 1 + 2^-52. Not finite where an element or a square is not.
@@ -158,19 +198,8 @@ void cauchy_schwarz(std::int64_t m, std::int64_t n, std::int64_t k, const oracle
   const auto norms = [k](const oracles::GemmOperand<double>& x, std::int64_t count, bool by_row) {
     // by_row: the norms of x's logical rows (k columns each), else of its logical columns (k rows).
     std::vector<double> squares(static_cast<std::size_t>(count), 0.0);
-    if (by_row != x.trans) {  // each vector's elements adjacent: eight partial sums (any order is bounded)
-      for (std::int64_t v = 0; v < count; ++v) {
-        const double* p = x.p + v * x.ld;
-        std::array<double, 8> part{};
-        std::int64_t l = 0;
-        for (; l + 8 <= k; l += 8)
-          for (std::size_t w = 0; w < 8; ++w)
-            part[w] += p[l + static_cast<std::int64_t>(w)] * p[l + static_cast<std::int64_t>(w)];
-        double q = 0;
-        for (; l < k; ++l) q += p[l] * p[l];
-        for (const double w : part) q += w;
-        squares[static_cast<std::size_t>(v)] = q;
-      }
+    if (by_row != x.trans) {  // each vector's elements adjacent: vector partial sums (any order is bounded)
+      for (std::int64_t v = 0; v < count; ++v) squares[static_cast<std::size_t>(v)] = sum_of_squares(x.p + v * x.ld, k);
     } else {  // the vectors side by side in each stored row
       for (std::int64_t l = 0; l < k; ++l)
         for (std::int64_t v = 0; v < count; ++v)
