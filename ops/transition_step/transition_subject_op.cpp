@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <parity/ops/framework/family_subjects.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
-#include <parity/subjects/probes/transition_probes.hpp>
 #include <parity/subjects/transition_family.hpp>
 
 namespace parity::ops::transition_step {
@@ -70,29 +69,45 @@ class TransitionOpSubject final : public OpSubject {
   std::unique_ptr<subjects::TransitionSubject> step_;
 };
 
-// The transition family's subjects and the batch probes, which are the ops' alone (transition_score
-// adds its scoring probes).
-std::vector<subjects::TransitionSubjectInfo> transition_steps() {
-  std::vector<subjects::TransitionSubjectInfo> steps = subjects::transition_subjects();
-  for (subjects::TransitionSubjectInfo& probe : subjects::probes::transition_batch_probes())
-    steps.push_back(std::move(probe));
-  return steps;
+// parity's own subjects of the family: the ops register their kernel and probes themselves.
+bool parity_own(const subjects::TransitionSubjectInfo& s) {
+  static const std::set<std::string> own = {
+      "parity-host",           "parity-cuda",           "torch-cpu",          "probe-no-sqrt-dt",
+      "probe-dt-sign-flipped", "probe-mean-over-batch", "probe-sum-not-mean", "probe-normaliser-dropped"};
+  return own.contains(s.name);
+}
+
+OpSubjectInfo adapted(const std::string& op, const subjects::TransitionSubjectInfo& s) {
+  OpSubjectInfo info{.name = s.name,
+                     .backend = s.backend,
+                     .kind = s.kind,
+                     .description = s.description,
+                     .capabilities = s.capabilities,
+                     .host_twin = s.host_twin,
+                     .unavailable_reason = s.unavailable_reason};
+  if (op == "transition_score") {
+    info.make = [make = s.make] {
+      return std::unique_ptr<OpSubject>(std::make_unique<TransitionOpSubject<&score>>(make()));
+    };
+    if (!s.capabilities.scoring)
+      info.unavailable_reason = [] { return std::string("it does not score (its capabilities.scoring is false)"); };
+  } else {
+    info.make = [make = s.make] {
+      return std::unique_ptr<OpSubject>(std::make_unique<TransitionOpSubject<&sample>>(make()));
+    };
+  }
+  return info;
 }
 
 }  // namespace
 
-void register_transition_subjects() {
-  register_family_subjects<TransitionOpSubject<&sample>>("transition_step", transition_steps());
+OpSubjectInfo torch_cpu_reference(const std::string& op) {
+  return adapted(op, subjects::find_transition_subject("torch-cpu"));
 }
 
-void register_transition_score_subjects() {
-  std::vector<subjects::TransitionSubjectInfo> steps = transition_steps();
-  for (subjects::TransitionSubjectInfo& s : steps)
-    if (!s.capabilities.scoring)
-      s.unavailable_reason = [] { return std::string("it does not score (its capabilities.scoring is false)"); };
-  for (subjects::TransitionSubjectInfo& probe : subjects::probes::transition_score_probes())
-    steps.push_back(std::move(probe));
-  register_family_subjects<TransitionOpSubject<&score>>("transition_score", steps);
+void register_family_references(const std::string& op) {
+  for (const subjects::TransitionSubjectInfo& s : subjects::transition_subjects())
+    if (!parity_own(s)) register_op_subject(op, adapted(op, s));
 }
 
 }  // namespace parity::ops::transition_step

@@ -49,31 +49,6 @@ struct NormaliserDropped : StandardStep {
   }
 };
 
-// A reduction whose tree depends on the batch size: a "small batch" path with 256 lanes for
-// one row, 64 lanes otherwise.
-struct BatchDependentReduction : StandardStep {
-  static int lanes(std::int64_t B) { return B == 1 ? tr::kLanes : 64; }
-};
-
-// A tree whose lane count depends on the batch size, like a kernel that picks its reduction
-// from the batch: 256 lanes up to kTreeSwitchRows rows, 64 above.
-struct TreeReductionAboveRows : StandardStep {
-  static int lanes(std::int64_t B) { return B > kTreeSwitchRows ? 64 : tr::kLanes; }
-};
-
-// Scores the sampled mean, not the given prev: the log-prob of a zero noise, whatever prev is.
-class ScoreIgnoresPrev final : public TransitionHostTwin<StandardStep> {
- public:
-  Tensor score(const TransitionInputs& in, const Tensor& prev) override {
-    validate_transition_prev(in, prev);
-    TransitionInputs zero_noise = in;
-    zero_noise.eps = Tensor::zeros(DType::f32, in.x.shape());
-    return TransitionHostTwin<StandardStep>::score(in, sample(zero_noise).mean);
-  }
-};
-
-std::unique_ptr<TransitionSubject> make_score_ignores_prev() { return std::make_unique<ScoreIgnoresPrev>(); }
-
 template <class Policy>
 std::unique_ptr<TransitionSubject> make() {
   return std::make_unique<TransitionHostTwin<Policy>>();
@@ -99,19 +74,6 @@ void register_transition_probes() {
   probe("probe-sum-not-mean", "the log-prob sums the row instead of averaging it", &make<SumInsteadOfMean>);
   probe("probe-normaliser-dropped", "drops -log(std sqrt(-dt)) - log(sqrt(2 pi)) even when asked",
         &make<NormaliserDropped>);
-}
-
-std::vector<TransitionSubjectInfo> transition_batch_probes() {
-  return {probe("probe-batch-dependent-reduction", "reduces with 256 lanes for one row, 64 otherwise",
-                &make<BatchDependentReduction>),
-          probe("probe-tree-reduction-above-8-rows",
-                "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above",
-                &make<TreeReductionAboveRows>)};
-}
-
-std::vector<TransitionSubjectInfo> transition_score_probes() {
-  return {probe("probe-score-ignores-prev", "scores the sampled mean, ignoring the prev it is given",
-                &make_score_ignores_prev)};
 }
 
 }  // namespace parity::subjects::probes
