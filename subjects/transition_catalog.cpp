@@ -1,9 +1,8 @@
-// parity's own transition subjects — its kernel, LibTorch's formula and a second formulation,
-// the probes — registered through the same register_subject as a user's, and the family's view
+// parity's own transition subjects — its kernel, LibTorch's formula and a second formulation —
+// registered through the same register_subject as a user's, and the family's view
 // of the registry.
 #include <parity/subjects/builtin/cuda_device.hpp>
 #include <parity/subjects/builtin/transition_host.hpp>
-#include <parity/subjects/probes/transition_probes.hpp>
 #include <parity/subjects/torch/transition_torch.hpp>
 #include <parity/subjects/transition_family.hpp>
 #if PARITY_HAVE_CUDA
@@ -48,7 +47,6 @@ void register_builtin_transition_subjects() {
         .unavailable_reason = unavailable,
         .make = [cuda] { return torch_impl::make_transition_torch_second(cuda); }});
   }
-  probes::register_transition_probes();
 }
 
 }  // namespace

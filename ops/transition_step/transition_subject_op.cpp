@@ -69,11 +69,10 @@ class TransitionOpSubject final : public OpSubject {
   std::unique_ptr<subjects::TransitionSubject> step_;
 };
 
-// parity's own subjects of the family: the ops register their kernel and probes themselves.
+// parity's own subjects of the family: the ops register their kernel themselves, and torch-cpu as
+// BuiltinSubjects::torch.
 bool parity_own(const subjects::TransitionSubjectInfo& s) {
-  static const std::set<std::string> own = {
-      "parity-host",           "parity-cuda",           "torch-cpu",          "probe-no-sqrt-dt",
-      "probe-dt-sign-flipped", "probe-mean-over-batch", "probe-sum-not-mean", "probe-normaliser-dropped"};
+  static const std::set<std::string> own = {"parity-host", "parity-cuda", "torch-cpu"};
   return own.contains(s.name);
 }
 

@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <set>
-#include <sstream>
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_cases.hpp>
@@ -18,7 +17,6 @@
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
-#include <parity/ops/transition_step/transition_gate.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
 #include <parity/subjects/builtin/transition_host.hpp>
 #include <parity/subjects/transition_family.hpp>
@@ -300,18 +298,6 @@ TEST(TransitionStep, TheOutputsAreFloat32Alone) {
   Case c = make_case(2, 4, false, 0.5, 1);
   c.params["dtype.f32"] = dtype_code(DType::bf16);
   EXPECT_THROW(check_contract(def().decl, c), InputError);
-}
-
-// The gate runs both ops' checks of a row's combined field: transition_score's rows_independent
-// and forward_accuracy are run, logged and listed even where transition_step's fail.
-TEST(TransitionGate, RunsBothOpsChecksWhenTheStepsFail) {
-  std::ostringstream log;
-  const auto gate = run_transition_gate("probe-mean-over-batch", true, &log);
-  ASSERT_EQ(gate.rows.size(), 1u);
-  EXPECT_NE(log.str().find("transition_step.rows_independent: fails"), std::string::npos) << log.str();
-  EXPECT_NE(log.str().find("transition_score.rows_independent: "), std::string::npos) << log.str();
-  EXPECT_NE(log.str().find("transition_score.forward_accuracy: "), std::string::npos) << log.str();
-  EXPECT_FALSE(gate.rows[0]["batch_invariant"].get<bool>());
 }
 
 }  // namespace

@@ -1,13 +1,19 @@
-#include <parity/properties/transition/formula_reference.hpp>
+#include <parity/families/transition/transition_formula.hpp>
 
 #include <cmath>
 #include <numbers>
 
-namespace parity::properties::transition {
+#include <parity/ops/transition_step/transition_step_op.hpp>
+
+namespace parity::transition {
 namespace {
 
-using subjects::StepType;
-using subjects::TransitionInputs;
+// The call's settings, as the formula reads them.
+struct Settings {
+  bool cps = false, normaliser = true;
+  float sigma_max = 0;
+  double noise_level = 0;
+};
 
 // One float32 operation, correctly rounded (see the header for why through double).
 float rounded(double exact_or_innocuous) { return static_cast<float>(exact_or_innocuous); }
@@ -24,12 +30,12 @@ struct RowTerms {
   float sigma = 0, sigma_prev = 0;
 };
 
-RowTerms row_terms(const TransitionInputs& in, std::size_t b) {
+RowTerms row_terms(const Settings& in, float sigma, float sigma_prev) {
   RowTerms r;
-  r.sigma = in.sigma[b];
-  r.sigma_prev = in.sigma_prev[b];
+  r.sigma = sigma;
+  r.sigma_prev = sigma_prev;
   r.dt = sub(r.sigma_prev, r.sigma);
-  if (in.type == StepType::cps) {
+  if (in.cps) {
     // std_dev_t = sigma_prev * math.sin(noise_level * math.pi / 2): the sine in double.
     r.std_dev_t = mul(r.sigma_prev, rounded(std::sin(in.noise_level * std::numbers::pi / 2.0)));
     r.noise = r.std_dev_t;
@@ -42,8 +48,8 @@ RowTerms row_terms(const TransitionInputs& in, std::size_t b) {
   return r;
 }
 
-float mean_of(const TransitionInputs& in, const RowTerms& r, float x, float v) {
-  if (in.type == StepType::cps) {
+float mean_of(const Settings& in, const RowTerms& r, float x, float v) {
+  if (in.cps) {
     // x0 = x - sigma * v;  x1 = x + v * (1 - sigma)
     // mean = x0 * (1 - sigma_prev) + x1 * sqrt(sigma_prev**2 - std_dev_t**2)
     const float x0 = sub(x, mul(r.sigma, v));
@@ -61,10 +67,10 @@ float mean_of(const TransitionInputs& in, const RowTerms& r, float x, float v) {
   return add(mul(x, cx), mul(mul(v, cv), r.dt));
 }
 
-float logp_term(const TransitionInputs& in, const RowTerms& r, float prev, float mean, Formulation f) {
+float logp_term(const Settings& in, const RowTerms& r, float prev, float mean, Formulation f) {
   const float d = sub(prev, mean);
   const float neg_d2 = -mul(d, d);
-  if (in.type == StepType::cps) return neg_d2;
+  if (in.cps) return neg_d2;
   float lp = div(neg_d2, mul(mul(r.noise, r.noise), 2.0f));
   if (!in.normaliser) return lp;
   lp = sub(lp, log_of(r.noise));
@@ -75,27 +81,34 @@ float logp_term(const TransitionInputs& in, const RowTerms& r, float prev, float
 
 }  // namespace
 
-subjects::TransitionOutputs formula_sample(const TransitionInputs& in, Formulation f) {
-  subjects::validate_transition_inputs(in);
-  const std::int64_t B = in.x.dim(0), n = in.x.dim(1);
-  subjects::TransitionOutputs out{Tensor::zeros(DType::f32, {B, n}), Tensor::zeros(DType::f32, {B, n}),
-                                  Tensor::zeros(DType::f32, {B}), Tensor::zeros(DType::f32, {B})};
+ops::OpOutputs formula_sample(const ops::OpCall& call, Formulation f) {
+  const Settings in{.cps = call.param("type") != 0,
+                    .normaliser = call.param("normaliser") != 0,
+                    .sigma_max = static_cast<float>(call.param("sigma_max")),
+                    .noise_level = call.param("noise_level")};
+  const Tensor &x_in = call.input("x"), &v_in = call.input("v"), &eps = call.input("eps"), &sigma = call.input("sigma");
+  const std::int64_t B = call.extent("B"), n = call.extent("n");
+  ops::OpOutputs out = {{"prev", Tensor::zeros(DType::f32, {B, n})},
+                        {"mean", Tensor::zeros(DType::f32, {B, n})},
+                        {"std", Tensor::zeros(DType::f32, {B})},
+                        {"logp", Tensor::zeros(DType::f32, {B})}};
   for (std::int64_t b = 0; b < B; ++b) {
-    const RowTerms r = row_terms(in, static_cast<std::size_t>(b));
-    out.std.set_value(b, r.std_dev_t);
+    const float sigma_b = static_cast<float>(sigma.value_at(b));
+    const RowTerms r =
+        row_terms(in, sigma_b, ops::transition_step::sigma_prev_of(sigma.value_at(b), call.param("step")));
+    out.at("std").set_value(b, r.std_dev_t);
     float total = 0.0f;
     for (std::int64_t j = 0; j < n; ++j) {
-      const std::int64_t i = b * n + j;
-      const float x = static_cast<float>(in.x.value_at(i)), v = static_cast<float>(in.v.value_at(i));
+      const float x = static_cast<float>(x_in.value_at(b * n + j)), v = static_cast<float>(v_in.value_at(b * n + j));
       const float mean = mean_of(in, r, x, v);
-      const float prev = add(mean, mul(r.noise, static_cast<float>(in.eps.value_at(i))));
-      out.mean.set_value(i, mean);
-      out.prev.set_value(i, prev);
+      const float prev = add(mean, mul(r.noise, static_cast<float>(eps.value_at(b * n + j))));
+      out.at("mean").set_value(b * n + j, mean);
+      out.at("prev").set_value(b * n + j, prev);
       total = add(total, logp_term(in, r, prev, mean, f));
     }
-    out.logp.set_value(b, div(total, static_cast<float>(n)));
+    out.at("logp").set_value(b, div(total, static_cast<float>(n)));
   }
   return out;
 }
 
-}  // namespace parity::properties::transition
+}  // namespace parity::transition
