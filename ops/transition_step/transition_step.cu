@@ -8,6 +8,7 @@
 // does), and thread 0 divides by n (row_mean) and writes the row's std.
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <parity/ops/kernels/device_call.cuh>
@@ -76,11 +77,11 @@ unsigned element_blocks(int64_t elements) {
   return static_cast<unsigned>(blocks < kMaxElementBlocks ? blocks : kMaxElementBlocks);
 }
 
-// Both kernels over the call: `given` is eps (sampling) or prev (scoring).
+// Both kernels over the call's rows at their coefficients `host_rows`: `given` is eps (sampling)
+// or prev (scoring).
 template <bool kSample>
-void launch(const kernels::DeviceCall& d) {
+void launch_rows(const kernels::DeviceCall& d, const std::vector<arith::Row>& host_rows) {
   const int64_t B = d.extent("B"), n = d.extent("n");
-  const std::vector<arith::Row> host_rows = rows_of(d.call(), &standard_row);
   const DeviceBuffer rows(host_rows.size() * sizeof(arith::Row)),
       terms(static_cast<std::size_t>(B * n) * sizeof(float));
   subjects::builtin::cuda::check(cudaMemcpy(rows.as<void>(), host_rows.data(), rows.bytes(), cudaMemcpyHostToDevice),
@@ -94,7 +95,22 @@ void launch(const kernels::DeviceCall& d) {
   d.synchronize();  // before the scratch is freed
 }
 
+// The op's call: each row stepping by the call's step.
+template <bool kSample>
+void launch(const kernels::DeviceCall& d) {
+  launch_rows<kSample>(d, rows_of(d.call(), &standard_row));
+}
+
 }  // namespace
+
+OpOutputs cuda_row_step(const RowStep& s) {
+  static const OpDecl decl = TransitionStep::declaration();
+  const std::vector<arith::Row> rows = rows_at(s);
+  const OpCall call = row_step_call(s);
+  kernels::DeviceCall d(decl, call);
+  if (!d.empty()) launch_rows<true>(d, rows);
+  return std::move(d).take_outputs();
+}
 
 std::unique_ptr<OpSubject> make_cuda_kernel() {
   return kernels::cuda_kernel<TransitionStep>(declared_arithmetic(), &launch<true>);

@@ -1,26 +1,38 @@
 #pragma once
 // parity's deterministic transition kernel, the kernel of transition_step (sampling) and
-// transition_score (scoring): the host twins below and the CUDA kernels' factories
-// (transition_step.cu, compiled with --fmad=false). Their arithmetic is
-// subjects/builtin/transition_arith.cuh's PARITY_HD code (`arith` here), shared bit for bit:
-//   each row's coefficients (arith::Row) from its sigma and sigma_prev, computed on
-//   the host by rows_of for both kernels: sigma_prev = sigma_prev_of(sigma, step), the cps factor
-//   cps_sin_of(noise_level), the sde step's noise level a float32;
-//   per element: mean, prev = mean + noise eps (sampling) or the given prev (scoring), and the
-//   log-prob term;
-//   each row's log-prob the mean of its n terms in a fixed order that depends on n alone (never
-//   on B, the grid or the device): lane l of 256 sums terms l, l + 256, ... ascending from 0.0f,
-//   the lanes folded pairwise (stride 128, 64, ..., 1), the total divided by n.
-// Declared arithmetic: reduction_lanes = 256, log_ulps = 0.5 + 2^-20 (parity's log, a double log
-// rounded to float32). Every output float32.
+// transition_score (scoring): its arithmetic (`arith`, PARITY_HD), shared bit for bit by the CUDA
+// kernels (transition_step.cu, compiled with --fmad=false) and the host twins below, and the CUDA
+// kernels' factories. Everything follows the formula of Flow-GRPO's sde_step_with_logprob
+// (transition_step_op.hpp) operation for operation, each rounded once in float32:
+//   per row  sde: s1 = sigma == 1 ? sigma_max : sigma;  std = sqrt(sigma / (1 - s1)) * a
+//                 dt = sigma_prev - sigma;  std2 = std * std;  two_sigma = 2 * sigma
+//                 cx = 1 + (std2 / two_sigma) * dt;  cv = 1 + (std2 * (1 - sigma)) / two_sigma
+//                 noise = std * sqrt(-dt)
+//   element  sde: mean = x * cx + (v * cv) * dt;   prev = mean + noise * eps
+//   per row  cps: std = sigma_prev * sin_a;  keep = 1 - sigma_prev;  one_minus = 1 - sigma
+//                 root = sqrt(sigma_prev * sigma_prev - std * std);  noise = std
+//   element  cps: x0 = x - sigma * v;  x1 = x + v * one_minus;  mean = x0 * keep + x1 * root
+//   log-prob term: d = prev - mean;  sde: ((-(d * d)) / (2 * (noise * noise)) - L) - C
+//                  with L = log(noise), C = log(sqrt(2 pi)) (the normaliser, optional);
+//                  cps: -(d * d)
+// Each row's coefficients (arith::Row) are computed on the host for both kernels, from its sigma
+// and sigma_prev = sigma_prev_of(sigma, step) (rows_of), the cps factor cps_sin_of(noise_level),
+// the sde step's noise level a float32. Scoring takes the term of the given prev. Each row's
+// log-prob is the mean of its n terms in a fixed order that depends on n alone (never on B, the
+// grid or the device): lane l of 256 sums terms l, l + 256, ... ascending from 0.0f, the lanes
+// folded pairwise (stride 128, 64, ..., 1), the total divided by n. L and C use parity's own log
+// (core/detmath.hpp), never a libm. Declared arithmetic: reduction_lanes = 256, log_ulps =
+// 0.5 + 2^-20 (a double log rounded to float32). Every output float32.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include <parity/core/detmath.hpp>
+#include <parity/core/hd.hpp>
 #include <parity/ops/framework/arithmetic.hpp>
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
-#include <parity/subjects/builtin/transition_arith.cuh>
 
 // The host twins' own includes, hidden from nvcc as the twins are (below).
 #if !defined(__CUDACC__)
@@ -31,7 +43,89 @@
 
 namespace parity::ops::transition_step {
 
-namespace arith = subjects::builtin::transition;
+namespace arith {
+
+inline constexpr int kLanes = 256;
+
+struct Row {
+  float std = 0, dt = 0;
+  float cx = 0, cv = 0;                                // sde
+  float sigma = 0, keep = 0, one_minus = 0, root = 0;  // cps
+  float noise = 0;                                     // the std of prev around mean
+  float two_var = 0;                                   // 2 * noise^2
+  float log_noise = 0, log_norm = 0;                   // L, C
+  bool cps = false, normaliser = true;
+};
+
+PARITY_HD float step_dt(float sigma, float sigma_prev) { return sigma_prev - sigma; }
+
+// The row's sde coefficients for a given dt (step_dt for the kernel; a probe may pass another).
+// Sets the std of prev around mean and the log-prob quantities that follow from it.
+PARITY_HD void set_noise(Row& r, float noise) {
+  r.noise = noise;
+  r.two_var = 2.0f * (noise * noise);
+  r.log_noise = detmath::log_f32(noise);
+  const float two_pi = 2.0f * 3.14159265358979323846f;
+  r.log_norm = detmath::log_f32(sqrtf(two_pi));
+}
+
+PARITY_HD Row sde_row(float sigma, float dt, float sigma_max, float a, bool normaliser) {
+  Row r;
+  const float s1 = sigma == 1.0f ? sigma_max : sigma;
+  r.std = sqrtf(sigma / (1.0f - s1)) * a;
+  r.dt = dt;
+  const float std2 = r.std * r.std;
+  const float two_sigma = 2.0f * sigma;
+  r.cx = 1.0f + (std2 / two_sigma) * r.dt;
+  r.cv = 1.0f + (std2 * (1.0f - sigma)) / two_sigma;
+  r.normaliser = normaliser;
+  set_noise(r, r.std * sqrtf(-1.0f * r.dt));
+  return r;
+}
+
+// `sin_a` = float(sin(a pi / 2)), computed once on the host (cps_sin_of).
+PARITY_HD Row cps_row(float sigma, float sigma_prev, float sin_a) {
+  Row r;
+  r.cps = true;
+  r.sigma = sigma;
+  r.std = sigma_prev * sin_a;
+  r.dt = sigma_prev - sigma;
+  r.keep = 1.0f - sigma_prev;
+  r.one_minus = 1.0f - sigma;
+  r.root = sqrtf(sigma_prev * sigma_prev - r.std * r.std);
+  set_noise(r, r.std);
+  return r;
+}
+
+PARITY_HD float mean_element(const Row& r, float x, float v) {
+  if (r.cps) {
+    const float x0 = x - r.sigma * v;
+    const float x1 = x + v * r.one_minus;
+    return x0 * r.keep + x1 * r.root;
+  }
+  return x * r.cx + (v * r.cv) * r.dt;
+}
+
+PARITY_HD float prev_element(const Row& r, float mean, float eps) { return mean + r.noise * eps; }
+
+PARITY_HD float logp_term(const Row& r, float prev, float mean) {
+  const float d = prev - mean;
+  const float q = -(d * d);
+  if (r.cps) return q;
+  const float t = q / r.two_var;
+  return r.normaliser ? (t - r.log_noise) - r.log_norm : t;
+}
+
+// Folds lane sums: after the call, lanes[0] holds the fixed-tree total of lanes[0..count),
+// count a power of two (kLanes for the kernel).
+PARITY_HD void fold_lanes(float* lanes, int count) {
+  for (int stride = count / 2; stride >= 1; stride /= 2)
+    for (int l = 0; l < stride; ++l) lanes[l] = lanes[l] + lanes[l + stride];
+}
+
+PARITY_HD float row_mean(float total, std::int64_t n) { return total / static_cast<float>(n); }
+
+}  // namespace arith
 
 inline Arithmetic declared_arithmetic() { return {.reduction_lanes = arith::kLanes, .log_ulps = 0.5 + 0x1p-20}; }
 
@@ -68,6 +162,43 @@ std::vector<arith::Row> rows_of(const OpCall& call, RowOf row) {
     rows.push_back(row(s, static_cast<float>(sigma.value_at(b)), sigma_prev_of(sigma.value_at(b), call.param("step"))));
   return rows;
 }
+
+// A step of B rows, each from its own sigma to its own sigma_prev: the model's transition boundary,
+// where no step is common to the rows (a call of transition_step steps every row by the same
+// `step`). x, v [B, n] f32 or bf16, eps [B, n] f32, any strides; sigma and sigma_prev one a row.
+struct RowStep {
+  Tensor x = {}, v = {}, eps = {};
+  std::vector<float> sigma = {}, sigma_prev = {};
+  StepSettings settings = {};
+};
+
+// The rows' coefficients of `s` (standard_row). Throws InputError naming sigma or sigma_prev where
+// either has not one value a row of x.
+std::vector<arith::Row> rows_at(const RowStep& s);
+// transition_step's call of `s` (extents B and n, inputs x, v, eps and sigma, its settings as
+// parameters, step 0: read by no kernel given its rows), for the kernels' row entries below.
+OpCall row_step_call(const RowStep& s);
+
+// parity's kernel on `s`, its outputs transition_step's (prev, mean, std, logp): on the host, the
+// host twin's arithmetic and order (transition_step_op.cpp), so bit for bit what parity-host
+// returns for rows whose sigma_prev is sigma_prev_of(sigma, step); and on the device
+// (transition_step.cu), bit for bit the host's. Throw InputError as rows_at, and naming an operand
+// whose shape is not [B, n] (kernels::HostCall's).
+OpOutputs host_row_step(const RowStep& s);
+OpOutputs cuda_row_step(const RowStep& s);
+// LibTorch's formula (torch-cpu's, transition_step_torch.cpp) on `s`, on the CPU: the model's
+// LibTorch reference. Throws InputError as rows_at.
+OpOutputs torch_row_step(const RowStep& s);
+
+// LibTorch's references (transition_step_torch.cpp): Flow-GRPO's formula in ATen operators
+// (torch-cpu, torch-cuda) or a second formulation of it (torch-second-cpu, torch-second-cuda), as
+// a subject of transition_step (Entry::sample) or transition_score (Entry::score), on the CPU or
+// the first CUDA device. Each throws InputError with torch_unavailable_reason(on_cuda) where that
+// is not empty ("LibTorch built without CUDA", "no CUDA device").
+enum class TorchFormula { flow_grpo, second };
+enum class Entry { sample, score };
+std::unique_ptr<OpSubject> make_torch_subject(TorchFormula f, Entry e, bool on_cuda);
+std::string torch_unavailable_reason(bool on_cuda);
 
 // Host code only: nvcc compiles this header for the arithmetic and the factories (the .cu).
 #if !defined(__CUDACC__)
@@ -116,9 +247,11 @@ class StepHost : public kernels::HostTwin<TransitionStep> {
  public:
   Arithmetic arithmetic() const override { return declared_arithmetic(); }
 
-  void rows(kernels::HostCall& c) const override {
+  void rows(kernels::HostCall& c) const override { step(c, rows_of(c.call(), &Policy::row)); }
+
+  // The step of `c`'s rows at their coefficients `rows`, one a row.
+  static void step(kernels::HostCall& c, const std::vector<arith::Row>& rows) {
     const std::int64_t B = c.extent("B"), n = c.extent("n");
-    const std::vector<arith::Row> rows = rows_of(c.call(), &Policy::row);
     const std::vector<float>&x = c.in("x"), &v = c.in("v"), &eps = c.in("eps");
     Tensor &prev = c.out("prev"), &mean = c.out("mean");
     std::vector<float> terms(static_cast<std::size_t>(B * n));

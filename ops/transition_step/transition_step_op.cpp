@@ -1,13 +1,15 @@
 // The transition_step and transition_score ops as parity ships them: their declarations
 // (transition_step_op.hpp) with parity's kernel (the host twins and the CUDA factories,
-// transition_step_kernel.cuh), LibTorch's references and a user's transition subjects (transition_subject_op.hpp) and
-// the mismatch probes below.
+// transition_step_kernel.cuh), LibTorch's references (transition_step_torch.cpp) and the mismatch
+// probes below; and parity's kernel at rows of their own sigma_prev (host_row_step).
 #include <string>
+#include <utility>
+#include <vector>
 
+#include <parity/core/error.hpp>
 #include <parity/ops/framework/builtin_subjects.hpp>
 #include <parity/ops/transition_step/transition_step_kernel.cuh>
 #include <parity/ops/transition_step/transition_step_op.hpp>
-#include <parity/ops/transition_step/transition_subject_op.hpp>
 
 namespace parity::ops::transition_step {
 
@@ -92,13 +94,35 @@ void add_step_probes(const HostProbes<Host>& probes) {
       "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above");
 }
 
+// LibTorch's reference `f` of `e`'s op on the CPU or the device, as the op's subject: torch-cpu
+// through BuiltinSubjects::torch, which names it, the others by register_torch_references.
+OpSubjectInfo torch_reference(TorchFormula f, Entry e, bool on_cuda) {
+  const std::string device = on_cuda ? "cuda" : "cpu";
+  return {.name = std::string(f == TorchFormula::second ? "torch-second-" : "torch-") + device,
+          .backend = "torch-" + device,
+          .kind = subjects::SubjectKind::reference,
+          .description =
+              (f == TorchFormula::second ? "a second formulation of the step (normalised residual, flatten-mean), "
+                                         : "Flow-GRPO's sde_step_with_logprob in LibTorch ops, ") +
+              device,
+          .unavailable_reason = [on_cuda] { return torch_unavailable_reason(on_cuda); },
+          .make = [f, e, on_cuda] { return make_torch_subject(f, e, on_cuda); }};
+}
+
+// torch-second-cpu, torch-cuda and torch-second-cuda, after torch-cpu, as subjects of `e`'s op.
+void register_torch_references(const std::string& op, Entry e) {
+  register_op_subject(op, torch_reference(TorchFormula::second, e, false));
+  register_op_subject(op, torch_reference(TorchFormula::flow_grpo, e, true));
+  register_op_subject(op, torch_reference(TorchFormula::second, e, true));
+}
+
 void register_step_subjects() {
-  register_family_references("transition_step");
+  register_torch_references("transition_step", Entry::sample);
   add_step_probes(HostProbes<StepHost>{"transition_step"});
 }
 
 void register_score_subjects() {
-  register_family_references("transition_score");
+  register_torch_references("transition_score", Entry::score);
   const HostProbes<ScoreHost> probes{"transition_score"};
   add_step_probes(probes);
   probes.add<ScoreIgnoresPrev>("probe-score-ignores-prev", "scores the sampled mean, ignoring the prev it is given");
@@ -108,11 +132,46 @@ constexpr const char* kKernel = "parity's deterministic transition kernel";
 
 }  // namespace
 
+std::vector<arith::Row> rows_at(const RowStep& s) {
+  const auto B = static_cast<std::size_t>(s.x.shape().empty() ? 0 : s.x.dim(0));
+  if (s.sigma.size() != B || s.sigma_prev.size() != B)
+    throw InputError("transition_step rows: sigma and sigma_prev need one value per row of x (" + std::to_string(B) +
+                     "), not " + std::to_string(s.sigma.size()) + " and " + std::to_string(s.sigma_prev.size()));
+  std::vector<arith::Row> rows;
+  for (std::size_t b = 0; b < B; ++b) rows.push_back(standard_row(s.settings, s.sigma[b], s.sigma_prev[b]));
+  return rows;
+}
+
+OpCall row_step_call(const RowStep& s) {
+  if (s.x.shape().size() != 2) throw InputError("transition_step rows: x must be [B, n]");
+  const std::int64_t B = s.x.dim(0);
+  Tensor sigma = Tensor::zeros(DType::f32, {B});
+  for (std::int64_t b = 0; b < B && b < static_cast<std::int64_t>(s.sigma.size()); ++b)
+    sigma.set_value(b, s.sigma[static_cast<std::size_t>(b)]);
+  return {.extents = {{"B", B}, {"n", s.x.dim(1)}},
+          .inputs = {{"x", s.x}, {"v", s.v}, {"eps", s.eps}, {"sigma", std::move(sigma)}},
+          .params = {{"type", s.settings.cps ? 1.0 : 0.0},
+                     {"step", 0.0},
+                     {"sigma_max", s.settings.sigma_max},
+                     {"noise_level", s.settings.noise_level},
+                     {"normaliser", s.settings.normaliser ? 1.0 : 0.0}},
+          .output_dtypes = {{"prev", DType::f32}, {"mean", DType::f32}, {"std", DType::f32}, {"logp", DType::f32}}};
+}
+
+OpOutputs host_row_step(const RowStep& s) {
+  static const OpDecl decl = TransitionStep::declaration();
+  const std::vector<arith::Row> rows = rows_at(s);
+  const OpCall call = row_step_call(s);
+  kernels::HostCall c(decl, call);
+  StepHost<Standard>::step(c, rows);
+  return std::move(c).take_outputs();
+}
+
 const gen::Family& family() {
   return shipped_op_family<TransitionStep>({.kernel = kKernel,
                                             .make_host = &make_op_subject<StepHost<Standard>>,
                                             .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-                                            .torch = torch_cpu_reference("transition_step"),
+                                            .torch = torch_reference(TorchFormula::flow_grpo, Entry::sample, false),
                                             .register_probes = &register_step_subjects});
 }
 
@@ -120,7 +179,7 @@ const gen::Family& score_family() {
   return shipped_op_family<TransitionScore>({.kernel = kKernel,
                                              .make_host = &make_op_subject<ScoreHost<Standard>>,
                                              .make_cuda = PARITY_OP_CUDA_KERNEL(&make_score_cuda_kernel),
-                                             .torch = torch_cpu_reference("transition_score"),
+                                             .torch = torch_reference(TorchFormula::flow_grpo, Entry::score, false),
                                              .register_probes = &register_score_subjects});
 }
 

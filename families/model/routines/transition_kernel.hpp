@@ -1,11 +1,11 @@
 #pragma once
 // The model's transition step (primitives.hpp's transition_step) on a kernel of the op
 // transition_step (ops/transition_step), in one of two ways:
-//   - a transition subject (subjects/transition_family.hpp: parity's host twin or CUDA kernel, a
-//     user's registered one) takes the boundary's call as it is: every sample at its own sigma and
-//     sigma_prev, all B samples in one call;
-//   - any other kernel of the op (an op subject a program registers, a PyTorch operator among
-//     them) takes sigma and step as parameters of a call, so it is called once per group of
+//   - parity's kernel (host_row_step, cuda_row_step) takes the boundary's call as it is: every
+//     sample at its own sigma and sigma_prev, all B samples in one call (primitives.cpp);
+//   - any other kernel of the op (LibTorch's references, the probes, an op subject a program
+//     registers, a PyTorch operator among them) takes sigma and step as parameters of a call, so
+//     it is called once per group of
 //     samples with the same sigma and sigma_prev bits, the groups in order of their first sample,
 //     with step = sigma - sigma_prev and the step's other settings (type, sigma_max, noise_level
 //     as a float32, normaliser) as parameters; its prev, mean, std and logp go back to the
@@ -22,12 +22,8 @@
 
 #include <parity/families/model/routines/primitives.hpp>
 #include <parity/ops/framework/op_subject.hpp>
-#include <parity/subjects/transition_family.hpp>
 
 namespace parity::model {
-
-// `p` with transition_step on `step`'s sampling step.
-Primitives with_transition_subject(Primitives p, std::shared_ptr<subjects::TransitionSubject> step);
 
 // `p` with transition_step on `kernel` (a subject of transition_step, named `subject` in errors),
 // called per group of samples as above.
