@@ -15,7 +15,8 @@ std::int64_t declared_depth(const ops::Arithmetic& a, std::int64_t n) {
   return (n + a.reduction_lanes - 1) / a.reduction_lanes + levels;
 }
 
-ExactStep exact_step(const ops::OpCall& call, double log_ulps) {
+ExactStep exact_step(const RowCall& row_call, double log_ulps) {
+  const ops::OpCall& call = row_call.call;
   ExactStep s;
   s.B = call.extent("B");
   s.n = call.extent("n");
@@ -23,14 +24,14 @@ ExactStep exact_step(const ops::OpCall& call, double log_ulps) {
   s.v = call.input("v").values();
   const Tensor& sigma = call.input("sigma");
   for (std::int64_t b = 0; b < s.B; ++b) {
-    const oracles::TransitionRowParams p{
-        .sigma = static_cast<float>(sigma.value_at(b)),
-        .sigma_prev = ops::transition_step::sigma_prev_of(sigma.value_at(b), call.param("step")),
-        .sigma_max = static_cast<float>(call.param("sigma_max")),
-        .a = static_cast<float>(call.param("noise_level")),
-        .sin_a = ops::transition_step::cps_sin_of(call.param("noise_level")),
-        .cps = call.param("type") != 0,
-        .normaliser = call.param("normaliser") != 0};
+    const oracles::TransitionRowParams p{.sigma = static_cast<float>(sigma.value_at(b)),
+                                         .sigma_prev = ops::transition_step::sigma_prev_of(
+                                             sigma.value_at(b), row_call.steps[static_cast<std::size_t>(b)]),
+                                         .sigma_max = static_cast<float>(call.param("sigma_max")),
+                                         .a = static_cast<float>(call.param("noise_level")),
+                                         .sin_a = ops::transition_step::cps_sin_of(call.param("noise_level")),
+                                         .cps = call.param("type") != 0,
+                                         .normaliser = call.param("normaliser") != 0};
     s.rows.push_back(oracles::transition_row<double>(p, log_ulps));
   }
   return s;

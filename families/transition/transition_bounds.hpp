@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <parity/families/transition/transition_cases.hpp>
 #include <parity/ops/framework/arithmetic.hpp>
-#include <parity/ops/framework/op_subject.hpp>
 #include <parity/oracles/transition.hpp>
 
 namespace parity::transition {
@@ -25,8 +25,9 @@ struct ExactStep {
   std::int64_t B = 0, n = 0;
 };
 
-// The exact step of `call` (transition_step's), its logs bounded for `log_ulps`.
-ExactStep exact_step(const ops::OpCall& call, double log_ulps);
+// The exact step of `call` (transition_step's, each row at its own step), its logs bounded for
+// `log_ulps`.
+ExactStep exact_step(const RowCall& call, double log_ulps);
 
 // The exact log-prob of row b for the given prev (f32 [B, n] tensor), bounded for an evaluation
 // of the given summation depth.

@@ -18,20 +18,20 @@ using ops::OpCall;
 using ops::OpOutputs;
 using ops::OpSubject;
 
-// The subject's transition_step outputs for `call`.
-OpOutputs sample(OpSubject& step, const OpCall& call) {
+// The subject's transition_step outputs for `call`, each row at its own step.
+OpOutputs sample(OpSubject& step, const RowCall& call) {
   static const ops::OpDecl decl = ops::transition_step::TransitionStep::declaration();
-  return ops::run_on_matrices(decl, step, call);
+  return per_step(call, [&](const OpCall& c) { return ops::run_on_matrices(decl, step, c); });
 }
 
 // The subject's transition_score log-prob of `prev` for the step's `call`.
-Tensor score_of(OpSubject& score, const OpCall& call, const Tensor& prev) {
+Tensor score_of(OpSubject& score, const RowCall& call, const Tensor& prev) {
   static const ops::OpDecl decl = ops::transition_step::TransitionScore::declaration();
-  OpCall scoring = call;
-  scoring.inputs.erase("eps");
-  scoring.inputs.insert_or_assign("prev", prev);
-  scoring.output_dtypes = {{"logp", DType::f32}};
-  return ops::run_on_matrices(decl, score, scoring).at("logp");
+  RowCall scoring = call;
+  scoring.call.inputs.erase("eps");
+  scoring.call.inputs.insert_or_assign("prev", prev);
+  scoring.call.output_dtypes = {{"logp", DType::f32}};
+  return per_step(scoring, [&](const OpCall& c) { return ops::run_on_matrices(decl, score, c); }).at("logp");
 }
 
 // The first of prev, mean and std that differs, described; empty where none does.
@@ -51,7 +51,7 @@ struct LogpComparison {
 
 // |logp_a - logp_b| against bound_a + bound_b (each bounds its evaluation's distance from the
 // exact log-prob of its own prev).
-LogpComparison compare_logp(const OpCall& call, const OpOutputs& a, std::int64_t depth_a, double log_ulps_a,
+LogpComparison compare_logp(const RowCall& call, const OpOutputs& a, std::int64_t depth_a, double log_ulps_a,
                             const OpOutputs& b, std::int64_t depth_b, double log_ulps_b) {
   const ExactStep step_a = exact_step(call, log_ulps_a), step_b = exact_step(call, log_ulps_b);
   LogpComparison r;
@@ -77,15 +77,15 @@ LogpComparison compare_logp(const OpCall& call, const OpOutputs& a, std::int64_t
 }
 
 // The subject's log-prob against another evaluation's, within both evaluations' bounds.
-LogpComparison logp_against(const OpCall& call, OpSubject& step, const OpOutputs& ours, const OpOutputs& theirs) {
-  const std::int64_t n = call.extent("n");
+LogpComparison logp_against(const RowCall& call, OpSubject& step, const OpOutputs& ours, const OpOutputs& theirs) {
+  const std::int64_t n = call.call.extent("n");
   const ops::Arithmetic a = step.arithmetic();
   return compare_logp(call, ours, declared_depth(a, n), a.log_ulps, theirs, any_order_depth(n), kFormulaLogUlps);
 }
 
 }  // namespace
 
-Verdict check_matches_formula(const OpCall& call, OpSubject& step, OpSubject* /*score*/) {
+Verdict check_matches_formula(const RowCall& call, OpSubject& step, OpSubject* /*score*/) {
   const OpOutputs ours = sample(step, call);
   const OpOutputs formula = formula_sample(call, Formulation::flow_grpo);
   const std::string diff = bitwise_difference(ours, formula);
@@ -99,7 +99,7 @@ Verdict check_matches_formula(const OpCall& call, OpSubject& step, OpSubject* /*
   return v;
 }
 
-Verdict check_logp_vs_formula(const OpCall& call, OpSubject& step, OpSubject* /*score*/) {
+Verdict check_logp_vs_formula(const RowCall& call, OpSubject& step, OpSubject* /*score*/) {
   const OpOutputs ours = sample(step, call);
   const LogpComparison cmp = logp_against(call, step, ours, formula_sample(call, Formulation::flow_grpo));
   Verdict v =
@@ -111,7 +111,7 @@ Verdict check_logp_vs_formula(const OpCall& call, OpSubject& step, OpSubject* /*
   return v;
 }
 
-Verdict check_second_formulation_agrees(const OpCall& call, OpSubject& step, OpSubject* /*score*/) {
+Verdict check_second_formulation_agrees(const RowCall& call, OpSubject& step, OpSubject* /*score*/) {
   const OpOutputs ours = sample(step, call);
   const OpOutputs second = formula_sample(call, Formulation::second);
   const BitwiseDiff mean = compare_bitwise(ours.at("mean"), second.at("mean"));
@@ -129,7 +129,7 @@ Verdict check_second_formulation_agrees(const OpCall& call, OpSubject& step, OpS
   return v;
 }
 
-Verdict check_scoring_reproduces_sampling(const OpCall& call, OpSubject& step, OpSubject* score) {
+Verdict check_scoring_reproduces_sampling(const RowCall& call, OpSubject& step, OpSubject* score) {
   const OpOutputs sampled = sample(step, call);
   const Tensor scored = score_of(*score, call, sampled.at("prev"));
   const BitwiseDiff d = compare_bitwise(scored, sampled.at("logp"));

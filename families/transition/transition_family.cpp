@@ -8,10 +8,11 @@
 
 #include <parity/core/error.hpp>
 #include <parity/families/transition/transition_properties.hpp>
-#include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_family.hpp>
-#include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/op_view.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/ops/transition_step/transition_step_op.hpp>
+#include <parity/properties/case_tensors.hpp>
 
 namespace parity::transition {
 namespace {
@@ -29,25 +30,14 @@ bool batch_probe(const std::string& subject) {
   return subject == "probe-batch-dependent-reduction" || subject == "probe-tree-reduction-above-8-rows";
 }
 
-// The Case as transition_step reads it, and back.
-Case step_case(Case c) {
-  c.family = kStep;
-  return c;
-}
-Case family_case(Case c) {
-  c.family = kFamily;
-  return c;
-}
-
-const gen::CaseRules& family_rules() {
-  static const gen::CaseRules rules{
-      .check_contract =
-          [](const Case& c) {
-            refuse_former_case_format(c);
-            if (c.family != kFamily) throw InputError("case.family: '" + c.family + "' is not " + kFamily);
-            step_ops().rules().check_contract(step_case(c));
-          },
-      .conform = [](Case c) { return family_case(step_ops().rules().conform(step_case(std::move(c)))); }};
+// The family's case rules (transition_cases.hpp), a case of the former format refused first.
+const gen::CaseRules& rules_of_cases() {
+  static const gen::CaseRules rules{.check_contract =
+                                        [](const Case& c) {
+                                          refuse_former_case_format(c);
+                                          family_rules().check_contract(c);
+                                        },
+                                    .conform = family_rules().conform};
   return rules;
 }
 
@@ -99,16 +89,28 @@ class TransitionFamily final : public gen::Family {
     for (auto& e : op.decl.extents)
       if (maxima.at(e.name) != e.max) resolved.max_extents[e.name] = e.max = e.reach = maxima.at(e.name);
     const bool strided = step_ops().runnable(subject).capabilities.strided_layouts;
-    return gen::run_property(subject, property, rc::gen::map(ops::op_case(op, strided), &family_case), check, resolved,
-                             rules());
+    return gen::run_property(subject, property, family_cases(op, strided), check, resolved, rules());
   }
 
-  rc::Gen<Case> cases() const override { return rc::gen::map(ops::op_case(step_ops().def()), &family_case); }
-  const gen::CaseRules& rules() const override { return family_rules(); }
+  rc::Gen<Case> cases() const override { return family_cases(step_ops().def(), true); }
+  const gen::CaseRules& rules() const override { return rules_of_cases(); }
   std::vector<gen::ExtentCap> extent_caps() const override { return step_ops().extent_caps(); }
   std::vector<std::pair<std::string, Tensor>> case_tensors(const Case& c) const override {
-    refuse_former_case_format(c);
-    return step_ops().case_tensors(step_case(c));
+    rules().check_contract(c);
+    const RowCall rows = row_call(c);
+    const ops::OpCall call = ops::subject_call(family_decl(), rows.call);  // as a subject receives them
+    std::vector<std::pair<std::string, Tensor>> out;
+    for (const auto& input : family_decl().inputs) out.emplace_back(input.name, call.input(input.name));
+    for (const auto& param : family_decl().params)
+      out.emplace_back(param.name, properties::scalar_tensor(DType::f32, call.param(param.name)));
+    // Each row's sigma_prev, the step it takes (one a row where the case holds sigma_prev.<b>).
+    Tensor sigma_prev = Tensor::zeros(DType::f32, {static_cast<std::int64_t>(rows.steps.size())});
+    for (std::size_t b = 0; b < rows.steps.size(); ++b)
+      sigma_prev.set_value(static_cast<std::int64_t>(b),
+                           ops::transition_step::sigma_prev_of(
+                               call.input("sigma").value_at(static_cast<std::int64_t>(b)), rows.steps[b]));
+    out.emplace_back("sigma_prev", std::move(sigma_prev));
+    return out;
   }
 
  private:
@@ -133,10 +135,9 @@ class TransitionFamily final : public gen::Family {
       }
     }
     return [&step, score, check = p.check](const Case& c) {
-      const ops::OpProblem problem = ops::materialise(step_ops().def().decl, step_case(c));
       const std::unique_ptr<ops::OpSubject> sampling = step.make();
       const std::unique_ptr<ops::OpSubject> scoring = score ? score->make() : nullptr;
-      return check(problem.call, *sampling, scoring.get());
+      return check(row_call(c), *sampling, scoring.get());
     };
   }
 };

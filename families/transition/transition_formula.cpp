@@ -81,7 +81,8 @@ float logp_term(const Settings& in, const RowTerms& r, float prev, float mean, F
 
 }  // namespace
 
-ops::OpOutputs formula_sample(const ops::OpCall& call, Formulation f) {
+ops::OpOutputs formula_sample(const RowCall& row_call, Formulation f) {
+  const ops::OpCall& call = row_call.call;
   const Settings in{.cps = call.param("type") != 0,
                     .normaliser = call.param("normaliser") != 0,
                     .sigma_max = static_cast<float>(call.param("sigma_max")),
@@ -95,7 +96,8 @@ ops::OpOutputs formula_sample(const ops::OpCall& call, Formulation f) {
   for (std::int64_t b = 0; b < B; ++b) {
     const float sigma_b = static_cast<float>(sigma.value_at(b));
     const RowTerms r =
-        row_terms(in, sigma_b, ops::transition_step::sigma_prev_of(sigma.value_at(b), call.param("step")));
+        row_terms(in, sigma_b,
+                  ops::transition_step::sigma_prev_of(sigma.value_at(b), row_call.steps[static_cast<std::size_t>(b)]));
     out.at("std").set_value(b, r.std_dev_t);
     float total = 0.0f;
     for (std::int64_t j = 0; j < n; ++j) {

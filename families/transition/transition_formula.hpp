@@ -14,7 +14,7 @@
 // kernel that rounds each operation once, in the formula's order. The logs are a double log
 // rounded to float32; the row mean adds the terms in ascending order in float32 and divides by n
 // (a depth any_order_depth(n) covers).
-#include <parity/ops/framework/op_subject.hpp>
+#include <parity/families/transition/transition_cases.hpp>
 
 namespace parity::transition {
 
@@ -23,7 +23,7 @@ namespace parity::transition {
 enum class Formulation { flow_grpo, second };
 
 // The outputs of transition_step (prev, mean, std, logp) for `call`, a call of transition_step:
-// each row at its sigma, sigma_prev = sigma_prev_of(sigma, step).
-ops::OpOutputs formula_sample(const ops::OpCall& call, Formulation f);
+// each row at its sigma, sigma_prev = sigma_prev_of(sigma, its step).
+ops::OpOutputs formula_sample(const RowCall& call, Formulation f);
 
 }  // namespace parity::transition

@@ -65,7 +65,7 @@ ops::GateSection run_transition_gate(const std::string& subject_name, bool quick
   const ops::OpSubjectInfo& score_info = ops::find_op_family("transition_score").runnable(subject_name);
   const ops::OpDecl decl = ops::gate_def("transition_step", kGateElements, kGateWork).decl;
   const auto fill = [&](GateRow& row, const GateShape& shape) {
-    const ops::OpCall call = ops::materialise(decl, op_gate_case(shape, "transition_step")).call;
+    const RowCall call = one_step(ops::materialise(decl, op_gate_case(shape, "transition_step")).call);
     const std::unique_ptr<ops::OpSubject> step = step_info.make(), score = score_info.make();
     auto run = [&](const char* property) {
       return row.run(property, [&] { return find_transition_property(property).check(call, *step, score.get()); });

@@ -2,7 +2,7 @@
 // case.dims and what replaces it; the family's subjects are transition_step's but the batch probes;
 // a property that scores runs the subject's transition_score kernel (probe-score-ignores-prev,
 // which scores its own mean, fails scoring_reproduces_sampling; a subject with no scoring kernel
-// of that name is not applicable); the gate runs both ops' checks of a row's combined field.
+// of that name, step-only-host here, is not applicable); the gate runs both ops' checks of a row's combined field.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -16,9 +16,20 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/ops/transition_step/transition_step_kernel.cuh>
+#include <parity/properties/gen/run_property.hpp>
 
 namespace parity::transition {
 namespace {
+
+// A subject of transition_step with no kernel of transition_score: parity's host twin, sampling only.
+PARITY_REGISTER_OP_SUBJECT(
+    step_only_host, "transition_step",
+    ops::OpSubjectInfo{.name = "step-only-host",
+                       .backend = "host",
+                       .kind = subjects::SubjectKind::probe,
+                       .description = "parity's host twin of transition_step, with no transition_score kernel",
+                       .make = &ops::make_op_subject<ops::transition_step::StepHost<ops::transition_step::Standard>>})
 
 Case family_case(std::int64_t B, std::int64_t n) {
   Case c;
@@ -70,16 +81,20 @@ TEST(TransitionFamily, ScoringRunsTheSubjectsScoringKernel) {
   EXPECT_TRUE(transition_family().check("parity-host", "scoring_reproduces_sampling", c).holds());
   // transition_score's probe-score-ignores-prev with parity's sampling: the scored log-prob is
   // that of a zero noise.
-  const ops::OpCall call = ops::materialise(ops::find_op_family("transition_step").def().decl,
-                                            [&] {
-                                              Case step = c;
-                                              step.family = "transition_step";
-                                              return step;
-                                            }())
-                               .call;
   const auto sampling = ops::find_op_family("transition_step").runnable("parity-host").make();
   const auto scoring = ops::find_op_family("transition_score").runnable("probe-score-ignores-prev").make();
-  EXPECT_TRUE(check_scoring_reproduces_sampling(call, *sampling, scoring.get()).fails());
+  EXPECT_TRUE(check_scoring_reproduces_sampling(row_call(c), *sampling, scoring.get()).fails());
+}
+
+TEST(TransitionFamily, AScoringPropertyIsNotApplicableToASubjectWithoutAScoringKernel) {
+  const Case c = family_case(2, 8);
+  EXPECT_TRUE(transition_family().check("step-only-host", "matches_formula", c).holds());
+  EXPECT_THROW(transition_family().check("step-only-host", "scoring_reproduces_sampling", c), NotApplicable);
+  gen::RunConfig config;
+  config.cases = 2;
+  const gen::RunResult r = transition_family().run("step-only-host", "scoring_reproduces_sampling", config);
+  EXPECT_EQ(r.not_applicable, "the subject has no kernel of transition_score");
+  EXPECT_EQ(r.cases, 0);
 }
 
 // The gate runs both ops' checks of a row's combined field: transition_score's rows_independent
