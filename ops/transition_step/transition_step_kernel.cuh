@@ -29,6 +29,7 @@
 #include <vector>
 
 #include <parity/core/detmath.hpp>
+#include <parity/core/error.hpp>
 #include <parity/core/hd.hpp>
 #include <parity/ops/framework/arithmetic.hpp>
 #include <parity/ops/framework/op_subject.hpp>
@@ -172,22 +173,61 @@ struct RowStep {
   StepSettings settings = {};
 };
 
-// The rows' coefficients of `s` (standard_row). Throws InputError naming sigma or sigma_prev where
-// either has not one value a row of x.
-std::vector<arith::Row> rows_at(const RowStep& s);
+// Throws InputError naming the operand of `s` outside RowStep's contract: x not [B, n] with n >= 1,
+// v not x's shape, either not float32 or bf16, eps not a float32 [B, n], or sigma or sigma_prev
+// without one value a row of x.
+inline void check_row_step(const RowStep& s) {
+  const auto refuse = [](const std::string& why) { throw InputError("transition_step rows: " + why); };
+  if (s.x.shape().size() != 2 || s.x.dim(1) < 1) refuse("x must be [B, n] with n >= 1");
+  const auto act = [](const Tensor& t) { return t.dtype() == DType::f32 || t.dtype() == DType::bf16; };
+  if (!act(s.x)) refuse("x must be float32 or bf16");
+  if (s.v.shape() != s.x.shape()) refuse("v must be x's shape [B, n]");
+  if (!act(s.v)) refuse("v must be float32 or bf16");
+  if (s.eps.shape() != s.x.shape()) refuse("eps must be x's shape [B, n]");
+  if (s.eps.dtype() != DType::f32) refuse("eps must be float32");
+  const auto B = static_cast<std::size_t>(s.x.dim(0));
+  if (s.sigma.size() != B || s.sigma_prev.size() != B)
+    refuse("sigma and sigma_prev need one value per row of x (" + std::to_string(B) + "), not " +
+           std::to_string(s.sigma.size()) + " and " + std::to_string(s.sigma_prev.size()));
+}
+
+// The rows' coefficients of `s` (standard_row), after check_row_step.
+inline std::vector<arith::Row> rows_at(const RowStep& s) {
+  check_row_step(s);
+  std::vector<arith::Row> rows;
+  for (std::size_t b = 0; b < s.sigma.size(); ++b)
+    rows.push_back(standard_row(s.settings, s.sigma[b], s.sigma_prev[b]));
+  return rows;
+}
+
 // transition_step's call of `s` (extents B and n, inputs x, v, eps and sigma, its settings as
-// parameters, step 0: read by no kernel given its rows), for the kernels' row entries below.
-OpCall row_step_call(const RowStep& s);
+// parameters, step 0: read by no kernel given its rows), for the kernels' row entries below;
+// after check_row_step.
+inline OpCall row_step_call(const RowStep& s) {
+  check_row_step(s);
+  const std::int64_t B = s.x.dim(0);
+  Tensor sigma = Tensor::zeros(DType::f32, {B});
+  for (std::int64_t b = 0; b < B; ++b) sigma.set_value(b, s.sigma[static_cast<std::size_t>(b)]);
+  return {.extents = {{"B", B}, {"n", s.x.dim(1)}},
+          .inputs = {{"x", s.x}, {"v", s.v}, {"eps", s.eps}, {"sigma", std::move(sigma)}},
+          .params = {{"type", s.settings.cps ? 1.0 : 0.0},
+                     {"step", 0.0},
+                     {"sigma_max", s.settings.sigma_max},
+                     {"noise_level", s.settings.noise_level},
+                     {"normaliser", s.settings.normaliser ? 1.0 : 0.0}},
+          .output_dtypes = {{"prev", DType::f32}, {"mean", DType::f32}, {"std", DType::f32}, {"logp", DType::f32}},
+          .lengths = {}};
+}
 
 // parity's kernel on `s`, its outputs transition_step's (prev, mean, std, logp): on the host, the
 // host twin's arithmetic and order (transition_step_op.cpp), so bit for bit what parity-host
 // returns for rows whose sigma_prev is sigma_prev_of(sigma, step); and on the device
-// (transition_step.cu), bit for bit the host's. Throw InputError as rows_at, and naming an operand
-// whose shape is not [B, n] (kernels::HostCall's).
+// (transition_step.cu), bit for bit the host's. Throw InputError as check_row_step, before any
+// work on the device.
 OpOutputs host_row_step(const RowStep& s);
 OpOutputs cuda_row_step(const RowStep& s);
 // LibTorch's formula (torch-cpu's, transition_step_torch.cpp) on `s`, on the CPU: the model's
-// LibTorch reference. Throws InputError as rows_at.
+// LibTorch reference. Throws InputError as check_row_step.
 OpOutputs torch_row_step(const RowStep& s);
 
 // LibTorch's references (transition_step_torch.cpp): Flow-GRPO's formula in ATen operators

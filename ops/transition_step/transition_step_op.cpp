@@ -132,32 +132,6 @@ constexpr const char* kKernel = "parity's deterministic transition kernel";
 
 }  // namespace
 
-std::vector<arith::Row> rows_at(const RowStep& s) {
-  const auto B = static_cast<std::size_t>(s.x.shape().empty() ? 0 : s.x.dim(0));
-  if (s.sigma.size() != B || s.sigma_prev.size() != B)
-    throw InputError("transition_step rows: sigma and sigma_prev need one value per row of x (" + std::to_string(B) +
-                     "), not " + std::to_string(s.sigma.size()) + " and " + std::to_string(s.sigma_prev.size()));
-  std::vector<arith::Row> rows;
-  for (std::size_t b = 0; b < B; ++b) rows.push_back(standard_row(s.settings, s.sigma[b], s.sigma_prev[b]));
-  return rows;
-}
-
-OpCall row_step_call(const RowStep& s) {
-  if (s.x.shape().size() != 2) throw InputError("transition_step rows: x must be [B, n]");
-  const std::int64_t B = s.x.dim(0);
-  Tensor sigma = Tensor::zeros(DType::f32, {B});
-  for (std::int64_t b = 0; b < B && b < static_cast<std::int64_t>(s.sigma.size()); ++b)
-    sigma.set_value(b, s.sigma[static_cast<std::size_t>(b)]);
-  return {.extents = {{"B", B}, {"n", s.x.dim(1)}},
-          .inputs = {{"x", s.x}, {"v", s.v}, {"eps", s.eps}, {"sigma", std::move(sigma)}},
-          .params = {{"type", s.settings.cps ? 1.0 : 0.0},
-                     {"step", 0.0},
-                     {"sigma_max", s.settings.sigma_max},
-                     {"noise_level", s.settings.noise_level},
-                     {"normaliser", s.settings.normaliser ? 1.0 : 0.0}},
-          .output_dtypes = {{"prev", DType::f32}, {"mean", DType::f32}, {"std", DType::f32}, {"logp", DType::f32}}};
-}
-
 OpOutputs host_row_step(const RowStep& s) {
   static const OpDecl decl = TransitionStep::declaration();
   const std::vector<arith::Row> rows = rows_at(s);

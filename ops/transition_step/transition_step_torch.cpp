@@ -286,7 +286,7 @@ std::unique_ptr<OpSubject> make_torch_subject(TorchFormula f, Entry e, bool on_c
 }
 
 OpOutputs torch_row_step(const RowStep& s) {
-  rows_at(s);  // the per-row vectors, checked as the kernel's
+  check_row_step(s);  // the operands, checked as the kernel's
   return FlowGrpoFormula(false).sample(s);
 }
 

@@ -87,7 +87,7 @@ ops::OpCall group_call(const ops::transition_step::RowStep& in, const SigmaGroup
 
 Primitives with_transition_kernel(Primitives p, const std::string& subject, std::shared_ptr<ops::OpSubject> kernel) {
   p.transition_step = [subject, kernel](const ops::transition_step::RowStep& in) {
-    ops::transition_step::rows_at(in);  // one sigma and sigma_prev a sample
+    ops::transition_step::check_row_step(in);  // its operands, before any call
     const std::int64_t B = in.x.dim(0), n = in.x.dim(1);
     ops::OpOutputs out = {{"prev", Tensor::zeros(DType::f32, {B, n})},
                           {"mean", Tensor::zeros(DType::f32, {B, n})},

@@ -11,12 +11,12 @@
 //     as a float32, normaliser) as parameters; its prev, mean, std and logp go back to the
 //     samples' places. A sampler's batch shares one sigma, so it is one call there; samples at
 //     different sigmas meet in no call, and batch invariance sees each group alone.
-// Every group is checked before the first call: a step that is not a float32, or for which
-// float32(sigma - step) is not sigma_prev (the op computes sigma_prev so), throws InputError naming
-// the sample. Values the op does not declare (the boundary's sigma_max of 1, n above the op's
-// maximum) go to the kernel as they are. A kernel that returns no float32 prev, mean [G, n], std
-// and logp [G] throws runtime_error naming it. The kernels may be called from several threads at
-// once (parity's are stateless).
+// Every group is checked before the first call: the operands as check_row_step (x, v, eps [B, n],
+// n >= 1, x and v float32 or bf16, eps float32, one sigma and sigma_prev a sample), a step that is not a float32, or
+// for which float32(sigma - step) is not sigma_prev (the op computes sigma_prev so), throws InputError naming the
+// sample. Values the op does not declare (the boundary's sigma_max of 1, n above the op's maximum) go to the kernel as
+// they are. A kernel that returns no float32 prev, mean [G, n], std and logp [G] throws runtime_error naming it. The
+// kernels may be called from several threads at once (parity's are stateless).
 #include <memory>
 #include <string>
 

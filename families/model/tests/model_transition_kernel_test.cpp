@@ -20,6 +20,7 @@
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/model/routines/model_routines.hpp>
 #include <parity/families/model/routines/routine_checks.hpp>
+#include <parity/families/model/routines/transition_kernel.hpp>
 #include <parity/families/model/transition_bound_routines.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
@@ -183,6 +184,35 @@ TEST(TransitionKernel, AKernelWhoseLogProbDependsOnTheBatchFailsBatchInvariance)
   EXPECT_NE(r.message.find("differs alone and in a batch"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("logp"), std::string::npos) << r.message;
   EXPECT_TRUE(run_model_property(subject, "audit_equals_strict").passed);
+}
+
+// The boundary refuses an operand outside RowStep's contract (ops/transition_step's
+// check_row_step) naming it, before any call of the op kernel.
+TEST(TransitionKernel, TheBoundaryRefusesABadOperandNamingItBeforeAnyCall) {
+  const auto step =
+      model::with_transition_kernel(model::Primitives{}, "test-op-step", std::make_shared<OpStep<false>>())
+          .transition_step;
+  const auto f32 = [](std::vector<std::int64_t> shape) { return Tensor::zeros(DType::f32, std::move(shape)); };
+  const ops::transition_step::RowStep good{
+      .x = f32({2, 3}), .v = f32({2, 3}), .eps = f32({2, 3}), .sigma = {0.5f, 0.5f}, .sigma_prev = {0.25f, 0.25f}};
+  take_calls();
+  EXPECT_NO_THROW(step(good));
+  EXPECT_EQ(take_calls(), std::vector<std::int64_t>{2});
+  const auto refused = [&](ops::transition_step::RowStep s, const std::string& names) {
+    try {
+      step(s);
+      ADD_FAILURE() << "accepted a bad " << names;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(take_calls().empty()) << names;
+  };
+  auto bad_v = good;
+  bad_v.v = f32({2, 4});
+  refused(bad_v, "v must be x's shape");
+  auto bad_eps = good;
+  bad_eps.eps = Tensor::zeros(DType::bf16, {2, 3});
+  refused(bad_eps, "eps must be float32");
 }
 
 TEST(TransitionKernel, WhatCannotBeBoundIsRefusedNamingIt) {

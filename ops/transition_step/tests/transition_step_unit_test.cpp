@@ -8,6 +8,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include <parity/core/error.hpp>
@@ -98,6 +99,56 @@ TEST(TransitionStep, TheRowEntryIsTheOpsKernelAtItsRows) {
                               .sigma = {0.5f},
                               .sigma_prev = {0.25f, 0.25f}}),
                InputError);
+}
+
+// The row entry refuses an operand outside RowStep's contract, naming it, before any work: the
+// host's here; the device's and LibTorch's check the same (transition_step_cuda_twin_test,
+// transition_step_torch_test).
+TEST(TransitionStep, TheRowEntryRefusesABadOperandNamingIt) {
+  const auto f32 = [](std::vector<std::int64_t> shape) { return Tensor::zeros(DType::f32, std::move(shape)); };
+  const RowStep good{
+      .x = f32({2, 3}), .v = f32({2, 3}), .eps = f32({2, 3}), .sigma = {0.5f, 0.5f}, .sigma_prev = {0.25f, 0.0f}};
+  EXPECT_NO_THROW(host_row_step(good));
+  const auto refused = [](RowStep s, const std::string& names) {
+    try {
+      host_row_step(s);
+      ADD_FAILURE() << "accepted a bad " << names;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+    }
+  };
+  const std::vector<std::pair<std::function<void(RowStep&)>, std::string>> bad = {
+      {[&](RowStep& r) {
+         r.x = r.v = r.eps = f32({2, 0});
+       },
+       "x must be [B, n] with n >= 1"},
+      {[&](RowStep& r) { r.x = f32({6}); }, "x must be [B, n]"},
+      {[](RowStep& r) {
+         r.x = Tensor::zeros(DType::f16, {2, 3});
+       },
+       "x must be float32 or bf16"},
+      {[&](RowStep& r) {
+         r.v = f32({2, 4});
+       },
+       "v must be x's shape"},
+      {[](RowStep& r) {
+         r.v = Tensor::zeros(DType::f64, {2, 3});
+       },
+       "v must be float32 or bf16"},
+      {[&](RowStep& r) {
+         r.eps = f32({3, 2});
+       },
+       "eps must be x's shape"},
+      {[](RowStep& r) {
+         r.eps = Tensor::zeros(DType::bf16, {2, 3});
+       },
+       "eps must be float32"},
+      {[](RowStep& r) { r.sigma = {0.5f}; }, "sigma and sigma_prev need one value per row of x (2), not 1 and 2"}};
+  for (const auto& [make_bad, names] : bad) {
+    RowStep s = good;
+    make_bad(s);
+    refused(s, names);
+  }
 }
 
 // Each row at its own sigma (the Case's sigma.<b>): the subject's rows are the row entry's at
