@@ -50,6 +50,13 @@ function(parity_add_subject_tests)
   set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B)
   cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;KERNEL_OP;${caps}"
                         "TORCH_ARGS;TORCH_RETURNS;MAX;DTYPES;PARAMS" ${ARGN})
+  if(S_UNPARSED_ARGUMENTS)
+    string(REPLACE ";" " " unknown "${S_UNPARSED_ARGUMENTS}")
+    string(REPLACE ";" ", " cap_names "${caps}")
+    message(FATAL_ERROR "parity_add_subject_tests: unknown arguments: ${unknown} (caps are ${cap_names} "
+                        "and MAX <EXT>=<n>; the transition family's former MAX_TOKENS, MAX_CHANNELS and MAX_ELEMENTS "
+                        "are MAX_N and MAX_B)")
+  endif()
   if(S_OP)
     set(S_FAMILY ${S_OP})
   endif()

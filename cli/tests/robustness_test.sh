@@ -106,6 +106,11 @@ for moved in accuracy oracle_agreement; do
   PARITY_CASES=2 expect 0 "" -- "$parity" $suggested --max n=64
 done
 expect 2 "unknown transition subject 'parity-oracles'" -- "$parity" check transition --subject parity-oracles
+# The transition family's former caps are refused, naming the caps that replace them.
+for former in PARITY_MAX_TOKENS PARITY_MAX_CHANNELS PARITY_MAX_ELEMENTS; do
+  expect 2 "$former: a cap of the transition family's former cases (tokens x channels), which this parity no longer reads: its cases are transition_step's, B rows of n elements; cap them with PARITY_MAX_N and PARITY_MAX_B" -- \
+    env "$former=64" "$parity" check transition --property matches_formula --cases 1
+done
 # A lora reproducer of a property its ops took is refused by replay and by check, naming the op
 # property; the commands named for forward_accuracy, gradient_accuracy and oracle_agreement run.
 for moved in repeatable:"lora_forward's and lora_backward's repeatable" \
@@ -140,8 +145,22 @@ expect 2 "case.dims/case.layouts: the storage of x, W, A, B and dy as laid out, 
 repro big.json parity-host base_frozen '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
 expect 2 "case.dims: T K (N + r) + T N r (multiply-adds of one forward) is 1.72e+10, more than the limit of 2^33" -- \
   limit_memory timeout 60 "$parity" replay big.json
+# A transition case beyond the ops' reach (B x n within 2^21), of the family and of either op: refused
+# before anything is allocated.
+for family in transition transition_step transition_score; do
+  repro big.json parity-host "$( [ $family = transition ] && echo matches_formula || echo forward_accuracy)" \
+    '"family":"'$family'","seed":0,"dims":{"B":1024,"n":1048576},"params":{'"$transition_params"'}'
+  expect 2 "case.dims: x would hold more than 2097152 elements" -- limit_memory timeout 60 "$parity" replay big.json
+done
 repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":1048576,"batch":64,"blocks":64,"refiner_blocks":16,"width":4096,"heads":64}'
 expect 2 "case.dims: the multiply-adds of the forwards is" -- limit_memory timeout 60 "$parity" replay big.json
+# A transition case beyond the ops' reach (B x n within 2^21), of the family and of either op: refused
+# before anything is allocated.
+for family in transition transition_step transition_score; do
+  repro big.json parity-host "$( [ $family = transition ] && echo matches_formula || echo forward_accuracy)" \
+    '"family":"'$family'","seed":0,"dims":{"B":1024,"n":1048576},"params":{'"$transition_params"'}'
+  expect 2 "case.dims: x would hold more than 2097152 elements" -- limit_memory timeout 60 "$parity" replay big.json
+done
 repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":65536,"batch":1,"blocks":0,"refiner_blocks":0,"width":2,"heads":1}'
 expect 2 "attention scores, in bytes, is 1.72e+10, more than the limit of 2^30 bytes" -- limit_memory timeout 60 "$parity" replay big.json
 seeds=$(for i in $(seq 0 2999); do printf '"seed.%d":%d,' "$i" "$i"; done)

@@ -1,5 +1,6 @@
 #include <parity/families/transition/transition_family.hpp>
 
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <set>
@@ -28,6 +29,18 @@ const ops::OpFamily& score_ops() { return ops::find_op_family(kScore); }
 // so only the ops' batch properties catch them (parity probes transition_step).
 bool batch_probe(const std::string& subject) {
   return subject == "probe-batch-dependent-reduction" || subject == "probe-tree-reduction-above-8-rows";
+}
+
+// Throws InputError naming a set cap of the family's former generator ($PARITY_MAX_TOKENS,
+// _CHANNELS, _ELEMENTS), which its cases (transition_step's extents B and n) no longer read, and
+// the caps that replace it.
+void refuse_former_caps() {
+  for (const char* former : {"PARITY_MAX_TOKENS", "PARITY_MAX_CHANNELS", "PARITY_MAX_ELEMENTS"})
+    if (const char* v = std::getenv(former); v && *v)
+      throw InputError(std::string(former) +
+                       ": a cap of the transition family's former cases (tokens x channels), which this parity no "
+                       "longer reads: its cases are transition_step's, B rows of n elements; cap them with "
+                       "PARITY_MAX_N and PARITY_MAX_B (or --max B=N,n=N)");
 }
 
 // The family's case rules (transition_cases.hpp), a case of the former format refused first.
@@ -80,6 +93,7 @@ class TransitionFamily final : public gen::Family {
     std::string why_not;
     const auto check = check_for(subject, property, why_not);
     if (!check) return gen::not_applicable_result(subject, property, why_not);
+    refuse_former_caps();
     check_restrictions(config.restrictions);
     const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), extent_caps(), config.max_extents);
     gen::RunConfig resolved = config;
