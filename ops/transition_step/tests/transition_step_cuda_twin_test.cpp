@@ -3,8 +3,11 @@
 // rows, n at the reduction's lane edges (1, 255, 256, 257, 1000, 257 x 96), sde with and without
 // the normaliser and cps, x / v in f32, bf16 and mixed, contiguous and transposed / padded /
 // offset layouts, and sigmas from 1.0 (the sigma_max path) down to 1e-3, with a final step to
-// sigma_prev = 0; a row's log-prob is the same alone and in the batch; and the ops' CUDA kernels
-// (sampling and scoring) return their host twins' bits on a strided case. Needs a GPU: exits 77
+// sigma_prev = 0, its outputs contiguous; in each such case, row by row, the ops' CUDA kernels
+// sample as the row entry does and score the device's prev (contiguous and strided) to the
+// device's logp and the host twin's score; a row's log-prob is the same alone and in the batch;
+// the ops' CUDA kernels (sampling and scoring) return their host twins' bits on a strided case;
+// the row entry refuses a bad operand before touching the device. Needs a GPU: exits 77
 // (ctest: skipped) when cuda_unavailable_reason() is non-empty.
 #include <gtest/gtest.h>
 
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include <parity/core/compare.hpp>
+#include <parity/core/error.hpp>
 #include <parity/core/layout.hpp>
 #include <parity/core/random_fill.hpp>
 #include <parity/ops/transition_step/transition_step_kernel.cuh>
@@ -101,7 +105,40 @@ TEST_P(TransitionCudaTwin, TheRowEntryEqualsTheHostTwinBitwise) {
   const OpOutputs host = host_row_step(s);
   for (std::int64_t b = 0; b < GetParam().B; ++b)
     ASSERT_TRUE(std::isfinite(host.at("logp").value_at(b))) << "degenerate case: logp row " << b;
-  expect_same_bits(cuda_row_step(s), host);
+  const OpOutputs device = cuda_row_step(s);
+  for (const auto& [name, t] : device) EXPECT_TRUE(t.is_contiguous()) << name << " is not contiguous";
+  expect_same_bits(device, host);
+}
+
+// Scoring through the ops' CUDA kernels, row by row (a call steps every row by one step): row b
+// of the case's call at row b's step (sigma_b - sigma_prev_b in double, which float32 gives back
+// as sigma_prev_b) samples on the device as the row entry does, and transition_score of the
+// device's prev, contiguous and strided, gives the device's sampled logp and the host twin's
+// score, bit for bit.
+TEST_P(TransitionCudaTwin, ScoringTheDevicesPrevGivesItsLogpAndTheHostsScore) {
+  const RowStep s = row_step_of(GetParam());
+  const OpOutputs rows = host_row_step(s);
+  const auto sampling = make_cuda_kernel();
+  const auto scoring = make_score_cuda_kernel();
+  for (std::int64_t b = 0; b < GetParam().B; ++b) {
+    const auto row = static_cast<std::size_t>(b);
+    OpCall call = row_step_call(s);
+    call.params["step"] = static_cast<double>(s.sigma[row]) - static_cast<double>(s.sigma_prev[row]);
+    ASSERT_EQ(sigma_prev_of(s.sigma[row], call.param("step")), s.sigma_prev[row]) << "row " << b;
+    const OpOutputs device = sampling->run(call);
+    ASSERT_EQ(device.at("logp").bits_at(b), rows.at("logp").bits_at(b)) << "row " << b << ": op kernel vs row entry";
+    OpCall score = call;
+    score.inputs.erase("eps");
+    score.output_dtypes = {{"logp", DType::f32}};
+    for (const bool strided : {false, true}) {
+      score.inputs.insert_or_assign("prev", strided ? Layout{true, 3, 5}.place(device.at("prev")) : device.at("prev"));
+      const Tensor scored = scoring->run(score).at("logp");
+      EXPECT_EQ(scored.bits_at(b), device.at("logp").bits_at(b))
+          << "row " << b << (strided ? ", prev strided" : "") << ": score(prev) != sampled logp on the device";
+      EXPECT_EQ(scored.bits_at(b), ScoreHost<Standard>().run(score).at("logp").bits_at(b))
+          << "row " << b << (strided ? ", prev strided" : "") << ": device score != host twin's";
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, TransitionCudaTwin, ::testing::ValuesIn(twin_cases()),
@@ -141,6 +178,23 @@ TEST(TransitionCudaTwinOps, SamplingAndScoringEqualTheHostTwinsBitwise) {
   const OpOutputs scored = make_score_cuda_kernel()->run(scoring);
   expect_same_bits(scored, ScoreHost<Standard>().run(scoring));
   EXPECT_TRUE(compare_bitwise(scored.at("logp"), device.at("logp")).equal());
+}
+
+// The row entry refuses a bad operand, naming it, before any work on the device.
+TEST(TransitionCudaTwinInputs, RejectsBadInputsBeforeTouchingTheDevice) {
+  const RowStep good = row_step_of({"B3", 3, 5, Step::sde, Types::f32, false, 0});
+  RowStep bad_eps = good;
+  bad_eps.eps = Tensor::zeros(DType::bf16, {3, 5});
+  EXPECT_THROW(cuda_row_step(bad_eps), InputError);
+  RowStep bad_v = good;
+  bad_v.v = Tensor::zeros(DType::f32, {3, 4});
+  EXPECT_THROW(cuda_row_step(bad_v), InputError);
+  RowStep bad_sigma = good;
+  bad_sigma.sigma.pop_back();
+  EXPECT_THROW(cuda_row_step(bad_sigma), InputError);
+  RowStep empty_rows = good;
+  empty_rows.x = empty_rows.v = empty_rows.eps = Tensor::zeros(DType::f32, {3, 0});
+  EXPECT_THROW(cuda_row_step(empty_rows), InputError);
 }
 
 }  // namespace
