@@ -175,16 +175,16 @@ struct RowStep {
 
 // Throws InputError naming the operand of `s` outside RowStep's contract: x not [B, n] with n >= 1,
 // v not x's shape, either not float32 or bf16, eps not a float32 [B, n], or sigma or sigma_prev
-// without one value a row of x.
-inline void check_row_step(const RowStep& s) {
+// without one value a row of x. `eps_name` names s.eps: "prev" where scoring passes its prev there.
+inline void check_row_step(const RowStep& s, const std::string& eps_name = "eps") {
   const auto refuse = [](const std::string& why) { throw InputError("transition_step rows: " + why); };
   if (s.x.shape().size() != 2 || s.x.dim(1) < 1) refuse("x must be [B, n] with n >= 1");
   const auto act = [](const Tensor& t) { return t.dtype() == DType::f32 || t.dtype() == DType::bf16; };
   if (!act(s.x)) refuse("x must be float32 or bf16");
   if (s.v.shape() != s.x.shape()) refuse("v must be x's shape [B, n]");
   if (!act(s.v)) refuse("v must be float32 or bf16");
-  if (s.eps.shape() != s.x.shape()) refuse("eps must be x's shape [B, n]");
-  if (s.eps.dtype() != DType::f32) refuse("eps must be float32");
+  if (s.eps.shape() != s.x.shape()) refuse(eps_name + " must be x's shape [B, n]");
+  if (s.eps.dtype() != DType::f32) refuse(eps_name + " must be float32");
   const auto B = static_cast<std::size_t>(s.x.dim(0));
   if (s.sigma.size() != B || s.sigma_prev.size() != B)
     refuse("sigma and sigma_prev need one value per row of x (" + std::to_string(B) + "), not " +

@@ -256,6 +256,10 @@ class TorchSubject final : public OpSubject {
       in.sigma.push_back(static_cast<float>(sigma.value_at(b)));
       in.sigma_prev.push_back(sigma_prev_of(sigma.value_at(b), call.param("step")));
     }
+    // The operands checked before ATen sees them (InputError naming the operand, not ATen's error).
+    RowStep checked = in;
+    if (kScore) checked.eps = call.input("prev");
+    check_row_step(checked, kScore ? "prev" : "eps");
     if (kScore) return {{"logp", formulation_.score(in, call.input("prev"))}};
     return formulation_.sample(in);
   }
