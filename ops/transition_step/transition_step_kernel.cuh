@@ -293,18 +293,24 @@ class StepHost : public kernels::HostTwin<TransitionStep> {
   static void step(kernels::HostCall& c, const std::vector<arith::Row>& rows) {
     const std::int64_t B = c.extent("B"), n = c.extent("n");
     const std::vector<float>&x = c.in("x"), &v = c.in("v"), &eps = c.in("eps");
-    Tensor &prev = c.out("prev"), &mean = c.out("mean");
+    // The outputs as declared_outputs allocates them: contiguous from storage element 0, float32 as
+    // the declaration's are (InputError naming one a call asks in another dtype).
+    const auto floats = [&c](const char* name) {
+      Tensor& t = c.out(name);
+      if (t.dtype() != DType::f32)
+        throw InputError(std::string("transition_step host twin: output ") + name + " must be float32");
+      return t.storage<float>();
+    };
+    float *prev = floats("prev"), *mean = floats("mean"), *std_out = floats("std");
     std::vector<float> terms(static_cast<std::size_t>(B * n));
     for (std::int64_t b = 0; b < B; ++b) {
       const arith::Row& r = rows[static_cast<std::size_t>(b)];
-      c.out("std").set_value(b, r.std);
+      std_out[b] = r.std;
       for (std::int64_t i = 0; i < n; ++i) {
         const auto at = static_cast<std::size_t>(b * n + i);
-        const float m = arith::mean_element(r, x[at], v[at]);
-        const float p = arith::prev_element(r, m, eps[at]);
-        mean.set_value(b * n + i, m);
-        prev.set_value(b * n + i, p);
-        terms[at] = arith::logp_term(r, p, m);
+        mean[at] = arith::mean_element(r, x[at], v[at]);
+        prev[at] = arith::prev_element(r, mean[at], eps[at]);
+        terms[at] = arith::logp_term(r, prev[at], mean[at]);
       }
     }
     reduce_terms<Policy>(terms, B, n, c.out("logp"));

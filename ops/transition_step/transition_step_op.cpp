@@ -70,12 +70,10 @@ struct TreeReductionAboveRows : Standard {
   static int lanes(std::int64_t B) { return B > kTreeSwitchRows ? 64 : arith::kLanes; }
 };
 
-// Scores the step's own mean (the prev of a zero noise), not the given prev: the log-prob of a
-// zero noise, whatever prev is.
+// Scores the step's own mean, not the given prev: the log-prob of a zero residual, whatever prev
+// is (finite even where the noise is not).
 struct ScoreIgnoresPrev : Standard {
-  static float scored_prev(const arith::Row& r, float /*given*/, float mean) {
-    return arith::prev_element(r, mean, 0.0f);
-  }
+  static float scored_prev(const arith::Row& /*r*/, float /*given*/, float mean) { return mean; }
 };
 
 // The probes of both ops (transition_score's are its host twin's with the same step changed).
