@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   }
   root = argv[1];
   op_seeds();
-  // The transition cases of the parser's seeds: one with special values patched in.
+  // The transition cases of the parser's seeds: one with special values patched in, one without.
   Case patched = transition_case(2, 64);
   patched.patches = {{"x", 3, 0x7FC00000u}, {"v", 70, 0x7F800000u}, {"eps", 1, 0x00000001u}};
   // Refusals each validator must give cleanly.
@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
   const std::string good = seed_reproducer({"parity-host", "scoring_reproduces_sampling", patched, v});
   write_text("repro_parser_fuzzer", "patched.json", good);
   write_text("repro_parser_fuzzer", "transition.json",
-             seed_reproducer({"parity-host", "scoring_reproduces_sampling", patched, v}));
+             seed_reproducer({"parity-host", "scoring_reproduces_sampling", transition_case(3, 96), v}));
   // A LoRA family reproducer, so that read_reproducer's lora validator is fuzzed too.
   Case lora;
   lora.family = "lora";
