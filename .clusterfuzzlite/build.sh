@@ -10,14 +10,9 @@ cmake -S "$SRC/parity" -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMA
   -DPARITY_FUZZ=ON -DPARITY_FUZZ_FLAGS="$fuzz_flags" -DPARITY_FUZZ_LINK_FLAGS="$link_flags"
 cmake --build build --target parity_fuzzers -j "$(nproc)"
 
-declare -A max_len=([transition_fuzzer]=170)
-for h in transition_fuzzer repro_parser_fuzzer transition_case_fuzzer \
-         bridge_case_fuzzer; do
+for h in repro_parser_fuzzer bridge_case_fuzzer; do
   cp "build/fuzz/$h" "$OUT/"
   (cd "$SRC/parity/corpus/$h" && zip -q -r "$OUT/${h}_seed_corpus.zip" .)
-  case "$h" in
-    transition_fuzzer) cp "$SRC/parity/fuzz/floats.dict" "$OUT/$h.dict" ;;
-    *) cp "$SRC/parity/fuzz/json.dict" "$OUT/$h.dict" ;;
-  esac
-  printf '[libfuzzer]\nmax_len = %s\n' "${max_len[$h]:-4096}" > "$OUT/$h.options"
+  cp "$SRC/parity/fuzz/json.dict" "$OUT/$h.dict"
+  printf '[libfuzzer]\nmax_len = 4096\n' > "$OUT/$h.options"
 done

@@ -16,8 +16,8 @@
 #include <parity/core/reproducer.hpp>
 #include <parity/families/lora/lora_gate_section.hpp>
 #include <parity/families/model/model_gate.hpp>
+#include <parity/families/transition/transition_gate.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
-#include <parity/ops/transition_step/transition_gate.hpp>
 #include <parity/properties/gate_figures.hpp>
 #include <parity/subjects/torch/lora_torch.hpp>
 
@@ -122,7 +122,7 @@ int cmd_gate(const Args& args) {
   const bool quick = args.has("--quick");
   // The reference figures (docs/reference/figures.json) are read and checked before any work.
   ops::lora_forward::gate_shapes(quick);
-  ops::transition_step::gate_shapes(quick);
+  transition::gate_shapes(quick);
   properties::model::gate_token_counts(quick);
 
   // Progress, a line per finished check of a row, on a terminal only: nothing when piped.
@@ -130,7 +130,7 @@ int cmd_gate(const Args& args) {
   if (progress) *progress << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";
   const auto section = properties::lora::run_lora_gate(kernel, quick, progress);
   if (progress) *progress << "parity gate: transition on " << kernel.name << "\n";
-  const auto transition = ops::transition_step::run_transition_gate(kernel.name, quick, progress);
+  const auto transition = transition::run_transition_gate(kernel.name, quick, progress);
   const std::string model_subject = kernel.backend == "cuda" ? "runtime-cuda" : "runtime-host";
   if (progress) *progress << "parity gate: model on " << model_subject << "\n";
   const auto model =
@@ -158,7 +158,7 @@ int cmd_gate(const Args& args) {
     }
     if (progress) *progress << "parity gate: findings for " << name << "\n";
     findings[name]["lora_gate"] = properties::lora::run_lora_gate(torch, quick, progress).rows;
-    findings[name]["transition"] = ops::transition_step::run_transition_gate(name, quick, progress).rows;
+    findings[name]["transition"] = transition::run_transition_gate(name, quick, progress).rows;
   }
   report["findings"] = findings;
   const bool all_hold = section.all_hold && transition.all_hold && model.all_hold;

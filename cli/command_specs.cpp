@@ -230,7 +230,7 @@ const std::vector<CommandSpec>& command_specs() {
            "subject, shrinks the case and writes a reproducer. Exit 0 if a reproducer that still fails was "
            "written, 1 if the input does not fail on the subject, 2 if its property does not apply to it.",
        .positionals = {{"FAMILY",
-                        "the harness's family: transition or an op (rms_norm, lora_forward, ...: op_fuzzer's)"},
+                        "the harness's family: an op (rms_norm, lora_forward, transition_step, ...: op_fuzzer's)"},
                        {"CRASH_FILE", "the input libFuzzer saved"}},
        .flags = with_case_worker(
            {{"--subject", "S", "the subject (default $PARITY_FUZZ_SUBJECT, else the family's own kernel)"},

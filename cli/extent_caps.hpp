@@ -1,7 +1,7 @@
 #pragma once
 // The --max-<extent> flags of `parity check` and `parity probes`: the largest extents a family's
 // generator draws (properties/gen/extent_caps.hpp), e.g. --max-T 4096 --max-K 8192 for lora,
-// --max-B 4096 for transition; and the generic --max EXT=N[,EXT=N...], which caps any family's
+// and the generic --max EXT=N[,EXT=N...], which caps any family's
 // extent by name (the op families' extents have no --max-<extent> of their own). The one place
 // those flags are parsed.
 #include <set>

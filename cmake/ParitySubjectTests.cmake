@@ -1,7 +1,7 @@
 # parity_add_subject_tests(TARGET <lib> FAMILY <family> SUBJECT <name>
 #                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>]
 #                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
-#                          [MAX_B <n>] [MAX_TOKENS <n>] [MAX_CHANNELS <n>] [MAX_ELEMENTS <n>]
+#                          [MAX_B <n>]
 #                          [MAX <EXT>=<n>...] [DTYPES <dtype>...] [PARAMS <name>=<value>...])
 # parity_add_subject_tests(OP <op>|FAMILY <family> TORCH_OP <schema> LIBRARY <lib>
 #                          [TORCH_ARGS <name>=<value>...] [TORCH_RETURNS <output>|_...] [DEVICE cpu|cuda]
@@ -21,7 +21,7 @@
 # subject cannot run here. Properties the subject lacks a capability for are reported as not
 # applicable. Reproducers go under <build>/repros/<name>_<family>_properties; PARITY_CASES sets the cases per property.
 # MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R, WORK;
-# transition: B, TOKENS, CHANNELS, ELEMENTS), set as PARITY_MAX_<EXTENT> in the test's
+# transition: B, N for its n), set as PARITY_MAX_<EXTENT> in the test's
 # environment; a cap the family lacks is ignored by it, a bad value fails the test (exit 2).
 # MAX <EXT>=<n>... caps any extent by its name, an op family's among them (FAMILY rms_norm
 # MAX T=4096 D=8192), set as PARITY_MAX_<EXT in upper case>=<n> the same way.
@@ -47,9 +47,16 @@
 # WILL_FAIL: the subject is a deliberately broken copy that parity must catch. The test passes
 # only when some property fails on it; a usage or registration error still fails it.
 function(parity_add_subject_tests)
-  set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B MAX_TOKENS MAX_CHANNELS MAX_ELEMENTS)
+  set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B)
   cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;KERNEL_OP;${caps}"
                         "TORCH_ARGS;TORCH_RETURNS;MAX;DTYPES;PARAMS" ${ARGN})
+  if(S_UNPARSED_ARGUMENTS)
+    string(REPLACE ";" " " unknown "${S_UNPARSED_ARGUMENTS}")
+    string(REPLACE ";" ", " cap_names "${caps}")
+    message(FATAL_ERROR "parity_add_subject_tests: unknown arguments: ${unknown} (caps are ${cap_names} "
+                        "and MAX <EXT>=<n>; the transition family's former MAX_TOKENS, MAX_CHANNELS and MAX_ELEMENTS "
+                        "are MAX_N and MAX_B)")
+  endif()
   if(S_OP)
     set(S_FAMILY ${S_OP})
   endif()

@@ -15,9 +15,10 @@
 namespace parity {
 
 // Overwrites one logical element of an operand, after the operand has been drawn from the seed,
-// with the value whose raw `dtype` bits are `bits`. The LoRA and transition families' patches are
-// float32 values, rounded to the operand's dtype; an op family's are in the operand's own dtype
-// (a bf16 operand's patch holds bf16 bits), so that any value of any dtype can be one.
+// with the value whose raw `dtype` bits are `bits`. The LoRA family's patches are float32
+// values, rounded to the operand's dtype; an op family's (and the transition family's, whose cases
+// are transition_step's) are in the operand's own dtype (a bf16 operand's patch holds bf16 bits),
+// so that any value of any dtype can be one.
 struct Patch {
   std::string operand;
   std::int64_t index = 0;    // row-major logical index

@@ -2,12 +2,16 @@
 
 #include <parity/core/error.hpp>
 #include <parity/fuzz/decode_op.hpp>
-#include <parity/fuzz/decode_transition.hpp>
 
 namespace parity::fuzz {
 namespace {
 
 void require_known(const std::string& family) {
+  if (family == "transition")
+    throw InputError(
+        "family 'transition' has no fuzz harness: transition_fuzzer and its byte format are retired with the "
+        "family's former case format, and no parity of this version reads their inputs. op_fuzzer fuzzes the "
+        "ops transition_step and transition_score: `parity fuzz-repro transition_step FILE` reads its inputs");
   for (const auto& f : fuzz_families())
     if (f == family) return;
   std::string known;
@@ -15,35 +19,24 @@ void require_known(const std::string& family) {
   throw InputError("family '" + family + "' has no fuzz harness (these do: " + known + ")");
 }
 
-bool is_op(const std::string& family) { return family != "transition"; }
-
 }  // namespace
 
-const std::vector<std::string>& fuzz_families() {
-  static const std::vector<std::string> all = [] {
-    std::vector<std::string> out = {"transition"};
-    for (const auto& op : op_fuzz_ops()) out.push_back(op);
-    return out;
-  }();
-  return all;
-}
+const std::vector<std::string>& fuzz_families() { return op_fuzz_ops(); }
 
 std::string harness_name(const std::string& family) {
   require_known(family);
-  return is_op(family) ? "op_fuzzer" : family + "_fuzzer";
+  return "op_fuzzer";
 }
 
 FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes,
                             const std::string& subject) {
   require_known(family);
-  if (is_op(family)) return decode_op(bytes, family, subject);
-  return decode_transition(bytes);
+  return decode_op(bytes, family, subject);
 }
 
 std::vector<std::string> fuzz_properties(const std::string& family, const std::string& subject) {
   require_known(family);
-  if (is_op(family)) return op_fuzz_properties(family, subject);
-  return transition_fuzz_properties();
+  return op_fuzz_properties(family, subject);
 }
 
 }  // namespace parity::fuzz

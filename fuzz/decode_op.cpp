@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include <parity/core/bf16.hpp>
-
 #include <parity/core/error.hpp>
 #include <parity/core/tensor.hpp>
 #include <parity/fuzz/byte_reader.hpp>

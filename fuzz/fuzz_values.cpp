@@ -1,9 +1,6 @@
 #include <parity/fuzz/fuzz_values.hpp>
 
-#include <algorithm>
-
 #include <parity/core/bf16.hpp>
-#include <parity/core/error.hpp>
 
 namespace parity::fuzz {
 
@@ -14,13 +11,6 @@ Layout decode_layout(std::uint8_t b) {
   l.ld_pad = (b >> 1) & 7;
   l.offset = (b >> 4) & 7;
   return l;
-}
-
-std::uint8_t encode_layout(const Layout& l) {
-  if (l.is_contiguous()) return 0;
-  const auto pad = static_cast<unsigned>(std::min<std::int64_t>(l.ld_pad, 7));
-  const auto off = static_cast<unsigned>(std::min<std::int64_t>(l.offset, 7));
-  return static_cast<std::uint8_t>((l.transposed ? 1u : 0u) | (pad << 1) | (off << 4));
 }
 
 const std::vector<std::uint32_t>& special_value_bits() {
@@ -54,24 +44,6 @@ std::uint32_t decode_float_bits(ByteReader& in) {
 void encode_float_bits(ByteWriter& out, std::uint32_t bits) {
   out.u8(0);
   out.u32(bits);
-}
-
-Patch decode_patch(ByteReader& in, const std::vector<std::string>& operands, const std::vector<std::int64_t>& sizes) {
-  const std::size_t which = in.u8() % operands.size();
-  Patch p;
-  p.operand = operands[which];
-  p.index = static_cast<std::int64_t>(in.u24()) % sizes[which];
-  p.bits = decode_float_bits(in);
-  return p;
-}
-
-void encode_patch(ByteWriter& out, const Patch& p, const std::vector<std::string>& operands) {
-  const auto it = std::find(operands.begin(), operands.end(), p.operand);
-  if (it == operands.end()) throw InputError("patch operand '" + p.operand + "' has no encoding");
-  if (p.index < 0 || p.index >= (std::int64_t{1} << 24)) throw InputError("patch index outside [0, 2^24)");
-  out.u8(static_cast<std::uint8_t>(it - operands.begin()));
-  out.u24(static_cast<std::uint32_t>(p.index));
-  encode_float_bits(out, static_cast<std::uint32_t>(p.bits));
 }
 
 }  // namespace parity::fuzz

@@ -1,14 +1,12 @@
 #pragma once
-// The value encodings the harness formats share (fuzz/README.md, "Byte formats"): layouts in
-// one byte, float32 element values as bit patterns in five bytes, and patches in eight.
+// The value encodings of op_fuzzer's byte format (fuzz/README.md, "Byte formats"): layouts in
+// one byte and float32 element values as bit patterns in five bytes.
 // Float values are decoded from bit patterns, never from a linear range (docs/design.md, "Style" 10): raw
 // bits, special values, bf16 rounding midpoints with their neighbours, and bf16 values with
 // their float32 neighbours.
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include <parity/core/case.hpp>
 #include <parity/core/layout.hpp>
 #include <parity/fuzz/byte_reader.hpp>
 
@@ -17,8 +15,6 @@ namespace parity::fuzz {
 // One byte: 0 is contiguous; otherwise bit 0 transposed, bits 1-3 ld_pad (0-7), bits 4-6
 // offset (0-7); bit 7 is ignored.
 Layout decode_layout(std::uint8_t b);
-// The byte of a layout with ld_pad and offset in [0, 7] (others are clamped to 7).
-std::uint8_t encode_layout(const Layout& l);
 
 // Five bytes: a kind, then four payload bytes p0..p3.
 //   kind % 4 == 0  raw float32 bits, p0..p3 little-endian
@@ -35,11 +31,5 @@ void encode_float_bits(ByteWriter& out, std::uint32_t bits);
 // +0, -0, +1, -1, bf16 max, float32 max, min normal, max subnormal, denorm_min, +Inf, -Inf,
 // quiet NaN, a signalling NaN, a negative NaN.
 const std::vector<std::uint32_t>& special_value_bits();
-
-// Eight bytes: operand (operands[b % size]), index (3 bytes, % the operand's element count),
-// value (decode_float_bits). `sizes[i]` is the element count of operands[i] (>= 1).
-Patch decode_patch(ByteReader& in, const std::vector<std::string>& operands, const std::vector<std::int64_t>& sizes);
-// The inverse for a patch whose operand is in `operands` and index below 2^24.
-void encode_patch(ByteWriter& out, const Patch& p, const std::vector<std::string>& operands);
 
 }  // namespace parity::fuzz

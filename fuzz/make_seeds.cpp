@@ -1,10 +1,9 @@
 // parity_fuzz_seeds CORPUS_DIR: writes the harnesses' seed corpora under CORPUS_DIR
 // (corpus/<harness>/), from the reference shapes (capped to each harness's budget) and the
-// properties' edge cases: the split-K row threshold, a single row, every layout, B = 0,
-// special values and bf16 midpoints, row lengths around the 256-lane reduction tree, the cps
-// step, bf16 latents, sigma = 1. Binary seeds are encoded with the harnesses' own encoders
-// (decode_*.hpp); JSON seeds for the validators are decoded Cases, reproducers and a few
-// inputs each validator must refuse. Deterministic: rerun it after changing a byte format and
+// properties' edge cases: each op's extents small and at their plan thresholds, in each dtype,
+// strided inputs and special values. Binary seeds are encoded in op_fuzzer's byte format
+// (decode_op.hpp); JSON seeds for the validators are Cases, reproducers and a few inputs each
+// validator must refuse. Deterministic: rerun it after changing a byte format and
 // commit what it writes.
 #include <filesystem>
 #include <fstream>
@@ -16,13 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include <parity/core/bf16.hpp>
 #include <parity/core/reproducer.hpp>
 #include <parity/fuzz/byte_reader.hpp>
 #include <parity/fuzz/decode_op.hpp>
-#include <parity/fuzz/decode_transition.hpp>
 #include <parity/fuzz/fuzz_values.hpp>
 #include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
 #include <parity/properties/bridge/bridge_problem.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/registry/families.hpp>
@@ -45,52 +43,24 @@ void write_text(const std::string& harness, const std::string& name, const std::
   write(harness, name, std::vector<std::uint8_t>(text.begin(), text.end()));
 }
 
-fuzz::FuzzInput transition(const std::string& property, std::int64_t B, std::int64_t tokens, std::int64_t channels) {
-  fuzz::FuzzInput in;
-  in.property = property;
-  in.c.family = "transition";
-  in.c.seed = 1;
-  in.c.dims = {{"B", B}, {"tokens", tokens}, {"channels", channels}};
-  in.c.probe_row = B / 2;
-  for (std::int64_t b = 0; b < B; ++b) {  // rows from sigma = 1 downwards, as the gate's
-    const double sigma = b == 0 ? 1.0 : 1.0 - 0.125 * static_cast<double>(b);
-    in.c.params["sigma." + std::to_string(b)] = sigma;
-    in.c.params["sigma_prev." + std::to_string(b)] = sigma * 0.875;
-  }
-  return in;
-}
-
-std::vector<std::pair<std::string, fuzz::FuzzInput>> transition_seeds() {
-  // The one property transition_fuzzer checks (decode_transition.hpp).
-  const auto transition = [](std::int64_t B, std::int64_t tokens, std::int64_t channels) {
-    return ::transition("scoring_reproduces_sampling", B, tokens, channels);
-  };
-  std::vector<std::pair<std::string, fuzz::FuzzInput>> out;
-  // The reference shapes B3 x 257x96, B4 x 4096x96, B2 x 8192x32 capped to n <= 4096.
-  out.push_back({"ref_B3_42x96_scoring", transition(3, 42, 96)});
-  out.push_back({"ref_B4_128x32_scoring", transition(4, 128, 32)});
-  out.push_back({"ref_B2_4096x1_scoring", transition(2, 4096, 1)});
-  // Row lengths around the 256-lane reduction tree.
-  for (std::int64_t n : {1, 255, 256, 257, 511, 512})
-    out.push_back({"lanes_n" + std::to_string(n) + "_scoring", transition(3, n, 1)});
-  out.push_back({"single_row_B1_scoring", transition(1, 64, 4)});
-  auto cps = transition(2, 16, 16);
-  cps.c.params["cps"] = 1.0;
-  out.push_back({"cps_scoring", cps});
-  auto plain = transition(2, 16, 16);
-  plain.c.params["normaliser"] = 0.0;
-  out.push_back({"no_normaliser_scoring", plain});
-  auto bf16 = transition(4, 32, 8);
-  bf16.c.params["bf16_inputs"] = 1.0;
-  bf16.c.patches = {{"x", 5, bf16_straddle_bits(0x3F80, 0)}, {"v", 9, bf16_straddle_bits(0xBF40, 1)}};
-  out.push_back({"bf16_inputs_midpoints_scoring", bf16});
-  auto layouts = transition(3, 7, 5);
-  for (const char* op : {"x", "v", "eps"}) layouts.c.layouts[op] = Layout{true, 2, 3};
-  out.push_back({"layouts_scoring", layouts});
-  auto specials = transition(2, 8, 8);
-  specials.c.patches = {{"x", 3, 0x7FC00000u}, {"v", 70, 0x7F800000u}, {"eps", 1, 0x00000001u}};
-  out.push_back({"special_values_scoring", specials});
-  return out;
+// A transition family case (transition_step's format, family "transition"): B rows from sigma = 1
+// downwards, as the gate's, each of n elements.
+Case transition_case(std::int64_t B, std::int64_t n) {
+  Case c;
+  c.family = "transition";
+  c.seed = 1;
+  c.dims = {{"B", B}, {"n", n}};
+  c.probe_row = B / 2;
+  c.params = {{"type", 0.0},
+              {"step", 0.02f},
+              {"sigma_max", 0.98f},
+              {"noise_level", 0.7f},
+              {"normaliser", 1.0},
+              {"dtype.act", ops::dtype_code(DType::f32)},
+              {"dtype.f32", ops::dtype_code(DType::f32)}};
+  for (std::int64_t b = 0; b < B; ++b)
+    c.params["sigma." + std::to_string(b)] = b == 0 ? 1.0 : 1.0 - 0.125 * static_cast<double>(b);
+  return c;
 }
 
 // op_fuzzer's seeds (decode_op.hpp), for each op and each property: small extents, then each
@@ -156,23 +126,12 @@ int main(int argc, char** argv) {
   }
   root = argv[1];
   op_seeds();
-  std::vector<Case> cases;  // decoded, for the validators' JSON seeds
-  Case patched;             // the one with special values, for the parser's seeds
-  for (const auto& [name, in] : transition_seeds()) {
-    const auto bytes = fuzz::encode_transition(in);
-    write("transition_fuzzer", name, bytes);
-    const auto decoded = fuzz::decode_transition(bytes);
-    if (name.starts_with("ref_B3") || name.starts_with("lanes_n1_") || name.starts_with("layouts"))
-      write_text("transition_case_fuzzer", name + ".json", case_to_json(decoded.c).dump(1));
-    cases.push_back(decoded.c);
-    if (name.starts_with("special_values")) patched = decoded.c;
-  }
+  // The transition cases of the parser's seeds: one with special values patched in, one without.
+  Case patched = transition_case(2, 64);
+  patched.patches = {{"x", 3, 0x7FC00000u}, {"v", 70, 0x7F800000u}, {"eps", 1, 0x00000001u}};
   // Refusals each validator must give cleanly.
-  json bad = case_to_json(cases.back());
-  bad["params"]["sigma_prev.0"] = 2.0;
-  write_text("transition_case_fuzzer", "refused_sigma_prev.json", bad.dump(1));
   write_text("bridge_case_fuzzer", "reference.json", case_to_json(properties::bridge::reference_bridge_case()).dump(1));
-  bad = case_to_json(properties::bridge::reference_bridge_case());
+  json bad = case_to_json(properties::bridge::reference_bridge_case());
   bad["params"]["ids.2"] = 1.5;
   bad["params"]["targets.4"] = 9;
   write_text("bridge_case_fuzzer", "refused_tokens.json", bad.dump(1));
@@ -181,7 +140,7 @@ int main(int argc, char** argv) {
   // Reproducers for the parser: valid ones (one with non-finite parameters), and damaged ones.
   Verdict v = Verdict::fail("scoring_reproduces_sampling", "logp[0, 3]: 1.5 differs");
   v.metrics["bound_utilisation"] = 2.5;
-  Case odd = cases[1];
+  Case odd = transition_case(4, 4096);
   odd.params["noise_level"] = std::numeric_limits<double>::infinity();
   odd.params["nan"] = std::numeric_limits<double>::quiet_NaN();
   // Without "environment" (the build's provenance, which the reader ignores), so that the seeds
@@ -194,7 +153,7 @@ int main(int argc, char** argv) {
   const std::string good = seed_reproducer({"parity-host", "scoring_reproduces_sampling", patched, v});
   write_text("repro_parser_fuzzer", "patched.json", good);
   write_text("repro_parser_fuzzer", "transition.json",
-             seed_reproducer({"parity-host", "scoring_reproduces_sampling", cases.back(), v}));
+             seed_reproducer({"parity-host", "scoring_reproduces_sampling", transition_case(3, 96), v}));
   // A LoRA family reproducer, so that read_reproducer's lora validator is fuzzed too.
   Case lora;
   lora.family = "lora";

@@ -5,7 +5,6 @@
 // parity_torch_subjects.
 #include <parity/core/error.hpp>
 #include <parity/subjects/torch/lora_torch.hpp>
-#include <parity/subjects/torch/transition_torch.hpp>
 
 namespace parity::subjects::torch_impl {
 namespace {
@@ -15,11 +14,8 @@ constexpr const char* kAbsent = "LibTorch is not linked into the fuzz harnesses 
 }  // namespace
 
 std::string lora_torch_unavailable_reason(bool) { return kAbsent; }
-std::string transition_torch_unavailable_reason(bool) { return kAbsent; }
 std::string torch_version_text() { return "absent"; }
 
 std::unique_ptr<LoraSubject> make_lora_torch(bool) { throw InputError(kAbsent); }
-std::unique_ptr<TransitionSubject> make_transition_torch(bool) { throw InputError(kAbsent); }
-std::unique_ptr<TransitionSubject> make_transition_torch_second(bool) { throw InputError(kAbsent); }
 
 }  // namespace parity::subjects::torch_impl

@@ -1,12 +1,11 @@
 #pragma once
 // Reference evaluation of the flow-matching SDE step and its log-prob (docs/math.md, "Flow-matching
-// SDE step"; the formulas in subjects/transition_family.hpp), as a pure template over the real type. Every quantity is
-// a Tracked value: exact in Real, with the running error bound of a float32 evaluation in the
-// LibTorch formula's operation order (oracles/running_error.hpp). The row's log-prob sums n
-// terms with Sum2 (oracles/sum2.hpp), accurate to the last float64 bit worth having even over
-// ~800k elements, and states its own error (LogpEstimate::oracle_err); its float32 bound adds
-// the summation error of an evaluation of depth D (the caller says D: the kernel's fixed tree,
-// or n - 1 for an unknown order).
+// SDE step"; the formulas in ops/transition_step/transition_step_op.hpp), as a pure template over the real type. Every
+// quantity is a Tracked value: exact in Real, with the running error bound of a float32 evaluation in the LibTorch
+// formula's operation order (oracles/running_error.hpp). The row's log-prob sums n terms with Sum2 (oracles/sum2.hpp),
+// accurate to the last float64 bit worth having even over ~800k elements, and states its own error
+// (LogpEstimate::oracle_err); its float32 bound adds the summation error of an evaluation of depth D (the caller says
+// D: the kernel's fixed tree, or n - 1 for an unknown order).
 #include <cstdint>
 #include <limits>
 #include <span>

@@ -4,15 +4,15 @@
 #include <parity/families/lora/lora_runs.hpp>
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/trajectory/trajectory_family.hpp>
+#include <parity/families/transition/transition_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/bridge_runs.hpp>
-#include <parity/properties/gen/transition_runs.hpp>
 
 namespace parity::registry {
 
 const std::vector<const gen::Family*>& families() {
   static const std::vector<const gen::Family*> all = [] {
-    std::vector<const gen::Family*> list = {&gen::lora_family(), &gen::transition_family(), &gen::model_family(),
+    std::vector<const gen::Family*> list = {&gen::lora_family(), &transition::transition_family(), &gen::model_family(),
                                             &gen::trajectory_family(), &gen::bridge_family()};
     for (const gen::Family* op : ops::op_families()) list.push_back(op);
     return list;

@@ -1,7 +1,7 @@
 #pragma once
 // What parity knows about one subject of a family, whatever the family: a name, the backend it
 // runs on, its role, what it can do, and how to make an instance. SubjectInfo<LoraSubject> is
-// LoraSubjectInfo, SubjectInfo<TransitionSubject> is TransitionSubjectInfo; a user's kernel and
+// LoraSubjectInfo (an op's, SubjectInfo<OpSubject>, is OpSubjectInfo); a user's kernel and
 // parity's own are described the same way and registered with register_subject
 // (subjects/subject_registry.hpp).
 //
@@ -28,17 +28,14 @@ struct SubjectCapabilities {
   // lora: backward() is implemented. If false, the properties that need it do not apply, and
   // repeatable, rows_independent and layout_invariant judge forward() alone.
   bool backward = true;
-  // transition: score() is implemented. If false, the scoring properties do not apply.
-  bool scoring = true;
 };
 
 // What a property needs of a subject beyond its family's minimum, declared with the property
-// (LoraProperty::needs, TransitionProperty::needs). A property whose needs a subject's
+// (LoraProperty::needs). A property whose needs a subject's
 // capabilities do not cover is not applicable to it (properties/gen/applicability.hpp).
 struct CapabilityNeeds {
   bool strided_layouts = false;  // says nothing without cases of strided operands
   bool backward = false;         // lora: calls backward() whatever the subject
-  bool scoring = false;          // transition: calls score()
 };
 
 template <class Subject>

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # export_cli_test.sh PARITY EXPORT_REFERENCE PYTHON REGRESSIONS_DIR
-# `parity export` end to end: every lora and transition reproducer of the regression corpus, and
-# an op's (linear's, written by `parity check` on a probe that rounds before the bias), is
+# `parity export` end to end: every lora reproducer of the regression corpus, a transition one (its
+# case transition_step's), and an op's (linear's, written by `parity check` on a probe that rounds
+# before the bias), is
 # exported to a .pt file, which PyTorch's torch.load (PYTHON, the project's venv) must read as a
 # dict whose names, order, dtypes, shapes and every element's bits are those parity materialises
 # for the case (export_reference); and each reproducer's float32 patches must be found at their
@@ -19,7 +20,11 @@ expect 1 "FAILED" -- "$parity" check linear --subject probe-bf16-before-bias --p
   --repro-dir "$work/op"
 op_repros=("$work"/op/*.json)
 [ -s "${op_repros[0]}" ] || { echo "FAIL: parity check wrote no linear reproducer"; failures=$((failures + 1)); }
-for repro in "$regressions"/lora-*.json "$regressions"/transition-*.json "${op_repros[@]}"; do
+transition_params='"type":1,"step":0.015625,"sigma_max":0.875,"noise_level":0.75,"normaliser":1,"dtype.act":16,"dtype.f32":32'
+printf '{"schema":"parity.repro/1","subject":"parity-host","property":"matches_formula","case":{%s},"observed":{"property":"matches_formula","outcome":"fails"}}\n' \
+  '"family":"transition","seed":3,"dims":{"B":2,"n":5},"params":{'"$transition_params"',"sigma.0":1,"sigma.1":0.5},"patches":[{"operand":"x","index":3,"bits":"0x3f80","dtype":"bf16"}]' \
+  >"$work/transition.json"
+for repro in "$regressions"/lora-*.json "$work/transition.json" "${op_repros[@]}"; do
   name=$(basename "$repro" .json)
   expect 0 "torch.load" -- "$parity" export "$repro" --out "$work/$name.pt"
   "$reference" "$repro" >"$work/$name.reference.json" || { echo "FAIL: export_reference $repro"; failures=$((failures + 1)); }

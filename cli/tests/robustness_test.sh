@@ -29,7 +29,7 @@ expect 2 "--seed: '18446744073709551616' is not" -- "$parity" check lora --seed 
 expect 2 "--steps: '010' is not" -- "$parity" trajectory --steps 010
 expect 2 "--seeds: '+2' is not" -- "$parity" trajectory --seeds 1,+2
 expect 2 "--seeds: '' is not" -- "$parity" trajectory --seeds 1,,2
-expect 2 "--max-checks: '0x10' is not" -- "$parity" fuzz-repro transition ok.json --max-checks 0x10
+expect 2 "--max-checks: '0x10' is not" -- "$parity" fuzz-repro transition_step ok.json --max-checks 0x10
 expect 2 "PARITY_SEED: '18446744073709551616' is not" -- env PARITY_SEED=18446744073709551616 "$parity" replay ok.json
 expect 2 "PARITY_SEED: '010' is not" -- env PARITY_SEED=010 "$parity" replay ok.json
 expect 2 "PARITY_CASES: 'lots' is not" -- env PARITY_CASES=lots "$parity" replay ok.json
@@ -44,10 +44,10 @@ expect 0 "passes now" -- env PARITY_THREADS=1 PARITY_CASES=3 PARITY_SEED=0 "$par
 # 13: a property that does not apply to the subject asked for is a usage error, never the
 # subject's failure: the host twin has no twin to compare with, a self-check of parity's oracles
 # runs under parity-oracles only, and a subject-facing property never under it.
-transition='"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25}'
-repro cross.json parity-host cross_backend_bitwise "$transition"
-expect 2 "cross.json: cross_backend_bitwise does not apply to parity-host: it has no host twin" -- "$parity" replay cross.json
 op='"family":"lora_forward","seed":0,"dims":{"T":1,"N":1,"K":1,"r":1},"params":{"scale":1,"dtype.act":16,"dtype.adapter":32}'
+repro cross.json parity-host cross_backend_bitwise "$op"
+expect 2 "cross.json: cross_backend_bitwise does not apply to parity-host: the subject has no host twin" -- \
+  "$parity" replay cross.json
 repro self.json parity-oracles oracle_agreement "$op"
 expect 2 "self.json: oracle_agreement checks parity's own oracles and calls no subject" -- \
   "$parity" replay --subject parity-host self.json
@@ -73,16 +73,29 @@ expect 2 'lo\x1b[31mra\n\x00' -- "$parity" replay bad.json
 if "$parity" replay bad.json 2>&1 | tr -d '\n' | grep -q $'\x1b'; then
   echo "FAIL: an escape character from the file reached the terminal"; failures=$((failures + 1))
 fi
-repro bad.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"sigma.7":0.5}'
+# A transition case is transition_step's (dims B, n; each row's sigma), of family transition.
+transition_params='"type":0,"step":0.125,"sigma_max":0.875,"noise_level":0.75,"normaliser":1,"dtype.act":32,"dtype.f32":32'
+transition='"family":"transition","seed":0,"dims":{"B":1,"n":1},"params":{'"$transition_params"',"sigma.0":0.5}'
+repro bad.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"n":1},"params":{'"$transition_params"',"sigma.0":0.5,"sigma.7":0.5}'
 expect 2 "case.params.sigma.7: unknown parameter" -- "$parity" replay bad.json
-repro bad.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"cps":"nan"}'
-expect 2 "case.params.cps: must be 0 or 1" -- "$parity" replay bad.json
+repro bad.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"n":1},"params":{'"${transition_params/\"type\":0/\"type\":\"nan\"}"',"sigma.0":0.5}'
+expect 2 "case.params.type: expected a float32 value in [0, 1]" -- "$parity" replay bad.json
 # A transition reproducer of a property its ops took is refused, naming the op property.
-for moved in batch_invariant:rows_independent batch_vs_batch:batch_vs_batch accuracy:forward_accuracy; do
-  repro old.json parity-host "${moved%%:*}" '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25}'
+for moved in batch_invariant:rows_independent batch_vs_batch:batch_vs_batch accuracy:forward_accuracy \
+  cross_backend_bitwise:cross_backend_bitwise; do
+  repro old.json parity-host "${moved%%:*}" "$transition"
   expect 2 "transition property '${moved%%:*}' is now the ops': transition_step's and transition_score's ${moved#*:}" -- \
     "$parity" replay old.json
 done
+# A transition reproducer of the family's former case format (dims tokens, channels; a
+# sigma_prev.<b> per row) is refused naming what replaces it, and transition_fuzzer's byte inputs
+# alike; the family's own case passes.
+repro old.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"tokens":1,"channels":1},"params":{"sigma.0":0.5,"sigma_prev.0":0.25}'
+expect 2 "case.dims: a transition case of the family's former format" -- "$parity" replay old.json
+expect 2 "family 'transition' has no fuzz harness: transition_fuzzer and its byte format are retired" -- \
+  "$parity" fuzz-repro transition old.json
+repro now.json parity-host matches_formula "$transition"
+expect 0 "passes now" -- "$parity" replay now.json
 # `parity check transition` refuses them alike, and the command either names runs (exit 0),
 # oracle_agreement's with --subject parity-oracles; the transition family lists no parity-oracles.
 for moved in accuracy oracle_agreement; do
@@ -93,6 +106,11 @@ for moved in accuracy oracle_agreement; do
   PARITY_CASES=2 expect 0 "" -- "$parity" $suggested --max n=64
 done
 expect 2 "unknown transition subject 'parity-oracles'" -- "$parity" check transition --subject parity-oracles
+# The transition family's former caps are refused, naming the caps that replace them.
+for former in PARITY_MAX_TOKENS PARITY_MAX_CHANNELS PARITY_MAX_ELEMENTS; do
+  expect 2 "$former: a cap of the transition family's former cases (tokens x channels), which this parity no longer reads: its cases are transition_step's, B rows of n elements; cap them with PARITY_MAX_N and PARITY_MAX_B" -- \
+    env "$former=64" "$parity" check transition --property matches_formula --cases 1
+done
 # A lora reproducer of a property its ops took is refused by replay and by check, naming the op
 # property; the commands named for forward_accuracy, gradient_accuracy and oracle_agreement run.
 for moved in repeatable:"lora_forward's and lora_backward's repeatable" \
@@ -127,14 +145,22 @@ expect 2 "case.dims/case.layouts: the storage of x, W, A, B and dy as laid out, 
 repro big.json parity-host base_frozen '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
 expect 2 "case.dims: T K (N + r) + T N r (multiply-adds of one forward) is 1.72e+10, more than the limit of 2^33" -- \
   limit_memory timeout 60 "$parity" replay big.json
-repro big.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":64,"tokens":4096,"channels":1024}'
-expect 2 "case.dims: B x tokens x channels (elements per operand) is 2.68e+08, more than the limit of 2^24" -- \
-  limit_memory timeout 60 "$parity" replay big.json
-# other_rows, read by nothing now, allocates nothing and counts toward no limit (B n = 4096 here).
-repro rows.json parity-host matches_formula '"family":"transition","seed":0,"dims":{"B":1,"tokens":64,"channels":64},"params":{"sigma.0":0.5,"sigma_prev.0":0.25,"other_rows":8192}'
-expect 0 "passes now" -- limit_memory timeout 60 "$parity" replay rows.json
+# A transition case beyond the ops' reach (B x n within 2^21), of the family and of either op: refused
+# before anything is allocated.
+for family in transition transition_step transition_score; do
+  repro big.json parity-host "$( [ $family = transition ] && echo matches_formula || echo forward_accuracy)" \
+    '"family":"'$family'","seed":0,"dims":{"B":1024,"n":1048576},"params":{'"$transition_params"'}'
+  expect 2 "case.dims: x would hold more than 2097152 elements" -- limit_memory timeout 60 "$parity" replay big.json
+done
 repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":1048576,"batch":64,"blocks":64,"refiner_blocks":16,"width":4096,"heads":64}'
 expect 2 "case.dims: the multiply-adds of the forwards is" -- limit_memory timeout 60 "$parity" replay big.json
+# A transition case beyond the ops' reach (B x n within 2^21), of the family and of either op: refused
+# before anything is allocated.
+for family in transition transition_step transition_score; do
+  repro big.json parity-host "$( [ $family = transition ] && echo matches_formula || echo forward_accuracy)" \
+    '"family":"'$family'","seed":0,"dims":{"B":1024,"n":1048576},"params":{'"$transition_params"'}'
+  expect 2 "case.dims: x would hold more than 2097152 elements" -- limit_memory timeout 60 "$parity" replay big.json
+done
 repro big.json runtime-host strict_repeatable '"family":"model","seed":0,"dims":{"tokens":65536,"batch":1,"blocks":0,"refiner_blocks":0,"width":2,"heads":1}'
 expect 2 "attention scores, in bytes, is 1.72e+10, more than the limit of 2^30 bytes" -- limit_memory timeout 60 "$parity" replay big.json
 seeds=$(for i in $(seq 0 2999); do printf '"seed.%d":%d,' "$i" "$i"; done)
@@ -147,13 +173,13 @@ repro big.json torch-autograd matches_autograd '"family":"bridge","seed":0,"dims
 expect 2 "case.dims: the multiply-adds of one pass is" -- limit_memory timeout 60 "$parity" replay big.json
 
 # 11: input files are regular files of at most 4 MiB, refused before they are read.
-expect 2 "/dev/zero: not a regular file" -- limit_memory timeout 60 "$parity" fuzz-repro transition /dev/zero
+expect 2 "/dev/zero: not a regular file" -- limit_memory timeout 60 "$parity" fuzz-repro transition_step /dev/zero
 expect 2 "/dev/zero: not a regular file" -- limit_memory timeout 60 "$parity" replay /dev/zero
 mkfifo in.fifo
 expect 2 "in.fifo: not a regular file" -- timeout 20 "$parity" replay in.fifo
-expect 2 "in.fifo: not a regular file" -- timeout 20 "$parity" fuzz-repro transition in.fifo
+expect 2 "in.fifo: not a regular file" -- timeout 20 "$parity" fuzz-repro transition_step in.fifo
 mkdir -p crashes
-expect 2 "crashes: is a directory" -- "$parity" fuzz-repro transition crashes
+expect 2 "crashes: is a directory" -- "$parity" fuzz-repro transition_step crashes
 truncate -s 5M big.json
 expect 2 "big.json: 5242880 bytes, larger than the limit of 4194304 bytes" -- "$parity" replay big.json
 
@@ -165,7 +191,7 @@ expect 2 "--repro-dir: afile/repros: afile is not a directory" -- timeout 20 "$p
 expect 2 "PARITY_REPRO_DIR" -- env PARITY_REPRO_DIR=afile timeout 20 "$parity" check lora
 expect 2 "--json: crashes: is a directory" -- timeout 20 "$parity" trajectory --json crashes
 expect 2 "--record: crashes: is a directory" -- timeout 20 "$parity" bridge --record crashes
-expect 2 "--out: afile/x: afile is not a directory" -- timeout 20 "$parity" fuzz-repro transition ok.json --out afile/x
+expect 2 "--out: afile/x: afile is not a directory" -- timeout 20 "$parity" fuzz-repro transition_step ok.json --out afile/x
 # A character device (a copy of /dev/full where we may make one, so nothing of the system's is at
 # risk) is written in place: the write fails, naming the file and the reason.
 if mknod full c 1 7 2> /dev/null; then full=$work/full; else full=/dev/full; fi

@@ -6,7 +6,6 @@
 #include <parity/core/error.hpp>
 #include <parity/families/model/routines/primitives.hpp>
 #include <parity/families/model/routines/transition_kernel.hpp>
-#include <parity/subjects/transition_family.hpp>
 
 namespace parity::properties::model {
 namespace {
@@ -17,23 +16,17 @@ bool is_transition(const runtime::RoutineInfo& routine) {
   return routine.serves.size() == 1 && routine.serves.front() == "transition";
 }
 
-// The transition subject that the op's subject `name` was registered from
-// (ops/transition_step/transition_subject_op.hpp), or nullptr for any other kernel of the op.
-const subjects::TransitionSubjectInfo* transition_subject_named(const std::string& name) {
-  for (const auto& s : subjects::transition_subjects())
-    if (s.name == name) return &s;
-  return nullptr;
-}
+// Whether `name` is parity's own kernel of the op, which the model's primitives call at every
+// sample's own sigma (parity-host on the host, parity-cuda on the device).
+bool paritys_kernel(const std::string& name) { return name == "parity-host" || name == "parity-cuda"; }
 
 // parity's primitives of `b` with the transition step on `info`'s kernel for `b` (on the host, a
 // CUDA kernel's host twin).
 parity::model::Primitives primitives_on_transition_kernel(const ops::OpSubjectInfo& info, Backend b) {
   const ops::OpSubjectInfo& k = kernel_for_backend(kTransitionOp, info, b);
-  if (const subjects::TransitionSubjectInfo* step = transition_subject_named(k.name)) {
+  if (paritys_kernel(k.name)) {
     if (std::string why = kernel_unavailable(kTransitionOp, k); !why.empty()) throw InputError(why);
-    std::shared_ptr<subjects::TransitionSubject> made = step->make();
-    if (!made) throw std::runtime_error(std::string(kTransitionOp) + " subject " + k.name + " made no kernel");
-    return parity::model::with_transition_subject(parity::model::primitives(b), std::move(made));
+    return parity::model::primitives(b);
   }
   return parity::model::with_transition_kernel(parity::model::primitives(b), k.name, make_kernel(kTransitionOp, k));
 }
@@ -48,9 +41,8 @@ runtime::RoutineRegistry transition_routines(const ops::OpSubjectInfo& info) {
 std::vector<BoundKernel> transition_kernels() {
   std::vector<BoundKernel> out;
   for (BoundKernel k : bindable_kernels(kTransitionOp)) {
-    k.description += transition_subject_named(k.name)
-                         ? "; every sample at its own sigma in one call"
-                         : "; called once per group of samples that share sigma and sigma_prev";
+    k.description += paritys_kernel(k.name) ? "; every sample at its own sigma in one call"
+                                            : "; called once per group of samples that share sigma and sigma_prev";
     out.push_back(std::move(k));
   }
   return out;

@@ -1,5 +1,5 @@
 #pragma once
-// The subjects of one of parity's subject families (subjects/subject_info.hpp: LoRA, transition)
+// The subjects of one of parity's subject families (subjects/subject_info.hpp: LoRA)
 // as subjects of an op that declares that family's computation: each registered under the same
 // name, kind, backend, description, capabilities, twin and availability, made as an `Adapter`
 // (an OpSubject constructed from the family subject's instance, which it calls). A user's

@@ -1,6 +1,6 @@
 #pragma once
 // The skeleton of a gate section built from ops (families/lora/lora_gate_section.hpp,
-// ops/transition_step/transition_gate.hpp): a row per reference shape, each check of a row run,
+// families/transition/transition_gate.hpp): a row per reference shape, each check of a row run,
 // logged with its time and its failure listed; the ops' generic checks run on each op's gate case
 // with the op's definition raised for the gate's shapes; the figures' shapes checked against the
 // contracts; a verdict's metric as a JSON field.

@@ -72,6 +72,8 @@ class DeviceCall {
     if (it == mirrors_.end()) throw std::logic_error(what_ + ": '" + name + "' is no output of the op's declaration");
     return it->second.out();
   }
+  // The call itself, for what a launch reads of it beyond these (transition_step's rows).
+  const OpCall& call() const { return call_; }
   // Waits for the launches so far and throws naming the op where one failed: before a launch's
   // scratch is freed.
   void synchronize() const { subjects::builtin::cuda::check(cudaDeviceSynchronize(), what_.c_str(), "kernel"); }

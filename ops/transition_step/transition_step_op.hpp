@@ -1,7 +1,6 @@
 #pragma once
 // The sampler's transition step with its Gaussian log-prob (Flow-GRPO's sde_step_with_logprob,
-// and the cps step), as parity's transition family defines it (subjects/transition_family.hpp),
-// declared as two ops: transition_step samples, transition_score scores a given prev. Per row b
+// and the cps step), declared as two ops: transition_step samples, transition_score scores a given prev. Per row b
 // of B, at the row's sigma (a value per row, TensorDecl::values) and sigma_prev = sigma - step:
 //   sde: std = sqrt(sigma / (1 - s1)) a (s1 = sigma_max where sigma = 1), dt = sigma_prev - sigma,
 //        mean = x (1 + std^2 / (2 sigma) dt) + v (1 + std^2 (1 - sigma) / (2 sigma)) dt,
@@ -13,9 +12,8 @@
 //        logp = mean over the row of -(prev - mean)^2.
 // x and v are float32 or bf16 (upcast first), eps, prev (scoring's input), sigma and every
 // output float32; the arithmetic is float32, operation for operation as written (the log-prob's
-// prev - mean is the subject's own difference, as in the formula). The transition family's own
-// properties (scoring reproduces sampling, the formula's bits, the second formulation, the gate's
-// figures) stay the family's; these ops give every transition subject the generic ones.
+// prev - mean is the subject's own difference, as in the formula). The transition family
+// (families/transition) relates the two ops and compares their kernels with the formula.
 #include <cmath>
 #include <string>
 #include <utility>

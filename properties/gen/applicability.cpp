@@ -6,7 +6,6 @@ std::string not_applicable_reason(const subjects::SubjectCapabilities& caps, con
   if (!caps.strided_layouts && needs.strided_layouts)
     return "the subject accepts contiguous operands only (capabilities.strided_layouts is false)";
   if (!caps.backward && needs.backward) return "the subject has no backward (capabilities.backward is false)";
-  if (!caps.scoring && needs.scoring) return "the subject has no scoring entry point (capabilities.scoring is false)";
   return {};
 }
 

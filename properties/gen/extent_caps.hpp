@@ -1,9 +1,9 @@
 #pragma once
 // The largest extents a family's generator draws, settable by the user. Each family names its
-// capped extents (lora: T, N, K, r; transition: B, tokens, channels) with a default and the
-// contract's limit. A run's maxima are the defaults, overridden by the environment
-// (PARITY_MAX_<EXTENT>, the extent's name in upper case: PARITY_MAX_T, PARITY_MAX_R,
-// PARITY_MAX_TOKENS), overridden by explicit values (`parity check --max-T 4096`, RunConfig).
+// capped extents (lora: T, N, K, r; an op, and the transition family, its declared extents) with
+// a default and the contract's limit. A run's maxima are the defaults, overridden by the
+// environment (PARITY_MAX_<EXTENT>, the extent's name in upper case: PARITY_MAX_T, PARITY_MAX_R),
+// overridden by explicit values (`parity check --max-T 4096`, RunConfig).
 // A generated case never exceeds them, nor the family's work limit per case.
 #include <cstdint>
 #include <map>

@@ -1,5 +1,5 @@
 // The generators' sizes: by default they reach the thresholds where real kernels change plan
-// (T >= 128, r > 32, B > 8 up to the cap, both sides of 64/65 rows) while most cases stay small; a cap, from
+// (T >= 128, r > 32, both sides of 64/65 rows) while most cases stay small; a cap, from
 // RunConfig or $PARITY_MAX_<EXTENT>, is never exceeded; bad caps are refused naming the flag or
 // the variable.
 #include <gtest/gtest.h>
@@ -10,9 +10,7 @@
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/extent_caps.hpp>
 #include <parity/properties/gen/lora_cases.hpp>
-#include <parity/properties/gen/transition_cases.hpp>
 #include <parity/properties/gen/values.hpp>
-#include <parity/properties/transition/transition_problem.hpp>
 
 namespace parity {
 namespace {
@@ -59,18 +57,6 @@ TEST(ExtentCaps, LargeDrawsLieAboveTheSmallRange) {
   }
 }
 
-TEST(ExtentCaps, TransitionDefaultsReachBatchesAboveEight) {
-  int above_8 = 0, at_cap = 0;
-  const int count = 400;
-  draw(gen::transition_case(), count, [&](const Case& c) {
-    above_8 += c.dim("B") > 8;
-    at_cap += c.dim("B") == gen::TransitionCaps{}.max_B;
-    EXPECT_NO_THROW(gen::transition_rules().check_contract(c)) << c.summary();
-  });
-  EXPECT_GE(above_8, count / 10);
-  EXPECT_GT(at_cap, 0);
-}
-
 TEST(ExtentCaps, LoraCapsAreNeverExceeded) {
   gen::LoraCaps caps;
   caps.max_T = 100;
@@ -86,18 +72,6 @@ TEST(ExtentCaps, LoraCapsAreNeverExceeded) {
     deep = deep || c.dim("K") > 400;
   });
   EXPECT_TRUE(deep) << "a raised cap is reached";
-}
-
-TEST(ExtentCaps, TransitionCapsAreNeverExceeded) {
-  gen::TransitionCaps caps;
-  caps.max_B = 20;
-  caps.max_tokens = 1000;
-  caps.max_channels = 8;
-  draw(gen::transition_case(caps), 300, [&](const Case& c) {
-    EXPECT_LE(c.dim("B"), 20) << c.summary();
-    EXPECT_LE(c.dim("tokens"), 1000);
-    EXPECT_LE(c.dim("channels"), 8);
-  });
 }
 
 TEST(ExtentCaps, TheEnvironmentThenExplicitValuesOverrideTheDefaults) {

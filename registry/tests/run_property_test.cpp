@@ -11,10 +11,10 @@
 
 #include <parity/core/error.hpp>
 #include <parity/core/verdict.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 #include <parity/properties/gen/guarded_verdict.hpp>
-#include <parity/properties/gen/transition_runs.hpp>
-#include <parity/properties/transition/transition_problem.hpp>
 #include <parity/registry/families.hpp>
 
 namespace {
@@ -32,8 +32,7 @@ void draw(const gen::Family& family, int count, Visit visit) {
 
 TEST(CaseContract, EveryGeneratedCaseOfEveryFamilyLiesInside) {
   for (const gen::Family* family : registry::families()) {
-    // The transition generator's row lengths reach its limit about once in 400 draws.
-    const int count = family->name() == "transition" ? 4000 : family->name() == "lora" ? 300 : 100;
+    const int count = family->name() == "lora" ? 300 : 100;
     int outside = 0;
     draw(*family, count, [&](const Case& c) {
       try {
@@ -46,69 +45,60 @@ TEST(CaseContract, EveryGeneratedCaseOfEveryFamilyLiesInside) {
   }
 }
 
-// The transition generator's largest row lengths (2^k + d, k up to 20) are drawn, so the test
-// above saw the limit itself.
-TEST(CaseContract, TransitionDrawsRowsAtItsTokenLimit) {
-  int at_limit = 0;
-  draw(gen::transition_family(), 4000,
-       [&](const Case& c) { at_limit += c.dim("tokens") == properties::transition::kMaxTokens; });
-  EXPECT_GT(at_limit, 0);
-}
-
 gen::RunConfig quiet(std::uint64_t seed = 7, int cases = 100) {
   return {.cases = cases, .seed = seed, .write_reproducer = false};
 }
 
-// Transition cases of one channel and 1 to 300 tokens, the length shrinking towards 1.
+// The specimen generator: transition_step's cases (a batch of B rows of n elements each).
+const gen::Family& specimen() { return ops::find_op_family("transition_step"); }
+const gen::CaseRules& specimen_rules() { return specimen().rules(); }
+
+// Its cases with rows of 1 to 300 elements, the length shrinking towards 1.
 rc::Gen<Case> short_rows() {
   return rc::gen::apply(
-      [](Case c, std::int64_t tokens) {
-        c.dims["tokens"] = tokens;
-        c.dims["channels"] = 1;
-        return gen::transition_rules().conform(c);
+      [](Case c, std::int64_t n) {
+        c.dims["n"] = n;
+        return specimen_rules().conform(c);
       },
-      gen::transition_case(), rc::gen::inRange<std::int64_t>(1, 301));
+      specimen().cases(), rc::gen::inRange<std::int64_t>(1, 301));
 }
 
-// A wrong value on every case of 100 tokens or more; once one was seen, a throw on every shorter
+// A wrong value on every case of 100 elements a row or more; once one was seen, a throw on every shorter
 // case (as a subject that rejects what it then sees): the shrinker must not follow the throw.
 TEST(Shrinking, KeepsTheKindOfTheFirstFailure) {
   bool seen = false;
   const auto check = [&](const Case& c) {
-    if (c.dim("tokens") >= 100) {
+    if (c.dim("n") >= 100) {
       seen = true;
       return Verdict::fail("p", "wrong value");
     }
     if (seen) throw std::runtime_error("short row");
     return Verdict::pass("p");
   };
-  const auto r = gen::run_property("s", "p", short_rows(), check, quiet(), gen::transition_rules());
+  const auto r = gen::run_property("s", "p", short_rows(), check, quiet(), specimen_rules());
   ASSERT_TRUE(r.counterexample) << r.message;
   EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
-  // A local minimum: 99 tokens throws, which does not reproduce a wrong value.
-  EXPECT_EQ(r.counterexample->dim("tokens"), 100) << r.message;
+  // A local minimum: 99 elements throws, which does not reproduce a wrong value.
+  EXPECT_EQ(r.counterexample->dim("n"), 100) << r.message;
 }
 
-// A probe-like failure on every single-channel row, whatever its length: RapidCheck alone stops
-// at 255 tokens when the first failure was a 2^k + d row (k shrinks to 8, d to -1); the descent
-// after it must reach one token, one row, one channel.
+// A probe-like failure on every case, whatever its size: the descent after RapidCheck's own
+// shrinking must reach one element, one row.
 TEST(Shrinking, ReachesALocalMinimumInEveryDimension) {
-  const auto check = [](const Case& c) {
-    return c.dim("channels") == 1 ? Verdict::fail("p", "single channel") : Verdict::pass("p");
-  };
+  const auto check = [](const Case&) { return Verdict::fail("p", "every case"); };
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const auto r = gen::run_property("s", "p", gen::transition_case(), check, quiet(seed), gen::transition_rules());
+    const auto r = gen::run_property("s", "p", specimen().cases(), check, quiet(seed), specimen_rules());
     ASSERT_TRUE(r.counterexample) << r.message;
-    EXPECT_EQ(r.counterexample->dim("tokens"), 1) << "seed " << seed << ": " << r.message;
+    EXPECT_EQ(r.counterexample->dim("n"), 1) << "seed " << seed << ": " << r.message;
     EXPECT_EQ(r.counterexample->dim("B"), 1) << "seed " << seed << ": " << r.message;
-    EXPECT_NO_THROW(gen::transition_rules().check_contract(*r.counterexample));
+    EXPECT_NO_THROW(specimen_rules().check_contract(*r.counterexample));
   }
 }
 
 // A case outside the contract never reaches the subject: it is parity's failure, of its own kind.
 TEST(Shrinking, AGeneratedCaseOutsideTheContractIsParitysFault) {
-  Case c = gen::transition_case()(rc::Random(1), 0).value();
-  c.dims["tokens"] = properties::transition::kMaxTokens + 1;
+  Case c = specimen().cases()(rc::Random(1), 0).value();
+  c.dims["n"] = specimen().extent_caps().at(1).limit + 1;
   bool ran = false;
   const auto r = gen::run_property(
       "s", "p", rc::gen::just(c),
@@ -116,7 +106,7 @@ TEST(Shrinking, AGeneratedCaseOutsideTheContractIsParitysFault) {
         ran = true;
         return Verdict::pass("p");
       },
-      quiet(1, 1), gen::transition_rules());
+      quiet(1, 1), specimen_rules());
   ASSERT_TRUE(r.verdict) << r.message;
   EXPECT_EQ(r.verdict->kind, FailureKind::invalid_case);
   EXPECT_FALSE(ran);
@@ -132,7 +122,7 @@ TEST(Shrinking, AFailureOfAnotherKindOnTheRerunIsNondeterminism) {
   };
   gen::RunConfig config = quiet(1, 1);
   config.shrink = false;
-  const auto r = gen::run_property("s", "p", short_rows(), check, config, gen::transition_rules());
+  const auto r = gen::run_property("s", "p", short_rows(), check, config, specimen_rules());
   ASSERT_TRUE(r.verdict) << r.message;
   EXPECT_EQ(r.verdict->kind, FailureKind::nondeterministic) << r.message;
   EXPECT_NE(r.message.find("(" + failure_kind_text(FailureKind::nondeterministic)), std::string::npos) << r.message;
@@ -144,7 +134,7 @@ TEST(RunProperty, AnEmptyRerunCommandPrintsNoRerunLine) {
   config.shrink = false;
   config.rerun_command = [](const std::string&, std::uint64_t, int) { return std::string(); };
   const auto r = gen::run_property(
-      "s", "p", short_rows(), [](const Case&) { return Verdict::fail("p", "wrong"); }, config, gen::transition_rules());
+      "s", "p", short_rows(), [](const Case&) { return Verdict::fail("p", "wrong"); }, config, specimen_rules());
   ASSERT_TRUE(r.verdict) << r.message;
   EXPECT_EQ(r.message.find("rerun:"), std::string::npos) << r.message;
 }
@@ -152,10 +142,10 @@ TEST(RunProperty, AnEmptyRerunCommandPrintsNoRerunLine) {
 // The one predicate of every runner: the contract first, then any exception (an InputError
 // too) the subject throws is kind `threw`, and only a failure of the same kind reproduces.
 TEST(GuardedVerdict, ContractThenThrewThenSameKind) {
-  Case inside = gen::transition_case()(rc::Random(1), 0).value();
+  Case inside = specimen().cases()(rc::Random(1), 0).value();
   Case outside = inside;
-  outside.dims["tokens"] = properties::transition::kMaxTokens + 1;
-  const auto contract = gen::transition_rules().check_contract;
+  outside.dims["n"] = specimen().extent_caps().at(1).limit + 1;
+  const auto contract = specimen_rules().check_contract;
   bool ran = false;
   const auto throws = [&](const Case&) -> Verdict {
     ran = true;

@@ -9,19 +9,16 @@
 #include <parity/families/model/routines/transition_kernel.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/ops/transition_step/transition_step_kernel.cuh>
 #include <parity/subjects/builtin/cuda_device.hpp>
-#include <parity/subjects/builtin/transition_host.hpp>
-#if PARITY_HAVE_CUDA
-#include <parity/subjects/builtin/transition_cuda.hpp>
-#endif
 
 namespace parity::model {
 namespace {
 
 // parity's kernels of the ops the model's primitives run on, registered as `subject` (parity-host or
-// parity-cuda) of each op, on `backend`, with the transition step's.
+// parity-cuda) of each op, on `backend`, with `transition_step` its kernel's row entry.
 Primitives op_primitives(const std::string& backend, const std::string& subject,
-                         std::unique_ptr<subjects::TransitionSubject> transition_step) {
+                         ops::OpOutputs (*transition_step)(const ops::transition_step::RowStep&)) {
   const std::string parity = "parity's " + backend + " ";
   const auto kernel = [&](const std::string& op) { return ops::find_op_family(op).runnable(subject).make(); };
   Primitives p = with_linear_kernel({}, parity + "linear", kernel("linear"));
@@ -29,16 +26,17 @@ Primitives op_primitives(const std::string& backend, const std::string& subject,
   p = with_rope_kernel(std::move(p), parity + "rope", kernel("rope"));
   p = with_sdpa_kernels(std::move(p), parity + "sdpa", kernel("sdpa"), kernel("sdpa_backward"));
   p = with_swiglu_kernels(std::move(p), parity + "swiglu", kernel("swiglu"), kernel("swiglu_backward"));
-  return with_transition_subject(std::move(p), std::move(transition_step));
+  p.transition_step = transition_step;
+  return p;
 }
 
 }  // namespace
 
 const Primitives& primitives(runtime::Backend backend) {
-  static const Primitives host = op_primitives("host", "parity-host", subjects::builtin::make_transition_host_twin());
+  static const Primitives host = op_primitives("host", "parity-host", &ops::transition_step::host_row_step);
   if (backend == runtime::Backend::host) return host;
 #if PARITY_HAVE_CUDA
-  static const Primitives cuda = op_primitives("CUDA", "parity-cuda", subjects::builtin::make_transition_cuda_kernel());
+  static const Primitives cuda = op_primitives("CUDA", "parity-cuda", &ops::transition_step::cuda_row_step);
   return cuda;
 #else
   throw InputError("the model routines cannot run on cuda: " + subjects::builtin::cuda_unavailable_reason());

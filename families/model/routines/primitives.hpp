@@ -5,16 +5,16 @@
 // on linear (linear_kernel.hpp), RMSNorm on rms_norm and rms_norm_backward (rms_norm_kernels.hpp),
 // RoPE on rope (rope_kernel.hpp), the scaled dot-product attention on sdpa and sdpa_backward
 // (sdpa_kernels.hpp), the SwiGLU gate on swiglu and swiglu_backward (swiglu_kernel.hpp), and the
-// sampler's transition step on a kernel of transition_step (transition_kernel.hpp: parity's is a
-// transition subject, called with every sample's own sigma). So `parity check OP` judges the very
+// sampler's transition step on a kernel of transition_step (transition_kernel.hpp: parity's at
+// every sample's own sigma and sigma_prev, host_row_step and cuda_row_step). So `parity check OP` judges the very
 // kernels the model runs. Every primitive is float32 in and out, batch invariant and repeatable, as
 // its op's kernel is; feed_forward.hpp composes the SwiGLU feed-forward from these.
 #include <functional>
 #include <string>
 
 #include <parity/core/tensor.hpp>
+#include <parity/ops/transition_step/transition_step_kernel.cuh>
 #include <parity/subjects/runtime/routine.hpp>
-#include <parity/subjects/transition_family.hpp>
 
 namespace parity::model {
 
@@ -49,9 +49,9 @@ struct Primitives {
   std::function<Tensor(const Tensor&)> swiglu_gate;
   // Its backward: [da | dg] [M, 2F] for ag and du [M, F].
   std::function<Tensor(const Tensor&, const Tensor&)> swiglu_gate_backward;
-  // The sampler's step with its log-prob (subjects/transition_family.hpp's sampling step): x, v,
-  // eps [B, n] float32, each sample at its own sigma and sigma_prev.
-  std::function<subjects::TransitionOutputs(const subjects::TransitionInputs&)> transition_step;
+  // The sampler's step with its log-prob (ops/transition_step's): x, v, eps [B, n] float32, each
+  // sample at its own sigma and sigma_prev; transition_step's outputs prev, mean, std and logp.
+  std::function<ops::OpOutputs(const ops::transition_step::RowStep&)> transition_step;
 };
 
 // The primitives of `backend`; throws InputError for cuda in a build without CUDA.

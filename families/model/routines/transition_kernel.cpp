@@ -24,7 +24,7 @@ struct SigmaGroup {
 
 // The groups of `in`'s samples; throws InputError, before any call, for a sigma_prev the op
 // cannot be given.
-std::vector<SigmaGroup> sigma_groups(const subjects::TransitionInputs& in) {
+std::vector<SigmaGroup> sigma_groups(const ops::transition_step::RowStep& in) {
   std::vector<SigmaGroup> groups;
   for (std::size_t b = 0; b < in.sigma.size(); ++b) {
     const auto same = [&](const SigmaGroup& g) {
@@ -65,7 +65,7 @@ void scatter(const Tensor& part, const std::vector<std::int64_t>& samples, Tenso
       whole.set_bits(samples[g] * width + j, part.bits_at(static_cast<std::int64_t>(g) * width + j));
 }
 
-ops::OpCall group_call(const subjects::TransitionInputs& in, const SigmaGroup& g) {
+ops::OpCall group_call(const ops::transition_step::RowStep& in, const SigmaGroup& g) {
   ops::OpCall call;
   call.extents = {{"B", static_cast<std::int64_t>(g.samples.size())}, {"n", in.x.dim(1)}};
   Tensor sigma = Tensor::zeros(DType::f32, {static_cast<std::int64_t>(g.samples.size())});
@@ -74,38 +74,33 @@ ops::OpCall group_call(const subjects::TransitionInputs& in, const SigmaGroup& g
                  {"v", gathered(in.v, g.samples)},
                  {"eps", gathered(in.eps, g.samples)},
                  {"sigma", std::move(sigma)}};
-  call.params = {{"type", in.type == subjects::StepType::cps ? 1.0 : 0.0},
+  call.params = {{"type", in.settings.cps ? 1.0 : 0.0},
                  {"step", g.step},
-                 {"sigma_max", in.sigma_max},
-                 {"noise_level", static_cast<float>(in.noise_level)},
-                 {"normaliser", in.normaliser ? 1.0 : 0.0}};
+                 {"sigma_max", in.settings.sigma_max},
+                 {"noise_level", static_cast<float>(in.settings.noise_level)},
+                 {"normaliser", in.settings.normaliser ? 1.0 : 0.0}};
   call.output_dtypes = {{"prev", DType::f32}, {"mean", DType::f32}, {"std", DType::f32}, {"logp", DType::f32}};
   return call;
 }
 
 }  // namespace
 
-Primitives with_transition_subject(Primitives p, std::shared_ptr<subjects::TransitionSubject> step) {
-  p.transition_step = [step](const subjects::TransitionInputs& in) { return step->sample(in); };
-  return p;
-}
-
 Primitives with_transition_kernel(Primitives p, const std::string& subject, std::shared_ptr<ops::OpSubject> kernel) {
-  p.transition_step = [subject, kernel](const subjects::TransitionInputs& in) {
-    subjects::validate_transition_inputs(in);
+  p.transition_step = [subject, kernel](const ops::transition_step::RowStep& in) {
+    ops::transition_step::check_row_step(in);  // its operands, before any call
     const std::int64_t B = in.x.dim(0), n = in.x.dim(1);
-    subjects::TransitionOutputs out{.prev = Tensor::zeros(DType::f32, {B, n}),
-                                    .mean = Tensor::zeros(DType::f32, {B, n}),
-                                    .std = Tensor::zeros(DType::f32, {B}),
-                                    .logp = Tensor::zeros(DType::f32, {B})};
+    ops::OpOutputs out = {{"prev", Tensor::zeros(DType::f32, {B, n})},
+                          {"mean", Tensor::zeros(DType::f32, {B, n})},
+                          {"std", Tensor::zeros(DType::f32, {B})},
+                          {"logp", Tensor::zeros(DType::f32, {B})}};
     for (const SigmaGroup& g : sigma_groups(in)) {
       ops::OpOutputs part = kernel->run(group_call(in, g));
       const std::int64_t G = static_cast<std::int64_t>(g.samples.size());
       const std::string use = "the model's transition step";
-      scatter(float_output(part, "transition_step", subject, "prev", {G, n}, use), g.samples, out.prev);
-      scatter(float_output(part, "transition_step", subject, "mean", {G, n}, use), g.samples, out.mean);
-      scatter(float_output(part, "transition_step", subject, "std", {G}, use), g.samples, out.std);
-      scatter(float_output(part, "transition_step", subject, "logp", {G}, use), g.samples, out.logp);
+      scatter(float_output(part, "transition_step", subject, "prev", {G, n}, use), g.samples, out.at("prev"));
+      scatter(float_output(part, "transition_step", subject, "mean", {G, n}, use), g.samples, out.at("mean"));
+      scatter(float_output(part, "transition_step", subject, "std", {G}, use), g.samples, out.at("std"));
+      scatter(float_output(part, "transition_step", subject, "logp", {G}, use), g.samples, out.at("logp"));
     }
     return out;
   };

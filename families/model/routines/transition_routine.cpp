@@ -19,8 +19,8 @@ class TransitionRoutine : public runtime::Routine {
  public:
   explicit TransitionRoutine(Primitives p) : p_(std::move(p)) {}
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
-    auto out = p_.transition_step(transition_step_inputs(o));
-    return {std::move(out.prev), std::move(out.logp)};
+    ops::OpOutputs out = p_.transition_step(transition_step_inputs(o));
+    return {std::move(out.at("prev")), std::move(out.at("logp"))};
   }
   std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
     throw InputError("transition_step_logprob has no backward");
@@ -32,19 +32,14 @@ class TransitionRoutine : public runtime::Routine {
 
 }  // namespace
 
-subjects::TransitionInputs transition_step_inputs(const std::vector<Tensor>& o) {
+ops::transition_step::RowStep transition_step_inputs(const std::vector<Tensor>& o) {
   if (o.size() != 5) throw InputError("transition_step_logprob: expects operands x, v, eps, sigma, sigma_prev");
-  subjects::TransitionInputs in;
-  in.x = o[0];
-  in.v = o[1];
-  in.eps = o[2];
-  in.sigma = floats(o[3]);
-  in.sigma_prev = floats(o[4]);
-  in.sigma_max = 1.0f;
-  in.noise_level = 0.7;
-  in.type = subjects::StepType::sde;
-  in.normaliser = true;
-  return in;
+  return {.x = o[0],
+          .v = o[1],
+          .eps = o[2],
+          .sigma = floats(o[3]),
+          .sigma_prev = floats(o[4]),
+          .settings = {.cps = false, .normaliser = true, .sigma_max = 1.0f, .noise_level = 0.7}};
 }
 
 runtime::RoutineInfo transition_routine(const PrimitivesOf& of) {

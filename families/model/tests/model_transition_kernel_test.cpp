@@ -1,11 +1,11 @@
 // A kernel of transition_step bound at the model's transition boundary
 // (families/model/transition_bound_routines.hpp): exactly the routine transition_step_logprob is
-// replaced; a transition subject takes the whole batch, each sample at its own sigma, in one
-// call, and any other kernel of the op is called once per group of samples that share sigma and
-// sigma_prev; with parity's arithmetic inside, either gives parity's routine's bits; registered by the
-// program, each becomes the model subject runtime-host+transition_step=NAME and holds every model
-// property; a kernel whose log-prob depends on the call's batch fails batch_invariant_bound on a
-// sampler's batch (shared_sigma); what cannot be bound is refused naming it.
+// replaced; parity's kernel takes the whole batch, each sample at its own sigma and sigma_prev,
+// and any other kernel of the op is called once per group of samples that share sigma and
+// sigma_prev; with parity's arithmetic inside, either gives parity's routine's bits; each becomes
+// the model subject runtime-host+transition_step=NAME and holds every model property; a kernel whose log-prob depends
+// on the call's batch fails batch_invariant_bound on a sampler's batch (shared_sigma); what cannot be bound is refused
+// naming it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,13 +20,11 @@
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/model/routines/model_routines.hpp>
 #include <parity/families/model/routines/routine_checks.hpp>
+#include <parity/families/model/routines/transition_kernel.hpp>
 #include <parity/families/model/transition_bound_routines.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
-#include <parity/subjects/builtin/transition_host.hpp>
-#include <parity/subjects/subject_registry.hpp>
-#include <parity/subjects/transition_family.hpp>
 
 #include "model_property_run.hpp"
 #include "replaced_routines.hpp"
@@ -51,28 +49,6 @@ std::vector<std::int64_t> take_calls() {
   std::lock_guard lock(calls_mutex);
   return std::exchange(call_batches, {});
 }
-
-// parity's host twin as a user's transition subject, recording each call's batch.
-class CountedStep final : public subjects::TransitionSubject {
- public:
-  subjects::TransitionOutputs sample(const subjects::TransitionInputs& in) override {
-    record(in.x.dim(0));
-    return step_->sample(in);
-  }
-  Tensor score(const subjects::TransitionInputs& in, const Tensor& prev) override { return step_->score(in, prev); }
-
- private:
-  std::unique_ptr<subjects::TransitionSubject> step_ = subjects::builtin::make_transition_host_twin();
-};
-
-PARITY_REGISTER_SUBJECT(counted_step,
-                        subjects::TransitionSubjectInfo{.name = "test-counted-step",
-                                                        .backend = "host",
-                                                        .description = "parity's host twin, its calls recorded",
-                                                        .make = [] {
-                                                          return std::unique_ptr<subjects::TransitionSubject>(
-                                                              std::make_unique<CountedStep>());
-                                                        }});
 
 // parity's kernel of the op transition_step (sigma and step per call), recording each call's B;
 // with `batch_dependent`, logp one ulp further from zero in a call of two rows or more, as a
@@ -147,13 +123,15 @@ TEST(TransitionKernel, ReplacesTheTransitionRoutineOnly) {
             std::vector<std::string>{"transition_step_logprob"});
 }
 
-TEST(TransitionKernel, ATransitionSubjectTakesTheWholeBatchInOneCall) {
-  const auto o = four_samples();
-  const auto routine = bound_routine("test-counted-step");
-  take_calls();
-  const auto got = routine->forward(o);
-  EXPECT_EQ(take_calls(), std::vector<std::int64_t>{4});
+// parity's kernel steps each sample to its own sigma_prev, one that float32(sigma - step) cannot
+// give back included (which an op kernel's call cannot take: WhatCannotBeBoundIsRefusedNamingIt).
+TEST(TransitionKernel, ParitysKernelTakesEverySampleAtItsOwnSigmaPrev) {
+  auto o = four_samples();
+  o[4].set_value(1, 1e-30);
+  const auto got = bound_routine("parity-host")->forward(o);
   expect_paritys_bits(got, o);
+  const Tensor& logp = got[1];
+  for (std::int64_t b = 0; b < 4; ++b) EXPECT_TRUE(std::isfinite(logp.value_at(b))) << b;
 }
 
 TEST(TransitionKernel, AnOpKernelIsCalledOncePerGroupOfSamplesSharingSigma) {
@@ -168,7 +146,7 @@ TEST(TransitionKernel, AnOpKernelIsCalledOncePerGroupOfSamplesSharingSigma) {
 TEST(TransitionKernel, TheKernelsListSayHowEachIsCalled) {
   int seen = 0;
   for (const auto& k : transition_kernels()) {
-    if (k.name == "test-counted-step") {
+    if (k.name == "parity-host") {
       ++seen;
       EXPECT_NE(k.description.find("every sample at its own sigma in one call"), std::string::npos) << k.description;
     }
@@ -181,16 +159,16 @@ TEST(TransitionKernel, TheKernelsListSayHowEachIsCalled) {
 }
 
 // Every property holds; batch_invariant_bound (strict mode: no self-check runs the kernel) gives
-// each kind of kernel whole batches of two samples or more, which the op kernel gets only from
+// the op kernel whole batches of two samples or more, which it gets only from
 // the cases whose samples share one sigma.
 TEST(TransitionKernel, EveryModelPropertyHoldsWithEitherKindOfKernel) {
-  for (const std::string subject : {"test-counted-step", "test-op-step"}) {
+  for (const std::string subject : {"parity-host", "test-op-step"}) {
     for (const auto& p : gen::model_family().properties()) {
       take_calls();
       const gen::RunResult r = run_model_property("runtime-host+transition_step=" + subject, p.name);
       EXPECT_TRUE(r.passed) << subject << " " << p.name << ": " << r.message;
       const auto calls = take_calls();
-      if (p.name != "batch_invariant_bound") continue;
+      if (p.name != "batch_invariant_bound" || subject == "parity-host") continue;
       EXPECT_TRUE(std::ranges::any_of(calls, [](std::int64_t b) { return b >= 2; }))
           << subject << " never got a batch of two samples or more in batch_invariant_bound";
     }
@@ -206,6 +184,35 @@ TEST(TransitionKernel, AKernelWhoseLogProbDependsOnTheBatchFailsBatchInvariance)
   EXPECT_NE(r.message.find("differs alone and in a batch"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("logp"), std::string::npos) << r.message;
   EXPECT_TRUE(run_model_property(subject, "audit_equals_strict").passed);
+}
+
+// The boundary refuses an operand outside RowStep's contract (ops/transition_step's
+// check_row_step) naming it, before any call of the op kernel.
+TEST(TransitionKernel, TheBoundaryRefusesABadOperandNamingItBeforeAnyCall) {
+  const auto step =
+      model::with_transition_kernel(model::Primitives{}, "test-op-step", std::make_shared<OpStep<false>>())
+          .transition_step;
+  const auto f32 = [](std::vector<std::int64_t> shape) { return Tensor::zeros(DType::f32, std::move(shape)); };
+  const ops::transition_step::RowStep good{
+      .x = f32({2, 3}), .v = f32({2, 3}), .eps = f32({2, 3}), .sigma = {0.5f, 0.5f}, .sigma_prev = {0.25f, 0.25f}};
+  take_calls();
+  EXPECT_NO_THROW(step(good));
+  EXPECT_EQ(take_calls(), std::vector<std::int64_t>{2});
+  const auto refused = [&](ops::transition_step::RowStep s, const std::string& names) {
+    try {
+      step(s);
+      ADD_FAILURE() << "accepted a bad " << names;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(take_calls().empty()) << names;
+  };
+  auto bad_v = good;
+  bad_v.v = f32({2, 4});
+  refused(bad_v, "v must be x's shape");
+  auto bad_eps = good;
+  bad_eps.eps = Tensor::zeros(DType::bf16, {2, 3});
+  refused(bad_eps, "eps must be float32");
 }
 
 TEST(TransitionKernel, WhatCannotBeBoundIsRefusedNamingIt) {

@@ -30,7 +30,6 @@
 #include <parity/families/model/routines/attention.hpp>
 #include <parity/families/model/routines/transition_routine.hpp>
 #include <parity/subjects/torch/convert.hpp>
-#include <parity/subjects/torch/transition_torch.hpp>
 
 namespace parity::model {
 namespace {
@@ -343,11 +342,10 @@ ModelOutputs run_model(const ModelConfig& c, const ModelWeights& weights, const 
                                                  pass.video_out.detach().reshape({B, n}), to_aten(b.noise),
                                                  to_aten(b.timestep), to_aten(b.sigma_prev)};
   const auto step = f.call("transition", "transition", false, step_operands, [](const std::vector<at::Tensor>& o) {
-    const auto subject = subjects::torch_impl::make_transition_torch(false);
     std::vector<Tensor> po;
     for (const auto& t : o) po.push_back(from_aten(t));
-    const auto r = subject->sample(transition_step_inputs(po));
-    return std::vector<at::Tensor>{to_aten(r.prev), to_aten(r.logp)};
+    const ops::OpOutputs r = ops::transition_step::torch_row_step(transition_step_inputs(po));
+    return std::vector<at::Tensor>{to_aten(r.at("prev")), to_aten(r.at("logp"))};
   });
   out.prev = from_aten(step.at(0));
   out.logp = from_aten(step.at(1));

@@ -1,15 +1,15 @@
-// transition_step against the transition family it declares: the op's subjects are the family's,
-// each returns the family subject's own bits with every row at the case's sigma; the double
-// reference is the formula (sde with its normaliser, and cps); parity's host twin holds its
-// derived bound on hand-made cases of both steps while the probes that change a step's
-// arithmetic do not; the outputs are float32 alone; its sigma_prev and cps factor are the
-// kernel's.
+// transition_step and transition_score: parity's kernel at rows of their own sigma_prev
+// (host_row_step) is the op's kernel where sigma_prev is the op's; each row at the case's sigma;
+// transition_score of the step's prev is the step's logp; the double reference is the formula (sde
+// with its normaliser, and cps); parity's host twin holds its derived bound on hand-made cases of
+// both steps while the probes that change a step's arithmetic do not; the outputs are float32
+// alone; the declaration's sigma_prev is the float32 subtraction.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <set>
-#include <sstream>
 
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_cases.hpp>
@@ -18,10 +18,8 @@
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
-#include <parity/ops/transition_step/transition_gate.hpp>
+#include <parity/ops/transition_step/transition_step_kernel.cuh>
 #include <parity/ops/transition_step/transition_step_op.hpp>
-#include <parity/subjects/builtin/transition_host.hpp>
-#include <parity/subjects/transition_family.hpp>
 
 namespace parity::ops::transition_step {
 namespace {
@@ -78,36 +76,83 @@ std::unique_ptr<OpSubject> make(const std::string& name) {
   return info->make();
 }
 
-TEST(TransitionStep, EveryTransitionSubjectIsASubject) {
-  for (const auto& step : subjects::transition_subjects()) {
-    const OpSubjectInfo* info = find(step.name);
-    ASSERT_NE(info, nullptr) << step.name;
-    EXPECT_EQ(info->kind, step.kind) << step.name;
-    EXPECT_EQ(info->host_twin, step.host_twin) << step.name;
-  }
-}
-
-TEST(TransitionStep, ReturnsTheTransitionSubjectsOwnBits) {
+// The row entry (the model's) at sigma_prev_of(sigma, step) gives the op's kernel's bits.
+TEST(TransitionStep, TheRowEntryIsTheOpsKernelAtItsRows) {
   for (const bool cps : {false, true}) {
     const OpProblem p = materialise(def().decl, make_case(3, 300, cps, 0.8f, 4));
     const OpOutputs out = make("parity-host")->run(p.call);
-    subjects::TransitionInputs in{.x = p.call.input("x"), .v = p.call.input("v"), .eps = p.call.input("eps")};
-    in.sigma.assign(3, 0.8f);
-    in.sigma_prev.assign(3, sigma_prev_of(0.8f, 0.1f));
-    in.sigma_max = 0.98f;
-    in.noise_level = 0.7f;
-    in.type = cps ? subjects::StepType::cps : subjects::StepType::sde;
-    const subjects::TransitionOutputs direct = subjects::find_transition_subject("parity-host").make()->sample(in);
-    for (const auto& [name, t] :
-         {std::pair{"prev", direct.prev}, {"mean", direct.mean}, {"std", direct.std}, {"logp", direct.logp}}) {
-      ASSERT_EQ(out.at(name).shape(), t.shape()) << name;
-      for (std::int64_t i = 0; i < t.numel(); ++i) EXPECT_EQ(out.at(name).bits_at(i), t.bits_at(i)) << name << i;
+    const OpOutputs rows = host_row_step({.x = p.call.input("x"),
+                                          .v = p.call.input("v"),
+                                          .eps = p.call.input("eps"),
+                                          .sigma = std::vector<float>(3, 0.8f),
+                                          .sigma_prev = std::vector<float>(3, sigma_prev_of(0.8f, 0.1f)),
+                                          .settings = StepSettings::of(p.call)});
+    for (const char* name : {"prev", "mean", "std", "logp"}) {
+      const Tensor &a = out.at(name), &b = rows.at(name);
+      ASSERT_EQ(a.shape(), b.shape()) << name;
+      for (std::int64_t i = 0; i < a.numel(); ++i) EXPECT_EQ(a.bits_at(i), b.bits_at(i)) << name << i;
     }
+  }
+  EXPECT_THROW(host_row_step({.x = Tensor::zeros(DType::f32, {2, 3}),
+                              .v = Tensor::zeros(DType::f32, {2, 3}),
+                              .eps = Tensor::zeros(DType::f32, {2, 3}),
+                              .sigma = {0.5f},
+                              .sigma_prev = {0.25f, 0.25f}}),
+               InputError);
+}
+
+// The row entry refuses an operand outside RowStep's contract, naming it, before any work: the
+// host's here; the device's and LibTorch's check the same (transition_step_cuda_twin_test,
+// transition_step_torch_test).
+TEST(TransitionStep, TheRowEntryRefusesABadOperandNamingIt) {
+  const auto f32 = [](std::vector<std::int64_t> shape) { return Tensor::zeros(DType::f32, std::move(shape)); };
+  const RowStep good{
+      .x = f32({2, 3}), .v = f32({2, 3}), .eps = f32({2, 3}), .sigma = {0.5f, 0.5f}, .sigma_prev = {0.25f, 0.0f}};
+  EXPECT_NO_THROW(host_row_step(good));
+  const auto refused = [](RowStep s, const std::string& names) {
+    try {
+      host_row_step(s);
+      ADD_FAILURE() << "accepted a bad " << names;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+    }
+  };
+  const std::vector<std::pair<std::function<void(RowStep&)>, std::string>> bad = {
+      {[&](RowStep& r) {
+         r.x = r.v = r.eps = f32({2, 0});
+       },
+       "x must be [B, n] with n >= 1"},
+      {[&](RowStep& r) { r.x = f32({6}); }, "x must be [B, n]"},
+      {[](RowStep& r) {
+         r.x = Tensor::zeros(DType::f16, {2, 3});
+       },
+       "x must be float32 or bf16"},
+      {[&](RowStep& r) {
+         r.v = f32({2, 4});
+       },
+       "v must be x's shape"},
+      {[](RowStep& r) {
+         r.v = Tensor::zeros(DType::f64, {2, 3});
+       },
+       "v must be float32 or bf16"},
+      {[&](RowStep& r) {
+         r.eps = f32({3, 2});
+       },
+       "eps must be x's shape"},
+      {[](RowStep& r) {
+         r.eps = Tensor::zeros(DType::bf16, {2, 3});
+       },
+       "eps must be float32"},
+      {[](RowStep& r) { r.sigma = {0.5f}; }, "sigma and sigma_prev need one value per row of x (2), not 1 and 2"}};
+  for (const auto& [make_bad, names] : bad) {
+    RowStep s = good;
+    make_bad(s);
+    refused(s, names);
   }
 }
 
-// Each row at its own sigma (the Case's sigma.<b>): the subject's rows are the family subject's
-// at those sigmas; the value travels with its row through slices, gathers and the extra batch
+// Each row at its own sigma (the Case's sigma.<b>): the subject's rows are the row entry's at
+// those sigmas; the value travels with its row through slices, gathers and the extra batch
 // row, and a padding row or the extra batch row takes row 0's value.
 TEST(TransitionStep, EachRowAtItsOwnSigma) {
   Case c = make_case(3, 40, false, 0.8f, 5);
@@ -116,15 +161,14 @@ TEST(TransitionStep, EachRowAtItsOwnSigma) {
   const OpProblem p = materialise(def().decl, c, 1);
   ASSERT_EQ(p.values.inputs.at("sigma"), (std::vector<double>{0.8f, 0.5f, 0.2f, 0.8f}));
   const OpOutputs out = make("parity-host")->run(row_slice(def().decl, p, 0, 3).call);
-  subjects::TransitionInputs in{
-      .x = p.call.input("x").rows(0, 3),
-      .v = p.call.input("v").rows(0, 3),
-      .eps = p.call.input("eps").rows(0, 3),
-      .sigma = {0.8f, 0.5f, 0.2f},
-      .sigma_prev = {sigma_prev_of(0.8f, 0.1f), sigma_prev_of(0.5f, 0.1f), sigma_prev_of(0.2f, 0.1f)},
-      .sigma_max = 0.98f,
-      .noise_level = 0.7f};
-  const Tensor logp = subjects::find_transition_subject("parity-host").make()->sample(in).logp;
+  const Tensor logp =
+      host_row_step({.x = p.call.input("x").rows(0, 3),
+                     .v = p.call.input("v").rows(0, 3),
+                     .eps = p.call.input("eps").rows(0, 3),
+                     .sigma = {0.8f, 0.5f, 0.2f},
+                     .sigma_prev = {sigma_prev_of(0.8f, 0.1f), sigma_prev_of(0.5f, 0.1f), sigma_prev_of(0.2f, 0.1f)},
+                     .settings = StepSettings::of(p.call)})
+          .at("logp");
   for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(out.at("logp").bits_at(b), logp.bits_at(b)) << b;
   EXPECT_EQ(row_slice(def().decl, p, 1, 3).values.inputs.at("sigma"), (std::vector<double>{0.5f, 0.2f}));
   const OpProblem g = row_gather(def().decl, p, {2, kZeroRow, 1});
@@ -190,32 +234,27 @@ TEST(TransitionStep, AnUnknownParamListsSigma) {
   }
 }
 
-// transition_score: its subjects return the family subject's score of the case's prev, and its
-// reference scores the step's own prev as the step's reference does.
-TEST(TransitionScore, ReturnsTheFamilysScoreAndTheStepsLogp) {
+// transition_score: parity's kernel scores the step's own prev to the step's logp, bitwise, and its
+// reference scores the step's reference prev as the step's reference does.
+TEST(TransitionScore, ScoresTheStepsPrevToTheStepsLogp) {
   const OpDef& score = testing::def_of(find_op_family("transition_score"));
   find_op_family("transition_score").subjects();
   for (const bool cps : {false, true}) {
     Case c = make_case(2, 50, cps, 0.8f, 9);
     c.family = "transition_score";
-    const OpProblem p = materialise(score.decl, c);
     std::unique_ptr<OpSubject> host;
     for (const auto& s : op_subjects("transition_score"))
       if (s.name == "parity-host") host = s.make();
-    const Tensor logp = host->run(p.call).at("logp");
-    subjects::TransitionInputs in{.x = p.call.input("x"),
-                                  .v = p.call.input("v"),
-                                  .eps = Tensor::zeros(DType::f32, {2, 50}),
-                                  .sigma = {0.8f, 0.8f},
-                                  .sigma_prev = {sigma_prev_of(0.8f, 0.1f), sigma_prev_of(0.8f, 0.1f)},
-                                  .sigma_max = 0.98f,
-                                  .noise_level = 0.7f,
-                                  .type = cps ? subjects::StepType::cps : subjects::StepType::sde};
-    const Tensor direct = subjects::find_transition_subject("parity-host").make()->score(in, p.call.input("prev"));
-    for (std::int64_t b = 0; b < 2; ++b) EXPECT_EQ(logp.bits_at(b), direct.bits_at(b)) << b;
-    // The step's reference prev, scored: the step's reference logp.
     c.family = "transition_step";
     OpProblem step = materialise(def().decl, c);
+    const OpOutputs sampled = make("parity-host")->run(step.call);
+    OpCall scoring = step.call;
+    scoring.inputs.erase("eps");
+    scoring.inputs.insert_or_assign("prev", sampled.at("prev"));
+    scoring.output_dtypes = {{"logp", DType::f32}};
+    const Tensor logp = host->run(scoring).at("logp");
+    for (std::int64_t b = 0; b < 2; ++b) EXPECT_EQ(logp.bits_at(b), sampled.at("logp").bits_at(b)) << b;
+    // The step's reference prev, scored: the step's reference logp.
     const auto ref = def().oracle(step.values);
     step.values.inputs["prev"] = ref.at("prev");
     step.values.inputs.erase("eps");
@@ -288,9 +327,8 @@ TEST(TransitionStep, WithinItsBoundWhereTheStepProbesAreNot) {
   }
 }
 
-// The declaration's sigma_prev and cps factor are the kernel's: the same float32 values.
-TEST(TransitionStep, TheDeclarationsConstantsAreTheKernels) {
-  for (const float a : {0.3f, 0.7f, 1.0f, 0.05f}) EXPECT_EQ(cps_sin_of(a), subjects::builtin::cps_sin_factor(a)) << a;
+// The declaration's sigma_prev is the float32 subtraction sigma - step.
+TEST(TransitionStep, TheDeclarationsSigmaPrevIsTheFloat32Subtraction) {
   for (const float sigma : {1.0f, 0.8f, 0.5f, 0.2f})
     for (const float step : {0.1f, 0.02f, 0.001f})
       EXPECT_EQ(sigma_prev_of(sigma, step), sigma - step) << sigma << " - " << step;  // float32 subtraction
@@ -300,18 +338,6 @@ TEST(TransitionStep, TheOutputsAreFloat32Alone) {
   Case c = make_case(2, 4, false, 0.5, 1);
   c.params["dtype.f32"] = dtype_code(DType::bf16);
   EXPECT_THROW(check_contract(def().decl, c), InputError);
-}
-
-// The gate runs both ops' checks of a row's combined field: transition_score's rows_independent
-// and forward_accuracy are run, logged and listed even where transition_step's fail.
-TEST(TransitionGate, RunsBothOpsChecksWhenTheStepsFail) {
-  std::ostringstream log;
-  const auto gate = run_transition_gate("probe-mean-over-batch", true, &log);
-  ASSERT_EQ(gate.rows.size(), 1u);
-  EXPECT_NE(log.str().find("transition_step.rows_independent: fails"), std::string::npos) << log.str();
-  EXPECT_NE(log.str().find("transition_score.rows_independent: "), std::string::npos) << log.str();
-  EXPECT_NE(log.str().find("transition_score.forward_accuracy: "), std::string::npos) << log.str();
-  EXPECT_FALSE(gate.rows[0]["batch_invariant"].get<bool>());
 }
 
 }  // namespace
