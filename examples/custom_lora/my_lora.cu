@@ -13,8 +13,8 @@ namespace {
 
 using parity::DType;
 using parity::Tensor;
-using parity::subjects::LoraGradients;
-using parity::subjects::LoraInputs;
+using parity::ops::OpCall;
+using parity::ops::OpOutputs;
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
@@ -52,16 +52,16 @@ struct Operands {
   DeviceOperand<float> A, B;
   std::int64_t T, K, N, r;
   float s;
-  explicit Operands(const LoraInputs& in)
-      : x(in.x),
-        W(in.W),
-        A(in.A),
-        B(in.B),
-        T(in.x.dim(0)),
-        K(in.x.dim(1)),
-        N(in.W.dim(0)),
-        r(in.A.dim(0)),
-        s(in.scale) {}
+  explicit Operands(const OpCall& call)
+      : x(call.input("x")),
+        W(call.input("W")),
+        A(call.input("A")),
+        B(call.input("B")),
+        T(call.extent("T")),
+        K(call.extent("K")),
+        N(call.extent("N")),
+        r(call.extent("r")),
+        s(static_cast<float>(call.param("scale"))) {}
 };
 
 constexpr int kThreads = 128;
@@ -80,11 +80,18 @@ void launch(std::int64_t rows, std::int64_t cols, F f) {
   check(cudaGetLastError(), "kernel launch");
 }
 
-class CudaLora final : public LoraSubject {
+// A [rows, cols] contiguous host tensor holding `device`'s elements.
+template <class T>
+Tensor to_host(const DeviceBuffer<T>& device, DType dtype, std::int64_t rows, std::int64_t cols) {
+  Tensor t = Tensor::zeros(dtype, {rows, cols});
+  device.to_host(t.storage<T>());
+  return t;
+}
+
+class CudaForward final : public OpSubject {
  public:
-  Tensor forward(const LoraInputs& in) override {
-    parity::subjects::validate_lora_inputs(in);
-    const Operands o(in);
+  OpOutputs run(const OpCall& call) override {
+    const Operands o(call);
     DeviceBuffer<float> hs(static_cast<std::size_t>(o.T * o.r));
     DeviceBuffer<std::uint16_t> out(static_cast<std::size_t>(o.T * o.N));
     const auto x = o.x.view, W = o.W.view;
@@ -96,16 +103,15 @@ class CudaLora final : public LoraSubject {
     launch(o.T, r, [=] __device__(std::int64_t t, std::int64_t j) { h_ptr[t * r + j] = h(x, A, t, j, K); });
     launch(o.T, N,
            [=] __device__(std::int64_t t, std::int64_t n) { y_ptr[t * N + n] = y(x, W, h_ptr, B, s, t, n, K, r); });
-    Tensor result = Tensor::zeros(DType::bf16, {o.T, N});
-    out.to_host(result.storage<std::uint16_t>());
-    return result;
+    return {{"y", to_host(out, DType::bf16, o.T, N)}};
   }
+};
 
-  LoraGradients backward(const LoraInputs& in, const Tensor& dy_t) override {
-    parity::subjects::validate_lora_inputs(in);
-    parity::subjects::validate_lora_dy(in, dy_t);
-    const Operands o(in);
-    const DeviceOperand<std::uint16_t> dy_d(dy_t);
+class CudaBackward final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const Operands o(call);
+    const DeviceOperand<std::uint16_t> dy_d(call.input("dy"));
     const auto x = o.x.view, W = o.W.view, dyv = dy_d.view;
     const auto A = o.A.view, B = o.B.view;
     const std::int64_t T = o.T, K = o.K, N = o.N, r = o.r;
@@ -123,18 +129,16 @@ class CudaLora final : public LoraSubject {
            [=] __device__(std::int64_t t, std::int64_t k) { dx_ptr[t * K + k] = dx(dyv, W, dh_ptr, A, t, k, N, r); });
     launch(r, K, [=] __device__(std::int64_t j, std::int64_t k) { dA_ptr[j * K + k] = dA(dh_ptr, x, j, k, T, r); });
     launch(N, r, [=] __device__(std::int64_t n, std::int64_t j) { dB_ptr[n * r + j] = dB(dyv, h_ptr, s, n, j, T, r); });
-    LoraGradients g{Tensor::zeros(DType::bf16, {T, K}), Tensor::zeros(DType::f32, {r, K}),
-                    Tensor::zeros(DType::f32, {N, r}), std::nullopt};
-    dx_d.to_host(g.dx.storage<std::uint16_t>());
-    dA_d.to_host(g.dA.storage<float>());
-    dB_d.to_host(g.dB.storage<float>());
-    return g;
+    return {{"dx", to_host(dx_d, DType::bf16, T, K)},
+            {"dA", to_host(dA_d, DType::f32, r, K)},
+            {"dB", to_host(dB_d, DType::f32, N, r)}};
   }
 };
 
 }  // namespace
 
-std::unique_ptr<LoraSubject> make_cuda() { return std::make_unique<CudaLora>(); }
+std::unique_ptr<OpSubject> make_cuda_forward() { return std::make_unique<CudaForward>(); }
+std::unique_ptr<OpSubject> make_cuda_backward() { return std::make_unique<CudaBackward>(); }
 
 std::string cuda_unavailable() {
   int devices = 0;

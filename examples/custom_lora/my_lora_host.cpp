@@ -9,63 +9,79 @@ namespace {
 
 using parity::DType;
 using parity::Tensor;
-using parity::subjects::LoraGradients;
-using parity::subjects::LoraInputs;
+using parity::ops::OpCall;
+using parity::ops::OpOutputs;
 
 Bf16View bf16_view(const Tensor& t) {
   return {t.storage<std::uint16_t>() + t.offset(), t.strides()[0], t.strides()[1]};
 }
 F32View f32_view(const Tensor& t) { return {t.storage<float>() + t.offset(), t.strides()[0], t.strides()[1]}; }
 
-class HostLora final : public LoraSubject {
- public:
-  Tensor forward(const LoraInputs& in) override {
-    parity::subjects::validate_lora_inputs(in);
-    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
-    const std::vector<float> hs = low_rank(in);
-    Tensor out = Tensor::zeros(DType::bf16, {T, N});
-    for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t n = 0; n < N; ++n)
-        out.storage<std::uint16_t>()[t * N + n] =
-            y(bf16_view(in.x), bf16_view(in.W), hs.data(), f32_view(in.B), in.scale, t, n, K, r);
-    return out;
-  }
+// The call's operands as views, with their extents.
+struct Operands {
+  Bf16View x, W;
+  F32View A, B;
+  float s;
+  std::int64_t T, K, N, r;
+  explicit Operands(const OpCall& call)
+      : x(bf16_view(call.input("x"))),
+        W(bf16_view(call.input("W"))),
+        A(f32_view(call.input("A"))),
+        B(f32_view(call.input("B"))),
+        s(static_cast<float>(call.param("scale"))),
+        T(call.extent("T")),
+        K(call.extent("K")),
+        N(call.extent("N")),
+        r(call.extent("r")) {}
 
-  LoraGradients backward(const LoraInputs& in, const Tensor& dy_t) override {
-    parity::subjects::validate_lora_inputs(in);
-    parity::subjects::validate_lora_dy(in, dy_t);
-    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
-    const Bf16View x_v = bf16_view(in.x), W_v = bf16_view(in.W), dy_v = bf16_view(dy_t);
-    const F32View A_v = f32_view(in.A), B_v = f32_view(in.B);
-    const std::vector<float> hs = low_rank(in);
-    std::vector<float> dhs(static_cast<std::size_t>(T * r));
-    for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t j = 0; j < r; ++j) dhs[t * r + j] = dh(dy_v, B_v, in.scale, t, j, N);
-    LoraGradients g{Tensor::zeros(DType::bf16, {T, K}), Tensor::zeros(DType::f32, {r, K}),
-                    Tensor::zeros(DType::f32, {N, r}), std::nullopt};
-    for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t k = 0; k < K; ++k)
-        g.dx.storage<std::uint16_t>()[t * K + k] = dx(dy_v, W_v, dhs.data(), A_v, t, k, N, r);
-    for (std::int64_t j = 0; j < r; ++j)
-      for (std::int64_t k = 0; k < K; ++k) g.dA.storage<float>()[j * K + k] = dA(dhs.data(), x_v, j, k, T, r);
-    for (std::int64_t n = 0; n < N; ++n)
-      for (std::int64_t j = 0; j < r; ++j) g.dB.storage<float>()[n * r + j] = dB(dy_v, hs.data(), in.scale, n, j, T, r);
-    return g;
-  }
-
- private:
   // h = x A^T, [T, r] contiguous.
-  static std::vector<float> low_rank(const LoraInputs& in) {
-    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), r = in.A.dim(0);
+  std::vector<float> low_rank() const {
     std::vector<float> hs(static_cast<std::size_t>(T * r));
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t j = 0; j < r; ++j) hs[t * r + j] = h(bf16_view(in.x), f32_view(in.A), t, j, K);
+      for (std::int64_t j = 0; j < r; ++j) hs[t * r + j] = h(x, A, t, j, K);
     return hs;
+  }
+};
+
+class HostForward final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const Operands o(call);
+    const std::vector<float> hs = o.low_rank();
+    Tensor y_out = Tensor::zeros(DType::bf16, {o.T, o.N});
+    for (std::int64_t t = 0; t < o.T; ++t)
+      for (std::int64_t n = 0; n < o.N; ++n)
+        y_out.storage<std::uint16_t>()[t * o.N + n] = y(o.x, o.W, hs.data(), o.B, o.s, t, n, o.K, o.r);
+    return {{"y", std::move(y_out)}};
+  }
+};
+
+class HostBackward final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const Operands o(call);
+    const Bf16View dy = bf16_view(call.input("dy"));
+    const std::int64_t T = o.T, K = o.K, N = o.N, r = o.r;
+    const std::vector<float> hs = o.low_rank();
+    std::vector<float> dhs(static_cast<std::size_t>(T * r));
+    for (std::int64_t t = 0; t < T; ++t)
+      for (std::int64_t j = 0; j < r; ++j) dhs[t * r + j] = dh(dy, o.B, o.s, t, j, N);
+    Tensor dx_out = Tensor::zeros(DType::bf16, {T, K}), dA_out = Tensor::zeros(DType::f32, {r, K}),
+           dB_out = Tensor::zeros(DType::f32, {N, r});
+    for (std::int64_t t = 0; t < T; ++t)
+      for (std::int64_t k = 0; k < K; ++k)
+        dx_out.storage<std::uint16_t>()[t * K + k] = dx(dy, o.W, dhs.data(), o.A, t, k, N, r);
+    for (std::int64_t j = 0; j < r; ++j)
+      for (std::int64_t k = 0; k < K; ++k) dA_out.storage<float>()[j * K + k] = dA(dhs.data(), o.x, j, k, T, r);
+    for (std::int64_t n = 0; n < N; ++n)
+      for (std::int64_t j = 0; j < r; ++j) dB_out.storage<float>()[n * r + j] = dB(dy, hs.data(), o.s, n, j, T, r);
+    return {{"dx", std::move(dx_out)}, {"dA", std::move(dA_out)}, {"dB", std::move(dB_out)}};
   }
 };
 
 }  // namespace
 
-std::unique_ptr<LoraSubject> make_host() { return std::make_unique<HostLora>(); }
+std::unique_ptr<OpSubject> make_host_forward() { return std::make_unique<HostForward>(); }
+std::unique_ptr<OpSubject> make_host_backward() { return std::make_unique<HostBackward>(); }
 
 }  // namespace my_lora

@@ -1,10 +1,11 @@
-// Runs every registered LoRA subject's forward once on one small problem and prints
-// "<name>: <first output value>" per subject; exits 1 if a subject's output has the wrong
-// shape or none is registered. Only parity's Core component is linked (CMakeLists.txt).
+// Runs every registered subject of lora_forward once on one small call and prints
+// "<name>: <first output value>" per subject; exits 1 if a subject's y has the wrong shape or
+// none is registered. Only parity's Core component is linked (CMakeLists.txt): the registry
+// holds this program's subjects alone, as parity's own are the LibTorch component's.
 #include <cstdio>
 
 #include <parity/core/tensor.hpp>
-#include <parity/subjects/lora_family.hpp>
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace {
 
@@ -18,18 +19,18 @@ parity::Tensor filled(parity::DType dtype, std::vector<std::int64_t> shape, doub
 
 int main() {
   using parity::DType;
-  parity::subjects::LoraInputs in{.x = filled(DType::bf16, {2, 8}, 0.25),
-                                  .W = filled(DType::bf16, {4, 8}, 0.125),
-                                  .A = filled(DType::f32, {2, 8}, 0.5),
-                                  .B = filled(DType::f32, {4, 2}, 0.5),
-                                  .scale = 0.5f};
-  // The registry itself (subject_api): lora_subjects() would be parity's catalog, with its own
-  // subjects, which is the LibTorch component's.
-  const auto& subjects = parity::subjects::SubjectRegistry<parity::subjects::LoraSubject>::instance().entries();
+  parity::ops::OpCall call{.extents = {{"T", 2}, {"K", 8}, {"N", 4}, {"r", 2}},
+                           .inputs = {{"x", filled(DType::bf16, {2, 8}, 0.25)},
+                                      {"W", filled(DType::bf16, {4, 8}, 0.125)},
+                                      {"A", filled(DType::f32, {2, 8}, 0.5)},
+                                      {"B", filled(DType::f32, {4, 2}, 0.5)}},
+                           .params = {{"scale", 0.5}},
+                           .output_dtypes = {{"y", DType::bf16}}};
+  const auto& subjects = parity::ops::op_subjects("lora_forward");
   for (const auto& info : subjects) {
-    parity::Tensor y = info.make()->forward(in);
+    const parity::Tensor y = info.make()->run(call).at("y");
     if (y.shape() != std::vector<std::int64_t>{2, 4}) {
-      std::printf("%s: output shape is not [2, 4]\n", info.name.c_str());
+      std::printf("%s: y's shape is not [2, 4]\n", info.name.c_str());
       return 1;
     }
     std::printf("%s: %g\n", info.name.c_str(), y.value_at(0));
