@@ -33,7 +33,8 @@ std::vector<FlagSpec> with_extent_caps(std::vector<FlagSpec> flags) {
   flags.push_back({"--max", "EXT=N,...",
                    "the largest values of extents by name, any family's (e.g. --max T=4096,D=8192 "
                    "for rms_norm; an unknown extent's refusal lists the family's); an op's cap is "
-                   "also the largest value its reach cases draw; each overrides "
+                   "also the largest value its reach cases draw, and reach_elements and reach_work "
+                   "cap a reach case's largest operand and work (at most 2^26 and 2^40); each overrides "
                    "$PARITY_MAX_<EXT>, the extent's name in upper case; a value outside the "
                    "extent's range or an extent no selected family has is refused"});
   for (const auto& [extent, help] : extent_cap_help())

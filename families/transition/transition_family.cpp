@@ -102,6 +102,8 @@ class TransitionFamily final : public gen::Family {
     ops::OpDef op = step_ops().def();
     for (auto& e : op.decl.extents)
       if (maxima.at(e.name) != e.max) resolved.max_extents[e.name] = e.max = e.reach = maxima.at(e.name);
+    if (const std::int64_t m = maxima.at(ops::kReachElementsCap); m != ops::reach_elements_of(op.decl))
+      resolved.max_extents[ops::kReachElementsCap] = op.decl.reach_elements = m;
     const bool strided = step_ops().runnable(subject).capabilities.strided_layouts;
     return gen::run_property(subject, property, family_cases(op, strided), check, resolved, rules());
   }

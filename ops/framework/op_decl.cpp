@@ -262,6 +262,7 @@ void validate(const OpDecl& d) {
   std::map<std::string, std::int64_t> ones, minima;
   for (const auto& e : d.extents) {
     if (!names.insert(e.name).second) fault("duplicate name " + e.name);
+    if (e.name == kReachElementsCap || e.name == kReachWorkCap) fault("an extent may not be named " + e.name);
     if (e.min < 0 || e.max < e.min || e.limit < e.max) fault("extent " + e.name + " needs 0 <= min <= max <= limit");
     if (e.name == d.row_extent && e.min < 1) fault("the row extent " + e.name + " needs min >= 1");
     if (e.reach != 0 && (e.reach < e.max || e.reach > e.limit))
@@ -328,6 +329,8 @@ void validate(const OpDecl& d) {
   if (d.reach_work != 0 && d.reach_work < d.max_work) fault("reach_work < max_work (0 means max_work)");
   if (d.reach_elements != 0 && d.reach_elements < d.max_elements)
     fault("reach_elements < max_elements (0 means max_elements)");
+  if (reach_elements_of(d) > kElementsLimit || reach_work_of(d) > kWorkLimit)
+    fault("reach_elements or reach_work (max_elements or max_work where 0) past kElementsLimit or kWorkLimit");
   if (d.oracle_cases < 0) fault("oracle_cases < 0");
   for (const auto& e : d.extents)
     if (e.ragged)

@@ -140,7 +140,8 @@ struct OpDecl {
   // The caps of a reach case (op_cases.hpp), in the same terms: its largest operand and its work,
   // each with the extra batch row; 0 means max_elements and max_work. A reach case costs the
   // subject more but the oracle no more: forward_accuracy checks the rows that fit max_work and
-  // max_elements (op_checks.hpp). The contract (check_contract) admits a Case up to these.
+  // max_elements (op_checks.hpp). A run may raise them (OpFamily::extent_caps: --max
+  // reach_work=N), up to kElementsLimit and kWorkLimit, which the contract (check_contract) admits.
   std::int64_t reach_elements = 0;
   std::int64_t reach_work = 0;
   // Optional: the default case count of oracle_agreement, the self-check of the op's float64
@@ -162,6 +163,15 @@ inline std::int64_t reach_elements_of(const OpDecl& d) {
   return d.reach_elements == 0 ? d.max_elements : d.reach_elements;
 }
 inline std::int64_t reach_work_of(const OpDecl& d) { return d.reach_work == 0 ? d.max_work : d.reach_work; }
+// The contract's limits on a Case of any op (check_contract), with its extra batch row: its largest
+// operand (2^26 elements, 256 MiB of float32) and its work (2^40, about half an hour of a host
+// twin's multiply-adds on one core); a run's reach caps are at most these.
+inline constexpr std::int64_t kElementsLimit = std::int64_t{1} << 26;
+inline constexpr std::int64_t kWorkLimit = std::int64_t{1} << 40;
+// The names under which a run caps its reach cases' largest operand and work, beside the extents
+// (`--max reach_elements=N,reach_work=N`, $PARITY_MAX_REACH_WORK): no extent may take them.
+inline constexpr const char* kReachElementsCap = "reach_elements";
+inline constexpr const char* kReachWorkCap = "reach_work";
 // Whether a reach case of `d` may be larger than an ordinary one: some extent's reach above its
 // max, or a reach cap above the ordinary one. Only then does the generator draw reach cases.
 bool has_reach(const OpDecl& d);

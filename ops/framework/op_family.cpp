@@ -53,13 +53,13 @@ std::string params_text(const Case& c) {
   return out;
 }
 
-// The extents a user caps in a run: those `explicit_maxima` names and those whose
-// $PARITY_MAX_<EXTENT> is set. A cap sets the extent's max and its reach alike.
-std::set<std::string> user_capped(const OpDecl& d, const gen::ExtentMaxima& explicit_maxima) {
+// The caps a user sets in a run: those `explicit_maxima` names and those whose
+// $PARITY_MAX_<NAME> is set. A cap sets the extent's max and its reach alike.
+std::set<std::string> user_capped(const std::vector<gen::ExtentCap>& caps, const gen::ExtentMaxima& explicit_maxima) {
   std::set<std::string> out;
-  for (const auto& e : d.extents) {
-    const char* v = std::getenv(gen::extent_cap_variable(e.name).c_str());
-    if (explicit_maxima.contains(e.name) || (v && *v)) out.insert(e.name);
+  for (const auto& cap : caps) {
+    const char* v = std::getenv(gen::extent_cap_variable(cap.extent).c_str());
+    if (explicit_maxima.contains(cap.extent) || (v && *v)) out.insert(cap.extent);
   }
   return out;
 }
@@ -181,10 +181,12 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
   // The default rerun line (run_property.hpp) names the caps that differ from the declaration's,
   // and those a user gave, by flag or variable (a cap at the declared max still takes the extent's
   // reach to it).
-  const std::set<std::string> capped = user_capped(def_.decl, config.max_extents);
+  const std::vector<gen::ExtentCap> caps = extent_caps();
+  const std::set<std::string> capped = user_capped(caps, config.max_extents);
   resolved.max_extents = {};
-  for (const auto& e : def_.decl.extents)
-    if (maxima.at(e.name) != e.max || capped.contains(e.name)) resolved.max_extents[e.name] = maxima.at(e.name);
+  for (const auto& cap : caps)
+    if (maxima.at(cap.extent) != cap.default_max || capped.contains(cap.extent))
+      resolved.max_extents[cap.extent] = maxima.at(cap.extent);
   OpDef op = generated(maxima, config.restrictions, capped);
   if (property == kOracleAgreement) op.decl = without_reach(std::move(op.decl));  // MPFR at the oracle's caps only
   gen::RunResult result = gen::run_property(subject, property, op_case(op, strided), check, resolved, rules_);
@@ -220,8 +222,20 @@ std::vector<std::pair<std::string, Tensor>> OpFamily::case_tensors(const Case& c
 
 std::vector<gen::ExtentCap> OpFamily::extent_caps() const {
   std::vector<gen::ExtentCap> caps;
-  for (const auto& e : def_.decl.extents)
+  const OpDecl& d = def_.decl;
+  for (const auto& e : d.extents)
     caps.push_back({.extent = e.name, .default_max = e.max, .limit = e.limit, .min = e.min, .own_flag = false});
+  caps.push_back({.extent = kReachElementsCap,
+                  .default_max = reach_elements_of(d),
+                  .limit = kElementsLimit,
+                  .min = d.max_elements,
+                  .own_flag = false});
+  if (!d.work.empty())
+    caps.push_back({.extent = kReachWorkCap,
+                    .default_max = reach_work_of(d),
+                    .limit = kWorkLimit,
+                    .min = d.max_work,
+                    .own_flag = false});
   return caps;
 }
 
@@ -231,6 +245,8 @@ OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestri
   OpDecl& d = op.decl;
   for (auto& e : d.extents)
     if (capped.contains(e.name)) e.max = e.reach = maxima.at(e.name);
+  if (capped.contains(kReachElementsCap)) d.reach_elements = maxima.at(kReachElementsCap);
+  if (capped.contains(kReachWorkCap)) d.reach_work = maxima.at(kReachWorkCap);
   if (!r.dtypes.empty()) {
     std::set<std::string> groups;
     for (const auto* list : {&d.inputs, &d.outputs})

@@ -9,8 +9,10 @@
 // cases are contiguous); cross_backend_bitwise applies to a subject with a host_twin only.
 // Caps: a run draws each extent up to its declared max, or the user's cap (extent_caps()), and in
 // its reach cases up to its declared reach (op_cases.hpp), or the user's cap, which sets both;
-// a failure's rerun line carries the caps that differ from the declared ones or were given
-// explicitly as --max EXT=N,... oracle_agreement draws no reach cases.
+// its reach cases' largest operand and work up to the declared reach_elements and reach_work, or
+// the user's caps reach_elements and reach_work (a subject fast at large sizes, a GPU kernel, run
+// at the sizes where plans switch). A failure's rerun line carries the caps that differ from the
+// declared ones or were given explicitly as --max EXT=N,... oracle_agreement draws no reach cases.
 // Restrictions (RunConfig::restrictions): the dtypes and fixed parameters a user's kernel
 // supports, applied to the generator the same way and carried on the rerun line.
 // Cases carry output-straddling patches (op_cases.hpp, op_straddle.hpp).
@@ -52,7 +54,10 @@ class OpFamily final : public gen::Family {
   rc::Gen<Case> cases() const override;
   const gen::CaseRules& rules() const override { return rules_; }
   // Every declared extent: default its max, limit its limit, min its min, no --max-<extent> flag
-  // of its own (`parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents).
+  // of its own (`parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents). Then
+  // the reach cases' caps kReachElementsCap and (for an op that declares its work) kReachWorkCap:
+  // default reach_elements and reach_work, min max_elements and max_work (the oracle's caps, which
+  // no run moves), limit kElementsLimit and kWorkLimit.
   std::vector<gen::ExtentCap> extent_caps() const override;
   // The declared inputs the case has, in declaration order and in the case's layouts (packed ones
   // packed, op_view.hpp), then the declared parameters as float32 scalars, then for each ragged

@@ -86,7 +86,7 @@ std::string param_value_refusal(const ParamDecl& p, double v) {
   return "";
 }
 
-std::int64_t max_storage(const OpDecl& d) { return std::max(kMaxStorage, 16 * reach_elements_of(d)); }
+std::int64_t max_storage(std::int64_t elements) { return std::clamp(16 * elements, kMaxStorage, 4 * kElementsLimit); }
 
 RaggedLengths case_lengths(const OpDecl& d, const Case& c) {
   RaggedLengths out;
@@ -143,16 +143,15 @@ void check_contract(const OpDecl& d, const Case& c) {
     for (const auto& t : *list) {
       const auto shape = eval_shape(t, c.dims);
       const std::int64_t extra = d.has_rows(t) ? elements_of(shape) / std::max<std::int64_t>(shape[0], 1) : 0;
-      if (static_cast<double>(elements_of(shape)) + static_cast<double>(extra) >
-          static_cast<double>(reach_elements_of(d)))
-        throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(reach_elements_of(d)) +
+      if (static_cast<double>(elements_of(shape)) + static_cast<double>(extra) > static_cast<double>(kElementsLimit))
+        throw InputError("case.dims: " + t.name + " would hold more than " + std::to_string(kElementsLimit) +
                          " elements");
     }
   std::map<std::string, std::int64_t> taller = c.dims;
   taller[d.row_extent] += 1;
-  if (const std::int64_t w = work_of(d, taller); w > reach_work_of(d))
+  if (const std::int64_t w = work_of(d, taller); w > kWorkLimit)
     throw InputError("case.dims: the work " + d.work + " with one more " + d.row_extent + " would be " +
-                     std::to_string(w) + ", more than " + std::to_string(reach_work_of(d)));
+                     std::to_string(w) + ", more than " + std::to_string(kWorkLimit));
   const auto dtypes = group_dtypes(d, c);
   for (const auto& [name, t] : dtypes) {
     const std::string& group = d.tensor(name).group();
@@ -195,9 +194,9 @@ void check_contract(const OpDecl& d, const Case& c) {
     auto shape = eval_shape(t, c.dims);
     if (d.has_rows(t)) shape[0] += 1;
     if (shape.size() == 1) shape.push_back(1);
-    if (l.storage_elements(shape[0], shape[1]) > static_cast<double>(max_storage(d)))
-      throw InputError("case.layouts." + name + ": its storage would exceed " + std::to_string(max_storage(d)) +
-                       " elements");
+    if (const std::int64_t most = max_storage(shape[0] * shape[1]);
+        l.storage_elements(shape[0], shape[1]) > static_cast<double>(most))
+      throw InputError("case.layouts." + name + ": its storage would exceed " + std::to_string(most) + " elements");
   }
   for (std::size_t i = 0; i < c.patches.size(); ++i) {
     const Patch& p = c.patches[i];

@@ -20,9 +20,9 @@
 //                elements and transposed is refused); absent means contiguous
 //   probe_row    a row of the row extent, the one the row properties compare
 //   mode, ablations  not read by an op: strict and none
-// The largest operand holds at most reach_elements and the work at most reach_work (op_decl.hpp:
-// max_elements and max_work where the op declares no reach), each with one extra row
-// (batch_vs_batch's), and each placed storage at most max_storage(decl) elements; an absent optional input
+// The largest operand holds at most kElementsLimit and the work at most kWorkLimit (op_decl.hpp:
+// the most a run's reach caps may reach), each with one extra row (batch_vs_batch's), and each
+// operand's placed storage at most max_storage of its elements; an absent optional input
 // (present_if) has no layout or patch. A Case past any is refused before anything is allocated, naming the field.
 #include <cstdint>
 #include <map>
@@ -35,10 +35,10 @@
 
 namespace parity::ops {
 
-// The largest placed storage of an operand: 16 times the largest operand a Case may hold (a
-// layout's padding and offset around it), and at least kMaxStorage.
+// The largest placed storage of an operand of `elements` elements: 16 times that (a layout's
+// padding and offset around it), at least kMaxStorage and at most 4 kElementsLimit.
 inline constexpr std::int64_t kMaxStorage = std::int64_t{1} << 24;
-std::int64_t max_storage(const OpDecl& decl);
+std::int64_t max_storage(std::int64_t elements);
 
 struct OpProblem {
   OpCall call;      // the inputs in the case's layouts, what a subject is given

@@ -57,12 +57,13 @@ std::string refusal(const gen::ExtentMaxima& maxima) {
 
 TEST(OpCaps, EveryExtentIsCappableWithoutAFlagOfItsOwn) {
   const auto caps = family().extent_caps();
-  ASSERT_EQ(caps.size(), 2u);
+  ASSERT_EQ(caps.size(), 3u);  // T, D, then the reach cases' largest operand (no work declared)
   EXPECT_EQ(caps[0].extent, "T");
   EXPECT_EQ(caps[0].default_max, 16);
   EXPECT_EQ(caps[1].extent, "D");
   EXPECT_EQ(caps[1].min, 2);
   EXPECT_EQ(caps[1].limit, 256);
+  EXPECT_EQ(caps[2].extent, kReachElementsCap);
   for (const auto& c : caps) EXPECT_FALSE(c.own_flag);
 }
 

@@ -3,8 +3,10 @@
 // by the row extent, as a weight gradient), with reach caps above its ordinary ones.
 //   - one case in kReachEvery reaches, every other case is the case the declaration without
 //     reach draws from the same random state, and reach cases stay within the reach caps;
-//   - the contract admits a Case up to the reach caps and refuses one past them naming case.dims;
-//   - a user's cap (--max) sets an extent's max and its reach alike;
+//   - the contract admits a Case past the reach caps up to the framework's limits (kElementsLimit,
+//     kWorkLimit) and refuses one past them naming case.dims;
+//   - a user's cap (--max) sets an extent's max and its reach alike, and the caps reach_elements
+//     and reach_work raise the reach cases' largest operand and work (never below the oracle's);
 //   - forward_accuracy on a case past the oracle's caps checks the rows accuracy_rows draws
 //     (reproducible, the probe row and the last among them), catches a subject wrong only at
 //     reach sizes, names the outputs it cannot check, and discards a case of which one row alone
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include <parity/core/error.hpp>
@@ -170,29 +173,30 @@ TEST(OpReach, AnExtentThatReachesPastItsMaxIsSmallInOneReachCaseInTen) {
   within(both_past, 0.81, "T and D past their max");
 }
 
-TEST(OpReach, TheContractAdmitsTheReachCapsAndRefusesPastThemNamingTheField) {
+TEST(OpReach, TheContractAdmitsUpToTheLimitsAndRefusesPastThemNamingTheField) {
   const OpDecl& d = op().decl;
   EXPECT_NO_THROW(check_contract(d, the_case(255, 256)));  // 256 x 256 with the extra row
-  const auto refusal = [&](const Case& c) {
+  // Past the reach caps (2^16), within the limits: a case drawn under a user's raised reach caps.
+  EXPECT_NO_THROW(check_contract(d, the_case(8191, 1024)));
+  OpDecl wide = d;  // T up to 2^20: the limits, not T's, refuse
+  wide.extents[0].limit = std::int64_t{1} << 20;
+  const auto wide_refusal = [&](const Case& c) {
     try {
-      check_contract(d, c);
+      check_contract(wide, c);
     } catch (const InputError& e) {
       return std::string(e.what());
     }
     return std::string();
   };
-  EXPECT_NE(refusal(the_case(256, 256)).find("case.dims: x would hold more than 65536"), std::string::npos)
-      << refusal(the_case(256, 256));
-  OpDecl wide = d;
-  wide.reach_elements = std::int64_t{1} << 20;  // the work alone refuses
-  try {
-    check_contract(wide, the_case(256, 256));
-    FAIL() << "work past reach_work accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("case.dims: the work T*D with one more T would be 65792, more than 65536"),
-              std::string::npos)
-        << e.what();
-  }
+  EXPECT_EQ(wide_refusal(the_case(65535, 1024)), "");  // 2^26 elements with the extra row
+  EXPECT_NE(wide_refusal(the_case(65536, 1024)).find("case.dims: x would hold more than 67108864 elements"),
+            std::string::npos)
+      << wide_refusal(the_case(65536, 1024));
+  wide.work = "T*T*D*D";  // the work alone refuses: (2049 x 1024)^2 > 2^40
+  EXPECT_NE(wide_refusal(the_case(2048, 1024))
+                .find("case.dims: the work T*T*D*D with one more T would be 4402341478400, more than 1099511627776"),
+            std::string::npos)
+      << wide_refusal(the_case(2048, 1024));
 }
 
 TEST(OpReach, ValidateRefusesAReachBelowItsMax) {
@@ -211,10 +215,14 @@ TEST(OpReach, ValidateRefusesAReachBelowItsMax) {
 // The largest T any call of the recording subject saw.
 std::int64_t seen_T = 0;
 
+// The most elements of x any call saw.
+std::int64_t seen_elements = 0;
+
 class Recording : public Kernel {
  public:
   OpOutputs run(const OpCall& call) override {
     seen_T = std::max(seen_T, call.input("x").dim(0));
+    seen_elements = std::max(seen_elements, call.input("x").numel());
     return Kernel::run(call);
   }
 };
@@ -241,6 +249,35 @@ TEST(OpReach, AUsersCapSetsTheMaxAndTheReach) {
   EXPECT_TRUE(family().run("recording", "repeatable", {.cases = 100, .max_extents = {{"T", 8000}}}).passed);
   EXPECT_GT(seen_T, 16);
   EXPECT_LE(seen_T, 8000);
+}
+
+TEST(OpReach, AUsersReachCapsRaiseTheReachCasesLargestOperandAndWork) {
+  const auto caps = family().extent_caps();
+  ASSERT_EQ(caps.size(), 4u);
+  EXPECT_EQ(caps[2].extent, kReachElementsCap);
+  EXPECT_EQ(caps[2].default_max, std::int64_t{1} << 16);
+  EXPECT_EQ(caps[2].min, 1024);  // the oracle's max_elements: no run moves it
+  EXPECT_EQ(caps[2].limit, kElementsLimit);
+  EXPECT_EQ(caps[3].extent, kReachWorkCap);
+  EXPECT_EQ(caps[3].limit, kWorkLimit);
+  seen_elements = 0;
+  EXPECT_TRUE(family().run("recording", "repeatable", {.cases = 200}).passed);
+  EXPECT_LE(seen_elements, std::int64_t{1} << 16);
+  seen_elements = 0;
+  ::setenv("PARITY_MAX_REACH_WORK", "1048576", 1);
+  const auto raised =
+      family().run("recording", "repeatable", {.cases = 200, .max_extents = {{kReachElementsCap, 1 << 20}}});
+  ::unsetenv("PARITY_MAX_REACH_WORK");
+  EXPECT_TRUE(raised.passed) << raised.message;
+  EXPECT_GT(seen_elements, std::int64_t{1} << 16) << "no reach case past the declared reach caps";
+  EXPECT_LE(seen_elements, std::int64_t{1} << 20);
+  std::string why;
+  try {
+    family().run("recording", "repeatable", {.cases = 5, .max_extents = {{kReachWorkCap, 512}}});
+  } catch (const InputError& e) {
+    why = e.what();
+  }
+  EXPECT_NE(why.find("outside [1024, 1099511627776]"), std::string::npos) << why;
 }
 
 TEST(OpReach, AccuracyRowsAreReproducibleAndHoldTheProbeRowAndTheLast) {
