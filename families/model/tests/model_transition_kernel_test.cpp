@@ -123,15 +123,31 @@ TEST(TransitionKernel, ReplacesTheTransitionRoutineOnly) {
             std::vector<std::string>{"transition_step_logprob"});
 }
 
+// Sample b of the routine's operands alone: x, v, eps, sigma and sigma_prev at row b.
+std::vector<Tensor> sample(const std::vector<Tensor>& o, std::int64_t b) {
+  std::vector<Tensor> one;
+  for (const Tensor& t : o) one.push_back(t.rows(b, b + 1));
+  return one;
+}
+
 // parity's kernel steps each sample to its own sigma_prev, one that float32(sigma - step) cannot
-// give back included (which an op kernel's call cannot take: WhatCannotBeBoundIsRefusedNamingIt).
+// give back included (which an op kernel's call cannot take: WhatCannotBeBoundIsRefusedNamingIt):
+// each sample of the batch gets the bits it gets alone, and sample 1's differ from those at its
+// former sigma_prev.
 TEST(TransitionKernel, ParitysKernelTakesEverySampleAtItsOwnSigmaPrev) {
   auto o = four_samples();
+  const auto routine = bound_routine("parity-host");
+  const auto before = routine->forward(sample(o, 1));
   o[4].set_value(1, 1e-30);
-  const auto got = bound_routine("parity-host")->forward(o);
+  const auto got = routine->forward(o);
   expect_paritys_bits(got, o);
-  const Tensor& logp = got[1];
-  for (std::int64_t b = 0; b < 4; ++b) EXPECT_TRUE(std::isfinite(logp.value_at(b))) << b;
+  for (std::int64_t b = 0; b < 4; ++b) {
+    const auto alone = routine->forward(sample(o, b));
+    EXPECT_TRUE(compare_bitwise(got[0].rows(b, b + 1), alone[0]).equal()) << "prev of sample " << b;
+    EXPECT_TRUE(compare_bitwise(got[1].rows(b, b + 1), alone[1]).equal()) << "logp of sample " << b;
+    EXPECT_TRUE(std::isfinite(got[1].value_at(b))) << b;
+  }
+  EXPECT_FALSE(compare_bitwise(got[1].rows(1, 2), before[1]).equal()) << "sample 1's logp ignores its sigma_prev";
 }
 
 TEST(TransitionKernel, AnOpKernelIsCalledOncePerGroupOfSamplesSharingSigma) {
