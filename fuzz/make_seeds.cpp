@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <parity/core/reproducer.hpp>
+#include <parity/families/transition/transition_cases.hpp>
 #include <parity/fuzz/byte_reader.hpp>
 #include <parity/fuzz/decode_op.hpp>
 #include <parity/fuzz/fuzz_values.hpp>
@@ -46,20 +47,10 @@ void write_text(const std::string& harness, const std::string& name, const std::
 // A transition family case (transition_step's format, family "transition"): B rows from sigma = 1
 // downwards, as the gate's, each of n elements.
 Case transition_case(std::int64_t B, std::int64_t n) {
-  Case c;
-  c.family = "transition";
-  c.seed = 1;
-  c.dims = {{"B", B}, {"n", n}};
+  std::vector<double> sigmas;
+  for (std::int64_t b = 0; b < B; ++b) sigmas.push_back(b == 0 ? 1.0 : 1.0 - 0.125 * static_cast<double>(b));
+  Case c = transition::family_case(sigmas, n, 0.02);
   c.probe_row = B / 2;
-  c.params = {{"type", 0.0},
-              {"step", 0.02f},
-              {"sigma_max", 0.98f},
-              {"noise_level", 0.7f},
-              {"normaliser", 1.0},
-              {"dtype.act", ops::dtype_code(DType::f32)},
-              {"dtype.f32", ops::dtype_code(DType::f32)}};
-  for (std::int64_t b = 0; b < B; ++b)
-    c.params["sigma." + std::to_string(b)] = b == 0 ? 1.0 : 1.0 - 0.125 * static_cast<double>(b);
   return c;
 }
 

@@ -89,6 +89,23 @@ const ops::OpDecl& family_decl() {
   return decl;
 }
 
+Case family_case(const std::vector<double>& sigmas, std::int64_t n, double step) {
+  Case c;
+  c.family = "transition";
+  c.seed = 1;
+  c.dims = {{"B", static_cast<std::int64_t>(sigmas.size())}, {"n", n}};
+  c.params = {{"type", 0.0},
+              {"step", static_cast<float>(step)},
+              {"sigma_max", 0.98f},
+              {"noise_level", 0.7f},
+              {"normaliser", 1.0},
+              {"dtype.act", ops::dtype_code(DType::f32)},
+              {"dtype.f32", ops::dtype_code(DType::f32)}};
+  for (std::size_t b = 0; b < sigmas.size(); ++b)
+    c.params["sigma." + std::to_string(b)] = static_cast<float>(sigmas[b]);
+  return c;
+}
+
 double step_to(float sigma, float sigma_prev) { return double(sigma) - double(sigma_prev); }
 
 Case step_case(Case c) {

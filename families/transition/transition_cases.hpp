@@ -48,6 +48,11 @@ Case step_case(Case c);
 // The call of family case `c` (its inputs in the case's layouts) with each row's step.
 RowCall row_call(const Case& c);
 
+// A family case of float32 rows of n elements, row b at sigma.<b> = sigmas[b] (as float32): sde
+// (type 0) with `step`, sigma_max 0.98, noise_level 0.7, the normaliser on; seed 1, probe row 0.
+// Tests and fuzz seeds start from it and set what they vary.
+Case family_case(const std::vector<double>& sigmas, std::int64_t n, double step);
+
 // Row b's step from sigma to sigma_prev (float32 values): sigma - sigma_prev in double.
 double step_to(float sigma, float sigma_prev);
 

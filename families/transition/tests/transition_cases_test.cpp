@@ -20,21 +20,13 @@ namespace {
 
 // A family case of B rows of n elements at (sigma, sigma_prev) `rows`, sde (type 0) or cps.
 Case corner_case(std::int64_t n, const std::vector<std::pair<float, float>>& rows, double type) {
-  Case c;
-  c.family = "transition";
+  std::vector<double> sigmas;
+  for (const auto& row : rows) sigmas.push_back(row.first);
+  Case c = family_case(sigmas, n, 0.1);
   c.seed = 11;
-  c.dims = {{"B", static_cast<std::int64_t>(rows.size())}, {"n", n}};
-  c.params = {{"type", type},
-              {"step", 0.1f},
-              {"sigma_max", 0.995f},
-              {"noise_level", 0.7f},
-              {"normaliser", 1.0},
-              {"dtype.act", ops::dtype_code(DType::f32)},
-              {"dtype.f32", ops::dtype_code(DType::f32)}};
-  for (std::size_t b = 0; b < rows.size(); ++b) {
-    c.params["sigma." + std::to_string(b)] = rows[b].first;
-    c.params["sigma_prev." + std::to_string(b)] = rows[b].second;
-  }
+  c.params["type"] = type;
+  c.params["sigma_max"] = 0.995f;
+  for (std::size_t b = 0; b < rows.size(); ++b) c.params["sigma_prev." + std::to_string(b)] = rows[b].second;
   return c;
 }
 

@@ -31,19 +31,12 @@ PARITY_REGISTER_OP_SUBJECT(
                        .description = "parity's host twin of transition_step, with no transition_score kernel",
                        .make = &ops::make_op_subject<ops::transition_step::StepHost<ops::transition_step::Standard>>})
 
-Case family_case(std::int64_t B, std::int64_t n) {
-  Case c;
-  c.family = "transition";
+// B rows of n elements from sigma = 1 down by 0.25.
+Case rows_case(std::int64_t B, std::int64_t n) {
+  std::vector<double> sigmas;
+  for (std::int64_t b = 0; b < B; ++b) sigmas.push_back(1.0 - 0.25 * static_cast<double>(b));
+  Case c = family_case(sigmas, n, 0.1);
   c.seed = 5;
-  c.dims = {{"B", B}, {"n", n}};
-  c.params = {{"type", 0.0},
-              {"step", 0.1f},
-              {"sigma_max", 0.98f},
-              {"noise_level", 0.7f},
-              {"normaliser", 1.0},
-              {"dtype.act", ops::dtype_code(DType::f32)},
-              {"dtype.f32", ops::dtype_code(DType::f32)}};
-  for (std::int64_t b = 0; b < B; ++b) c.params["sigma." + std::to_string(b)] = 1.0 - 0.25 * static_cast<double>(b);
   return c;
 }
 
@@ -61,7 +54,7 @@ TEST(TransitionFamily, RefusesACaseOfItsFormerFormatNamingWhatReplacesIt) {
     EXPECT_NE(what.find("parity check transition"), std::string::npos) << what;
   }
   EXPECT_THROW(transition_family().case_tensors(old), InputError);
-  EXPECT_NO_THROW(transition_family().rules().check_contract(family_case(2, 8)));
+  EXPECT_NO_THROW(transition_family().rules().check_contract(rows_case(2, 8)));
 }
 
 TEST(TransitionFamily, ItsSubjectsAreTheStepsButTheBatchProbes) {
@@ -77,7 +70,7 @@ TEST(TransitionFamily, ItsSubjectsAreTheStepsButTheBatchProbes) {
 }
 
 TEST(TransitionFamily, ScoringRunsTheSubjectsScoringKernel) {
-  const Case c = family_case(3, 300);
+  const Case c = rows_case(3, 300);
   EXPECT_TRUE(transition_family().check("parity-host", "scoring_reproduces_sampling", c).holds());
   // transition_score's probe-score-ignores-prev with parity's sampling: the scored log-prob is
   // that of a zero noise.
@@ -87,7 +80,7 @@ TEST(TransitionFamily, ScoringRunsTheSubjectsScoringKernel) {
 }
 
 TEST(TransitionFamily, AScoringPropertyIsNotApplicableToASubjectWithoutAScoringKernel) {
-  const Case c = family_case(2, 8);
+  const Case c = rows_case(2, 8);
   EXPECT_TRUE(transition_family().check("step-only-host", "matches_formula", c).holds());
   EXPECT_THROW(transition_family().check("step-only-host", "scoring_reproduces_sampling", c), NotApplicable);
   gen::RunConfig config;
