@@ -11,16 +11,15 @@
 #
 # Needs parity's LibTorch component (parity::property_main).
 # Registers with ctest every property of <family> (lora, transition, an op such as rms_norm)
-# against the subject <name> that the library <lib> registers (PARITY_REGISTER_SUBJECT,
-# subjects/subject_registry.hpp; PARITY_REGISTER_OP_SUBJECT for an op). OP is another name for
-# FAMILY.
+# against the subject <name> that the library <lib> registers (PARITY_REGISTER_OP_SUBJECT; lora's
+# subjects are lora_backward's, transition's transition_step's). OP is another name for FAMILY.
 # Builds <lib>_parity_tests once per library: parity's property main (parity::property_main)
 # linked with <lib>, whole-archive when <lib> is a static library so that its registrations
 # are kept. Adds one test per property, <name>.<family>.<property>, labelled `properties`, and `gpu` when
 # BACKEND (default host) names a CUDA backend; it exits 77, reported as skipped, when the
 # subject cannot run here. Properties the subject lacks a capability for are reported as not
 # applicable. Reproducers go under <build>/repros/<name>_<family>_properties; PARITY_CASES sets the cases per property.
-# MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R, WORK;
+# MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R;
 # transition: B, N for its n), set as PARITY_MAX_<EXTENT> in the test's
 # environment; a cap the family lacks is ignored by it, a bad value fails the test (exit 2).
 # MAX <EXT>=<n>... caps any extent by its name, an op family's among them (FAMILY rms_norm
