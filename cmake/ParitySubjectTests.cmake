@@ -1,6 +1,6 @@
 # parity_add_subject_tests(TARGET <lib> FAMILY <family> SUBJECT <name>
 #                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>]
-#                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
+#                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>]
 #                          [MAX_B <n>]
 #                          [MAX <EXT>=<n>...] [DTYPES <dtype>...] [PARAMS <name>=<value>...])
 # parity_add_subject_tests(OP <op>|FAMILY <family> TORCH_OP <schema> LIBRARY <lib>
@@ -46,7 +46,7 @@
 # WILL_FAIL: the subject is a deliberately broken copy that parity must catch. The test passes
 # only when some property fails on it; a usage or registration error still fails it.
 function(parity_add_subject_tests)
-  set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B)
+  set(caps MAX_T MAX_N MAX_K MAX_R MAX_B)
   cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;KERNEL_OP;${caps}"
                         "TORCH_ARGS;TORCH_RETURNS;MAX;DTYPES;PARAMS" ${ARGN})
   if(S_UNPARSED_ARGUMENTS)
@@ -54,7 +54,7 @@ function(parity_add_subject_tests)
     string(REPLACE ";" ", " cap_names "${caps}")
     message(FATAL_ERROR "parity_add_subject_tests: unknown arguments: ${unknown} (caps are ${cap_names} "
                         "and MAX <EXT>=<n>; the transition family's former MAX_TOKENS, MAX_CHANNELS and MAX_ELEMENTS "
-                        "are MAX_N and MAX_B)")
+                        "are MAX_N and MAX_B; the lora family's former MAX_WORK is its op's declared work)")
   endif()
   if(S_OP)
     set(S_FAMILY ${S_OP})

@@ -113,6 +113,9 @@ for former in PARITY_MAX_TOKENS PARITY_MAX_CHANNELS PARITY_MAX_ELEMENTS; do
   expect 2 "$former: a cap of the transition family's former cases (tokens x channels), which this parity no longer reads: its cases are transition_step's, B rows of n elements; cap them with PARITY_MAX_N and PARITY_MAX_B" -- \
     env "$former=64" "$parity" check transition --property matches_formula --cases 1
 done
+# The lora family's former work cap is refused, naming the caps that replace it.
+expect 2 "PARITY_MAX_WORK: a cap of the lora family's former cases, which this parity no longer reads" -- \
+  env PARITY_MAX_WORK=64 "$parity" check lora --property base_frozen --cases 1
 # A lora reproducer of a property its ops took is refused by replay and by check, naming the op
 # property; the commands named for forward_accuracy, gradient_accuracy and oracle_agreement run.
 for moved in repeatable:"lora_forward's and lora_backward's repeatable" \

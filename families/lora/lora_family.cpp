@@ -1,6 +1,7 @@
 #include <parity/families/lora/lora_family.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,6 +34,16 @@ bool op_probe(const ops::OpSubjectInfo& s) {
   return s.kind == subjects::SubjectKind::probe &&
          std::find(ops::lora_forward::kLoraProbes.begin(), ops::lora_forward::kLoraProbes.end(), s.name) !=
              ops::lora_forward::kLoraProbes.end();
+}
+
+// Throws InputError naming $PARITY_MAX_WORK where it is set: a cap of the family's former cases,
+// which its cases (lora_backward's, whose work the op's declaration bounds) no longer read.
+void refuse_former_caps() {
+  if (const char* v = std::getenv("PARITY_MAX_WORK"); v && *v)
+    throw InputError(
+        "PARITY_MAX_WORK: a cap of the lora family's former cases, which this parity no longer reads: its cases are "
+        "lora_backward's, whose work the op's declaration bounds; cap their extents with PARITY_MAX_T, _N, _K and "
+        "_R (or --max T=N,...)");
 }
 
 const gen::CaseRules& family_rules() {
@@ -79,6 +90,7 @@ class LoraFamily final : public gen::Family {
   gen::RunResult run(const std::string& subject, const std::string& property,
                      const gen::RunConfig& config) const override {
     const auto check = check_for(subject, property);
+    refuse_former_caps();
     check_restrictions(config.restrictions);
     const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), extent_caps(), config.max_extents);
     gen::RunConfig resolved = config;
