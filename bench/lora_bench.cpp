@@ -9,8 +9,8 @@
 //                                          every y with d and lo (filtered.hpp), what
 //                                          forward_accuracy asks before Bounded
 //
-// and at a small shape (kSmall), BM_Property/<name>: one check of each LoRA property on the
-// host twin, counter "cases/s", beside BM_TorchMatmulF64 at that shape.
+// and at a small shape (kSmall), BM_Property/<name>: one check of each of the LoRA family's
+// properties on the host twin, counter "cases/s", beside BM_TorchMatmulF64 at that shape.
 // The host twin and the reference's BLAS run on PARITY_THREADS threads (default: every core),
 // printed in the context, with the instruction set they dispatch to and the BLAS's kernels.
 // Rates are counters ("FLOP/s", "elements/s"), over wall time; after the runs the ratios of
@@ -37,9 +37,8 @@
 #include <parity/ops/framework/gate_checks.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
+#include <parity/ops/lora_forward/lora_host.hpp>
 #include <parity/oracles/blas.hpp>
-#include <parity/properties/lora/lora_problem.hpp>
-#include <parity/subjects/builtin/lora_host.hpp>
 #include <parity/subjects/torch/matmul_baseline.hpp>
 
 namespace {
@@ -49,7 +48,7 @@ namespace lora = parity::properties::lora;
 namespace gate = parity::ops::lora_forward;  // the gate's shapes and cases
 using subjects::torch_impl::MatmulBaseline;
 
-constexpr std::int64_t kRank = 16;        // gate_case's r
+constexpr std::int64_t kRank = 16;        // op_gate_case's r
 constexpr double kDefaultMinTimeS = 0.5;  // per benchmark, unless --benchmark_min_time is given
 
 constexpr const char* kTorchF64 = "BM_TorchMatmulF64";
@@ -77,20 +76,21 @@ void set_rate(benchmark::State& state, const char* counter, double per_iteration
       benchmark::Counter(per_iteration * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// The gate case of a shape, materialised, as the family's and as lora_forward's. Benchmarks are registered
+// The gate case of a shape, materialised as lora_forward's. Benchmarks are registered
 // shape by shape and Google Benchmark calls a function once per trial, so one slot holds the
 // current shape's data: each shape is materialised once and the largest is freed before the
 // next is built.
 struct ShapeData {
   std::string key;
-  lora::LoraProblem problem;
-  ops::OpProblem op_problem;
+  ops::OpProblem forward;
 };
 
-// lora_forward with the gate's room for its shapes (lora_gate.cpp's caps).
-const ops::OpDef& lora_forward_op() {
-  static const ops::OpDef def = ops::gate_def("lora_forward", std::int64_t{1} << 25, std::int64_t{1} << 32);
-  return def;
+// `op` (lora_forward, lora_backward) with the gate's room for its shapes (lora_gate.hpp's caps).
+const ops::OpDef& gate_op(const std::string& op) {
+  static const std::map<std::string, ops::OpDef> defs = {
+      {"lora_forward", ops::gate_def("lora_forward", gate::kGateElements, gate::kGateWork)},
+      {"lora_backward", ops::gate_def("lora_backward", gate::kGateElements, gate::kGateWork)}};
+  return defs.at(op);
 }
 
 const ShapeData& shape_data(const gate::GateShape& s) {
@@ -99,8 +99,7 @@ const ShapeData& shape_data(const gate::GateShape& s) {
     slot.reset();
     auto d = std::make_unique<ShapeData>();
     d->key = name_key(s);
-    d->problem = lora::materialise(gate::gate_case(s));
-    d->op_problem = ops::materialise(lora_forward_op().decl, gate::op_gate_case(s, "lora_forward"));
+    d->forward = ops::materialise(gate_op("lora_forward").decl, gate::op_gate_case(s, "lora_forward"));
     slot = std::move(d);
   }
   return *slot;
@@ -129,9 +128,9 @@ void torch_matmul(benchmark::State& state, gate::GateShape s, DType dtype) {
 
 void host_twin_forward(benchmark::State& state, gate::GateShape s) {
   const ShapeData& d = shape_data(s);
-  const auto twin = subjects::builtin::make_lora_host_twin();
+  ops::lora_forward::ForwardHost<ops::lora_forward::StandardArithmetic> twin;
   for (auto _ : state) {
-    Tensor y = twin->forward(d.problem.in);
+    ops::OpOutputs y = twin.run(d.forward.call);
     benchmark::DoNotOptimize(y);
   }
   set_rate(state, "FLOP/s", lora_forward_flops(s));
@@ -143,7 +142,7 @@ void op_reference_forward(benchmark::State& state, gate::GateShape s) {
   const ShapeData& d = shape_data(s);
   const ops::Arithmetic arithmetic{};
   for (auto _ : state) {
-    ops::BoundedOutputs out = lora_forward_op().bounded(d.op_problem.values, arithmetic);
+    ops::BoundedOutputs out = gate_op("lora_forward").bounded(d.forward.values, arithmetic);
     benchmark::DoNotOptimize(out);
   }
   set_rate(state, "FLOP/s", lora_forward_flops(s));
@@ -155,23 +154,21 @@ void op_filter_forward(benchmark::State& state, gate::GateShape s) {
   const ShapeData& d = shape_data(s);
   const ops::Arithmetic arithmetic{};
   for (auto _ : state) {
-    ops::FilteredOutputs out = lora_forward_op().filtered(d.op_problem.values, arithmetic);
+    ops::FilteredOutputs out = gate_op("lora_forward").filtered(d.forward.values, arithmetic);
     benchmark::DoNotOptimize(out);
   }
   set_rate(state, "FLOP/s", lora_forward_flops(s));
 }
 
-// One check of a LoRA property on the host twin at kSmall (the gate case's inputs at that
-// shape; for layout_invariant with the gate's strided layouts), case materialisation and
-// oracles included: what a generated case costs.
+// One check of a LoRA family property on the host twin (forward and backward) at kSmall
+// (lora_backward's gate case at that shape), case materialisation and oracles included: what a
+// generated case costs.
 void property_case(benchmark::State& state, const lora::LoraProperty* property) {
-  Case c = gate::gate_case(kSmall);
-  if (property->name == "layout_invariant")
-    c.layouts = {
-        {"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}}, {"A", Layout{false, 0, 11}}};
-  const auto subject = subjects::builtin::make_lora_host_twin();
+  const Case c = gate::op_gate_case(kSmall, "lora_backward");
+  ops::lora_forward::ForwardHost<ops::lora_forward::StandardArithmetic> forward;
+  ops::lora_forward::BackwardHost<ops::lora_forward::StandardArithmetic> backward;
   for (auto _ : state) {
-    Verdict v = property->check(c, subject.get());
+    Verdict v = property->check(ops::materialise(gate_op("lora_backward").decl, c), backward, &forward);
     if (!v.holds()) state.SkipWithError((property->name + " did not hold on the case: " + v.detail).c_str());
     benchmark::DoNotOptimize(v);
   }

@@ -1,7 +1,7 @@
 // Speed of parity's CUDA LoRA kernel beside LibTorch's CUDA build, in one run (bench/README.md),
 // at each reference shape (lora_gate.hpp's gate_shapes, r = 16):
 //
-//   BM_CudaKernelForward     parity-cuda's forward through the subject API: host operands
+//   BM_CudaKernelForward     parity-cuda's lora_forward through the op subject API: host operands
 //                            in, host bf16 output back (copies to and from the device included)
 //   BM_TorchCudaLoraForward  torch-cuda's forward through the same API (PEFT's LoRA linear on
 //                            LibTorch's CUDA build, the same copies)
@@ -20,19 +20,19 @@
 #include <memory>
 #include <string>
 
+#include <parity/ops/framework/gate_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
-#include <parity/properties/lora/lora_problem.hpp>
-#include <parity/subjects/lora_family.hpp>
-#include <parity/subjects/torch/lora_torch.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/subjects/torch/matmul_baseline.hpp>
 
 namespace {
 
 using namespace parity;
-namespace lora = parity::properties::lora;
 namespace gate = parity::ops::lora_forward;  // the gate's shapes and cases
 
-constexpr std::int64_t kRank = 16;  // gate_case's r
+constexpr std::int64_t kRank = 16;  // op_gate_case's r
 
 double lora_forward_flops(const gate::GateShape& s) { return 2.0 * s.T * (s.N * s.K + kRank * s.K + s.N * kRank); }
 
@@ -49,21 +49,25 @@ void set_rate(benchmark::State& state, double per_iteration) {
 
 // The gate case of `s`, materialised once per shape for every benchmark and every repetition
 // of it (Google Benchmark calls a benchmark's function again for each trial of its iterations).
-const lora::LoraProblem& gate_problem(const gate::GateShape& s) {
-  static std::map<std::string, lora::LoraProblem> problems;
+const ops::OpProblem& gate_problem(const gate::GateShape& s) {
+  static std::map<std::string, ops::OpProblem> problems;
   const std::string key = name_key(s);
   auto it = problems.find(key);
-  if (it == problems.end()) it = problems.emplace(key, lora::materialise(gate::gate_case(s))).first;
+  if (it == problems.end())
+    it = problems
+             .emplace(key, ops::materialise(ops::gate_def("lora_forward", gate::kGateElements, gate::kGateWork).decl,
+                                            gate::op_gate_case(s, "lora_forward")))
+             .first;
   return it->second;
 }
 
 // One subject's forward on the gate case of `s`; the first call (context, allocations) untimed.
 void subject_forward(benchmark::State& state, const std::string& subject, gate::GateShape s) {
-  const lora::LoraProblem& problem = gate_problem(s);
-  const auto instance = subjects::find_lora_subject(subject).make();
-  benchmark::DoNotOptimize(instance->forward(problem.in));
+  const ops::OpProblem& problem = gate_problem(s);
+  const auto instance = ops::find_op_family("lora_forward").runnable(subject).make();
+  benchmark::DoNotOptimize(instance->run(problem.call));
   for (auto _ : state) {
-    Tensor y = instance->forward(problem.in);
+    ops::OpOutputs y = instance->run(problem.call);
     benchmark::DoNotOptimize(y);
   }
   set_rate(state, lora_forward_flops(s));
@@ -82,7 +86,9 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   for (const char* subject : {"parity-cuda", "torch-cuda"}) {
-    if (const std::string why = subjects::find_lora_subject(subject).unavailable_reason(); !why.empty()) {
+    const auto& infos = ops::find_op_family("lora_forward").infos();
+    const auto info = std::find_if(infos.begin(), infos.end(), [&](const auto& i) { return i.name == subject; });
+    if (const std::string why = info->unavailable_reason(); !why.empty()) {
       std::cerr << "lora_cuda_bench: skipped: " << subject << ": " << why << "\n";
       return 77;
     }

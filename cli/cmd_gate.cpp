@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 #include <unistd.h>
 
@@ -17,9 +18,11 @@
 #include <parity/families/lora/lora_gate_section.hpp>
 #include <parity/families/model/model_gate.hpp>
 #include <parity/families/transition/transition_gate.hpp>
+#include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/properties/gate_figures.hpp>
-#include <parity/subjects/torch/lora_torch.hpp>
+#include <parity/subjects/torch/torch_runtime.hpp>
 
 namespace parity::cli {
 namespace {
@@ -31,15 +34,22 @@ std::string cpu_model() {
   return "unknown cpu";
 }
 
-// The LoRA subject of parity's own kernel on `backend` (auto: CUDA when it can run here).
-const subjects::LoraSubjectInfo& kernel_for(const std::string& backend) {
-  const auto& cuda = subjects::find_lora_subject("parity-cuda");
-  if (backend == "host") return subjects::find_lora_subject("parity-host");
+// parity's subject `name` of lora_backward (and lora_forward), which the lora_gate section runs.
+const ops::OpSubjectInfo& subject(const std::string& name) {
+  for (const auto& s : ops::find_op_family("lora_backward").infos())
+    if (s.name == name) return s;
+  throw std::logic_error("lora_backward has no subject " + name);
+}
+
+// The subject of parity's own LoRA kernel on `backend` (auto: CUDA when it can run here).
+const ops::OpSubjectInfo& kernel_for(const std::string& backend) {
+  const auto& cuda = subject("parity-cuda");
+  if (backend == "host") return subject("parity-host");
   if (backend == "cuda") {
     if (const std::string why = cuda.unavailable_reason(); !why.empty()) throw InputError("--backend cuda: " + why);
     return cuda;
   }
-  if (backend == "auto") return cuda.unavailable_reason().empty() ? cuda : subjects::find_lora_subject("parity-host");
+  if (backend == "auto") return cuda.unavailable_reason().empty() ? cuda : subject("parity-host");
   throw InputError("--backend: '" + backend + "' is not auto, host or cuda");
 }
 
@@ -128,7 +138,7 @@ int cmd_gate(const Args& args) {
   // Progress, a line per finished check of a row, on a terminal only: nothing when piped.
   std::ostream* progress = ::isatty(2) ? &std::cerr : nullptr;
   if (progress) *progress << "parity gate: lora on " << kernel.name << (quick ? " (quick)" : "") << "\n";
-  const auto section = properties::lora::run_lora_gate(kernel, quick, progress);
+  const auto section = properties::lora::run_lora_gate(kernel.name, quick, progress);
   if (progress) *progress << "parity gate: transition on " << kernel.name << "\n";
   const auto transition = transition::run_transition_gate(kernel.name, quick, progress);
   const std::string model_subject = kernel.backend == "cuda" ? "runtime-cuda" : "runtime-host";
@@ -151,13 +161,12 @@ int cmd_gate(const Args& args) {
   // LibTorch is a reference nobody here wrote: its results are findings, not gate failures.
   nlohmann::json findings = nlohmann::json::object();
   for (const char* name : {"torch-cpu", "torch-cuda"}) {
-    const auto& torch = subjects::find_lora_subject(name);
-    if (const std::string why = torch.unavailable_reason(); !why.empty()) {
+    if (const std::string why = subject(name).unavailable_reason(); !why.empty()) {
       findings[name] = {{"skipped", why}};
       continue;
     }
     if (progress) *progress << "parity gate: findings for " << name << "\n";
-    findings[name]["lora_gate"] = properties::lora::run_lora_gate(torch, quick, progress).rows;
+    findings[name]["lora_gate"] = properties::lora::run_lora_gate(name, quick, progress).rows;
     findings[name]["transition"] = transition::run_transition_gate(name, quick, progress).rows;
   }
   report["findings"] = findings;

@@ -1,6 +1,6 @@
 # parity_add_subject_tests(TARGET <lib> FAMILY <family> SUBJECT <name>
 #                          [BACKEND <backend>] [WILL_FAIL] [TIMEOUT <s>]
-#                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>] [MAX_WORK <n>]
+#                          [MAX_T <n>] [MAX_N <n>] [MAX_K <n>] [MAX_R <n>]
 #                          [MAX_B <n>]
 #                          [MAX <EXT>=<n>...] [DTYPES <dtype>...] [PARAMS <name>=<value>...])
 # parity_add_subject_tests(OP <op>|FAMILY <family> TORCH_OP <schema> LIBRARY <lib>
@@ -11,16 +11,15 @@
 #
 # Needs parity's LibTorch component (parity::property_main).
 # Registers with ctest every property of <family> (lora, transition, an op such as rms_norm)
-# against the subject <name> that the library <lib> registers (PARITY_REGISTER_SUBJECT,
-# subjects/subject_registry.hpp; PARITY_REGISTER_OP_SUBJECT for an op). OP is another name for
-# FAMILY.
+# against the subject <name> that the library <lib> registers (PARITY_REGISTER_OP_SUBJECT; lora's
+# subjects are lora_backward's, transition's transition_step's). OP is another name for FAMILY.
 # Builds <lib>_parity_tests once per library: parity's property main (parity::property_main)
 # linked with <lib>, whole-archive when <lib> is a static library so that its registrations
 # are kept. Adds one test per property, <name>.<family>.<property>, labelled `properties`, and `gpu` when
 # BACKEND (default host) names a CUDA backend; it exits 77, reported as skipped, when the
 # subject cannot run here. Properties the subject lacks a capability for are reported as not
 # applicable. Reproducers go under <build>/repros/<name>_<family>_properties; PARITY_CASES sets the cases per property.
-# MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R, WORK;
+# MAX_<EXTENT> caps an extent of the family's generator for this test (lora: T, N, K, R;
 # transition: B, N for its n), set as PARITY_MAX_<EXTENT> in the test's
 # environment; a cap the family lacks is ignored by it, a bad value fails the test (exit 2).
 # MAX <EXT>=<n>... caps any extent by its name, an op family's among them (FAMILY rms_norm
@@ -47,7 +46,7 @@
 # WILL_FAIL: the subject is a deliberately broken copy that parity must catch. The test passes
 # only when some property fails on it; a usage or registration error still fails it.
 function(parity_add_subject_tests)
-  set(caps MAX_T MAX_N MAX_K MAX_R MAX_WORK MAX_B)
+  set(caps MAX_T MAX_N MAX_K MAX_R MAX_B)
   cmake_parse_arguments(S "WILL_FAIL" "TARGET;FAMILY;OP;SUBJECT;BACKEND;TIMEOUT;TORCH_OP;LIBRARY;DEVICE;KERNEL_OP;${caps}"
                         "TORCH_ARGS;TORCH_RETURNS;MAX;DTYPES;PARAMS" ${ARGN})
   if(S_UNPARSED_ARGUMENTS)
@@ -55,7 +54,7 @@ function(parity_add_subject_tests)
     string(REPLACE ";" ", " cap_names "${caps}")
     message(FATAL_ERROR "parity_add_subject_tests: unknown arguments: ${unknown} (caps are ${cap_names} "
                         "and MAX <EXT>=<n>; the transition family's former MAX_TOKENS, MAX_CHANNELS and MAX_ELEMENTS "
-                        "are MAX_N and MAX_B)")
+                        "are MAX_N and MAX_B; the lora family's former MAX_WORK is its op's declared work)")
   endif()
   if(S_OP)
     set(S_FAMILY ${S_OP})

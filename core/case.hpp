@@ -15,10 +15,10 @@
 namespace parity {
 
 // Overwrites one logical element of an operand, after the operand has been drawn from the seed,
-// with the value whose raw `dtype` bits are `bits`. The LoRA family's patches are float32
-// values, rounded to the operand's dtype; an op family's (and the transition family's, whose cases
-// are transition_step's) are in the operand's own dtype (a bf16 operand's patch holds bf16 bits),
-// so that any value of any dtype can be one.
+// with the value whose raw `dtype` bits are `bits`. An op family's patches (and the lora and
+// transition families', whose cases are lora_backward's and transition_step's) are in the
+// operand's own dtype (a bf16 operand's patch holds bf16 bits), so that any value of any dtype can
+// be one.
 struct Patch {
   std::string operand;
   std::int64_t index = 0;    // row-major logical index
@@ -36,7 +36,7 @@ struct Case {
   std::int64_t probe_row = 0;                // position of the probe row in the batch
   std::string mode = "strict";               // runtime mode (model family)
   std::vector<std::string> ablations;        // boundaries left native, "node:attention" (model)
-  std::map<std::string, double> params;      // scalars, e.g. alpha
+  std::map<std::string, double> params;      // scalars, e.g. scale
   std::vector<Patch> patches;
 
   // dims.at(name), throwing InputError "case.dims.<name>: missing" when absent.

@@ -145,7 +145,8 @@ int main(int argc, char** argv) {
   write_text("repro_parser_fuzzer", "patched.json", good);
   write_text("repro_parser_fuzzer", "transition.json",
              seed_reproducer({"parity-host", "scoring_reproduces_sampling", transition_case(3, 96), v}));
-  // A LoRA family reproducer, so that read_reproducer's lora validator is fuzzed too.
+  // A LoRA family reproducer of the format corpus/retired keeps (params alpha; float32 patches):
+  // the parser reads any family's case, the family refuses this one when it is replayed.
   Case lora;
   lora.family = "lora";
   lora.seed = 7;

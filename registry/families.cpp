@@ -1,7 +1,7 @@
 #include <parity/registry/families.hpp>
 
 #include <parity/core/error.hpp>
-#include <parity/families/lora/lora_runs.hpp>
+#include <parity/families/lora/lora_family.hpp>
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/trajectory/trajectory_family.hpp>
 #include <parity/families/transition/transition_family.hpp>
@@ -12,8 +12,8 @@ namespace parity::registry {
 
 const std::vector<const gen::Family*>& families() {
   static const std::vector<const gen::Family*> all = [] {
-    std::vector<const gen::Family*> list = {&gen::lora_family(), &transition::transition_family(), &gen::model_family(),
-                                            &gen::trajectory_family(), &gen::bridge_family()};
+    std::vector<const gen::Family*> list = {&properties::lora::lora_family(), &transition::transition_family(),
+                                            &gen::model_family(), &gen::trajectory_family(), &gen::bridge_family()};
     for (const gen::Family* op : ops::op_families()) list.push_back(op);
     return list;
   }();

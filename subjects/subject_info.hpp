@@ -1,9 +1,8 @@
 #pragma once
-// What parity knows about one subject of a family, whatever the family: a name, the backend it
-// runs on, its role, what it can do, and how to make an instance. SubjectInfo<LoraSubject> is
-// LoraSubjectInfo (an op's, SubjectInfo<OpSubject>, is OpSubjectInfo); a user's kernel and
-// parity's own are described the same way and registered with register_subject
-// (subjects/subject_registry.hpp).
+// What parity knows about one subject, whatever it implements: a name, the backend it runs on,
+// its role, what it can do, and how to make an instance. An op's, SubjectInfo<OpSubject>, is
+// OpSubjectInfo (ops/framework/op_subject.hpp); a user's kernel and parity's own are described the
+// same way.
 //
 // Contract on every subject: it is stateless across calls. Properties and fuzzers may keep one
 // instance for many calls, and must get the same bits from a call whatever came before it.
@@ -25,17 +24,6 @@ struct SubjectCapabilities {
   // Accepts operands of any strides and offsets. If false, generated cases use contiguous
   // operands only and layout_invariant does not apply.
   bool strided_layouts = true;
-  // lora: backward() is implemented. If false, the properties that need it do not apply, and
-  // repeatable, rows_independent and layout_invariant judge forward() alone.
-  bool backward = true;
-};
-
-// What a property needs of a subject beyond its family's minimum, declared with the property
-// (LoraProperty::needs). A property whose needs a subject's
-// capabilities do not cover is not applicable to it (properties/gen/applicability.hpp).
-struct CapabilityNeeds {
-  bool strided_layouts = false;  // says nothing without cases of strided operands
-  bool backward = false;         // lora: calls backward() whatever the subject
 };
 
 template <class Subject>

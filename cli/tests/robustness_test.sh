@@ -16,7 +16,9 @@ repro() {  # repro FILE SUBJECT PROPERTY CASE-FIELDS
   printf '{"schema":"parity.repro/1","subject":"%s","property":"%s","case":{%s},"observed":{"property":"%s","outcome":"fails"}}\n' \
     "$2" "$3" "$4" "$3" > "$1"
 }
-lora='"family":"lora","seed":0,"dims":{"T":2,"N":1,"K":1,"r":1}'
+lora_dims='"family":"lora","seed":0,"dims":{"T":2,"N":1,"K":1,"r":1}'
+lora_params='"scale":1,"dtype.act":16,"dtype.adapter":32'
+lora="$lora_dims"',"params":{'"$lora_params"'}'
 repro ok.json parity-host base_frozen "$lora"
 expect 0 "passes now" -- "$parity" replay ok.json
 
@@ -58,16 +60,16 @@ expect 2 "op lora_forward has no subject 'parity-oracles'" -- \
   "$parity" fuzz-repro lora_forward opok.json --subject parity-oracles --out repros
 
 # 13: a case holds only what its family reads, within the kernel's dtype; echoed text is escaped.
-repro bad.json parity-host base_frozen "$lora"',"params":{"bogus":1}'
+repro bad.json parity-host base_frozen "$lora_dims"',"params":{'"$lora_params"',"bogus":1}'
 expect 2 "case.params.bogus: unknown parameter" -- "$parity" replay bad.json
-repro bad.json parity-host base_frozen "$lora"',"params":{"b_zero":"nan"}'
-expect 2 "case.params.b_zero: must be 0 or 1" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora"',"mode":"audit"'
-expect 2 "case.mode: the lora family reads no runtime mode" -- "$parity" replay bad.json
+expect 2 "case.mode: the lora_backward family reads no runtime mode" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora"',"ablations":["node:attention"]'
-expect 2 "case.ablations: the lora family reads no ablations" -- "$parity" replay bad.json
-repro bad.json parity-host base_frozen "$lora"',"params":{"alpha":3.5e38}'
-expect 2 "case.params.alpha: must be finite in float32" -- "$parity" replay bad.json
+expect 2 "case.ablations: the lora_backward family reads no ablations" -- "$parity" replay bad.json
+repro bad.json parity-host base_frozen "$lora_dims"',"params":{"scale":3.5e38,"dtype.act":16,"dtype.adapter":32}'
+expect 2 "case.params.scale: expected a float32 value in [0, 1024]" -- "$parity" replay bad.json
+repro bad.json parity-host base_frozen "$lora_dims"',"params":{"alpha":4}'
+expect 2 "case.params: a lora case of the family's former format" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen '"family":"lo\u001b[31mra\n\u0000","seed":0,"dims":{}'
 expect 2 'lo\x1b[31mra\n\x00' -- "$parity" replay bad.json
 if "$parity" replay bad.json 2>&1 | tr -d '\n' | grep -q $'\x1b'; then
@@ -111,6 +113,9 @@ for former in PARITY_MAX_TOKENS PARITY_MAX_CHANNELS PARITY_MAX_ELEMENTS; do
   expect 2 "$former: a cap of the transition family's former cases (tokens x channels), which this parity no longer reads: its cases are transition_step's, B rows of n elements; cap them with PARITY_MAX_N and PARITY_MAX_B" -- \
     env "$former=64" "$parity" check transition --property matches_formula --cases 1
 done
+# The lora family's former work cap is refused, naming the caps that replace it.
+expect 2 "PARITY_MAX_WORK: a cap of the lora family's former cases, which this parity no longer reads" -- \
+  env PARITY_MAX_WORK=64 "$parity" check lora --property base_frozen --cases 1
 # A lora reproducer of a property its ops took is refused by replay and by check, naming the op
 # property; the commands named for forward_accuracy, gradient_accuracy and oracle_agreement run.
 for moved in repeatable:"lora_forward's and lora_backward's repeatable" \
@@ -139,12 +144,10 @@ fi
 
 # 10: a case over its family's work or memory limit is refused before anything is allocated.
 pad='{"transposed":false,"ld_pad":1048576,"offset":1048576}'
-repro big.json parity-host base_frozen '"family":"lora","seed":0,"dims":{"T":1024,"N":1024,"K":1,"r":1024},"layouts":{"x":'$pad',"W":'$pad',"A":'$pad',"B":'$pad',"dy":'$pad'}'
-expect 2 "case.dims/case.layouts: the storage of x, W, A, B and dy as laid out, in bytes, is 1.51e+10, more than the limit of 2^30 bytes" -- \
-  limit_memory timeout 60 "$parity" replay big.json
-repro big.json parity-host base_frozen '"family":"lora","seed":0,"dims":{"T":1048576,"N":1,"K":1,"r":8192}'
-expect 2 "case.dims: T K (N + r) + T N r (multiply-adds of one forward) is 1.72e+10, more than the limit of 2^33" -- \
-  limit_memory timeout 60 "$parity" replay big.json
+repro big.json parity-host base_frozen '"family":"lora","seed":0,"dims":{"T":1024,"N":1024,"K":1,"r":1024},"params":{'"$lora_params"'},"layouts":{"x":'$pad',"W":'$pad',"A":'$pad',"B":'$pad',"dy":'$pad'}'
+expect 2 "case.layouts.A: its storage would exceed 16777216 elements" -- limit_memory timeout 60 "$parity" replay big.json
+repro big.json parity-host base_frozen '"family":"lora","seed":0,"dims":{"T":16384,"N":1024,"K":8192,"r":64},"params":{'"$lora_params"'}'
+expect 2 "case.dims: x would hold more than 67108864 elements" -- limit_memory timeout 60 "$parity" replay big.json
 # A transition case beyond the contract's limit (an operand of at most 2^26 elements), of the family
 # and of either op: refused before anything is allocated.
 for family in transition transition_step transition_score; do

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `parity gate` runs at the reference figures it reads (docs/reference/figures.json, or
 # $PARITY_FIGURES): the rows it reports are the figures' shapes with the figures' `reference`
-# beside them, and a changed figure changes the verdict: a shape outside its family's limits or
-# its ops' (a LoRA shape lora_forward's and lora_backward's, under the gate's raised caps; a
+# beside them, and a changed figure changes the verdict: a shape outside its ops' limits (a LoRA
+# shape lora_forward's and lora_backward's, under the gate's raised caps; a
 # transition shape transition_step's and transition_score's) is refused before any work (exit 2,
 # naming the file and the field); at float32's largest LoRA alpha,
 # where some evaluation orders overflow, parity's kernels' finite outputs are still checked and
-# certified (exit 0), and an alpha beyond float32 is refused.
+# certified (exit 0), and a scale alpha / r beyond the ops' contract is refused.
 # usage: gate_figures_test.sh PATH/TO/parity PATH/TO/docs/reference/figures.json
 set -u
 parity=$1 figures=$2
@@ -57,7 +57,7 @@ refused() {
   [ -e "$work/$1-gate.json" ] && { echo "FAIL: a refused figure ($1) still wrote a report"; failures=$((failures + 1)); }
   return 0
 }
-refused big 'f["lora_gate"]["shapes"][1]["T"] = 2**21' "$work/big.json: lora_gate.shapes[1]: case.dims.T: larger than 2^20"
+refused big 'f["lora_gate"]["shapes"][1]["T"] = 2**21' "$work/big.json: lora_gate.shapes[1]: case.dims.T: outside [1, 1048576]"
 refused channels 'f["transition"]["shapes"][0]["channels"] = 0' \
   "$work/channels.json: transition.shapes[0].channels: must be >= 1"
 # Row b of the transition gate's case is at sigma = 1 - 0.9 b / B: from B = 10 the last row is below
@@ -67,11 +67,11 @@ refused sigma_rows 'f["transition"]["shapes"][0]["B"] = 10' \
 refused tokens 'f["model"]["tokens"][0]["tokens"] = 10**9' "$work/tokens.json: model.tokens[0]"
 refused schema 'f["schema"] = "parity.reference-figures/0"' "schema: expected parity.reference-figures/1"
 refused alpha_text 'f["lora_gate"]["alpha"] = "32"' "$work/alpha_text.json: lora_gate.alpha"
-# A scale past the ops' contract (s = alpha / r in [0, 1024]) is refused, though the family's admits it.
+# A scale past the ops' contract (s = alpha / r in [0, 1024]) is refused.
 refused scale 'f["lora_gate"]["alpha"] = 3.4028234663852886e38; f["lora_gate"]["rank"] = 1' \
   "$work/scale.json: lora_gate.shapes[0]: case.params.scale: expected a float32 value in [0, 1024]"
 refused alpha_range 'f["lora_gate"]["alpha"] = 1e39' \
-  "$work/alpha_range.json: lora_gate.shapes[0]: case.params.alpha: must be finite in float32"
+  "$work/alpha_range.json: lora_gate.shapes[0]: case.params.scale: expected a float32 value in [0, 1024]"
 PARITY_FIGURES="$work/missing.json" expect 2 "$work/missing.json" -- "$parity" gate --backend host --out "$work/x.json"
 
 # Without PARITY_FIGURES the gate reads the project's figures (from a build tree: the source's).

@@ -1,13 +1,12 @@
-// The LoRA family's own properties: base_frozen (no gradient for W, its storage untouched) and
-// zero_adapter_gradients (at B = 0, dA exactly 0 and dB not), the latter judged against the op
-// lora_backward's reference (ops/lora_backward/lora_backward_op.hpp) in Bounded: every dA and dB
-// element's value, its derived error bound and whether some permitted evaluation order may
-// overflow, under the arithmetic a LoRA subject has as a subject of that op
-// (ops::lora_forward::kLoraSubjectArithmetic).
+// The LoRA family's own properties: base_frozen (no output beyond dx, dA and dB, W's storage
+// untouched) and zero_adapter_gradients (at B = 0, dA exactly 0 and dB not), the latter judged
+// against lora_backward's reference (ops/lora_backward/lora_backward_op.hpp) in Bounded: every dA
+// and dB element's value, its derived error bound and whether some permitted evaluation order may
+// overflow, under the subject's declared arithmetic.
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <stdexcept>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,47 +17,28 @@
 #include <parity/ops/framework/bounded.hpp>
 #include <parity/ops/framework/op_reference.hpp>
 #include <parity/ops/lora_backward/lora_backward_op.hpp>
-#include <parity/ops/lora_forward/lora_as_op_subject.hpp>
-#include <parity/properties/lora/lora_problem.hpp>
 
 namespace parity::properties::lora {
 namespace {
 
 using ops::lora_backward::LoraBackward;
 
-// A LoRA problem as the operands of lora_backward: the LoRA operand of each of its inputs, and
-// each input's and output's shape as its declaration gives them at the problem's extents.
-ops::OpValues backward_operands(const LoraProblem& p) {
-  static const ops::OpDecl decl = LoraBackward::declaration();
-  const std::map<std::string, const Tensor*> operand = {
-      {"x", &p.in.x}, {"W", &p.in.W}, {"A", &p.in.A}, {"B", &p.in.B}, {"dy", &p.dy}};
-  ops::OpValues v;
-  v.extents = {{"T", p.in.x.dim(0)}, {"N", p.in.W.dim(0)}, {"K", p.in.x.dim(1)}, {"r", p.in.A.dim(0)}};
-  v.params = {{"scale", static_cast<double>(p.in.scale)}};
-  for (const ops::TensorDecl& t : decl.inputs) {
-    const auto it = operand.find(t.name);
-    if (it == operand.end())
-      throw std::logic_error("zero_adapter_gradients: lora_backward's input " + t.name + " is no LoRA operand");
-    v.inputs[t.name] = it->second->values();
-    v.shapes[t.name] = ops::eval_shape(t, v.extents);
-  }
-  for (const ops::TensorDecl& t : decl.outputs) v.shapes[t.name] = ops::eval_shape(t, v.extents);
-  return v;
-}
-
-// lora_backward's reference on those operands in Bounded, under the arithmetic every LoRA subject
-// has as a subject of the op: dA's and dB's elements, row-major (dx, which no check here reads,
-// is not evaluated).
-std::map<std::string, std::vector<ops::Bounded>> backward_reference(const ops::OpValues& v) {
-  ops::Eval<ops::Bounded> e(v, ops::lora_forward::kLoraSubjectArithmetic, {"dA", "dB"});
+// lora_backward's reference on the problem's values in Bounded, under `arithmetic`: dA's and dB's
+// elements, row-major (dx, which no check here reads, is not evaluated).
+std::map<std::string, std::vector<ops::Bounded>> backward_reference(const ops::OpValues& v,
+                                                                    const ops::Arithmetic& arithmetic) {
+  ops::Eval<ops::Bounded> e(v, arithmetic, {"dA", "dB"});
   LoraBackward::reference(e);
   return std::move(e.outputs());
 }
 
-// Why the subject's gradient `name` cannot be read as lora_backward's output of that name: its
-// shape is not the declared one, or it is not float32 (subjects/lora_family.hpp, LoraGradients);
-// "" when it can.
-std::string invalid_output(const std::string& name, const Tensor& got, const std::vector<std::int64_t>& shape) {
+// Why the subject's output `name` cannot be read as lora_backward's output of that name: missing,
+// its shape is not the declared one, or it is not float32; "" when it can.
+std::string invalid_output(const std::string& name, const ops::OpOutputs& outputs,
+                           const std::vector<std::int64_t>& shape) {
+  const auto it = outputs.find(name);
+  if (it == outputs.end()) return "invalid output: the subject returned no " + name;
+  const Tensor& got = it->second;
   if (got.shape() != shape)
     return "invalid output: " + name + " is " + shape_text(got.shape()) + " where " + shape_text(shape) +
            " is expected";
@@ -122,11 +102,12 @@ constexpr double kF32MaxFinite = 0x1.fffffep127, kF32RoundsToInf = 0x1.ffffffp12
 // operand where it rounds to Inf, which it does in the order that scales that operand; a computed
 // one where its magnitude reaches FLT_MAX. Bounded marks an element as soon as an intermediate
 // comes within its rounding errors of FLT_MAX: where none reaches it, the wording is neutral.
-std::string overflow_cause(const LoraProblem& p, bool dA, std::int64_t i, std::int64_t cols) {
-  const std::int64_t T = p.in.x.dim(0), K = p.in.x.dim(1), N = p.in.W.dim(0);
-  const double s = std::fabs(static_cast<double>(p.in.scale));
-  const auto x = [&](std::int64_t t, std::int64_t k) { return std::fabs(p.in.x.value_at(t * K + k)); };
-  const auto dy = [&](std::int64_t t, std::int64_t n) { return std::fabs(p.dy.value_at(t * N + n)); };
+std::string overflow_cause(const ops::OpCall& call, bool dA, std::int64_t i, std::int64_t cols) {
+  const std::int64_t T = call.extent("T"), K = call.extent("K"), N = call.extent("N");
+  const double s = std::fabs(static_cast<double>(static_cast<float>(call.param("scale"))));
+  const Tensor &in_x = call.input("x"), &in_A = call.input("A"), &in_dy = call.input("dy");
+  const auto x = [&](std::int64_t t, std::int64_t k) { return std::fabs(in_x.value_at(t * K + k)); };
+  const auto dy = [&](std::int64_t t, std::int64_t n) { return std::fabs(in_dy.value_at(t * N + n)); };
   std::vector<Intermediate> path;
   if (dA) {
     double sdy = 0, sx = 0;
@@ -138,11 +119,11 @@ std::string overflow_cause(const LoraProblem& p, bool dA, std::int64_t i, std::i
   } else {
     const std::int64_t n = i / cols, j = i % cols;
     double h = 0, dyh = 0, dyTh = 0, sdy = 0, sx = 0, sA = 0;
-    for (std::int64_t k = 0; k < K; ++k) sA = std::max(sA, s * std::fabs(p.in.A.value_at(j * K + k)));
+    for (std::int64_t k = 0; k < K; ++k) sA = std::max(sA, s * std::fabs(in_A.value_at(j * K + k)));
     for (std::int64_t t = 0; t < T; ++t) {
       double ht = 0;
       for (std::int64_t k = 0; k < K; ++k) {
-        ht += x(t, k) * std::fabs(p.in.A.value_at(j * K + k));
+        ht += x(t, k) * std::fabs(in_A.value_at(j * K + k));
         sx = std::max(sx, s * x(t, k));
       }
       h = std::max(h, ht);
@@ -165,7 +146,7 @@ std::string overflow_cause(const LoraProblem& p, bool dA, std::int64_t i, std::i
 }
 
 // What an output's exempt elements and those that may overflow were.
-std::string exempt_text(const std::string& name, const LoraProblem& p, const Tensor& out, const Marks& m) {
+std::string exempt_text(const std::string& name, const ops::OpCall& p, const Tensor& out, const Marks& m) {
   std::string text;
   const auto first = [&](std::int64_t i) { return ", first " + name + index_text(i, out.shape()) + ": "; };
   if (m.may_overflow)
@@ -179,57 +160,63 @@ std::string exempt_text(const std::string& name, const LoraProblem& p, const Ten
   return text;
 }
 
+// `p` with every element of B +0 (its layout kept), its values too.
+ops::OpProblem with_zero_b(ops::OpProblem p) {
+  Tensor& B = p.call.inputs.at("B");
+  for (std::int64_t i = 0; i < B.numel(); ++i) B.set_value(i, 0.0);
+  std::fill(p.values.inputs.at("B").begin(), p.values.inputs.at("B").end(), 0.0);
+  return p;
+}
+
 }  // namespace
 
-Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
-  Case zero = c;
-  zero.params["b_zero"] = 1.0;
-  std::erase_if(zero.patches, [](const Patch& p) { return p.operand == "B"; });
-  const LoraProblem p = materialise(zero);
-  for (const Tensor* t : {&p.in.x, &p.dy})
-    for (std::int64_t i = 0; i < t->numel(); ++i)
-      if (!std::isfinite(t->value_at(i)))
+Verdict check_zero_adapter_gradients(const ops::OpProblem& problem, ops::OpSubject& s, ops::OpSubject*) {
+  const ops::OpProblem zero = with_zero_b(problem);
+  const ops::OpCall& p = zero.call;
+  for (const char* name : {"x", "dy"})
+    for (std::int64_t i = 0; i < p.input(name).numel(); ++i)
+      if (!std::isfinite(p.input(name).value_at(i)))
         return Verdict::discard("zero_adapter_gradients", "x or dy holds a non-finite value (0 * Inf is NaN)");
-  const subjects::LoraGradients g = s->backward(p.in, p.dy);
-  const ops::OpValues operands = backward_operands(p);
-  for (const auto& [name, out] : {std::pair<std::string, const Tensor*>{"dA", &g.dA}, {"dB", &g.dB}})
-    if (const std::string why = invalid_output(name, *out, operands.shapes.at(name)); !why.empty())
+  const ops::OpOutputs outputs = s.run(p);
+  for (const char* name : {"dA", "dB"})
+    if (const std::string why = invalid_output(name, outputs, zero.values.shapes.at(name)); !why.empty())
       return Verdict::fail("zero_adapter_gradients", why);
-  const auto ref = backward_reference(operands);
+  const Tensor &gA = outputs.at("dA"), &gB = outputs.at("dB");
+  const auto ref = backward_reference(zero.values, s.arithmetic());
   // dA = dh^T x with dh = s dy B = 0 is exactly 0 in every permitted order that does not overflow;
   // where one may (s·dy or s·x beyond float32 makes Inf * 0 = NaN), a non-finite dA is accepted
   // and a finite one must still be 0 (a product or sum keeps an Inf non-finite).
   const Reference dA{ref.at("dA")};
-  const Marks ja = marks(g.dA, dA);
-  for (std::int64_t i = 0; i < g.dA.numel(); ++i) {
-    if (dA.accepted(i, g.dA.value_at(i))) continue;
-    if (g.dA.value_at(i) != 0.0)
-      return Verdict::fail("zero_adapter_gradients", "B = 0 but dA" + index_text(i, g.dA.shape()) + " = " +
-                                                         number_text(g.dA.value_at(i)) + " (must be exactly 0)" +
-                                                         exempt_text("dA", p, g.dA, ja));
+  const Marks ja = marks(gA, dA);
+  for (std::int64_t i = 0; i < gA.numel(); ++i) {
+    if (dA.accepted(i, gA.value_at(i))) continue;
+    if (gA.value_at(i) != 0.0)
+      return Verdict::fail("zero_adapter_gradients", "B = 0 but dA" + index_text(i, gA.shape()) + " = " +
+                                                         number_text(gA.value_at(i)) + " (must be exactly 0)" +
+                                                         exempt_text("dA", p, gA, ja));
   }
   // dB = s dy^T h: finite wherever no permitted order may overflow (finite x and dy, and an
   // exempt element not checked). Where the reference's |dB| exceeds twice its bound, the exact dB
   // and every evaluation within the bound of it are non-zero, so the subject's dB cannot be 0
   // unless it overflowed (then not finite, accepted where some order may).
   const Reference dB{ref.at("dB")};
-  const Marks jb = marks(g.dB, dB);
+  const Marks jb = marks(gB, dB);
   std::int64_t must_be_nonzero = 0;
-  for (std::int64_t i = 0; i < g.dB.numel(); ++i) {
-    const double got = g.dB.value_at(i);
+  for (std::int64_t i = 0; i < gB.numel(); ++i) {
+    const double got = gB.value_at(i);
     if (dB.accepted(i, got)) continue;
     if (!std::isfinite(got))
-      return Verdict::fail("zero_adapter_gradients",
-                           "B = 0 and dB" + index_text(i, g.dB.shape()) + " = " + number_text(got) +
-                               " where no permitted order may overflow (s dy^T h there is " + number_text(dB.value(i)) +
-                               ")" + exempt_text("dB", p, g.dB, jb));
+      return Verdict::fail("zero_adapter_gradients", "B = 0 and dB" + index_text(i, gB.shape()) + " = " +
+                                                         number_text(got) +
+                                                         " where no permitted order may overflow (s dy^T h there is " +
+                                                         number_text(dB.value(i)) + ")" + exempt_text("dB", p, gB, jb));
     if (!(std::fabs(dB.value(i)) > 2 * dB.err(i))) continue;
     ++must_be_nonzero;
     if (got == 0.0)
-      return Verdict::fail("zero_adapter_gradients", "B = 0 and dB" + index_text(i, g.dB.shape()) +
+      return Verdict::fail("zero_adapter_gradients", "B = 0 and dB" + index_text(i, gB.shape()) +
                                                          " = 0, but s dy^T h there is " + number_text(dB.value(i)));
   }
-  const std::string exempt = exempt_text("dA", p, g.dA, ja) + exempt_text("dB", p, g.dB, jb);
+  const std::string exempt = exempt_text("dA", p, gA, ja) + exempt_text("dB", p, gB, jb);
   Verdict v = must_be_nonzero == 0
                   ? Verdict::discard("zero_adapter_gradients", "dB may legitimately vanish here" + exempt)
                   : Verdict::pass("zero_adapter_gradients", "dA exactly 0, dB non-zero wherever it must be" + exempt);
@@ -240,16 +227,28 @@ Verdict check_zero_adapter_gradients(const Case& c, LoraSubject* s) {
   return v;
 }
 
-Verdict check_base_frozen(const Case& c, LoraSubject* s) {
-  const LoraProblem p = materialise(c);
-  const Tensor w_before = p.in.W;
-  static_cast<void>(s->forward(p.in));
-  const subjects::LoraGradients g = s->backward(p.in, p.dy);
-  if (g.dW.has_value()) return Verdict::fail("base_frozen", "the subject returned a gradient for the frozen weight W");
-  const auto before = w_before.storage_bytes(), after = p.in.W.storage_bytes();
-  if (!std::equal(before.begin(), before.end(), after.begin(), after.end()))
-    return Verdict::fail("base_frozen", "W's storage changed during forward + backward");
-  return Verdict::pass("base_frozen", "no dW; W untouched");
+Verdict check_base_frozen(const ops::OpProblem& p, ops::OpSubject& backward, ops::OpSubject* forward) {
+  static const std::set<std::string> declared = {"dx", "dA", "dB"};
+  const Tensor w_before = p.call.input("W");
+  const auto untouched = [&] {
+    const auto before = w_before.storage_bytes(), after = p.call.input("W").storage_bytes();
+    return std::equal(before.begin(), before.end(), after.begin(), after.end());
+  };
+  if (forward) {
+    ops::OpCall call = p.call;
+    call.inputs.erase("dy");
+    call.output_dtypes = {{"y", DType::bf16}};
+    static_cast<void>(forward->run(call));
+    if (!untouched()) return Verdict::fail("base_frozen", "W's storage changed during the forward");
+  }
+  for (const auto& [name, t] : backward.run(p.call))
+    if (!declared.contains(name))
+      return Verdict::fail("base_frozen", name == "dW" ? "the subject returned a gradient dW for the frozen weight W"
+                                                       : "the subject returned an output " + name +
+                                                             " beyond dx, dA and dB (a gradient of the frozen W?)");
+  if (!untouched()) return Verdict::fail("base_frozen", "W's storage changed during the backward");
+  return Verdict::pass("base_frozen", forward ? "no dW; W untouched by the forward and the backward"
+                                              : "no dW; W untouched by the backward");
 }
 
 }  // namespace parity::properties::lora

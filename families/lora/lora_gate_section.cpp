@@ -7,12 +7,29 @@
 
 #include <parity/families/lora/lora_properties.hpp>
 #include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/op_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/lora_forward/lora_gate.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/properties/gate_figures.hpp>
 
 namespace parity::properties::lora {
 
-ops::GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick, std::ostream* log) {
+namespace {
+
+// base_frozen on `subject`'s kernels (lora_forward's run first) at lora_backward's gate case.
+Verdict base_frozen(const std::string& subject, const ops::lora_forward::GateShape& shape) {
+  using namespace ops::lora_forward;
+  const ops::OpProblem p = ops::materialise(ops::gate_def("lora_backward", kGateElements, kGateWork).decl,
+                                            op_gate_case(shape, "lora_backward"));
+  const auto backward = ops::find_op_family("lora_backward").runnable(subject).make();
+  const auto forward = ops::find_op_family("lora_forward").runnable(subject).make();
+  return find_lora_property("base_frozen").check(p, *backward, forward.get());
+}
+
+}  // namespace
+
+ops::GateSection run_lora_gate(const std::string& subject, bool quick, std::ostream* log) {
   using namespace ops::lora_forward;
   const auto fill = [&](ops::GateRow& row, const GateShape& shape) {
     // Both ops' check (each logged, each failure listed), then combined.
@@ -23,10 +40,7 @@ ops::GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick
     };
     row.fields["repeatable"] = both("repeatable", &ops::repeatable);
     row.fields["forward_rows_independent"] = both("rows_independent", &ops::rows_independent);
-    row.fields["base_frozen"] =
-        row.run("base_frozen",
-                [&] { return find_lora_property("base_frozen").check(gate_case(shape), info.make().get()); })
-            .holds();
+    row.fields["base_frozen"] = row.run("base_frozen", [&] { return base_frozen(subject, shape); }).holds();
     const std::map<std::string, Layout> strided = {
         {"x", Layout{true, 0, 0}}, {"dy", Layout{true, 3, 0}}, {"W", Layout{false, 5, 0}}, {"A", Layout{false, 0, 11}}};
     const std::map<std::string, Layout> forward_strided = {
@@ -40,7 +54,7 @@ ops::GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick
     // share is read-only or locked - the op registry (find_op_family reads a list built once at
     // static initialisation; OpFamily::infos() takes its lock to register builtins and mark the
     // list read), gate_figures() (a function-local const static, initialised before by
-    // gate_shapes), `shape`, `info` and the layouts (const, read only), the row (its lock), and
+    // gate_shapes), `shape`, `subject` and the layouts (const, read only), the row (its lock), and
     // core's thread pool, which the reference and the host twins use: a call made while the pool is
     // busy runs on its own thread with the same bits (core/thread_pool.hpp). A CUDA subject's
     // instances launch on the same device; the CUDA runtime API is thread-safe.
@@ -58,7 +72,7 @@ ops::GateSection run_lora_gate(const subjects::LoraSubjectInfo& info, bool quick
           ops::metric(grad, std::string(output) + "_bound_utilisation");
     }
   };
-  return ops::gate_section(info.name, gate_shapes(quick), gate_figures().lora.shapes, log, &op_gate_case, kGateElements,
+  return ops::gate_section(subject, gate_shapes(quick), gate_figures().lora.shapes, log, &op_gate_case, kGateElements,
                            kGateWork, fill);
 }
 

@@ -8,13 +8,14 @@
 #include <iosfwd>
 
 #include <parity/ops/framework/gate_checks.hpp>
-#include <parity/subjects/lora_family.hpp>
+#include <string>
 
 namespace parity::properties::lora {
 
-// Runs the gate checks on `subject` (a LoRA subject, hence the ops' subject of the same name) for
+// Runs the gate checks on `subject` (a subject of lora_forward and lora_backward of that name) for
 // each shape: layout_invariant on the op case with transposed x and dy, a padded W and dy and an
-// offset A; progress lines, with each check's time, go to `log` if given.
-ops::GateSection run_lora_gate(const subjects::LoraSubjectInfo& subject, bool quick, std::ostream* log);
+// offset A; base_frozen on lora_backward's gate case; progress lines, with each check's time, go
+// to `log` if given.
+ops::GateSection run_lora_gate(const std::string& subject, bool quick, std::ostream* log);
 
 }  // namespace parity::properties::lora

@@ -10,16 +10,8 @@ namespace parity::properties::lora {
 
 const std::vector<LoraProperty>& lora_properties() {
   static const std::vector<LoraProperty> all = {
-      {"base_frozen",
-       "W receives no gradient and its storage is untouched",
-       true,
-       &check_base_frozen,
-       {.backward = true}},
-      {"zero_adapter_gradients",
-       "with B = 0, dA is exactly 0 and dB is not",
-       true,
-       &check_zero_adapter_gradients,
-       {.backward = true}},
+      {"base_frozen", "W receives no gradient and its storage is untouched", &check_base_frozen},
+      {"zero_adapter_gradients", "with B = 0, dA is exactly 0 and dB is not", &check_zero_adapter_gradients},
   };
   return all;
 }

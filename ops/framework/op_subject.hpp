@@ -9,9 +9,12 @@
 //       .name = "my-rms-norm", .backend = "host", .description = "my RMSNorm",
 //       .make = [] { return std::make_unique<MyNorm>(); }});
 //
-// Registration rules are subjects/subject_registry.hpp's: before the op's subject list is first
-// read; a static library holding the registration is linked whole-archive. The contract of
-// subjects/subject_info.hpp holds: stateless across calls.
+// Registration comes before the op's subject list is first read (`parity list`, a property run):
+// the list is fixed from then on. PARITY_REGISTER_OP_SUBJECT registers during static
+// initialisation, which always comes first, provided the object file that holds it is linked: a
+// static library drops unreferenced object files, so link such a library whole-archive
+// (parity_add_subject_tests does). The contract of subjects/subject_info.hpp holds: stateless
+// across calls.
 #include <cstdint>
 #include <map>
 #include <memory>

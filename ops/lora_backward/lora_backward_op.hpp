@@ -1,12 +1,13 @@
 #pragma once
-// The backward of a LoRA linear layer (lora_forward_op.hpp), as parity's LoRA family defines it
-// (subjects/lora_family.hpp), declared as an op (ops/README.md, "Backward ops"): given x, W, A, B,
+// The backward of a LoRA linear layer (lora_forward_op.hpp), declared as an op (ops/README.md,
+// "Backward ops"): given x, W, A, B,
 // the scale s and the output's gradient dy,
 //   h[t, j]  = sum_k x[t, k] A[j, k]                   (the forward's low-rank activations)
 //   dh[t, j] = sum_n s dy[t, n] B[n, j]
 //   dx[t, k] = sum_n dy[t, n] W[n, k] + sum_j dh[t, j] A[j, k]
 //   dA[j, k] = sum_t dh[t, j] x[t, k],      dB[n, j] = sum_t s dy[t, n] h[t, j]
-// The base W is frozen: it has no gradient (the LoRA family's base_frozen checks that). x, W, dy
+// The base W is frozen: it has no gradient, and a subject returns no output beyond these three
+// (the LoRA family's base_frozen checks that). x, W, dy
 // and dx are bf16, A, B, dA and dB float32; a subject computes in float32 and rounds dx once.
 // dx is per row t of T (independent, batch invariant); dA and dB sum over the batch's rows, so
 // the row properties compare dx alone and the others every output.

@@ -1,13 +1,14 @@
 #pragma once
-// The forward of a LoRA linear layer (Hu et al. 2021), as parity's LoRA family defines it
-// (subjects/lora_family.hpp), declared as an op:
+// The forward of a LoRA linear layer (Hu et al. 2021), declared as an op (docs/math.md, "LoRA
+// linear"):
 //   h[t, j] = sum_k x[t, k] A[j, k]
 //   y[t, n] = sum_k x[t, k] W[n, k] + s * sum_j h[t, j] B[n, j]
 // over rows t of T (independent), reducing over K and the rank r. x, W and y are bf16 (the
 // activations and the frozen base weight), A and B float32 (the trainable adapter); a subject
-// computes in float32 and rounds y once. The LoRA family's own properties (the frozen base, the
-// adapter's gradients, the gate's figures) stay the family's; this op gives every LoRA subject
-// the generic ones.
+// computes in float32 and rounds y once. Its subjects (lora_forward_op.cpp): parity's kernel
+// (lora_host.hpp, lora.cu), LibTorch's (lora_torch.cpp) and the probes (lora_probes.hpp). The
+// LoRA family's own properties (the frozen base, the adapter's gradients, the gate's figures)
+// are families/lora's.
 #include <parity/ops/framework/op_reference.hpp>
 
 namespace parity::ops::lora_forward {

@@ -1,7 +1,7 @@
 #pragma once
 // The shapes and fixed cases of the `lora_gate` section of the gate report (docs/reference.md,
-// "lora_gate"; families/lora/lora_gate_section.hpp runs it): the LoRA family's case of each
-// reference shape and the same shape as a case of the ops lora_forward and lora_backward.
+// "lora_gate"; families/lora/lora_gate_section.hpp runs it): each reference shape as a case of the
+// ops lora_forward and lora_backward.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,16 +17,14 @@ struct GateShape {
 
 // The shapes of the reference figures (properties/gate_figures.hpp: N512 K384 T70, N2048 K1024
 // T257, N5120 K5120 T33); `quick` keeps the first only. Throws InputError naming the figures file
-// and the shape when a gate case of a shape is outside the LoRA family's contract, or its
-// op_gate_case outside lora_forward's or lora_backward's (with the gate's raised caps).
+// and the shape when its op_gate_case is outside lora_forward's or lora_backward's contract (with
+// the gate's raised caps).
 std::vector<GateShape> gate_shapes(bool quick);
 
-// The family's fixed case of a shape: the figures' rank and alpha (r = 16, alpha = 32: s = 2),
-// seed 20261129, the probe row in the middle of the batch, contiguous operands.
-Case gate_case(const GateShape& s);
-// The same shape as a case of the op `op` (lora_forward, lora_backward): T, N, K, r, s = alpha / r,
-// bf16 activations and float32 adapter, the same seed and probe row; its inputs are the op's
-// draws from that seed.
+// The shape as a case of the op `op` (lora_forward, lora_backward): T, N, K and the figures' rank
+// (r = 16), s = float(alpha) / float(r) of the figures' alpha (32: s = 2), bf16 activations and
+// float32 adapter, seed 20261129, the probe row in the middle of the batch, contiguous operands;
+// its inputs are the op's draws from that seed.
 Case op_gate_case(const GateShape& s, const std::string& op);
 
 // The caps the gate gives the ops' definitions (gate_def, gate_checks.hpp): room for the gate's shapes (W of 5120 x

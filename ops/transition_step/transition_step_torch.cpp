@@ -36,7 +36,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/subjects/torch/convert.hpp>
-#include <parity/subjects/torch/lora_torch.hpp>
+#include <parity/subjects/torch/torch_runtime.hpp>
 
 namespace parity::ops::transition_step {
 namespace {
@@ -279,7 +279,7 @@ std::unique_ptr<OpSubject> make(bool on_cuda) {
 
 std::string torch_unavailable_reason(bool on_cuda) {
   // The same conditions as the LoRA subjects: one LibTorch, one device.
-  return subjects::torch_impl::lora_torch_unavailable_reason(on_cuda);
+  return on_cuda ? subjects::torch_impl::torch_cuda_unavailable_reason() : "";
 }
 
 std::unique_ptr<OpSubject> make_torch_subject(TorchFormula f, Entry e, bool on_cuda) {

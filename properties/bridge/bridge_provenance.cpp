@@ -3,7 +3,7 @@
 #include <sys/utsname.h>
 
 #include <parity/properties/bridge/sha256.hpp>
-#include <parity/subjects/torch/lora_torch.hpp>
+#include <parity/subjects/torch/torch_runtime.hpp>
 
 #ifndef PARITY_SOURCE_DIR
 #error "the build defines PARITY_SOURCE_DIR (properties/CMakeLists.txt)"

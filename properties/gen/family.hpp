@@ -1,6 +1,6 @@
 #pragma once
 // A family as the `parity` command and the tests see it: its subjects, its properties, one
-// check of a Case, and runs over generated Cases. Each family (lora, ...) implements this
+// check of a Case, and runs over generated Cases. Each family (an op, lora, ...) implements this
 // once over its own typed subjects; everything generic (check, probes, replay, list) goes
 // through it.
 #include <optional>
@@ -13,7 +13,7 @@
 #include <parity/core/verdict.hpp>
 #include <parity/properties/gen/case_rules.hpp>
 #include <parity/properties/gen/run_property.hpp>
-#include <parity/subjects/lora_family.hpp>
+#include <parity/subjects/subject_info.hpp>
 
 namespace parity::gen {
 

@@ -1,48 +1,16 @@
-// The generators' sizes: by default they reach the thresholds where real kernels change plan
-// (T >= 128, r > 32, both sides of 64/65 rows) while most cases stay small; a cap, from
-// RunConfig or $PARITY_MAX_<EXTENT>, is never exceeded; bad caps are refused naming the flag or
-// the variable.
+// The generators' extents: the large tier of sized_extent draws above the small range and within
+// its cap; caps resolve from the defaults, $PARITY_MAX_<EXTENT> and explicit values in that order;
+// bad caps are refused naming the flag or the variable.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <functional>
 
 #include <parity/core/error.hpp>
 #include <parity/properties/gen/extent_caps.hpp>
-#include <parity/properties/gen/lora_cases.hpp>
 #include <parity/properties/gen/values.hpp>
 
 namespace parity {
 namespace {
-
-void draw(const rc::Gen<Case>& gen, int count, const std::function<void(const Case&)>& visit) {
-  rc::Random random(0xCA95ull);
-  for (int i = 0; i < count; ++i) visit(gen(random.split(), i % 2 ? i % 101 : 100).value());
-}
-
-double work(const Case& c) {
-  const double T = static_cast<double>(c.dim("T"));
-  const double N = static_cast<double>(c.dim("N")), K = static_cast<double>(c.dim("K")),
-               r = static_cast<double>(c.dim("r"));
-  return T * K * (N + r) + T * N * r;
-}
-
-TEST(ExtentCaps, LoraDefaultsReachTheThresholdsAndMostCasesStaySmall) {
-  const gen::LoraCaps caps;
-  int rows_128 = 0, rank_33 = 0, small = 0;
-  const int count = 400;
-  draw(gen::lora_case(caps), count, [&](const Case& c) {
-    const std::int64_t T = c.dim("T");
-    rows_128 += T >= 128;
-    rank_33 += c.dim("r") > 32;
-    small += T <= 80 && c.dim("N") <= 130 && c.dim("K") <= 400 && c.dim("r") <= 17;
-    EXPECT_LE(work(c), static_cast<double>(caps.max_work)) << c.summary();
-    EXPECT_NO_THROW(gen::lora_rules().check_contract(c)) << c.summary();
-  });
-  EXPECT_GE(rows_128, count / 20);
-  EXPECT_GE(rank_33, count / 20);
-  EXPECT_GE(small, count / 3);
-}
 
 // The large tier draws only what the small one cannot reach (else a large T of 31..70 would
 // take the place of one past 128), and under a cap below every threshold still something.
@@ -55,23 +23,6 @@ TEST(ExtentCaps, LargeDrawsLieAboveTheSmallRange) {
     const gen::SizedExtent capped = gen::sized_extent(40, 80)(random.split(), 100).value();
     EXPECT_LE(capped.large, 40);
   }
-}
-
-TEST(ExtentCaps, LoraCapsAreNeverExceeded) {
-  gen::LoraCaps caps;
-  caps.max_T = 100;
-  caps.max_N = 40;
-  caps.max_K = 3000;
-  caps.max_r = 5;
-  bool deep = false;
-  draw(gen::lora_case(caps), 300, [&](const Case& c) {
-    EXPECT_LE(c.dim("T"), 100) << c.summary();
-    EXPECT_LE(c.dim("N"), 40);
-    EXPECT_LE(c.dim("K"), 3000);
-    EXPECT_LE(c.dim("r"), 5);
-    deep = deep || c.dim("K") > 400;
-  });
-  EXPECT_TRUE(deep) << "a raised cap is reached";
 }
 
 TEST(ExtentCaps, TheEnvironmentThenExplicitValuesOverrideTheDefaults) {

@@ -1,68 +1,67 @@
-// Two deliberately wrong LoRA subjects for run_property_cli_test.sh, linked with parity's
-// property main (the way a user's property test is built), each a wrapper of parity-host:
+// Two deliberately wrong subjects of lora_forward for run_property_cli_test.sh, linked with
+// parity's property main (the way a user's property test is built), each a wrapper of parity's
+// host twin:
 //
-//   test-nondeterministic  every third forward call in the process returns y[0] one bf16 step
-//                          off, as a kernel whose reduction order changes between calls would:
-//                          `repeatable` fails, and only on some runs of one case.
+//   test-nondeterministic  every third call in the process returns y[0] one bf16 step off, as a
+//                          kernel whose reduction order changes between calls would: `repeatable`
+//                          fails, and only on some runs of one case.
 //   test-wrong-from-t16    with 16 or more rows, the first element of every row of y is one bf16
 //                          step off, so `rows_independent` fails, and only on cases large enough
 //                          that RapidCheck draws them after its first few small ones.
 #include <memory>
 
-#include <parity/subjects/lora_family.hpp>
-#include <parity/subjects/subject_registry.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/lora_forward/lora_host.hpp>
 
 namespace {
 
 using parity::Tensor;
-using parity::subjects::LoraGradients;
-using parity::subjects::LoraInputs;
-using parity::subjects::LoraSubject;
-using parity::subjects::LoraSubjectInfo;
+using parity::ops::OpCall;
+using parity::ops::OpOutputs;
+using parity::ops::OpSubjectInfo;
+using Host = parity::ops::lora_forward::ForwardHost<parity::ops::lora_forward::StandardArithmetic>;
 
 void nudge(Tensor& y, std::int64_t i) { y.set_bits(i, y.bits_at(i) ^ 1u); }
 
-class Wrapper : public LoraSubject {
+class Nondeterministic final : public parity::ops::OpSubject {
  public:
-  LoraGradients backward(const LoraInputs& in, const Tensor& dy) override { return host_->backward(in, dy); }
-
- protected:
-  std::unique_ptr<LoraSubject> host_ = parity::subjects::find_lora_subject("parity-host").make();
-};
-
-class Nondeterministic final : public Wrapper {
- public:
-  Tensor forward(const LoraInputs& in) override {
+  OpOutputs run(const OpCall& call) override {
     static int calls = 0;
-    Tensor y = host_->forward(in);
-    if (++calls % 3 == 0) nudge(y, 0);
-    return y;
+    OpOutputs out = host_.run(call);
+    if (++calls % 3 == 0) nudge(out.at("y"), 0);
+    return out;
   }
+
+ private:
+  Host host_;
 };
 
-class WrongFromT16 final : public Wrapper {
+class WrongFromT16 final : public parity::ops::OpSubject {
  public:
-  Tensor forward(const LoraInputs& in) override {
-    Tensor y = host_->forward(in);
+  OpOutputs run(const OpCall& call) override {
+    OpOutputs out = host_.run(call);
+    Tensor& y = out.at("y");
     const std::int64_t T = y.dim(0), N = y.dim(1);
     if (T >= 16)
       for (std::int64_t t = 0; t < T; ++t) nudge(y, t * N);
-    return y;
+    return out;
   }
+
+ private:
+  Host host_;
 };
 
 }  // namespace
 
-PARITY_REGISTER_SUBJECT(test_nondeterministic,
-                        LoraSubjectInfo{
-                            .name = "test-nondeterministic",
-                            .backend = "host",
-                            .description = "parity-host, one bf16 step off at y[0] on every third forward call",
-                            .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<Nondeterministic>()); }});
+PARITY_REGISTER_OP_SUBJECT(test_nondeterministic, "lora_forward",
+                           OpSubjectInfo{.name = "test-nondeterministic",
+                                         .backend = "host",
+                                         .description = "parity-host, one bf16 step off at y[0] on every third call",
+                                         .make = &parity::ops::make_op_subject<Nondeterministic>});
 
-PARITY_REGISTER_SUBJECT(test_wrong_from_t16,
-                        LoraSubjectInfo{
-                            .name = "test-wrong-from-t16",
-                            .backend = "host",
-                            .description = "parity-host, one bf16 step off at each row's first y element once T >= 16",
-                            .make = [] { return std::unique_ptr<LoraSubject>(std::make_unique<WrongFromT16>()); }});
+PARITY_REGISTER_OP_SUBJECT(
+    test_wrong_from_t16, "lora_forward",
+    OpSubjectInfo{.name = "test-wrong-from-t16",
+                  .backend = "host",
+                  .description = "parity-host, one bf16 step off at each row's first y element once T >= 16",
+                  .make = &parity::ops::make_op_subject<WrongFromT16>});

@@ -1,5 +1,5 @@
 #pragma once
-// Host-side helpers shared by parity's CUDA kernels (lora.cu, the op folders' .cu): checked CUDA
+// Host-side helpers shared by parity's CUDA kernels (the op folders' .cu): checked CUDA
 // calls and device memory owned for the duration of one call.
 #include <cuda_runtime.h>
 

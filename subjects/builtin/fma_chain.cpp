@@ -1,17 +1,18 @@
 #include <parity/subjects/builtin/fma_chain.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/thread_pool.hpp>
 #include <parity/subjects/builtin/fma_chain_kernels.hpp>
-#include <parity/subjects/builtin/lora_arith.cuh>
 
 namespace parity::subjects::builtin {
 namespace {
 
+// The chains' step: acc + a * b, rounded once.
 struct FmaMac {
-  static float mac(float acc, float a, float b) { return lora::mac(acc, a, b); }
+  static float mac(float acc, float a, float b) { return fmaf(a, b, acc); }
 };
 
 // Outputs per chunk of the thread pool, at least: below it a call runs on the calling thread.

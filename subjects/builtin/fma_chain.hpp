@@ -1,11 +1,10 @@
 #pragma once
 // Matrix products whose every output is one multiply-add chain in a fixed order: the
-// reductions of lora_arith.cuh. Output (i, j) continues from its current value c and, for
-// p = 0, 1, ..., P - 1 in turn, becomes mac(c, a(i, p), b(p, j)) — one rounding per step, the
-// order a function of P alone. The host twin computes many outputs at once (vectorised across
-// j, tiled across i, columns split over the thread pool), but each output still walks its own
-// chain in that order, so the bits are those of the per-element definition: the same for every
-// instruction set (core/isa.hpp), tile and thread count, and those of the CUDA kernel.
+// reductions of parity's kernels (ops/lora_forward/lora_arith.cuh). Output (i, j) continues from its current value c
+// and, for p = 0, 1, ..., P - 1 in turn, becomes mac(c, a(i, p), b(p, j)) — one rounding per step, the order a function
+// of P alone. The host twin computes many outputs at once (vectorised across j, tiled across i, columns split over the
+// thread pool), but each output still walks its own chain in that order, so the bits are those of the per-element
+// definition: the same for every instruction set (core/isa.hpp), tile and thread count, and those of the CUDA kernel.
 #include <cstdint>
 
 #include <parity/core/isa.hpp>
@@ -14,7 +13,7 @@
 namespace parity::subjects::builtin {
 
 // For i < M and j < b.cols: c[i * ldc + j] continues over p < b.rows as
-// c = fma(a[i * lda + p], b(p, j), c) (lora::mac), on `isa`'s kernel (one no better than
+// c = fma(a[i * lda + p], b(p, j), c), on `isa`'s kernel (one no better than
 // best_isa()) and up to thread_count() threads. The a rows and c must not overlap.
 void fma_chains(Isa isa, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
                 std::int64_t ldc);

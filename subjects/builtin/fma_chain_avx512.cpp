@@ -1,7 +1,7 @@
 // fma_chains' AVX-512 panel kernel: a tile of up to 12 rows x 32 columns held in 24 zmm
 // accumulators; each step broadcasts a(i, p), loads b(p, j0..j0+31) and issues one
 // _mm512_fmadd_ps per accumulator, i.e. fma(a, b, c) rounded once in every lane, p ascending:
-// the bits of mac_panel<lora's mac>. And the panel packing of a bf16 operand whose reduction
+// the bits of mac_panel<FmaMac>. And the panel packing of a bf16 operand whose reduction
 // index is contiguous (W^T of the forward), by 16 x 16 transposes: data movement only.
 // Only functions marked PARITY_AVX512 use AVX-512 (GCC's and Clang's target attribute);
 // fma_chain.cpp calls them only where the CPU has AVX512F.

@@ -1,6 +1,6 @@
 #pragma once
 // The vector panel kernels of fma_chains (fma_chain.hpp), one per instruction set; each
-// computes what mac_panel<lora's mac> computes, bit for bit. Called only where the CPU has the
+// computes what mac_panel<FmaMac> computes, bit for bit. Called only where the CPU has the
 // instruction set (fma_chain.cpp dispatches on core/isa.hpp).
 #include <cstdint>
 

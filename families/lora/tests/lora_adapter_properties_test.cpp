@@ -1,7 +1,7 @@
-// The LoRA family's own properties, base_frozen and zero_adapter_gradients (lora_properties.hpp),
-// where they must not simply hold or fail:
-//  - zero_adapter_gradients on a correct subject in another permitted evaluation order (plain
-//    float32, the scale first in the backward: dlow = s dy, no fma) where some order may overflow
+// The LoRA family above its ops (lora_family.hpp, lora_properties.hpp), where its properties must
+// not simply hold or fail:
+//  - zero_adapter_gradients on a correct subject of lora_backward in another permitted evaluation
+//    order (plain float32, the scale first: dlow = s dy, no fma) where some order may overflow
 //    float32 while the exact dA stays 0: at dy = bf16 max with s = 2 (s dy overflows, the exact
 //    dB stays finite), at A = 3e38 (the exact dB itself is past float32), at dy = 7.5e37, A = 3
 //    (dB is, s dy is not) and at s dy = FLT_MAX exactly (no intermediate reaches past it): the
@@ -9,46 +9,34 @@
 //    overflows, or none;
 //  - zero_adapter_gradients on parity's host twin with a NaN dB where no order may overflow, and
 //    with a dB or dA of the wrong shape or dtype: failed, naming it;
-//  - both on a subject without backward (capabilities.backward = false): not applicable, never run
-//    and never holding, by runs and by replay.
+//  - base_frozen on a backward that returns a dW, or another output beyond dx, dA and dB: failed,
+//    naming it; on parity's kernel: holds;
+//  - the family's subjects: lora_backward's but parity's op probes, then the family's own probes;
+//    a Case of the family's former format refused naming case.params.
 // Test subjects only: not shipped as kernels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/error.hpp>
-#include <parity/families/lora/lora_runs.hpp>
+#include <parity/families/lora/lora_family.hpp>
+#include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/lora_backward/tests/lora_backward_test_support.hpp>
-#include <parity/properties/gen/guarded_verdict.hpp>
-#include <parity/subjects/builtin/lora_host.hpp>
 
 namespace {
 
 using namespace parity::ops::lora_backward::testing;  // at, low_rank, ..., and the LoRA types
 
 // The scale first, plain float32 (the file's comment).
-class ScaleFirst final : public LoraSubject {
+class ScaleFirst final : public BackwardOf {
  public:
-  Tensor forward(const LoraInputs& in) override {
-    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0);
-    const std::vector<float> h = low_rank(in);
-    Tensor y = Tensor::zeros(DType::bf16, {T, N});
-    for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t n = 0; n < N; ++n) {
-        float base = 0, low = 0;
-        for (std::int64_t k = 0; k < K; ++k) base = base + at(in.x, t * K + k) * at(in.W, n * K + k);
-        for (std::int64_t j = 0; j < r(in); ++j) low = low + h[t * r(in) + j] * at(in.B, n * r(in) + j);
-        const float scaled = in.scale * low;
-        y.set_value(t * N + n, static_cast<double>(base + scaled));
-      }
-    return y;
-  }
-
   LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), R = r(in);
     std::vector<float> dlow(T * N), dh(T * R, 0.0f);
@@ -78,74 +66,76 @@ class ScaleFirst final : public LoraSubject {
   static std::int64_t r(const LoraInputs& in) { return in.A.dim(0); }
 };
 
-// parity's host twin's forward; its backward throws (a subject registered without backward).
-class ForwardOnly final : public LoraSubject {
- public:
-  Tensor forward(const LoraInputs& in) override { return twin_->forward(in); }
-  LoraGradients backward(const LoraInputs&, const Tensor&) override {
-    throw std::logic_error("backward called on a subject registered without backward");
-  }
-
- private:
-  std::unique_ptr<LoraSubject> twin_ = parity::subjects::builtin::make_lora_host_twin();
-};
-
 // parity's host twin with its gradients changed by `edit` (a wrong kernel).
 template <void (*edit)(LoraGradients&)>
-class EditedTwin final : public LoraSubject {
+class EditedTwin final : public BackwardOf {
  public:
-  Tensor forward(const LoraInputs& in) override { return twin_->forward(in); }
   LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
-    LoraGradients g = twin_->backward(in, dy);
+    LoraGradients g = host_backward(in, dy);
     edit(g);
     return g;
   }
-
- private:
-  std::unique_ptr<LoraSubject> twin_ = parity::subjects::builtin::make_lora_host_twin();
 };
 
 void nan_dB(LoraGradients& g) { g.dB.set_value(0, std::numeric_limits<double>::quiet_NaN()); }
 void oversized_dB(LoraGradients& g) { g.dB = Tensor::zeros(DType::f32, {g.dB.dim(0) + 1, g.dB.dim(1)}); }
 void bf16_dA(LoraGradients& g) { g.dA = Tensor::zeros(DType::bf16, g.dA.shape()); }
 
+// parity's host twin with one more output `extra` (a gradient of W under a name of its own).
+template <const char* extra>
+class ExtraOutput final : public parity::ops::OpSubject {
+ public:
+  parity::ops::OpOutputs run(const parity::ops::OpCall& call) override {
+    parity::ops::OpOutputs out = twin_.run(call);
+    out.emplace(extra, Tensor::zeros(DType::f32, call.input("W").shape()));
+    return out;
+  }
+
+ private:
+  parity::ops::lora_forward::BackwardHost<parity::ops::lora_forward::StandardArithmetic> twin_;
+};
+constexpr char kDW[] = "dW", kGradW[] = "grad_W";
+
 template <void (*edit)(LoraGradients&)>
-LoraSubjectInfo edited_twin(const char* name) {
+parity::ops::OpSubjectInfo edited_twin(const char* name) {
   return {.name = name,
           .backend = "host",
           .description = "parity's host twin, its gradients changed (lora_adapter_properties_test)",
-          .make = [] { return std::make_unique<EditedTwin<edit>>(); }};
+          .make = &parity::ops::make_op_subject<EditedTwin<edit>>};
 }
 
-PARITY_REGISTER_SUBJECT(twin_nan_dB, edited_twin<&nan_dB>("twin-nan-dB"));
-PARITY_REGISTER_SUBJECT(twin_oversized_dB, edited_twin<&oversized_dB>("twin-oversized-dB"));
-PARITY_REGISTER_SUBJECT(twin_bf16_dA, edited_twin<&bf16_dA>("twin-bf16-dA"));
-PARITY_REGISTER_SUBJECT(scale_first,
-                        (LoraSubjectInfo{.name = "scale-first",
-                                         .backend = "host",
-                                         .description = "plain float32, the scale first (lora_adapter_properties_test)",
-                                         .make = [] { return std::make_unique<ScaleFirst>(); }}));
-PARITY_REGISTER_SUBJECT(forward_only,
-                        (LoraSubjectInfo{.name = "forward-only",
-                                         .backend = "host",
-                                         .description = "the host twin's forward only (lora_adapter_properties_test)",
-                                         .capabilities = {.backward = false},
-                                         .make = [] { return std::make_unique<ForwardOnly>(); }}));
+parity::ops::OpSubjectInfo test_subject(const char* name, std::unique_ptr<parity::ops::OpSubject> (*make)()) {
+  return {.name = name, .backend = "host", .description = "lora_adapter_properties_test", .make = make};
+}
 
-// A LoRA case of these extents with alpha = `alpha` (s = alpha / r), seed 7, nothing patched.
+PARITY_REGISTER_OP_SUBJECT(twin_nan_dB, "lora_backward", edited_twin<&nan_dB>("twin-nan-dB"));
+PARITY_REGISTER_OP_SUBJECT(twin_oversized_dB, "lora_backward", edited_twin<&oversized_dB>("twin-oversized-dB"));
+PARITY_REGISTER_OP_SUBJECT(twin_bf16_dA, "lora_backward", edited_twin<&bf16_dA>("twin-bf16-dA"));
+PARITY_REGISTER_OP_SUBJECT(twin_dW, "lora_backward",
+                           test_subject("twin-dW", &parity::ops::make_op_subject<ExtraOutput<kDW>>));
+PARITY_REGISTER_OP_SUBJECT(twin_grad_W, "lora_backward",
+                           test_subject("twin-grad-W", &parity::ops::make_op_subject<ExtraOutput<kGradW>>));
+PARITY_REGISTER_OP_SUBJECT(scale_first, "lora_backward",
+                           test_subject("scale-first", &parity::ops::make_op_subject<ScaleFirst>));
+
+// A LoRA case of these extents with s = float(alpha) / float(r), seed 7, nothing patched.
 parity::Case lora_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, double alpha) {
   parity::Case c;
   c.family = "lora";
   c.seed = 7;
   c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
-  c.params["alpha"] = alpha;
+  c.params = {{"scale", static_cast<double>(static_cast<float>(alpha) / static_cast<float>(r))},
+              {"dtype.act", parity::ops::dtype_code(DType::bf16)},
+              {"dtype.adapter", parity::ops::dtype_code(DType::f32)}};
   return c;
 }
 
 // T = N = K = r = 1 with these dy, x and A (each as a cast to the operand's dtype rounds it).
 parity::Case single_element_case(float dy, float x, float A, double alpha = 2.0) {
   parity::Case c = lora_case(1, 1, 1, 1, alpha);
-  c.patches = {{"dy", 0, parity::float_bits(dy)}, {"x", 0, parity::float_bits(x)}, {"A", 0, parity::float_bits(A)}};
+  c.patches = {{"dy", 0, parity::bf16_from_float_rne(dy), DType::bf16},
+               {"x", 0, parity::bf16_from_float_rne(x), DType::bf16},
+               {"A", 0, parity::float_bits(A), DType::f32}};
   return c;
 }
 
@@ -154,7 +144,7 @@ parity::Case single_element_case(float dy, float x, float A, double alpha = 2.0)
 parity::Case overflow_case() { return single_element_case(std::bit_cast<float>(0x7f7f0000u), 1.0f, 1e-5f); }
 
 parity::Verdict zero_adapter_gradients(const char* subject, const parity::Case& c) {
-  return parity::gen::lora_family().check(subject, "zero_adapter_gradients", c);
+  return parity::properties::lora::lora_family().check(subject, "zero_adapter_gradients", c);
 }
 
 TEST(LoraAdapterProperties, ZeroAdapterGradientsAcceptsAnInfWhereTheScaledGradientOverflows) {
@@ -218,28 +208,53 @@ TEST(LoraAdapterProperties, ZeroAdapterGradientsFailsAnOutputOfTheWrongShapeOrDt
   EXPECT_NE(bf16.detail.find("invalid output: dA is bf16, not f32"), std::string::npos) << bf16.detail;
 }
 
-// By runs, and by replay (Family::check through guarded_verdict): not applicable, never run and
-// never holding.
-TEST(LoraAdapterProperties, BaseFrozenAndZeroAdapterGradientsDoNotApplyWithoutBackward) {
-  for (const char* property : {"base_frozen", "zero_adapter_gradients"}) {
-    const auto result =
-        parity::gen::lora_family().run("forward-only", property, {.cases = 25, .write_reproducer = false});
-    EXPECT_NE(result.not_applicable.find("capabilities.backward is false"), std::string::npos) << result.message;
-    EXPECT_FALSE(result.passed) << property;
-    EXPECT_EQ(result.cases, 0) << property;
-    // NotApplicable, not another InputError: the runners (guarded_verdict) let it through
-    // instead of reading it as the subject's `threw`, and the command exits 2.
-    const auto check = [&](const parity::Case& c) {
-      return parity::gen::lora_family().check("forward-only", property, c);
-    };
+parity::Verdict base_frozen(const char* subject) {
+  return parity::properties::lora::lora_family().check(subject, "base_frozen", plain_case());
+}
+
+TEST(LoraAdapterProperties, BaseFrozenFailsAnOutputBeyondDxDaDbNamingIt) {
+  const parity::Verdict host = base_frozen("parity-host");
+  EXPECT_TRUE(host.holds()) << host.detail;
+  EXPECT_NE(host.detail.find("untouched by the forward and the backward"), std::string::npos) << host.detail;
+  const parity::Verdict dW = base_frozen("twin-dW");
+  EXPECT_TRUE(dW.fails()) << dW.detail;
+  EXPECT_NE(dW.detail.find("a gradient dW for the frozen weight W"), std::string::npos) << dW.detail;
+  const parity::Verdict other = base_frozen("twin-grad-W");
+  EXPECT_TRUE(other.fails()) << other.detail;
+  EXPECT_NE(other.detail.find("an output grad_W beyond dx, dA and dB"), std::string::npos) << other.detail;
+  EXPECT_TRUE(base_frozen("probe-base-gradient").fails());
+}
+
+TEST(LoraFamily, ItsSubjectsAreLoraBackwardsButTheOpProbesThenItsOwnProbes) {
+  std::vector<std::string> names;
+  for (const auto& s : parity::properties::lora::lora_family().subjects()) names.push_back(s.name);
+  for (const char* op_probe : {"probe-scale-dropped", "probe-bf16-accumulation", "probe-truncating-bf16"})
+    EXPECT_EQ(std::count(names.begin(), names.end(), op_probe), 0) << op_probe;
+  for (const char* subject : {"parity-host", "parity-cuda", "torch-cpu", "torch-cuda", "scale-first"})
+    EXPECT_EQ(std::count(names.begin(), names.end(), subject), 1) << subject;
+  ASSERT_GE(names.size(), 2u);
+  EXPECT_EQ(names[names.size() - 2], "probe-base-gradient");
+  EXPECT_EQ(names.back(), "probe-skips-adapter-backward-at-zero-B");
+  EXPECT_THROW(parity::properties::lora::lora_family().check("probe-scale-dropped", "base_frozen", plain_case()),
+               parity::InputError);
+}
+
+TEST(LoraFamily, RefusesACaseOfItsFormerFormatNamingCaseParams) {
+  parity::Case old;
+  old.family = "lora";
+  old.dims = {{"T", 1}, {"N", 1}, {"K", 1}, {"r", 1}};
+  for (const auto& params : {std::map<std::string, double>{}, {{"alpha", 4.0}}}) {
+    old.params = params;
     try {
-      const parity::Verdict v = parity::gen::guarded_verdict(
-          property, parity::Case{}, [](const parity::Case&) {}, check);
-      ADD_FAILURE() << property << ": replay ran on a subject without backward: " << v.detail;
-    } catch (const parity::NotApplicable& e) {
-      EXPECT_NE(std::string(e.what()).find("capabilities.backward is false"), std::string::npos) << e.what();
+      parity::properties::lora::lora_family().rules().check_contract(old);
+      ADD_FAILURE() << "a former-format case passed the contract";
+    } catch (const parity::InputError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("case.params: a lora case of the family's former format", 0), 0u) << what;
+      EXPECT_NE(what.find("parity check lora_backward"), std::string::npos) << what;
     }
   }
+  EXPECT_NO_THROW(parity::properties::lora::lora_family().rules().check_contract(plain_case()));
 }
 
 }  // namespace

@@ -16,21 +16,16 @@
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/lora_backward/tests/lora_backward_test_support.hpp>
 #include <parity/ops/op_families.hpp>
-#include <parity/subjects/builtin/lora_host.hpp>
-#include <parity/subjects/lora_family.hpp>
-#include <parity/subjects/subject_registry.hpp>
 
 namespace {
 
 using namespace parity::ops::lora_backward::testing;  // at, low_rank, ..., and the LoRA types
 
-// The forward is parity's host twin's; the backward places s as the file's comment says.
-// `skewed`: every dA element multiplied by 1 + 2^-10 (a wrong kernel, not a permitted order).
+// The backward places s as the file's comment says. `skewed`: every dA element multiplied by
+// 1 + 2^-10 (a wrong kernel, not a permitted order).
 template <bool skewed>
-class ScalePlaced final : public LoraSubject {
+class ScalePlaced final : public BackwardOf {
  public:
-  Tensor forward(const LoraInputs& in) override { return twin_->forward(in); }
-
   LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), R = in.A.dim(0);
     const float s = in.scale;
@@ -59,41 +54,34 @@ class ScalePlaced final : public LoraSubject {
       }
     return out;
   }
-
- private:
-  std::unique_ptr<LoraSubject> twin_ = parity::subjects::builtin::make_lora_host_twin();
 };
 
 // parity's host twin with every dA element multiplied by 1 + 2^-10.
-class SkewedTwin final : public LoraSubject {
+class SkewedTwin final : public BackwardOf {
  public:
-  Tensor forward(const LoraInputs& in) override { return twin_->forward(in); }
-
   LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
-    LoraGradients out = twin_->backward(in, dy);
+    LoraGradients out = host_backward(in, dy);
     for (std::int64_t i = 0; i < out.dA.numel(); ++i)
       out.dA.set_value(i, static_cast<double>(at(out.dA, i) * (1.0f + 0x1p-10f)));
     return out;
   }
-
- private:
-  std::unique_ptr<LoraSubject> twin_ = parity::subjects::builtin::make_lora_host_twin();
 };
 
 template <bool skewed>
-LoraSubjectInfo scale_placed(const char* name) {
+parity::ops::OpSubjectInfo scale_placed(const char* name) {
   return {.name = name,
           .backend = "host",
           .description = "plain float32, the scale on partial sums and operands (lora_backward_scale_placement_test)",
-          .make = [] { return std::make_unique<ScalePlaced<skewed>>(); }};
+          .make = &parity::ops::make_op_subject<ScalePlaced<skewed>>};
 }
 
-PARITY_REGISTER_SUBJECT(scale_placed, scale_placed<false>("scale-placed"));
-PARITY_REGISTER_SUBJECT(scale_placed_skewed, scale_placed<true>("scale-placed-skewed-dA"));
-PARITY_REGISTER_SUBJECT(skewed_twin, (LoraSubjectInfo{.name = "host-twin-skewed-dA",
-                                                      .backend = "host",
-                                                      .description = "parity's host twin, dA off by 2^-10",
-                                                      .make = [] { return std::make_unique<SkewedTwin>(); }}));
+PARITY_REGISTER_OP_SUBJECT(scale_placed, "lora_backward", scale_placed<false>("scale-placed"));
+PARITY_REGISTER_OP_SUBJECT(scale_placed_skewed, "lora_backward", scale_placed<true>("scale-placed-skewed-dA"));
+PARITY_REGISTER_OP_SUBJECT(skewed_twin, "lora_backward",
+                           (parity::ops::OpSubjectInfo{.name = "host-twin-skewed-dA",
+                                                       .backend = "host",
+                                                       .description = "parity's host twin, dA off by 2^-10",
+                                                       .make = &parity::ops::make_op_subject<SkewedTwin>}));
 
 const parity::gen::Family& family() { return parity::ops::find_op_family("lora_backward"); }
 

@@ -1,17 +1,18 @@
-// lora_backward against the LoRA family it declares and the forward it differentiates: the op's
-// subjects are the family's with a backward, but the probes whose change the backward cannot
-// show; each returns the family subject's own dx, dA and dB bits; the reference in double is the
-// gradient of lora_forward's (central differences of sum(y * dy)); parity's host twin holds its
-// derived bound on hand-made cases while the scale, rank-path, bf16-accumulation and truncation
-// probes do not; generated cases stay within the work cap.
+// lora_backward against the forward it differentiates: its subjects are parity's kernel,
+// LibTorch's autograd and the probes whose change the backward can show (the forward's split-K and
+// plan-switch probes give the host twin's gradients); parity-host returns the host twin's backward
+// bits; the reference in double is the gradient of lora_forward's (central differences of
+// sum(y * dy)); parity's host twin holds its derived bound on hand-made cases while the scale,
+// rank-path, bf16-accumulation and truncation probes do not; generated cases stay within the work
+// cap.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <stdexcept>
 #include <tuple>
+#include <vector>
 
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_checks.hpp>
@@ -20,24 +21,15 @@
 #include <parity/ops/framework/tests/gradient_check.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/lora_backward/lora_backward_op.hpp>
-#include <parity/ops/lora_backward/lora_backward_subjects.hpp>
-#include <parity/ops/lora_forward/lora_as_op_subject.hpp>
-#include <parity/ops/lora_forward/lora_subject_op.hpp>
+#include <parity/ops/lora_forward/lora_host.hpp>
+#include <parity/ops/lora_forward/lora_probes.hpp>
 #include <parity/ops/op_families.hpp>
-#include <parity/subjects/builtin/lora_host.hpp>
-#include <parity/subjects/lora_family.hpp>
-#include <parity/subjects/subject_registry.hpp>
-
-// A LoRA subject registered without a backward: lora_backward lists it as unavailable.
-PARITY_REGISTER_SUBJECT(forward_only, parity::subjects::LoraSubjectInfo{
-                                          .name = "forward-only",
-                                          .backend = "host",
-                                          .description = "parity's host twin, registered without its backward",
-                                          .capabilities = {.backward = false},
-                                          .make = &parity::subjects::builtin::make_lora_host_twin});
 
 namespace parity::ops::lora_backward {
 namespace {
+
+using lora_forward::LoraGradients;
+using lora_forward::LoraHost;
 
 const gen::Family& family() { return find_op_family("lora_backward"); }
 const gen::Family& forward_family() { return find_op_family("lora_forward"); }
@@ -53,57 +45,28 @@ Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, d
   return c;
 }
 
-const OpSubjectInfo* find(const std::string& name) {
-  family().subjects();  // registers the LoRA family's subjects
-  for (const auto& s : op_subjects("lora_backward"))
-    if (s.name == name) return &s;
-  return nullptr;
-}
-
 std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
-// The LoRA subject `name`: the family's or an op probe (lora_forward::lora_op_subjects).
-subjects::LoraSubjectInfo lora_subject(const std::string& name) {
-  for (auto& s : lora_forward::lora_op_subjects())
-    if (s.name == name) return s;
-  throw std::logic_error("no LoRA subject " + name);
+TEST(LoraBackward, ItsSubjectsAreParitysKernelLibTorchsAndTheProbesTheGradientsShow) {
+  std::vector<std::string> names;  // parity's, registered after the tests' own subjects
+  for (const auto& s : find_op_family("lora_backward").infos())
+    if (s.name == "parity-host" || !names.empty()) names.push_back(s.name);
+  const std::vector<std::string> want = {"parity-host",
+                                         "parity-cuda",
+                                         "torch-cpu",
+                                         "torch-cuda",
+                                         "probe-scale-dropped",
+                                         "probe-rank-path-drops-b-column",
+                                         "probe-bf16-accumulation",
+                                         "probe-truncating-bf16"};
+  EXPECT_EQ(names, want);
 }
 
-TEST(LoraBackward, EveryLoraSubjectWithABackwardIsASubjectButTheProbesItCannotShow) {
-  int registered = 0, without_backward = 0;
-  for (const auto& lora : lora_forward::lora_op_subjects()) {
-    const OpSubjectInfo* info = find(lora.name);
-    const bool left_out = std::find(kProbesNotInTheBackward.begin(), kProbesNotInTheBackward.end(), lora.name) !=
-                          kProbesNotInTheBackward.end();
-    if (left_out) {
-      EXPECT_EQ(info, nullptr) << lora.name;
-      continue;
-    }
-    ASSERT_NE(info, nullptr) << lora.name;
-    if (!lora.capabilities.backward) {
-      EXPECT_EQ(info->unavailable_reason(), "it has no backward (its capabilities.backward is false)") << lora.name;
-      ++without_backward;
-      continue;
-    }
-    EXPECT_EQ(info->kind, lora.kind) << lora.name;
-    EXPECT_EQ(info->backend, lora.backend) << lora.name;
-    EXPECT_EQ(info->host_twin, lora.host_twin) << lora.name;
-    ++registered;
-  }
-  EXPECT_GE(registered, 2);        // parity's host twin and LibTorch's at least
-  EXPECT_EQ(without_backward, 1);  // forward-only
-  for (const auto name : kProbesNotInTheBackward) EXPECT_NO_THROW(lora_subject(std::string(name)));
-}
-
-// The LoRA subject `name`'s own backward on the op problem `p`.
-subjects::LoraGradients lora_backward_of(const std::string& name, const OpProblem& p, float scale) {
-  const subjects::LoraInputs in{
-      .x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"), .B = p.call.input("B"), .scale = scale};
-  return lora_subject(name).make()->backward(in, p.call.input("dy"));
-}
+// `p`'s operands as the kernel reads them.
+lora_forward::LoraOperands operands(const OpProblem& p) { return lora_forward::operands_of(p.call); }
 
 // Every element of a's dx, dA and dB has b's bits.
-void expect_same_bits(const subjects::LoraGradients& a, const subjects::LoraGradients& b, const std::string& what) {
+void expect_same_bits(const LoraGradients& a, const LoraGradients& b, const std::string& what) {
   for (const auto& [name, x, y] : {std::tuple{"dx", &a.dx, &b.dx}, {"dA", &a.dA, &b.dA}, {"dB", &a.dB, &b.dB}}) {
     ASSERT_EQ(x->shape(), y->shape()) << what << " " << name;
     for (std::int64_t i = 0; i < x->numel(); ++i)
@@ -111,23 +74,27 @@ void expect_same_bits(const subjects::LoraGradients& a, const subjects::LoraGrad
   }
 }
 
-TEST(LoraBackward, ReturnsTheLoraSubjectsOwnBits) {
+TEST(LoraBackward, ParityHostReturnsTheHostTwinsBackward) {
   const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
   OpOutputs out = make("parity-host")->run(p.call);
-  const subjects::LoraGradients op{
-      .dx = std::move(out.at("dx")), .dA = std::move(out.at("dA")), .dB = std::move(out.at("dB")), .dW = std::nullopt};
-  expect_same_bits(op, lora_backward_of("parity-host", p, 2.0f), "the op's run");
+  const LoraGradients op{.dx = std::move(out.at("dx")), .dA = std::move(out.at("dA")), .dB = std::move(out.at("dB"))};
+  expect_same_bits(op, LoraHost<lora_forward::StandardArithmetic>().backward(operands(p), p.call.input("dy")),
+                   "the op's run");
 }
 
-// The probes left out change what the backward cannot show: on batches past each one's row and
-// depth thresholds (T 64 and 128, K split), their dx, dA and dB are parity-host's bits.
-TEST(LoraBackward, TheProbesLeftOutGiveTheHostTwinsGradients) {
+// The forward's probes left out change what the backward cannot show: on batches past each one's
+// row and depth thresholds (T 64 and 128, K split), their dx, dA and dB are the host twin's bits.
+TEST(LoraBackward, TheForwardsPlanProbesGiveTheHostTwinsGradients) {
+  namespace probes = lora_forward::probes;
   for (const auto& [T, K] : {std::pair<std::int64_t, std::int64_t>{1, 40}, {3, 40}, {130, 96}}) {
     const OpProblem p = materialise(def().decl, make_case(T, 9, K, 4, 2.0, 7));
-    const subjects::LoraGradients host = lora_backward_of("parity-host", p, 2.0f);
-    for (const auto probe : kProbesNotInTheBackward)
-      expect_same_bits(lora_backward_of(std::string(probe), p, 2.0f), host,
-                       std::string(probe) + " at T=" + std::to_string(T) + " K=" + std::to_string(K));
+    const Tensor& dy = p.call.input("dy");
+    const LoraGradients host = LoraHost<lora_forward::StandardArithmetic>().backward(operands(p), dy);
+    const std::string at = " at T=" + std::to_string(T) + " K=" + std::to_string(K);
+    expect_same_bits(LoraHost<probes::SplitKByRows>().backward(operands(p), dy), host, "split-k-by-rows" + at);
+    expect_same_bits(LoraHost<probes::SplitKByDepth>().backward(operands(p), dy), host, "split-k-by-depth" + at);
+    expect_same_bits(LoraHost<probes::SplitKFromRows>().backward(operands(p), dy), host, "split-k-from-128" + at);
+    expect_same_bits(LoraHost<probes::PlanSwitchAtRows>().backward(operands(p), dy), host, "plan-switch" + at);
   }
 }
 
@@ -183,8 +150,9 @@ TEST(LoraBackward, AScaleAppliedAfterAnUnderflowingSumIsWithinItsBound) {
 // for bit as a caller of every output does, and no dx.
 TEST(LoraBackwardReference, AnUnwantedDxIsNotEvaluatedAndChangesNoOtherOutput) {
   const OpProblem p = materialise(def().decl, make_case(6, 9, 33, 4, 2.0, 3));
-  Eval<Bounded> all(p.values, lora_forward::kLoraSubjectArithmetic);
-  Eval<Bounded> some(p.values, lora_forward::kLoraSubjectArithmetic, {"dA", "dB"});
+  const Arithmetic arithmetic{};  // Eval holds a reference to it
+  Eval<Bounded> all(p.values, arithmetic);
+  Eval<Bounded> some(p.values, arithmetic, {"dA", "dB"});
   LoraBackward::reference(all);
   LoraBackward::reference(some);
   EXPECT_TRUE(all.wants("dx"));

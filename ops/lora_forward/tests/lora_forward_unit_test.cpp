@@ -1,10 +1,9 @@
-// lora_forward against the LoRA family it declares: the op's subjects are the family's, and each
-// returns the family subject's own bits; the reference in double is the formula; parity's host
+// lora_forward: its subjects are parity's kernel, LibTorch's and the LoRA probes, parity-host
+// returning the host twin's bits; the reference in double is the formula; parity's host
 // twin holds its derived bound on hand-made cases while the scale-dropped and rank-path probes
 // do not; a correct subject summing all K + r terms of y in one chain holds it too, an overflow
 // of that chain included; the adapter group is float32 alone (a bf16 A is refused naming the
-// field); the probes that change the backward alone are left out; generated cases stay within the
-// work cap.
+// field); generated cases stay within the work cap.
 #include <gtest/gtest.h>
 
 #include <rapidcheck/gtest.h>
@@ -12,6 +11,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/error.hpp>
@@ -20,9 +21,9 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
-#include <parity/ops/lora_forward/lora_subject_op.hpp>
+#include <parity/ops/lora_forward/lora_host.hpp>
+#include <parity/ops/lora_forward/lora_probes.hpp>
 #include <parity/ops/op_families.hpp>
-#include <parity/subjects/lora_family.hpp>
 
 namespace parity::ops::lora_forward {
 namespace {
@@ -40,39 +41,21 @@ Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, d
   return c;
 }
 
-const OpSubjectInfo* find(const std::string& name) {
-  family().subjects();  // registers the LoRA family's subjects
-  for (const auto& s : op_subjects("lora_forward"))
-    if (s.name == name) return &s;
-  return nullptr;
+std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
+
+TEST(LoraForward, ItsSubjectsAreParitysKernelLibTorchsAndTheLoraProbes) {
+  std::vector<std::string> names;  // parity's, registered after the tests' own subjects
+  for (const auto& s : find_op_family("lora_forward").infos())
+    if (s.name == "parity-host" || !names.empty()) names.push_back(s.name);
+  std::vector<std::string> want = {"parity-host", "parity-cuda", "torch-cpu", "torch-cuda"};
+  want.insert(want.end(), kLoraProbes.begin(), kLoraProbes.end());
+  EXPECT_EQ(names, want);
 }
 
-std::unique_ptr<OpSubject> make(const std::string& name) {
-  const OpSubjectInfo* info = find(name);
-  if (!info) throw std::logic_error("no subject " + name);
-  return info->make();
-}
-
-TEST(LoraForward, EveryLoraSubjectIsASubjectButTheBackwardOnlyProbes) {
-  for (const auto& lora : lora_op_subjects()) {
-    const OpSubjectInfo* info = find(lora.name);
-    if (std::ranges::find(kBackwardOnlyProbes, lora.name) != kBackwardOnlyProbes.end()) {
-      EXPECT_EQ(info, nullptr) << lora.name;
-      continue;
-    }
-    ASSERT_NE(info, nullptr) << lora.name;
-    EXPECT_EQ(info->kind, lora.kind) << lora.name;
-    EXPECT_EQ(info->backend, lora.backend) << lora.name;
-    EXPECT_EQ(info->host_twin, lora.host_twin) << lora.name;
-  }
-}
-
-TEST(LoraForward, ReturnsTheLoraSubjectsOwnBits) {
+TEST(LoraForward, ParityHostReturnsTheHostTwinsForward) {
   const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
   const OpOutputs out = make("parity-host")->run(p.call);
-  const subjects::LoraInputs in{
-      .x = p.call.input("x"), .W = p.call.input("W"), .A = p.call.input("A"), .B = p.call.input("B"), .scale = 2.0f};
-  const Tensor direct = subjects::find_lora_subject("parity-host").make()->forward(in);
+  const Tensor direct = LoraHost<StandardArithmetic>().forward(operands_of(p.call));
   ASSERT_EQ(out.at("y").shape(), direct.shape());
   for (std::int64_t i = 0; i < direct.numel(); ++i) EXPECT_EQ(out.at("y").bits_at(i), direct.bits_at(i)) << i;
 }

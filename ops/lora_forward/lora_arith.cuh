@@ -1,6 +1,7 @@
 #pragma once
 // The arithmetic of parity's deterministic LoRA kernel, shared bit for bit by the CUDA kernel
-// (lora.cu) and its host twin (lora_host.hpp). Both evaluate, in float32:
+// (lora.cu) and its host twin (lora_host.hpp), the subjects of lora_forward and lora_backward. Both evaluate, in
+// float32:
 //
 //   h[t,j]  = sum_k  x[t,k] A[j,k]                          (fma chain, k ascending, from 0)
 //   y[t,n]  = bf16( fma(s, sum_j h[t,j] B[n,j], sum_k x[t,k] W[n,k]) )   (j, k ascending)
@@ -20,7 +21,7 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/hd.hpp>
 
-namespace parity::subjects::builtin::lora {
+namespace parity::ops::lora_forward::arith {
 
 // One step of every reduction: acc + a * b, rounded once.
 PARITY_HD float mac(float acc, float a, float b) { return fmaf(a, b, acc); }
@@ -44,4 +45,4 @@ PARITY_HD std::int64_t at(std::int64_t offset, std::int64_t s0, std::int64_t s1,
   return offset + i * s0 + j * s1;
 }
 
-}  // namespace parity::subjects::builtin::lora
+}  // namespace parity::ops::lora_forward::arith

@@ -1,4 +1,4 @@
-// The LoRA host twin (LoraHostTwin, vectorised through fma_chain.hpp) equals the per-element
+// The LoRA host twin (LoraHost, vectorised through fma_chain.hpp) equals the per-element
 // arithmetic definition of lora_arith.cuh bit for bit: y, dx, dA and dB, on every instruction
 // set this CPU has (portable, AVX2, AVX-512) and with one and two threads, over odd shapes
 // (1, primes, one past and one short of the 32-column panels and the 6- and 12-row tiles),
@@ -21,17 +21,18 @@
 #include <parity/core/isa.hpp>
 #include <parity/core/layout.hpp>
 #include <parity/core/tensor.hpp>
-#include <parity/subjects/builtin/lora_arith.cuh>
-#include <parity/subjects/builtin/lora_host.hpp>
-#include <parity/subjects/lora_family.hpp>
+#include <parity/ops/lora_forward/lora_arith.cuh>
+#include <parity/ops/lora_forward/lora_host.hpp>
 
-namespace parity::subjects::builtin {
+namespace parity::ops::lora_forward {
 namespace {
+
+using LoraInputs = LoraOperands;
 
 // A policy whose multiply-add rounds every partial sum to bf16 (as a mismatch probe does):
 // the twin then runs the scalar kernel.
 struct Bf16Steps : StandardArithmetic {
-  static float mac(float acc, float a, float b) { return round_through_bf16(lora::mac(acc, a, b)); }
+  static float mac(float acc, float a, float b) { return round_through_bf16(arith::mac(acc, a, b)); }
 };
 static_assert(kKeepsKernelMac<StandardArithmetic> && !kKeepsKernelMac<Bf16Steps>);
 
@@ -83,7 +84,7 @@ struct Definition {
         const float b = split ? base(t, n, 0, K() / 2) + base(t, n, K() / 2, K()) : base(t, n, 0, K());
         float low = 0.0f;
         for (std::int64_t j = 0; j < r(); ++j) low = Arith::mac(low, ht[j], B(n, j));
-        out.set_bits(t * N() + n, Arith::round_output(lora::forward_sum(b, low, s())));
+        out.set_bits(t * N() + n, Arith::round_output(arith::forward_sum(b, low, s())));
       }
     }
     return out;
@@ -96,10 +97,10 @@ struct Definition {
         hv[t * r() + j] = h(t, j);
         float acc = 0.0f;
         for (std::int64_t n = 0; n < N(); ++n) acc = Arith::mac(acc, g(t, n), B(n, j));
-        dh[t * r() + j] = lora::scaled(s(), acc);
+        dh[t * r() + j] = arith::scaled(s(), acc);
       }
     LoraGradients out{Tensor::zeros(DType::bf16, {T(), K()}), Tensor::zeros(DType::f32, {r(), K()}),
-                      Tensor::zeros(DType::f32, {N(), r()}), std::nullopt};
+                      Tensor::zeros(DType::f32, {N(), r()})};
     for (std::int64_t t = 0; t < T(); ++t)
       for (std::int64_t k = 0; k < K(); ++k) {
         float acc = 0.0f;
@@ -117,7 +118,7 @@ struct Definition {
       for (std::int64_t j = 0; j < r(); ++j) {
         float acc = 0.0f;
         for (std::int64_t t = 0; t < T(); ++t) acc = Arith::mac(acc, g(t, n), hv[t * r() + j]);
-        out.dB.set_bits(n * r() + j, float_bits(lora::scaled(s(), acc)));
+        out.dB.set_bits(n * r() + j, float_bits(arith::scaled(s(), acc)));
       }
     return out;
   }
@@ -255,7 +256,7 @@ void expect_definition_bits() {
     for (const Isa isa : isas())
       for (const char* threads : {"1", "2"}) {
         const Threads with(threads);
-        LoraHostTwin<Arith> twin(isa);
+        const LoraHost<Arith> twin(isa);
         const LoraGradients tg = twin.backward(ops.in, ops.dy);
         const std::string where = label(s) + ", " + isa_name(isa) + ", " + threads + " thread(s)";
         EXPECT_EQ(differences(twin.forward(ops.in), y), 0) << "y differs: " << where;
@@ -266,21 +267,21 @@ void expect_definition_bits() {
   }
 }
 
-TEST(LoraHostTwin, EqualsThePerElementDefinitionBitwise) { expect_definition_bits<StandardArithmetic>(); }
-TEST(LoraHostTwin, ScalarKernelEqualsItsDefinitionBitwise) { expect_definition_bits<Bf16Steps>(); }
-TEST(LoraHostTwin, SplitBaseEqualsItsDefinitionBitwise) { expect_definition_bits<SplitBase>(); }
+TEST(LoraHost, EqualsThePerElementDefinitionBitwise) { expect_definition_bits<StandardArithmetic>(); }
+TEST(LoraHost, ScalarKernelEqualsItsDefinitionBitwise) { expect_definition_bits<Bf16Steps>(); }
+TEST(LoraHost, SplitBaseEqualsItsDefinitionBitwise) { expect_definition_bits<SplitBase>(); }
 
 // The comparison can tell an order apart: a definition whose y base chains run k descending
 // differs from the twin in y on these cases (in at least one element of every shape with
 // K >= 16 and at least 256 outputs).
 // Shapes with special values are skipped: their Inf and NaN rows hide the order.
-TEST(LoraHostTwin, AnotherSummationOrderIsTold) {
+TEST(LoraHost, AnotherSummationOrderIsTold) {
   std::uint32_t seed = 1;
   for (const Shape& s : shapes()) {
     const Operands ops = operands(s, seed++);
     if (s.K < 16 || s.T * s.N < 256 || s.values == Values::special) continue;
     const Definition<StandardArithmetic> reordered{ops.in, true};
-    LoraHostTwin<StandardArithmetic> twin;
+    const LoraHost<StandardArithmetic> twin;
     const std::int64_t d = differences(twin.forward(ops.in), reordered.y());
     std::printf("%s: %lld of %lld y elements differ\n", label(s).c_str(), static_cast<long long>(d),
                 static_cast<long long>(s.T * s.N));
@@ -289,4 +290,4 @@ TEST(LoraHostTwin, AnotherSummationOrderIsTold) {
 }
 
 }  // namespace
-}  // namespace parity::subjects::builtin
+}  // namespace parity::ops::lora_forward

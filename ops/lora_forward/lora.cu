@@ -16,13 +16,14 @@
 
 #include <parity/core/bf16.hpp>
 #include <parity/core/hd.hpp>
+#include <parity/ops/lora_forward/lora_arith.cuh>
+#include <parity/ops/lora_forward/lora_kernel.hpp>
 #include <parity/subjects/builtin/cuda_memory.cuh>
-#include <parity/subjects/builtin/lora_arith.cuh>
-#include <parity/subjects/builtin/lora_cuda.hpp>
-#include <parity/subjects/lora_family.hpp>
 
-namespace parity::subjects::builtin {
+namespace parity::ops::lora_forward {
 namespace {
+
+namespace cuda = subjects::builtin::cuda;
 
 using std::int64_t;
 using std::uint16_t;
@@ -42,7 +43,7 @@ template <class T>
 struct View {
   const T* data;
   int64_t offset, s0, s1;
-  __device__ float operator()(int64_t i, int64_t j) const { return value(data[lora::at(offset, s0, s1, i, j)]); }
+  __device__ float operator()(int64_t i, int64_t j) const { return value(data[arith::at(offset, s0, s1, i, j)]); }
   View swapped() const { return {data, offset, s1, s0}; }
 
  private:
@@ -77,7 +78,7 @@ __device__ __forceinline__ void mac_stage(float (&acc)[kPer][kPer], const float 
 #pragma unroll
     for (int p = 0; p < kPer; ++p)
 #pragma unroll
-      for (int q = 0; q < kPer; ++q) acc[p][q] = lora::mac(acc[p][q], a[p], b[q]);
+      for (int q = 0; q < kPer; ++q) acc[p][q] = arith::mac(acc[p][q], a[p], b[q]);
   }
 }
 
@@ -119,8 +120,8 @@ struct ForwardEpilogue {
   float scale;
   __device__ uint16_t operator()(float base, int64_t t, int64_t n) const {
     float low = 0.0f;
-    for (int64_t j = 0; j < r; ++j) low = lora::mac(low, h[t * r + j], B(n, j));
-    return lora::forward_output(base, low, scale);
+    for (int64_t j = 0; j < r; ++j) low = arith::mac(low, h[t * r + j], B(n, j));
+    return arith::forward_output(base, low, scale);
   }
 };
 
@@ -130,8 +131,8 @@ struct InputGradientEpilogue {
   int64_t r;
   View<float> A;  // [r, K]
   __device__ uint16_t operator()(float chain, int64_t t, int64_t k) const {
-    for (int64_t j = 0; j < r; ++j) chain = lora::mac(chain, dh[t * r + j], A(j, k));
-    return lora::input_gradient_output(chain);
+    for (int64_t j = 0; j < r; ++j) chain = arith::mac(chain, dh[t * r + j], A(j, k));
+    return arith::input_gradient_output(chain);
   }
 };
 
@@ -141,7 +142,7 @@ __global__ void low_rank_activations(View<uint16_t> x, View<float> A, int64_t T,
   if (i >= T * r) return;
   const int64_t t = i / r, j = i % r;
   float acc = 0.0f;
-  for (int64_t k = 0; k < K; ++k) acc = lora::mac(acc, x(t, k), A(j, k));
+  for (int64_t k = 0; k < K; ++k) acc = arith::mac(acc, x(t, k), A(j, k));
   h[i] = acc;
 }
 
@@ -152,8 +153,8 @@ __global__ void low_rank_gradient(View<uint16_t> dy, View<float> B, int64_t T, i
   if (i >= T * r) return;
   const int64_t t = i / r, j = i % r;
   float acc = 0.0f;
-  for (int64_t n = 0; n < N; ++n) acc = lora::mac(acc, dy(t, n), B(n, j));
-  dh[i] = lora::scaled(scale, acc);
+  for (int64_t n = 0; n < N; ++n) acc = arith::mac(acc, dy(t, n), B(n, j));
+  dh[i] = arith::scaled(scale, acc);
 }
 
 // dA[j][k] = sum_t dh[t][j] x[t, k].
@@ -162,7 +163,7 @@ __global__ void adapter_a_gradient(const float* dh, View<uint16_t> x, int64_t T,
   if (i >= r * K) return;
   const int64_t j = i / K, k = i % K;
   float acc = 0.0f;
-  for (int64_t t = 0; t < T; ++t) acc = lora::mac(acc, dh[t * r + j], x(t, k));
+  for (int64_t t = 0; t < T; ++t) acc = arith::mac(acc, dh[t * r + j], x(t, k));
   dA[i] = acc;
 }
 
@@ -173,8 +174,8 @@ __global__ void adapter_b_gradient(View<uint16_t> dy, const float* h, int64_t T,
   if (i >= N * r) return;
   const int64_t n = i / r, j = i % r;
   float acc = 0.0f;
-  for (int64_t t = 0; t < T; ++t) acc = lora::mac(acc, dy(t, n), h[t * r + j]);
-  dB[i] = lora::scaled(scale, acc);
+  for (int64_t t = 0; t < T; ++t) acc = arith::mac(acc, dy(t, n), h[t * r + j]);
+  dB[i] = arith::scaled(scale, acc);
 }
 
 using cuda::DeviceBuffer;
@@ -223,10 +224,11 @@ void launch_tiled(View<uint16_t> a, View<uint16_t> b, int64_t M, int64_t C, int6
   check(cudaGetLastError(), name);
 }
 
-class LoraCudaKernel : public LoraSubject {
+// parity's kernel as a subject of lora_forward: y.
+class ForwardCuda final : public OpSubject {
  public:
-  Tensor forward(const LoraInputs& in) override {
-    validate_lora_inputs(in);
+  OpOutputs run(const OpCall& call) override {
+    const LoraOperands in = operands_of(call);
     const int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
     const DeviceOperand x(in.x), W(in.W), A(in.A), B(in.B);
     const DeviceBuffer h = device_array(T * r, sizeof(float));
@@ -237,12 +239,17 @@ class LoraCudaKernel : public LoraSubject {
     launch_tiled(x.view<uint16_t>(), W.view<uint16_t>(), T, N, K,
                  ForwardEpilogue{h.as<float>(), r, B.view<float>(), in.scale}, y.as<uint16_t>(),
                  "tiled_chains<ForwardEpilogue><<<>>>");
-    return fetch(y, DType::bf16, T, N);
+    return {{"y", fetch(y, DType::bf16, T, N)}};
   }
+};
 
-  LoraGradients backward(const LoraInputs& in, const Tensor& dy) override {
-    validate_lora_inputs(in);
-    validate_lora_dy(in, dy);
+// parity's kernel as a subject of lora_backward: dx, dA and dB.
+class BackwardCuda final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    const LoraOperands in = operands_of(call);
+    const Tensor& dy = call.input("dy");
+    check_dy(in, dy);
     const int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
     const DeviceOperand x(in.x), W(in.W), A(in.A), B(in.B), g(dy);
     const DeviceBuffer h = device_array(T * r, sizeof(float));
@@ -266,18 +273,14 @@ class LoraCudaKernel : public LoraSubject {
     adapter_b_gradient<<<simple_blocks(N * r), kSimpleThreads>>>(g.view<uint16_t>(), h.as<float>(), T, r, N, in.scale,
                                                                  dB.as<float>());
     check(cudaGetLastError(), "adapter_b_gradient<<<>>>");
-    LoraGradients out;
-    out.dx = fetch(dx, DType::bf16, T, K);
-    out.dA = fetch(dA, DType::f32, r, K);
-    out.dB = fetch(dB, DType::f32, N, r);
-    return out;
+    return {
+        {"dx", fetch(dx, DType::bf16, T, K)}, {"dA", fetch(dA, DType::f32, r, K)}, {"dB", fetch(dB, DType::f32, N, r)}};
   }
-
-  LoraPath last_path() const override { return {"cuda-tiled"}; }
 };
 
 }  // namespace
 
-std::unique_ptr<LoraSubject> make_lora_cuda_kernel() { return std::make_unique<LoraCudaKernel>(); }
+std::unique_ptr<OpSubject> make_forward_cuda_kernel() { return std::make_unique<ForwardCuda>(); }
+std::unique_ptr<OpSubject> make_backward_cuda_kernel() { return std::make_unique<BackwardCuda>(); }
 
-}  // namespace parity::subjects::builtin
+}  // namespace parity::ops::lora_forward

@@ -1,7 +1,7 @@
-// The CUDA LoRA kernel equals its host twin (LoraHostTwin<StandardArithmetic>) bit for bit:
-// y, dx, dA and dB, over shapes at the tile edges (64 x 64 outputs, 16-deep stages), the
-// LoRA reference shapes, transposed / padded / offset layouts, bf16 rounding midpoints and a
-// NaN. Needs a GPU: exits 77 (ctest: skipped) when cuda_unavailable_reason() is non-empty.
+// The CUDA LoRA kernel (the parity-cuda subjects of lora_forward and lora_backward) equals its host
+// twin (LoraHost<StandardArithmetic>) bit for bit: y, dx, dA and dB, over shapes at the tile edges (64 x 64 outputs,
+// 16-deep stages), the LoRA reference shapes, transposed / padded / offset layouts, bf16 rounding midpoints and a NaN.
+// Needs a GPU: exits 77 (ctest: skipped) when cuda_unavailable_reason() is non-empty.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,13 +15,28 @@
 #include <parity/core/layout.hpp>
 #include <parity/core/random_fill.hpp>
 #include <parity/core/tensor.hpp>
+#include <parity/ops/lora_forward/lora_host.hpp>
+#include <parity/ops/lora_forward/lora_kernel.hpp>
 #include <parity/subjects/builtin/cuda_device.hpp>
-#include <parity/subjects/builtin/lora_cuda.hpp>
-#include <parity/subjects/builtin/lora_host.hpp>
-#include <parity/subjects/lora_family.hpp>
 
-namespace parity::subjects::builtin {
+namespace parity::ops::lora_forward {
 namespace {
+
+using LoraInputs = LoraOperands;
+
+// A call of lora_forward (no dy) or lora_backward on `in`.
+OpCall call_of(const LoraInputs& in, const Tensor* dy = nullptr) {
+  OpCall call{.extents = {{"T", in.x.dim(0)}, {"N", in.W.dim(0)}, {"K", in.x.dim(1)}, {"r", in.A.dim(0)}},
+              .inputs = {{"x", in.x}, {"W", in.W}, {"A", in.A}, {"B", in.B}},
+              .params = {{"scale", in.scale}},
+              .output_dtypes = {{"y", DType::bf16}},
+              .lengths = {}};
+  if (dy) {
+    call.inputs.emplace("dy", *dy);
+    call.output_dtypes = {{"dx", DType::bf16}, {"dA", DType::f32}, {"dB", DType::f32}};
+  }
+  return call;
+}
 
 enum class Patch { none, midpoints, nan };
 
@@ -109,24 +124,22 @@ TEST_P(LoraCudaTwin, ForwardAndBackwardEqualTheHostTwinBitwise) {
   const TwinCase& c = GetParam();
   SCOPED_TRACE("rerun: lora_cuda_twin_test --gtest_filter='Shapes/LoraCudaTwin.*/" + c.name + "'");
   const Operands ops = make_operands(c, 0x10AA + static_cast<std::uint64_t>(c.T * 31 + c.N));
-  LoraHostTwin<StandardArithmetic> host;
-  const std::unique_ptr<LoraSubject> cuda = make_lora_cuda_kernel();
+  const LoraHost<StandardArithmetic> host;
 
   const Tensor y_host = host.forward(ops.in);
-  const Tensor y_cuda = cuda->forward(ops.in);
+  const Tensor y_cuda = make_forward_cuda_kernel()->run(call_of(ops.in)).at("y");
   ASSERT_GT(nonzero_elements(y_host), 0) << "degenerate case: y is all zero";
   expect_bitwise(y_cuda, y_host, "y");
-  EXPECT_EQ(cuda->last_path().name, "cuda-tiled");
 
   const LoraGradients g_host = host.backward(ops.in, ops.dy);
-  const LoraGradients g_cuda = cuda->backward(ops.in, ops.dy);
+  const OpOutputs g_cuda = make_backward_cuda_kernel()->run(call_of(ops.in, &ops.dy));
   ASSERT_GT(nonzero_elements(g_host.dx), 0) << "degenerate case: dx is all zero";
   ASSERT_GT(nonzero_elements(g_host.dA), 0) << "degenerate case: dA is all zero";
   ASSERT_GT(nonzero_elements(g_host.dB), 0) << "degenerate case: dB is all zero";
-  expect_bitwise(g_cuda.dx, g_host.dx, "dx");
-  expect_bitwise(g_cuda.dA, g_host.dA, "dA");
-  expect_bitwise(g_cuda.dB, g_host.dB, "dB");
-  EXPECT_FALSE(g_cuda.dW.has_value()) << "dW must stay empty: the base weight is frozen";
+  EXPECT_EQ(g_cuda.size(), 3u) << "the backward returns dx, dA and dB alone";
+  expect_bitwise(g_cuda.at("dx"), g_host.dx, "dx");
+  expect_bitwise(g_cuda.at("dA"), g_host.dA, "dA");
+  expect_bitwise(g_cuda.at("dB"), g_host.dB, "dB");
 
   if (c.patch == Patch::nan) {
     EXPECT_TRUE(bf16_is_nan(static_cast<std::uint16_t>(y_cuda.bits_at(0)))) << "NaN did not reach y";
@@ -156,9 +169,8 @@ TEST(LoraCudaTwinRounding, OutputsOnBf16MidpointsRoundToEven) {
     in.W.set_value(n, 1.0);
     in.B.set_value(n, bits_float(bf16_straddle_bits(cases[n].hi, cases[n].d)) - 1.0f);
   }
-  LoraHostTwin<StandardArithmetic> host;
-  const Tensor y_host = host.forward(in);
-  const Tensor y_cuda = make_lora_cuda_kernel()->forward(in);
+  const Tensor y_host = LoraHost<StandardArithmetic>().forward(in);
+  const Tensor y_cuda = make_forward_cuda_kernel()->run(call_of(in)).at("y");
   for (std::int64_t n = 0; n < N; ++n) {
     EXPECT_EQ(y_host.bits_at(n), cases[n].expected) << "host twin, column " << n;
     EXPECT_EQ(y_cuda.bits_at(n), cases[n].expected) << "cuda, column " << n;
@@ -166,7 +178,7 @@ TEST(LoraCudaTwinRounding, OutputsOnBf16MidpointsRoundToEven) {
 }
 
 }  // namespace
-}  // namespace parity::subjects::builtin
+}  // namespace parity::ops::lora_forward
 
 int main(int argc, char** argv) {
   const std::string reason = parity::subjects::builtin::cuda_unavailable_reason();

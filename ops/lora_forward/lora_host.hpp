@@ -1,0 +1,162 @@
+#pragma once
+// The host twin of parity's LoRA kernel: the exact arithmetic of lora_arith.cuh, in the orders it
+// documents, on the CPU, and its subjects of lora_forward (ForwardHost) and lora_backward
+// (BackwardHost). `Arith` is a policy (CUTLASS style) that the mismatch probes replace to build
+// real alternative implementations (lora_probes.hpp); StandardArithmetic is the kernel's own.
+// Every product runs through fma_chain.hpp: vectorised across outputs, each output one chain in
+// its documented order, so the bits are those of the per-element definition whatever the
+// instruction set or thread count. Intermediates live in this thread's scratch buffers.
+#include <cstdint>
+#include <vector>
+
+#include <parity/core/bf16.hpp>
+#include <parity/core/isa.hpp>
+#include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/lora_forward/lora_arith.cuh>
+#include <parity/ops/lora_forward/lora_kernel.hpp>
+#include <parity/subjects/builtin/fma_chain.hpp>
+#include <parity/subjects/builtin/scratch.hpp>
+
+namespace parity::ops::lora_forward {
+
+using subjects::builtin::MatrixView;
+
+struct StandardArithmetic {
+  static float mac(float acc, float a, float b) { return arith::mac(acc, a, b); }
+  static std::uint16_t round_output(float v) { return bf16_from_float_rne(v); }
+  static float effective_scale(float s) { return s; }
+  // Whether the forward base reduction is split in two halves for this many rows and this
+  // reduction depth K.
+  static bool split_base_reduction(std::int64_t /*rows*/, std::int64_t /*K*/) { return false; }
+  // Whether a call of rank r runs with B's last column left out (forward and backward).
+  static bool drops_last_rank_column(std::int64_t /*r*/) { return false; }
+};
+
+// Whether a policy keeps the kernel's multiply-add (then the vector kernels run its chains;
+// otherwise mac_chains, the scalar kernel, runs them with the policy's own mac).
+template <class Arith>
+inline constexpr bool kKeepsKernelMac = &Arith::mac == &StandardArithmetic::mac;
+
+template <class Arith>
+class LoraHost {
+ public:
+  // `isa`: the vector kernels to use (at most best_isa(); a lower one gives the same bits).
+  explicit LoraHost(Isa isa = best_isa()) : isa_(isa) {}
+
+  // y = x W^T + s (x A^T) B^T, [T, N] bf16 contiguous. Throws InputError as check_operands.
+  Tensor forward(const LoraOperands& operands) const {
+    const LoraOperands in = effective(operands);
+    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
+    float* x = subjects::builtin::zeroed_scratch(0, n(T, K));
+    subjects::builtin::to_floats(MatrixView::of(in.x), x);
+    const float* h = low_rank_activations(x, in, subjects::builtin::zeroed_scratch(1, n(T, r)));
+    const float s = Arith::effective_scale(in.scale);
+    const MatrixView Wt = MatrixView::of(in.W).transposed();  // b(k, n) = W[n][k]
+    float* base = subjects::builtin::zeroed_scratch(2, n(T, N));
+    float* low = subjects::builtin::zeroed_scratch(3, n(T, N));
+    if (Arith::split_base_reduction(T, K)) {
+      const std::int64_t half = K / 2;
+      float* second = subjects::builtin::zeroed_scratch(4, n(T, N));
+      chains(T, x, K, Wt.row_range(0, half), base, N);
+      chains(T, x + half, K, Wt.row_range(half, K), second, N);
+      for (std::size_t i = 0; i < n(T, N); ++i) base[i] = base[i] + second[i];
+    } else {
+      chains(T, x, K, Wt, base, N);
+    }
+    chains(T, h, r, MatrixView::of(in.B).transposed(), low, N);  // b(j, n) = B[n][j]
+    Tensor y = Tensor::zeros(DType::bf16, {T, N});
+    auto* out = y.storage<std::uint16_t>();
+    for (std::size_t i = 0; i < n(T, N); ++i) out[i] = Arith::round_output(arith::forward_sum(base[i], low[i], s));
+    return y;
+  }
+
+  // dx, dA, dB for dy = dL/dy ([T, N] bf16, any strides). Throws InputError as check_operands
+  // and check_dy.
+  LoraGradients backward(const LoraOperands& operands, const Tensor& dy) const {
+    const LoraOperands in = effective(operands);
+    check_dy(in, dy);
+    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
+    float* x = subjects::builtin::zeroed_scratch(0, n(T, K));
+    subjects::builtin::to_floats(MatrixView::of(in.x), x);
+    float* g = subjects::builtin::zeroed_scratch(2, n(T, N));  // dy, [T][N]
+    subjects::builtin::to_floats(MatrixView::of(dy), g);
+    const float* h = low_rank_activations(x, in, subjects::builtin::zeroed_scratch(1, n(T, r)));
+    const float s = Arith::effective_scale(in.scale);
+
+    float* dh = subjects::builtin::zeroed_scratch(3, n(T, r));
+    chains(T, g, N, MatrixView::of(in.B), dh, r);  // b(n, j) = B[n][j]
+    for (std::size_t i = 0; i < n(T, r); ++i) dh[i] = arith::scaled(s, dh[i]);
+
+    LoraGradients out;
+    float* acc = subjects::builtin::zeroed_scratch(4, n(T, K));
+    chains(T, g, N, MatrixView::of(in.W), acc, K);   // b(n, k) = W[n][k], then
+    chains(T, dh, r, MatrixView::of(in.A), acc, K);  // b(j, k) = A[j][k], one chain
+    out.dx = Tensor::zeros(DType::bf16, {T, K});
+    auto* dx = out.dx.storage<std::uint16_t>();
+    for (std::size_t i = 0; i < n(T, K); ++i) dx[i] = Arith::round_output(acc[i]);
+
+    // dA[j][k] over t: a(j, t) = dh[t][j], b(t, k) = x[t][k].
+    const std::vector<float> dht = subjects::builtin::to_floats(MatrixView::of_floats(dh, T, r, r).transposed());
+    out.dA = Tensor::zeros(DType::f32, {r, K});
+    chains(r, dht.data(), T, MatrixView::of_floats(x, T, K, K), out.dA.storage<float>(), K);
+
+    // dB[n][j] = s * (chain over t of h[t][j] dy[t][n]), computed as its transpose [j][n].
+    const std::vector<float> ht = subjects::builtin::to_floats(MatrixView::of_floats(h, T, r, r).transposed());
+    float* dbt = subjects::builtin::zeroed_scratch(5, n(r, N));
+    chains(r, ht.data(), T, MatrixView::of_floats(g, T, N, N), dbt, N);
+    out.dB = Tensor::zeros(DType::f32, {N, r});
+    float* dB = out.dB.storage<float>();
+    for (std::int64_t i = 0; i < N; ++i)
+      for (std::int64_t j = 0; j < r; ++j) dB[i * r + j] = arith::scaled(s, dbt[j * N + i]);
+    return out;
+  }
+
+ private:
+  static std::size_t n(std::int64_t a, std::int64_t b) { return static_cast<std::size_t>(a * b); }
+
+  // The operands checked, B's last column +0 where the policy drops it (a copy: the caller's B
+  // is not written).
+  static LoraOperands effective(const LoraOperands& in) {
+    check_operands(in);
+    const std::int64_t N = in.B.dim(0), r = in.B.dim(1);
+    if (!Arith::drops_last_rank_column(r)) return in;
+    LoraOperands out = in;
+    for (std::int64_t i = 0; i < N; ++i) out.B.set_value(i * r + r - 1, 0.0);
+    return out;
+  }
+
+  // fma_chains (or mac_chains with the policy's mac): c[i][j] (row stride ldc) continues over
+  // the rows p of b with a[i][p] (row stride lda).
+  void chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc) const {
+    if constexpr (kKeepsKernelMac<Arith>) subjects::builtin::fma_chains(isa_, M, a, lda, b, c, ldc);
+    else subjects::builtin::mac_chains<Arith>(M, a, lda, b, c, ldc);
+  }
+
+  // h[t][j] = sum_k x[t][k] A[j][k], float32, T x r, from x's float32 copy, into h (zeroed).
+  const float* low_rank_activations(const float* x, const LoraOperands& in, float* h) const {
+    const std::int64_t T = in.x.dim(0), K = in.x.dim(1), r = in.A.dim(0);
+    chains(T, x, K, MatrixView::of(in.A).transposed(), h, r);  // b(k, j) = A[j][k]
+    return h;
+  }
+
+  Isa isa_;
+};
+
+// The host twin as a subject of lora_forward: y.
+template <class Arith>
+class ForwardHost final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override { return {{"y", LoraHost<Arith>().forward(operands_of(call))}}; }
+};
+
+// The host twin as a subject of lora_backward: dx, dA and dB.
+template <class Arith>
+class BackwardHost : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override {
+    LoraGradients g = LoraHost<Arith>().backward(operands_of(call), call.input("dy"));
+    return {{"dx", std::move(g.dx)}, {"dA", std::move(g.dA)}, {"dB", std::move(g.dB)}};
+  }
+};
+
+}  // namespace parity::ops::lora_forward
