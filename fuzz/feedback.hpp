@@ -25,7 +25,7 @@ void observe_config(std::uint32_t config);
 // How many distinct configurations have been observed in this process.
 std::size_t configs_seen();
 
-// A small stable id for a name (FNV-1a), for configurations named by text (a LoraPath).
+// A small stable id for a name (FNV-1a), for configurations named by text (a kernel's plan).
 std::uint32_t name_id(const char* name);
 
 }  // namespace parity::fuzz
