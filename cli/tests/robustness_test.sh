@@ -63,9 +63,9 @@ expect 2 "op lora_forward has no subject 'parity-oracles'" -- \
 repro bad.json parity-host base_frozen "$lora_dims"',"params":{'"$lora_params"',"bogus":1}'
 expect 2 "case.params.bogus: unknown parameter" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora"',"mode":"audit"'
-expect 2 "case.mode: the lora_backward family reads no runtime mode" -- "$parity" replay bad.json
+expect 2 "case.mode: the lora family (lora_backward's cases) reads no runtime mode" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora"',"ablations":["node:attention"]'
-expect 2 "case.ablations: the lora_backward family reads no ablations" -- "$parity" replay bad.json
+expect 2 "case.ablations: the lora family (lora_backward's cases) reads no ablations" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora_dims"',"params":{"scale":3.5e38,"dtype.act":16,"dtype.adapter":32}'
 expect 2 "case.params.scale: expected a float32 value in [0, 1024]" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora_dims"',"params":{"alpha":4}'
