@@ -14,7 +14,7 @@
 //    backward, a padding element of a padded W in the forward): failed, naming the call; on
 //    parity's kernel: holds;
 //  - `parity check lora` (LoraFamily::run) under --max T=3 and reach_elements: every case the
-//    subject is given within them;
+//    subject is given within them; contiguous cases where the subject's forward takes no other;
 //  - the family's subjects: lora_backward's but parity's op probes, then the family's own probes;
 //    a Case of the family's former format refused naming case.params.
 // Test subjects only: not shipped as kernels.
@@ -160,6 +160,30 @@ class RecordsExtents final : public parity::ops::OpSubject {
 };
 PARITY_REGISTER_OP_SUBJECT(records_extents, "lora_backward",
                            test_subject("records-extents", &parity::ops::make_op_subject<RecordsExtents>));
+
+// A forward that takes contiguous operands only, beside a backward that takes any (records-extents'
+// twin): the family's cases for it are contiguous. It records whether it was given any other.
+struct Strided {
+  static inline bool given = false;
+};
+class RecordsStrided final : public parity::ops::OpSubject {
+ public:
+  parity::ops::OpOutputs run(const parity::ops::OpCall& call) override {
+    for (const auto& [name, t] : call.inputs) Strided::given = Strided::given || !t.is_contiguous();
+    return twin_.run(call);
+  }
+
+ private:
+  ForwardTwin twin_;
+};
+PARITY_REGISTER_OP_SUBJECT(contiguous_forward_f, "lora_forward",
+                           {.name = "contiguous-forward",
+                            .backend = "host",
+                            .description = "lora_adapter_properties_test",
+                            .capabilities = {.strided_layouts = false},
+                            .make = &parity::ops::make_op_subject<RecordsStrided>});
+PARITY_REGISTER_OP_SUBJECT(contiguous_forward_b, "lora_backward",
+                           test_subject("contiguous-forward", &parity::ops::make_op_subject<BackwardTwin>));
 
 // Subjects of both ops (the family runs a subject's forward where lora_forward has one of its name).
 PARITY_REGISTER_OP_SUBJECT(writes_W_forward_f, "lora_forward",
@@ -334,6 +358,20 @@ TEST(LoraFamily, RunHonoursTheExtentAndReachCaps) {
   const parity::gen::RunResult reach = run_capped({{"reach_elements", max_elements}});
   ASSERT_TRUE(reach.passed) << reach.message;
   EXPECT_LE(Drawn::max_elements, max_elements);
+}
+
+// base_frozen gives the forward the backward's operands: its layouts bound the family's cases.
+TEST(LoraFamily, RunDrawsContiguousCasesForAForwardWithoutStridedLayouts) {
+  parity::gen::RunConfig config;
+  config.cases = 48;
+  config.seed = 5;
+  config.write_reproducer = false;
+  config.max_extents = {{"T", 8}, {"N", 8}, {"K", 8}, {"r", 4}};
+  Strided::given = false;
+  const parity::gen::RunResult run =
+      parity::properties::lora::lora_family().run("contiguous-forward", "base_frozen", config);
+  ASSERT_TRUE(run.passed) << run.message;
+  EXPECT_FALSE(Strided::given);
 }
 
 TEST(LoraFamily, ItsSubjectsAreLoraBackwardsButTheOpProbesThenItsOwnProbes) {
