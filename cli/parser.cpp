@@ -100,7 +100,7 @@ Args parsed_args(const CLI::App& sub, std::vector<std::string> raw) {
                        (flag == "--max-work" ? std::string("cap the extents with --max T=N,... (a reach case's work "
                                                            "with --max reach_work=N)")
                                              : "cap " + flag.substr(6) + " with --max " + flag.substr(6) + "=N") +
-                       " or $PARITY_MAX_<EXT>");
+                       " or $PARITY_MAX_<EXTENT>");
     if (extra.size() > 1 && extra[0] == '-')
       throw InputError(flag + ": unknown flag (see parity " + sub.get_name() + " --help)");
     positional.push_back(extra);

@@ -53,8 +53,8 @@ class OpFamily final : public gen::Family {
   }
   rc::Gen<Case> cases() const override;
   const gen::CaseRules& rules() const override { return rules_; }
-  // Every declared extent: default its max, limit its limit, min its min, no --max-<extent> flag
-  // of its own (`parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents). Then
+  // Every declared extent: default its max, limit its limit, min its min (capped by
+  // `parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents). Then
   // the reach cases' caps kReachElementsCap and (for an op that declares its work) kReachWorkCap:
   // default reach_elements and reach_work, min max_elements and max_work (the oracle's caps, which
   // no run moves), limit kElementsLimit and kWorkLimit.
