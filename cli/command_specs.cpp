@@ -4,31 +4,15 @@
 // text is wrapped by the parser; docs/command.md's command synopsis must name every flag
 // (cli/tests/help_readme_test.py).
 #include <parity/cli/command_spec.hpp>
-#include <parity/registry/families.hpp>
-
-#include <map>
 
 #include <parity/cli/case_worker_flags.hpp>
 #include <parity/cli/commands.hpp>
-#include <parity/properties/gen/extent_caps.hpp>
 #include <parity/properties/gen/family.hpp>
 
 namespace parity::cli {
 namespace {
 
-// Every family's capped extents with a flag of their own (properties/gen/extent_caps.hpp):
-// extent -> what each family draws by default and allows.
-std::map<std::string, std::string> extent_cap_help() {
-  std::map<std::string, std::string> help;
-  for (const gen::Family* f : registry::families())
-    for (const auto& cap : f->extent_caps())
-      if (cap.own_flag)
-        help[cap.extent] += (help[cap.extent].empty() ? "" : "; ") + f->name() + ": default " +
-                            std::to_string(cap.default_max) + ", at most " + std::to_string(cap.limit);
-  return help;
-}
-
-// The --max-<extent> flags of the commands that generate cases, and --max (cli/extent_caps.hpp).
+// The --max flag of the commands that generate cases (cli/extent_caps.hpp).
 std::vector<FlagSpec> with_extent_caps(std::vector<FlagSpec> flags) {
   flags.push_back({"--max", "EXT=N,...",
                    "the largest values of extents by name, any family's (e.g. --max T=4096,D=8192 "
@@ -37,17 +21,7 @@ std::vector<FlagSpec> with_extent_caps(std::vector<FlagSpec> flags) {
                    "cap a reach case's largest operand and work (at most 2^26 and 2^40); each overrides "
                    "$PARITY_MAX_<EXT>, the extent's name in upper case; a value outside the "
                    "extent's range or an extent no selected family has is refused"});
-  for (const auto& [extent, help] : extent_cap_help())
-    flags.push_back({"--max-" + extent, "N",
-                     "the largest " + extent + " a generated case draws (" + help + "; default $" +
-                         gen::extent_cap_variable(extent) + ")"});
   return flags;
-}
-
-// The $PARITY_MAX_<EXTENT> variables, after `names`.
-std::vector<std::string> with_extent_cap_variables(std::vector<std::string> names) {
-  for (const auto& [extent, help] : extent_cap_help()) names.push_back(gen::extent_cap_variable(extent));
-  return names;
 }
 
 // The flags of every command that writes machine-readable results (cli/result_outputs.hpp).
@@ -119,9 +93,6 @@ const std::vector<EnvironmentVariable>& environment_variables() {
          "the op the op_fuzzer harness checks (default: each input's first byte picks one of the ops "
          "that have the subject)"},
     };
-    for (const auto& [extent, help] : extent_cap_help())
-      t.push_back({gen::extent_cap_variable(extent), "the largest " + extent + " a generated case draws when --max-" +
-                                                         extent + " is not given (" + help + ")"});
     return t;
   }();
   return table;
@@ -181,8 +152,8 @@ const std::vector<CommandSpec>& command_specs() {
                                  "an op's declared parameters fixed to one value each (e.g. bias=1 on linear, "
                                  "layout=0 on sdpa)"},
                                 kReproDir})))),
-       .environment = with_extent_cap_variables(
-           {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR", "PARITY_TIMEOUT"}),
+       .environment = {"PARITY_CASES", "PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR",
+                       "PARITY_TIMEOUT"},
        .run = cmd_check},
       {.name = "probes",
        .summary = "every mismatch probe against its family's properties: each must be detected",
@@ -193,8 +164,7 @@ const std::vector<CommandSpec>& command_specs() {
        .positionals = {{"FAMILY", "one family (default every one)"}},
        .flags = with_extent_caps(with_case_worker(
            with_result_outputs({{"--cases", "N", "cases per property and probe (default 200)"}, kReproDir}))),
-       .environment = with_extent_cap_variables(
-           {"PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR", "PARITY_TIMEOUT"}),
+       .environment = {"PARITY_SEED", "RC_PARAMS", "PARITY_THREADS", "PARITY_REPRO_DIR", "PARITY_TIMEOUT"},
        .run = cmd_probes},
       {.name = "replay",
        .summary = "re-runs reproducers",

@@ -2,7 +2,6 @@
 
 #include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
-#include <parity/registry/families.hpp>
 
 namespace parity::cli {
 namespace {
@@ -46,22 +45,8 @@ bool has_extent(const gen::Family& f, const std::string& extent) {
 
 }  // namespace
 
-std::set<std::string> extent_cap_flags() {
-  std::set<std::string> flags;
-  for (const gen::Family* f : registry::families())
-    for (const auto& cap : f->extent_caps())
-      if (cap.own_flag) flags.insert("--max-" + cap.extent);
-  return flags;
-}
-
 gen::ExtentMaxima extent_caps(const Args& args, const gen::Family& family,
                               const std::vector<const gen::Family*>& selected) {
-  for (const std::string& flag : extent_cap_flags()) {
-    if (!args.has(flag)) continue;
-    bool used = false;
-    for (const gen::Family* f : selected) used = used || has_extent(*f, flag.substr(6));
-    if (!used) throw InputError(flag + ": no selected family has the extent " + flag.substr(6));
-  }
   const auto generic = generic_caps(args);
   for (const auto& [extent, item] : generic) {
     bool used = false;
@@ -69,13 +54,9 @@ gen::ExtentMaxima extent_caps(const Args& args, const gen::Family& family,
     if (!used)
       throw InputError("--max " + item.first + ": no selected family has the extent " + extent +
                        extents_text(selected));
-    if (args.has("--max-" + extent)) throw InputError("--max " + item.first + ": --max-" + extent + " caps it too");
   }
   gen::ExtentMaxima maxima;
   for (const auto& cap : family.extent_caps()) {
-    if (const std::string flag = "--max-" + cap.extent; args.has(flag))
-      maxima[cap.extent] = static_cast<std::int64_t>(
-          args.number(flag, 0, static_cast<std::uint64_t>(cap.min), static_cast<std::uint64_t>(cap.limit)));
     for (const auto& [extent, item] : generic)
       if (extent == cap.extent) {
         if (item.second < static_cast<std::uint64_t>(cap.min) || item.second > static_cast<std::uint64_t>(cap.limit))

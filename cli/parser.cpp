@@ -83,7 +83,8 @@ void add_command(CLI::App& app, const CommandSpec& spec) {
 }
 
 // The Args of the parsed subcommand `sub`. Positional arguments beyond those declared are
-// positional too (each command names its own count in its message); an unknown flag throws.
+// positional too (each command names its own count in its message); an unknown flag throws, a
+// former cap (--max-T, --max-work) naming the --max EXT=N that replaces it.
 Args parsed_args(const CLI::App& sub, std::vector<std::string> raw) {
   std::map<std::string, std::string> values;
   std::vector<std::string> positional;
@@ -93,8 +94,15 @@ Args parsed_args(const CLI::App& sub, std::vector<std::string> raw) {
     else values[opt->get_name()] = opt->get_expected_max() == 0 ? std::string() : opt->results().back();
   }
   for (const std::string& extra : sub.remaining()) {
+    const std::string flag = extra.substr(0, extra.find('='));
+    if (flag.starts_with("--max-") && sub.get_option_no_throw("--max"))
+      throw InputError(flag + ": a former cap, which this parity no longer reads: " +
+                       (flag == "--max-work" ? std::string("cap the extents with --max T=N,... (a reach case's work "
+                                                           "with --max reach_work=N)")
+                                             : "cap " + flag.substr(6) + " with --max " + flag.substr(6) + "=N") +
+                       " or $PARITY_MAX_<EXTENT>");
     if (extra.size() > 1 && extra[0] == '-')
-      throw InputError(extra.substr(0, extra.find('=')) + ": unknown flag (see parity " + sub.get_name() + " --help)");
+      throw InputError(flag + ": unknown flag (see parity " + sub.get_name() + " --help)");
     positional.push_back(extra);
   }
   return Args(sub.get_name(), std::move(values), std::move(positional), std::move(raw));

@@ -63,9 +63,9 @@ expect 2 "op lora_forward has no subject 'parity-oracles'" -- \
 repro bad.json parity-host base_frozen "$lora_dims"',"params":{'"$lora_params"',"bogus":1}'
 expect 2 "case.params.bogus: unknown parameter" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora"',"mode":"audit"'
-expect 2 "case.mode: the lora_backward family reads no runtime mode" -- "$parity" replay bad.json
+expect 2 "case.mode: the lora family (lora_backward's cases) reads no runtime mode" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora"',"ablations":["node:attention"]'
-expect 2 "case.ablations: the lora_backward family reads no ablations" -- "$parity" replay bad.json
+expect 2 "case.ablations: the lora family (lora_backward's cases) reads no ablations" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora_dims"',"params":{"scale":3.5e38,"dtype.act":16,"dtype.adapter":32}'
 expect 2 "case.params.scale: expected a float32 value in [0, 1024]" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen "$lora_dims"',"params":{"alpha":4}'
@@ -116,6 +116,14 @@ done
 # The lora family's former work cap is refused, naming the caps that replace it.
 expect 2 "PARITY_MAX_WORK: a cap of the lora family's former cases, which this parity no longer reads" -- \
   env PARITY_MAX_WORK=64 "$parity" check lora --property base_frozen --cases 1
+# The former cap flags are refused, naming the --max EXT=N that replaces them.
+for former in T N K r; do
+  expect 2 "--max-$former: a former cap, which this parity no longer reads: cap $former with --max $former=N" -- \
+    "$parity" check lora --max-$former 4
+done
+expect 2 "--max-work: a former cap, which this parity no longer reads: cap the extents with --max T=N" -- \
+  "$parity" check lora --max-work 64
+expect 2 "--max-T: a former cap" -- "$parity" probes lora --max-T=4
 # A lora reproducer of a property its ops took is refused by replay and by check, naming the op
 # property; the commands named for forward_accuracy, gradient_accuracy and oracle_agreement run.
 for moved in repeatable:"lora_forward's and lora_backward's repeatable" \

@@ -230,23 +230,24 @@ Verdict check_zero_adapter_gradients(const ops::OpProblem& problem, ops::OpSubje
 Verdict check_base_frozen(const ops::OpProblem& p, ops::OpSubject& backward, ops::OpSubject* forward) {
   static const std::set<std::string> declared = {"dx", "dA", "dB"};
   const Tensor w_before = p.call.input("W");
-  const auto untouched = [&] {
-    const auto before = w_before.storage_bytes(), after = p.call.input("W").storage_bytes();
+  // Whether the W that `call` gave a subject still holds w_before's storage, padding included.
+  const auto untouched = [&](const ops::OpCall& call) {
+    const auto before = w_before.storage_bytes(), after = call.input("W").storage_bytes();
     return std::equal(before.begin(), before.end(), after.begin(), after.end());
   };
   if (forward) {
-    ops::OpCall call = p.call;
+    ops::OpCall call = p.call;  // the forward's own operands (a copy of W, which it is checked on)
     call.inputs.erase("dy");
     call.output_dtypes = {{"y", DType::bf16}};
     static_cast<void>(forward->run(call));
-    if (!untouched()) return Verdict::fail("base_frozen", "W's storage changed during the forward");
+    if (!untouched(call)) return Verdict::fail("base_frozen", "W's storage changed during the forward");
   }
   for (const auto& [name, t] : backward.run(p.call))
     if (!declared.contains(name))
       return Verdict::fail("base_frozen", name == "dW" ? "the subject returned a gradient dW for the frozen weight W"
                                                        : "the subject returned an output " + name +
                                                              " beyond dx, dA and dB (a gradient of the frozen W?)");
-  if (!untouched()) return Verdict::fail("base_frozen", "W's storage changed during the backward");
+  if (!untouched(p.call)) return Verdict::fail("base_frozen", "W's storage changed during the backward");
   return Verdict::pass("base_frozen", forward ? "no dW; W untouched by the forward and the backward"
                                               : "no dW; W untouched by the backward");
 }

@@ -46,13 +46,26 @@ void refuse_former_caps() {
         "_R (or --max T=N,...)");
 }
 
+// A refusal of lora_backward's contract for a lora case, naming the lora family where it names
+// lora_backward's ("case.mode: the lora family (lora_backward's cases) reads no runtime mode").
+std::string as_family_refusal(std::string message) {
+  const std::string op = "the lora_backward family", family = "the lora family (lora_backward's cases)";
+  for (std::size_t at = message.find(op); at != std::string::npos; at = message.find(op, at + family.size()))
+    message.replace(at, op.size(), family);
+  return message;
+}
+
 const gen::CaseRules& family_rules() {
   static const gen::CaseRules rules{
       .check_contract =
           [](const Case& c) {
             refuse_former_case_format(c);
             if (c.family != kFamily) throw InputError("case.family: '" + c.family + "' is not " + kFamily);
-            ops::check_contract(backward_ops().def().decl, backward_case(c));
+            try {
+              ops::check_contract(backward_ops().def().decl, backward_case(c));
+            } catch (const InputError& e) {
+              throw InputError(as_family_refusal(e.what()));
+            }
           },
       .conform = [](Case c) { return as_family(ops::op_rules(backward_ops().def().decl).conform(backward_case(c))); }};
   return rules;
@@ -92,16 +105,15 @@ class LoraFamily final : public gen::Family {
     const auto check = check_for(subject, property);
     refuse_former_caps();
     check_restrictions(config.restrictions);
-    const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), extent_caps(), config.max_extents);
     gen::RunConfig resolved = config;
     if (resolved.cases <= 0) resolved.cases = cases_per_property();
-    resolved.max_extents = {};
-    ops::OpDef op = backward_ops().def();
-    for (auto& e : op.decl.extents)
-      if (maxima.at(e.name) != e.max) resolved.max_extents[e.name] = e.max = e.reach = maxima.at(e.name);
-    return gen::run_property(subject, property,
-                             rc::gen::map(ops::op_case(op, info(subject).capabilities.strided_layouts), &as_family),
-                             check, resolved, rules());
+    const ops::OpDef op = backward_ops().run_def(config, resolved);
+    // base_frozen gives the forward of the subject's name the same operands.
+    const ops::OpSubjectInfo* forward = forward_info(subject);
+    const bool strided =
+        info(subject).capabilities.strided_layouts && (!forward || forward->capabilities.strided_layouts);
+    return gen::run_property(subject, property, rc::gen::map(ops::op_case(op, strided), &as_family), check, resolved,
+                             rules());
   }
 
   rc::Gen<Case> cases() const override { return rc::gen::map(ops::op_case(backward_ops().def(), true), &as_family); }
@@ -122,14 +134,19 @@ class LoraFamily final : public gen::Family {
     return backward_ops().runnable(name);
   }
 
+  // lora_forward's subject `name` where it has one that runs here, else nullptr.
+  static const ops::OpSubjectInfo* forward_info(const std::string& name) {
+    for (const auto& s : forward_ops().infos())
+      if (s.name == name && s.unavailable_reason().empty()) return &s;
+    return nullptr;
+  }
+
   // The check of `property` on `subject`'s kernels: a fresh instance of its lora_backward kernel
   // and, where lora_forward has a subject of that name that runs here, of that one, per case.
   std::function<Verdict(const Case&)> check_for(const std::string& subject, const std::string& property) const {
     const LoraProperty& p = find_lora_property(property);
     const ops::OpSubjectInfo& backward = info(subject);
-    const ops::OpSubjectInfo* forward = nullptr;
-    for (const auto& s : forward_ops().infos())
-      if (s.name == subject && s.unavailable_reason().empty()) forward = &s;
+    const ops::OpSubjectInfo* forward = forward_info(subject);
     return [&backward, forward, check = p.check](const Case& c) {
       const ops::OpProblem problem = ops::materialise(backward_ops().def().decl, backward_case(c));
       const std::unique_ptr<ops::OpSubject> b = backward.make();

@@ -95,15 +95,9 @@ class TransitionFamily final : public gen::Family {
     if (!check) return gen::not_applicable_result(subject, property, why_not);
     refuse_former_caps();
     check_restrictions(config.restrictions);
-    const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), extent_caps(), config.max_extents);
     gen::RunConfig resolved = config;
     if (resolved.cases <= 0) resolved.cases = cases_per_property();
-    resolved.max_extents = {};
-    ops::OpDef op = step_ops().def();
-    for (auto& e : op.decl.extents)
-      if (maxima.at(e.name) != e.max) resolved.max_extents[e.name] = e.max = e.reach = maxima.at(e.name);
-    if (const std::int64_t m = maxima.at(ops::kReachElementsCap); m != ops::reach_elements_of(op.decl))
-      resolved.max_extents[ops::kReachElementsCap] = op.decl.reach_elements = m;
+    const ops::OpDef op = step_ops().run_def(config, resolved);
     const bool strided = step_ops().runnable(subject).capabilities.strided_layouts;
     return gen::run_property(subject, property, family_cases(op, strided), check, resolved, rules());
   }

@@ -172,28 +172,32 @@ gen::RunResult OpFamily::run(const std::string& subject, const std::string& prop
     if (!info.host_twin.empty() && property == properties::cross_backend::kProperty)
       strided = strided && runnable(info.host_twin).capabilities.strided_layouts;
   }
-  const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), extent_caps(), config.max_extents);
   gen::RunConfig resolved = config;
   if (resolved.cases <= 0)
     resolved.cases = property == kOracleAgreement && def_.decl.oracle_cases > 0
                          ? gen::default_case_count(def_.decl.oracle_cases)
                          : cases_per_property();
-  // The default rerun line (run_property.hpp) names the caps that differ from the declaration's,
-  // and those a user gave, by flag or variable (a cap at the declared max still takes the extent's
-  // reach to it).
-  const std::vector<gen::ExtentCap> caps = extent_caps();
-  const std::set<std::string> capped = user_capped(caps, config.max_extents);
-  resolved.max_extents = {};
-  for (const auto& cap : caps)
-    if (maxima.at(cap.extent) != cap.default_max || capped.contains(cap.extent))
-      resolved.max_extents[cap.extent] = maxima.at(cap.extent);
-  OpDef op = generated(maxima, config.restrictions, capped);
+  OpDef op = run_def(config, resolved);
   if (property == kOracleAgreement) op.decl = without_reach(std::move(op.decl));  // MPFR at the oracle's caps only
   gen::RunResult result = gen::run_property(subject, property, op_case(op, strided), check, resolved, rules_);
   if (property == kOracleAgreement && !result.passed)
     result.message += "  " + property + " is a self-check of parity's own oracles and calls no subject: " +
                       "this failure is a fault of parity, not a verdict on any subject\n";
   return result;
+}
+
+OpDef OpFamily::run_def(const gen::RunConfig& config, gen::RunConfig& resolved) const {
+  const std::vector<gen::ExtentCap> caps = extent_caps();
+  const gen::ExtentMaxima maxima = gen::resolve_extent_caps(name(), caps, config.max_extents);
+  // The default rerun line (run_property.hpp) names the caps that differ from the declaration's,
+  // and those a user gave, by flag or variable (a cap at the declared max still takes the extent's
+  // reach to it).
+  const std::set<std::string> capped = user_capped(caps, config.max_extents);
+  resolved.max_extents = {};
+  for (const auto& cap : caps)
+    if (maxima.at(cap.extent) != cap.default_max || capped.contains(cap.extent))
+      resolved.max_extents[cap.extent] = maxima.at(cap.extent);
+  return generated(maxima, config.restrictions, capped);
 }
 
 rc::Gen<Case> OpFamily::cases() const { return op_case(def_); }
@@ -224,18 +228,13 @@ std::vector<gen::ExtentCap> OpFamily::extent_caps() const {
   std::vector<gen::ExtentCap> caps;
   const OpDecl& d = def_.decl;
   for (const auto& e : d.extents)
-    caps.push_back({.extent = e.name, .default_max = e.max, .limit = e.limit, .min = e.min, .own_flag = false});
+    caps.push_back({.extent = e.name, .default_max = e.max, .limit = e.limit, .min = e.min});
   caps.push_back({.extent = kReachElementsCap,
                   .default_max = reach_elements_of(d),
                   .limit = kElementsLimit,
-                  .min = d.max_elements,
-                  .own_flag = false});
+                  .min = d.max_elements});
   if (!d.work.empty())
-    caps.push_back({.extent = kReachWorkCap,
-                    .default_max = reach_work_of(d),
-                    .limit = kWorkLimit,
-                    .min = d.max_work,
-                    .own_flag = false});
+    caps.push_back({.extent = kReachWorkCap, .default_max = reach_work_of(d), .limit = kWorkLimit, .min = d.max_work});
   return caps;
 }
 

@@ -53,8 +53,8 @@ class OpFamily final : public gen::Family {
   }
   rc::Gen<Case> cases() const override;
   const gen::CaseRules& rules() const override { return rules_; }
-  // Every declared extent: default its max, limit its limit, min its min, no --max-<extent> flag
-  // of its own (`parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents). Then
+  // Every declared extent: default its max, limit its limit, min its min (capped by
+  // `parity check OP --max T=N`, $PARITY_MAX_<EXTENT>, RunConfig::max_extents). Then
   // the reach cases' caps kReachElementsCap and (for an op that declares its work) kReachWorkCap:
   // default reach_elements and reach_work, min max_elements and max_work (the oracle's caps, which
   // no run moves), limit kElementsLimit and kWorkLimit.
@@ -68,6 +68,14 @@ class OpFamily final : public gen::Family {
   std::vector<std::pair<std::string, Tensor>> case_tensors(const Case& c) const override;
 
   const OpDef& def() const { return def_; }
+  // The op's definition under a run's caps, the one `run` draws its cases from: each extent the
+  // user caps (config.max_extents, $PARITY_MAX_<EXTENT>; extent_caps()) with its max and its reach
+  // at the cap (a cap at the declared max included), reach_elements and reach_work at theirs, and
+  // config.restrictions applied as `generated` does (InputError naming --dtypes or --param). Writes
+  // to resolved.max_extents the caps a rerun line carries: those that differ from the declared
+  // ones or that the user gave. A family whose cases are the op's (the lora family, transition)
+  // runs on it too. InputError for a cap outside its extent's limits (gen::resolve_extent_caps).
+  OpDef run_def(const gen::RunConfig& config, gen::RunConfig& resolved) const;
   // Every registered subject of the op, parity's own among them. The first read fixes the list:
   // a registration after it throws std::logic_error.
   const std::vector<OpSubjectInfo>& infos() const;

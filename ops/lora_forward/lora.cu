@@ -228,7 +228,7 @@ void launch_tiled(View<uint16_t> a, View<uint16_t> b, int64_t M, int64_t C, int6
 class ForwardCuda final : public OpSubject {
  public:
   OpOutputs run(const OpCall& call) override {
-    const LoraOperands in = operands_of(call);
+    const LoraOperandRefs in = operand_refs_of(call);
     const int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
     const DeviceOperand x(in.x), W(in.W), A(in.A), B(in.B);
     const DeviceBuffer h = device_array(T * r, sizeof(float));
@@ -247,7 +247,7 @@ class ForwardCuda final : public OpSubject {
 class BackwardCuda final : public OpSubject {
  public:
   OpOutputs run(const OpCall& call) override {
-    const LoraOperands in = operands_of(call);
+    const LoraOperandRefs in = operand_refs_of(call);
     const Tensor& dy = call.input("dy");
     check_dy(in, dy);
     const int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);

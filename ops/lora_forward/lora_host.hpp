@@ -7,6 +7,7 @@
 // its documented order, so the bits are those of the per-element definition whatever the
 // instruction set or thread count. Intermediates live in this thread's scratch buffers.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <parity/core/bf16.hpp>
@@ -44,8 +45,10 @@ class LoraHost {
   explicit LoraHost(Isa isa = best_isa()) : isa_(isa) {}
 
   // y = x W^T + s (x A^T) B^T, [T, N] bf16 contiguous. Throws InputError as check_operands.
-  Tensor forward(const LoraOperands& operands) const {
-    const LoraOperands in = effective(operands);
+  Tensor forward(const LoraOperands& in) const { return forward(refs(in)); }
+  Tensor forward(const LoraOperandRefs& operands) const {
+    std::optional<Tensor> dropped;
+    const LoraOperandRefs in = effective(operands, dropped);
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
     float* x = subjects::builtin::zeroed_scratch(0, n(T, K));
     subjects::builtin::to_floats(MatrixView::of(in.x), x);
@@ -72,8 +75,10 @@ class LoraHost {
 
   // dx, dA, dB for dy = dL/dy ([T, N] bf16, any strides). Throws InputError as check_operands
   // and check_dy.
-  LoraGradients backward(const LoraOperands& operands, const Tensor& dy) const {
-    const LoraOperands in = effective(operands);
+  LoraGradients backward(const LoraOperands& in, const Tensor& dy) const { return backward(refs(in), dy); }
+  LoraGradients backward(const LoraOperandRefs& operands, const Tensor& dy) const {
+    std::optional<Tensor> dropped;
+    const LoraOperandRefs in = effective(operands, dropped);
     check_dy(in, dy);
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
     float* x = subjects::builtin::zeroed_scratch(0, n(T, K));
@@ -114,15 +119,17 @@ class LoraHost {
  private:
   static std::size_t n(std::int64_t a, std::int64_t b) { return static_cast<std::size_t>(a * b); }
 
-  // The operands checked, B's last column +0 where the policy drops it (a copy: the caller's B
-  // is not written).
-  static LoraOperands effective(const LoraOperands& in) {
+  static LoraOperandRefs refs(const LoraOperands& in) { return {in.x, in.W, in.A, in.B, in.scale}; }
+
+  // The operands checked, in place, but B where the policy drops its last column: a copy with that
+  // column +0, held in `dropped` (the caller's B is not written).
+  static LoraOperandRefs effective(const LoraOperandRefs& in, std::optional<Tensor>& dropped) {
     check_operands(in);
     const std::int64_t N = in.B.dim(0), r = in.B.dim(1);
     if (!Arith::drops_last_rank_column(r)) return in;
-    LoraOperands out = in;
-    for (std::int64_t i = 0; i < N; ++i) out.B.set_value(i * r + r - 1, 0.0);
-    return out;
+    dropped = in.B;
+    for (std::int64_t i = 0; i < N; ++i) dropped->set_value(i * r + r - 1, 0.0);
+    return {in.x, in.W, in.A, *dropped, in.scale};
   }
 
   // fma_chains (or mac_chains with the policy's mac): c[i][j] (row stride ldc) continues over
@@ -133,7 +140,7 @@ class LoraHost {
   }
 
   // h[t][j] = sum_k x[t][k] A[j][k], float32, T x r, from x's float32 copy, into h (zeroed).
-  const float* low_rank_activations(const float* x, const LoraOperands& in, float* h) const {
+  const float* low_rank_activations(const float* x, const LoraOperandRefs& in, float* h) const {
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), r = in.A.dim(0);
     chains(T, x, K, MatrixView::of(in.A).transposed(), h, r);  // b(k, j) = A[j][k]
     return h;
@@ -146,7 +153,7 @@ class LoraHost {
 template <class Arith>
 class ForwardHost final : public OpSubject {
  public:
-  OpOutputs run(const OpCall& call) override { return {{"y", LoraHost<Arith>().forward(operands_of(call))}}; }
+  OpOutputs run(const OpCall& call) override { return {{"y", LoraHost<Arith>().forward(operand_refs_of(call))}}; }
 };
 
 // The host twin as a subject of lora_backward: dx, dA and dB.
@@ -154,7 +161,7 @@ template <class Arith>
 class BackwardHost : public OpSubject {
  public:
   OpOutputs run(const OpCall& call) override {
-    LoraGradients g = LoraHost<Arith>().backward(operands_of(call), call.input("dy"));
+    LoraGradients g = LoraHost<Arith>().backward(operand_refs_of(call), call.input("dy"));
     return {{"dx", std::move(g.dx)}, {"dA", std::move(g.dA)}, {"dB", std::move(g.dB)}};
   }
 };

@@ -20,14 +20,22 @@ struct LoraOperands {
   float scale = 1.0f;
 };
 
+// A call's operands read in place (LoraOperands' fields, not copies): what the host twin runs on.
+struct LoraOperandRefs {
+  const Tensor &x, &W, &A, &B;
+  float scale = 1.0f;
+};
+
 // lora_backward's outputs: dx [T, K] bf16, dA [r, K] and dB [N, r] float32, contiguous.
 struct LoraGradients {
   Tensor dx, dA, dB;
 };
 
 // Throws InputError "lora inputs: ..." naming the operand whose dtype or rank is not the above,
-// that has a zero extent, or whose extents disagree with the others'.
-inline void check_operands(const LoraOperands& in) {
+// that has a zero extent, or whose extents disagree with the others'. `Operands`: LoraOperands or
+// LoraOperandRefs.
+template <class Operands>
+void check_operands(const Operands& in) {
   const auto require = [](bool ok, const std::string& what) {
     if (!ok) throw InputError("lora inputs: " + what);
   };
@@ -47,21 +55,29 @@ inline void check_operands(const LoraOperands& in) {
 }
 
 // Throws InputError naming dy where it is not a bf16 [T, N] of `in`.
-inline void check_dy(const LoraOperands& in, const Tensor& dy) {
+template <class Operands>
+void check_dy(const Operands& in, const Tensor& dy) {
   if (dy.shape().size() != 2 || dy.dtype() != DType::bf16 || dy.dim(0) != in.x.dim(0) || dy.dim(1) != in.W.dim(0))
     throw InputError("lora inputs: dy must be a bf16 [T, N]");
 }
 
 // The operands of a call of lora_forward or lora_backward, checked (InputError naming what the
-// call lacks, or as check_operands).
-inline LoraOperands operands_of(const OpCall& call) {
-  LoraOperands in{.x = call.input("x"),
-                  .W = call.input("W"),
-                  .A = call.input("A"),
-                  .B = call.input("B"),
-                  .scale = static_cast<float>(call.param("scale"))};
+// call lacks, or as check_operands), read in place: references into `call`, which must outlive
+// them.
+inline LoraOperandRefs operand_refs_of(const OpCall& call) {
+  const LoraOperandRefs in{.x = call.input("x"),
+                           .W = call.input("W"),
+                           .A = call.input("A"),
+                           .B = call.input("B"),
+                           .scale = static_cast<float>(call.param("scale"))};
   check_operands(in);
   return in;
+}
+
+// The same operands, copied.
+inline LoraOperands operands_of(const OpCall& call) {
+  const LoraOperandRefs in = operand_refs_of(call);
+  return {.x = in.x, .W = in.W, .A = in.A, .B = in.B, .scale = in.scale};
 }
 
 // parity's CUDA kernel (lora.cu) as a subject of lora_forward and of lora_backward: y, dx, dA and

@@ -30,7 +30,8 @@ class LoraTorch : public OpSubject {
   at::Tensor on_device(const Tensor& t) const { return to_aten(t).to(device_); }
 
   // base + s * low, in float32, before the output rounding.
-  at::Tensor forward_f32(const LoraOperands& in, const at::Tensor& x, const at::Tensor& A, const at::Tensor& B) const {
+  at::Tensor forward_f32(const LoraOperandRefs& in, const at::Tensor& x, const at::Tensor& A,
+                         const at::Tensor& B) const {
     const at::Tensor base = at::linear(x, on_device(in.W).to(at::kFloat));
     const at::Tensor low = at::linear(at::linear(x, A), B);
     return base.add(low.mul(in.scale));
@@ -44,7 +45,7 @@ class ForwardTorch final : public LoraTorch {
  public:
   using LoraTorch::LoraTorch;
   OpOutputs run(const OpCall& call) override {
-    const LoraOperands in = operands_of(call);
+    const LoraOperandRefs in = operand_refs_of(call);
     at::NoGradGuard no_grad;
     const at::Tensor x = on_device(in.x).to(at::kFloat);
     return {{"y", from_aten(forward_f32(in, x, on_device(in.A), on_device(in.B)).to(at::kBFloat16))}};
@@ -55,7 +56,7 @@ class BackwardTorch final : public LoraTorch {
  public:
   using LoraTorch::LoraTorch;
   OpOutputs run(const OpCall& call) override {
-    const LoraOperands in = operands_of(call);
+    const LoraOperandRefs in = operand_refs_of(call);
     const Tensor& dy = call.input("dy");
     check_dy(in, dy);
     at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result

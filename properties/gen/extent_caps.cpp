@@ -26,7 +26,7 @@ ExtentMaxima resolve_extent_caps(const std::string& family, const std::vector<Ex
     known += (known.empty() ? "" : ", ") + cap.extent;
   }
   for (const auto& [extent, max] : explicit_maxima) {
-    const std::string flag = "--max-" + extent;
+    const std::string flag = "--max " + extent + "=" + std::to_string(max);
     const auto it = out.find(extent);
     if (it == out.end())
       throw InputError(flag + ": the " + family + " family has no extent " + extent + " (its extents: " + known + ")");

@@ -71,7 +71,7 @@ class Family {
   // Case it draws satisfies, with the consistency rules the shrinker keeps.
   virtual rc::Gen<Case> cases() const = 0;
   virtual const CaseRules& rules() const = 0;
-  // The extents a user may cap (extent_caps.hpp: --max-<extent>, $PARITY_MAX_<EXTENT>,
+  // The extents a user may cap (extent_caps.hpp: --max EXT=N, $PARITY_MAX_<EXTENT>,
   // RunConfig::max_extents), with their defaults and the contract's limits; empty for a family
   // whose generator takes no caps (run refuses any then).
   virtual std::vector<ExtentCap> extent_caps() const { return {}; }

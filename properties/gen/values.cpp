@@ -16,33 +16,6 @@ rc::Gen<std::int64_t> extent(std::int64_t max, std::vector<std::int64_t> referen
       {{3, shrinking_element(edges)}, {1, rc::gen::inRange<std::int64_t>(1, max + 1)}});
 }
 
-std::vector<std::int64_t> threshold_extents(std::int64_t max, std::vector<std::int64_t> reference) {
-  std::vector<std::int64_t> out = std::move(reference);
-  for (std::int64_t p = 32; p <= 8192; p *= 2) out.insert(out.end(), {p - 1, p, p + 1});
-  out.push_back(max);
-  std::erase_if(out, [max](std::int64_t e) { return e < 1 || e > max; });
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-rc::Gen<SizedExtent> sized_extent(std::int64_t max, std::int64_t small_max, std::vector<std::int64_t> reference,
-                                  int small_weight) {
-  small_max = std::min(small_max, max);
-  // The large tier adds what the small draw does not reach: the thresholds above small_max
-  // (all of them when none is, under a low cap).
-  std::vector<std::int64_t> large = threshold_extents(max, reference);
-  if (large.back() > small_max) std::erase_if(large, [small_max](std::int64_t e) { return e <= small_max; });
-  return rc::gen::construct<SizedExtent>(extent(small_max, reference), shrinking_element(std::move(large)),
-                                         rc::gen::map(shrinking_element<int>([small_weight] {
-                                                        std::vector<int> tiers(
-                                                            static_cast<std::size_t>(small_weight) + 1, 0);
-                                                        tiers.back() = 1;
-                                                        return tiers;
-                                                      }()),
-                                                      [](int tier) { return tier == 1; }));
-}
-
 rc::Gen<Layout> layout() {
   return rc::gen::weightedOneOf<Layout>(
       {{1, rc::gen::just(Layout{})},

@@ -25,25 +25,6 @@ rc::Gen<T> shrinking_element(std::vector<T> values) {
 // given reference extents (those <= max), or any value in range. Shrinks towards 1.
 rc::Gen<std::int64_t> extent(std::int64_t max, std::vector<std::int64_t> reference = {});
 
-// The extents where real kernels change plan, up to `max`: 2^k - 1, 2^k and 2^k + 1 for
-// 32 <= 2^k <= 8192, the `reference` extents and `max` itself, each in [1, max], ascending.
-std::vector<std::int64_t> threshold_extents(std::int64_t max, std::vector<std::int64_t> reference = {});
-
-// One extent drawn both ways: `small` from extent(small_max, reference) and `large` from
-// the threshold_extents(max, reference) above small_max (all of them when none lies above), and
-// which of them the case uses. A family's generator
-// may demote a large draw to its small one (or to a smaller threshold) to fit its work budget.
-struct SizedExtent {
-  std::int64_t small = 1, large = 1;
-  bool is_large = false;
-  std::int64_t value() const { return is_large ? large : small; }
-};
-
-// Large one time in `1 + small_weight` (small_weight >= 1), shrinking towards small, each part
-// towards its simplest value. small_max is min'ed with max.
-rc::Gen<SizedExtent> sized_extent(std::int64_t max, std::int64_t small_max, std::vector<std::int64_t> reference = {},
-                                  int small_weight = 5);
-
 // A layout: contiguous, transposed, padded leading dimension, storage offset, or a mix.
 // Contiguous about a third of the time. Shrinks towards contiguous.
 rc::Gen<Layout> layout();

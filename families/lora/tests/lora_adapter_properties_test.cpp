@@ -10,7 +10,11 @@
 //  - zero_adapter_gradients on parity's host twin with a NaN dB where no order may overflow, and
 //    with a dB or dA of the wrong shape or dtype: failed, naming it;
 //  - base_frozen on a backward that returns a dW, or another output beyond dx, dA and dB: failed,
-//    naming it; on parity's kernel: holds;
+//    naming it; on subjects that write W's storage (a logical element in the forward or the
+//    backward, a padding element of a padded W in the forward): failed, naming the call; on
+//    parity's kernel: holds;
+//  - `parity check lora` (LoraFamily::run) under --max T=3 and reach_elements: every case the
+//    subject is given within them; contiguous cases where the subject's forward takes no other;
 //  - the family's subjects: lora_backward's but parity's op probes, then the family's own probes;
 //    a Case of the family's former format refused naming case.params.
 // Test subjects only: not shipped as kernels.
@@ -27,8 +31,11 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/error.hpp>
 #include <parity/families/lora/lora_family.hpp>
+#include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/lora_backward/tests/lora_backward_test_support.hpp>
+#include <parity/ops/op_families.hpp>
+#include <parity/properties/gen/run_property.hpp>
 
 namespace {
 
@@ -96,6 +103,25 @@ class ExtraOutput final : public parity::ops::OpSubject {
 };
 constexpr char kDW[] = "dW", kGradW[] = "grad_W";
 
+// parity's host twin `Twin` that first flips a bit of W's storage element `element` through
+// const_cast (a kernel writing the frozen weight): element 0 is W[0, 0], kWPadding a padding
+// element of padded_case()'s W.
+template <class Twin, std::int64_t element>
+class WritesW final : public parity::ops::OpSubject {
+ public:
+  parity::ops::OpOutputs run(const parity::ops::OpCall& call) override {
+    auto& W = const_cast<Tensor&>(call.input("W"));
+    W.storage_bytes()[static_cast<std::size_t>(element) * parity::dtype_size(W.dtype())] ^= std::byte{1};
+    return twin_.run(call);
+  }
+
+ private:
+  Twin twin_;
+};
+using ForwardTwin = parity::ops::lora_forward::ForwardHost<parity::ops::lora_forward::StandardArithmetic>;
+using BackwardTwin = parity::ops::lora_forward::BackwardHost<parity::ops::lora_forward::StandardArithmetic>;
+constexpr std::int64_t kWPadding = 5;  // W [4, 5] row-major with ld_pad 2: storage 5 and 6 pad row 0
+
 template <void (*edit)(LoraGradients&)>
 parity::ops::OpSubjectInfo edited_twin(const char* name) {
   return {.name = name,
@@ -117,6 +143,62 @@ PARITY_REGISTER_OP_SUBJECT(twin_grad_W, "lora_backward",
                            test_subject("twin-grad-W", &parity::ops::make_op_subject<ExtraOutput<kGradW>>));
 PARITY_REGISTER_OP_SUBJECT(scale_first, "lora_backward",
                            test_subject("scale-first", &parity::ops::make_op_subject<ScaleFirst>));
+// parity's host twin that records the largest T and the largest operand it is given.
+struct Drawn {
+  static inline std::int64_t max_T = 0, max_elements = 0;
+};
+class RecordsExtents final : public parity::ops::OpSubject {
+ public:
+  parity::ops::OpOutputs run(const parity::ops::OpCall& call) override {
+    Drawn::max_T = std::max(Drawn::max_T, call.input("x").dim(0));
+    for (const auto& [name, t] : call.inputs) Drawn::max_elements = std::max(Drawn::max_elements, t.numel());
+    return twin_.run(call);
+  }
+
+ private:
+  BackwardTwin twin_;
+};
+PARITY_REGISTER_OP_SUBJECT(records_extents, "lora_backward",
+                           test_subject("records-extents", &parity::ops::make_op_subject<RecordsExtents>));
+
+// A forward that takes contiguous operands only, beside a backward that takes any (records-extents'
+// twin): the family's cases for it are contiguous. It records whether it was given any other.
+struct Strided {
+  static inline bool given = false;
+};
+class RecordsStrided final : public parity::ops::OpSubject {
+ public:
+  parity::ops::OpOutputs run(const parity::ops::OpCall& call) override {
+    for (const auto& [name, t] : call.inputs) Strided::given = Strided::given || !t.is_contiguous();
+    return twin_.run(call);
+  }
+
+ private:
+  ForwardTwin twin_;
+};
+PARITY_REGISTER_OP_SUBJECT(contiguous_forward_f, "lora_forward",
+                           {.name = "contiguous-forward",
+                            .backend = "host",
+                            .description = "lora_adapter_properties_test",
+                            .capabilities = {.strided_layouts = false},
+                            .make = &parity::ops::make_op_subject<RecordsStrided>});
+PARITY_REGISTER_OP_SUBJECT(contiguous_forward_b, "lora_backward",
+                           test_subject("contiguous-forward", &parity::ops::make_op_subject<BackwardTwin>));
+
+// Subjects of both ops (the family runs a subject's forward where lora_forward has one of its name).
+PARITY_REGISTER_OP_SUBJECT(writes_W_forward_f, "lora_forward",
+                           test_subject("writes-W-forward", &parity::ops::make_op_subject<WritesW<ForwardTwin, 0>>));
+PARITY_REGISTER_OP_SUBJECT(writes_W_forward_b, "lora_backward",
+                           test_subject("writes-W-forward", &parity::ops::make_op_subject<BackwardTwin>));
+PARITY_REGISTER_OP_SUBJECT(writes_W_backward_f, "lora_forward",
+                           test_subject("writes-W-backward", &parity::ops::make_op_subject<ForwardTwin>));
+PARITY_REGISTER_OP_SUBJECT(writes_W_backward_b, "lora_backward",
+                           test_subject("writes-W-backward", &parity::ops::make_op_subject<WritesW<BackwardTwin, 0>>));
+PARITY_REGISTER_OP_SUBJECT(writes_W_padding_f, "lora_forward",
+                           test_subject("writes-W-padding",
+                                        &parity::ops::make_op_subject<WritesW<ForwardTwin, kWPadding>>));
+PARITY_REGISTER_OP_SUBJECT(writes_W_padding_b, "lora_backward",
+                           test_subject("writes-W-padding", &parity::ops::make_op_subject<BackwardTwin>));
 
 // A LoRA case of these extents with s = float(alpha) / float(r), seed 7, nothing patched.
 parity::Case lora_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, double alpha) {
@@ -223,6 +305,73 @@ TEST(LoraAdapterProperties, BaseFrozenFailsAnOutputBeyondDxDaDbNamingIt) {
   EXPECT_TRUE(other.fails()) << other.detail;
   EXPECT_NE(other.detail.find("an output grad_W beyond dx, dA and dB"), std::string::npos) << other.detail;
   EXPECT_TRUE(base_frozen("probe-base-gradient").fails());
+}
+
+// plain_case() with W [4, 5] row-major, each row padded by 2 elements.
+parity::Case padded_case() {
+  parity::Case c = plain_case();
+  c.layouts["W"] = parity::Layout{.ld_pad = 2};
+  return c;
+}
+
+TEST(LoraAdapterProperties, BaseFrozenFailsASubjectWritingWNamingTheCall) {
+  const auto check = [](const char* subject, const parity::Case& c) {
+    return parity::properties::lora::lora_family().check(subject, "base_frozen", c);
+  };
+  const parity::Verdict host = check("parity-host", padded_case());
+  EXPECT_TRUE(host.holds()) << host.detail;
+  const parity::Verdict forward = check("writes-W-forward", plain_case());
+  EXPECT_TRUE(forward.fails()) << forward.detail;
+  EXPECT_NE(forward.detail.find("W's storage changed during the forward"), std::string::npos) << forward.detail;
+  const parity::Verdict backward = check("writes-W-backward", plain_case());
+  EXPECT_TRUE(backward.fails()) << backward.detail;
+  EXPECT_NE(backward.detail.find("W's storage changed during the backward"), std::string::npos) << backward.detail;
+  const parity::ops::OpProblem padded = parity::ops::materialise(
+      parity::ops::find_op_family("lora_backward").def().decl, parity::properties::lora::backward_case(padded_case()));
+  const Tensor& W = padded.call.input("W");
+  for (std::int64_t i = 0; i < W.numel(); ++i) ASSERT_NE(W.storage_index(i), kWPadding) << "not padding";
+  const parity::Verdict padding = check("writes-W-padding", padded_case());
+  EXPECT_TRUE(padding.fails()) << padding.detail;
+  EXPECT_NE(padding.detail.find("W's storage changed during the forward"), std::string::npos) << padding.detail;
+}
+
+// A run of base_frozen on records-extents under these caps: 64 cases of seed 11.
+parity::gen::RunResult run_capped(const parity::gen::ExtentMaxima& caps) {
+  Drawn::max_T = Drawn::max_elements = 0;
+  parity::gen::RunConfig config;
+  config.cases = 64;
+  config.seed = 11;
+  config.write_reproducer = false;
+  config.max_extents = caps;
+  return parity::properties::lora::lora_family().run("records-extents", "base_frozen", config);
+}
+
+TEST(LoraFamily, RunHonoursTheExtentAndReachCaps) {
+  const std::int64_t max_elements = parity::ops::find_op_family("lora_backward").def().decl.max_elements;
+  const parity::gen::RunResult plain = run_capped({});
+  ASSERT_TRUE(plain.passed) << plain.message;
+  ASSERT_GT(Drawn::max_T, 3);
+  ASSERT_GT(Drawn::max_elements, max_elements) << "the seed draws no reach case past max_elements";
+  const parity::gen::RunResult t3 = run_capped({{"T", 3}});
+  ASSERT_TRUE(t3.passed) << t3.message;
+  EXPECT_LE(Drawn::max_T, 3);
+  const parity::gen::RunResult reach = run_capped({{"reach_elements", max_elements}});
+  ASSERT_TRUE(reach.passed) << reach.message;
+  EXPECT_LE(Drawn::max_elements, max_elements);
+}
+
+// base_frozen gives the forward the backward's operands: its layouts bound the family's cases.
+TEST(LoraFamily, RunDrawsContiguousCasesForAForwardWithoutStridedLayouts) {
+  parity::gen::RunConfig config;
+  config.cases = 48;
+  config.seed = 5;
+  config.write_reproducer = false;
+  config.max_extents = {{"T", 8}, {"N", 8}, {"K", 8}, {"r", 4}};
+  Strided::given = false;
+  const parity::gen::RunResult run =
+      parity::properties::lora::lora_family().run("contiguous-forward", "base_frozen", config);
+  ASSERT_TRUE(run.passed) << run.message;
+  EXPECT_FALSE(Strided::given);
 }
 
 TEST(LoraFamily, ItsSubjectsAreLoraBackwardsButTheOpProbesThenItsOwnProbes) {

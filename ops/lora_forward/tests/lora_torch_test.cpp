@@ -1,13 +1,18 @@
 // parity's glue to LibTorch for the LoRA references (lora_torch.cpp), torch-cpu and torch-cuda of
 // lora_forward and lora_backward: each returns its op's declared outputs, of their shapes and
 // dtypes, and nothing else (no dW: W has no requires_grad); bad operands are refused naming them
-// before ATen; a CUDA subject never falls back to the CPU; the headers are the configured
+// before ATen; a CUDA subject never falls back to the CPU: refused without a device, computing on
+// it (allocating through LibTorch's CUDA allocator) with one; the headers are the configured
 // LibTorch's. What LibTorch computes (its accuracy, whether its bits depend on the layout or the
 // batch) is LibTorch's and its BLAS's: a finding (`parity gate` findings, `parity check
 // lora_forward --subject torch-cpu`), never asserted here.
 #include <gtest/gtest.h>
 
 #include <string>
+
+#ifdef PARITY_TEST_TORCH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#endif
 
 #include <parity/core/build_info.hpp>
 #include <parity/core/error.hpp>
@@ -76,7 +81,24 @@ TEST(LoraTorch, ReportsItsAvailabilityAndNeverFallsBackToTheCpu) {
   if (!torch_unavailable_reason(true).empty()) {
     EXPECT_THROW(make_torch_forward(true), InputError);
     EXPECT_THROW(make_torch_backward(true), InputError);
+    return;
   }
+#ifdef PARITY_TEST_TORCH_CUDA
+  // torch-cuda computes on the device: LibTorch's CUDA allocator, which no CPU computation
+  // touches, allocates during each op's call.
+  for (const auto& [op, make] :
+       {std::pair{"lora_forward", &make_torch_forward}, {"lora_backward", &make_torch_backward}}) {
+    const OpProblem p = problem(op);
+    const auto allocations = [] {
+      return c10::cuda::CUDACachingAllocator::getDeviceStats(0).allocation[0].allocated;  // aggregate
+    };
+    const auto before = allocations();
+    static_cast<void>(make(true)->run(p.call));
+    EXPECT_GT(allocations(), before) << op << ": torch-cuda allocated nothing on the device";
+  }
+#else
+  FAIL() << "a CUDA device and a LibTorch that can use it, but the test was built without LibTorch's CUDA";
+#endif
 }
 
 }  // namespace
