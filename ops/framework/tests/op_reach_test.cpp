@@ -192,9 +192,9 @@ TEST(OpReach, TheContractAdmitsUpToTheLimitsAndRefusesPastThemNamingTheField) {
   EXPECT_NE(wide_refusal(the_case(65536, 1024)).find("case.dims: x would hold more than 67108864 elements"),
             std::string::npos)
       << wide_refusal(the_case(65536, 1024));
-  wide.work = "T*T*D*D";  // the work alone refuses: (2049 x 1024)^2 > 2^40
+  wide.work = "T*T*D*D";  // the work alone refuses: (2049 x 1024)^2 > 2^40 (T + 1 in both factors)
   EXPECT_NE(wide_refusal(the_case(2048, 1024))
-                .find("case.dims: the work T*T*D*D with one more T would be 4402341478400, more than 1099511627776"),
+                .find("case.dims: the work T*T*D*D with one more T would be 4402342526976, more than 1099511627776"),
             std::string::npos)
       << wide_refusal(the_case(2048, 1024));
 }

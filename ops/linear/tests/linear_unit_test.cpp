@@ -76,8 +76,8 @@ TEST(LinearKernel, AnInfBesideAProductThatMayOverflowMayGiveNaN) {
 
 TEST(LinearFamily, ALargeCaseIsRefusedNamingItsDims) {
   try {
-    check_contract(def().decl, make_case(4096, 64, 8192, 1, 1));
-    FAIL() << "T = 4096, K = 8192 accepted";
+    check_contract(def().decl, make_case(8192, 64, 8192, 1, 1));  // x: 8193 x 8192 > 2^26 elements
+    FAIL() << "T = 8192, K = 8192 accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("case.dims"), std::string::npos) << e.what();
   }

@@ -115,7 +115,9 @@ RC_GTEST_PROP(OpCases, GeneratedCasesKeepTheirWorkWithinTheDeclaredMaximum, ()) 
   check_contract(d, c);
 }
 
-TEST(OpProblem, ContractRefusesWorkPastTheMaximum) {
+// The generated cases stay within max_work (above); the contract admits a case past it, up to
+// kWorkLimit, so that a case drawn under a user's raised reach caps replays.
+TEST(OpProblem, ContractRefusesWorkPastTheLimit) {
   const OpDecl d = with_work();
   Case c;
   c.family = "rms_norm";
@@ -124,10 +126,12 @@ TEST(OpProblem, ContractRefusesWorkPastTheMaximum) {
   EXPECT_NO_THROW(check_contract(d, c));  // (1 + 1) * 128 * 128 = 2^15
   c.dims["T"] = 3;                        // 4 * 128 * 128 = 2^16
   EXPECT_NO_THROW(check_contract(d, c));
-  c.dims["T"] = 4;
+  c.dims["T"] = 4;  // 5 * 128 * 128, past max_work
+  EXPECT_NO_THROW(check_contract(d, c));
+  c.dims = {{"T", 256}, {"D", 65536}};  // 257 * 2^32 > 2^40, with x of 2^24 elements
   try {
     check_contract(d, c);
-    FAIL() << "work past max_work accepted";
+    FAIL() << "work past kWorkLimit accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("case.dims: the work T*D*D"), std::string::npos) << e.what();
   }
