@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -14,9 +15,34 @@
 namespace parity {
 namespace {
 
+// How long a worker that finished a job, and a caller waiting for its helpers, poll before they
+// sleep on a condition variable: a kernel makes several short parallel calls in a row (the host
+// twin's forward two, microseconds apart), and a sleeping thread's wake-up on a virtual machine
+// costs tens of microseconds, more than such a call's share of work. The poll yields the core to
+// any other runnable thread on each turn, so a busy machine loses little to it.
+constexpr std::chrono::microseconds kPoll{200};
+
+// Polls `ready` until it holds or kPoll has passed; returns whether it holds.
+template <class Ready>
+bool poll(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kPoll;
+  for (unsigned turn = 0;; ++turn) {
+    if (ready()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();  // leaves the core's resources to a sibling hardware thread
+#endif
+    if (turn % 16 == 15) {
+      if (std::chrono::steady_clock::now() > until) return ready();
+      std::this_thread::yield();
+    }
+  }
+}
+
 // Workers started once and kept for the process (starting threads on every call cost two
 // thread creations per oracle construction, one per host twin call). One job at a time: `job_` serialises callers; a
 // call from inside a job's body (this thread or a worker) runs its chunks inline instead.
+// A job is published under m_ (generation_, with its mirror `published_` for the workers' poll);
+// each helper counts itself off `active_` and the caller returns once it is 0.
 class Pool {
  public:
   ~Pool() {
@@ -45,11 +71,14 @@ class Pool {
       next_ = 0;
       failure_ = nullptr;
       ++generation_;
+      published_.store(generation_, std::memory_order_release);
     }
     wake_.notify_all();
     work();
-    std::unique_lock<std::mutex> lock(m_);
-    done_.wait(lock, [this] { return active_ == 0; });
+    if (!poll([this] { return active_.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock<std::mutex> lock(m_);
+      done_.wait(lock, [this] { return active_.load(std::memory_order_acquire) == 0; });
+    }
     body_ = nullptr;
     if (failure_) std::rethrow_exception(failure_);
     return true;
@@ -62,6 +91,11 @@ class Pool {
     std::uint64_t seen = 0;
     std::unique_lock<std::mutex> lock(m_);
     for (;;) {
+      if (!stop_ && generation_ == seen) {
+        lock.unlock();
+        poll([&] { return published_.load(std::memory_order_acquire) != seen; });
+        lock.lock();
+      }
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
@@ -69,7 +103,8 @@ class Pool {
       lock.unlock();
       work();
       lock.lock();
-      if (--active_ == 0) done_.notify_one();
+      // Under m_: a caller that found active_ above 0 is waiting on done_ by now.
+      if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.notify_one();
     }
   }
 
@@ -92,9 +127,11 @@ class Pool {
   std::condition_variable wake_, done_;
   std::vector<std::thread> workers_;
   std::uint64_t generation_ = 0;
+  std::atomic<std::uint64_t> published_{0};
   bool stop_ = false;
   const std::function<void(std::size_t)>* body_ = nullptr;
-  std::size_t chunks_ = 0, helpers_ = 0, active_ = 0;
+  std::size_t chunks_ = 0, helpers_ = 0;
+  std::atomic<std::size_t> active_{0};
   std::atomic<std::size_t> next_{0};
   std::exception_ptr failure_;
 };

@@ -16,6 +16,7 @@
 #include <parity/ops/lora_forward/lora_arith.cuh>
 #include <parity/ops/lora_forward/lora_kernel.hpp>
 #include <parity/subjects/builtin/fma_chain.hpp>
+#include <parity/subjects/builtin/fma_round.hpp>
 #include <parity/subjects/builtin/scratch.hpp>
 
 namespace parity::ops::lora_forward {
@@ -38,6 +39,11 @@ struct StandardArithmetic {
 template <class Arith>
 inline constexpr bool kKeepsKernelMac = &Arith::mac == &StandardArithmetic::mac;
 
+// Whether a policy keeps the kernel's output rounding (then y's last step, fma and bf16 rounding,
+// runs vectorised by fma_round.hpp; otherwise element by element with the policy's rounding).
+template <class Arith>
+inline constexpr bool kKeepsKernelRounding = &Arith::round_output == &StandardArithmetic::round_output;
+
 template <class Arith>
 class LoraHost {
  public:
@@ -50,26 +56,45 @@ class LoraHost {
     std::optional<Tensor> dropped;
     const LoraOperandRefs in = effective(operands, dropped);
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
-    float* x = subjects::builtin::zeroed_scratch(0, n(T, K));
+    float* x = subjects::builtin::scratch(0, n(T, K));
     subjects::builtin::to_floats(MatrixView::of(in.x), x);
     const float* h = low_rank_activations(x, in, subjects::builtin::zeroed_scratch(1, n(T, r)));
     const float s = Arith::effective_scale(in.scale);
     const MatrixView Wt = MatrixView::of(in.W).transposed();  // b(k, n) = W[n][k]
-    float* base = subjects::builtin::zeroed_scratch(2, n(T, N));
-    float* low = subjects::builtin::zeroed_scratch(3, n(T, N));
-    if (Arith::split_base_reduction(T, K)) {
-      const std::int64_t half = K / 2;
-      float* second = subjects::builtin::zeroed_scratch(4, n(T, N));
-      chains(T, x, K, Wt.row_range(0, half), base, N);
-      chains(T, x + half, K, Wt.row_range(half, K), second, N);
-      for (std::size_t i = 0; i < n(T, N); ++i) base[i] = base[i] + second[i];
-    } else {
-      chains(T, x, K, Wt, base, N);
-    }
-    chains(T, h, r, MatrixView::of(in.B).transposed(), low, N);  // b(j, n) = B[n][j]
+    const MatrixView Bt = MatrixView::of(in.B).transposed();  // b(j, n) = B[n][j]
+    const bool split = Arith::split_base_reduction(T, K);
+    const std::int64_t half = K / 2;
     Tensor y = Tensor::zeros(DType::bf16, {T, N});
     auto* out = y.storage<std::uint16_t>();
-    for (std::size_t i = 0; i < n(T, N); ++i) out[i] = Arith::round_output(arith::forward_sum(base[i], low[i], s));
+    // Each panel of 32 columns through both chains and y's last step on one thread, its chains'
+    // outputs in that thread's buffers of T x 32 (kept in its cache, not shared).
+    constexpr std::int64_t w = subjects::builtin::kPanelWidth;
+    subjects::builtin::for_panel_ranges(N, T * (K + r), [&](std::int64_t j0, std::int64_t j1) {
+      float* base = subjects::builtin::scratch(2, n(T, w));
+      float* low = subjects::builtin::scratch(3, n(T, w));
+      for (std::int64_t j = j0; j < j1; j += w) {
+        const std::int64_t width = std::min(w, j1 - j);
+        std::fill(base, base + n(T, w), 0.0f);
+        std::fill(low, low + n(T, w), 0.0f);
+        if (split) {
+          float* second = subjects::builtin::zeroed_scratch(4, n(T, w));
+          columns(T, x, K, Wt.row_range(0, half), base, w, j, j + width);
+          columns(T, x + half, K, Wt.row_range(half, K), second, w, j, j + width);
+          for (std::size_t i = 0; i < n(T, w); ++i) base[i] = base[i] + second[i];
+        } else {
+          columns(T, x, K, Wt, base, w, j, j + width);
+        }
+        columns(T, h, r, Bt, low, w, j, j + width);
+        // arith::forward_output, vectorised where the policy keeps the kernel's rounding.
+        if constexpr (kKeepsKernelRounding<Arith>) {
+          subjects::builtin::fma_round_bf16(isa_, T, width, N, w, s, low, base, out + j);
+        } else {
+          for (std::int64_t t = 0; t < T; ++t)
+            for (std::int64_t c = 0; c < width; ++c)
+              out[t * N + j + c] = Arith::round_output(arith::forward_sum(base[t * w + c], low[t * w + c], s));
+        }
+      }
+    });
     return y;
   }
 
@@ -81,9 +106,9 @@ class LoraHost {
     const LoraOperandRefs in = effective(operands, dropped);
     check_dy(in, dy);
     const std::int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
-    float* x = subjects::builtin::zeroed_scratch(0, n(T, K));
+    float* x = subjects::builtin::scratch(0, n(T, K));
     subjects::builtin::to_floats(MatrixView::of(in.x), x);
-    float* g = subjects::builtin::zeroed_scratch(2, n(T, N));  // dy, [T][N]
+    float* g = subjects::builtin::scratch(2, n(T, N));  // dy, [T][N]
     subjects::builtin::to_floats(MatrixView::of(dy), g);
     const float* h = low_rank_activations(x, in, subjects::builtin::zeroed_scratch(1, n(T, r)));
     const float s = Arith::effective_scale(in.scale);
@@ -137,6 +162,16 @@ class LoraHost {
   void chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc) const {
     if constexpr (kKeepsKernelMac<Arith>) subjects::builtin::fma_chains(isa_, M, a, lda, b, c, ldc);
     else subjects::builtin::mac_chains<Arith>(M, a, lda, b, c, ldc);
+  }
+
+  // chains() for columns j0 <= j < j1 alone, c pointing at column j0, on the calling thread
+  // (fma_chain.hpp's chain_columns).
+  void columns(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc,
+               std::int64_t j0, std::int64_t j1) const {
+    if constexpr (kKeepsKernelMac<Arith>)
+      subjects::builtin::chain_columns(subjects::builtin::fma_panel_kernel(isa_), isa_, M, a, lda, b, c, ldc, j0, j1);
+    else
+      subjects::builtin::chain_columns(&subjects::builtin::mac_panel<Arith>, best_isa(), M, a, lda, b, c, ldc, j0, j1);
   }
 
   // h[t][j] = sum_k x[t][k] A[j][k], float32, T x r, from x's float32 copy, into h (zeroed).

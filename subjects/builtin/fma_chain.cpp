@@ -64,32 +64,47 @@ float* panel_buffer(std::int64_t P) {
 
 }  // namespace
 
-void chains_with(PanelKernel kernel, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
-                 std::int64_t ldc, Isa pack_isa) {
-  const Isa pack = std::min(pack_isa, best_isa());
-  const std::int64_t P = b.rows, N = b.cols;
-  if (M <= 0 || N <= 0 || P <= 0) return;
+void for_panel_ranges(std::int64_t N, std::int64_t macs_per_column,
+                      const std::function<void(std::int64_t j0, std::int64_t j1)>& body) {
+  if (N <= 0) return;
   const std::int64_t panels = (N + kPanelWidth - 1) / kPanelWidth;
-  const std::int64_t macs = M * P * kPanelWidth;
+  const std::int64_t macs = macs_per_column * kPanelWidth;  // a panel's
   const std::int64_t chunks = std::clamp<std::int64_t>(macs * panels / kMinChunkMacs, 1, panels);
   parallel_chunks(static_cast<std::size_t>(chunks), [&](std::size_t chunk) {
     const auto k = static_cast<std::int64_t>(chunk);
-    float* panel = panel_buffer(P);
-    for (std::int64_t q = panels * k / chunks; q < panels * (k + 1) / chunks; ++q) {
-      const std::int64_t j0 = q * kPanelWidth, width = std::min(kPanelWidth, N - j0);
-      pack_panel(b, j0, width, panel, pack);
-      kernel(M, a, lda, panel, P, c + j0, ldc, width);
-    }
+    body(panels * k / chunks * kPanelWidth, std::min(N, panels * (k + 1) / chunks * kPanelWidth));
   });
+}
+
+void chain_columns(PanelKernel kernel, Isa pack_isa, std::int64_t M, const float* a, std::int64_t lda,
+                   const MatrixView& b, float* c, std::int64_t ldc, std::int64_t j0, std::int64_t j1) {
+  const Isa pack = std::min(pack_isa, best_isa());
+  const std::int64_t P = b.rows;
+  if (M <= 0 || P <= 0) return;
+  float* panel = panel_buffer(P);
+  for (std::int64_t j = j0; j < j1; j += kPanelWidth) {
+    const std::int64_t width = std::min(kPanelWidth, j1 - j);
+    pack_panel(b, j, width, panel, pack);
+    kernel(M, a, lda, panel, P, c + (j - j0), ldc, width);
+  }
+}
+
+void chains_with(PanelKernel kernel, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
+                 std::int64_t ldc, Isa pack_isa) {
+  if (M <= 0 || b.rows <= 0) return;
+  for_panel_ranges(b.cols, M * b.rows, [&](std::int64_t j0, std::int64_t j1) {
+    chain_columns(kernel, pack_isa, M, a, lda, b, c + j0, ldc, j0, j1);
+  });
+}
+
+PanelKernel fma_panel_kernel(Isa isa) {
+  const Isa use = std::min(isa, best_isa());
+  return use == Isa::avx512 ? &fma_panel_avx512 : use == Isa::avx2 ? &fma_panel_avx2 : &mac_panel<FmaMac>;
 }
 
 void fma_chains(Isa isa, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
                 std::int64_t ldc) {
-  const Isa use = std::min(isa, best_isa());
-  chains_with(use == Isa::avx512 ? &fma_panel_avx512
-              : use == Isa::avx2 ? &fma_panel_avx2
-                                 : &mac_panel<FmaMac>,
-              M, a, lda, b, c, ldc, use);
+  chains_with(fma_panel_kernel(isa), M, a, lda, b, c, ldc, isa);
 }
 
 }  // namespace parity::subjects::builtin

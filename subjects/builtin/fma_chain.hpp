@@ -6,6 +6,7 @@
 // thread pool), but each output still walks its own chain in that order, so the bits are those of the per-element
 // definition: the same for every instruction set (core/isa.hpp), tile and thread count, and those of the CUDA kernel.
 #include <cstdint>
+#include <functional>
 
 #include <parity/core/isa.hpp>
 #include <parity/subjects/builtin/matrix_view.hpp>
@@ -24,9 +25,26 @@ using PanelKernel = void (*)(std::int64_t M, const float* a, std::int64_t lda, c
                              float* c, std::int64_t ldc, std::int64_t width);
 
 // The chains of fma_chains, each panel of b packed (with pack_isa's packing, at most
-// best_isa(); packing only moves values) and handed to `kernel`.
+// best_isa(); packing only moves values) and handed to `kernel`: chain_columns over
+// for_panel_ranges' ranges.
 void chains_with(PanelKernel kernel, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
                  std::int64_t ldc, Isa pack_isa);
+
+// The panel kernel fma_chains runs on `isa` (one no better than best_isa()).
+PanelKernel fma_panel_kernel(Isa isa);
+
+// The chains of chains_with for columns j0 <= j < j1 of b alone, on the calling thread, c
+// pointing at column j0 (c[i * ldc + j - j0]): a kernel that does more per column than one
+// product (several products into the same columns, an epilogue) runs each range of
+// for_panel_ranges through them all, into a buffer of its own where it likes.
+void chain_columns(PanelKernel kernel, Isa pack_isa, std::int64_t M, const float* a, std::int64_t lda,
+                   const MatrixView& b, float* c, std::int64_t ldc, std::int64_t j0, std::int64_t j1);
+
+// Runs body(j0, j1) over ranges of whole panels that cover columns [0, N), on the thread pool:
+// fma_chains' partition for `macs_per_column` multiply-adds a column (M P for one product), a
+// function of the shape alone, each range on one thread.
+void for_panel_ranges(std::int64_t N, std::int64_t macs_per_column,
+                      const std::function<void(std::int64_t j0, std::int64_t j1)>& body);
 
 // Columns per packed panel of b: every kernel computes 32 outputs of a row at a time.
 inline constexpr std::int64_t kPanelWidth = 32;

@@ -48,6 +48,14 @@ std::vector<float> to_floats(const MatrixView& v) {
 
 void to_floats(const MatrixView& v, float* out) {
   const auto copy = [&](const auto* base, auto conv) {
+    if (v.s_col == 1) {  // rows contiguous: a loop the compiler vectorises
+      for (std::int64_t i = 0; i < v.rows; ++i) {
+        const auto* row = base + i * v.s_row;
+        float* to = out + i * v.cols;
+        for (std::int64_t j = 0; j < v.cols; ++j) to[j] = conv(row[j]);
+      }
+      return;
+    }
     for (std::int64_t i = 0; i < v.rows; ++i)
       for (std::int64_t j = 0; j < v.cols; ++j) out[i * v.cols + j] = conv(base[i * v.s_row + j * v.s_col]);
   };

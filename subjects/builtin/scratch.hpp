@@ -8,15 +8,22 @@
 
 namespace parity::subjects::builtin {
 
-// Buffer `slot` (0 <= slot < kScratchSlots) of this thread, resized to n floats and zeroed.
-// Valid until the next call with the same slot on this thread.
+// Buffer `slot` (0 <= slot < kScratchSlots) of this thread, at least n floats, its contents
+// those a former call left (for a buffer the caller writes whole). Valid until the next call
+// with the same slot on this thread.
 inline constexpr int kScratchSlots = 6;
-inline float* zeroed_scratch(int slot, std::size_t n) {
+inline float* scratch(int slot, std::size_t n) {
   thread_local std::vector<float> buffers[kScratchSlots];
   std::vector<float>& b = buffers[slot];
   if (b.size() < n) b.resize(n);
-  std::fill(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n), 0.0f);
   return b.data();
+}
+
+// scratch(slot, n) with its first n floats zeroed.
+inline float* zeroed_scratch(int slot, std::size_t n) {
+  float* b = scratch(slot, n);
+  std::fill(b, b + n, 0.0f);
+  return b;
 }
 
 }  // namespace parity::subjects::builtin
