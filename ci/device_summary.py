@@ -2,8 +2,8 @@
 
 {"schema": "parity.device/1", "rehearsal", "ok", "environment", "steps": [{name, status,
 seconds}], "gpu_tests": [{name, result, seconds, cases: {passed, failed}}], "bench":
-{shape: {"kernel_over_torch_cuda_lora", "kernel_over_cublas_mm", rates}}, "gate": {...},
-"unreadable": {file: why}}. A result file that a step left truncated or malformed (a benchmark
+{shape: {"kernel_over_torch_cuda_lora", "kernel_over_cublas_mm", rates}}, "reach": {property:
+status} (sdpa at S = 8192 on parity-cuda), "gate": {...}, "unreadable": {file: why}}. A result file that a step left truncated or malformed (a benchmark
 stopped at its limit, say) is named under "unreadable" and fails the run; the summary is
 written all the same. Prints a short account and exits 0 when every step did what it must (on
 a GPU: passed, and every gpu test ran - a skipped one did not; rehearsing without one:
@@ -86,6 +86,11 @@ def bench_ratios(out):
     return ratios
 
 
+def reach_section(out):
+    r = load(out, "reach.json", read_json)
+    return {x.get("property"): x.get("status") for x in (r or {}).get("results", [])}
+
+
 def gate_section(out):
     g = load(out, "gate.json", read_json)
     if not isinstance(g, dict):
@@ -132,19 +137,19 @@ def main():
     steps = read_steps(a.out)
     status = {s["name"]: s["status"] for s in steps}
     tests = gpu_tests(a.out)
-    bench, gate = bench_ratios(a.out), gate_section(a.out)
+    bench, reach, gate = bench_ratios(a.out), reach_section(a.out), gate_section(a.out)
     built = all(status.get(n) == 0 for n in ("configure", "compile", "audit"))
     if a.rehearse:
         ok = (built and status.get("gpu_tests") == 0 and bool(tests)
               and all(t["result"] == "skipped" for t in tests)
-              and status.get("bench") == 77 and status.get("gate") == 77)
+              and all(status.get(n) == 77 for n in ("bench", "reach", "gate")))
     else:  # a gpu test skipped on a GPU machine did not run: not a pass
-        ok = (built and all(status.get(n) == 0 for n in ("gpu_tests", "bench", "gate")) and bool(tests)
+        ok = (built and all(status.get(n) == 0 for n in ("gpu_tests", "bench", "reach", "gate")) and bool(tests)
               and all(t["result"] == "passed" for t in tests))
     ok = ok and not UNREADABLE
     summary = {"schema": "parity.device/1", "rehearsal": bool(a.rehearse), "ok": ok,
                "environment": environment(a.build), "steps": steps, "gpu_tests": tests,
-               "bench": bench, "gate": gate, "unreadable": UNREADABLE}
+               "bench": bench, "reach": reach, "gate": gate, "unreadable": UNREADABLE}
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     os.remove(os.path.join(a.out, ".steps"))
@@ -158,6 +163,8 @@ def main():
               + (f" (failed cases: {', '.join(t['cases']['failed'])})" if t["cases"]["failed"] else ""))
     for shape, r in summary["bench"].items():
         print(f"ci/device: {shape}: kernel/torch-cuda LoRA {r['kernel_over_torch_cuda_lora']}, kernel/cuBLAS mm {r['kernel_over_cublas_mm']}")
+    for prop, st in summary["reach"].items():
+        print(f"ci/device: sdpa at S = 8192 on parity-cuda: {prop}: {st}")
     print(f"ci/device: {'rehearsal ' if a.rehearse else ''}{'OK' if ok else 'FAILED'}; summary in {a.out}/summary.json")
     return 0 if ok else 1
 
