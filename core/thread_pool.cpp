@@ -15,11 +15,12 @@
 namespace parity {
 namespace {
 
-// How long a worker that finished a job, and a caller waiting for its helpers, poll before they
+// How long a worker that helped with a job, and a caller waiting for its helpers, poll before they
 // sleep on a condition variable: a kernel makes several short parallel calls in a row (the host
 // twin's forward two, microseconds apart), and a sleeping thread's wake-up on a virtual machine
-// costs tens of microseconds, more than such a call's share of work. The poll yields the core to
-// any other runnable thread on each turn, so a busy machine loses little to it.
+// costs tens of microseconds, more than such a call's share of work. The poll pauses on each turn
+// and yields the core to any other runnable thread on every 16th, so a busy machine loses little
+// to it.
 constexpr std::chrono::microseconds kPoll{200};
 
 // Polls `ready` until it holds or kPoll has passed; returns whether it holds.
@@ -89,9 +90,10 @@ class Pool {
  private:
   void serve(std::size_t w) {
     std::uint64_t seen = 0;
+    bool helped = false;  // whether this worker helped with the last job: only then it polls
     std::unique_lock<std::mutex> lock(m_);
     for (;;) {
-      if (!stop_ && generation_ == seen) {
+      if (helped && !stop_ && generation_ == seen) {
         lock.unlock();
         poll([&] { return published_.load(std::memory_order_acquire) != seen; });
         lock.lock();
@@ -99,7 +101,8 @@ class Pool {
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
-      if (w >= helpers_) continue;
+      helped = w < helpers_;
+      if (!helped) continue;
       lock.unlock();
       work();
       lock.lock();
@@ -144,7 +147,16 @@ void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>&
   const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(thread_count()), chunks);
   static Pool pool;
   if (threads > 1 && !Pool::inside() && pool.try_run(chunks, threads - 1, body)) return;
-  for (std::size_t c = 0; c < chunks; ++c) body(c);
+  // On this thread: every chunk runs, the first exception rethrown after them, as on the pool.
+  std::exception_ptr failure;
+  for (std::size_t c = 0; c < chunks; ++c) {
+    try {
+      body(c);
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace parity

@@ -10,8 +10,9 @@ namespace parity {
 
 // Runs body(chunk) for every chunk in [0, chunks) on up to thread_count() threads (core/thread_count.hpp:
 // PARITY_THREADS, else the hardware's threads; read on every call) (the calling thread and workers kept for the
-// process, started on first need; a worker polls for the next call for 200 µs, yielding its core on each turn, before
-// it sleeps); returns when all are done. The first exception a body throws is rethrown here after
+// process, started on first need; a worker that helped with a call, and the caller waiting for its helpers, poll for
+// up to 200 µs, pausing on each turn and yielding the core on every 16th, before they sleep); returns when all are
+// done. The first exception a body throws is rethrown here after
 // the others finish. A call made while the pool is busy (from inside a body, from another thread, or from a thread a
 // body waits on) runs its chunks on its own thread: the bits are the same, and it cannot deadlock.
 void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>& body);

@@ -1,12 +1,14 @@
 // parity's thread pool (core/thread_pool.hpp): every chunk runs exactly once, whatever the thread
-// count of each call (it is read on every call: jobs in a row with more and fewer helpers), after
-// the workers have gone to sleep, with a throwing body, from inside a body and from two threads
-// at once.
+// count of each call (it is read on every call: jobs in a row with more and fewer helpers), on
+// more than one thread where it may, after the workers have gone to sleep, with a throwing body
+// (on the pool and inline), from inside a body and from two threads at once.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -53,6 +55,34 @@ TEST(ThreadPool, EveryChunkRunsOnceWhateverTheThreadCountOfEachCall) {
   }
 }
 
+// Whether a call with `threads` threads runs its chunks on more than one thread: each of 8 chunks
+// waits (up to 2 s) until two threads have run chunks.
+bool runs_on_two_threads() {
+  std::mutex m;
+  std::set<std::thread::id> seen;
+  parallel_chunks(8, [&](std::size_t) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    {
+      const std::lock_guard<std::mutex> lock(m);
+      seen.insert(std::this_thread::get_id());
+    }
+    for (;;) {
+      {
+        const std::lock_guard<std::mutex> lock(m);
+        if (seen.size() >= 2) return;
+      }
+      if (std::chrono::steady_clock::now() > until) return;
+      std::this_thread::yield();
+    }
+  });
+  return seen.size() >= 2;
+}
+
+TEST(ThreadPool, AWorkerRunsChunks) {
+  const Threads scope(2);
+  EXPECT_TRUE(runs_on_two_threads());
+}
+
 TEST(ThreadPool, WorkersAsleepAreWokenForTheNextCall) {
   const Threads scope(3);
   for (int round = 0; round < 3; ++round) {
@@ -64,21 +94,39 @@ TEST(ThreadPool, WorkersAsleepAreWokenForTheNextCall) {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     });
     for (std::size_t c = 0; c < count.size(); ++c) ASSERT_EQ(count[c].load(), 1) << "round " << round;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_TRUE(runs_on_two_threads()) << "round " << round;
   }
 }
 
-TEST(ThreadPool, TheFirstExceptionIsRethrownAfterEveryChunkRan) {
-  const Threads scope(2);
+// A call whose chunks 3 and 7 throw: both thrown, every chunk run, the first (chunk 3's, or
+// chunk 7's where another thread got there first) rethrown.
+void expect_rethrown_after_every_chunk(const std::string& where) {
   std::vector<std::atomic<int>> count(40);
-  EXPECT_THROW(parallel_chunks(count.size(),
-                               [&](std::size_t c) {
-                                 ++count[c];
-                                 if (c == 3) throw std::runtime_error("chunk 3");
-                               }),
-               std::runtime_error);
-  for (std::size_t c = 0; c < count.size(); ++c) EXPECT_EQ(count[c].load(), 1) << c;
-  // The pool serves the next call.
-  for (int n : runs(10)) EXPECT_EQ(n, 1);
+  try {
+    parallel_chunks(count.size(), [&](std::size_t c) {
+      ++count[c];
+      if (c == 3 || c == 7) throw std::runtime_error("chunk " + std::to_string(c));
+    });
+    ADD_FAILURE() << where << ": nothing rethrown";
+  } catch (const std::runtime_error& e) {
+    EXPECT_TRUE(std::string(e.what()) == "chunk 3" || std::string(e.what()) == "chunk 7") << where << ": " << e.what();
+  }
+  for (std::size_t c = 0; c < count.size(); ++c) EXPECT_EQ(count[c].load(), 1) << where << ": chunk " << c;
+}
+
+TEST(ThreadPool, TheFirstExceptionIsRethrownAfterEveryChunkRan) {
+  {
+    const Threads scope(2);
+    expect_rethrown_after_every_chunk("on the pool");
+    for (int n : runs(10)) EXPECT_EQ(n, 1);  // the pool serves the next call
+  }
+  {
+    const Threads scope(1);
+    expect_rethrown_after_every_chunk("one thread");
+  }
+  const Threads scope(2);
+  parallel_chunks(2, [](std::size_t) { expect_rethrown_after_every_chunk("inside a body"); });
 }
 
 TEST(ThreadPool, ACallFromInsideABodyRunsItsChunksInline) {
@@ -98,9 +146,9 @@ TEST(ThreadPool, TwoCallersAtOnceEachGetEveryChunk) {
   const Threads scope(2);
   std::vector<std::atomic<int>> a(500), b(500);
   const auto call = [](std::vector<std::atomic<int>>& count) {
-    for (int round = 0; round < 50; ++round) parallel_chunks(count.size() / 50, [&](std::size_t c) {
-        ++count[static_cast<std::size_t>(round) * (count.size() / 50) + c];
-      });
+    for (int round = 0; round < 50; ++round)
+      parallel_chunks(count.size() / 50,
+                      [&](std::size_t c) { ++count[static_cast<std::size_t>(round) * (count.size() / 50) + c]; });
   };
   std::thread other([&] { call(b); });
   call(a);

@@ -13,6 +13,7 @@
 // the unused merge source of unmasked operations, which -Wmaybe-uninitialized reports once
 // inlined here; no value of this file is read uninitialised.
 #if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
@@ -52,7 +53,7 @@ void round_portable(std::int64_t n, float scale, const float* a, const float* b,
 // The same on 8 lanes (the magnitudes compare as signed: their top bit is clear); packus
 // narrows within 128-bit halves, the permute joins them.
 [[gnu::target("avx2,fma")]] std::int64_t round_avx2(std::int64_t n, float scale, const float* a, const float* b,
-                                      std::uint16_t* out) {
+                                                    std::uint16_t* out) {
   const __m256 s = _mm256_set1_ps(scale);
   const __m256i one = _mm256_set1_epi32(1), half = _mm256_set1_epi32(0x7FFF);
   const __m256i magnitude = _mm256_set1_epi32(0x7FFFFFFF), inf = _mm256_set1_epi32(0x7F800000);
@@ -68,6 +69,10 @@ void round_portable(std::int64_t n, float scale, const float* a, const float* b,
   }
   return i;
 }
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
 #endif
 
 }  // namespace

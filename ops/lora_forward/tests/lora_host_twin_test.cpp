@@ -36,6 +36,13 @@ struct Bf16Steps : StandardArithmetic {
 };
 static_assert(kKeepsKernelMac<StandardArithmetic> && !kKeepsKernelMac<Bf16Steps>);
 
+// A policy that truncates the outputs to bf16 (as probe-truncating-bf16 does): y's last step then
+// runs element by element, not through fma_round.
+struct Truncating : StandardArithmetic {
+  static std::uint16_t round_output(float v) { return bf16_from_float_truncate(v); }
+};
+static_assert(kKeepsKernelRounding<StandardArithmetic> && !kKeepsKernelRounding<Truncating>);
+
 // A policy that splits the base reduction at K / 2 whenever K > 1.
 struct SplitBase : StandardArithmetic {
   static bool split_base_reduction(std::int64_t, std::int64_t K) { return K > 1; }
@@ -270,6 +277,7 @@ void expect_definition_bits() {
 TEST(LoraHost, EqualsThePerElementDefinitionBitwise) { expect_definition_bits<StandardArithmetic>(); }
 TEST(LoraHost, ScalarKernelEqualsItsDefinitionBitwise) { expect_definition_bits<Bf16Steps>(); }
 TEST(LoraHost, SplitBaseEqualsItsDefinitionBitwise) { expect_definition_bits<SplitBase>(); }
+TEST(LoraHost, TruncatingOutputEqualsItsDefinitionBitwise) { expect_definition_bits<Truncating>(); }
 
 // The comparison can tell an order apart: a definition whose y base chains run k descending
 // differs from the twin in y on these cases (in at least one element of every shape with
