@@ -28,8 +28,8 @@ struct SubjectCapabilities {
 
 template <class Subject>
 struct SubjectInfo {
-  std::string name;     // unique in its family, e.g. "parity-host" or "my-lora-cuda"
-  std::string backend;  // "host", "cuda", "torch-cpu", "torch-cuda", ...
+  std::string name = {};     // unique in its family, e.g. "parity-host" or "my-lora-cuda"
+  std::string backend = {};  // "host", "cuda", "torch-cpu", "torch-cuda", ...
   SubjectKind kind = SubjectKind::implementation;
   std::string description;  // one line
   SubjectCapabilities capabilities = {};

@@ -30,7 +30,7 @@ const ops::OpDecl& family_decl();
 // sigma_prev_of(sigma_b, steps[b]).
 struct RowCall {
   ops::OpCall call;
-  std::vector<double> steps;
+  std::vector<double> steps = {};
 };
 
 // `call` with every row at its step.

@@ -57,8 +57,8 @@ inline std::int64_t reach_of(const ExtentDecl& e) { return e.reach == 0 ? e.max 
 // say); the group of an output fixes its dtype.
 struct TensorDecl {
   std::string name;
-  std::vector<std::string> shape;  // one expression per dimension
-  std::string dtype_group = {};    // "" means its own name
+  std::vector<std::string> shape = {};  // one expression per dimension
+  std::string dtype_group = {};         // "" means its own name
   // Inputs only: values drawn as mean + stddev * scale * N(0, 1), scale one of `scales` (drawn
   // per case, case.params["scale.<name>"]: small activations are where eps matters), rounded to
   // the dtype; then element patches (special values, bf16-straddling values).

@@ -47,11 +47,11 @@ inline constexpr bool forms_bounds = std::is_same_v<R, Bounded> || std::is_same_
 // every operand's and output's shape: what every instantiation of a reference reads.
 struct OpValues {
   std::map<std::string, std::int64_t> extents;
-  std::map<std::string, double> params;
-  std::map<std::string, std::vector<double>> inputs;
-  std::map<std::string, std::vector<std::int64_t>> shapes;
+  std::map<std::string, double> params = {};
+  std::map<std::string, std::vector<double>> inputs = {};
+  std::map<std::string, std::vector<std::int64_t>> shapes = {};
   // Each ragged extent's lengths, one per row (op_decl.hpp, ExtentDecl::ragged).
-  std::map<std::string, std::vector<std::int64_t>> lengths;
+  std::map<std::string, std::vector<std::int64_t>> lengths = {};
 };
 
 template <class R>
@@ -259,10 +259,10 @@ struct FilteredOutputs {
 // An op as the framework uses it: its declaration and its reference in the four reals.
 struct OpDef {
   OpDecl decl;
-  std::function<OutputValues(const OpValues&)> oracle;          // double
-  std::function<OutputValues(const OpValues&)> multiprecision;  // MPFR, rounded to double
-  std::function<BoundedOutputs(const OpValues&, const Arithmetic&)> bounded;
-  std::function<FilteredOutputs(const OpValues&, const Arithmetic&)> filtered;
+  std::function<OutputValues(const OpValues&)> oracle = {};          // double
+  std::function<OutputValues(const OpValues&)> multiprecision = {};  // MPFR, rounded to double
+  std::function<BoundedOutputs(const OpValues&, const Arithmetic&)> bounded = {};
+  std::function<FilteredOutputs(const OpValues&, const Arithmetic&)> filtered = {};
   // Set by the first filtered evaluation found opaque: forward_accuracy asks this op's filter no
   // more (shared by the OpDef's copies). A reference whose operations depend on the case then
   // loses the filter on its other cases too: a cost, never a verdict.

@@ -34,7 +34,7 @@ struct OpCall {
   std::map<std::string, DType> output_dtypes;  // the dtype each output must have
   // Each ragged extent's lengths (op_decl.hpp, ExtentDecl::ragged), one per row: row b's in
   // [1, extent(name)]. A subject's operands that hold that extent are packed (op_view.hpp).
-  std::map<std::string, std::vector<std::int64_t>> lengths;
+  std::map<std::string, std::vector<std::int64_t>> lengths = {};
 
   // Throw InputError naming what is missing.
   std::int64_t extent(const std::string& name) const;

@@ -65,8 +65,9 @@ TEST(Filter, EveryOpsBoundsHoldAgainstBoundedAndMpfr) {
       }
     }
     // The ops built of sums and products alone get a finite d everywhere but at non-finite inputs.
-    if (family->name() == "lora_forward" || family->name() == "lora_backward" || family->name() == "linear")
+    if (family->name() == "lora_forward" || family->name() == "lora_backward" || family->name() == "linear") {
       EXPECT_GT(decidable, elements * 9 / 10) << family->name();
+    }
     std::printf("%s: %lld of %lld elements with a finite d\n", family->name().c_str(),
                 static_cast<long long>(decidable), static_cast<long long>(elements));
   }

@@ -49,8 +49,8 @@ inline constexpr const char* kTorchOpCpuBackend = "torch-op-cpu";
 inline constexpr const char* kTorchOpCudaBackend = "torch-op-cuda";
 
 struct TorchOpSpec {
-  std::string schema;   // "mylib::rms_norm" or "mylib::rms_norm.overload" (--torch-op)
-  std::string library;  // the shared library whose loading registers it; "" when already loaded (--library)
+  std::string schema;        // "mylib::rms_norm" or "mylib::rms_norm.overload" (--torch-op)
+  std::string library = {};  // the shared library whose loading registers it; "" when already loaded (--library)
   std::map<std::string, std::string> args = {};  // DECLARED -> ARGUMENT or ARGUMENT -> VALUE (--torch-arg)
   std::string device = "cpu";                    // cpu or cuda (--torch-device)
   // For a family whose subjects run an op's kernels (gen::Family::kernel_ops: model, trajectory),

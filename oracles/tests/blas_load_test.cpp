@@ -76,7 +76,9 @@ TEST(LoadBlas, SetsTheCpusCoreTypeForTheLoadAlone) {
   else EXPECT_TRUE(coretypes_set().empty());
   EXPECT_EQ(std::getenv("OPENBLAS_CORETYPE"), nullptr);
   const std::string core = blas_core();
-  if (want && core != "loops") EXPECT_EQ(core, want) << "OpenBLAS runs other kernels than the ones asked";
+  if (want && core != "loops") {
+    EXPECT_EQ(core, want) << "OpenBLAS runs other kernels than the ones asked";
+  }
 }
 
 }  // namespace

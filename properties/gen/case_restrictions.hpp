@@ -14,8 +14,8 @@
 namespace parity::gen {
 
 struct CaseRestrictions {
-  std::vector<DType> dtypes = {};        // the dtypes every dtype group may take (empty: its declared ones)
-  std::map<std::string, double> params;  // declared parameters fixed to one value each
+  std::vector<DType> dtypes = {};             // the dtypes every dtype group may take (empty: its declared ones)
+  std::map<std::string, double> params = {};  // declared parameters fixed to one value each
 
   bool empty() const { return dtypes.empty() && params.empty(); }
   // " --dtypes f32,bf16 --param layout=0,eps=1e-05" for those set, "" for none: a command's

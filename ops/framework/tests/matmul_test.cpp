@@ -119,7 +119,9 @@ void expect_element_rules_where_not_finite(const OpValues& values, std::int64_t 
       }
       EXPECT_GE(c.err(), ref.err()) << i << "," << j;
       EXPECT_LE(std::fabs(c.value() - ref.value()), c.err() + ref.err()) << i << "," << j;
-      if (ref.may_overflow()) EXPECT_TRUE(c.may_overflow()) << i << "," << j;
+      if (ref.may_overflow()) {
+        EXPECT_TRUE(c.may_overflow()) << i << "," << j;
+      }
     }
   EXPECT_EQ(taken, want_taken);
 }
@@ -206,7 +208,9 @@ void expect_parts_like_one_sum(const OpValues& values, const Arithmetic& ar) {
       const Bounded rule = Bounded::sum(
           K + r, [&](std::int64_t i) { return i < K ? x(t, i) * W(n, i) : h(t, i - K) * B(n, i - K); }, ar);
       // One low-rank term: the chain's order exactly; more: parts adds their sum in one addition.
-      if (r == 1) EXPECT_EQ(got.value(), rule.value()) << t << "," << n;
+      if (r == 1) {
+        EXPECT_EQ(got.value(), rule.value()) << t << "," << n;
+      }
       EXPECT_LE(std::fabs(got.value() - rule.value()), got.err() + rule.err()) << t << "," << n;
       EXPECT_GE(got.err(), rule.err()) << t << "," << n;
       EXPECT_EQ(got.may_overflow(), rule.may_overflow()) << t << "," << n;

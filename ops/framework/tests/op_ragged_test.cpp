@@ -159,7 +159,7 @@ TEST(OpRagged, APackedOperandIsTheRealPositionsInOrderAndComesBackWithZeroPaddin
   // A subject's output of the padded dims (or any other shape than the packed one) is a fault.
   class Padded : public OpSubject {
    public:
-    OpOutputs run(const OpCall& call) override {
+    OpOutputs run(const OpCall& /*call*/) override {
       return {{"y", Tensor::zeros(DType::f32, {3, S, C})}, {"z", Tensor::zeros(DType::f32, {3, C})}};
     }
   } padded;

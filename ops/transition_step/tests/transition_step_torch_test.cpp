@@ -106,8 +106,9 @@ TEST(TransitionTorchGlue, CudaNeverFallsBack) {
   for (const char* op : {"transition_step", "transition_score"}) {
     find_op_family(op).subjects();  // registers the references
     for (const auto& s : find_op_family(op).infos())
-      if (s.name == "torch-cuda" || s.name == "torch-second-cuda")
+      if (s.name == "torch-cuda" || s.name == "torch-second-cuda") {
         EXPECT_FALSE(s.unavailable_reason().empty()) << op << " " << s.name;
+      }
   }
 }
 
