@@ -35,7 +35,7 @@ struct StandardArithmetic {
 };
 
 // Whether a policy keeps the kernel's multiply-add (then the vector kernels run its chains;
-// otherwise mac_chains, the scalar kernel, runs them with the policy's own mac).
+// otherwise mac_panel, the scalar kernel, runs them with the policy's own mac).
 template <class Arith>
 inline constexpr bool kKeepsKernelMac = &Arith::mac == &StandardArithmetic::mac;
 
@@ -157,21 +157,24 @@ class LoraHost {
     return {in.x, in.W, in.A, *dropped, in.scale};
   }
 
-  // fma_chains (or mac_chains with the policy's mac): c[i][j] (row stride ldc) continues over
-  // the rows p of b with a[i][p] (row stride lda).
+  // The panel kernel of the policy's chains: isa_'s vector kernel where it keeps the kernel's
+  // multiply-add, else the scalar kernel with its own.
+  subjects::builtin::PanelKernel kernel() const {
+    if constexpr (kKeepsKernelMac<Arith>) return subjects::builtin::fma_panel_kernel(isa_);
+    else return &subjects::builtin::mac_panel<Arith>;
+  }
+
+  // c[i][j] (row stride ldc) continues over the rows p of b with a[i][p] (row stride lda), on the
+  // thread pool (fma_chain.hpp's chains_with).
   void chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc) const {
-    if constexpr (kKeepsKernelMac<Arith>) subjects::builtin::fma_chains(isa_, M, a, lda, b, c, ldc);
-    else subjects::builtin::mac_chains<Arith>(M, a, lda, b, c, ldc);
+    subjects::builtin::chains_with(kernel(), M, a, lda, b, c, ldc, isa_);
   }
 
   // chains() for columns j0 <= j < j1 alone, c pointing at column j0, on the calling thread
   // (fma_chain.hpp's chain_columns).
   void columns(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc,
                std::int64_t j0, std::int64_t j1) const {
-    if constexpr (kKeepsKernelMac<Arith>)
-      subjects::builtin::chain_columns(subjects::builtin::fma_panel_kernel(isa_), isa_, M, a, lda, b, c, ldc, j0, j1);
-    else
-      subjects::builtin::chain_columns(&subjects::builtin::mac_panel<Arith>, best_isa(), M, a, lda, b, c, ldc, j0, j1);
+    subjects::builtin::chain_columns(kernel(), isa_, M, a, lda, b, c, ldc, j0, j1);
   }
 
   // h[t][j] = sum_k x[t][k] A[j][k], float32, T x r, from x's float32 copy, into h (zeroed).

@@ -102,9 +102,4 @@ PanelKernel fma_panel_kernel(Isa isa) {
   return use == Isa::avx512 ? &fma_panel_avx512 : use == Isa::avx2 ? &fma_panel_avx2 : &mac_panel<FmaMac>;
 }
 
-void fma_chains(Isa isa, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
-                std::int64_t ldc) {
-  chains_with(fma_panel_kernel(isa), M, a, lda, b, c, ldc, isa);
-}
-
 }  // namespace parity::subjects::builtin

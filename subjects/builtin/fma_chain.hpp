@@ -13,25 +13,22 @@
 
 namespace parity::subjects::builtin {
 
-// For i < M and j < b.cols: c[i * ldc + j] continues over p < b.rows as
-// c = fma(a[i * lda + p], b(p, j), c), on `isa`'s kernel (one no better than
-// best_isa()) and up to thread_count() threads. The a rows and c must not overlap.
-void fma_chains(Isa isa, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
-                std::int64_t ldc);
-
 // The kernel of one packed panel: rows i < M of a and c, panel[p][j] = b(p, j0 + j) for
 // j < width (0 beyond, up to kPanelWidth), c pointing at column j0.
 using PanelKernel = void (*)(std::int64_t M, const float* a, std::int64_t lda, const float* panel, std::int64_t P,
                              float* c, std::int64_t ldc, std::int64_t width);
 
-// The chains of fma_chains, each panel of b packed (with pack_isa's packing, at most
-// best_isa(); packing only moves values) and handed to `kernel`: chain_columns over
-// for_panel_ranges' ranges.
+// The vector panel kernel of `isa` (one no better than best_isa()): c = fma(a, b, c) in each step,
+// mac_panel<FmaMac>'s bits.
+PanelKernel fma_panel_kernel(Isa isa);
+
+// For i < M and j < b.cols: c[i * ldc + j] continues over p < b.rows as c = mac(c, a[i * lda + p],
+// b(p, j)), `kernel`'s step (fma_panel_kernel's, or mac_panel's of a policy), each panel of b
+// packed (with pack_isa's packing, at most best_isa(); packing only moves values), on up to
+// thread_count() threads: chain_columns over for_panel_ranges' ranges. The a rows and c must not
+// overlap.
 void chains_with(PanelKernel kernel, std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c,
                  std::int64_t ldc, Isa pack_isa);
-
-// The panel kernel fma_chains runs on `isa` (one no better than best_isa()).
-PanelKernel fma_panel_kernel(Isa isa);
 
 // The chains of chains_with for columns j0 <= j < j1 of b alone, on the calling thread, c
 // pointing at column j0 (c[i * ldc + j - j0]): a kernel that does more per column than one
@@ -41,7 +38,7 @@ void chain_columns(PanelKernel kernel, Isa pack_isa, std::int64_t M, const float
                    const MatrixView& b, float* c, std::int64_t ldc, std::int64_t j0, std::int64_t j1);
 
 // Runs body(j0, j1) over ranges of whole panels that cover columns [0, N), on the thread pool:
-// fma_chains' partition for `macs_per_column` multiply-adds a column (M P for one product), a
+// chains_with's partition for `macs_per_column` multiply-adds a column (M P for one product), a
 // function of the shape alone, each range on one thread.
 void for_panel_ranges(std::int64_t N, std::int64_t macs_per_column,
                       const std::function<void(std::int64_t j0, std::int64_t j1)>& body);
@@ -63,13 +60,6 @@ void mac_panel(std::int64_t M, const float* a, std::int64_t lda, const float* pa
     }
     for (std::int64_t j = 0; j < width; ++j) c[i * ldc + j] = acc[j];
   }
-}
-
-// fma_chains with the step c = Mac::mac(c, a, b) instead (a probe's arithmetic), by the scalar
-// kernel through the same packing and threads.
-template <class Mac>
-void mac_chains(std::int64_t M, const float* a, std::int64_t lda, const MatrixView& b, float* c, std::int64_t ldc) {
-  chains_with(&mac_panel<Mac>, M, a, lda, b, c, ldc, best_isa());
 }
 
 }  // namespace parity::subjects::builtin

@@ -1,4 +1,4 @@
-// fma_chains' AVX2 panel kernel: each half (16 columns) of a panel in tiles of up to 6 rows,
+// fma_panel_kernel's AVX2 kernel: each half (16 columns) of a panel in tiles of up to 6 rows,
 // 12 ymm accumulators; each step broadcasts a(i, p), loads b(p, ...) and issues one
 // _mm256_fmadd_ps per accumulator, i.e. fma(a, b, c) rounded once in every lane, p ascending:
 // the bits of mac_panel<FmaMac>. Only functions marked PARITY_AVX2 use AVX2 and FMA (the

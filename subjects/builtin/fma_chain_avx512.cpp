@@ -1,4 +1,4 @@
-// fma_chains' AVX-512 panel kernel: a tile of up to 12 rows x 32 columns held in 24 zmm
+// fma_panel_kernel's AVX-512 kernel: a tile of up to 12 rows x 32 columns held in 24 zmm
 // accumulators; each step broadcasts a(i, p), loads b(p, j0..j0+31) and issues one
 // _mm512_fmadd_ps per accumulator, i.e. fma(a, b, c) rounded once in every lane, p ascending:
 // the bits of mac_panel<FmaMac>. And the panel packing of a bf16 operand whose reduction

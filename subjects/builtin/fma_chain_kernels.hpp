@@ -1,5 +1,5 @@
 #pragma once
-// The vector panel kernels of fma_chains (fma_chain.hpp), one per instruction set; each
+// The vector panel kernels of fma_panel_kernel (fma_chain.hpp), one per instruction set; each
 // computes what mac_panel<FmaMac> computes, bit for bit. Called only where the CPU has the
 // instruction set (fma_chain.cpp dispatches on core/isa.hpp).
 #include <cstdint>
