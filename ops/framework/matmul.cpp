@@ -117,36 +117,45 @@ void product(std::int64_t m, std::int64_t n, std::int64_t k, oracles::GemmOperan
   else oracles::gemm(m, n, k, a, b, c);
 }
 
-// mags[i * n + j] = sum_l |a(i, l)| |b(l, j)| of two inputs' values, in blocks of rows of a and
-// columns of b whose magnitudes fit kept per-thread buffers (a large weight's magnitudes are
-// never formed whole: fresh pages of that size cost more than its product).
-void magnitudes(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
-                const oracles::GemmOperand<double>& b, double* mags) {
-  thread_local std::vector<double> abs_a, abs_b, block;
-  const std::int64_t kk = std::max<std::int64_t>(k, 1);
-  const std::int64_t rows = std::clamp<std::int64_t>(static_cast<std::int64_t>(kKeptElements) / kk, 1, m);
-  const std::int64_t cols = std::clamp<std::int64_t>(static_cast<std::int64_t>(kKeptElements) / kk, 1, n);
-  const auto at = [](const oracles::GemmOperand<double>& x, std::int64_t i, std::int64_t j) {
-    return std::fabs(x.trans ? x.p[j * x.ld + i] : x.p[i * x.ld + j]);
-  };
-  for (std::int64_t i0 = 0; i0 < m; i0 += rows) {
-    const std::int64_t mb = std::min(rows, m - i0);
-    abs_a.resize(static_cast<std::size_t>(mb * k));
-    for (std::int64_t i = 0; i < mb; ++i)
-      for (std::int64_t l = 0; l < k; ++l) abs_a[static_cast<std::size_t>(i * k + l)] = at(a, i0 + i, l);
-    for (std::int64_t j0 = 0; j0 < n; j0 += cols) {
-      const std::int64_t nb = std::min(cols, n - j0);
-      // Stored as b's columns j0.. by rows (b^T's rows): a transposed operand of the product.
-      abs_b.resize(static_cast<std::size_t>(nb * k));
-      for (std::int64_t j = 0; j < nb; ++j)
-        for (std::int64_t l = 0; l < k; ++l) abs_b[static_cast<std::size_t>(j * k + l)] = at(b, l, j0 + j);
-      const bool whole = mb == m && nb == n;
-      if (!whole) block.resize(static_cast<std::size_t>(mb * nb));
-      double* out = whole ? mags : block.data();
-      product(mb, nb, k, {abs_a.data(), k, false}, {abs_b.data(), k, true}, out);
-      if (!whole)
-        for (std::int64_t i = 0; i < mb; ++i) std::copy_n(block.data() + i * nb, nb, mags + (i0 + i) * n + j0);
+// The operand that reads terms l0.. of a's inner extent: a's columns from l0 where `inner_is_columns`
+// (a left operand), else its rows from l0 (a right one).
+oracles::GemmOperand<double> from_term(const oracles::GemmOperand<double>& a, std::int64_t l0, bool inner_is_columns) {
+  const bool contiguous = inner_is_columns != a.trans;  // the inner extent runs along a stored row
+  return {a.p + (contiguous ? l0 : l0 * a.ld), a.ld, a.trans};
+}
+
+// The k products of C = A B in kSplitBlocks consecutive blocks of terms, each a BLAS product P_j:
+// v[i * n + j] = P_0 + P_1 + ... (added in that order) and abs_sum = |P_0| + |P_1| + ..., for two
+// inputs' values with k >= 1. Each term of v passes through at most k - 1 additions (its block's
+// k_j - 1, then at most blocks - 1 joining the blocks, and k_j <= k - (blocks - 1): every other
+// block holds a term), so v is one of the double evaluations d bounds (matmul.hpp). abs_sum is a
+// sum of |P_j| over a partition of X's terms, no more than X up to the roundings matmul_filtered
+// takes off: a lower bound of X from the value's own pass over the operands, no second product.
+constexpr std::int64_t kSplitBlocks = 4;
+void split_product(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
+                   const oracles::GemmOperand<double>& b, double* v, double* abs_sum) {
+  thread_local std::vector<double> parts;  // blocks 1.. (block 0 goes to v)
+  const auto size = static_cast<std::size_t>(m * n);
+  const std::int64_t blocks = std::min(kSplitBlocks, k);
+  parts.resize(size * static_cast<std::size_t>(blocks - 1));
+  const auto part = [&](std::int64_t block) { return block == 0 ? v : parts.data() + size * (block - 1); };
+  for (std::int64_t block = 0; block < blocks; ++block) {
+    const std::int64_t l0 = k * block / blocks, l1 = k * (block + 1) / blocks;
+    oracles::gemm(m, n, l1 - l0, from_term(a, l0, true), from_term(b, l0, false), part(block));
+  }
+  for (std::size_t i = 0; i < size; ++i) {
+    double value = v[i], sum = std::fabs(v[i]);
+    for (std::int64_t block = 1; block < blocks; ++block) {
+      const double p = part(block)[i];
+      value += p;
+      sum += std::fabs(p);
     }
+    v[i] = value;
+    abs_sum[i] = sum;
+  }
+  if (parts.size() > kKeptElements) {
+    parts.clear();
+    parts.shrink_to_fit();
   }
 }
 
@@ -303,19 +312,18 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   thread_local std::vector<double> v, up, errs, other, low;  // as matmul_bounded's
   v.resize(size);
   up.resize(size);
-  bool with_devs = false, partial = false;
+  bool with_devs = false, split = false;
   if (a.exact() && b.exact()) {
     const auto va = view_of(a, a.exact()), vb = view_of(b, b.exact());
     if (m * n * k < kBlasWork) {
       oracles::ascending_gemm_with_magnitudes(m, n, k, va, vb, v.data(), up.data());
     } else {
-      oracles::gemm(m, n, k, va, vb, v.data());
-      // lo's X from the first ceil(k / 4) products alone (some of X's non-negative terms: no more
-      // than X), d's from Cauchy-Schwarz: a quarter of a product, not a second one.
+      // lo's X from the blocks' |P_j| (split_product), d's from Cauchy-Schwarz: one product and
+      // one pass over each operand.
       low.resize(size);
-      magnitudes(m, n, (k + 3) / 4, va, vb, low.data());
+      split_product(m, n, k, va, vb, v.data(), low.data());
       cauchy_schwarz(m, n, k, va, vb, up.data());
-      partial = true;
+      split = true;
     }
   } else {
     // An operand the reference built (a Matrix): its arrays formed whole; an input's read in place
@@ -343,10 +351,15 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
               view_of(b, y.low.empty() ? y.m.data() : y.low.data()), low.data());
     }
   }
-  const std::vector<double>& down = with_devs || partial ? low : up;
+  const std::vector<double>& down = with_devs || split ? low : up;
 
   const double kd = static_cast<double>(k);
-  const double grow = (1 + 4 * kU53) / (1 - kd * kU53), shrink = (1 - kd * kU53) * (1 - 0x1p-50);
+  // X taken down: a GEMM of non-negative terms by (1 - k 2^-53) (matmul.hpp); split_product's
+  // sum of |P_j| by (1 - (k + blocks) 2^-53): |P_j| >= |P_j's value| - gamma_k X_j - floor_j (the
+  // value's error), so X (1 + gamma_k) >= sum |P_j's values| - floor, and the blocks - 1 additions
+  // of that sum rounded up by at most (1 + 2^-53) each.
+  const double grow = (1 + 4 * kU53) / (1 - kd * kU53);
+  const double shrink = (1 - (kd + (split ? static_cast<double>(kSplitBlocks) : 0.0)) * kU53) * (1 - 0x1p-50);
   const double floor = 2 * kd * kEta53;
   const double gamma_d = kd * kU53 / (1 - kd * kU53);
   const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
@@ -359,8 +372,9 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
     const double Y = with_devs ? (errs[at] + other[at] + 2 * floor) * grow : 0.0;
     const double dev_terms = Y + kU53 * X + kd * kEta53;
     const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + kd * kEta53) * (1 + 0x1p-50);
-    // lo: the form at the subject's unit, X taken down, Y = 0.
-    const double Xl = std::fmax(down[at] - floor, 0.0) * shrink;
+    // lo: the form at the subject's unit, X taken down (0 where that is negative or NaN), Y = 0.
+    const double above_floor = down[at] - floor;
+    const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
     const double lo_terms = ar.unit * Xl + kd * ar.underflow;
     const double lo = (lo_terms + gamma * (Xl + 2 * lo_terms) + g * ar.underflow) * (1 - 0x1p-50);
     out[at] =

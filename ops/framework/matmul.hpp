@@ -53,9 +53,12 @@
 // no smaller either (E_t >= u Ma Mb + eta, M_t >= |fl(va vb)| + 2 E_t). Where both operands are
 // inputs (d = lo = 0): below 2^20 multiply-adds X+ and X- are one sum of |a| |b|, in the values'
 // own pass (ascending_gemm_with_magnitudes); above, X+ is the product of the two vectors' Euclidean
-// norms (Cauchy-Schwarz, taken up) and X- the GEMM over the first ceil(k / 4) products alone (a sum
-// of some of X's non-negative terms), so the bounds cost a quarter of a product and one pass over
-// each operand, not a second product; a looser X+ or X- only leaves more elements undecided.
+// norms (Cauchy-Schwarz, taken up), and the product is formed as four BLAS products P_j over
+// consecutive blocks of the k terms, v their sum and X- = sum_j |P_j| taken down (each |P_j| is at
+// most the sum of its block's |a| |b|; its value's error is taken off by gamma_k), so the bounds
+// cost one pass over each operand and no second product; a looser X+ or X- only leaves more
+// elements undecided (sum_j |P_j| is about sqrt(4 k) terms' size where X is k terms', ample for
+// the f32 and bf16 units lo is formed at).
 #include <parity/ops/framework/ref_matrix.hpp>
 
 namespace parity::ops {

@@ -1,6 +1,6 @@
 // Eval::matmul in Filtered (matmul.hpp) against the same products in Bounded, at sizes that take
-// the BLAS (past 2^20 multiply-adds): for two inputs, the magnitudes over the first quarter of the
-// terms (in blocks past 2^21 elements) and Cauchy-Schwarz, read in both storage orders; an operand
+// the BLAS (past 2^20 multiply-adds): for two inputs, the product in blocks of terms (each block's
+// operands offset in both storage orders) and Cauchy-Schwarz; an operand
 // that carries errors, and its transpose; a part of a longer reduction; under an any-order and a
 // laned arithmetic. The value within 2d of Bounded's ascending one, lo no larger than Bounded's E.
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@ namespace parity::ops {
 namespace {
 
 constexpr std::int64_t kM = 40, kN = 600, kK = 4096;
-// b stored K x N (not transposed): a quarter of K times 2100 columns is past 2^21, two blocks.
+// b stored K x N (not transposed): its blocks of terms are blocks of rows.
 constexpr std::int64_t kWide = 2100;
 
 OpValues filtered_test_values() {
