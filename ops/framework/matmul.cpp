@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <parity/core/isa.hpp>
+#include <parity/core/thread_pool.hpp>
 #include <parity/oracles/ascending_gemm.hpp>
 #include <parity/oracles/blas.hpp>
 
@@ -199,6 +200,9 @@ double sum_of_squares(const double* p, std::int64_t k) {
   return squares_portable(p, k);
 }
 
+// Elements of an operand a chunk of cauchy_schwarz's norms reads (512 KB).
+constexpr std::int64_t kNormChunk = std::int64_t{1} << 16;
+
 // up[i * n + j] >= sum_l |a(i, l)| |b(l, j)|: the product of the two vectors' Euclidean norms,
 // each sum of squares taken up by (1 + (k + 1) 2^-52) and k 2^-1074 (its roundings and
 // underflows), each root and the product by 1 + 2^-52. Not finite where an element or a square is not.
@@ -206,14 +210,23 @@ void cauchy_schwarz(std::int64_t m, std::int64_t n, std::int64_t k, const oracle
                     const oracles::GemmOperand<double>& b, double* up) {
   const auto norms = [k](const oracles::GemmOperand<double>& x, std::int64_t count, bool by_row) {
     // by_row: the norms of x's logical rows (k columns each), else of its logical columns (k rows).
+    // Memory-bound (a weight's pass): on parity's pool, each vector's sum on one thread, in chunks
+    // of vectors that do not depend on the thread count (core/thread_pool.hpp), so the same bits.
     std::vector<double> squares(static_cast<std::size_t>(count), 0.0);
-    if (by_row != x.trans) {  // each vector's elements adjacent: vector partial sums (any order is bounded)
-      for (std::int64_t v = 0; v < count; ++v) squares[static_cast<std::size_t>(v)] = sum_of_squares(x.p + v * x.ld, k);
-    } else {  // the vectors side by side in each stored row
+    const bool adjacent = by_row != x.trans;  // each vector's elements adjacent, else side by side in each stored row
+    const std::int64_t per_chunk =
+        adjacent ? std::max<std::int64_t>(1, kNormChunk / std::max<std::int64_t>(k, 1)) : 256;
+    parallel_chunks(static_cast<std::size_t>((count + per_chunk - 1) / per_chunk), [&](std::size_t chunk) {
+      const std::int64_t first = static_cast<std::int64_t>(chunk) * per_chunk,
+                         last = std::min(count, first + per_chunk);
+      double* q = squares.data();
+      if (adjacent) {  // vector partial sums (any order is bounded)
+        for (std::int64_t v = first; v < last; ++v) q[v] = sum_of_squares(x.p + v * x.ld, k);
+        return;
+      }
       for (std::int64_t l = 0; l < k; ++l)
-        for (std::int64_t v = 0; v < count; ++v)
-          squares[static_cast<std::size_t>(v)] += x.p[l * x.ld + v] * x.p[l * x.ld + v];
-    }
+        for (std::int64_t v = first; v < last; ++v) q[v] += x.p[l * x.ld + v] * x.p[l * x.ld + v];
+    });
     const double kd = static_cast<double>(k);
     for (double& q : squares) q = std::sqrt(q * (1 + (kd + 1) * 0x1p-52) + kd * kEta53) * (1 + 0x1p-52);
     return squares;
