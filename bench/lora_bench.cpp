@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include <parity/core/isa.hpp>
+#include <parity/core/keep_freed_memory.hpp>
 #include <parity/core/thread_count.hpp>
 #include <parity/families/lora/lora_properties.hpp>
 #include <parity/ops/framework/gate_checks.hpp>
@@ -332,6 +333,7 @@ bool take_torch_threads(int* argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  keep_freed_memory();   // before any thread (core/keep_freed_memory.hpp)
   oracles::load_blas();  // before any thread (oracles/blas.hpp)
   const bool min_time_given = flag_value(argc, argv, "--benchmark_min_time") != nullptr;
   const auto options = console_options(argc, argv);

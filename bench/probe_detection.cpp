@@ -38,6 +38,7 @@
 
 #include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
+#include <parity/core/keep_freed_memory.hpp>
 #include <parity/core/reproducer.hpp>
 #include <parity/oracles/blas.hpp>
 #include <parity/properties/gen/family.hpp>
@@ -181,6 +182,7 @@ bool measure_probe(const Family& family, const std::string& probe, const Options
 }  // namespace
 
 int main(int argc, char** argv) {
+  parity::keep_freed_memory();   // before any thread (core/keep_freed_memory.hpp)
   parity::oracles::load_blas();  // before any thread (oracles/blas.hpp)
   try {
     const Options o = parse(argc, argv);

@@ -19,6 +19,7 @@
 
 #include <parity/core/decimal.hpp>
 #include <parity/core/error.hpp>
+#include <parity/core/keep_freed_memory.hpp>
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
@@ -66,6 +67,7 @@ Tally measure(const ops::OpFamily& f, const Row& r, DType dt, bool straddles, in
 }  // namespace
 
 int main(int argc, char** argv) {
+  keep_freed_memory();   // before any thread (core/keep_freed_memory.hpp)
   oracles::load_blas();  // before any thread (oracles/blas.hpp)
   int seeds = 10, cases = 100;
   std::vector<Row> rows;

@@ -19,6 +19,7 @@
 #include <iostream>
 
 #include <parity/core/error.hpp>
+#include <parity/core/keep_freed_memory.hpp>
 #include <parity/fuzz/decode_op.hpp>
 #include <parity/fuzz/feedback.hpp>
 #include <parity/fuzz/harness.hpp>
@@ -50,6 +51,7 @@ std::uint32_t config_of(const fuzz::FuzzInput& in, const Verdict& v) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  keep_freed_memory();   // before any thread (core/keep_freed_memory.hpp)
   oracles::load_blas();  // before any thread: libFuzzer calls this first (oracles/blas.hpp)
   fuzz::register_config_counters();
   subject_name = fuzz::fuzz_subject("parity-host");

@@ -3,9 +3,11 @@
 // one, then runs the tests as gtest_main does.
 #include <gtest/gtest.h>
 
+#include <parity/core/keep_freed_memory.hpp>
 #include <parity/oracles/blas.hpp>
 
 int main(int argc, char** argv) {
+  parity::keep_freed_memory();  // before any thread (core/keep_freed_memory.hpp)
   parity::oracles::load_blas();
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();

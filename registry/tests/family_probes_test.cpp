@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <parity/core/error.hpp>
+#include <parity/core/keep_freed_memory.hpp>
 #include <parity/ops/framework/batch_shape_probes.hpp>
 #include <parity/oracles/blas.hpp>
 #include <parity/properties/gen/family.hpp>
@@ -75,6 +76,7 @@ class ProbeDetected : public ::testing::Test {
 }  // namespace
 
 int main(int argc, char** argv) {
+  parity::keep_freed_memory();   // before any thread (core/keep_freed_memory.hpp)
   parity::oracles::load_blas();  // before any thread (oracles/blas.hpp)
   ::testing::InitGoogleTest(&argc, argv);
   if (argc != 2) {

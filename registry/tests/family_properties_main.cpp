@@ -53,6 +53,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/core/escape.hpp>
+#include <parity/core/keep_freed_memory.hpp>
 #include <parity/ops/torch_op/torch_op.hpp>
 #include <parity/oracles/blas.hpp>
 #include <parity/properties/gen/family.hpp>
@@ -249,6 +250,7 @@ int replay(int argc, char** argv, const TorchOpFlags& torch_op, parity::gen::Cas
 }  // namespace
 
 int main(int argc, char** argv) {
+  parity::keep_freed_memory();   // before any thread (core/keep_freed_memory.hpp)
   parity::oracles::load_blas();  // before any thread (oracles/blas.hpp)
   if (argc > 1 && std::string(argv[1]) == "--worker")
     return parity::registry::serve_case_checks({argv + 2, argv + argc});
