@@ -34,9 +34,4 @@ FuzzInput decode_for_family(const std::string& family, std::span<const std::uint
   return decode_op(bytes, family, subject);
 }
 
-std::vector<std::string> fuzz_properties(const std::string& family, const std::string& subject) {
-  require_known(family);
-  return op_fuzz_properties(family, subject);
-}
-
 }  // namespace parity::fuzz

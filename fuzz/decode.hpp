@@ -24,7 +24,4 @@ std::string harness_name(const std::string& family);
 FuzzInput decode_for_family(const std::string& family, std::span<const std::uint8_t> bytes,
                             const std::string& subject = "parity-host");
 
-// The properties the family's harness may select (on `subject`, for an op).
-std::vector<std::string> fuzz_properties(const std::string& family, const std::string& subject = "parity-host");
-
 }  // namespace parity::fuzz

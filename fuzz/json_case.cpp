@@ -43,9 +43,4 @@ double dim_or_1(const Case& c, const char* name) {
   return it == c.dims.end() || it->second < 1 ? 1.0 : static_cast<double>(it->second);
 }
 
-double storage_bound(double rows, double cols, const Layout& l) {
-  return static_cast<double>(l.offset) +
-         (rows + static_cast<double>(l.ld_pad)) * (cols + static_cast<double>(l.ld_pad));
-}
-
 }  // namespace parity::fuzz

@@ -33,9 +33,6 @@ void require_round_trip(const Case& c, const char* harness);
 // validator refuses such a case; the guard only needs a size).
 double dim_or_1(const Case& c, const char* name);
 
-// An upper bound on the storage elements of a 2-D operand rows x cols under `l`.
-double storage_bound(double rows, double cols, const Layout& l);
-
 }  // namespace parity::fuzz
 
 template <class F>

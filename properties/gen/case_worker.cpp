@@ -117,7 +117,6 @@ void CaseWorker::start() {
   output_ = out[0];
   buffered_.clear();
   recent_output_.clear();
-  ++started_;
   std::string line;
   bool timed_out = false;
   const std::uint64_t wait_s = worker_start_deadline(options_);

@@ -74,8 +74,6 @@ class CaseWorker {
   // WorkerError when no worker starts or one breaks the protocol.
   Verdict check(const std::string& subject, const std::string& property, const Case& c);
 
-  // Workers started so far (a crash, a hang or a device fault each costs one).
-  int workers_started() const { return started_; }
   const WorkerOptions& options() const { return options_; }
 
  private:
@@ -115,7 +113,6 @@ class CaseWorker {
   int output_ = -1;            // the worker's standard output and error
   std::string buffered_;       // what was read past the last line
   std::string recent_output_;  // what it wrote since the current case was sent (its last bytes)
-  int started_ = 0;
 };
 
 }  // namespace parity::gen

@@ -152,8 +152,6 @@ at::Tensor attention(const TinyGptConfig& c, const at::Tensor& q, const at::Tens
 
 }  // namespace
 
-std::string attention_name(TinyGptAttention a) { return a == TinyGptAttention::explicit_matmul ? "explicit" : "sdpa"; }
-
 SdpaSupport sdpa_support() {
   SdpaSupport s;
   s.public_api = PARITY_SDPA_PUBLIC ? "at::scaled_dot_product_attention is present"

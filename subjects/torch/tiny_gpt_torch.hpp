@@ -16,8 +16,6 @@ enum class TinyGptAttention {
   sdpa,             // LibTorch's fused scaled dot-product attention entry point
 };
 
-std::string attention_name(TinyGptAttention a);  // "explicit" or "sdpa"
-
 // What LibTorch offers for scaled dot-product attention, decided from its headers at build time.
 struct SdpaSupport {
   bool available = false;
