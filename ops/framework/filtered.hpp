@@ -15,6 +15,8 @@
 //       (|v_B| >= max(|v| - 2d, 0)); a product's sum of products X = sum |a||b| from a GEMM (of
 //       some of its terms, matmul.hpp), the operands' propagated errors (Y) taken as 0; a
 //       covering's ways' lo summed, as Bounded sums their E (covering()).
+// lo bounds E where d is finite; where d is not (Bounded's ascending sum may overflow where the
+// BLAS's order does not), nothing below is decided, so lo need not.
 // x* is the exact value. An element whose subject value `got` satisfies
 //     |got - v| + 2d <= lo     therefore satisfies     |got - v_B| <= E_B,
 // Bounded's verdict "within the bound" (the output's rounding applied to both sides alike).

@@ -154,7 +154,7 @@ void split_product(std::int64_t m, std::int64_t n, std::int64_t k, const oracles
     v[i] = value;
     abs_sum[i] = sum;
   }
-  if (parts.size() > kKeptElements) {
+  if (size > kKeptElements) {  // as matmul_filtered's arrays
     parts.clear();
     parts.shrink_to_fit();
   }

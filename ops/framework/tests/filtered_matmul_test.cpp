@@ -1,6 +1,6 @@
 // Eval::matmul in Filtered (matmul.hpp) against the same products in Bounded, at sizes that take
 // the BLAS (past 2^20 multiply-adds): for two inputs, the product in blocks of terms (each block's
-// operands offset in both storage orders) and Cauchy-Schwarz; an operand
+// operands offset in both storage orders; non-negative ones, where lo is tight) and Cauchy-Schwarz; an operand
 // that carries errors, and its transpose; a part of a longer reduction; under an any-order and a
 // laned arithmetic. The value within 2d of Bounded's ascending one, lo no larger than Bounded's E.
 #include <gtest/gtest.h>
@@ -17,6 +17,14 @@ namespace {
 constexpr std::int64_t kM = 40, kN = 600, kK = 4096;
 // b stored K x N (not transposed): its blocks of terms are blocks of rows.
 constexpr std::int64_t kWide = 2100;
+// Non-negative inputs with K no multiple of the four blocks of terms: there lo's X from the blocks'
+// |partial sums| is X itself, lo within a few roundings of Bounded's E (a lo too large fails).
+constexpr std::int64_t kOddK = 1027;
+
+std::vector<double> magnitudes(std::vector<double> v) {
+  for (double& x : v) x = std::fabs(x);
+  return v;
+}
 
 OpValues filtered_test_values() {
   OpValues v;
@@ -28,6 +36,10 @@ OpValues filtered_test_values() {
   v.inputs["b_k"] = testing::gaussian_floats(static_cast<std::size_t>(kK * kWide), 4, 0.05);
   v.shapes["a_t"] = {kK, kM};
   v.shapes["b_k"] = {kK, kWide};
+  v.inputs["a_pos"] = magnitudes(testing::gaussian_floats(static_cast<std::size_t>(kM * kOddK), 5, 1.0));
+  v.inputs["b_pos"] = magnitudes(testing::gaussian_floats(static_cast<std::size_t>(kN * kOddK), 6, 0.05));
+  v.shapes["a_pos"] = {kM, kOddK};
+  v.shapes["b_pos"] = {kN, kOddK};
   return v;
 }
 
@@ -62,6 +74,8 @@ TEST(FilteredMatmul, BlasProductsAgainstBounded) {
                            "inputs");
     expect_filtered_within(f.matmul(f.matrix("a_t").t(), f.matrix("b_k")),
                            b.matmul(b.matrix("a_t").t(), b.matrix("b_k")), "inputs in the other storage order");
+    expect_filtered_within(f.matmul(f.matrix("a_pos"), f.matrix("b_pos").t()),
+                           b.matmul(b.matrix("a_pos"), b.matrix("b_pos").t()), "non-negative inputs, odd K");
     const Matrix<Filtered> pf = operand_with_errors(f);
     const Matrix<Bounded> pb = operand_with_errors(b);
     expect_filtered_within(f.matmul(pf, f.matrix("b").t()), b.matmul(pb, b.matrix("b").t()), "an operand with errors");
