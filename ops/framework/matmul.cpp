@@ -200,8 +200,10 @@ double sum_of_squares(const double* p, std::int64_t k) {
   return squares_portable(p, k);
 }
 
-// Elements of an operand a chunk of cauchy_schwarz's norms reads (512 KB).
-constexpr std::int64_t kNormChunk = std::int64_t{1} << 16;
+// A chunk of cauchy_schwarz's norms: vectors of about this many elements (512 KB) where each
+// vector's elements are adjacent; where the vectors lie side by side in each stored row, this many
+// vectors, read as runs of that length from each row.
+constexpr std::int64_t kNormChunk = std::int64_t{1} << 16, kSideBySideChunk = 256;
 
 // up[i * n + j] >= sum_l |a(i, l)| |b(l, j)|: the product of the two vectors' Euclidean norms,
 // each sum of squares taken up by (1 + (k + 1) 2^-52) and k 2^-1074 (its roundings and
@@ -215,7 +217,7 @@ void cauchy_schwarz(std::int64_t m, std::int64_t n, std::int64_t k, const oracle
     std::vector<double> squares(static_cast<std::size_t>(count), 0.0);
     const bool adjacent = by_row != x.trans;  // each vector's elements adjacent, else side by side in each stored row
     const std::int64_t per_chunk =
-        adjacent ? std::max<std::int64_t>(1, kNormChunk / std::max<std::int64_t>(k, 1)) : 256;
+        adjacent ? std::max<std::int64_t>(1, kNormChunk / std::max<std::int64_t>(k, 1)) : kSideBySideChunk;
     parallel_chunks(static_cast<std::size_t>((count + per_chunk - 1) / per_chunk), [&](std::size_t chunk) {
       const std::int64_t first = static_cast<std::int64_t>(chunk) * per_chunk,
                          last = std::min(count, first + per_chunk);
