@@ -67,7 +67,8 @@ const gen::Family& family() {
       {.kernel = "parity's deterministic AdaLN kernel",
        .make_host = &make_op_subject<AdaLNHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-       .torch = torch_subject("LibTorch's at::layer_norm(x) * (1 + scale) + shift on the CPU", &make_torch_cpu),
+       .torch = PARITY_OP_TORCH(
+           torch_subject("LibTorch's at::layer_norm(x) * (1 + scale) + shift on the CPU", &make_torch_cpu)),
        .register_probes = &register_probes});
 }
 

@@ -10,6 +10,13 @@ OpSubjectInfo torch_subject(std::string description, MakeOpSubject make, std::st
   return info;
 }
 
+OpSubjectInfo torch_not_linked() {
+  return {
+      .description = "LibTorch's implementation (not in this build)",
+      .unavailable_reason = [] { return std::string("this build does not link LibTorch (the libFuzzer harnesses')"); },
+      .make = [] { return std::unique_ptr<OpSubject>(); }};  // never called: unavailable
+}
+
 void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s) {
   register_op_subject(
       op, {.name = "parity-host", .backend = "host", .description = s.kernel + ", host twin", .make = s.make_host});

@@ -23,7 +23,8 @@ struct BuiltinSubjects {
   MakeOpSubject make_host = nullptr;
   MakeOpSubject make_cuda = nullptr;  // PARITY_OP_CUDA_KERNEL(&f): null in a build without CUDA
   // LibTorch's implementation, registered as torch-cpu (its name, backend and kind set here): by
-  // schema name, torch_op_reference(...) (torch_op/torch_op.hpp), or written out, torch_subject(...).
+  // schema name, torch_op_reference(...) (torch_op/torch_op.hpp), or written out, torch_subject(...);
+  // either inside PARITY_OP_TORCH(...), which leaves it out of a build without LibTorch.
   OpSubjectInfo torch;
   void (*register_probes)() = nullptr;  // registers the op's mismatch probes (HostProbes)
   // The host twin with another evaluation plan (another reduction order: as accurate, other bits),
@@ -35,6 +36,10 @@ struct BuiltinSubjects {
 // LibTorch's implementation written out as a subject (`make`), for BuiltinSubjects::torch;
 // `unavailable` (null: available wherever parity is built) says why not where it cannot run.
 OpSubjectInfo torch_subject(std::string description, MakeOpSubject make, std::string (*unavailable)() = nullptr);
+
+// LibTorch's implementation in a build that does not link LibTorch (the libFuzzer harnesses',
+// fuzz/README.md): a subject that is unavailable, saying so. PARITY_OP_TORCH gives it there.
+OpSubjectInfo torch_not_linked();
 
 void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s);
 
@@ -56,4 +61,13 @@ const gen::Family& shipped_op_family(BuiltinSubjects subjects) {
 #define PARITY_OP_CUDA_KERNEL(f) (f)
 #else
 #define PARITY_OP_CUDA_KERNEL(f) nullptr
+#endif
+
+// LibTorch's subject, the OpSubjectInfo `...`, where this build links LibTorch (parity_ops_torch,
+// the op folders' *_torch.cpp, defines PARITY_HAVE_TORCH), else torch_not_linked(): the expression
+// is not compiled, so the op's sources name no LibTorch symbol there.
+#if PARITY_HAVE_TORCH
+#define PARITY_OP_TORCH(...) (__VA_ARGS__)
+#else
+#define PARITY_OP_TORCH(...) ::parity::ops::torch_not_linked()
 #endif

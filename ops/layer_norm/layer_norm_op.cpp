@@ -73,11 +73,11 @@ const gen::Family& family() {
       {.kernel = "parity's deterministic LayerNorm kernel",
        .make_host = &make_op_subject<LayerNormHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-       .torch =
+       .torch = PARITY_OP_TORCH(
            torch_op_reference(LayerNorm::declaration(),
                               {.schema = "aten::layer_norm",
                                .args = {{"x", "input"}, {"w", "weight"}, {"b", "bias"}, {"normalized_shape", "[D]"}}},
-                              "LibTorch's aten::layer_norm on the CPU, by schema name"),
+                              "LibTorch's aten::layer_norm on the CPU, by schema name")),
        .register_probes = &register_probes,
        .other_plan = &make_op_subject<LayerNormHost<ReversedRow>>});
 }

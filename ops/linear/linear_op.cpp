@@ -62,9 +62,9 @@ const gen::Family& family() {
       {.kernel = "parity's deterministic linear kernel",
        .make_host = &make_op_subject<LinearHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-       .torch = torch_op_reference(Linear::declaration(),
-                                   {.schema = "aten::linear", .args = {{"x", "input"}, {"W", "weight"}, {"b", "bias"}}},
-                                   "LibTorch's aten::linear on the CPU, by schema name"),
+       .torch = PARITY_OP_TORCH(torch_op_reference(
+           Linear::declaration(), {.schema = "aten::linear", .args = {{"x", "input"}, {"W", "weight"}, {"b", "bias"}}},
+           "LibTorch's aten::linear on the CPU, by schema name")),
        .register_probes = &register_probes,
        .other_plan = &make_op_subject<LinearHost<ReversedDot>>});
 }

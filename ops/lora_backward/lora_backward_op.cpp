@@ -14,7 +14,9 @@ namespace {
 using namespace lora_forward;
 
 void register_backward_subjects() {
+#if PARITY_HAVE_TORCH
   register_op_subject("lora_backward", torch_reference(Pass::backward, true));
+#endif
   add_lora_probes(HostProbes<BackwardHost>{"lora_backward"}, false);
 }
 
@@ -24,7 +26,7 @@ const gen::Family& family() {
   return shipped_op_family<LoraBackward>({.kernel = kKernel,
                                           .make_host = &make_op_subject<BackwardHost<StandardArithmetic>>,
                                           .make_cuda = PARITY_OP_CUDA_KERNEL(&make_backward_cuda_kernel),
-                                          .torch = torch_reference(Pass::backward, false),
+                                          .torch = PARITY_OP_TORCH(torch_reference(Pass::backward, false)),
                                           .register_probes = &register_backward_subjects});
 }
 

@@ -10,7 +10,8 @@ inline constexpr const char* kKernel = "parity's deterministic LoRA kernel";
 enum class Pass { forward, backward };
 
 // LibTorch's LoRA linear (lora_kernel.hpp) as the subject torch-cpu or torch-cuda of
-// lora_forward (Pass::forward) or lora_backward (Pass::backward).
+// lora_forward (Pass::forward) or lora_backward (Pass::backward); defined in lora_torch.cpp, so
+// named only inside PARITY_OP_TORCH or where PARITY_HAVE_TORCH.
 OpSubjectInfo torch_reference(Pass pass, bool on_cuda);
 
 }  // namespace parity::ops::lora_forward

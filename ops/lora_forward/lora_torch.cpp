@@ -9,6 +9,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/ops/lora_forward/lora_kernel.hpp>
+#include <parity/ops/lora_forward/lora_subjects.hpp>
 #include <parity/subjects/torch/convert.hpp>
 #include <parity/subjects/torch/torch_runtime.hpp>
 
@@ -73,6 +74,16 @@ class BackwardTorch final : public LoraTorch {
 
 std::unique_ptr<OpSubject> make_torch_forward(bool on_cuda) { return std::make_unique<ForwardTorch>(on_cuda); }
 std::unique_ptr<OpSubject> make_torch_backward(bool on_cuda) { return std::make_unique<BackwardTorch>(on_cuda); }
+
+OpSubjectInfo torch_reference(Pass pass, bool on_cuda) {
+  const bool forward = pass == Pass::forward;
+  return {.name = on_cuda ? "torch-cuda" : "torch-cpu",
+          .backend = on_cuda ? "torch-cuda" : "torch-cpu",
+          .kind = subjects::SubjectKind::reference,
+          .description = std::string("LibTorch linear + LoRA path + autograd, ") + (on_cuda ? "CUDA" : "CPU"),
+          .unavailable_reason = [on_cuda] { return torch_unavailable_reason(on_cuda); },
+          .make = [forward, on_cuda] { return forward ? make_torch_forward(on_cuda) : make_torch_backward(on_cuda); }};
+}
 
 std::string torch_unavailable_reason(bool on_cuda) {
   return on_cuda ? subjects::torch_impl::torch_cuda_unavailable_reason() : "";

@@ -164,10 +164,10 @@ const gen::Family& family() {
       {.kernel = "parity's deterministic RMSNorm kernel",
        .make_host = &make_op_subject<RmsNormHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-       .torch = torch_op_reference(
+       .torch = PARITY_OP_TORCH(torch_op_reference(
            RmsNorm::declaration(),
            {.schema = "aten::rms_norm", .args = {{"x", "input"}, {"w", "weight"}, {"normalized_shape", "[D]"}}},
-           "LibTorch's aten::rms_norm on the CPU, by schema name"),
+           "LibTorch's aten::rms_norm on the CPU, by schema name")),
        .register_probes = &register_probes,
        .other_plan = &make_op_subject<RmsNormHost<ReversedRowSum>>});
 }
@@ -177,8 +177,8 @@ const gen::Family& backward_family() {
       {.kernel = "parity's deterministic RMSNorm backward kernel",
        .make_host = &make_op_subject<RmsNormBackwardHost<BackwardStandard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_backward_kernel),
-       .torch = torch_subject("LibTorch's autograd through at::rms_norm on the CPU", &make_torch_cpu_backward,
-                              &torch_unavailable_reason),
+       .torch = PARITY_OP_TORCH(torch_subject("LibTorch's autograd through at::rms_norm on the CPU",
+                                              &make_torch_cpu_backward, &torch_unavailable_reason)),
        .register_probes = &register_backward_probes,
        .other_plan = &make_op_subject<RmsNormBackwardHost<ReversedRowDot>>});
 }

@@ -65,7 +65,7 @@ const gen::Family& family() {
       {.kernel = "parity's deterministic RoPE kernel",
        .make_host = &make_op_subject<RopeHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-       .torch = torch_subject("LibTorch's x * cos + rotate(x) * sin on the CPU", &make_torch_cpu),
+       .torch = PARITY_OP_TORCH(torch_subject("LibTorch's x * cos + rotate(x) * sin on the CPU", &make_torch_cpu)),
        .register_probes = &register_probes});
 }
 

@@ -174,7 +174,8 @@ const gen::Family& family() {
       {.kernel = "parity's deterministic attention forward kernel",
        .make_host = &make_op_subject<SdpaHost<Standard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-       .torch = torch_subject("LibTorch's attention forward on the CPU (" + torch_kernel() + ")", &make_torch_cpu),
+       .torch = PARITY_OP_TORCH(
+           torch_subject("LibTorch's attention forward on the CPU (" + torch_kernel() + ")", &make_torch_cpu)),
        .register_probes = &register_probes,
        .other_plan = &make_op_subject<SdpaHost<SplitEveryRow>>});
 }
@@ -184,8 +185,8 @@ const gen::Family& backward_family() {
       {.kernel = "parity's deterministic attention backward kernel",
        .make_host = &make_op_subject<SdpaBackwardHost<BackwardStandard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_backward_kernel),
-       .torch =
-           torch_subject("LibTorch's attention backward on the CPU (" + torch_kernel() + ")", &make_torch_cpu_backward),
+       .torch = PARITY_OP_TORCH(torch_subject("LibTorch's attention backward on the CPU (" + torch_kernel() + ")",
+                                              &make_torch_cpu_backward)),
        .register_probes = &register_backward_probes,
        .other_plan = &make_op_subject<SdpaBackwardHost<BackwardSplitEveryRow>>});
 }
@@ -230,9 +231,9 @@ const gen::Family& varlen_family() {
       {.kernel = "parity's deterministic varlen attention forward kernel",
        .make_host = &make_op_subject<SdpaVarlenHost<VarlenStandard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_varlen_kernel),
-       .torch =
+       .torch = PARITY_OP_TORCH(
            torch_subject("LibTorch's attention forward on the CPU, one sequence at a time (" + torch_kernel() + ")",
-                         &make_torch_cpu_varlen),
+                         &make_torch_cpu_varlen)),
        .register_probes = &register_varlen_probes});
 }
 

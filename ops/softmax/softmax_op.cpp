@@ -63,13 +63,13 @@ void register_probes() {
 }  // namespace
 
 const gen::Family& family() {
-  return shipped_op_family<Softmax>(
-      {.kernel = "parity's deterministic softmax kernel",
-       .make_host = &make_op_subject<SoftmaxHost<Standard>>,
-       .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-       .torch = torch_subject("LibTorch's at::softmax and at::log_softmax on the CPU", &make_torch_cpu),
-       .register_probes = &register_probes,
-       .other_plan = &make_op_subject<SoftmaxHost<ReversedSum>>});
+  return shipped_op_family<Softmax>({.kernel = "parity's deterministic softmax kernel",
+                                     .make_host = &make_op_subject<SoftmaxHost<Standard>>,
+                                     .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+                                     .torch = PARITY_OP_TORCH(torch_subject(
+                                         "LibTorch's at::softmax and at::log_softmax on the CPU", &make_torch_cpu)),
+                                     .register_probes = &register_probes,
+                                     .other_plan = &make_op_subject<SoftmaxHost<ReversedSum>>});
 }
 
 }  // namespace parity::ops::softmax

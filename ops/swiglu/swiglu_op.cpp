@@ -112,11 +112,12 @@ void register_backward_probes() {
 }  // namespace
 
 const gen::Family& family() {
-  return shipped_op_family<Swiglu>({.kernel = "parity's deterministic SwiGLU kernel",
-                                    .make_host = &make_op_subject<SwigluHost<Standard>>,
-                                    .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-                                    .torch = torch_subject("LibTorch's at::silu(a) * b on the CPU", &make_torch_cpu),
-                                    .register_probes = &register_probes});
+  return shipped_op_family<Swiglu>(
+      {.kernel = "parity's deterministic SwiGLU kernel",
+       .make_host = &make_op_subject<SwigluHost<Standard>>,
+       .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+       .torch = PARITY_OP_TORCH(torch_subject("LibTorch's at::silu(a) * b on the CPU", &make_torch_cpu)),
+       .register_probes = &register_probes});
 }
 
 const gen::Family& backward_family() {
@@ -124,7 +125,8 @@ const gen::Family& backward_family() {
       {.kernel = "parity's deterministic SwiGLU backward kernel",
        .make_host = &make_op_subject<SwigluBackwardHost<BackwardStandard>>,
        .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_backward_kernel),
-       .torch = torch_subject("LibTorch's autograd of at::silu(a) * b on the CPU", &make_torch_cpu_backward),
+       .torch = PARITY_OP_TORCH(
+           torch_subject("LibTorch's autograd of at::silu(a) * b on the CPU", &make_torch_cpu_backward)),
        .register_probes = &register_backward_probes});
 }
 

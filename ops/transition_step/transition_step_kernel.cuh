@@ -239,6 +239,11 @@ enum class TorchFormula { flow_grpo, second };
 enum class Entry { sample, score };
 std::unique_ptr<OpSubject> make_torch_subject(TorchFormula f, Entry e, bool on_cuda);
 std::string torch_unavailable_reason(bool on_cuda);
+// make_torch_subject(f, e, on_cuda) as the subject of `e`'s op: torch-cpu through
+// BuiltinSubjects::torch, which names it, the others by register_torch_references.
+OpSubjectInfo torch_reference(TorchFormula f, Entry e, bool on_cuda);
+// torch-second-cpu, torch-cuda and torch-second-cuda, after torch-cpu, as subjects of `e`'s op.
+void register_torch_references(const std::string& op, Entry e);
 
 // Host code only: nvcc compiles this header for the arithmetic and the factories (the .cu).
 #if !defined(__CUDACC__)

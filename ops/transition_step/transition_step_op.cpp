@@ -92,35 +92,17 @@ void add_step_probes(const HostProbes<Host>& probes) {
       "reduces with 256 lanes up to " + std::to_string(kTreeSwitchRows) + " rows, 64 above");
 }
 
-// LibTorch's reference `f` of `e`'s op on the CPU or the device, as the op's subject: torch-cpu
-// through BuiltinSubjects::torch, which names it, the others by register_torch_references.
-OpSubjectInfo torch_reference(TorchFormula f, Entry e, bool on_cuda) {
-  const std::string device = on_cuda ? "cuda" : "cpu";
-  return {.name = std::string(f == TorchFormula::second ? "torch-second-" : "torch-") + device,
-          .backend = "torch-" + device,
-          .kind = subjects::SubjectKind::reference,
-          .description =
-              (f == TorchFormula::second ? "a second formulation of the step (normalised residual, flatten-mean), "
-                                         : "Flow-GRPO's sde_step_with_logprob in LibTorch ops, ") +
-              device,
-          .unavailable_reason = [on_cuda] { return torch_unavailable_reason(on_cuda); },
-          .make = [f, e, on_cuda] { return make_torch_subject(f, e, on_cuda); }};
-}
-
-// torch-second-cpu, torch-cuda and torch-second-cuda, after torch-cpu, as subjects of `e`'s op.
-void register_torch_references(const std::string& op, Entry e) {
-  register_op_subject(op, torch_reference(TorchFormula::second, e, false));
-  register_op_subject(op, torch_reference(TorchFormula::flow_grpo, e, true));
-  register_op_subject(op, torch_reference(TorchFormula::second, e, true));
-}
-
 void register_step_subjects() {
+#if PARITY_HAVE_TORCH
   register_torch_references("transition_step", Entry::sample);
+#endif
   add_step_probes(HostProbes<StepHost>{"transition_step"});
 }
 
 void register_score_subjects() {
+#if PARITY_HAVE_TORCH
   register_torch_references("transition_score", Entry::score);
+#endif
   const HostProbes<ScoreHost> probes{"transition_score"};
   add_step_probes(probes);
   probes.add<ScoreIgnoresPrev>("probe-score-ignores-prev", "scores the sampled mean, ignoring the prev it is given");
@@ -140,19 +122,21 @@ OpOutputs host_row_step(const RowStep& s) {
 }
 
 const gen::Family& family() {
-  return shipped_op_family<TransitionStep>({.kernel = kKernel,
-                                            .make_host = &make_op_subject<StepHost<Standard>>,
-                                            .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
-                                            .torch = torch_reference(TorchFormula::flow_grpo, Entry::sample, false),
-                                            .register_probes = &register_step_subjects});
+  return shipped_op_family<TransitionStep>(
+      {.kernel = kKernel,
+       .make_host = &make_op_subject<StepHost<Standard>>,
+       .make_cuda = PARITY_OP_CUDA_KERNEL(&make_cuda_kernel),
+       .torch = PARITY_OP_TORCH(torch_reference(TorchFormula::flow_grpo, Entry::sample, false)),
+       .register_probes = &register_step_subjects});
 }
 
 const gen::Family& score_family() {
-  return shipped_op_family<TransitionScore>({.kernel = kKernel,
-                                             .make_host = &make_op_subject<ScoreHost<Standard>>,
-                                             .make_cuda = PARITY_OP_CUDA_KERNEL(&make_score_cuda_kernel),
-                                             .torch = torch_reference(TorchFormula::flow_grpo, Entry::score, false),
-                                             .register_probes = &register_score_subjects});
+  return shipped_op_family<TransitionScore>(
+      {.kernel = kKernel,
+       .make_host = &make_op_subject<ScoreHost<Standard>>,
+       .make_cuda = PARITY_OP_CUDA_KERNEL(&make_score_cuda_kernel),
+       .torch = PARITY_OP_TORCH(torch_reference(TorchFormula::flow_grpo, Entry::score, false)),
+       .register_probes = &register_score_subjects});
 }
 
 }  // namespace parity::ops::transition_step

@@ -289,6 +289,25 @@ std::unique_ptr<OpSubject> make_torch_subject(TorchFormula f, Entry e, bool on_c
   return score ? make<FlowGrpoFormula, true>(on_cuda) : make<FlowGrpoFormula, false>(on_cuda);
 }
 
+OpSubjectInfo torch_reference(TorchFormula f, Entry e, bool on_cuda) {
+  const std::string device = on_cuda ? "cuda" : "cpu";
+  return {.name = std::string(f == TorchFormula::second ? "torch-second-" : "torch-") + device,
+          .backend = "torch-" + device,
+          .kind = subjects::SubjectKind::reference,
+          .description =
+              (f == TorchFormula::second ? "a second formulation of the step (normalised residual, flatten-mean), "
+                                         : "Flow-GRPO's sde_step_with_logprob in LibTorch ops, ") +
+              device,
+          .unavailable_reason = [on_cuda] { return torch_unavailable_reason(on_cuda); },
+          .make = [f, e, on_cuda] { return make_torch_subject(f, e, on_cuda); }};
+}
+
+void register_torch_references(const std::string& op, Entry e) {
+  register_op_subject(op, torch_reference(TorchFormula::second, e, false));
+  register_op_subject(op, torch_reference(TorchFormula::flow_grpo, e, true));
+  register_op_subject(op, torch_reference(TorchFormula::second, e, true));
+}
+
 OpOutputs torch_row_step(const RowStep& s) {
   check_row_step(s);  // the operands, checked as the kernel's
   return FlowGrpoFormula(false).sample(s);
