@@ -10,9 +10,11 @@ cmake -S "$SRC/parity" -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMA
   -DPARITY_FUZZ=ON -DPARITY_FUZZ_FLAGS="$fuzz_flags" -DPARITY_FUZZ_LINK_FLAGS="$link_flags"
 cmake --build build --target parity_fuzzers -j "$(nproc)"
 
-for h in repro_parser_fuzzer bridge_case_fuzzer; do
+# harness, max_len, dictionary (as ci/fuzz).
+for entry in "repro_parser_fuzzer 4096 json.dict" "bridge_case_fuzzer 4096 json.dict" "op_fuzzer 200 floats.dict"; do
+  read -r h max_len dict <<< "$entry"
   cp "build/fuzz/$h" "$OUT/"
   (cd "$SRC/parity/corpus/$h" && zip -q -r "$OUT/${h}_seed_corpus.zip" .)
-  cp "$SRC/parity/fuzz/json.dict" "$OUT/$h.dict"
-  printf '[libfuzzer]\nmax_len = 4096\n' > "$OUT/$h.options"
+  cp "$SRC/parity/fuzz/$dict" "$OUT/$h.dict"
+  printf '[libfuzzer]\nmax_len = %s\n' "$max_len" > "$OUT/$h.options"
 done

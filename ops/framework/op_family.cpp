@@ -271,9 +271,10 @@ OpDef OpFamily::generated(const gen::ExtentMaxima& maxima, const gen::CaseRestri
     }
   }
   for (const auto& [param, value] : r.params) {
-    const auto p = std::find_if(d.params.begin(), d.params.end(), [&](const ParamDecl& x) { return x.name == param; });
+    const auto p = std::find_if(d.params.begin(), d.params.end(),
+                                [&param = param](const ParamDecl& x) { return x.name == param; });
     const auto per_row = std::find_if(d.inputs.begin(), d.inputs.end(),
-                                      [&](const TensorDecl& t) { return t.per_row() && t.name == param; });
+                                      [&param = param](const TensorDecl& t) { return t.per_row() && t.name == param; });
     if (per_row != d.inputs.end()) {  // every row at one value
       const double v = static_cast<double>(static_cast<float>(value));
       if (const std::string why = param_value_refusal({param, per_row->values, per_row->min, per_row->max}, v);

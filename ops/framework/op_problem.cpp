@@ -182,8 +182,8 @@ void check_contract(const OpDecl& d, const Case& c) {
       throw InputError("case.params.scale." + t.name + ": not one of the declared scales");
   for (const auto& [name, l] : c.layouts) {
     const TensorDecl& t = d.tensor(name);
-    if (std::find_if(d.inputs.begin(), d.inputs.end(), [&](const TensorDecl& x) { return x.name == name; }) ==
-        d.inputs.end())
+    if (std::find_if(d.inputs.begin(), d.inputs.end(),
+                     [&name = name](const TensorDecl& x) { return x.name == name; }) == d.inputs.end())
       throw InputError("case.layouts." + name + ": not an input");
     if (!is_present(t, c.params))
       throw InputError("case.layouts." + name + ": the case has no " + name + " (" + t.present_if + " is 0)");
