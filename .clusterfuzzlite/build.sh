@@ -2,8 +2,11 @@
 # ClusterFuzzLite build: configures parity with PARITY_FUZZ=ON, instrumenting only the code the
 # harnesses run (fuzz/CMakeLists.txt) with the builder's flags, builds the harnesses and copies
 # each to $OUT with its seed corpus, dictionary and options.
-fuzz_flags="$CXXFLAGS"
-link_flags="$CXXFLAGS $LIB_FUZZING_ENGINE"
+# Without the builder's -stdlib=libc++: op_fuzzer links Debian's RapidCheck (the Dockerfile's
+# librapidcheck-dev), which is built against libstdc++ (not tried here: no Docker on this project's
+# machines).
+fuzz_flags="${CXXFLAGS//-stdlib=libc++/}"
+link_flags="$fuzz_flags $LIB_FUZZING_ENGINE"
 # Everything else (LibTorch's users, the parity command, tests) is built plainly.
 export CFLAGS="" CXXFLAGS=""
 cmake -S "$SRC/parity" -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$CXX" \

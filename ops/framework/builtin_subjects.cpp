@@ -11,10 +11,14 @@ OpSubjectInfo torch_subject(std::string description, MakeOpSubject make, std::st
 }
 
 OpSubjectInfo torch_not_linked() {
-  return {
-      .description = "LibTorch's implementation (not in this build)",
-      .unavailable_reason = [] { return std::string("this build does not link LibTorch (the libFuzzer harnesses')"); },
-      .make = [] { return std::unique_ptr<OpSubject>(); }};  // never called: unavailable
+  return {.description = "LibTorch's implementation (not in this build)",
+          .unavailable_reason =
+              [] {
+                return std::string(
+                    "LibTorch's reference is not in this build (no PARITY_HAVE_TORCH where the op's family is "
+                    "compiled: the libFuzzer harnesses, or a program that does not link parity::ops_torch)");
+              },
+          .make = [] { return std::unique_ptr<OpSubject>(); }};  // never called: unavailable
 }
 
 void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s) {

@@ -38,7 +38,8 @@ struct BuiltinSubjects {
 OpSubjectInfo torch_subject(std::string description, MakeOpSubject make, std::string (*unavailable)() = nullptr);
 
 // LibTorch's implementation in a build that does not link LibTorch (the libFuzzer harnesses',
-// fuzz/README.md): a subject that is unavailable, saying so. PARITY_OP_TORCH gives it there.
+// fuzz/README.md, or a program whose op family is compiled without parity::ops_torch's
+// PARITY_HAVE_TORCH): a subject that is unavailable, saying so. PARITY_OP_TORCH gives it there.
 OpSubjectInfo torch_not_linked();
 
 void register_builtin_subjects(const std::string& op, const BuiltinSubjects& s);

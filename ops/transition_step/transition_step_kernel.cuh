@@ -240,7 +240,8 @@ enum class Entry { sample, score };
 std::unique_ptr<OpSubject> make_torch_subject(TorchFormula f, Entry e, bool on_cuda);
 std::string torch_unavailable_reason(bool on_cuda);
 // make_torch_subject(f, e, on_cuda) as the subject of `e`'s op: torch-cpu through
-// BuiltinSubjects::torch, which names it, the others by register_torch_references.
+// BuiltinSubjects::torch, which names it, the others by register_torch_references. Both defined in
+// transition_step_torch.cpp, so named only inside PARITY_OP_TORCH or where PARITY_HAVE_TORCH.
 OpSubjectInfo torch_reference(TorchFormula f, Entry e, bool on_cuda);
 // torch-second-cpu, torch-cuda and torch-second-cuda, after torch-cpu, as subjects of `e`'s op.
 void register_torch_references(const std::string& op, Entry e);

@@ -58,6 +58,9 @@ TEST(BuiltinSubjects, EveryShippedOpHasItsHostTwinItsCudaKernelAndItsReference) 
     EXPECT_EQ(cuda->host_twin, "parity-host") << f->name();
     ASSERT_NE(named("torch-cpu"), nullptr) << f->name();
     EXPECT_EQ(named("torch-cpu")->kind, subjects::SubjectKind::reference) << f->name();
+    // This build links LibTorch: the reference is the op's own, not PARITY_OP_TORCH's stand-in.
+    EXPECT_NE(named("torch-cpu")->description, torch_not_linked().description)
+        << f->name() << ": its LibTorch reference was not compiled in (PARITY_HAVE_TORCH undefined in parity_ops)";
   }
 }
 
