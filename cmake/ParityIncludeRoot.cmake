@@ -4,7 +4,7 @@
 # path. Installed, the headers of PARITY_INSTALLED_HEADER_DIRS are <prefix>/include/parity/DIR
 # (cmake/ParityInstall.cmake). Links only: the build never copies or writes a header there.
 set(PARITY_HEADER_DIRS core oracles subjects properties ops families registry report cli fuzz bench)
-set(PARITY_INSTALLED_HEADER_DIRS core oracles subjects properties ops families registry)
+set(PARITY_INSTALLED_HEADER_DIRS core oracles subjects properties ops families registry fuzz)
 set(PARITY_INCLUDE_ROOT ${PROJECT_BINARY_DIR}/include)
 file(MAKE_DIRECTORY ${PARITY_INCLUDE_ROOT}/parity)
 foreach(dir ${PARITY_HEADER_DIRS})

@@ -12,7 +12,10 @@
 #   lib/cmake/parity/          parityConfig.cmake (components, dependencies), parityTargets.cmake
 #                              (the Core component: CORE's closure), parityLibTorchTargets.cmake (the
 #                              rest of LIBTORCH's closure), the version file, the find modules it
-#                              uses (cmake/package/) and ParitySubjectTests.cmake
+#                              uses (cmake/package/), ParitySubjectTests.cmake and
+#                              ParityOpFuzzer.cmake with its test script
+#   share/parity/fuzz/         the op fuzzer's plain driver (driver_main.cpp), its dictionary
+#                              (floats.dict) and seeds (corpus/op_fuzzer), for parity_add_op_fuzzer
 # The targets are exported as parity::<name without parity_>, with no path of this machine: a
 # dependency is an imported target that parityConfig.cmake finds again on the consumer's.
 # Installing writes nothing into the build tree but CMake's own install_manifest.txt: every file
@@ -87,13 +90,19 @@ function(parity_install_package)
   else()
     set(parity_cuda_version "")
   endif()
+  set(PARITY_FUZZ_DIR ${CMAKE_INSTALL_DATADIR}/parity/fuzz)
+  install(FILES ${PROJECT_SOURCE_DIR}/fuzz/driver_main.cpp ${PROJECT_SOURCE_DIR}/fuzz/floats.dict
+          DESTINATION ${PARITY_FUZZ_DIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/op_fuzzer DESTINATION ${PARITY_FUZZ_DIR}/corpus)
   set(cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/parity)
   configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/parityConfig.cmake.in
-                                ${PROJECT_BINARY_DIR}/parityConfig.cmake INSTALL_DESTINATION ${cmake_dir})
+                                ${PROJECT_BINARY_DIR}/parityConfig.cmake INSTALL_DESTINATION ${cmake_dir}
+                                PATH_VARS PARITY_FUZZ_DIR)
   write_basic_package_version_file(${PROJECT_BINARY_DIR}/parityConfigVersion.cmake
                                    COMPATIBILITY SameMinorVersion)
   install(FILES ${PROJECT_BINARY_DIR}/parityConfig.cmake ${PROJECT_BINARY_DIR}/parityConfigVersion.cmake
-                ${PROJECT_SOURCE_DIR}/cmake/ParitySubjectTests.cmake
+                ${PROJECT_SOURCE_DIR}/cmake/ParitySubjectTests.cmake ${PROJECT_SOURCE_DIR}/cmake/ParityOpFuzzer.cmake
+                ${PROJECT_SOURCE_DIR}/cmake/parity_op_fuzzer_violation.cmake
                 ${PROJECT_SOURCE_DIR}/cmake/package/FindParityMPFR.cmake
                 ${PROJECT_SOURCE_DIR}/cmake/package/parityFindLibTorch.cmake
           DESTINATION ${cmake_dir})

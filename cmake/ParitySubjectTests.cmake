@@ -122,12 +122,7 @@ function(parity_add_subject_tests)
     endif()
   elseif(NOT TARGET ${exe})
     add_executable(${exe})
-    get_target_property(type ${S_TARGET} TYPE)
-    if(type STREQUAL "STATIC_LIBRARY")
-      target_link_libraries(${exe} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${S_TARGET}>")
-    else()
-      target_link_libraries(${exe} PRIVATE ${S_TARGET})
-    endif()
+    parity_link_registrations(${exe} ${S_TARGET})
     target_link_libraries(${exe} PRIVATE parity::property_main)
   endif()
 
@@ -214,5 +209,17 @@ function(parity_add_property_tests)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_script}")
   if(COMMAND parity_label_needs)  # in parity's own build (ParityTesting.cmake); not installed
     parity_label_needs("${P_LABELS}" ${P_EXECUTABLE})
+  endif()
+endfunction()
+
+# parity_link_registrations(<exe> <lib>): links the library <lib> into <exe> with every
+# registration it makes at static initialisation (PARITY_REGISTER_OP, PARITY_REGISTER_OP_SUBJECT):
+# whole-archive when <lib> is a static library, whose unreferenced objects the linker would drop.
+function(parity_link_registrations exe lib)
+  get_target_property(type ${lib} TYPE)
+  if(type STREQUAL "STATIC_LIBRARY")
+    target_link_libraries(${exe} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${lib}>")
+  else()
+    target_link_libraries(${exe} PRIVATE ${lib})
   endif()
 endfunction()

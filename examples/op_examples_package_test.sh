@@ -9,7 +9,8 @@
 #     tensors; the broken mylib::rms_norm_broken and mylib::attention_assumes_contiguous are caught;
 #   - an op of one's own: the page's custom_op/ snippets, which must be examples/custom_op's
 #     files byte for byte, built and tested with custom_op/run.sh: every property of the new op
-#     scaled_add holds on my-scaled-add and my-scaled-add-broken is caught.
+#     scaled_add holds on my-scaled-add and my-scaled-add-broken is caught, by the property tests
+#     and by the op fuzzer (parity_add_op_fuzzer), which writes its reproducer.
 # With CUDA, examples/torch_op itself is built too (its CUDA kernel) and lists its gpu tests.
 # usage: op_examples_package_test.sh BUILD_DIR DOC EXAMPLES_DIR CUDA(ON|OFF) [-DVAR=VALUE...]
 #   DOC is the Markdown file that holds the snippets (docs/your-kernel.md).
@@ -53,6 +54,10 @@ done
 cat "$work/custom_op.log"
 grep -q "my-scaled-add\.scaled_add\.forward_accuracy .*Passed" "$work/custom_op.log" || fail "my-scaled-add's properties did not run and pass"
 grep -q "my-scaled-add-broken_scaled_add_properties .*Passed" "$work/custom_op.log" || fail "my-scaled-add-broken was not caught"
+grep -q "my-scaled-add\.op_fuzzer .*Passed" "$work/custom_op.log" || fail "my-scaled-add's op fuzzer did not run and pass"
+grep -q "my-scaled-add-broken\.op_fuzzer .*Passed" "$work/custom_op.log" || fail "my-scaled-add-broken was not caught by the op fuzzer"
+ls "$work/custom_op/build/repros/my-scaled-add-broken_op_fuzzer/"*.json > /dev/null 2>&1 ||
+  fail "the op fuzzer wrote no reproducer of my-scaled-add-broken"
 
 write_snippets torch_op CMakeLists.txt run.sh
 cp "$examples/torch_op/mylib.cpp" "$work/torch_op/"

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <parity/fuzz/feedback.hpp>
+#include <parity/fuzz/harness.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) __attribute__((weak));
@@ -155,6 +156,9 @@ Bytes mutate(Bytes b, const std::vector<Bytes>& pool, const std::vector<Bytes>& 
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef PARITY_FUZZ_REPLAY_COMMAND  // a user's op fuzzer (parity_add_op_fuzzer)
+  parity::fuzz::set_replay_command(PARITY_FUZZ_REPLAY_COMMAND);
+#endif
   if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
   long long runs = -1;  // default: the inputs only when every argument is a file, else 2000
   bool any_directory = false;

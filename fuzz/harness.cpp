@@ -30,18 +30,27 @@ Verdict run_guarded(const std::string& family, const FuzzInput& in, const std::f
   }
 }
 
+namespace {
+const std::string kParityReplay = "parity replay";
+std::string replay_command = kParityReplay;
+}  // namespace
+
+void set_replay_command(std::string command) { replay_command = std::move(command); }
+
 void report_violation(const std::string& family, const std::string& subject, const FuzzInput& in, const Verdict& v) {
   std::cerr << "\n==parity== " << family << "/" << in.property << " violated on " << subject << "\n  " << in.c.summary()
             << "\n  " << v.detail << "\n";
   try {
     const auto path = write_reproducer({subject, in.property, in.c, v}, default_repro_dir());
-    std::cerr << "  reproducer: " << path.string() << "\n  replay:     parity replay " << path.string() << "\n";
+    std::cerr << "  reproducer: " << path.string() << "\n  replay:     " << replay_command << " " << path.string()
+              << "\n";
   } catch (const std::exception& e) {
     std::cerr << "  (no reproducer written: " << e.what() << ")\n";
   }
-  std::cerr << "  shrink:     parity fuzz-repro " << family << " CRASH_FILE --subject " << subject
-            << "   (CRASH_FILE: the input libFuzzer saves below)\n"
-            << std::flush;
+  if (replay_command == kParityReplay)
+    std::cerr << "  shrink:     parity fuzz-repro " << family << " CRASH_FILE --subject " << subject
+              << "   (CRASH_FILE: the input libFuzzer saves below)\n";
+  std::cerr << std::flush;
   __builtin_trap();
 }
 

@@ -20,10 +20,17 @@ std::string fuzz_subject(const std::string& fallback);
 // is printed as JSON and the process traps.
 Verdict run_guarded(const std::string& family, const FuzzInput& in, const std::function<Verdict()>& check);
 
+// The command that replays a reproducer, as report_violation prints it before the file: `parity
+// replay` (the default: parity's own ops and subjects), or that of a program of the user's that
+// registers its own (a user's op fuzzer, parity_add_op_fuzzer: its property tests' program with
+// --replay), whose crash files `parity fuzz-repro`, knowing only parity's, cannot shrink.
+void set_replay_command(std::string command);
+
 // Reports a violated property and stops the process so that libFuzzer records the input as a
 // crash: writes the reproducer {subject, property, Case, verdict} to default_repro_dir()
-// ($PARITY_REPRO_DIR), prints the verdict, `parity replay FILE` and the `parity fuzz-repro`
-// command that shrinks the crash file, then __builtin_trap().
+// ($PARITY_REPRO_DIR), prints the verdict, the replay command (set_replay_command) with the file
+// and, by default, the `parity fuzz-repro` command that shrinks the crash file, then
+// __builtin_trap().
 [[noreturn]] void report_violation(const std::string& family, const std::string& subject, const FuzzInput& in,
                                    const Verdict& v);
 

@@ -1,5 +1,6 @@
 // op_fuzzer: bytes -> a Case of an op family (decode_op.hpp) -> one property of the op on the
-// subject. One harness for every op declared under ops/: the op is $PARITY_FUZZ_OP, or, when
+// subject. One harness for every op the program has (parity's, and those its libraries register
+// with PARITY_REGISTER_OP: parity_add_op_fuzzer links a user's): the op is $PARITY_FUZZ_OP, or, when
 // that is unset or empty, the one the first input byte names (fuzz::op_of_byte: an op's slot,
 // hashed from its name, names it whatever ops are added, so the seeds keep their ops; another
 // byte names the b % size-th of the ops that have the subject).
@@ -8,8 +9,10 @@
 // rows_independent, batch_vs_batch, layout_invariant, forward_accuracy, cross_backend_bitwise;
 // the second byte picks one) hold on parity's own kernel, parity-host, or on the subject named
 // by $PARITY_FUZZ_SUBJECT. A violation writes a reproducer (family = the op) to
-// $PARITY_REPRO_DIR, which `parity replay` replays, and traps; `parity fuzz-repro OP CRASH_FILE`
-// shrinks the crash file.
+// $PARITY_REPRO_DIR, which `parity replay` replays (a user's program: its property tests' program,
+// fuzz::set_replay_command), and traps; `parity fuzz-repro OP CRASH_FILE` shrinks the crash file of
+// parity's own ops and subjects. A subject no op has, or an unknown op, exits 2; a subject that cannot run
+// here (a CUDA kernel without a device) exits 77.
 // Budget: the largest operand at most kOpFuzzElements (2^15) elements, 16 patches, 8 straddles
 // within kOpFuzzStraddleBudget; inputs longer than kOpFuzzMaxBytes are refused.
 // Feedback: the op x property x output dtype x, per extent, whether it sits at one of its plan
@@ -57,22 +60,28 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   subject_name = fuzz::fuzz_subject("parity-host");
   const char* op = std::getenv("PARITY_FUZZ_OP");
   fixed_op = op && *op ? op : "";
+  std::string unavailable;  // why the subject cannot run here, where an op has it
   try {
     for (const std::string& name : fuzz::op_fuzz_ops()) {
       if (!fixed_op.empty() && name != fixed_op) continue;
       try {
         const gen::SubjectEntry s = ops::find_op_family(name).find_subject(subject_name);
-        if (!s.unavailable.empty()) throw InputError("subject " + subject_name + " cannot run here: " + s.unavailable);
-        ops_with_subject.push_back(name);
+        if (s.unavailable.empty()) ops_with_subject.push_back(name);
+        else unavailable = s.unavailable;
       } catch (const InputError&) {
         if (!fixed_op.empty()) throw;
       }
     }
-    if (!fixed_op.empty() && ops_with_subject.empty()) ops::find_op_family(fixed_op);  // names the unknown op
-    if (ops_with_subject.empty()) throw InputError("no op has the subject " + subject_name);
+    if (!fixed_op.empty() && ops_with_subject.empty() && unavailable.empty())
+      ops::find_op_family(fixed_op);  // names the unknown op
+    if (ops_with_subject.empty() && unavailable.empty()) throw InputError("no op has the subject " + subject_name);
   } catch (const InputError& e) {
     std::cerr << "op_fuzzer: PARITY_FUZZ_OP / PARITY_FUZZ_SUBJECT: " << e.what() << "\n";
     std::exit(2);
+  }
+  if (ops_with_subject.empty()) {  // a device subject without a device, LibTorch's without LibTorch: skipped
+    std::cerr << "op_fuzzer: subject " << subject_name << " cannot run here: " << unavailable << "\n";
+    std::exit(77);
   }
   std::cerr << "op_fuzzer: checking subject " << subject_name << " of "
             << (fixed_op.empty() ? "every op that has it" : fixed_op) << "\n";
