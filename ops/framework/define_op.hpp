@@ -46,20 +46,8 @@ OpDef define_op() {
     Eval<Filtered> e(v, arithmetic);
     const std::int64_t opaque_before = Filtered::opaque_evaluations();
     Op::reference(e);
-    FilteredOutputs out;
-    out.opaque = Filtered::opaque_evaluations() != opaque_before;
-    for (const auto& [name, values] : e.outputs()) {
-      auto &value = out.value[name], &dev = out.dev[name], &lo = out.lo[name];
-      value.reserve(values.size());
-      dev.reserve(values.size());
-      lo.reserve(values.size());
-      for (const auto& x : values) {
-        value.push_back(x.value());
-        dev.push_back(x.dev());
-        lo.push_back(x.lo());
-      }
-    }
-    return out;
+    return FilteredOutputs{.outputs = std::move(e.outputs()),
+                           .opaque = Filtered::opaque_evaluations() != opaque_before};
   };
   return def;
 }

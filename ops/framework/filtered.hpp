@@ -61,7 +61,7 @@ class Filtered {
   static std::int64_t opaque_evaluations() { return opaque_count_; }
 
   // A lower bound on |v_B|, Bounded's value.
-  double lower_abs() const { return std::fmax(std::fabs(v_) - 2 * d_, 0.0); }
+  double lower_abs() const { return positive_part(std::fabs(v_) - 2 * d_); }
 
   friend Filtered operator+(const Filtered& a, const Filtered& b) { return add(a, b, a.v_ + b.v_); }
   friend Filtered operator-(const Filtered& a, const Filtered& b) { return add(a, b, a.v_ - b.v_); }
@@ -99,7 +99,7 @@ class Filtered {
     const double d = (devs + gamma(gd, kU53) * mags + gd * kEta53) * (1 + nd * 0x1p-52) * kUp;
     const double g = static_cast<double>(ar.reduction_depth(std::max(n, terms)));
     const double lo = (los + gamma(g, ar.unit) * low_mags + g * ar.underflow) * (1 - nd * 0x1p-52) * kDown;
-    return {v, d, std::fmax(lo, 0.0), &ar};
+    return {v, d, positive_part(lo), &ar};
   }
 
   // Two parts of one reduction (Bounded::parts: E = Ea + Eb + 2^-53 |v_B| + 2^-1074).
@@ -127,7 +127,7 @@ class Filtered {
     for (std::int64_t i = 1; i < n; ++i) {
       const Filtered t = f(i);
       d = std::isnan(t.d_) || t.d_ > d ? t.d_ : d;
-      lo = std::fmax(lo, t.lo_);
+      lo = t.lo_ > lo ? t.lo_ : lo;  // never NaN (the constructor)
       if (std::isnan(t.v_) || t.v_ > m.v_) m = t;
     }
     return {m.v_, d, lo, m.a_};
@@ -138,6 +138,9 @@ class Filtered {
   static constexpr double kU53 = 0x1p-53, kEta53 = 0x1p-1074;
   static constexpr double kUp = 1 + 0x1p-50, kDown = 1 - 0x1p-46;
 
+  // max(x, 0), and 0 for a NaN x, as std::fmax(x, 0.0) (which GCC calls out of line: the filter's
+  // per-element rules run it a few times an element).
+  static double positive_part(double x) { return x > 0 ? x : 0.0; }
   // A lower bound on Bounded's M = |v_B| + 2E.
   double lower_m() const { return lower_abs() + 2 * lo_; }
   static double gamma(double g, double u) { return g * u < 1 ? g * u / (1 - g * u) : kInf; }
@@ -151,7 +154,7 @@ class Filtered {
     const double devs = a.d_ + b.d_;
     const double d = (devs + kU53 * (std::fabs(v) * (1 + 0x1p-52) + 2 * devs) + kEta53) * kUp;
     const double los = a.lo_ + b.lo_;
-    const double lo = (los + ar.unit * (std::fmax(std::fabs(v) - 2 * d, 0.0) + 2 * los) + ar.underflow) * kDown;
+    const double lo = (los + ar.unit * (positive_part(std::fabs(v) - 2 * d) + 2 * los) + ar.underflow) * kDown;
     return {v, d, lo, &ar};
   }
   // A result the filter does not bound: the double's value, undecided.

@@ -200,43 +200,36 @@ double sum_of_squares(const double* p, std::int64_t k) {
   return squares_portable(p, k);
 }
 
-// A chunk of cauchy_schwarz's norms: vectors of about this many elements (512 KB) where each
+// A chunk of euclidean_norms': vectors of about this many elements (512 KB) where each
 // vector's elements are adjacent; where the vectors lie side by side in each stored row, this many
 // vectors, read as runs of that length from each row.
 constexpr std::int64_t kNormChunk = std::int64_t{1} << 16, kSideBySideChunk = 256;
 
-// up[i * n + j] >= sum_l |a(i, l)| |b(l, j)|: the product of the two vectors' Euclidean norms,
-// each sum of squares taken up by (1 + (k + 1) 2^-52) and k 2^-1074 (its roundings and
-// underflows), each root and the product by 1 + 2^-52. Not finite where an element or a square is not.
-void cauchy_schwarz(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
-                    const oracles::GemmOperand<double>& b, double* up) {
-  const auto norms = [k](const oracles::GemmOperand<double>& x, std::int64_t count, bool by_row) {
-    // by_row: the norms of x's logical rows (k columns each), else of its logical columns (k rows).
-    // Memory-bound (a weight's pass): on parity's pool, each vector's sum on one thread, in chunks
-    // of vectors that do not depend on the thread count (core/thread_pool.hpp), so the same bits.
-    std::vector<double> squares(static_cast<std::size_t>(count), 0.0);
-    const bool adjacent = by_row != x.trans;  // each vector's elements adjacent, else side by side in each stored row
-    const std::int64_t per_chunk =
-        adjacent ? std::max<std::int64_t>(1, kNormChunk / std::max<std::int64_t>(k, 1)) : kSideBySideChunk;
-    parallel_chunks(static_cast<std::size_t>((count + per_chunk - 1) / per_chunk), [&](std::size_t chunk) {
-      const std::int64_t first = static_cast<std::int64_t>(chunk) * per_chunk,
-                         last = std::min(count, first + per_chunk);
-      double* q = squares.data();
-      if (adjacent) {  // vector partial sums (any order is bounded)
-        for (std::int64_t v = first; v < last; ++v) q[v] = sum_of_squares(x.p + v * x.ld, k);
-        return;
-      }
-      for (std::int64_t l = 0; l < k; ++l)
-        for (std::int64_t v = first; v < last; ++v) q[v] += x.p[l * x.ld + v] * x.p[l * x.ld + v];
-    });
-    const double kd = static_cast<double>(k);
-    for (double& q : squares) q = std::sqrt(q * (1 + (kd + 1) * 0x1p-52) + kd * kEta53) * (1 + 0x1p-52);
-    return squares;
-  };
-  const std::vector<double> na = norms(a, m, true), nb = norms(b, n, false);
-  for (std::int64_t i = 0; i < m; ++i)
-    for (std::int64_t j = 0; j < n; ++j)
-      up[i * n + j] = na[static_cast<std::size_t>(i)] * nb[static_cast<std::size_t>(j)] * (1 + 0x1p-52);
+// The Euclidean norms of x's logical rows (`by_row`, k columns each) or of its logical columns (k
+// rows each), each sum of squares taken up by (1 + (k + 1) 2^-52) and k 2^-1074 (its roundings and
+// underflows) and each root by 1 + 2^-52: so na[i] nb[j] >= sum_l |a(i, l)| |b(l, j)| (Cauchy-Schwarz)
+// for the norms of a's rows and b's columns. Not finite where an element or a square is not.
+std::vector<double> euclidean_norms(const oracles::GemmOperand<double>& x, std::int64_t count, std::int64_t k,
+                                    bool by_row) {
+  // Memory-bound (a weight's pass): on parity's pool, each vector's sum on one thread, in chunks of
+  // vectors that do not depend on the thread count (core/thread_pool.hpp), so the same bits.
+  std::vector<double> squares(static_cast<std::size_t>(count), 0.0);
+  const bool adjacent = by_row != x.trans;  // each vector's elements adjacent, else side by side in each stored row
+  const std::int64_t per_chunk =
+      adjacent ? std::max<std::int64_t>(1, kNormChunk / std::max<std::int64_t>(k, 1)) : kSideBySideChunk;
+  parallel_chunks(static_cast<std::size_t>((count + per_chunk - 1) / per_chunk), [&](std::size_t chunk) {
+    const std::int64_t first = static_cast<std::int64_t>(chunk) * per_chunk, last = std::min(count, first + per_chunk);
+    double* q = squares.data();
+    if (adjacent) {  // vector partial sums (any order is bounded)
+      for (std::int64_t v = first; v < last; ++v) q[v] = sum_of_squares(x.p + v * x.ld, k);
+      return;
+    }
+    for (std::int64_t l = 0; l < k; ++l)
+      for (std::int64_t v = first; v < last; ++v) q[v] += x.p[l * x.ld + v] * x.p[l * x.ld + v];
+  });
+  const double kd = static_cast<double>(k);
+  for (double& q : squares) q = std::sqrt(q * (1 + (kd + 1) * 0x1p-52) + kd * kEta53) * (1 + 0x1p-52);
+  return squares;
 }
 
 }  // namespace
@@ -324,20 +317,26 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   check_shapes(a.cols(), b.rows());
   const std::int64_t m = a.rows(), n = b.cols(), k = a.cols();
   const auto size = static_cast<std::size_t>(m * n);
-  thread_local std::vector<double> v, up, errs, other, low;  // as matmul_bounded's
+  thread_local std::vector<double> v, mags;  // as matmul_bounded's
   v.resize(size);
-  up.resize(size);
-  bool with_devs = false, split = false;
+  mags.resize(size);
+  // d's X and Y: from `mags` where it holds sum Ma Mb (then lo's X too), else from the operands'
+  // norms (Cauchy-Schwarz: X <= ||Ma(i, :)|| ||Mb(:, j)||, Y <= ||Ma(i, :)|| ||db(:, j)|| +
+  // ||da(i, :)|| ||Mb(:, j)||), where mags holds lo's X alone. An operand's norms of d are empty
+  // where every d and lo of it is 0.
+  bool mags_bound_d = true, split = false;
+  std::vector<double> norm_a, norm_b, dev_norm_a, dev_norm_b;
   if (a.exact() && b.exact()) {
     const auto va = view_of(a, a.exact()), vb = view_of(b, b.exact());
     if (m * n * k < kBlasWork) {
-      oracles::ascending_gemm_with_magnitudes(m, n, k, va, vb, v.data(), up.data());
+      oracles::ascending_gemm_with_magnitudes(m, n, k, va, vb, v.data(), mags.data());
     } else {
-      // lo's X from the blocks' |P_j| (split_product), d's from Cauchy-Schwarz: one product and
-      // one pass over each operand.
-      low.resize(size);
-      split_product(m, n, k, va, vb, v.data(), low.data());
-      cauchy_schwarz(m, n, k, va, vb, up.data());
+      // lo's X from the blocks' |P_j| (split_product), d's from the norms: one product and one
+      // pass over each operand.
+      split_product(m, n, k, va, vb, v.data(), mags.data());
+      norm_a = euclidean_norms(va, m, k, true);
+      norm_b = euclidean_norms(vb, n, k, false);
+      mags_bound_d = false;
       split = true;
     }
   } else {
@@ -354,53 +353,65 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
     };
     const FilteredArrays x = arrays(a), y = arrays(b);
     product(m, n, k, view_of(a, x.values), view_of(b, y.values), v.data());
-    product(m, n, k, view_of(a, x.m.data()), view_of(b, y.m.data()), up.data());
-    with_devs = !x.d.empty() || !y.d.empty();
-    if (with_devs) {
-      errs.assign(size, 0.0);
-      other.assign(size, 0.0);
-      low.resize(size);
-      if (!x.d.empty()) product(m, n, k, view_of(a, x.d.data()), view_of(b, y.m.data()), errs.data());
-      if (!y.d.empty()) product(m, n, k, view_of(a, x.m.data()), view_of(b, y.d.data()), other.data());
+    if (x.d.empty() && y.d.empty()) {
+      // Every d and lo 0: M = m = |v|, one product of magnitudes for both bounds.
+      product(m, n, k, view_of(a, x.m.data()), view_of(b, y.m.data()), mags.data());
+    } else {
       product(m, n, k, view_of(a, x.low.empty() ? x.m.data() : x.low.data()),
-              view_of(b, y.low.empty() ? y.m.data() : y.low.data()), low.data());
+              view_of(b, y.low.empty() ? y.m.data() : y.low.data()), mags.data());
+      norm_a = euclidean_norms(view_of(a, x.m.data()), m, k, true);
+      norm_b = euclidean_norms(view_of(b, y.m.data()), n, k, false);
+      if (!x.d.empty()) dev_norm_a = euclidean_norms(view_of(a, x.d.data()), m, k, true);
+      if (!y.d.empty()) dev_norm_b = euclidean_norms(view_of(b, y.d.data()), n, k, false);
+      mags_bound_d = false;
     }
   }
-  const std::vector<double>& down = with_devs || split ? low : up;
 
   const double kd = static_cast<double>(k);
   // X taken down: a GEMM of non-negative terms by (1 - k 2^-53) (matmul.hpp); split_product's
   // sum of |P_j| by (1 - (k + blocks) 2^-53): |P_j| >= |P_j's value| - gamma_k X_j - floor_j (the
   // value's error), so X (1 + gamma_k) >= sum |P_j's values| - floor, and the blocks - 1 additions
-  // of that sum rounded up by at most (1 + 2^-53) each.
+  // of that sum rounded up by at most (1 + 2^-53) each. X and Y taken up: a GEMM's by
+  // (1 - k 2^-53)^-1; the norms' products (each norm already an upper bound) by 1 + 2^-50 = 1 + 8u,
+  // which covers the at most five roundings down on their way (an M's |v| + 2d, the products,
+  // their sum, that factor's own, the floor's addition): (1 + 8u)(1 - u)^5 > 1.
   const double grow = (1 + 4 * kU53) / (1 - kd * kU53);
   const double shrink = (1 - (kd + (split ? static_cast<double>(kSplitBlocks) : 0.0)) * kU53) * (1 - 0x1p-50);
   const double floor = 2 * kd * kEta53;
   const double gamma_d = kd * kU53 / (1 - kd * kU53);
   const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
   const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
-  Matrix<Filtered> c(m, n);
-  auto& out = c.data();
-  for (std::size_t at = 0; at < size; ++at) {
-    // d: matmul_bounded's form at double's unit and underflow, depth k.
-    const double X = (up[at] + floor) * grow;
-    const double Y = with_devs ? (errs[at] + other[at] + 2 * floor) * grow : 0.0;
-    const double dev_terms = Y + kU53 * X + kd * kEta53;
-    const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + kd * kEta53) * (1 + 0x1p-50);
-    // lo: the form at the subject's unit, X taken down (0 where that is negative or NaN), Y = 0.
-    const double above_floor = down[at] - floor;
-    const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
-    const double lo_terms = ar.unit * Xl + kd * ar.underflow;
-    const double lo = (lo_terms + gamma * (Xl + 2 * lo_terms) + g * ar.underflow) * (1 - 0x1p-50);
-    out[at] =
-        Filtered(v[at], std::isfinite(v[at]) && std::isfinite(d) ? d : INFINITY, std::isfinite(lo) ? lo : 0.0, &ar);
-  }
+  const bool with_devs = !dev_norm_a.empty() || !dev_norm_b.empty();
+  std::vector<Filtered> out;  // formed element by element, never zeroed first
+  out.reserve(size);
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      const auto at = static_cast<std::size_t>(i * n + j);
+      const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+      // d: matmul_bounded's form at double's unit and underflow, depth k.
+      const double X = mags_bound_d ? (mags[at] + floor) * grow : norm_a[ui] * norm_b[uj] * (1 + 0x1p-50) + floor;
+      double Y = 0;
+      if (with_devs) {
+        const double by_a = dev_norm_a.empty() ? 0.0 : dev_norm_a[ui] * norm_b[uj];
+        const double by_b = dev_norm_b.empty() ? 0.0 : norm_a[ui] * dev_norm_b[uj];
+        Y = (by_a + by_b) * (1 + 0x1p-50) + 2 * floor;
+      }
+      const double dev_terms = Y + kU53 * X + kd * kEta53;
+      const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + kd * kEta53) * (1 + 0x1p-50);
+      // lo: the form at the subject's unit, X taken down (0 where that is negative or NaN), Y = 0.
+      const double above_floor = mags[at] - floor;
+      const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
+      const double lo_terms = ar.unit * Xl + kd * ar.underflow;
+      const double lo = (lo_terms + gamma * (Xl + 2 * lo_terms) + g * ar.underflow) * (1 - 0x1p-50);
+      out.emplace_back(v[at], std::isfinite(v[at]) && std::isfinite(d) ? d : INFINITY, std::isfinite(lo) ? lo : 0.0,
+                       &ar);
+    }
   if (size > kKeptElements)
-    for (std::vector<double>* array : {&v, &up, &errs, &other, &low}) {
+    for (std::vector<double>* array : {&v, &mags}) {
       array->clear();
       array->shrink_to_fit();
     }
-  return c;
+  return Matrix<Filtered>(m, n, std::move(out));
 }
 
 }  // namespace parity::ops

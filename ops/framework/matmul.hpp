@@ -42,23 +42,30 @@
 // output element that reads it to the element-by-element rules (Bounded::sum, with `terms`), as
 // does an output whose v or E is not finite: the classes of non-finite values are theirs.
 //
-// Filtered (filtered.hpp): v from the BLAS (oracles/blas.hpp), summed in the order it picks; with
-// Ma = |va| + 2da per operand element (double's M) the GEMMs X+ = sum Ma Mb and
-// Y+ = sum (Ma db + da Mb), each taken up as above, give d by the same closed form at double's unit
-// and underflow with depth k (any order); with ma = max(|va| - 2da, 0) + 2 loa (a lower bound of
-// Bounded's M) the GEMM X- = sum ma mb, taken down (each rounding of a non-negative sum shrinks it by
-// at most 1 - 2^-53 and an underflow by 2^-1075: X >= (X_hat - 2 k 2^-1074)(1 - k 2^-53)), gives
-// lo by the closed form above with Y = 0 (a lower bound of Bounded's Y): Bounded's E for the element
-// is that form at X and Y no smaller, or where it goes to the element rules, their E, which is
-// no smaller either (E_t >= u Ma Mb + eta, M_t >= |fl(va vb)| + 2 E_t). Where both operands are
-// inputs (d = lo = 0): below 2^20 multiply-adds X+ and X- are one sum of |a| |b|, in the values'
-// own pass (ascending_gemm_with_magnitudes); above, X+ is the product of the two vectors' Euclidean
-// norms (Cauchy-Schwarz, taken up), and the product is formed as four BLAS products P_j over
-// consecutive blocks of the k terms, v their sum and X- = sum_j |P_j| taken down (each |P_j| is at
-// most the sum of its block's |a| |b|; its value's error is taken off by gamma_k), so the bounds
-// cost one pass over each operand and no second product; a looser X+ or X- only leaves more
-// elements undecided (sum_j |P_j| is about sqrt(4 k) terms' size where X is k terms', ample for
-// the f32 and bf16 units lo is formed at).
+// Filtered (filtered.hpp): v from the BLAS (oracles/blas.hpp), summed in the order it picks. d is
+// the closed form above at double's unit and underflow with depth k (any order), from upper
+// bounds of X+ = sum Ma Mb and Y+ = sum (Ma db + da Mb), with Ma = |va| + 2da per operand element
+// (double's M); lo is the closed form at the subject's unit with Y = 0 (a lower bound of Bounded's
+// Y), from a lower bound of X- = sum ma mb, with ma = max(|va| - 2da, 0) + 2loa (a lower bound of
+// Bounded's M). Bounded's E for the element is that form at X and Y no smaller, or where it goes
+// to the element rules, their E, which is no smaller either (E_t >= u Ma Mb + eta, M_t >=
+// |fl(va vb)| + 2 E_t). The GEMMs and bounds, by operands:
+//   - both inputs, below 2^20 multiply-adds: X+ = X-, the sums of |a| |b| of the values' own
+//     pass (ascending_gemm_with_magnitudes);
+//   - every d and lo 0 but not both inputs: X+ = X-, one GEMM of the magnitudes;
+//   - both inputs, above 2^20: the product formed as four BLAS products P_j over consecutive blocks of
+//     the k terms, v their sum and X- = sum_j |P_j| (each |P_j| is at most the sum of its block's
+//     |a| |b|; its value's error is taken off by gamma_k): no second product (sum_j |P_j| is about
+//     sqrt(4 k) terms' size where X is k terms', ample for the f32 and bf16 units lo is formed at);
+//   - an operand with some d or lo not 0: X- a GEMM of the lower magnitudes;
+//   and wherever X+ is not that same sum, X+ and Y+ from the Euclidean norms of a's rows and b's
+//   columns (Cauchy-Schwarz: X+ <= ||Ma(i, :)|| ||Mb(:, j)||, Y+ <= ||Ma(i, :)|| ||db(:, j)|| +
+//   ||da(i, :)|| ||Mb(:, j)||), a pass over each operand's M (and d where it has one), which
+//   leaves d infinite where a square overflows (an M above 2^511). A GEMM's sums are taken up or down as
+//   above (X- >= (X_hat - 2 k 2^-1074)(1 - k 2^-53) for non-negative terms), the norms' own
+//   roundings up. A looser X+ or Y+ only widens d (formed at 2^-53, where lo is at the subject's
+//   float32 or bf16 unit), a looser X- only narrows lo: either leaves more elements undecided,
+//   never a verdict.
 #include <parity/ops/framework/ref_matrix.hpp>
 
 namespace parity::ops {

@@ -396,24 +396,24 @@ std::optional<Verdict> filter_pass(const OpDef& op, const OpValues& values, cons
   std::int64_t decided = 0;
   for (const CheckedOutput& o : outputs) {
     const Rounding out = rounding_of(call.output_dtypes.at(o.decl->name));
-    const auto &value = f.value.at(o.decl->name), &dev = f.dev.at(o.decl->name), &lo = f.lo.at(o.decl->name);
+    const std::vector<Filtered>& filtered = f.outputs.at(o.decl->name);
     double output_worst = 0;
     for (std::size_t i = 0; i < o.got.size(); ++i) {
+      const double value = filtered[i].value(), dev = filtered[i].dev();
       if (!o.real[i]) {
         // Padding: Bounded checks +0 +- 0 there, the filter decides only the same bits' value.
-        if (o.got[i] != value[i]) return std::nullopt;
+        if (o.got[i] != value) return std::nullopt;
         continue;
       }
-      const double lower_abs = std::fmax(std::fabs(value[i]) - 2 * dev[i], 0.0);
-      const double bound = rounded_lower(lo[i], lower_abs, out, arithmetic);
-      const double reach = std::fabs(o.got[i] - value[i]) + 2 * dev[i];
+      const double bound = rounded_lower(filtered[i].lo(), filtered[i].lower_abs(), out, arithmetic);
+      const double reach = std::fabs(o.got[i] - value) + 2 * dev;
       // A bound at the dtype's largest finite may be one Bounded exempts: undecided.
-      if (!std::isfinite(value[i]) || !(bound < out.max_finite) || !(reach <= bound)) return std::nullopt;
+      if (!std::isfinite(value) || !(bound < out.max_finite) || !(reach <= bound)) return std::nullopt;
       output_worst = std::max(output_worst, reach == 0 ? 0.0 : reach / bound);
       ++decided;
     }
-    std::vector<double> v(value.size());
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = o.real[i] ? value[i] : 0.0;
+    std::vector<double> v(filtered.size());
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = o.real[i] ? filtered[i].value() : 0.0;
     metrics[o.decl->name + "_bound_utilisation_at_most"] = output_worst;
     metrics[o.decl->name + "_rel_err_vs_fp64"] = compare_values(o.got, v).normwise_rel;
     worst = std::max(worst, output_worst);
@@ -595,7 +595,8 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
   p = row_slice(op.decl, p, 0, keep);
   const OutputValues fast = op.oracle(p.values), exact = op.multiprecision(p.values);
   const BoundedOutputs own = op.bounded(p.values, Arithmetic::float64());
-  const FilteredOutputs filter = op.filtered ? op.filtered(p.values, Arithmetic::float64()) : FilteredOutputs{};
+  const Arithmetic float64 = Arithmetic::float64();  // outlives the filter's elements, which refer to it
+  const FilteredOutputs filter = op.filtered ? op.filtered(p.values, float64) : FilteredOutputs{};
   Verdict v = Verdict::pass("oracle_agreement");
   for (const auto& t : op.decl.outputs) {
     const auto &m = exact.at(t.name), &e = own.err.at(t.name);
@@ -616,22 +617,22 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
                                                      number_text(m[i]) + " +- " + number_text(bound[i]));
       }
     }
-    if (!filter.value.contains(t.name)) continue;
+    if (!filter.outputs.contains(t.name)) continue;
     // The filter's value within its own d of MPFR's, and its lo no larger than Bounded's bound.
-    const auto &fv = filter.value.at(t.name), &fd = filter.dev.at(t.name), &flo = filter.lo.at(t.name);
+    const std::vector<Filtered>& filtered = filter.outputs.at(t.name);
     for (std::size_t i = 0; i < m.size(); ++i) {
+      const double fv = filtered[i].value(), fd = filtered[i].dev(), flo = filtered[i].lo();
       // Not finite (in the value, its d or MPFR's), or where some order may overflow: nothing to
       // compare, as check_bound accepts there.
-      const bool near = !std::isfinite(fd[i]) || !std::isfinite(fv[i]) || !std::isfinite(m[i]) ||
-                        own.may_overflow.at(t.name)[i] != 0 ||
-                        std::fabs(fv[i] - m[i]) <= fd[i] + 0x1p-52 * std::fabs(m[i]);
-      if (near && !(flo[i] > e[i])) continue;
+      const bool near = !std::isfinite(fd) || !std::isfinite(fv) || !std::isfinite(m[i]) ||
+                        own.may_overflow.at(t.name)[i] != 0 || std::fabs(fv - m[i]) <= fd + 0x1p-52 * std::fabs(m[i]);
+      if (near && !(flo > e[i])) continue;
       return Verdict::fail(
           "oracle_agreement",
           std::string("parity's filter ") +
               (near ? "has a lower bound above Bounded's bound" : "is outside its own bound of the MPFR value") +
-              " at " + t.name + "[" + std::to_string(i) + "]: " + number_text(fv[i]) + " +- " + number_text(fd[i]) +
-              " vs MPFR " + number_text(m[i]) + ", lo " + number_text(flo[i]) + " vs Bounded's " + number_text(e[i]));
+              " at " + t.name + "[" + std::to_string(i) + "]: " + number_text(fv) + " +- " + number_text(fd) +
+              " vs MPFR " + number_text(m[i]) + ", lo " + number_text(flo) + " vs Bounded's " + number_text(e[i]));
     }
   }
   return v;

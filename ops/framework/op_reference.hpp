@@ -246,11 +246,12 @@ struct BoundedOutputs {
   std::map<std::string, std::vector<std::uint8_t>> may_overflow;
 };
 
-// Each output's Filtered value, the bound on any double evaluation's distance from the exact
-// value, and the lower bound on Bounded's error under one Arithmetic (filtered.hpp), before the
-// output's rounding.
+// Each output's elements in Filtered (filtered.hpp: the value, the bound on any double
+// evaluation's distance from the exact value, and the lower bound on Bounded's error under one
+// Arithmetic), before the output's rounding, row-major. Each element refers to the Arithmetic the
+// evaluation was given: arithmetic on the elements needs it alive (value(), dev(), lo() read none).
 struct FilteredOutputs {
-  OutputValues value, dev, lo;
+  std::map<std::string, std::vector<Filtered>> outputs;
   // Whether the reference evaluated an operation the filter does not bound (Filtered's header):
   // then no element that reads it is decided.
   bool opaque = false;

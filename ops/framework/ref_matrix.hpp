@@ -4,6 +4,9 @@
 // MatrixOperand<R>, what a product reads - an input's exact values or a Matrix<R>, either
 // transposed or not, without a copy.
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <parity/ops/framework/bounded.hpp>
@@ -19,6 +22,13 @@ class Matrix {
  public:
   Matrix(std::int64_t rows, std::int64_t cols)
       : rows_(rows), cols_(cols), data_(static_cast<std::size_t>(rows * cols)) {}
+  // rows x cols of `data`, row-major: a matrix formed element by element without first being
+  // zeroed (data.size() must be rows * cols).
+  Matrix(std::int64_t rows, std::int64_t cols, std::vector<R> data) : rows_(rows), cols_(cols), data_(std::move(data)) {
+    if (data_.size() != static_cast<std::size_t>(rows * cols))
+      throw std::logic_error("Matrix: " + std::to_string(data_.size()) + " elements for " + std::to_string(rows) +
+                             " x " + std::to_string(cols));
+  }
   std::int64_t rows() const { return rows_; }
   std::int64_t cols() const { return cols_; }
   R& operator()(std::int64_t i, std::int64_t j) { return data_[static_cast<std::size_t>(i * cols_ + j)]; }

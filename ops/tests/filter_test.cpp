@@ -44,23 +44,22 @@ TEST(Filter, EveryOpsBoundsHoldAgainstBoundedAndMpfr) {
       const FilteredOutputs f = op.filtered(p.values, arithmetic);
       const BoundedOutputs b = op.bounded(p.values, arithmetic);
       const OutputValues exact = op.multiprecision(p.values);
-      for (const auto& [name, values] : f.value) {
-        const auto &dev = f.dev.at(name), &lo = f.lo.at(name);
+      for (const auto& [name, filtered] : f.outputs) {
         const auto &bv = b.value.at(name), &be = b.err.at(name), &m = exact.at(name);
-        for (std::size_t i = 0; i < values.size(); ++i) {
+        for (std::size_t i = 0; i < filtered.size(); ++i) {
+          const double value = filtered[i].value(), dev = filtered[i].dev(), lo = filtered[i].lo();
           ++elements;
-          EXPECT_GE(lo[i], 0.0);
-          if (!(be[i] >= lo[i]))  // NaN-safe: a NaN bound fails too
-            ADD_FAILURE() << family->name() << " " << name << "[" << i << "] of " << c.summary() << ": lo " << lo[i]
+          EXPECT_GE(lo, 0.0);
+          if (!(be[i] >= lo))  // NaN-safe: a NaN bound fails too
+            ADD_FAILURE() << family->name() << " " << name << "[" << i << "] of " << c.summary() << ": lo " << lo
                           << " above Bounded's " << be[i];
-          if (!std::isfinite(dev[i]) || !std::isfinite(values[i])) continue;
+          if (!std::isfinite(dev) || !std::isfinite(value)) continue;
           ++decidable;
-          EXPECT_LE(std::fabs(values[i] - m[i]), dev[i] + 0x1p-52 * std::fabs(m[i]))
-              << family->name() << " " << name << "[" << i << "] of " << c.summary() << ": " << values[i] << " vs MPFR "
+          EXPECT_LE(std::fabs(value - m[i]), dev + 0x1p-52 * std::fabs(m[i]))
+              << family->name() << " " << name << "[" << i << "] of " << c.summary() << ": " << value << " vs MPFR "
               << m[i];
-          EXPECT_LE(std::fabs(values[i] - bv[i]), 2 * dev[i])
-              << family->name() << " " << name << "[" << i << "] of " << c.summary() << ": " << values[i]
-              << " vs Bounded's " << bv[i];
+          EXPECT_LE(std::fabs(value - bv[i]), 2 * dev) << family->name() << " " << name << "[" << i << "] of "
+                                                       << c.summary() << ": " << value << " vs Bounded's " << bv[i];
         }
       }
     }

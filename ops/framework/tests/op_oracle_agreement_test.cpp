@@ -62,15 +62,22 @@ OpDef filter_changed(std::function<void(FilteredOutputs&)> change) {
 
 TEST(OracleAgreement, ChecksTheFiltersValueAndLowerBoundToo) {
   const parity::Case c = scale_case(4, 8, DType::f32, DType::f32);
-  const Verdict value_off = oracle_agreement(filter_changed([](FilteredOutputs& f) {
-                                               f.value.at("y")[0] *= 1 + 0x1p-20;  // far beyond its d
-                                             }),
-                                             c);
+  const Verdict value_off =
+      oracle_agreement(filter_changed([](FilteredOutputs& f) {
+                         Filtered& y = f.outputs.at("y")[0];
+                         y = Filtered(y.value() * (1 + 0x1p-20), y.dev(), y.lo(),
+                                      nullptr);  // far beyond its d
+                       }),
+                       c);
   ASSERT_TRUE(value_off.fails()) << value_off.detail;
   EXPECT_NE(value_off.detail.find("parity's filter is outside its own bound of the MPFR value at y[0]"),
             std::string::npos)
       << value_off.detail;
-  const Verdict lo_off = oracle_agreement(filter_changed([](FilteredOutputs& f) { f.lo.at("y")[1] = 1.0; }), c);
+  const Verdict lo_off = oracle_agreement(filter_changed([](FilteredOutputs& f) {
+                                            Filtered& y = f.outputs.at("y")[1];
+                                            y = Filtered(y.value(), y.dev(), 1.0, nullptr);
+                                          }),
+                                          c);
   ASSERT_TRUE(lo_off.fails()) << lo_off.detail;
   EXPECT_NE(lo_off.detail.find("parity's filter has a lower bound above Bounded's bound at y[1]"), std::string::npos)
       << lo_off.detail;
