@@ -35,8 +35,9 @@ struct Arithmetic {
     while ((std::int64_t{1} << levels) < reduction_lanes) ++levels;
     return std::min(n - 1, (n + reduction_lanes - 1) / reduction_lanes - 1 + levels);
   }
-  // Accuracy of exp, log and rsqrt in ulps of their result. k ulps is bounded by a relative
-  // error of 2 k unit (an ulp of x is at most 2 unit |x|).
+  // Accuracy of exp, log and rsqrt in ulps of their result. k ulps of x is at most
+  // 2 k unit |x| + 2 k underflow (an ulp is at most 2 unit |x| where x is normal, the subnormal
+  // spacing 2 underflow where it is not).
   double exp_ulps = 2.0, log_ulps = 2.0, rsqrt_ulps = 2.0;
 
   // The arithmetic of double evaluated with parity's own functions (core/detmath.hpp: exp and

@@ -16,12 +16,12 @@
 //   a * b    E = Ma Eb + Mb Ea + u Ma Mb + eta
 //   a / b    E = Ea / Lb + Ma Eb / Lb^2 + u Ma / Lb + eta               (Lb > 0, else infinite)
 //   sqrt a   E = min(Ea / (2 sqrt La), sqrt Ea) + u sqrt Ma + eta        (|sqrt x - sqrt y| <= sqrt|x - y|)
-//   rsqrt a  E = Ea / (2 La^1.5) + 2 k u / sqrt La + eta                 (mean value theorem; La > 0)
-//   exp a    E = e^(va + 2Ea) Ea + 2 k u e^(va + 2Ea) + eta
-//   log a    E = Ea / La + 2 k u max(|log La|, |log Ma|) + eta           (La > 0)
+//   rsqrt a  E = Ea / (2 La^1.5) + 2 k u / sqrt La + 2 k eta             (mean value theorem; La > 0)
+//   exp a    E = e^(va + 2Ea) Ea + 2 k u e^(va + 2Ea) + 2 k eta
+//   log a    E = Ea / La + 2 k u max(|log La|, |log Ma|) + 2 k eta       (La > 0)
 //   -a       exact;  max of n terms: exact, E = max Ei.
-// k is the declared accuracy of the function in ulps; an ulp of x is at most 2u|x|, so k ulps
-// is at most a relative 2ku.
+// k is the declared accuracy of the function in ulps; an ulp of x is at most 2u|x| where x is
+// normal and the subnormal spacing 2 eta where it is not, so k ulps is at most 2ku|x| + 2k eta.
 //   sum of n terms (sum()): E = sum Ei + gamma_g sum Mi + (n - 1) eta, gamma_g = g u / (1 - g u)
 // with g = n - 1 for any order and any summation built of n - 1 additions (each term goes
 // through at most n - 1 roundings: Higham Lemma 3.1 and (4.4)), or g = the depth of a declared
@@ -103,7 +103,7 @@ class Bounded {
     // The quotient's class is the double's where the divisor is exactly 0 and the dividend's
     // sign is certain (x / 0 = +-Inf), or both are exact.
     if (!(lb > 0)) return beyond_range(a.v_ / b.v_, b.e_ > 0 || (a.e_ > 0 && a.lower() == 0), &ar);
-    const Bounded q = rounded(a.v_ / b.v_, a.e_ / lb + ma * b.e_ / (lb * lb), ma / lb, a.over_, ar);
+    const Bounded q = rounded(a.v_ / b.v_, a.e_ / lb + ma / lb * (b.e_ / lb), ma / lb, a.over_, ar);
     return b.over_ ? q.or_finite_after_overflow(ma / lb) : q;  // a / Inf = 0
   }
   friend Bounded sqrt(const Bounded& a) {
@@ -119,7 +119,7 @@ class Bounded {
     const double la = a.lower();
     const double v = 1.0 / std::sqrt(a.v_);
     if (!(la > 0)) return beyond_range(v, a.e_ > 0, &ar);
-    const Bounded r = function(v, a.e_ / (2 * la * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, false, ar);
+    const Bounded r = function(v, a.e_ / la / (2 * std::sqrt(la)), 1 / std::sqrt(la), ar.rsqrt_ulps, false, ar);
     return a.over_ ? r.or_finite_after_overflow(1 / std::sqrt(la)) : r;  // rsqrt(Inf) = 0
   }
   friend Bounded exp(const Bounded& a) {
@@ -310,9 +310,9 @@ class Bounded {
   static Bounded rounded(double v, double prop, double mag, bool over, const Arithmetic& ar) {
     return {v, prop + ar.unit * mag + ar.underflow, &ar, over || !(mag + prop < ar.max_finite)};
   }
-  // A function result of magnitude at most `mag`, accurate to `ulps`.
+  // A function result of magnitude at most `mag`, accurate to `ulps` (the header: 2 k u mag + 2 k eta).
   static Bounded function(double v, double prop, double mag, double ulps, bool over, const Arithmetic& ar) {
-    return {v, prop + 2 * ulps * ar.unit * mag + ar.underflow, &ar, over || !(mag + prop < ar.max_finite)};
+    return {v, prop + 2 * ulps * (ar.unit * mag + ar.underflow), &ar, over || !(mag + prop < ar.max_finite)};
   }
 
   double v_ = 0, e_ = 0;

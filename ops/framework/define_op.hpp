@@ -44,10 +44,8 @@ OpDef define_op() {
   };
   def.filtered = [](const OpValues& v, const Arithmetic& arithmetic) {
     Eval<Filtered> e(v, arithmetic);
-    const std::int64_t opaque_before = Filtered::opaque_evaluations();
     Op::reference(e);
-    return FilteredOutputs{.outputs = std::move(e.outputs()),
-                           .opaque = Filtered::opaque_evaluations() != opaque_before};
+    return FilteredOutputs(std::move(e.outputs()));
   };
   return def;
 }

@@ -76,9 +76,9 @@ Arrays arrays_of(const MatrixOperand<Bounded>& x, bool by_row) {
 }
 
 // One Filtered operand as the GEMMs read it, in its stored layout: values, double's M = |v| + 2d,
-// d (empty where every d is 0) and the lower M (empty where it is M: every d and lo 0).
+// and where some d or lo is not 0 (else empty) d, lo and the lower M.
 struct FilteredArrays {
-  std::vector<double> v, m, d, low;
+  std::vector<double> v, m, d, lo, low;
   const double* values = nullptr;
 };
 
@@ -93,6 +93,7 @@ FilteredArrays arrays_of(const MatrixOperand<Filtered>& x) {
   for (std::size_t i = 0; i < n; ++i) inexact = inexact || data[i].dev() != 0 || data[i].lo() != 0;
   if (inexact) {
     out.d.resize(n);
+    out.lo.resize(n);
     out.low.resize(n);
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -101,6 +102,7 @@ FilteredArrays arrays_of(const MatrixOperand<Filtered>& x) {
     out.m[i] = std::fabs(f.value()) + 2 * f.dev();
     if (inexact) {
       out.d[i] = f.dev();
+      out.lo[i] = f.lo();
       out.low[i] = f.lower_abs() + 2 * f.lo();
     }
   }
@@ -317,9 +319,10 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   check_shapes(a.cols(), b.rows());
   const std::int64_t m = a.rows(), n = b.cols(), k = a.cols();
   const auto size = static_cast<std::size_t>(m * n);
-  thread_local std::vector<double> v, mags;  // as matmul_bounded's
+  thread_local std::vector<double> v, mags, errs;  // as matmul_bounded's
   v.resize(size);
   mags.resize(size);
+  bool with_errs = false;  // whether errs holds lo's Y (sum lo_a Mb + Ma lo_b, lower magnitudes)
   // d's X and Y: from `mags` where it holds sum Ma Mb (then lo's X too), else from the operands'
   // norms (Cauchy-Schwarz: X <= ||Ma(i, :)|| ||Mb(:, j)||, Y <= ||Ma(i, :)|| ||db(:, j)|| +
   // ||da(i, :)|| ||Mb(:, j)||), where mags holds lo's X alone. An operand's norms of d are empty
@@ -357,8 +360,22 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
       // Every d and lo 0: M = m = |v|, one product of magnitudes for both bounds.
       product(m, n, k, view_of(a, x.m.data()), view_of(b, y.m.data()), mags.data());
     } else {
-      product(m, n, k, view_of(a, x.low.empty() ? x.m.data() : x.low.data()),
-              view_of(b, y.low.empty() ? y.m.data() : y.low.data()), mags.data());
+      const double* low_a = x.low.empty() ? x.m.data() : x.low.data();
+      const double* low_b = y.low.empty() ? y.m.data() : y.low.data();
+      product(m, n, k, view_of(a, low_a), view_of(b, low_b), mags.data());
+      // lo's Y: the operands' own lo times the other's lower magnitudes, one product for each
+      // operand that has a lo, their sum taken down as X is.
+      errs.resize(size);
+      thread_local std::vector<double> other;
+      if (!x.lo.empty()) product(m, n, k, view_of(a, x.lo.data()), view_of(b, low_b), errs.data());
+      if (!y.lo.empty() && x.lo.empty()) product(m, n, k, view_of(a, low_a), view_of(b, y.lo.data()), errs.data());
+      if (!y.lo.empty() && !x.lo.empty()) {
+        other.resize(size);
+        product(m, n, k, view_of(a, low_a), view_of(b, y.lo.data()), other.data());
+        for (std::size_t i = 0; i < size; ++i) errs[i] += other[i];
+        if (size > kKeptElements) std::vector<double>().swap(other);
+      }
+      with_errs = true;
       norm_a = euclidean_norms(view_of(a, x.m.data()), m, k, true);
       norm_b = euclidean_norms(view_of(b, y.m.data()), n, k, false);
       if (!x.d.empty()) dev_norm_a = euclidean_norms(view_of(a, x.d.data()), m, k, true);
@@ -398,16 +415,23 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
       }
       const double dev_terms = Y + kU53 * X + kd * kEta53;
       const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + kd * kEta53) * (1 + 0x1p-50);
-      // lo: the form at the subject's unit, X taken down (0 where that is negative or NaN), Y = 0.
+      // lo: the form at the subject's unit, X and Y taken down (0 where that is negative or NaN; Y
+      // 0 where no operand has a lo).
       const double above_floor = mags[at] - floor;
       const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
-      const double lo_terms = ar.unit * Xl + kd * ar.underflow;
-      const double lo = (lo_terms + gamma * (Xl + 2 * lo_terms) + g * ar.underflow) * (1 - 0x1p-50);
+      const double y_above_floor = with_errs ? errs[at] - 2 * floor : 0.0;
+      const double Yl = (y_above_floor > 0 ? y_above_floor : 0.0) * shrink;
+      // The terms' magnitudes without Y: where Bounded falls back to the element rules their
+      // sum M_t = |fl(va vb)| + 2 E_t is about (1 + 2u) X (sum |va vb| = X - 2Y + 4 sum Ea Eb), not
+      // matmul_bounded's (1 + 2u) X + 2Y.
+      const double lo_terms = Yl + ar.unit * Xl + kd * ar.underflow;
+      const double lo_mags = Xl + 2 * (ar.unit * Xl + kd * ar.underflow);
+      const double lo = (lo_terms + gamma * lo_mags + g * ar.underflow) * (1 - 0x1p-50);
       out.emplace_back(v[at], std::isfinite(v[at]) && std::isfinite(d) ? d : INFINITY, std::isfinite(lo) ? lo : 0.0,
                        &ar);
     }
   if (size > kKeptElements)
-    for (std::vector<double>* array : {&v, &mags}) {
+    for (std::vector<double>* array : {&v, &mags, &errs}) {
       array->clear();
       array->shrink_to_fit();
     }

@@ -45,9 +45,10 @@
 // Filtered (filtered.hpp): v from the BLAS (oracles/blas.hpp), summed in the order it picks. d is
 // the closed form above at double's unit and underflow with depth k (any order), from upper
 // bounds of X+ = sum Ma Mb and Y+ = sum (Ma db + da Mb), with Ma = |va| + 2da per operand element
-// (double's M); lo is the closed form at the subject's unit with Y = 0 (a lower bound of Bounded's
-// Y), from a lower bound of X- = sum ma mb, with ma = max(|va| - 2da, 0) + 2loa (a lower bound of
-// Bounded's M). Bounded's E for the element is that form at X and Y no smaller, or where it goes
+// (double's M); lo is the closed form at the subject's unit from lower bounds of X- = sum ma mb,
+// with ma = max(|va| - 2da, 0) + 2loa (a lower bound of Bounded's M), and of Y- = sum (loa mb +
+// ma lob) (Bounded's Y with each E at its lower bound lo: a product for each operand that has a
+// lo, 0 where neither has). Bounded's E for the element is that form at X and Y no smaller, or where it goes
 // to the element rules, their E, which is no smaller either (E_t >= u Ma Mb + eta, M_t >=
 // |fl(va vb)| + 2 E_t). The GEMMs and bounds, by operands:
 //   - both inputs, below 2^20 multiply-adds: X+ = X-, the sums of |a| |b| of the values' own
@@ -57,7 +58,9 @@
 //     the k terms, v their sum and X- = sum_j |P_j| (each |P_j| is at most the sum of its block's
 //     |a| |b|; its value's error is taken off by gamma_k): no second product (sum_j |P_j| is about
 //     sqrt(4 k) terms' size where X is k terms', ample for the f32 and bf16 units lo is formed at);
-//   - an operand with some d or lo not 0: X- a GEMM of the lower magnitudes;
+//   - an operand with some d or lo not 0: X- a GEMM of the lower magnitudes, and Y- one GEMM for
+//     each operand that has a lo (lo's terms' magnitudes without Y: where Bounded falls back to
+//     the element rules, their sum of M_t is about (1 + 2u) X, the 2Y of the closed form cancelled);
 //   and wherever X+ is not that same sum, X+ and Y+ from the Euclidean norms of a's rows and b's
 //   columns (Cauchy-Schwarz: X+ <= ||Ma(i, :)|| ||Mb(:, j)||, Y+ <= ||Ma(i, :)|| ||db(:, j)|| +
 //   ||da(i, :)|| ||Mb(:, j)||), a pass over each operand's M (and d where it has one), which

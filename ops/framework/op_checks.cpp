@@ -387,16 +387,12 @@ std::optional<Verdict> filter_pass(const OpDef& op, const OpValues& values, cons
     for (std::size_t i = 0; i < o.got.size(); ++i)
       if (o.real[i] && !std::isfinite(o.got[i])) return std::nullopt;
   const FilteredOutputs f = op.filtered(values, arithmetic);
-  if (f.opaque) {
-    op.filter_opaque->store(true);
-    return std::nullopt;
-  }
   std::map<std::string, double> metrics;
   double worst = 0;
   std::int64_t decided = 0;
   for (const CheckedOutput& o : outputs) {
     const Rounding out = rounding_of(call.output_dtypes.at(o.decl->name));
-    const std::vector<Filtered>& filtered = f.outputs.at(o.decl->name);
+    const std::vector<Filtered>& filtered = f.at(o.decl->name);
     double output_worst = 0;
     for (std::size_t i = 0; i < o.got.size(); ++i) {
       const double value = filtered[i].value(), dev = filtered[i].dev();
@@ -496,7 +492,7 @@ Verdict forward_accuracy(const OpDef& op, const Case& c, OpSubject& s) {
           : "";
   std::map<std::string, std::int64_t> checked_dims = p.values.extents;
   checked_dims[d.row_extent] = static_cast<std::int64_t>(checked_rows.size());
-  if (op.filter && op.filtered && work_of(d, checked_dims) >= kFilterWork && !op.filter_opaque->load())
+  if (op.filter && op.filtered && work_of(d, checked_dims) >= kFilterWork)
     if (std::optional<Verdict> v = filter_pass(op, values, outputs, p.call, arithmetic)) {
       if (!subset_detail.empty()) v->detail += "; " + subset_detail;
       return with_rows(std::move(*v));
@@ -617,9 +613,9 @@ Verdict oracle_agreement(const OpDef& op, const Case& c) {
                                                      number_text(m[i]) + " +- " + number_text(bound[i]));
       }
     }
-    if (!filter.outputs.contains(t.name)) continue;
+    if (!filter.contains(t.name)) continue;
     // The filter's value within its own d of MPFR's, and its lo no larger than Bounded's bound.
-    const std::vector<Filtered>& filtered = filter.outputs.at(t.name);
+    const std::vector<Filtered>& filtered = filter.at(t.name);
     for (std::size_t i = 0; i < m.size(); ++i) {
       const double fv = filtered[i].value(), fd = filtered[i].dev(), flo = filtered[i].lo();
       // Not finite (in the value, its d or MPFR's), or where some order may overflow: nothing to

@@ -72,8 +72,10 @@ namespace parity::ops {
 inline constexpr std::int64_t kOracleCheckElements = 4096;
 inline constexpr std::int64_t kRowsCompared = 256;
 // The work (OpDecl::work over the checked rows) from which forward_accuracy asks the filter first:
-// below it Bounded's evaluation costs little and its figures are exact (2^20 multiply-adds: a
-// few milliseconds of Bounded's matrix products).
+// below it Bounded's evaluation costs little and its figures are exact (2^20 multiply-adds: a few
+// milliseconds of Bounded's matrix products). An op that declares no work (norms, softmax, SwiGLU:
+// no products, where the filter costs about what Bounded does, bench/op_oracle_bench) is never
+// filtered.
 inline constexpr std::int64_t kFilterWork = std::int64_t{1} << 20;
 
 // The rows forward_accuracy checks: every row where the case's rows (without the extra batch row)

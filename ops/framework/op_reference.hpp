@@ -18,11 +18,9 @@
 // e.sum's, its magnitudes from a BLAS (matmul.hpp). A caller that reads only some outputs names
 // them (Eval's `wanted`); a reference may then skip the work of the others, asking e.wants(name),
 // as PyTorch's output_mask lets a backward skip a gradient.
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <memory>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -250,12 +248,7 @@ struct BoundedOutputs {
 // evaluation's distance from the exact value, and the lower bound on Bounded's error under one
 // Arithmetic), before the output's rounding, row-major. Each element refers to the Arithmetic the
 // evaluation was given: arithmetic on the elements needs it alive (value(), dev(), lo() read none).
-struct FilteredOutputs {
-  std::map<std::string, std::vector<Filtered>> outputs;
-  // Whether the reference evaluated an operation the filter does not bound (Filtered's header):
-  // then no element that reads it is decided.
-  bool opaque = false;
-};
+using FilteredOutputs = std::map<std::string, std::vector<Filtered>>;
 
 // An op as the framework uses it: its declaration and its reference in the four reals.
 struct OpDef {
@@ -264,10 +257,6 @@ struct OpDef {
   std::function<OutputValues(const OpValues&)> multiprecision = {};  // MPFR, rounded to double
   std::function<BoundedOutputs(const OpValues&, const Arithmetic&)> bounded = {};
   std::function<FilteredOutputs(const OpValues&, const Arithmetic&)> filtered = {};
-  // Set by the first filtered evaluation found opaque: forward_accuracy asks this op's filter no
-  // more (shared by the OpDef's copies). A reference whose operations depend on the case then
-  // loses the filter on its other cases too: a cost, never a verdict.
-  std::shared_ptr<std::atomic<bool>> filter_opaque = std::make_shared<std::atomic<bool>>(false);
   // Whether forward_accuracy may ask the filter first: false where every bound's figures are
   // reported (the gates, gate_checks.hpp's gate_def).
   bool filter = true;

@@ -1,8 +1,9 @@
 // Eval::matmul in Filtered (matmul.hpp) against the same products in Bounded, at sizes that take
 // the BLAS (past 2^20 multiply-adds): for two inputs, the product in blocks of terms (each block's
-// operands offset in both storage orders; non-negative ones, where lo is tight) and Cauchy-Schwarz; an operand
-// that carries errors, and its transpose; a part of a longer reduction; under an any-order and a
-// laned arithmetic. The value within 2d of Bounded's ascending one, lo no larger than Bounded's E.
+// operands offset in both storage orders; non-negative ones, where lo is tight) and Cauchy-Schwarz;
+// an operand that carries errors, and its transpose; two such operands; a row Bounded forms by the
+// element rules; a part of a longer reduction; under an any-order and a laned arithmetic. The value
+// within 2d of Bounded's ascending one, lo no larger than Bounded's E.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,14 +41,20 @@ OpValues filtered_test_values() {
   v.inputs["b_pos"] = magnitudes(testing::gaussian_floats(static_cast<std::size_t>(kN * kOddK), 6, 0.05));
   v.shapes["a_pos"] = {kM, kOddK};
   v.shapes["b_pos"] = {kN, kOddK};
+  // a with a(0, 0) = a(0, 1) = 2^70: their product 2^140 may overflow float32 (Bounded sends row 0
+  // of a product with it to the element rules) and is finite in double.
+  v.inputs["a_big"] = v.inputs["a"];
+  v.inputs["a_big"][0] = v.inputs["a_big"][1] = 0x1p70;
+  v.shapes["a_big"] = {kM, kK};
   return v;
 }
 
-// a(i, l) * a(i, (l + 1) mod K): an operand that carries an error in every real but double.
+// x(i, l) * x(i, (l + 1) mod K) of input x: an operand that carries an error in every real but double.
 template <class R>
-Matrix<R> operand_with_errors(const Eval<R>& e) {
-  const auto a = e.input("a");
-  return e.matrix(kM, kK, [&](std::int64_t i, std::int64_t l) { return a(i, l) * a(i, (l + 1) % kK); });
+Matrix<R> operand_with_errors(const Eval<R>& e, const char* x = "a") {
+  const auto a = e.input(x);
+  const std::int64_t rows = e.matrix(x).rows();
+  return e.matrix(rows, kK, [&](std::int64_t i, std::int64_t l) { return a(i, l) * a(i, (l + 1) % kK); });
 }
 
 void expect_filtered_within(const Matrix<Filtered>& f, const Matrix<Bounded>& b, const char* what) {
@@ -80,6 +87,15 @@ TEST(FilteredMatmul, BlasProductsAgainstBounded) {
     const Matrix<Bounded> pb = operand_with_errors(b);
     expect_filtered_within(f.matmul(pf, f.matrix("b").t()), b.matmul(pb, b.matrix("b").t()), "an operand with errors");
     expect_filtered_within(f.matmul(f.matrix("b"), pf.t()), b.matmul(b.matrix("b"), pb.t()), "its transpose");
+    // Both operands with errors: lo's Y from both operands' lo.
+    const Matrix<Filtered> qf = operand_with_errors(f, "b");
+    const Matrix<Bounded> qb = operand_with_errors(b, "b");
+    expect_filtered_within(f.matmul(pf, qf.t()), b.matmul(pb, qb.t()), "two operands with errors");
+    // A row Bounded takes through the element rules (an element that may overflow float32).
+    const Matrix<Filtered> bigf = operand_with_errors(f, "a_big");
+    const Matrix<Bounded> bigb = operand_with_errors(b, "a_big");
+    ASSERT_TRUE(bigb(0, 0).may_overflow());
+    expect_filtered_within(f.matmul(bigf, qf.t()), b.matmul(bigb, qb.t()), "a row of the element rules");
     // As part of a longer reduction (Eval::matmul's terms): a deeper sum, a larger bound.
     expect_filtered_within(f.matmul(f.matrix("a"), f.matrix("b").t(), 2 * kK),
                            b.matmul(b.matrix("a"), b.matrix("b").t(), 2 * kK), "a part");

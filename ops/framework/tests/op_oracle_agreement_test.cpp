@@ -64,7 +64,7 @@ TEST(OracleAgreement, ChecksTheFiltersValueAndLowerBoundToo) {
   const parity::Case c = scale_case(4, 8, DType::f32, DType::f32);
   const Verdict value_off =
       oracle_agreement(filter_changed([](FilteredOutputs& f) {
-                         Filtered& y = f.outputs.at("y")[0];
+                         Filtered& y = f.at("y")[0];
                          y = Filtered(y.value() * (1 + 0x1p-20), y.dev(), y.lo(),
                                       nullptr);  // far beyond its d
                        }),
@@ -74,7 +74,7 @@ TEST(OracleAgreement, ChecksTheFiltersValueAndLowerBoundToo) {
             std::string::npos)
       << value_off.detail;
   const Verdict lo_off = oracle_agreement(filter_changed([](FilteredOutputs& f) {
-                                            Filtered& y = f.outputs.at("y")[1];
+                                            Filtered& y = f.at("y")[1];
                                             y = Filtered(y.value(), y.dev(), 1.0, nullptr);
                                           }),
                                           c);
