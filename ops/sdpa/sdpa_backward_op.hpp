@@ -62,9 +62,8 @@ struct SdpaBackward {
       for (std::int64_t kvh = 0; kvh < hd.Hkv(); ++kvh) {
         for (std::int64_t g = 0; g < G; ++g) {
           const std::int64_t h = kvh * G + g;
-          for (std::int64_t i = 0; i < S; ++i) {
-            const std::int64_t n = visible_keys(causal, i, S);
-            const SoftmaxRow<R> r = softmax_row(e, q, k, hd, b, h, i, n, scale);
+          for_each_softmax_row(e, q, k, hd, causal, scale, b, h, [&](std::int64_t i, const SoftmaxRow<R>& r) {
+            const std::int64_t n = static_cast<std::int64_t>(r.p.size());
             for (std::int64_t d = 0; d < D; ++d)
               o[d] = e.sum(n, [&](std::int64_t j) { return r.p[j] * v(b, hd.kv_col(j, h, d)); }) / r.l;
             const R dl = e.sum(D, [&](std::int64_t d) { return dout(b, hd.col(i, h, d)) * o[d]; });
@@ -77,7 +76,7 @@ struct SdpaBackward {
             for (std::int64_t d = 0; d < D; ++d)
               dq(b, hd.col(i, h, d)) =
                   e.sum(n, [&](std::int64_t j) { return dS[at(g, i, j)] * k(b, hd.kv_col(j, h, d)); }) * scale;
-          }
+          });
         }
         // dk and dv of key j sum over the G query heads and, in each, the queries that see j
         // (first .. S - 1): G * (S - first) terms, in any order.

@@ -14,8 +14,10 @@
 // (b, h, i) row is independent in the formula, and the head layouts and S, H, D cross plan
 // thresholds inside each b. q, k, v, o and lse share one dtype; a float32 or bf16 subject
 // computes in float32 and rounds each output once.
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <parity/ops/framework/op_reference.hpp>
 #include <parity/ops/sdpa/sdpa_heads.hpp>
@@ -100,29 +102,73 @@ struct SoftmaxRow {
   R m, l;
 };
 
-template <class R, class In>
-SoftmaxRow<R> softmax_row(const Eval<R>& e, const In& q, const In& k, const Heads& hd, std::int64_t b, std::int64_t h,
-                          std::int64_t i, std::int64_t n, const R& scale) {
-  SoftmaxRow<R> r;
-  std::vector<R> s(static_cast<std::size_t>(n));
-  for (std::int64_t j = 0; j < n; ++j)
-    s[j] = e.sum(hd.D, [&](std::int64_t d) { return q(b, hd.col(i, h, d)) * k(b, hd.kv_col(j, h, d)); }) * scale;
-  r.m = e.max(n, [&](std::int64_t j) { return s[j]; });
-  for (std::int64_t j = 0; j < n; ++j) r.p.push_back(exp(s[j] - r.m));
-  r.l = e.sum(n, [&](std::int64_t j) { return r.p[j]; });
-  return r;
+// The query rows whose scores form one product: a block of Filtered scores at S = 8192 keys is
+// 16 MB.
+inline constexpr std::int64_t kScoreRows = 64;
+
+// Calls f(i0, rs) for each block of query rows i0 .. i0 + rs.size() - 1 of head (b, h) in order,
+// rs[t] the softmax row of query i0 + t over its visible keys. The scores sum_d q[i, d] k[j, d] of a
+// block's kScoreRows query rows are one product of those rows of q and the keys the last of them
+// sees (Eval::matmul: each element that D-term sum in double, MPFR and Bounded, a BLAS's in
+// Filtered).
+template <class R, class In, class F>
+void for_each_softmax_block(const Eval<R>& e, const In& q, const In& k, const Heads& hd, bool causal, const R& scale,
+                            std::int64_t b, std::int64_t h, F f) {
+  for (std::int64_t i0 = 0; i0 < hd.S; i0 += kScoreRows) {
+    const std::int64_t rows = std::min(kScoreRows, hd.S - i0), keys = visible_keys(causal, i0 + rows - 1, hd.S);
+    const Matrix<R> qs =
+        e.matrix(rows, hd.D, [&](std::int64_t i, std::int64_t d) { return q(b, hd.col(i0 + i, h, d)); });
+    const Matrix<R> ks = e.matrix(keys, hd.D, [&](std::int64_t j, std::int64_t d) { return k(b, hd.kv_col(j, h, d)); });
+    const Matrix<R> scores = e.matmul(qs, ks.t());
+    std::vector<SoftmaxRow<R>> rs(static_cast<std::size_t>(rows));
+    for (std::int64_t t = 0; t < rows; ++t) {
+      const std::int64_t n = visible_keys(causal, i0 + t, hd.S);
+      SoftmaxRow<R>& r = rs[static_cast<std::size_t>(t)];
+      std::vector<R> s(static_cast<std::size_t>(n));
+      for (std::int64_t j = 0; j < n; ++j) s[j] = scores(t, j) * scale;
+      r.m = e.max(n, [&](std::int64_t j) { return s[j]; });
+      for (std::int64_t j = 0; j < n; ++j) r.p.push_back(exp(s[j] - r.m));
+      r.l = e.sum(n, [&](std::int64_t j) { return r.p[j]; });
+    }
+    f(i0, rs);
+  }
 }
 
-// Query row i of head h of batch element b over its visible keys (hd.S of them, or i + 1 causal):
-// o's D elements at hd.col(i, h, d), and the logsumexp at lse's column `lse_col`.
-template <class R, class In, class Out>
-void attention_row(Eval<R>& e, const In& q, const In& k, const In& v, Out& o, Out& lse, const Heads& hd, bool causal,
-                   const R& scale, std::int64_t b, std::int64_t h, std::int64_t i, std::int64_t lse_col) {
-  const std::int64_t n = visible_keys(causal, i, hd.S);
-  const SoftmaxRow<R> r = softmax_row(e, q, k, hd, b, h, i, n, scale);
-  for (std::int64_t d = 0; d < hd.D; ++d)
-    o(b, hd.col(i, h, d)) = e.sum(n, [&](std::int64_t j) { return r.p[j] * v(b, hd.kv_col(j, h, d)); }) / r.l;
-  lse(b, lse_col) = r.m + log(r.l);
+// Calls f(i, r) for each query row i of head (b, h) in order, r its softmax row
+// (for_each_softmax_block's).
+template <class R, class In, class F>
+void for_each_softmax_row(const Eval<R>& e, const In& q, const In& k, const Heads& hd, bool causal, const R& scale,
+                          std::int64_t b, std::int64_t h, F f) {
+  for_each_softmax_block(e, q, k, hd, causal, scale, b, h, [&](std::int64_t i0, const std::vector<SoftmaxRow<R>>& rs) {
+    for (std::size_t t = 0; t < rs.size(); ++t) f(i0 + static_cast<std::int64_t>(t), rs[t]);
+  });
+}
+
+// The query rows of head h of batch element b over their visible keys (hd.S of them, or i + 1
+// causal): o's D elements at hd.col(i, h, d), and the logsumexp at lse's column lse_col(i). Without
+// the causal mask every row sees all S keys, and a block's sums p v are one product P V
+// (Eval::matmul, each element the S-term sum); with it each row's is its own i + 1 terms.
+template <class R, class In, class Out, class LseCol>
+void attention_head(Eval<R>& e, const In& q, const In& k, const In& v, Out& o, Out& lse, const Heads& hd, bool causal,
+                    const R& scale, std::int64_t b, std::int64_t h, LseCol lse_col) {
+  const Matrix<R> vs =
+      causal ? Matrix<R>(0, 0)
+             : e.matrix(hd.S, hd.D, [&](std::int64_t j, std::int64_t d) { return v(b, hd.kv_col(j, h, d)); });
+  for_each_softmax_block(e, q, k, hd, causal, scale, b, h, [&](std::int64_t i0, const std::vector<SoftmaxRow<R>>& rs) {
+    const auto rows = static_cast<std::int64_t>(rs.size());
+    const Matrix<R> ps = causal ? Matrix<R>(0, 0) : e.matrix(rows, hd.S, [&](std::int64_t t, std::int64_t j) {
+      return rs[static_cast<std::size_t>(t)].p[static_cast<std::size_t>(j)];
+    });
+    const Matrix<R> pv = causal ? Matrix<R>(0, 0) : e.matmul(ps, vs);
+    for (std::int64_t t = 0; t < rows; ++t) {
+      const SoftmaxRow<R>& r = rs[static_cast<std::size_t>(t)];
+      const std::int64_t i = i0 + t, n = static_cast<std::int64_t>(r.p.size());
+      for (std::int64_t d = 0; d < hd.D; ++d)
+        o(b, hd.col(i, h, d)) =
+            (causal ? e.sum(n, [&](std::int64_t j) { return r.p[j] * v(b, hd.kv_col(j, h, d)); }) : pv(t, d)) / r.l;
+      lse(b, lse_col(i)) = r.m + log(r.l);
+    }
+  });
 }
 
 struct Sdpa {
@@ -160,8 +206,7 @@ struct Sdpa {
     const R scale = e.param("scale");
     for (std::int64_t b = 0; b < e.extent("B"); ++b)
       for (std::int64_t h = 0; h < hd.H; ++h)
-        for (std::int64_t i = 0; i < hd.S; ++i)
-          attention_row(e, q, k, v, o, lse, hd, causal, scale, b, h, i, hd.lse_col(i, h));
+        attention_head(e, q, k, v, o, lse, hd, causal, scale, b, h, [&](std::int64_t i) { return hd.lse_col(i, h); });
   }
 };
 

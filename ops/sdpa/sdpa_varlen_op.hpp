@@ -48,8 +48,7 @@ struct SdpaVarlen {
     for (std::int64_t b = 0; b < e.extent("B"); ++b) {
       const Heads hd{.S = e.length("S", b), .H = H, .D = e.extent("D"), .G = e.extent("G"), .bshd = true};
       for (std::int64_t h = 0; h < hd.H; ++h)
-        for (std::int64_t i = 0; i < hd.S; ++i)
-          attention_row(e, q, k, v, o, lse, hd, causal, scale, b, h, i, i * hd.H + h);
+        attention_head(e, q, k, v, o, lse, hd, causal, scale, b, h, [&](std::int64_t i) { return i * hd.H + h; });
     }
   }
 
