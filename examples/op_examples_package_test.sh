@@ -7,8 +7,8 @@
 #     mylib::rms_norm, in the op and inside the model (KERNEL_OP rms_norm), and on the float32
 #     mylib::linear mapped by TORCH_ARGS with DTYPES f32, and on mylib::attention's [B, H, S, D]
 #     tensors; the broken mylib::rms_norm_broken and mylib::attention_assumes_contiguous are caught;
-#   - an op of one's own: the page's custom_op/ snippets, which must be examples/custom_op's
-#     files byte for byte, built and tested with custom_op/run.sh: every property of the new op
+#   - an op of one's own: examples/custom_op's files (which the page links), built and tested
+#     with the page's custom_op/run.sh: every property of the new op
 #     scaled_add holds on my-scaled-add and my-scaled-add-broken is caught, by the property tests
 #     and by the op fuzzer (parity_add_op_fuzzer), which writes its reproducer.
 # With CUDA, examples/torch_op itself is built too (its CUDA kernel) and lists its gpu tests.
@@ -46,10 +46,11 @@ write_snippets() {
   done
 }
 
-write_snippets custom_op CMakeLists.txt scaled_add.cpp run.sh
+write_snippets custom_op run.sh
 for f in CMakeLists.txt scaled_add.cpp; do
-  cmp -s "$work/custom_op/$f" "$examples/custom_op/$f" || fail "$shown's custom_op/$f is not examples/custom_op/$f"
+  grep -qF "](../examples/custom_op/$f)" "$readme" || fail "$shown links no examples/custom_op/$f"
 done
+cp "$examples/custom_op/"* "$work/custom_op/"
 (cd "$work/custom_op" && run_lines run.sh "$work/custom_op.log" "$@") || { cat "$work/custom_op.log"; fail "a $shown custom_op/run.sh line failed"; }
 cat "$work/custom_op.log"
 grep -q "my-scaled-add\.scaled_add\.forward_accuracy .*Passed" "$work/custom_op.log" || fail "my-scaled-add's properties did not run and pass"
@@ -85,5 +86,5 @@ if [ "$cuda" = ON ]; then
   grep -q "mylib::rms_norm@cuda\.rms_norm\." "$work/gpu-tests.log" ||
     { cat "$work/gpu-tests.log"; fail "examples/torch_op lists no gpu test of mylib::rms_norm@cuda"; }
 fi
-echo "op_examples: a torch operator by name and a declared op of one's own, from $shown as written, hold;"
+echo "op_examples: a torch operator by name and a declared op of one's own, as $shown runs them, hold;"
 echo "their broken copies are caught"

@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
 # docs/your-kernel.md's "A kernel of a shipped family" (the LoRA path) as a user follows it, and
 # examples/custom_lora with it: installs the build to a scratch prefix and moves the prefix to
-# $HOME/parity (HOME a scratch directory: an install is relocatable); writes the page's
-# CMakeLists.txt and register_subjects.cpp snippets as written (between its
-# `<!-- readme-snippet: NAME -->` markers) beside the example's other sources, after checking that
-# they are the example's own files (its CMakeLists.txt less its leading comment), so that one
-# build tests both; runs the page's run.sh lines (configure, build, ctest -L properties) and its
-# replay.sh lines. Holds when every property holds on the host path (and, in a CUDA build, the
-# CUDA kernel's tests are there: the .cu file was not skipped), and the broken copy is caught: a
-# property fails on it, shrunk, with a reproducer written, and the replay command printed with the
-# failure (the example's own test program, which knows its subjects) still fails on that
-# reproducer, which passes on the good host path (--subject); bad replay arguments exit 2 naming
-# what is wrong.
+# $HOME/parity (HOME a scratch directory: an install is relocatable); copies the example (whose
+# CMakeLists.txt and register_subjects.cpp the page links) and runs, in it, the page's run.sh
+# lines (configure, build, ctest -L properties) and its replay.sh lines, as written between its
+# `<!-- readme-snippet: NAME -->` markers. Holds when every property holds on the host path (and,
+# in a CUDA build, the CUDA kernel's tests are there: the .cu file was not skipped), and the
+# broken copy is caught: a property fails on it, shrunk, with a reproducer written, and the replay
+# command printed with the failure (the example's own test program, which knows its subjects)
+# still fails on that reproducer, which passes on the good host path (--subject); bad replay
+# arguments exit 2 naming what is wrong.
 # usage: readme_snippet_test.sh BUILD_DIR DOC EXAMPLE_DIR CUDA(ON|OFF) [-DVAR=VALUE...]
 #   DOC is the Markdown file that holds the snippets (docs/your-kernel.md); the -D arguments (this
 #   build's compilers and flags) are added to its configure line.
@@ -35,17 +33,14 @@ export HOME="$work/home"
 export PARITY_CASES=25
 cmake --install "$build" --prefix "$work/stage" > "$work/install.log"
 mv "$work/stage" "$HOME/parity"
-for f in "$example"/*; do
-  case $(basename "$f") in CMakeLists.txt | register_subjects.cpp) ;; *) cp "$f" "$work/src/" ;; esac
+for f in CMakeLists.txt register_subjects.cpp; do
+  grep -qF "](../examples/custom_lora/$f)" "$readme" || fail "$shown links no examples/custom_lora/$f"
 done
-for name in CMakeLists.txt register_subjects.cpp run.sh replay.sh; do
+cp "$example"/* "$work/src/"
+for name in run.sh replay.sh; do
   snippet "$name" > "$work/src/$name"
   [ -s "$work/src/$name" ] || fail "$shown has no snippet '$name'"
 done
-cmp -s "$work/src/register_subjects.cpp" "$example/register_subjects.cpp" ||
-  fail "$shown's register_subjects.cpp is not examples/custom_lora/register_subjects.cpp"
-sed '0,/^[^#]/{/^#/d}' "$example/CMakeLists.txt" | cmp -s - "$work/src/CMakeLists.txt" ||
-  fail "$shown's CMakeLists.txt is not examples/custom_lora/CMakeLists.txt less its leading comment"
 
 # The page's user has the python3 of the torch parity was built with on PATH: here, the
 # project's venv when parity was built against it (none for Debian's LibTorch, found in /usr).
@@ -105,5 +100,5 @@ while IFS= read -r line; do
   i=$((i + 1))
 done < replay.sh
 [ "$i" -eq 2 ] || fail "$shown's replay.sh has $i lines, not 2"
-echo "readme_snippet: $shown's snippets, examples/custom_lora's files, build against a moved install and pass"
+echo "readme_snippet: examples/custom_lora, with $shown's commands, builds against a moved install and passes"
 echo "as written; the broken copy is caught with a reproducer that replays failing and passes on my-lora-host"
