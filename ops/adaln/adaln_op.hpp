@@ -18,10 +18,7 @@
 #include <memory>
 
 #include <parity/ops/framework/op_reference.hpp>
-
-namespace parity::ops {
-class OpSubject;  // framework/op_subject.hpp
-}  // namespace parity::ops
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::adaln {
 
@@ -74,10 +71,7 @@ struct AdaLN {
   }
 };
 
-// LibTorch's reference subjects, defined in adaln_torch.cpp (the folder's only LibTorch source), which
-// includes this header, so a definition that disagrees with its declaration fails to compile or
-// link. Plain C++, declarations only.
-//
+// LibTorch's reference subjects (adaln_torch.cpp; builtin_subjects.hpp, torch_subject).
 // LibTorch's AdaLN as a reference subject of adaln: at::layer_norm over D without affine, then * (1 + scale) + shift
 // broadcast over the tokens, in x's dtype (as DiT's modulate() computes it). Findings, never gated.
 std::unique_ptr<OpSubject> make_torch_cpu();

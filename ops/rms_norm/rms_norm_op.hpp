@@ -7,10 +7,7 @@
 #include <string>
 
 #include <parity/ops/framework/op_reference.hpp>
-
-namespace parity::ops {
-class OpSubject;  // framework/op_subject.hpp
-}  // namespace parity::ops
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::rms_norm {
 
@@ -52,10 +49,7 @@ struct RmsNorm {
   }
 };
 
-// LibTorch's reference subjects, defined in rms_norm_torch.cpp (the folder's only LibTorch source), which
-// includes this header, so a definition that disagrees with its declaration fails to compile or
-// link. Plain C++, declarations only.
-//
+// LibTorch's reference subjects (rms_norm_torch.cpp; builtin_subjects.hpp, torch_subject).
 // Autograd's gradient through LibTorch's at::rms_norm as the reference subject of rms_norm_backward:
 // findings, never gated (rms_norm's own reference is aten::rms_norm by schema name). dx = x's
 // gradient of at::rms_norm(x, {D}, w, eps) given dy, in x's dtype.

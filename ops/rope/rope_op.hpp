@@ -18,11 +18,8 @@
 #include <memory>
 
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/rope/rope_pairing.hpp>  // the pairing, pair_first and pair_second
-
-namespace parity::ops {
-class OpSubject;  // framework/op_subject.hpp
-}  // namespace parity::ops
 
 namespace parity::ops::rope {
 
@@ -77,10 +74,7 @@ struct Rope {
   }
 };
 
-// LibTorch's reference subjects, defined in rope_torch.cpp (the folder's only LibTorch source), which
-// includes this header, so a definition that disagrees with its declaration fails to compile or
-// link. Plain C++, declarations only.
-//
+// LibTorch's reference subjects (rope_torch.cpp; builtin_subjects.hpp, torch_subject).
 // LibTorch's RoPE as a reference subject of rope: HF transformers' formula in ATen operators, y = x * cos + rotate(x)
 // * sin with the tables widened to D (repeated for half-split pairs, repeat-interleaved for interleaved ones), in the
 // type promotion of x and the tables, cast to x's dtype. ATen has no fused op. Findings, never gated.

@@ -20,11 +20,8 @@
 #include <vector>
 
 #include <parity/ops/framework/op_reference.hpp>
+#include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/sdpa/sdpa_heads.hpp>
-
-namespace parity::ops {
-class OpSubject;  // framework/op_subject.hpp
-}  // namespace parity::ops
 
 namespace parity::ops::sdpa {
 
@@ -210,10 +207,7 @@ struct Sdpa {
   }
 };
 
-// LibTorch's reference subjects, defined in sdpa_torch.cpp (the folder's only LibTorch source), which
-// includes this header, so a definition that disagrees with its declaration fails to compile or
-// link. Plain C++, declarations only.
-//
+// LibTorch's reference subjects (sdpa_torch.cpp; builtin_subjects.hpp, torch_subject).
 // LibTorch's attention on the CPU as reference subjects of sdpa and sdpa_backward: findings, never gated. From
 // LibTorch 2.2 on, at::_scaled_dot_product_flash_attention_for_cpu is the kernel at::scaled_dot_product_attention
 // runs on the CPU for these dtypes, and the one that returns the logsumexp; its _backward is what autograd runs for

@@ -7,10 +7,7 @@
 #include <memory>
 
 #include <parity/ops/framework/op_reference.hpp>
-
-namespace parity::ops {
-class OpSubject;  // framework/op_subject.hpp
-}  // namespace parity::ops
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::softmax {
 
@@ -54,10 +51,7 @@ struct Softmax {
   }
 };
 
-// LibTorch's reference subjects, defined in softmax_torch.cpp (the folder's only LibTorch source), which
-// includes this header, so a definition that disagrees with its declaration fails to compile or
-// link. Plain C++, declarations only.
-//
+// LibTorch's reference subjects (softmax_torch.cpp; builtin_subjects.hpp, torch_subject).
 // LibTorch's softmax and log_softmax (at::softmax, at::log_softmax over dim 1) as a reference subject of softmax:
 // findings, never gated.
 std::unique_ptr<OpSubject> make_torch_cpu();

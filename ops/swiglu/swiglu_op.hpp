@@ -8,10 +8,7 @@
 #include <memory>
 
 #include <parity/ops/framework/op_reference.hpp>
-
-namespace parity::ops {
-class OpSubject;  // framework/op_subject.hpp
-}  // namespace parity::ops
+#include <parity/ops/framework/op_subject.hpp>
 
 namespace parity::ops::swiglu {
 
@@ -48,10 +45,7 @@ struct Swiglu {
   }
 };
 
-// LibTorch's reference subjects, defined in swiglu_torch.cpp (the folder's only LibTorch source), which
-// includes this header, so a definition that disagrees with its declaration fails to compile or
-// link. Plain C++, declarations only.
-//
+// LibTorch's reference subjects (swiglu_torch.cpp; builtin_subjects.hpp, torch_subject).
 // LibTorch's SwiGLU as a reference subject of swiglu: at::silu of the first half times the second half (ATen has no
 // fused op; a bf16 silu is rounded to bf16 before the multiply, as an unfused model computes it); of swiglu_backward:
 // autograd through that same computation (mul's and silu's backward, in x's dtype, as a model's training step runs
