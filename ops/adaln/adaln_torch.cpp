@@ -11,20 +11,17 @@
 namespace parity::ops::adaln {
 namespace {
 
-class TorchCpu : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const std::int64_t B = call.extent("B"), S = call.extent("S"), D = call.extent("D");
-    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x")).reshape({B, S, D});
-    const at::Tensor scale = subjects::torch_impl::to_aten(call.input("scale")).unsqueeze(1);
-    const at::Tensor shift = subjects::torch_impl::to_aten(call.input("shift")).unsqueeze(1);
-    const at::Tensor n = at::layer_norm(x, {D}, {}, {}, call.param("eps"));
-    return {{"y", subjects::torch_impl::from_aten(n.mul(scale.add(1)).add(shift).reshape({B, S * D}))}};
-  }
-};
+OpOutputs torch_cpu(const OpCall& call) {
+  const std::int64_t B = call.extent("B"), S = call.extent("S"), D = call.extent("D");
+  const at::Tensor x = subjects::torch_impl::to_aten(call.input("x")).reshape({B, S, D});
+  const at::Tensor scale = subjects::torch_impl::to_aten(call.input("scale")).unsqueeze(1);
+  const at::Tensor shift = subjects::torch_impl::to_aten(call.input("shift")).unsqueeze(1);
+  const at::Tensor n = at::layer_norm(x, {D}, {}, {}, call.param("eps"));
+  return {{"y", subjects::torch_impl::from_aten(n.mul(scale.add(1)).add(shift).reshape({B, S * D}))}};
+}
 
 }  // namespace
 
-std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
+std::unique_ptr<OpSubject> make_torch_cpu() { return make_op_subject<RunSubject<&torch_cpu>>(); }
 
 }  // namespace parity::ops::adaln

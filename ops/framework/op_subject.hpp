@@ -74,6 +74,14 @@ std::unique_ptr<OpSubject> make_op_subject() {
   return std::make_unique<Subject>();
 }
 
+// A subject that is the function `Run` alone (stateless, the default arithmetic), made as
+// `&make_op_subject<RunSubject<&my_run>>`.
+template <OpOutputs (*Run)(const OpCall&)>
+class RunSubject final : public OpSubject {
+ public:
+  OpOutputs run(const OpCall& call) override { return Run(call); }
+};
+
 // Registers `info` as a subject of op `op`. Throws InputError for an empty or taken name or an
 // empty make, std::logic_error once that op's list has been read.
 void register_op_subject(const std::string& op, OpSubjectInfo info);

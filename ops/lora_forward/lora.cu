@@ -225,62 +225,56 @@ void launch_tiled(View<uint16_t> a, View<uint16_t> b, int64_t M, int64_t C, int6
 }
 
 // parity's kernel as a subject of lora_forward: y.
-class ForwardCuda final : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const LoraOperandRefs in = operand_refs_of(call);
-    const int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
-    const DeviceOperand x(in.x), W(in.W), A(in.A), B(in.B);
-    const DeviceBuffer h = device_array(T * r, sizeof(float));
-    const DeviceBuffer y = device_array(T * N, sizeof(uint16_t));
-    low_rank_activations<<<simple_blocks(T * r), kSimpleThreads>>>(x.view<uint16_t>(), A.view<float>(), T, r, K,
-                                                                   h.as<float>());
-    check(cudaGetLastError(), "low_rank_activations<<<>>>");
-    launch_tiled(x.view<uint16_t>(), W.view<uint16_t>(), T, N, K,
-                 ForwardEpilogue{h.as<float>(), r, B.view<float>(), in.scale}, y.as<uint16_t>(),
-                 "tiled_chains<ForwardEpilogue><<<>>>");
-    return {{"y", fetch(y, DType::bf16, T, N)}};
-  }
-};
+OpOutputs forward_cuda(const OpCall& call) {
+  const LoraOperandRefs in = operand_refs_of(call);
+  const int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
+  const DeviceOperand x(in.x), W(in.W), A(in.A), B(in.B);
+  const DeviceBuffer h = device_array(T * r, sizeof(float));
+  const DeviceBuffer y = device_array(T * N, sizeof(uint16_t));
+  low_rank_activations<<<simple_blocks(T * r), kSimpleThreads>>>(x.view<uint16_t>(), A.view<float>(), T, r, K,
+                                                                 h.as<float>());
+  check(cudaGetLastError(), "low_rank_activations<<<>>>");
+  launch_tiled(x.view<uint16_t>(), W.view<uint16_t>(), T, N, K,
+               ForwardEpilogue{h.as<float>(), r, B.view<float>(), in.scale}, y.as<uint16_t>(),
+               "tiled_chains<ForwardEpilogue><<<>>>");
+  return {{"y", fetch(y, DType::bf16, T, N)}};
+}
 
 // parity's kernel as a subject of lora_backward: dx, dA and dB.
-class BackwardCuda final : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const LoraOperandRefs in = operand_refs_of(call);
-    const Tensor& dy = call.input("dy");
-    check_dy(in, dy);
-    const int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
-    const DeviceOperand x(in.x), W(in.W), A(in.A), B(in.B), g(dy);
-    const DeviceBuffer h = device_array(T * r, sizeof(float));
-    const DeviceBuffer dh = device_array(T * r, sizeof(float));
-    const DeviceBuffer dx = device_array(T * K, sizeof(uint16_t));
-    const DeviceBuffer dA = device_array(r * K, sizeof(float));
-    const DeviceBuffer dB = device_array(N * r, sizeof(float));
-    low_rank_activations<<<simple_blocks(T * r), kSimpleThreads>>>(x.view<uint16_t>(), A.view<float>(), T, r, K,
-                                                                   h.as<float>());
-    check(cudaGetLastError(), "low_rank_activations<<<>>>");
-    low_rank_gradient<<<simple_blocks(T * r), kSimpleThreads>>>(g.view<uint16_t>(), B.view<float>(), T, r, N, in.scale,
-                                                                dh.as<float>());
-    check(cudaGetLastError(), "low_rank_gradient<<<>>>");
-    // dx[t, k] = sum_n dy[t, n] W[n, k]: W read as the [K, N] operand b(k, n).
-    launch_tiled(g.view<uint16_t>(), W.view<uint16_t>().swapped(), T, K, N,
-                 InputGradientEpilogue{dh.as<float>(), r, A.view<float>()}, dx.as<uint16_t>(),
-                 "tiled_chains<InputGradientEpilogue><<<>>>");
-    adapter_a_gradient<<<simple_blocks(r * K), kSimpleThreads>>>(dh.as<float>(), x.view<uint16_t>(), T, r, K,
-                                                                 dA.as<float>());
-    check(cudaGetLastError(), "adapter_a_gradient<<<>>>");
-    adapter_b_gradient<<<simple_blocks(N * r), kSimpleThreads>>>(g.view<uint16_t>(), h.as<float>(), T, r, N, in.scale,
-                                                                 dB.as<float>());
-    check(cudaGetLastError(), "adapter_b_gradient<<<>>>");
-    return {
-        {"dx", fetch(dx, DType::bf16, T, K)}, {"dA", fetch(dA, DType::f32, r, K)}, {"dB", fetch(dB, DType::f32, N, r)}};
-  }
-};
+OpOutputs backward_cuda(const OpCall& call) {
+  const LoraOperandRefs in = operand_refs_of(call);
+  const Tensor& dy = call.input("dy");
+  check_dy(in, dy);
+  const int64_t T = in.x.dim(0), K = in.x.dim(1), N = in.W.dim(0), r = in.A.dim(0);
+  const DeviceOperand x(in.x), W(in.W), A(in.A), B(in.B), g(dy);
+  const DeviceBuffer h = device_array(T * r, sizeof(float));
+  const DeviceBuffer dh = device_array(T * r, sizeof(float));
+  const DeviceBuffer dx = device_array(T * K, sizeof(uint16_t));
+  const DeviceBuffer dA = device_array(r * K, sizeof(float));
+  const DeviceBuffer dB = device_array(N * r, sizeof(float));
+  low_rank_activations<<<simple_blocks(T * r), kSimpleThreads>>>(x.view<uint16_t>(), A.view<float>(), T, r, K,
+                                                                 h.as<float>());
+  check(cudaGetLastError(), "low_rank_activations<<<>>>");
+  low_rank_gradient<<<simple_blocks(T * r), kSimpleThreads>>>(g.view<uint16_t>(), B.view<float>(), T, r, N, in.scale,
+                                                              dh.as<float>());
+  check(cudaGetLastError(), "low_rank_gradient<<<>>>");
+  // dx[t, k] = sum_n dy[t, n] W[n, k]: W read as the [K, N] operand b(k, n).
+  launch_tiled(g.view<uint16_t>(), W.view<uint16_t>().swapped(), T, K, N,
+               InputGradientEpilogue{dh.as<float>(), r, A.view<float>()}, dx.as<uint16_t>(),
+               "tiled_chains<InputGradientEpilogue><<<>>>");
+  adapter_a_gradient<<<simple_blocks(r * K), kSimpleThreads>>>(dh.as<float>(), x.view<uint16_t>(), T, r, K,
+                                                               dA.as<float>());
+  check(cudaGetLastError(), "adapter_a_gradient<<<>>>");
+  adapter_b_gradient<<<simple_blocks(N * r), kSimpleThreads>>>(g.view<uint16_t>(), h.as<float>(), T, r, N, in.scale,
+                                                               dB.as<float>());
+  check(cudaGetLastError(), "adapter_b_gradient<<<>>>");
+  return {
+      {"dx", fetch(dx, DType::bf16, T, K)}, {"dA", fetch(dA, DType::f32, r, K)}, {"dB", fetch(dB, DType::f32, N, r)}};
+}
 
 }  // namespace
 
-std::unique_ptr<OpSubject> make_forward_cuda_kernel() { return std::make_unique<ForwardCuda>(); }
-std::unique_ptr<OpSubject> make_backward_cuda_kernel() { return std::make_unique<BackwardCuda>(); }
+std::unique_ptr<OpSubject> make_forward_cuda_kernel() { return make_op_subject<RunSubject<&forward_cuda>>(); }
+std::unique_ptr<OpSubject> make_backward_cuda_kernel() { return make_op_subject<RunSubject<&backward_cuda>>(); }
 
 }  // namespace parity::ops::lora_forward

@@ -17,26 +17,23 @@
 namespace parity::ops::rms_norm {
 namespace {
 
-class TorchCpuBackward : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
+OpOutputs torch_cpu_backward(const OpCall& call) {
 #if PARITY_HAVE_AT_RMS_NORM
-    at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
-    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x")).detach().requires_grad_();
-    const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
-    const std::int64_t D = call.extent("D");
-    at::rms_norm(x, {D}, w, call.param("eps")).backward(subjects::torch_impl::to_aten(call.input("dy")));
-    return {{ "dx", subjects::torch_impl::from_aten(x.grad()) }};
+  at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
+  const at::Tensor x = subjects::torch_impl::to_aten(call.input("x")).detach().requires_grad_();
+  const at::Tensor w = subjects::torch_impl::to_aten(call.input("w"));
+  const std::int64_t D = call.extent("D");
+  at::rms_norm(x, {D}, w, call.param("eps")).backward(subjects::torch_impl::to_aten(call.input("dy")));
+  return {{"dx", subjects::torch_impl::from_aten(x.grad())}};
 #else
-    (void)call;
-    throw std::logic_error("at::rms_norm is absent from this LibTorch");
+  (void)call;
+  throw std::logic_error("at::rms_norm is absent from this LibTorch");
 #endif
-  }
-};
+}
 
 }  // namespace
 
-std::unique_ptr<OpSubject> make_torch_cpu_backward() { return std::make_unique<TorchCpuBackward>(); }
+std::unique_ptr<OpSubject> make_torch_cpu_backward() { return make_op_subject<RunSubject<&torch_cpu_backward>>(); }
 
 std::string torch_unavailable_reason() {
 #if PARITY_HAVE_AT_RMS_NORM

@@ -77,61 +77,52 @@ at::Tensor ungrouped(const at::Tensor& d, const OpCall& call) {
 }
 #endif
 
-class TorchCpu : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const auto [o, lse] =
-        attention(to_aten(call.input("q")), grouped(to_aten(call.input("k")), call),
-                  grouped(to_aten(call.input("v")), call), call.param("causal") != 0, call.param("scale"));
-    return {{"o", cast(o, call.output_dtype("o"))}, {"lse", cast(lse, call.output_dtype("lse"))}};
-  }
-};
+OpOutputs torch_cpu(const OpCall& call) {
+  const auto [o, lse] =
+      attention(to_aten(call.input("q")), grouped(to_aten(call.input("k")), call),
+                grouped(to_aten(call.input("v")), call), call.param("causal") != 0, call.param("scale"));
+  return {{"o", cast(o, call.output_dtype("o"))}, {"lse", cast(lse, call.output_dtype("lse"))}};
+}
 
-class TorchCpuBackward : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const at::Tensor q = to_aten(call.input("q")), k = to_aten(call.input("k")), v = to_aten(call.input("v"));
-    const bool causal = call.param("causal") != 0;
-    const at::Tensor d_o = to_aten(call.input("do"));
+OpOutputs torch_cpu_backward(const OpCall& call) {
+  const at::Tensor q = to_aten(call.input("q")), k = to_aten(call.input("k")), v = to_aten(call.input("v"));
+  const bool causal = call.param("causal") != 0;
+  const at::Tensor d_o = to_aten(call.input("do"));
 #if PARITY_SDPA_FUSED_CPU
-    const at::Tensor kg = grouped(k, call), vg = grouped(v, call);
-    const auto [o, lse] = attention(q, kg, vg, causal, call.param("scale"));
-    const auto [dq, dkg, dvg] = at::_scaled_dot_product_flash_attention_for_cpu_backward(
-        d_o, q, kg, vg, o, lse, 0.0, causal, {}, call.param("scale"));
-    const at::Tensor dk = ungrouped(dkg, call), dv = ungrouped(dvg, call);
+  const at::Tensor kg = grouped(k, call), vg = grouped(v, call);
+  const auto [o, lse] = attention(q, kg, vg, causal, call.param("scale"));
+  const auto [dq, dkg, dvg] = at::_scaled_dot_product_flash_attention_for_cpu_backward(d_o, q, kg, vg, o, lse, 0.0,
+                                                                                       causal, {}, call.param("scale"));
+  const at::Tensor dk = ungrouped(dkg, call), dv = ungrouped(dvg, call);
 #else
-    at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
-    const at::Tensor qf = q.to(at::kFloat).detach().requires_grad_(), kf = k.to(at::kFloat).detach().requires_grad_(),
-                     vf = v.to(at::kFloat).detach().requires_grad_();
-    std::get<0>(attention(qf, grouped(kf, call), grouped(vf, call), causal, call.param("scale")))
-        .backward(d_o.to(at::kFloat));
-    const at::Tensor dq = qf.grad(), dk = kf.grad(), dv = vf.grad();
+  at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
+  const at::Tensor qf = q.to(at::kFloat).detach().requires_grad_(), kf = k.to(at::kFloat).detach().requires_grad_(),
+                   vf = v.to(at::kFloat).detach().requires_grad_();
+  std::get<0>(attention(qf, grouped(kf, call), grouped(vf, call), causal, call.param("scale")))
+      .backward(d_o.to(at::kFloat));
+  const at::Tensor dq = qf.grad(), dk = kf.grad(), dv = vf.grad();
 #endif
-    const DType t = call.output_dtype("dq");
-    return {{"dq", cast(dq, t)}, {"dk", cast(dk, t)}, {"dv", cast(dv, t)}};
-  }
-};
+  const DType t = call.output_dtype("dq");
+  return {{"dq", cast(dq, t)}, {"dk", cast(dk, t)}, {"dv", cast(dv, t)}};
+}
 
 // Each packed sequence b, q [L_b, H, D] and k, v [L_b, Hkv, D] from cu_seqlens[b], as a batch
 // of one [1, H, L_b, D]; o and lse back as [L_b, H, D] and [L_b, H], concatenated in order.
-class TorchCpuVarlen : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const std::vector<std::int64_t> cu = call.cu_seqlens("S");
-    const at::Tensor q = to_aten(call.input("q")), k = to_aten(call.input("k")), v = to_aten(call.input("v"));
-    const auto sequence = [&](const at::Tensor& x, std::size_t b) {
-      return x.narrow(0, cu[b], cu[b + 1] - cu[b]).transpose(0, 1).unsqueeze(0);
-    };
-    std::vector<at::Tensor> os, lses;
-    for (std::size_t b = 0; b + 1 < cu.size(); ++b) {
-      const auto [o, lse] = attention(sequence(q, b), grouped(sequence(k, b), call), grouped(sequence(v, b), call),
-                                      call.param("causal") != 0, call.param("scale"));
-      os.push_back(o.squeeze(0).transpose(0, 1));
-      lses.push_back(lse.squeeze(0).transpose(0, 1));
-    }
-    return {{"o", cast(at::cat(os), call.output_dtype("o"))}, {"lse", cast(at::cat(lses), call.output_dtype("lse"))}};
+OpOutputs torch_cpu_varlen(const OpCall& call) {
+  const std::vector<std::int64_t> cu = call.cu_seqlens("S");
+  const at::Tensor q = to_aten(call.input("q")), k = to_aten(call.input("k")), v = to_aten(call.input("v"));
+  const auto sequence = [&](const at::Tensor& x, std::size_t b) {
+    return x.narrow(0, cu[b], cu[b + 1] - cu[b]).transpose(0, 1).unsqueeze(0);
+  };
+  std::vector<at::Tensor> os, lses;
+  for (std::size_t b = 0; b + 1 < cu.size(); ++b) {
+    const auto [o, lse] = attention(sequence(q, b), grouped(sequence(k, b), call), grouped(sequence(v, b), call),
+                                    call.param("causal") != 0, call.param("scale"));
+    os.push_back(o.squeeze(0).transpose(0, 1));
+    lses.push_back(lse.squeeze(0).transpose(0, 1));
   }
-};
+  return {{"o", cast(at::cat(os), call.output_dtype("o"))}, {"lse", cast(at::cat(lses), call.output_dtype("lse"))}};
+}
 
 }  // namespace
 
@@ -140,8 +131,8 @@ std::string torch_kernel() {
                                : "matmul, softmax and logsumexp: LibTorch 1.13 has no fused CPU attention";
 }
 
-std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
-std::unique_ptr<OpSubject> make_torch_cpu_backward() { return std::make_unique<TorchCpuBackward>(); }
-std::unique_ptr<OpSubject> make_torch_cpu_varlen() { return std::make_unique<TorchCpuVarlen>(); }
+std::unique_ptr<OpSubject> make_torch_cpu() { return make_op_subject<RunSubject<&torch_cpu>>(); }
+std::unique_ptr<OpSubject> make_torch_cpu_backward() { return make_op_subject<RunSubject<&torch_cpu_backward>>(); }
+std::unique_ptr<OpSubject> make_torch_cpu_varlen() { return make_op_subject<RunSubject<&torch_cpu_varlen>>(); }
 
 }  // namespace parity::ops::sdpa

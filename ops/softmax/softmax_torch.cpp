@@ -12,17 +12,14 @@
 namespace parity::ops::softmax {
 namespace {
 
-class TorchCpu : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
-    return {{"y", subjects::torch_impl::from_aten(at::softmax(x, 1))},
-            {"log_y", subjects::torch_impl::from_aten(at::log_softmax(x, 1))}};
-  }
-};
+OpOutputs torch_cpu(const OpCall& call) {
+  const at::Tensor x = subjects::torch_impl::to_aten(call.input("x"));
+  return {{"y", subjects::torch_impl::from_aten(at::softmax(x, 1))},
+          {"log_y", subjects::torch_impl::from_aten(at::log_softmax(x, 1))}};
+}
 
 }  // namespace
 
-std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
+std::unique_ptr<OpSubject> make_torch_cpu() { return make_op_subject<RunSubject<&torch_cpu>>(); }
 
 }  // namespace parity::ops::softmax

@@ -21,26 +21,20 @@ at::Tensor swiglu(const at::Tensor& x, std::int64_t F) {
   return at::mul(at::silu(x.narrow(1, 0, F)), x.narrow(1, F, F));
 }
 
-class TorchCpu : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    return {{"y", from_aten(swiglu(to_aten(call.input("x")), call.extent("F")))}};
-  }
-};
+OpOutputs torch_cpu(const OpCall& call) {
+  return {{"y", from_aten(swiglu(to_aten(call.input("x")), call.extent("F")))}};
+}
 
-class TorchCpuBackward : public OpSubject {
- public:
-  OpOutputs run(const OpCall& call) override {
-    at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
-    const at::Tensor x = to_aten(call.input("x")).detach().requires_grad_();
-    swiglu(x, call.extent("F")).backward(to_aten(call.input("dy")));
-    return {{"dx", from_aten(x.grad())}};
-  }
-};
+OpOutputs torch_cpu_backward(const OpCall& call) {
+  at::AutoGradMode grad_mode(true);  // the caller's grad mode must not change the result
+  const at::Tensor x = to_aten(call.input("x")).detach().requires_grad_();
+  swiglu(x, call.extent("F")).backward(to_aten(call.input("dy")));
+  return {{"dx", from_aten(x.grad())}};
+}
 
 }  // namespace
 
-std::unique_ptr<OpSubject> make_torch_cpu() { return std::make_unique<TorchCpu>(); }
-std::unique_ptr<OpSubject> make_torch_cpu_backward() { return std::make_unique<TorchCpuBackward>(); }
+std::unique_ptr<OpSubject> make_torch_cpu() { return make_op_subject<RunSubject<&torch_cpu>>(); }
+std::unique_ptr<OpSubject> make_torch_cpu_backward() { return make_op_subject<RunSubject<&torch_cpu_backward>>(); }
 
 }  // namespace parity::ops::swiglu
