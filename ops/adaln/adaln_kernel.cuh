@@ -1,15 +1,12 @@
 #pragma once
-// parity's deterministic AdaLN kernel: its arithmetic, shared bit for bit by the CUDA kernel
-// (adaln.cu, compiled with --fmad=false) and the host twin below, and the CUDA kernel's factory.
-// All float32, one rounding per operation, no contraction; per token, both sums in
-// ops/kernels/lane_sum.cuh's fixed order:
+// parity's deterministic AdaLN kernel (ops/kernels/host_call.hpp). All float32, one rounding per
+// operation, no contraction; per token, both sums in ops/kernels/lane_sum.cuh's fixed order:
 //   mean = (sum of x[i]) / float(D);   d[i] = x[i] - mean;
 //   inv = 1.0f / sqrtf((sum of d[i] * d[i]) / float(D) + eps);
 //   y[i] = ((x[i] - mean) * inv) * (1.0f + scale[i]) + shift[i], rounded once to the output
 //   dtype (bf16: round to nearest even).
 // The order depends on D alone, never on B, S, the grid or the device. Declared arithmetic:
-// reduction_lanes = kLanes; rsqrt as 1 / sqrt, two correct roundings: rsqrt_ulps 1 + 2^-20
-// (rms_norm_kernel.cuh has the argument).
+// reduction_lanes = kLanes; rsqrt as 1 / sqrt (kRsqrtAsDivSqrtUlps).
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -19,9 +16,7 @@
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
 
-// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
-// arithmetic and the factory alone.
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <vector>
 
 #include <parity/ops/adaln/adaln_op.hpp>
@@ -32,7 +27,7 @@ namespace parity::ops::adaln {
 
 using kernels::kLanes;
 
-inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes, .rsqrt_ulps = kRsqrtAsDivSqrtUlps}; }
 
 // (x[i] - mean)^2 of the element `load(i)` gives.
 template <class Load>
@@ -52,8 +47,7 @@ PARITY_HD float inv_std(float squares, std::int64_t D, float eps) {
 PARITY_HD float normalised(float x, float mean, float inv) { return (x - mean) * inv; }
 PARITY_HD float modulated(float n, float scale, float shift) { return n * (1.0f + scale) + shift; }
 
-// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // The host twin: the arithmetic above, in its documented order, on the CPU. `Policy` lets the
 // mismatch probes (adaln_op.cpp) be real alternative implementations of single steps; Standard is
@@ -75,10 +69,8 @@ struct Standard {
 };
 
 template <class Policy>
-class AdaLNHost : public kernels::HostTwin<AdaLN> {
+class AdaLNHost : public kernels::HostTwin<AdaLN, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t B = c.extent("B"), S = c.extent("S"), D = c.extent("D");
     const float eps = c.param("eps");

@@ -54,4 +54,8 @@ struct Arithmetic {
   }
 };
 
+// rsqrt_ulps of a float32 rsqrt computed as 1.0f / sqrtf(x): two correct roundings, a relative
+// error of at most 2u / (1 - u) < 2 (1 + 2^-20) u.
+inline constexpr double kRsqrtAsDivSqrtUlps = 1.0 + 0x1p-20;
+
 }  // namespace parity::ops

@@ -3,6 +3,11 @@
 // declared output allocated (declared_outputs, which the CUDA side, device_call.cuh, shares) and,
 // for a host twin, every input the call has as floats (HostCall). A host twin derives from
 // HostTwin<Op> and writes only its row loop.
+// An op's <op>_kernel.cuh is parity's kernel of the op: its arithmetic (PARITY_HD), shared bit for
+// bit by the CUDA kernel (<op>.cu, compiled with --fmad=false) and the host twin below it, and the
+// CUDA kernel's factory. It hides the host twins, and the includes only they need (this header,
+// <op>_op.hpp, <vector>, ...), from nvcc under `#if !defined(__CUDACC__)`: the .cu compiles the
+// arithmetic and the factory alone.
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -83,10 +88,15 @@ class HostCall {
 
 // The host twin of op `Op` (a declaration, <op>_op.hpp): run() reads the call as a HostCall and
 // hands it to rows(), which computes every row and stores every element it writes (the rest of
-// each output stays +0).
-template <class Op>
+// each output stays +0). Its arithmetic() is `Declared()`, the kernel's declared arithmetic
+// (null: the default Arithmetic).
+template <class Op, Arithmetic (*Declared)() = nullptr>
 class HostTwin : public OpSubject {
  public:
+  Arithmetic arithmetic() const override {
+    if constexpr (Declared == nullptr) return {};
+    else return Declared();
+  }
   OpOutputs run(const OpCall& call) final {
     static const OpDecl decl = Op::declaration();
     HostCall c(decl, call);

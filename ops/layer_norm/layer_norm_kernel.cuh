@@ -1,14 +1,12 @@
 #pragma once
-// parity's deterministic LayerNorm kernel: its arithmetic, shared bit for bit by the CUDA kernel
-// (layer_norm.cu, compiled with --fmad=false) and the host twin below, and the CUDA kernel's
-// factory. All float32, one rounding per operation, no contraction; two passes over the row, each
-// sum in ops/kernels/lane_sum.cuh's fixed order:
+// parity's deterministic LayerNorm kernel (ops/kernels/host_call.hpp). All float32, one rounding
+// per operation, no contraction; two passes over the row, each sum in ops/kernels/lane_sum.cuh's
+// fixed order:
 //   mean = (sum of x[i]) / float(D);   var = (sum of (x[i] - mean) * (x[i] - mean)) / float(D);
 //   inv = 1.0f / sqrtf(var + eps);     y[i] = (x[i] - mean) * inv, then * w[i] + b[i] with the
 //   affine; rounded once to the output dtype (bf16: round to nearest even).
 // The order depends on D alone, never on T, the grid or the device. Declared arithmetic
-// (ops/framework/arithmetic.hpp): reduction_lanes = kLanes; rsqrt as 1 / sqrt is two correct
-// roundings, a relative error of at most 2u / (1 - u) < 2 (1 + 2^-20) u, i.e. rsqrt_ulps 1 + 2^-20.
+// (ops/framework/arithmetic.hpp): reduction_lanes = kLanes; rsqrt as 1 / sqrt, kRsqrtAsDivSqrtUlps.
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -17,9 +15,7 @@
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
 
-// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
-// arithmetic and the factory alone.
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <vector>
 
 #include <parity/ops/kernels/host_call.hpp>
@@ -31,7 +27,7 @@ namespace parity::ops::layer_norm {
 using kernels::kLanes;
 
 // What the kernel and its twin declare (ops/framework/arithmetic.hpp).
-inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes, .rsqrt_ulps = kRsqrtAsDivSqrtUlps}; }
 
 // The squared deviation (x[i] - mean)^2 of the element `load(i)` gives.
 template <class Load>
@@ -53,8 +49,7 @@ PARITY_HD float normalise(float x, float mean, float inv, bool affine, float w, 
   return affine ? normed * w + b : normed;
 }
 
-// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // The host twin: the arithmetic above, in its documented order, on the CPU. `Policy` lets the
 // mismatch probes (layer_norm_op.cpp) be real alternative implementations of single steps; Standard is
@@ -74,10 +69,8 @@ struct Standard {
 };
 
 template <class Policy>
-class LayerNormHost : public kernels::HostTwin<LayerNorm> {
+class LayerNormHost : public kernels::HostTwin<LayerNorm, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t T = c.extent("T"), D = c.extent("D");
     const float eps = c.param("eps");

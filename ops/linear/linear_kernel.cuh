@@ -1,7 +1,6 @@
 #pragma once
-// parity's deterministic linear kernel: its arithmetic, shared bit for bit by the CUDA kernel
-// (linear.cu, compiled with --fmad=false) and the host twin below, and the CUDA kernel's factory.
-// All float32, one rounding per operation, no contraction:
+// parity's deterministic linear kernel (ops/kernels/host_call.hpp). All float32, one rounding per
+// operation, no contraction:
 //   acc = the sum of x[t, k] * W[n, k] over k in ops/kernels/lane_sum.cuh's fixed order;
 //   y[t, n] = acc + b[n] (acc alone without a bias), rounded once to the output dtype (bf16:
 //   round to nearest even).
@@ -14,9 +13,7 @@
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
 
-// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
-// arithmetic and the factory alone.
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <vector>
 
 #include <parity/ops/kernels/host_call.hpp>
@@ -37,8 +34,7 @@ struct Product {
 
 PARITY_HD float add_bias(float acc, bool has_bias, float b) { return has_bias ? acc + b : acc; }
 
-// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // The host twin: the arithmetic above, in its documented order, on the CPU. `Policy` lets the
 // mismatch probes (linear_op.cpp) be real alternative implementations of single steps; Standard

@@ -1,8 +1,6 @@
 #pragma once
-// parity's deterministic RMSNorm kernels, forward and backward: their arithmetic, shared bit for bit
-// by the CUDA kernels (rms_norm.cu, compiled with --fmad=false) and the host twins below, and the
-// CUDA kernels' factories.
-// All float32, one rounding per operation, no contraction:
+// parity's deterministic RMSNorm kernels, forward and backward (ops/kernels/host_call.hpp). All
+// float32, one rounding per operation, no contraction:
 //   the row's sum of squares x[i] * x[i] in ops/kernels/lane_sum.cuh's fixed order;
 //   inv = 1.0f / sqrtf(sum / float(D) + eps);   y[i] = (x[i] * inv) * w[i], rounded once to
 //   the output dtype (bf16, f16: round to nearest even).
@@ -11,8 +9,7 @@
 //   dot = the row's sum of g[i] * xh[i] in the same lane order;   mu = dot / float(D);
 //   dx[i] = inv * (g[i] - xh[i] * mu), rounded once to the output dtype.
 // The order depends on D alone, never on T, the grid or the device. Declared arithmetic
-// (ops/framework/arithmetic.hpp): reduction_lanes = kLanes; rsqrt as 1 / sqrt is two correct
-// roundings, a relative error of at most 2u / (1 - u) < 2 (1 + 2^-20) u, i.e. rsqrt_ulps 1 + 2^-20.
+// (ops/framework/arithmetic.hpp): reduction_lanes = kLanes; rsqrt as 1 / sqrt, kRsqrtAsDivSqrtUlps.
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -21,9 +18,7 @@
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
 
-// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
-// arithmetic and the factory alone.
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <vector>
 
 #include <parity/core/bf16.hpp>
@@ -37,7 +32,7 @@ namespace parity::ops::rms_norm {
 using kernels::kLanes;
 
 // What the kernels and their twins declare (ops/framework/arithmetic.hpp).
-inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes, .rsqrt_ulps = 1.0 + 0x1p-20}; }
+inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes, .rsqrt_ulps = kRsqrtAsDivSqrtUlps}; }
 
 // The square x[i] * x[i] of the element `load(i)` gives, as float.
 template <class Load>
@@ -71,8 +66,7 @@ PARITY_HD float gradient_mean(float dot, std::int64_t D) { return dot / static_c
 
 PARITY_HD float input_gradient(float x, float g, float inv, float mu) { return inv * (g - (x * inv) * mu); }
 
-// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // The host twin: the arithmetic above, in its documented order, on the CPU. `Policy` lets the
 // mismatch probes (rms_norm_op.cpp) be real alternative implementations of single steps; Standard is
@@ -88,10 +82,8 @@ struct Standard {
 };
 
 template <class Policy>
-class RmsNormHost : public kernels::HostTwin<RmsNorm> {
+class RmsNormHost : public kernels::HostTwin<RmsNorm, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t T = c.extent("T"), D = c.extent("D");
     const float eps = c.param("eps");
@@ -125,10 +117,8 @@ struct BackwardStandard : Standard {
 };
 
 template <class Policy>
-class RmsNormBackwardHost : public kernels::HostTwin<RmsNormBackward> {
+class RmsNormBackwardHost : public kernels::HostTwin<RmsNormBackward, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t T = c.extent("T"), D = c.extent("D");
     const float eps = c.param("eps");

@@ -1,10 +1,8 @@
 #pragma once
-// parity's deterministic RoPE kernel: its arithmetic, shared bit for bit by the CUDA kernel
-// (rope.cu, compiled with --fmad=false) and the host twin below, and the CUDA kernel's factory. All
-// float32, one rounding per operation, no contraction: y1 = (x1 * c) - (x2 * s), y2 = (x2 * c) +
-// (x1 * s), each rounded once to the output dtype (bf16: round to nearest even). No element depends
-// on another row. Declared arithmetic: the default (nothing beyond IEEE float32: no reduction, no
-// elementary function).
+// parity's deterministic RoPE kernel (ops/kernels/host_call.hpp). All float32, one rounding per
+// operation, no contraction: y1 = (x1 * c) - (x2 * s), y2 = (x2 * c) + (x1 * s), each rounded once
+// to the output dtype (bf16: round to nearest even). No element depends on another row. Declared
+// arithmetic: the default (nothing beyond IEEE float32: no reduction, no elementary function).
 #include <cstdint>
 #include <memory>
 
@@ -12,9 +10,7 @@
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/rope/rope_pairing.hpp>  // pair_first, pair_second
 
-// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
-// arithmetic and the factory alone.
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <parity/ops/kernels/host_call.hpp>
 #include <parity/ops/rope/rope_op.hpp>
 #endif
@@ -24,8 +20,7 @@ namespace parity::ops::rope {
 PARITY_HD float rotated_first(float x1, float x2, float c, float s) { return x1 * c - x2 * s; }
 PARITY_HD float rotated_second(float x1, float x2, float c, float s) { return x2 * c + x1 * s; }
 
-// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // The host twin: the arithmetic above, in its documented order, on the CPU. `Policy` lets the
 // mismatch probes (rope_op.cpp) be real alternative implementations of single steps; Standard is

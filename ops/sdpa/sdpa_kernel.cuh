@@ -1,7 +1,6 @@
 #pragma once
-// parity's deterministic attention kernels (sdpa, sdpa_backward, sdpa_varlen): their arithmetic,
-// shared bit for bit by the CUDA kernels (sdpa.cu, sdpa_varlen.cu, compiled with --fmad=false) and
-// the host twins below, and the CUDA kernels' factories; where the operands keep their heads is
+// parity's deterministic attention kernels (sdpa and sdpa_backward in sdpa.cu, sdpa_varlen in
+// sdpa_varlen.cu; ops/kernels/host_call.hpp); where the operands keep their heads is
 // sdpa_heads.hpp's. All float32, one rounding per operation, no contraction, every sum in
 // ascending index order from 0.0f, each expression the tree of the references (sdpa_op.hpp,
 // sdpa_backward_op.hpp):
@@ -25,9 +24,7 @@
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/sdpa/sdpa_heads.hpp>
 
-// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
-// arithmetic and the factory alone.
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -145,8 +142,7 @@ PARITY_HD float group_column_sum(std::int64_t G, const WG& w, const XG& x, std::
   return s;
 }
 
-// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // What the host twins of sdpa and sdpa_backward share: a call's heads and parameters, and one head
 // of one batch element of an operand (its float32 values, kernels::HostCall's) as a loader.
@@ -253,10 +249,8 @@ inline float split_keys_row(const RowCall& c) {
 }
 
 template <class Policy>
-class SdpaHost : public kernels::HostTwin<Sdpa> {
+class SdpaHost : public kernels::HostTwin<Sdpa, &kernel_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return kernel_arithmetic(); }
-
   void rows(kernels::HostCall& call) const override {
     const AttentionCall c(call.call());
     const std::vector<float>&q = call.in("q"), &k = call.in("k"), &v = call.in("v");
@@ -309,10 +303,8 @@ struct BackwardStandard {
 };
 
 template <class Policy>
-class SdpaBackwardHost : public kernels::HostTwin<SdpaBackward> {
+class SdpaBackwardHost : public kernels::HostTwin<SdpaBackward, &kernel_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return kernel_arithmetic(); }
-
   void rows(kernels::HostCall& call) const override {
     const AttentionCall c(call.call());
     const std::int64_t S = c.hd.S, D = c.hd.D, G = c.hd.G;

@@ -1,7 +1,6 @@
 #pragma once
-// parity's deterministic softmax kernel: its arithmetic, shared bit for bit by the CUDA kernel
-// (softmax.cu, compiled with --fmad=false) and the host twin below, and the CUDA kernel's factory.
-// All float32, one rounding per operation, no contraction:
+// parity's deterministic softmax kernel (ops/kernels/host_call.hpp). All float32, one rounding per
+// operation, no contraction:
 //   m = the row's maximum, in ascending order (a NaN makes it NaN; of equal values, zeros of
 //       either sign among them, the first is kept);
 //   s = the sum of exp(x[i] - m) in ops/kernels/lane_sum.cuh's fixed order;
@@ -19,9 +18,7 @@
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
 
-// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
-// arithmetic and the factory alone.
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <vector>
 
 #include <parity/ops/kernels/host_call.hpp>
@@ -48,8 +45,7 @@ PARITY_HD float shifted_exp(float x, float m) { return detmath::exp_f32(x - m); 
 PARITY_HD float prob(float x, float m, float s) { return shifted_exp(x, m) / s; }
 PARITY_HD float log_prob(float x, float m, float log_s) { return (x - m) - log_s; }
 
-// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // The host twin: the arithmetic above, in its documented order, on the CPU. `Policy` lets the
 // mismatch probes (softmax_op.cpp) be real alternative implementations of single steps; Standard is
@@ -67,10 +63,8 @@ struct Standard {
 };
 
 template <class Policy>
-class SoftmaxHost : public kernels::HostTwin<Softmax> {
+class SoftmaxHost : public kernels::HostTwin<Softmax, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t T = c.extent("T"), N = c.extent("N");
     const float* xv = c.in("x").data();

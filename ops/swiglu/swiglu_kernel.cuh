@@ -1,10 +1,9 @@
 #pragma once
-// parity's deterministic SwiGLU kernels, forward and backward: their arithmetic, shared bit for bit
-// by the CUDA kernels (swiglu.cu, compiled with --fmad=false) and the host twins below, and the CUDA
-// kernels' factories. All float32, one rounding per operation, no contraction: y = (a / (1.0f +
-// exp(-a))) * b; the backward's sig = 1.0f / (1.0f + exp(-a)), da = (dy * b) * (sig * (1.0f + a *
-// (1.0f - sig))), db = dy * (a / (1.0f + exp(-a))); each output rounded once to its dtype (bf16:
-// round to nearest even). exp is core/detmath.hpp's rounded once to float32 (0.5 ulp and a double's
+// parity's deterministic SwiGLU kernels, forward and backward (ops/kernels/host_call.hpp). All
+// float32, one rounding per operation, no contraction: y = (a / (1.0f + exp(-a))) * b; the
+// backward's sig = 1.0f / (1.0f + exp(-a)), da = (dy * b) * (sig * (1.0f + a * (1.0f - sig))),
+// db = dy * (a / (1.0f + exp(-a))); each output rounded once to its dtype (bf16: round to nearest
+// even). exp is core/detmath.hpp's rounded once to float32 (0.5 ulp and a double's
 // error): declared exp_ulps = 0.5 + 2^-20, as softmax's. No element depends on another.
 #include <cstdint>
 #include <memory>
@@ -14,9 +13,7 @@
 #include <parity/ops/framework/arithmetic.hpp>
 #include <parity/ops/framework/op_subject.hpp>
 
-// The host twins' own includes, hidden from nvcc as the twins are (below): the .cu compiles the
-// arithmetic and the factory alone.
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <vector>
 
 #include <parity/ops/kernels/host_call.hpp>
@@ -46,8 +43,7 @@ struct Gradients {
 };
 PARITY_HD Gradients gradients(float a, float b, float dy) { return {(dy * b) * silu_derivative(a), dy * silu(a)}; }
 
-// Host code only: nvcc compiles this header for the arithmetic and the factory (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // The host twin: the arithmetic above on the CPU. `Policy` (CUTLASS style) lets the mismatch probes
 // (swiglu_op.cpp) be real alternative implementations of single steps; Standard is the kernel's own.
@@ -63,10 +59,8 @@ struct Standard {
 };
 
 template <class Policy>
-class SwigluHost : public kernels::HostTwin<Swiglu> {
+class SwigluHost : public kernels::HostTwin<Swiglu, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t T = c.extent("T"), F = c.extent("F");
     const float* x = c.in("x").data();
@@ -92,10 +86,8 @@ struct BackwardStandard {
 };
 
 template <class Policy>
-class SwigluBackwardHost : public kernels::HostTwin<SwigluBackward> {
+class SwigluBackwardHost : public kernels::HostTwin<SwigluBackward, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t T = c.extent("T"), F = c.extent("F");
     const float *x = c.in("x").data(), *dy = c.in("dy").data();

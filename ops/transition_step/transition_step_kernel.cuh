@@ -1,8 +1,7 @@
 #pragma once
 // parity's deterministic transition kernel, the kernel of transition_step (sampling) and
-// transition_score (scoring): its arithmetic (`arith`, PARITY_HD), shared bit for bit by the CUDA
-// kernels (transition_step.cu, compiled with --fmad=false) and the host twins below, and the CUDA
-// kernels' factories. Everything follows the formula of Flow-GRPO's sde_step_with_logprob
+// transition_score (scoring), its arithmetic in `arith` (ops/kernels/host_call.hpp). Everything
+// follows the formula of Flow-GRPO's sde_step_with_logprob
 // (transition_step_op.hpp) operation for operation, each rounded once in float32:
 //   per row  sde: s1 = sigma == 1 ? sigma_max : sigma;  std = sqrt(sigma / (1 - s1)) * a
 //                 dt = sigma_prev - sigma;  std2 = std * std;  two_sigma = 2 * sigma
@@ -35,8 +34,7 @@
 #include <parity/ops/framework/op_subject.hpp>
 #include <parity/ops/transition_step/transition_step_op.hpp>
 
-// The host twins' own includes, hidden from nvcc as the twins are (below).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins' own includes (host_call.hpp)
 #include <algorithm>
 
 #include <parity/ops/kernels/host_call.hpp>
@@ -246,8 +244,7 @@ OpSubjectInfo torch_reference(TorchFormula f, Entry e, bool on_cuda);
 // torch-second-cpu, torch-cuda and torch-second-cuda, after torch-cpu, as subjects of `e`'s op.
 void register_torch_references(const std::string& op, Entry e);
 
-// Host code only: nvcc compiles this header for the arithmetic and the factories (the .cu).
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__)  // the host twins (host_call.hpp)
 
 // How a row's terms are reduced into its log-prob.
 enum class LogpReduction { row_mean, row_sum, batch_mean };
@@ -289,10 +286,8 @@ void reduce_terms(const std::vector<float>& terms, std::int64_t B, std::int64_t 
 
 // transition_step's host twin.
 template <class Policy>
-class StepHost : public kernels::HostTwin<TransitionStep> {
+class StepHost : public kernels::HostTwin<TransitionStep, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override { step(c, rows_of(c.call(), &Policy::row)); }
 
   // The step of `c`'s rows at their coefficients `rows`, one a row.
@@ -325,10 +320,8 @@ class StepHost : public kernels::HostTwin<TransitionStep> {
 
 // transition_score's host twin.
 template <class Policy>
-class ScoreHost : public kernels::HostTwin<TransitionScore> {
+class ScoreHost : public kernels::HostTwin<TransitionScore, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return declared_arithmetic(); }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t B = c.extent("B"), n = c.extent("n");
     const std::vector<arith::Row> rows = rows_of(c.call(), &Policy::row);
