@@ -8,9 +8,7 @@
 
 namespace parity::ops::adaln {
 
-// Mismatch probes of adaln: the kernel with one realistic step changed, each of which the
-// generic properties must catch (parity probes adaln). They inherit the kernel's declared
-// arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of adaln (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // The modulation as n * scale + shift: adaLN-Zero's "1 +" forgotten.

@@ -96,6 +96,9 @@ void register_host_probe(const std::string& op, std::string name, std::string de
 }
 // The host mismatch probes of `op`, each a Host<Policy>: one object per op, its add<Policy> per probe
 // (`const HostProbes<LinearHost> probes{"linear"}; probes.add<SplitK>("probe-split-k", "...");`).
+// A probe is the op's host twin with one realistic step changed (its Policy), which the generic
+// properties must catch (`parity probes OP`); it inherits the twin's declared arithmetic: a probe
+// that breaks that promise is exactly what must be caught.
 template <template <class> class Host>
 struct HostProbes {
   std::string op;

@@ -11,9 +11,7 @@
 
 namespace parity::ops::layer_norm {
 
-// Mismatch probes of layer_norm: the kernel with one realistic step changed, each of which the
-// generic properties must catch (parity probes layer_norm). They inherit the kernel's declared
-// arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of layer_norm (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // One pass over the row, var = E[x^2] - E[x]^2 (clamped at 0), as Welford-less fused kernels do:

@@ -9,9 +9,7 @@
 
 namespace parity::ops::linear {
 
-// Mismatch probes of linear: the kernel with one realistic step changed, each of which the
-// generic properties must catch (parity probes linear). They inherit the kernel's declared
-// arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of linear (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // From 128 rows on, long reductions (K >= 1024) split K in 4 slices whose partial sums are added

@@ -15,9 +15,7 @@
 
 namespace parity::ops::rms_norm {
 
-// Mismatch probes of rms_norm: the kernel with one realistic step changed, each of which the
-// generic properties must catch (parity probes rms_norm). They inherit the kernel's declared
-// arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of rms_norm (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // From 128 rows on, another plan divides by D as a multiply by float(1 / D): as launchers
@@ -102,9 +100,7 @@ void register_probes() {
 
 }  // namespace
 
-// Mismatch probes of rms_norm_backward: the backward kernel with one realistic step changed, each
-// of which the generic properties must catch (parity probes rms_norm_backward). They inherit the
-// kernel's declared arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of rms_norm_backward (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // Few wide rows (T < 32, D >= 1024): the dot split across 4 blocks, their partial sums added in

@@ -9,8 +9,7 @@
 
 namespace parity::ops::rope {
 
-// Mismatch probes of rope: the kernel with one realistic step changed, each of which the generic
-// properties must catch (parity probes rope). They inherit the kernel's declared arithmetic.
+// Mismatch probes of rope (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // A kernel written for GPT-NeoX's half-split pairs only: interleaved inputs paired (j, j + P).

@@ -14,9 +14,7 @@
 
 namespace parity::ops::sdpa {
 
-// Mismatch probes of sdpa: the kernel with one realistic step changed, each of which the
-// generic properties must catch (parity probes sdpa). They inherit the kernel's declared
-// arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of sdpa (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // exp(s) / sum exp(s) without the maximum subtracted: overflows once a logit passes ~88.
@@ -94,8 +92,7 @@ void register_probes() {
 
 }  // namespace
 
-// Mismatch probes of sdpa_backward: the backward kernel with one realistic step changed, each
-// of which the generic properties must catch (parity probes sdpa_backward).
+// Mismatch probes of sdpa_backward (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // dS = P dP: the softmax gradient without its rowsum(dO o O) term.

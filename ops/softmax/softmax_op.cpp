@@ -9,9 +9,7 @@
 
 namespace parity::ops::softmax {
 
-// Mismatch probes of softmax: the kernel with one realistic step changed, each of which the
-// generic properties must catch (parity probes softmax). They inherit the kernel's declared
-// arithmetic.
+// Mismatch probes of softmax (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // exp(x) / sum exp(x) without the maximum subtracted: overflows for logits past ~88.

@@ -11,9 +11,7 @@
 
 namespace parity::ops::swiglu {
 
-// Mismatch probes of swiglu: the kernel with one realistic step changed, each of which the
-// generic properties must catch (parity probes swiglu). They inherit the kernel's declared
-// arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of swiglu (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // The fast-exp probes' exp: Cody-Waite reduction in float32 (ln 2 unsplit) and a degree-5 Taylor
@@ -62,9 +60,7 @@ void register_probes() {
 
 }  // namespace
 
-// Mismatch probes of swiglu_backward: the backward kernel with one realistic step changed, each of
-// which the generic properties must catch (parity probes swiglu_backward). They inherit the
-// kernel's declared arithmetic: a probe that breaks that promise is exactly what must be caught.
+// Mismatch probes of swiglu_backward (HostProbes, framework/op_subject.hpp).
 namespace {
 
 // exp(-a) through a fast exp (fast_exp, above), computed once for sig and silu: tens of ulps
