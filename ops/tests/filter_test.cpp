@@ -80,12 +80,7 @@ TEST(Filter, EveryOpsBoundsHoldAgainstBoundedAndMpfr) {
 // A case of `op` drawn from `seed` at these extents and parameters, every input contiguous.
 Case sized(const std::string& op, std::map<std::string, std::int64_t> dims, std::map<std::string, double> params,
            std::uint64_t seed) {
-  Case c;
-  c.family = op;
-  c.seed = seed;
-  c.dims = std::move(dims);
-  c.params = std::move(params);
-  return c;
+  return testing::case_of(op, seed, std::move(dims), std::move(params));
 }
 
 TEST(Filter, DecidesParityHostOnLargeCasesAndNeverPassesAProbe) {

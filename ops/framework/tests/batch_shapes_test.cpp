@@ -14,6 +14,7 @@
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/case_of.hpp>
 
 namespace parity::ops {
 namespace {
@@ -68,12 +69,7 @@ std::unique_ptr<OpSubject> probe(BatchTrigger trigger) {
 }
 
 Case sums_case(std::int64_t T, std::uint64_t seed, std::int64_t D = 32) {
-  Case c;
-  c.family = "test_row_sums";
-  c.seed = seed;
-  c.dims = {{"T", T}, {"D", D}};
-  c.params = {{"dtype.x", dtype_code(DType::f32)}};
-  return c;
+  return testing::case_of("test_row_sums", seed, {{"T", T}, {"D", D}}, {{"dtype.x", dtype_code(DType::f32)}});
 }
 
 using Check = Verdict (*)(const OpDef&, const Case&, OpSubject&);

@@ -7,6 +7,7 @@
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/case_of.hpp>
 
 namespace parity::ops {
 namespace {
@@ -44,11 +45,8 @@ class MaxProductSubject : public OpSubject {
 
 // Rows (a, b) of x, float32.
 Case rows_of(const std::vector<std::pair<float, float>>& rows) {
-  Case c;
-  c.family = "test_max_product";
-  c.seed = 1;
-  c.dims = {{"T", static_cast<std::int64_t>(rows.size())}};
-  c.params = {{"dtype.x", dtype_code(DType::f32)}, {"dtype.y", dtype_code(DType::f32)}};
+  Case c = testing::case_of("test_max_product", 1, {{"T", static_cast<std::int64_t>(rows.size())}},
+                            {{"dtype.x", dtype_code(DType::f32)}, {"dtype.y", dtype_code(DType::f32)}});
   for (std::size_t t = 0; t < rows.size(); ++t) {
     c.patches.push_back({"x", static_cast<std::int64_t>(2 * t), float_bits(rows[t].first)});
     c.patches.push_back({"x", static_cast<std::int64_t>(2 * t + 1), float_bits(rows[t].second)});

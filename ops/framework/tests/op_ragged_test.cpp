@@ -22,6 +22,7 @@
 #include <parity/ops/framework/op_decl.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/op_view.hpp>
+#include <parity/ops/framework/tests/case_of.hpp>
 
 namespace parity::ops {
 namespace {
@@ -39,12 +40,9 @@ OpDecl ragged_decl() {
 }
 
 Case ragged_case(std::vector<std::int64_t> lengths, std::int64_t S = 6, std::int64_t C = 2) {
-  Case c;
-  c.family = "ragged";
-  c.dims = {{"T", static_cast<std::int64_t>(lengths.size())}, {"S", S}, {"C", C}};
-  c.params = {{"dtype.x", 32}, {"dtype.w", 32}, {"dtype.y", 32}, {"dtype.z", 32}};
+  Case c = testing::case_of("ragged", 7, {{"T", static_cast<std::int64_t>(lengths.size())}, {"S", S}, {"C", C}},
+                            {{"dtype.x", 32}, {"dtype.w", 32}, {"dtype.y", 32}, {"dtype.z", 32}});
   for (std::size_t b = 0; b < lengths.size(); ++b) c.params["S." + std::to_string(b)] = static_cast<double>(lengths[b]);
-  c.seed = 7;
   return c;
 }
 

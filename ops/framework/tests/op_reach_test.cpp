@@ -25,6 +25,7 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/case_of.hpp>
 
 namespace parity::ops::reach_test {
 namespace {
@@ -98,11 +99,7 @@ class Kernel : public OpSubject {
 };
 
 Case the_case(std::int64_t T, std::int64_t D, std::int64_t probe_row = 0) {
-  Case c;
-  c.family = "test_reach";
-  c.dims = {{"T", T}, {"D", D}};
-  c.params = {{"dtype.act", 32}};
-  c.seed = 7;
+  Case c = testing::case_of("test_reach", 7, {{"T", T}, {"D", D}}, {{"dtype.act", 32}});
   c.probe_row = probe_row;
   return c;
 }

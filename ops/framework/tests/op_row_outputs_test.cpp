@@ -8,6 +8,7 @@
 
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_checks.hpp>
+#include <parity/ops/framework/tests/case_of.hpp>
 
 namespace parity::ops {
 namespace {
@@ -67,12 +68,8 @@ class BatchDependentCopy : public OpSubject {
 };
 
 Case copy_case(std::uint64_t seed) {
-  Case c;
-  c.family = "test_copy_and_column_sums";
-  c.seed = seed;
-  c.dims = {{"T", 5}, {"D", 3}};
-  c.params = {{"dtype.x", dtype_code(DType::f32)}};
-  return c;
+  return testing::case_of("test_copy_and_column_sums", seed, {{"T", 5}, {"D", 3}},
+                          {{"dtype.x", dtype_code(DType::f32)}});
 }
 
 TEST(RowOutputs, NoRowOutputToCompareIsADiscardNotAPass) {

@@ -1,6 +1,7 @@
 #pragma once
-// What an op folder's unit test asks of its op family: the declaration and reference, a fresh
-// instance of one of its subjects, and a probe's detection rate over seeds.
+// What an op's unit test asks of its op family: hand-made cases (case_of.hpp), the declaration
+// and reference, a fresh instance of one of its subjects (from the family, or from the op's name:
+// OpUnderTest), and a probe's detection rate over seeds.
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -8,6 +9,8 @@
 
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_subject.hpp>
+#include <parity/ops/framework/tests/case_of.hpp>
+#include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 
 namespace parity::ops::testing {
@@ -23,6 +26,17 @@ inline std::unique_ptr<OpSubject> make_subject(const gen::Family& f, const std::
     if (s.name == name) return s.make();
   throw std::logic_error(f.name() + " has no subject " + name);
 }
+
+// The shipped op `name` as a unit test uses it: `const OpUnderTest op{"rms_norm"};` then
+// op.def(), op.make("parity-host"). The family is looked up at each call, never before main.
+struct OpUnderTest {
+  std::string name;
+
+  const OpFamily& family() const { return find_op_family(name); }
+  const OpDef& def() const { return family().def(); }
+  // As make_subject(family(), subject).
+  std::unique_ptr<OpSubject> make(const std::string& subject) const { return make_subject(family(), subject); }
+};
 
 // How many of the seeds 1..seeds (as PARITY_SEED gives them) a default run of the op family `f`
 // (its case count and caps, as `parity check` and `parity probes` use them, shrinking off) detects

@@ -19,6 +19,8 @@
 #include <parity/ops/framework/bounded.hpp>
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/case_of.hpp>
+#include <parity/ops/kernels/tests/lane_order.hpp>
 
 namespace parity::ops {
 namespace {
@@ -94,10 +96,8 @@ RC_GTEST_PROP(Bounded, SumsInEveryOrderWithinTheReductionBound, ()) {
       next.push_back(i + 1 < pairwise.size() ? pairwise[i] + pairwise[i + 1] : pairwise[i]);
     pairwise = next;
   }
-  float lanes[8] = {};
-  for (std::size_t i = 0; i < n; ++i) lanes[i % 8] += x[i];
-  for (int stride = 4; stride >= 1; stride /= 2)
-    for (int j = 0; j < stride; ++j) lanes[j] += lanes[j + stride];
+  const float in_lanes = kernels::lane_order_sum([&x](std::int64_t i) { return x[static_cast<std::size_t>(i)]; },
+                                                 static_cast<std::int64_t>(n), 8);
   const Arithmetic any, laned{.reduction_lanes = 8};
   const auto term = [&](const Arithmetic& ar) {
     return [&x, &ar](std::int64_t i) { return Bounded(x[static_cast<std::size_t>(i)], 0, &ar); };
@@ -107,7 +107,7 @@ RC_GTEST_PROP(Bounded, SumsInEveryOrderWithinTheReductionBound, ()) {
   expect_within(forward, exact, any_order);
   expect_within(backward, exact, any_order);
   expect_within(pairwise[0], exact, any_order);
-  expect_within(lanes[0], exact, lane_order);
+  expect_within(in_lanes, exact, lane_order);
   RC_ASSERT(lane_order.err() <= any_order.err());
 }
 
@@ -317,12 +317,8 @@ OpDecl optional_bias_decl() {
 }
 
 Case optional_bias_case(double bias) {
-  Case c;
-  c.family = "add_bias";
-  c.seed = 5;
-  c.dims = {{"T", 3}, {"D", 4}};
-  c.params = {{"bias", bias}, {"dtype.x", 32}, {"dtype.b", 32}, {"dtype.y", 32}};
-  return c;
+  return testing::case_of("add_bias", 5, {{"T", 3}, {"D", 4}},
+                          {{"bias", bias}, {"dtype.x", 32}, {"dtype.b", 32}, {"dtype.y", 32}});
 }
 
 TEST(OpDecl, AnOptionalInputIsAbsentWhereItsParameterIsZero) {

@@ -12,20 +12,10 @@
 
 #include <parity/core/random_fill.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
+#include <parity/ops/kernels/tests/lane_order.hpp>
 
 namespace parity::ops::kernels {
 namespace {
-
-// Every lane, then every fold, as lane_sum.cuh documents.
-float full_fold(const std::vector<float>& t) {
-  std::vector<float> lanes(kLanes, 0.0f);
-  for (std::size_t i = 0; i < t.size(); ++i) lanes[i % kLanes] = lanes[i % kLanes] + t[i];
-  for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-    for (int j = 0; j < stride; ++j)
-      lanes[static_cast<std::size_t>(j)] =
-          lanes[static_cast<std::size_t>(j)] + lanes[static_cast<std::size_t>(j + stride)];
-  return lanes[0];
-}
 
 std::uint32_t bits(float f) {
   std::uint32_t b;
@@ -48,8 +38,9 @@ TEST(HostLaneSum, EqualsTheFullFoldBitForBit) {
         if (scale == 0.0)
           for (std::int64_t i = 0; i < n; i += 2) t[static_cast<std::size_t>(i)] = -0.0f;
         if (s < specials.size() && n > 0) t[static_cast<std::size_t>(n / 2)] = specials[s];
-        const float got = host_lane_sum([&](std::int64_t i) { return t[static_cast<std::size_t>(i)]; }, n);
-        EXPECT_EQ(bits(got), bits(full_fold(t))) << "n = " << n << ", special " << s << ", scale " << scale;
+        const auto term = [&](std::int64_t i) { return t[static_cast<std::size_t>(i)]; };
+        EXPECT_EQ(bits(host_lane_sum(term, n)), bits(lane_order_sum(term, n)))
+            << "n = " << n << ", special " << s << ", scale " << scale;
         ++cases;
       }
   }

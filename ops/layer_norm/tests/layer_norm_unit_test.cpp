@@ -8,35 +8,19 @@
 #include <parity/ops/framework/op_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
+#include <parity/ops/kernels/tests/lane_order.hpp>
 #include <parity/ops/layer_norm/layer_norm_kernel.cuh>
 #include <parity/ops/op_families.hpp>
 
 namespace parity::ops::layer_norm {
 namespace {
 
-const gen::Family& family() { return find_op_family("layer_norm"); }
-
-const OpDef& def() { return testing::def_of(family()); }
+const testing::OpUnderTest op{"layer_norm"};
 
 Case make_case(std::int64_t T, std::int64_t D, double affine, double scale, std::uint64_t seed) {
-  Case c;
-  c.family = "layer_norm";
-  c.seed = seed;
-  c.dims = {{"T", T}, {"D", D}};
-  c.params = {{"eps", static_cast<float>(1e-5)}, {"affine", affine}, {"dtype.act", 32}, {"scale.x", scale}};
-  return c;
-}
-
-std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
-
-// The lane order of lane_sum.cuh, written out: lane i % 256 in ascending order, then the fold.
-template <class Term>
-float lane_order(const Term& term, std::int64_t n) {
-  std::vector<float> lanes(kLanes, 0.0f);
-  for (std::int64_t i = 0; i < n; ++i) lanes[static_cast<std::size_t>(i % kLanes)] += term(i);
-  for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-    for (int j = 0; j < stride; ++j) lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
-  return lanes[0];
+  return testing::case_of(
+      "layer_norm", seed, {{"T", T}, {"D", D}},
+      {{"eps", static_cast<float>(1e-5)}, {"affine", affine}, {"dtype.act", 32}, {"scale.x", scale}});
 }
 
 TEST(LayerNormKernel, MeanAndVarianceAreTheDocumentedLaneOrder) {
@@ -45,9 +29,9 @@ TEST(LayerNormKernel, MeanAndVarianceAreTheDocumentedLaneOrder) {
     for (std::int64_t i = 0; i < D; ++i)
       row[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(i % 97) * 0x1p-10f;
     const auto at = [&](std::int64_t i) { return row[static_cast<std::size_t>(i)]; };
-    const float mean = lane_order(at, D) / static_cast<float>(D);
-    const float var =
-        lane_order([&](std::int64_t i) { return (at(i) - mean) * (at(i) - mean); }, D) / static_cast<float>(D);
+    const float mean = kernels::lane_order_sum(at, D) / static_cast<float>(D);
+    const float var = kernels::lane_order_sum([&](std::int64_t i) { return (at(i) - mean) * (at(i) - mean); }, D) /
+                      static_cast<float>(D);
     for (const std::int64_t T : {1, 300}) {
       EXPECT_EQ(Standard::mean(row.data(), D, T), mean) << "D = " << D;
       EXPECT_EQ(Standard::var(row.data(), D, mean), var) << "D = " << D;
@@ -59,16 +43,16 @@ TEST(LayerNormKernel, WithinItsBoundWhereTheOnePassAndEpsProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u})
     for (const double affine : {0.0, 1.0}) {
       const Case c = make_case(4, 300, affine, 1e-2, seed);
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds()) << affine;
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-one-pass-variance")).fails()) << affine;
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-eps-after-sqrt")).fails()) << affine;
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("parity-host")).holds()) << affine;
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-one-pass-variance")).fails()) << affine;
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-eps-after-sqrt")).fails()) << affine;
     }
 }
 
 TEST(LayerNormKernel, AnUnbiasedVarianceIsOutsideTheBoundOfAShortRow) {
   const Case c = make_case(2, 4, 0, 1.0, 1);
-  EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds());
-  EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-unbiased-variance")).fails());
+  EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("parity-host")).holds());
+  EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-unbiased-variance")).fails());
 }
 
 }  // namespace

@@ -12,26 +12,19 @@
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
+#include <parity/ops/kernels/tests/lane_order.hpp>
 #include <parity/ops/linear/linear_kernel.cuh>
 #include <parity/ops/op_families.hpp>
 
 namespace parity::ops::linear {
 namespace {
 
-const gen::Family& family() { return find_op_family("linear"); }
-
-const OpDef& def() { return testing::def_of(family()); }
+const testing::OpUnderTest op{"linear"};
 
 Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, double bias, std::uint64_t seed) {
-  Case c;
-  c.family = "linear";
-  c.seed = seed;
-  c.dims = {{"T", T}, {"N", N}, {"K", K}};
-  c.params = {{"bias", bias}, {"dtype.act", 32}, {"scale.x", 1e-3}};
-  return c;
+  return testing::case_of("linear", seed, {{"T", T}, {"N", N}, {"K", K}},
+                          {{"bias", bias}, {"dtype.act", 32}, {"scale.x", 1e-3}});
 }
-
-std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 TEST(LinearKernel, DotIsTheDocumentedLaneOrder) {
   for (const std::int64_t K : {1, 255, 256, 257, 1000, 4097}) {
@@ -40,15 +33,9 @@ TEST(LinearKernel, DotIsTheDocumentedLaneOrder) {
       x[static_cast<std::size_t>(k)] = 1.0f + static_cast<float>(k % 97) * 0x1p-10f;
       w[static_cast<std::size_t>(k)] = 0.5f - static_cast<float>(k % 31) * 0x1p-9f;
     }
-    std::vector<float> lanes(kLanes, 0.0f);
-    for (std::int64_t k = 0; k < K; ++k) {
-      float& s = lanes[static_cast<std::size_t>(k % kLanes)];
-      s = s + x[static_cast<std::size_t>(k)] * w[static_cast<std::size_t>(k)];
-    }
-    for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-      for (int j = 0; j < stride; ++j)
-        lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
-    for (const std::int64_t T : {1, 300}) EXPECT_EQ(Standard::dot(x.data(), w.data(), K, T), lanes[0]) << "K = " << K;
+    const float want = kernels::lane_order_sum(
+        [&](std::int64_t k) { return x[static_cast<std::size_t>(k)] * w[static_cast<std::size_t>(k)]; }, K);
+    for (const std::int64_t T : {1, 300}) EXPECT_EQ(Standard::dot(x.data(), w.data(), K, T), want) << "K = " << K;
   }
 }
 
@@ -56,10 +43,10 @@ TEST(LinearKernel, WithinItsBoundWhereTheTailAndEpilogueProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     for (const double bias : {0.0, 1.0}) {
       const Case c = make_case(4, 5, 300, bias, seed);
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds()) << bias;
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-k-tail")).fails()) << bias;
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("parity-host")).holds()) << bias;
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-k-tail")).fails()) << bias;
     }
-    EXPECT_TRUE(forward_accuracy(def(), make_case(4, 5, 300, 1, seed), *make("probe-bf16-before-bias")).fails());
+    EXPECT_TRUE(forward_accuracy(op.def(), make_case(4, 5, 300, 1, seed), *op.make("probe-bf16-before-bias")).fails());
   }
 }
 
@@ -70,13 +57,13 @@ TEST(LinearKernel, AnInfBesideAProductThatMayOverflowMayGiveNaN) {
   c.params["dtype.act"] = 16;
   c.params["scale.x"] = 1.0;
   c.patches = {{"x", 73, 0x7f80, DType::bf16}, {"W", 2, 0x7f7f, DType::bf16}};
-  const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+  const Verdict v = forward_accuracy(op.def(), c, *op.make("parity-host"));
   EXPECT_TRUE(v.holds()) << v.detail;
 }
 
 TEST(LinearFamily, ALargeCaseIsRefusedNamingItsDims) {
   try {
-    check_contract(def().decl, make_case(8192, 64, 8192, 1, 1));  // x: 8193 x 8192 > 2^26 elements
+    check_contract(op.def().decl, make_case(8192, 64, 8192, 1, 1));  // x: 8193 x 8192 > 2^26 elements
     FAIL() << "T = 8192, K = 8192 accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("case.dims"), std::string::npos) << e.what();
@@ -87,19 +74,19 @@ TEST(LinearFamily, ALargeCaseIsRefusedNamingItsDims) {
 // rows, so forward_accuracy checks the rows whose work fits (not a discard), and holds there.
 TEST(LinearFamily, AccuracyChecksRowsOfAReachCaseWithAWideWeight) {
   const Case c = make_case(15, 2048, 2048, 0, 1);
-  ASSERT_GT(c.dim("N") * c.dim("K"), def().decl.max_elements);
-  const std::vector<std::int64_t> rows = accuracy_rows(def().decl, c);
+  ASSERT_GT(c.dim("N") * c.dim("K"), op.def().decl.max_elements);
+  const std::vector<std::int64_t> rows = accuracy_rows(op.def().decl, c);
   ASSERT_FALSE(rows.empty());
   EXPECT_LT(rows.size(), 15u);
-  const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+  const Verdict v = forward_accuracy(op.def(), c, *op.make("parity-host"));
   EXPECT_TRUE(v.holds()) << v.detail;
   EXPECT_EQ(v.metrics.at("rows_checked"), static_cast<double>(rows.size()));
 }
 
 RC_GTEST_PROP(LinearFamily, GeneratedCasesStayWithinTheWorkCap, ()) {
-  const Case c = *op_case(def().decl);
-  check_contract(def().decl, c);
-  RC_ASSERT((c.dim("T") + 1) * c.dim("N") * c.dim("K") <= reach_work_of(def().decl));  // reach cases' cap
+  const Case c = *op_case(op.def().decl);
+  check_contract(op.def().decl, c);
+  RC_ASSERT((c.dim("T") + 1) * c.dim("N") * c.dim("K") <= reach_work_of(op.def().decl));  // reach cases' cap
 }
 
 }  // namespace

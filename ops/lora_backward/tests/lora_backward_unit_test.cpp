@@ -31,25 +31,17 @@ namespace {
 using lora_forward::LoraGradients;
 using lora_forward::LoraHost;
 
-const gen::Family& family() { return find_op_family("lora_backward"); }
-const gen::Family& forward_family() { return find_op_family("lora_forward"); }
-
-const OpDef& def(const gen::Family& f = family()) { return testing::def_of(f); }
+const testing::OpUnderTest op{"lora_backward"}, forward{"lora_forward"};
 
 Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, double scale, std::uint64_t seed) {
-  Case c;
-  c.family = "lora_backward";
-  c.seed = seed;
-  c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
-  c.params = {{"scale", scale}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}};
-  return c;
+  return testing::case_of(
+      "lora_backward", seed, {{"T", T}, {"N", N}, {"K", K}, {"r", r}},
+      {{"scale", scale}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}});
 }
-
-std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 TEST(LoraBackward, ItsSubjectsAreParitysKernelLibTorchsAndTheProbesTheGradientsShow) {
   std::vector<std::string> names;  // parity's, registered after the tests' own subjects
-  for (const auto& s : find_op_family("lora_backward").infos())
+  for (const auto& s : op.family().infos())
     if (s.name == "parity-host" || !names.empty()) names.push_back(s.name);
   const std::vector<std::string> want = {"parity-host",
                                          "parity-cuda",
@@ -75,10 +67,10 @@ void expect_same_bits(const LoraGradients& a, const LoraGradients& b, const std:
 }
 
 TEST(LoraBackward, ParityHostReturnsTheHostTwinsBackward) {
-  const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
-  OpOutputs out = make("parity-host")->run(p.call);
-  const LoraGradients op{.dx = std::move(out.at("dx")), .dA = std::move(out.at("dA")), .dB = std::move(out.at("dB"))};
-  expect_same_bits(op, LoraHost<lora_forward::StandardArithmetic>().backward(operands(p), p.call.input("dy")),
+  const OpProblem p = materialise(op.def().decl, make_case(5, 7, 40, 3, 2.0, 11));
+  OpOutputs out = op.make("parity-host")->run(p.call);
+  const LoraGradients got{.dx = std::move(out.at("dx")), .dA = std::move(out.at("dA")), .dB = std::move(out.at("dB"))};
+  expect_same_bits(got, LoraHost<lora_forward::StandardArithmetic>().backward(operands(p), p.call.input("dy")),
                    "the op's run");
 }
 
@@ -87,7 +79,7 @@ TEST(LoraBackward, ParityHostReturnsTheHostTwinsBackward) {
 TEST(LoraBackward, TheForwardsPlanProbesGiveTheHostTwinsGradients) {
   namespace probes = lora_forward::probes;
   for (const auto& [T, K] : {std::pair<std::int64_t, std::int64_t>{1, 40}, {3, 40}, {130, 96}}) {
-    const OpProblem p = materialise(def().decl, make_case(T, 9, K, 4, 2.0, 7));
+    const OpProblem p = materialise(op.def().decl, make_case(T, 9, K, 4, 2.0, 7));
     const Tensor& dy = p.call.input("dy");
     const LoraGradients host = LoraHost<lora_forward::StandardArithmetic>().backward(operands(p), dy);
     const std::string at = " at T=" + std::to_string(T) + " K=" + std::to_string(K);
@@ -103,9 +95,9 @@ TEST(LoraBackward, TheForwardsPlanProbesGiveTheHostTwinsGradients) {
 TEST(LoraBackwardReference, TheBackwardIsTheGradientOfTheForward) {
   for (const double scale : {1.0, 0.5, 16.0}) {
     const Case c = make_case(3, 4, 9, 2, scale, 5);
-    EXPECT_FALSE(def().oracle(materialise(def().decl, c).values).contains("dW"));
+    EXPECT_FALSE(op.def().oracle(materialise(op.def().decl, c).values).contains("dW"));
     for (const std::string& fault :
-         testing::gradient_mismatches(def(forward_family()), def(), c, {{"y", "dy"}}, {"x", "A", "B"}))
+         testing::gradient_mismatches(forward.def(), op.def(), c, {{"y", "dy"}}, {"x", "A", "B"}))
       ADD_FAILURE() << fault;
   }
 }
@@ -113,11 +105,11 @@ TEST(LoraBackwardReference, TheBackwardIsTheGradientOfTheForward) {
 TEST(LoraBackward, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = make_case(4, 6, 300, 40, 2.0, seed);
-    const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+    const Verdict v = forward_accuracy(op.def(), c, *op.make("parity-host"));
     EXPECT_TRUE(v.holds()) << v.detail;
     for (const char* probe :
          {"probe-scale-dropped", "probe-rank-path-drops-b-column", "probe-bf16-accumulation", "probe-truncating-bf16"})
-      EXPECT_TRUE(forward_accuracy(def(), c, *make(probe)).fails()) << probe << " seed " << seed;
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make(probe)).fails()) << probe << " seed " << seed;
   }
 }
 
@@ -130,7 +122,7 @@ TEST(LoraBackward, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
 TEST(LoraBackward, ANonFiniteRowOfDyLeavesTheOtherRowsBoundsFinite) {
   Case c = make_case(2, 2, 1, 1, 1.0, 5);
   c.patches = {{"dy", 0, 0xff80, DType::bf16}};
-  const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+  const Verdict v = forward_accuracy(op.def(), c, *op.make("parity-host"));
   EXPECT_TRUE(v.holds()) << v.detail;
   EXPECT_TRUE(std::isfinite(v.metrics.at("dx_bound_utilisation"))) << v.detail;
 }
@@ -141,7 +133,7 @@ TEST(LoraBackward, AScaleAppliedAfterAnUnderflowingSumIsWithinItsBound) {
       for (const std::uint64_t seed : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u}) {
         Case c = make_case(1, 2, K, 2, 16.0, seed);
         c.patches.push_back({"dy", 0, bits, DType::bf16});
-        const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+        const Verdict v = forward_accuracy(op.def(), c, *op.make("parity-host"));
         EXPECT_TRUE(v.holds()) << c.summary() << ": " << v.detail;
       }
 }
@@ -149,7 +141,7 @@ TEST(LoraBackward, AScaleAppliedAfterAnUnderflowingSumIsWithinItsBound) {
 // A caller that reads only dA and dB (zero_adapter_gradients) gets their values and bounds bit
 // for bit as a caller of every output does, and no dx.
 TEST(LoraBackwardReference, AnUnwantedDxIsNotEvaluatedAndChangesNoOtherOutput) {
-  const OpProblem p = materialise(def().decl, make_case(6, 9, 33, 4, 2.0, 3));
+  const OpProblem p = materialise(op.def().decl, make_case(6, 9, 33, 4, 2.0, 3));
   const Arithmetic arithmetic{};  // Eval holds a reference to it
   Eval<Bounded> all(p.values, arithmetic);
   Eval<Bounded> some(p.values, arithmetic, {"dA", "dB"});
@@ -172,10 +164,10 @@ TEST(LoraBackwardReference, AnUnwantedDxIsNotEvaluatedAndChangesNoOtherOutput) {
 }
 
 RC_GTEST_PROP(LoraBackward, GeneratedCasesStayWithinTheWorkCap, ()) {
-  const Case c = *op_case(def().decl);
-  check_contract(def().decl, c);
+  const Case c = *op_case(op.def().decl);
+  check_contract(op.def().decl, c);
   const std::int64_t T = c.dim("T") + 1, N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
-  RC_ASSERT(3 * (T * K * N + 3 * T * K * r + 2 * T * N * r) <= reach_work_of(def().decl));  // reach cases' cap
+  RC_ASSERT(3 * (T * K * N + 3 * T * K * r + 2 * T * N * r) <= reach_work_of(op.def().decl));  // reach cases' cap
   RC_ASSERT(c.params.at("dtype.adapter") == dtype_code(DType::f32));
 }
 

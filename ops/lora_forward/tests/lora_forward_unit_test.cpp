@@ -28,24 +28,17 @@
 namespace parity::ops::lora_forward {
 namespace {
 
-const gen::Family& family() { return find_op_family("lora_forward"); }
-
-const OpDef& def() { return testing::def_of(family()); }
+const testing::OpUnderTest op{"lora_forward"};
 
 Case make_case(std::int64_t T, std::int64_t N, std::int64_t K, std::int64_t r, double scale, std::uint64_t seed) {
-  Case c;
-  c.family = "lora_forward";
-  c.seed = seed;
-  c.dims = {{"T", T}, {"N", N}, {"K", K}, {"r", r}};
-  c.params = {{"scale", scale}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}};
-  return c;
+  return testing::case_of(
+      "lora_forward", seed, {{"T", T}, {"N", N}, {"K", K}, {"r", r}},
+      {{"scale", scale}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}});
 }
-
-std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 TEST(LoraForward, ItsSubjectsAreParitysKernelLibTorchsAndTheLoraProbes) {
   std::vector<std::string> names;  // parity's, registered after the tests' own subjects
-  for (const auto& s : find_op_family("lora_forward").infos())
+  for (const auto& s : op.family().infos())
     if (s.name == "parity-host" || !names.empty()) names.push_back(s.name);
   std::vector<std::string> want = {"parity-host", "parity-cuda", "torch-cpu", "torch-cuda"};
   want.insert(want.end(), kLoraProbes.begin(), kLoraProbes.end());
@@ -53,8 +46,8 @@ TEST(LoraForward, ItsSubjectsAreParitysKernelLibTorchsAndTheLoraProbes) {
 }
 
 TEST(LoraForward, ParityHostReturnsTheHostTwinsForward) {
-  const OpProblem p = materialise(def().decl, make_case(5, 7, 40, 3, 2.0, 11));
-  const OpOutputs out = make("parity-host")->run(p.call);
+  const OpProblem p = materialise(op.def().decl, make_case(5, 7, 40, 3, 2.0, 11));
+  const OpOutputs out = op.make("parity-host")->run(p.call);
   const Tensor direct = LoraHost<StandardArithmetic>().forward(operands_of(p.call));
   ASSERT_EQ(out.at("y").shape(), direct.shape());
   for (std::int64_t i = 0; i < direct.numel(); ++i) EXPECT_EQ(out.at("y").bits_at(i), direct.bits_at(i)) << i;
@@ -62,8 +55,8 @@ TEST(LoraForward, ParityHostReturnsTheHostTwinsForward) {
 
 TEST(LoraForward, TheDoubleReferenceIsTheFormula) {
   const Case c = make_case(3, 4, 9, 2, 0.5, 5);
-  const OpProblem p = materialise(def().decl, c);
-  const auto ref = def().oracle(p.values);
+  const OpProblem p = materialise(op.def().decl, c);
+  const auto ref = op.def().oracle(p.values);
   const Tensor &x = p.call.input("x"), &W = p.call.input("W"), &A = p.call.input("A"), &B = p.call.input("B");
   for (std::int64_t t = 0; t < 3; ++t)
     for (std::int64_t n = 0; n < 4; ++n) {
@@ -81,10 +74,10 @@ TEST(LoraForward, TheDoubleReferenceIsTheFormula) {
 TEST(LoraForward, WithinItsBoundWhereTheScaleAndRankProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = make_case(4, 6, 300, 40, 2.0, seed);
-    const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+    const Verdict v = forward_accuracy(op.def(), c, *op.make("parity-host"));
     EXPECT_TRUE(v.holds()) << v.detail;
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-scale-dropped")).fails()) << seed;
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-rank-path-drops-b-column")).fails()) << seed;
+    EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-scale-dropped")).fails()) << seed;
+    EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-rank-path-drops-b-column")).fails()) << seed;
   }
 }
 
@@ -94,7 +87,7 @@ TEST(LoraForward, WithinItsBoundWhereTheScaleAndRankProbesAreNot) {
 TEST(LoraForward, ANonFiniteRowLeavesTheOtherRowsBoundsFinite) {
   Case c = make_case(4, 1, 1, 1, 1.0, 17183740160u);
   c.patches = {{"x", 0, 0xff80, DType::bf16}, {"x", 2, 0x0000, DType::bf16}};
-  const Verdict v = forward_accuracy(def(), c, *make("parity-host"));
+  const Verdict v = forward_accuracy(op.def(), c, *op.make("parity-host"));
   EXPECT_TRUE(v.holds()) << v.detail;
   EXPECT_TRUE(std::isfinite(v.metrics.at("bound_utilisation"))) << v.detail;
   EXPECT_GT(v.metrics.at("y_bound_utilisation"), 0.0) << v.detail;
@@ -130,7 +123,7 @@ class OneChain final : public OpSubject {
 TEST(LoraForward, ASubjectSummingOneChainHoldsTheBound) {
   OneChain chain;
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
-    const Verdict v = forward_accuracy(def(), make_case(4, 6, 300, 40, 2.0, seed), chain);
+    const Verdict v = forward_accuracy(op.def(), make_case(4, 6, 300, 40, 2.0, seed), chain);
     EXPECT_TRUE(v.holds()) << v.detail;
   }
 }
@@ -144,9 +137,9 @@ TEST(LoraForward, AnOverflowOnlyOneChainReachesIsAccepted) {
   c.patches = {{"x", 0, 0x7f00, DType::bf16},   {"W", 0, 0x3f80, DType::bf16},   {"A", 0, f32(1.0f), DType::f32},
                {"A", 1, f32(1.0f), DType::f32}, {"B", 0, f32(1.0f), DType::f32}, {"B", 1, f32(-0.5f), DType::f32}};
   OneChain chain;
-  const OpProblem p = materialise(def().decl, c);
+  const OpProblem p = materialise(op.def().decl, c);
   ASSERT_TRUE(std::isinf(chain.run(p.call).at("y").value_at(0)));
-  const Verdict v = forward_accuracy(def(), c, chain);
+  const Verdict v = forward_accuracy(op.def(), c, chain);
   EXPECT_TRUE(v.holds()) << v.detail;
   EXPECT_EQ(v.metrics.at("overflowed"), 1.0) << v.detail;
 }
@@ -155,7 +148,7 @@ TEST(LoraForward, TheAdapterIsFloat32Alone) {
   Case c = make_case(2, 2, 4, 1, 1.0, 1);
   c.params["dtype.adapter"] = dtype_code(DType::bf16);
   try {
-    check_contract(def().decl, c);
+    check_contract(op.def().decl, c);
     FAIL() << "a bf16 adapter accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("case.params.dtype.adapter"), std::string::npos) << e.what();
@@ -163,10 +156,10 @@ TEST(LoraForward, TheAdapterIsFloat32Alone) {
 }
 
 RC_GTEST_PROP(LoraForward, GeneratedCasesStayWithinTheWorkCap, ()) {
-  const Case c = *op_case(def().decl);
-  check_contract(def().decl, c);
+  const Case c = *op_case(op.def().decl);
+  check_contract(op.def().decl, c);
   const std::int64_t T = c.dim("T") + 1, N = c.dim("N"), K = c.dim("K"), r = c.dim("r");
-  RC_ASSERT(2 * T * K * N + 3 * T * K * r + 6 * T * N * r <= reach_work_of(def().decl));  // reach cases' cap
+  RC_ASSERT(2 * T * K * N + 3 * T * K * r + 6 * T * N * r <= reach_work_of(op.def().decl));  // reach cases' cap
   RC_ASSERT(c.params.at("dtype.adapter") == dtype_code(DType::f32));
 }
 

@@ -18,6 +18,7 @@
 #include <parity/core/error.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
+#include <parity/ops/framework/tests/case_of.hpp>
 #include <parity/ops/lora_forward/lora_kernel.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/subjects/torch/torch_runtime.hpp>
@@ -26,11 +27,9 @@ namespace parity::ops::lora_forward {
 namespace {
 
 Case torch_case(const std::string& op) {
-  Case c;
-  c.family = op;
-  c.seed = 2024;
-  c.dims = {{"T", 3}, {"N", 5}, {"K", 7}, {"r", 2}};
-  c.params = {{"scale", 2.0}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}};
+  Case c = testing::case_of(
+      op, 2024, {{"T", 3}, {"N", 5}, {"K", 7}, {"r", 2}},
+      {{"scale", 2.0}, {"dtype.act", dtype_code(DType::bf16)}, {"dtype.adapter", dtype_code(DType::f32)}});
   c.layouts = {{"x", Layout{true, 0, 0}}, {"W", Layout{false, 5, 0}}, {"A", Layout{false, 0, 11}}};
   return c;
 }

@@ -13,29 +13,19 @@
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/gradient_check.hpp>
 #include <parity/ops/framework/tests/op_test_support.hpp>
+#include <parity/ops/kernels/tests/lane_order.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/ops/rms_norm/rms_norm_kernel.cuh>
 
 namespace parity::ops::rms_norm {
 namespace {
 
-const gen::Family& family() { return find_op_family("rms_norm"); }
-const gen::Family& backward_family() { return find_op_family("rms_norm_backward"); }
+const testing::OpUnderTest op{"rms_norm"}, backward{"rms_norm_backward"};
 
-const OpDef& def(const gen::Family& f = family()) { return testing::def_of(f); }
-
-Case small_activations(std::int64_t T, std::int64_t D, std::uint64_t seed, const char* op = "rms_norm",
+Case small_activations(std::int64_t T, std::int64_t D, std::uint64_t seed, const char* family = "rms_norm",
                        double scale = 1e-3) {
-  Case c;
-  c.family = op;
-  c.seed = seed;
-  c.dims = {{"T", T}, {"D", D}};
-  c.params = {{"eps", static_cast<float>(1e-6)}, {"dtype.act", 32}, {"scale.x", scale}};
-  return c;
-}
-
-std::unique_ptr<OpSubject> make(const std::string& name, const gen::Family& f = family()) {
-  return testing::make_subject(f, name);
+  return testing::case_of(family, seed, {{"T", T}, {"D", D}},
+                          {{"eps", static_cast<float>(1e-6)}, {"dtype.act", 32}, {"scale.x", scale}});
 }
 
 TEST(RmsNormKernel, RowSumIsTheDocumentedLaneOrder) {
@@ -43,37 +33,31 @@ TEST(RmsNormKernel, RowSumIsTheDocumentedLaneOrder) {
     std::vector<float> row(static_cast<std::size_t>(D));
     for (std::int64_t i = 0; i < D; ++i)
       row[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(i % 97) * 0x1p-10f;
-    std::vector<float> lanes(kLanes, 0.0f);
-    for (std::int64_t i = 0; i < D; ++i) {
-      float& s = lanes[static_cast<std::size_t>(i % kLanes)];
-      s = s + row[static_cast<std::size_t>(i)] * row[static_cast<std::size_t>(i)];
-    }
-    for (int stride = kLanes / 2; stride >= 1; stride /= 2)
-      for (int j = 0; j < stride; ++j)
-        lanes[static_cast<std::size_t>(j)] += lanes[static_cast<std::size_t>(j + stride)];
-    for (const std::int64_t T : {1, 300}) EXPECT_EQ(Standard::row_sum(row.data(), D, T), lanes[0]) << "D = " << D;
+    const float want = kernels::lane_order_sum(
+        [&](std::int64_t i) { return row[static_cast<std::size_t>(i)] * row[static_cast<std::size_t>(i)]; }, D);
+    for (const std::int64_t T : {1, 300}) EXPECT_EQ(Standard::row_sum(row.data(), D, T), want) << "D = " << D;
   }
 }
 
 TEST(RmsNormKernel, WithinItsBoundWhereTheRsqrtAndEpsProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = small_activations(4, 300, seed);
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds());
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-rsqrt-approx")).fails());
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-eps-after-sqrt")).fails());
+    EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("parity-host")).holds());
+    EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-rsqrt-approx")).fails());
+    EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-eps-after-sqrt")).fails());
   }
 }
 
 TEST(RmsNormFamily, AFailureNamesTheCaseParameters) {
-  const Verdict v = family().check("probe-rsqrt-approx", "forward_accuracy", small_activations(4, 300, 1));
+  const Verdict v = op.family().check("probe-rsqrt-approx", "forward_accuracy", small_activations(4, 300, 1));
   ASSERT_TRUE(v.fails());
   EXPECT_NE(v.detail.find("dtype.act=f32 eps=9.99999997e-07 scale.x=0.001"), std::string::npos) << v.detail;
 }
 
 TEST(RmsNormKernel, DeclaredLaneOrderBoundIsNoLooserThanAnyOrder) {
-  const OpProblem p = materialise(def().decl, small_activations(2, 4096, 7));
-  const auto kernel = def().bounded(p.values, make("parity-host")->arithmetic());
-  const auto any = def().bounded(p.values, Arithmetic{});
+  const OpProblem p = materialise(op.def().decl, small_activations(2, 4096, 7));
+  const auto kernel = op.def().bounded(p.values, op.make("parity-host")->arithmetic());
+  const auto any = op.def().bounded(p.values, Arithmetic{});
   const auto& a = kernel.err.at("y");
   const auto& b = any.err.at("y");
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_LE(a[i], b[i]) << i;
@@ -87,29 +71,27 @@ TEST(RmsNormReference, TheBackwardIsTheGradientOfTheForward) {
       Case c = small_activations(3, 7, 11, "rms_norm_backward", scale);
       c.params["eps"] = eps;
       for (const std::string& fault :
-           testing::gradient_mismatches(def(), def(backward_family()), c, {{"y", "dy"}}, {"x"}, 1e-6 * scale))
+           testing::gradient_mismatches(op.def(), backward.def(), c, {{"y", "dy"}}, {"x"}, 1e-6 * scale))
         ADD_FAILURE() << fault;
     }
 }
 
 // D = 1000: four terms per lane in both sums, then the fold.
 TEST(RmsNormBackwardKernel, WithinItsBoundWhereTheMeanTermAndEpsProbesAreNot) {
-  const gen::Family& f = backward_family();
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     const Case c = small_activations(4, 1000, seed, "rms_norm_backward");
-    EXPECT_TRUE(forward_accuracy(def(f), c, *make("parity-host", f)).holds());
-    EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-dy-in-mean", f)).fails());
-    EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-eps-dropped", f)).fails());
-    EXPECT_TRUE(forward_accuracy(def(f), c, *make("probe-bf16-g", f)).fails());
+    EXPECT_TRUE(forward_accuracy(backward.def(), c, *backward.make("parity-host")).holds());
+    EXPECT_TRUE(forward_accuracy(backward.def(), c, *backward.make("probe-dy-in-mean")).fails());
+    EXPECT_TRUE(forward_accuracy(backward.def(), c, *backward.make("probe-eps-dropped")).fails());
+    EXPECT_TRUE(forward_accuracy(backward.def(), c, *backward.make("probe-bf16-g")).fails());
   }
 }
 
 // A batch of 32 rows is not split, a row alone is: the split-dot plan shows as rows_independent.
 TEST(RmsNormBackwardKernel, TheSplitDotProbeDependsOnTheBatch) {
-  const gen::Family& f = backward_family();
   const Case c = small_activations(32, 1024, 5, "rms_norm_backward", 1.0);
-  EXPECT_TRUE(rows_independent(def(f), c, *make("parity-host", f)).holds());
-  EXPECT_TRUE(rows_independent(def(f), c, *make("probe-split-dot", f)).fails());
+  EXPECT_TRUE(rows_independent(backward.def(), c, *backward.make("parity-host")).holds());
+  EXPECT_TRUE(rows_independent(backward.def(), c, *backward.make("probe-split-dot")).fails());
 }
 
 }  // namespace

@@ -15,30 +15,23 @@
 namespace parity::ops::rope {
 namespace {
 
-const gen::Family& family() { return find_op_family("rope"); }
-
-const OpDef& def() { return testing::def_of(family()); }
+const testing::OpUnderTest op{"rope"};
 
 Case heads(std::int64_t T, std::int64_t H, std::int64_t P, bool interleaved, std::uint64_t seed, std::int64_t Q = 0) {
-  Case c;
-  c.family = "rope";
-  c.seed = seed;
-  c.dims = {{"T", T}, {"H", H}, {"P", P}, {"Q", Q}};
-  c.params = {{"interleaved", interleaved ? 1.0 : 0.0}, {"dtype.act", 32}, {"dtype.table", 32}, {"scale.x", 1.0}};
-  return c;
+  return testing::case_of(
+      "rope", seed, {{"T", T}, {"H", H}, {"P", P}, {"Q", Q}},
+      {{"interleaved", interleaved ? 1.0 : 0.0}, {"dtype.act", 32}, {"dtype.table", 32}, {"scale.x", 1.0}});
 }
-
-std::unique_ptr<OpSubject> make(const std::string& name) { return testing::make_subject(family(), name); }
 
 TEST(RopeKernel, AQuarterTurnMapsEachPairOfTheLayoutToMinusX2X1AndPassesTheRestThrough) {
   const std::int64_t T = 2, H = 3, P = 4, Q = 3, D = 2 * P + Q, W = H * D;
   for (const bool interleaved : {false, true}) {
-    OpProblem p = materialise(def().decl, heads(T, H, P, interleaved, 9, Q));
+    OpProblem p = materialise(op.def().decl, heads(T, H, P, interleaved, 9, Q));
     Tensor one = Tensor::zeros(DType::f32, {T, P});
     for (std::int64_t i = 0; i < T * P; ++i) one.set_value(i, 1.0);
     p.call.inputs["cos"] = Tensor::zeros(DType::f32, {T, P});
     p.call.inputs["sin"] = one;
-    const OpOutputs out = run_on_matrices(def().decl, *make("parity-host"), p.call);
+    const OpOutputs out = run_on_matrices(op.def().decl, *op.make("parity-host"), p.call);
     const std::vector<double> x = p.call.inputs.at("x").values(), y = out.at("y").values();
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t h = 0; h < H; ++h)
@@ -56,15 +49,15 @@ TEST(RopeKernel, WithinItsBoundWhereTheSignAndTableProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u, 3u})
     for (const bool interleaved : {false, true}) {
       const Case c = heads(3, 2, 32, interleaved, seed);
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds());
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-sin-sign-flipped")).fails()) << seed;
-      EXPECT_TRUE(forward_accuracy(def(), c, *make("probe-bf16-tables")).fails()) << seed;
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("parity-host")).holds());
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-sin-sign-flipped")).fails()) << seed;
+      EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("probe-bf16-tables")).fails()) << seed;
     }
 }
 
 TEST(RopeKernel, TheNeoxOnlyProbeIsWrongExactlyForInterleavedPairs) {
   for (const bool interleaved : {false, true}) {
-    const Verdict v = forward_accuracy(def(), heads(2, 2, 8, interleaved, 4), *make("probe-neox-only"));
+    const Verdict v = forward_accuracy(op.def(), heads(2, 2, 8, interleaved, 4), *op.make("probe-neox-only"));
     EXPECT_EQ(v.fails(), interleaved) << v.detail;
   }
 }
@@ -72,8 +65,8 @@ TEST(RopeKernel, TheNeoxOnlyProbeIsWrongExactlyForInterleavedPairs) {
 TEST(RopeKernel, TheHeadsPackedProbeIsWrongExactlyForAPartialRotationOfSeveralHeads) {
   for (const auto& [H, Q] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 0}, {3, 0}, {1, 4}, {3, 4}}) {
     const Case c = heads(2, H, 8, false, 5, Q);
-    EXPECT_TRUE(forward_accuracy(def(), c, *make("parity-host")).holds()) << "H " << H << " Q " << Q;
-    EXPECT_EQ(forward_accuracy(def(), c, *make("probe-heads-packed")).fails(), H > 1 && Q > 0)
+    EXPECT_TRUE(forward_accuracy(op.def(), c, *op.make("parity-host")).holds()) << "H " << H << " Q " << Q;
+    EXPECT_EQ(forward_accuracy(op.def(), c, *op.make("probe-heads-packed")).fails(), H > 1 && Q > 0)
         << "H " << H << " Q " << Q;
   }
 }

@@ -1,7 +1,6 @@
 #pragma once
 // What sdpa's unit tests share: the two op families and hand-made cases of them.
 #include <cstdint>
-#include <memory>
 #include <string>
 
 #include <parity/core/case.hpp>
@@ -11,12 +10,10 @@
 
 namespace parity::ops::sdpa::testing {
 
-inline const gen::Family& family() { return find_op_family("sdpa"); }
-inline const gen::Family& backward_family() { return find_op_family("sdpa_backward"); }
-inline const OpDef& def(const gen::Family& f) { return ops::testing::def_of(f); }
-inline std::unique_ptr<OpSubject> make(const gen::Family& f, const std::string& name) {
-  return ops::testing::make_subject(f, name);
-}
+using ops::testing::case_of;
+using ops::testing::OpUnderTest;
+
+inline const OpUnderTest forward_op{"sdpa"}, backward_op{"sdpa_backward"};
 
 // The heads of a case: Hkv key/value heads, G query heads each (H = Hkv*G).
 struct CaseHeads {
@@ -26,13 +23,13 @@ struct CaseHeads {
 // A float32 case of `op` ("sdpa" or "sdpa_backward") at scale 0.125, q and k drawn at `qk_scale`.
 inline Case make_case(const char* op, std::int64_t B, CaseHeads heads, std::int64_t S, std::int64_t D, bool causal,
                       bool bshd, std::uint64_t seed, double qk_scale = 1.0) {
-  Case c;
-  c.family = op;
-  c.seed = seed;
-  c.dims = {{"B", B}, {"Hkv", heads.Hkv}, {"G", heads.G}, {"S", S}, {"D", D}};
-  c.params = {{"causal", causal ? 1.0 : 0.0}, {"layout", bshd ? 1.0 : 0.0}, {"scale", 0.125}, {"dtype.act", 32},
-              {"scale.q", qk_scale},          {"scale.k", qk_scale}};
-  return c;
+  return case_of(op, seed, {{"B", B}, {"Hkv", heads.Hkv}, {"G", heads.G}, {"S", S}, {"D", D}},
+                 {{"causal", causal ? 1.0 : 0.0},
+                  {"layout", bshd ? 1.0 : 0.0},
+                  {"scale", 0.125},
+                  {"dtype.act", 32},
+                  {"scale.q", qk_scale},
+                  {"scale.k", qk_scale}});
 }
 
 }  // namespace parity::ops::sdpa::testing

@@ -43,10 +43,10 @@ TEST(SdpaGrouped, TheReferenceIsMultiHeadAttentionOnRepeatedKeysAndValues) {
   for (const CaseHeads heads : {CaseHeads{2, 3}, CaseHeads{1, 4}})
     for (const bool causal : {false, true})
       for (const bool bshd : {false, true})
-        for (const gen::Family* f : {&family(), &backward_family()}) {
-          const OpDef& op = def(*f);
+        for (const OpUnderTest* f : {&forward_op, &backward_op}) {
+          const OpDef& op = f->def();
           const OpValues grouped =
-              materialise(op.decl, make_case(f->name().c_str(), B, heads, S, D, causal, bshd, 7)).values;
+              materialise(op.decl, make_case(f->name.c_str(), B, heads, S, D, causal, bshd, 7)).values;
           OpValues mha = grouped;
           mha.extents["Hkv"] = heads.Hkv * heads.G;
           mha.extents["G"] = 1;
@@ -58,7 +58,7 @@ TEST(SdpaGrouped, TheReferenceIsMultiHeadAttentionOnRepeatedKeysAndValues) {
           for (const char* out : {"o", "lse", "dq"})
             if (a.contains(out)) {
               ASSERT_FALSE(a.at(out).empty());
-              EXPECT_EQ(a.at(out), b.at(out)) << f->name() << " " << out << " Hkv " << heads.Hkv << " G " << heads.G;
+              EXPECT_EQ(a.at(out), b.at(out)) << f->name << " " << out << " Hkv " << heads.Hkv << " G " << heads.G;
             }
         }
 }
@@ -81,24 +81,24 @@ TEST(SdpaGrouped, TheHostTwinsHoldEveryPropertyAtGroupedAndMultiQueryHeads) {
   };
   for (const Shape& s : {Shape{3, {1, 4}, 17, 8, true, true}, Shape{2, {2, 3}, 33, 5, false, false},
                          Shape{2, {2, 8}, 8, 4, true, false}, Shape{2, {1, 2}, 32, 3, true, true}})
-    for (const gen::Family* f : {&family(), &backward_family()})
+    for (const OpUnderTest* f : {&forward_op, &backward_op})
       for (const std::uint64_t seed : {1u, 2u}) {
-        Case c = make_case(f->name().c_str(), s.B, s.heads, s.S, s.D, s.causal, s.bshd, seed);
+        Case c = make_case(f->name.c_str(), s.B, s.heads, s.S, s.D, s.causal, s.bshd, seed);
         c.layouts = {{"q", Layout{.transposed = true, .ld_pad = 2, .offset = 3}},
                      {"v", Layout{.ld_pad = 1, .offset = 1}}};
-        const auto kernel = make(*f, "parity-host");
-        const std::string at = f->name() + " Hkv " + std::to_string(s.heads.Hkv) + " G " + std::to_string(s.heads.G);
+        const auto kernel = f->make("parity-host");
+        const std::string at = f->name + " Hkv " + std::to_string(s.heads.Hkv) + " G " + std::to_string(s.heads.G);
         for (const auto& [name, check] : kChecks) {
-          const Verdict v = check(def(*f), c, *kernel);
+          const Verdict v = check(f->def(), c, *kernel);
           EXPECT_TRUE(v.holds()) << at << " " << name << ": " << v.detail;
         }
       }
 }
 
 // The outputs of subject `name` of `f` on case c, as matrices.
-OpOutputs outputs(const gen::Family& f, const std::string& name, const Case& c) {
-  const OpDef& op = def(f);
-  return run_on_matrices(op.decl, *make(f, name), materialise(op.decl, c).call);
+OpOutputs outputs(const OpUnderTest& f, const std::string& name, const Case& c) {
+  const OpDef& op = f.def();
+  return run_on_matrices(op.decl, *f.make(name), materialise(op.decl, c).call);
 }
 
 // probe-pack-gqa-causal packs a key/value head's S*G query rows where they fill a tile of 64: below
@@ -106,23 +106,23 @@ OpOutputs outputs(const gen::Family& f, const std::string& name, const Case& c) 
 // without a mask at S*G >= 64 its outputs are the kernel's bits; at S*G = 64, causal, its mask
 // on the packed rows is outside the derived bounds (G 2 at S 32, G 8 at S 8).
 TEST(SdpaGrouped, ThePackedRowsProbesSwitchPlanWhereSTimesGReaches64) {
-  for (const gen::Family* f : {&family(), &backward_family()}) {
+  for (const OpUnderTest* f : {&forward_op, &backward_op}) {
     const std::tuple<CaseHeads, std::int64_t, bool> same[] = {
         {{1, 3}, 21, true}, {{2, 7}, 9, true},   {{2, 1}, 80, true}, {{1, 2}, 31, true},
         {{2, 8}, 7, true},  {{1, 2}, 32, false}, {{2, 8}, 8, false}};
     for (const auto& [heads, S, causal] : same) {
-      const Case c = make_case(f->name().c_str(), 2, heads, S, 4, causal, false, 3);
+      const Case c = make_case(f->name.c_str(), 2, heads, S, 4, causal, false, 3);
       const OpOutputs kernel = outputs(*f, "parity-host", c), probe = outputs(*f, "probe-pack-gqa-causal", c);
       for (const auto& [name, t] : kernel)
         EXPECT_EQ(t.values(), probe.at(name).values())
-            << f->name() << " " << name << " G " << heads.G << " S " << S << " causal " << causal;
+            << f->name << " " << name << " G " << heads.G << " S " << S << " causal " << causal;
     }
     const std::pair<CaseHeads, std::int64_t> packed[] = {{{1, 2}, 32}, {{2, 8}, 8}};
     for (const auto& [heads, S] : packed) {
-      const Case c = make_case(f->name().c_str(), 2, heads, S, 4, true, false, 3);
-      EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "parity-host")).holds());
-      EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "probe-pack-gqa-causal")).fails())
-          << f->name() << " G " << heads.G << " S " << S;
+      const Case c = make_case(f->name.c_str(), 2, heads, S, 4, true, false, 3);
+      EXPECT_TRUE(forward_accuracy(f->def(), c, *f->make("parity-host")).holds());
+      EXPECT_TRUE(forward_accuracy(f->def(), c, *f->make("probe-pack-gqa-causal")).fails())
+          << f->name << " G " << heads.G << " S " << S;
     }
   }
 }

@@ -23,7 +23,7 @@ TEST(SdpaReference, TheBackwardIsTheGradientOfTheForward) {
     for (const bool causal : {false, true})
       for (const bool bshd : {false, true})
         for (const std::string& fault : ops::testing::gradient_mismatches(
-                 def(family()), def(backward_family()), make_case("sdpa_backward", 2, heads, 5, 3, causal, bshd, 11),
+                 forward_op.def(), backward_op.def(), make_case("sdpa_backward", 2, heads, 5, 3, causal, bshd, 11),
                  {{"o", "do"}}, {"q", "k", "v"}))
           ADD_FAILURE() << "Hkv " << heads.Hkv << " G " << heads.G << ": " << fault;
 }
@@ -44,9 +44,9 @@ std::vector<double> to_bshd(const std::vector<double>& x, std::int64_t B, std::i
 
 TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
   const std::int64_t B = 2, S = 4, D = 5;
-  for (const gen::Family* f : {&family(), &backward_family()}) {
-    const OpDef& op = def(*f);
-    const OpProblem bhsd = materialise(op.decl, make_case(f->name().c_str(), B, {3, 2}, S, D, true, false, 3));
+  for (const OpUnderTest* f : {&forward_op, &backward_op}) {
+    const OpDef& op = f->def();
+    const OpProblem bhsd = materialise(op.decl, make_case(f->name.c_str(), B, {3, 2}, S, D, true, false, 3));
     OpProblem bshd = bhsd;
     bshd.values.params["layout"] = bshd.call.params["layout"] = 1;
     for (auto& [name, x] : bshd.values.inputs) {
@@ -55,7 +55,7 @@ TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
         bshd.call.inputs.at(name).set_value(static_cast<std::int64_t>(i), x[i]);
     }
     const OutputValues a = op.oracle(bhsd.values), b = op.oracle(bshd.values);
-    const auto kernel = make(*f, "parity-host");
+    const auto kernel = f->make("parity-host");
     const OpOutputs ka = run_on_matrices(op.decl, *kernel, bhsd.call),
                     kb = run_on_matrices(op.decl, *kernel, bshd.call);
     for (const auto& t : op.decl.outputs) {
@@ -64,8 +64,8 @@ TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
         EXPECT_EQ(ka.at(t.name).values(), kb.at(t.name).values());
         continue;
       }
-      EXPECT_EQ(to_bshd(a.at(t.name), B, S, D), b.at(t.name)) << f->name() << " " << t.name;
-      EXPECT_EQ(to_bshd(ka.at(t.name).values(), B, S, D), kb.at(t.name).values()) << f->name() << " " << t.name;
+      EXPECT_EQ(to_bshd(a.at(t.name), B, S, D), b.at(t.name)) << f->name << " " << t.name;
+      EXPECT_EQ(to_bshd(ka.at(t.name).values(), B, S, D), kb.at(t.name).values()) << f->name << " " << t.name;
     }
   }
 }
@@ -73,17 +73,16 @@ TEST(SdpaLayouts, BshdIsBhsdWithTheHeadsMoved) {
 TEST(SdpaKernel, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
   for (const std::uint64_t seed : {1u, 2u}) {
     const Case small = make_case("sdpa", 2, {2, 1}, 9, 16, true, true, seed);
-    EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "parity-host")).holds());
-    EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "probe-causal-off-by-one")).fails());
-    EXPECT_TRUE(forward_accuracy(def(family()), small, *make(family(), "probe-scale-after-softmax")).fails());
+    EXPECT_TRUE(forward_accuracy(forward_op.def(), small, *forward_op.make("parity-host")).holds());
+    EXPECT_TRUE(forward_accuracy(forward_op.def(), small, *forward_op.make("probe-causal-off-by-one")).fails());
+    EXPECT_TRUE(forward_accuracy(forward_op.def(), small, *forward_op.make("probe-scale-after-softmax")).fails());
     const Case large_logits = make_case("sdpa", 2, {2, 1}, 9, 16, false, false, seed, 10.0);
-    EXPECT_TRUE(forward_accuracy(def(family()), large_logits, *make(family(), "parity-host")).holds());
-    EXPECT_TRUE(forward_accuracy(def(family()), large_logits, *make(family(), "probe-no-max")).fails());
+    EXPECT_TRUE(forward_accuracy(forward_op.def(), large_logits, *forward_op.make("parity-host")).holds());
+    EXPECT_TRUE(forward_accuracy(forward_op.def(), large_logits, *forward_op.make("probe-no-max")).fails());
     const Case back = make_case("sdpa_backward", 2, {2, 1}, 9, 16, true, false, seed);
-    EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "parity-host")).holds());
-    EXPECT_TRUE(forward_accuracy(def(backward_family()), back, *make(backward_family(), "probe-no-rowsum")).fails());
-    EXPECT_TRUE(
-        forward_accuracy(def(backward_family()), back, *make(backward_family(), "probe-causal-off-by-one")).fails());
+    EXPECT_TRUE(forward_accuracy(backward_op.def(), back, *backward_op.make("parity-host")).holds());
+    EXPECT_TRUE(forward_accuracy(backward_op.def(), back, *backward_op.make("probe-no-rowsum")).fails());
+    EXPECT_TRUE(forward_accuracy(backward_op.def(), back, *backward_op.make("probe-causal-off-by-one")).fails());
   }
 }
 
@@ -91,22 +90,22 @@ TEST(SdpaKernel, WithinItsBoundWhereTheProbesOfItsArithmeticAreNot) {
 // to 0 in float32 (not in double), and times the Inf in v it is NaN where the double oracle has
 // Inf; the kernel is right and the class of those elements unknown (bounded.hpp).
 TEST(SdpaKernel, AnInfValueWithAnUnderflowedProbabilityIsNoViolation) {
-  for (const gen::Family* f : {&family(), &backward_family()}) {
-    Case c = make_case(f->name().c_str(), 1, {1, 1}, 2, 25, false, false, 0, 10.0);
+  for (const OpUnderTest* f : {&forward_op, &backward_op}) {
+    Case c = make_case(f->name.c_str(), 1, {1, 1}, 2, 25, false, false, 0, 10.0);
     c.params["dtype.act"] = 16;
     c.patches = {{"v", 0, 0x7f80, DType::bf16}};
-    EXPECT_TRUE(forward_accuracy(def(*f), c, *make(*f, "parity-host")).holds()) << f->name();
+    EXPECT_TRUE(forward_accuracy(f->def(), c, *f->make("parity-host")).holds()) << f->name;
   }
 }
 
 // The split-keys plans change the bits of a row with the batch's B*H: caught as batch variance.
 TEST(SdpaKernel, TheSplitKeysProbesDependOnTheBatch) {
   const Case c = make_case("sdpa", 4, {2, 1}, 128, 4, false, false, 5);
-  EXPECT_TRUE(rows_independent(def(family()), c, *make(family(), "parity-host")).holds());
-  EXPECT_TRUE(rows_independent(def(family()), c, *make(family(), "probe-split-keys")).fails());
+  EXPECT_TRUE(rows_independent(forward_op.def(), c, *forward_op.make("parity-host")).holds());
+  EXPECT_TRUE(rows_independent(forward_op.def(), c, *forward_op.make("probe-split-keys")).fails());
   const Case b = make_case("sdpa_backward", 4, {2, 1}, 128, 4, false, false, 5);
-  EXPECT_TRUE(rows_independent(def(backward_family()), b, *make(backward_family(), "parity-host")).holds());
-  EXPECT_TRUE(rows_independent(def(backward_family()), b, *make(backward_family(), "probe-split-keys")).fails());
+  EXPECT_TRUE(rows_independent(backward_op.def(), b, *backward_op.make("parity-host")).holds());
+  EXPECT_TRUE(rows_independent(backward_op.def(), b, *backward_op.make("probe-split-keys")).fails());
 }
 
 }  // namespace

@@ -20,17 +20,16 @@
 namespace parity::ops::sdpa::testing {
 namespace {
 
-const gen::Family& varlen_op() { return find_op_family("sdpa_varlen"); }
+const OpUnderTest varlen_op{"sdpa_varlen"};
 
 // A float32 sdpa_varlen case of the rows' `lengths`, S their maximum, at scale 0.125.
 Case varlen_case(const std::vector<std::int64_t>& lengths, CaseHeads heads, std::int64_t D, bool causal,
                  std::uint64_t seed) {
-  Case c;
-  c.family = "sdpa_varlen";
-  c.seed = seed;
   const std::int64_t S = *std::max_element(lengths.begin(), lengths.end());
-  c.dims = {{"B", static_cast<std::int64_t>(lengths.size())}, {"Hkv", heads.Hkv}, {"G", heads.G}, {"S", S}, {"D", D}};
-  c.params = {{"causal", causal ? 1.0 : 0.0}, {"scale", 0.125}, {"dtype.act", 32}, {"scale.q", 1.0}, {"scale.k", 1.0}};
+  Case c = case_of(
+      "sdpa_varlen", seed,
+      {{"B", static_cast<std::int64_t>(lengths.size())}, {"Hkv", heads.Hkv}, {"G", heads.G}, {"S", S}, {"D", D}},
+      {{"causal", causal ? 1.0 : 0.0}, {"scale", 0.125}, {"dtype.act", 32}, {"scale.q", 1.0}, {"scale.k", 1.0}});
   for (std::size_t b = 0; b < lengths.size(); ++b) c.params["S." + std::to_string(b)] = static_cast<double>(lengths[b]);
   return c;
 }
@@ -43,15 +42,15 @@ Tensor row_prefix(const Tensor& m, std::int64_t b, std::int64_t n) {
 }
 
 TEST(SdpaVarlen, EachSequenceIsSdpaOnThatSequenceAlone) {
-  const OpDef& varlen = def(varlen_op());
-  const OpDef& sdpa = def(family());
+  const OpDef& varlen = varlen_op.def();
+  const OpDef& sdpa = forward_op.def();
   const std::vector<std::int64_t> lengths = {3, 1, 5};
   constexpr std::int64_t S = 5, D = 3;
   for (const CaseHeads heads : {CaseHeads{1, 1}, CaseHeads{2, 2}, CaseHeads{1, 3}})
     for (const bool causal : {false, true}) {
       const std::int64_t H = heads.Hkv * heads.G;
       const OpProblem p = materialise(varlen.decl, varlen_case(lengths, heads, D, causal, 5));
-      const OpOutputs kernel = run_on_matrices(varlen.decl, *make(varlen_op(), "parity-host"), p.call);
+      const OpOutputs kernel = run_on_matrices(varlen.decl, *varlen_op.make("parity-host"), p.call);
       const OutputValues oracle = varlen.oracle(p.values);
       for (std::int64_t b = 0; b < 3; ++b) {
         const std::int64_t L = lengths[static_cast<std::size_t>(b)];
@@ -66,7 +65,7 @@ TEST(SdpaVarlen, EachSequenceIsSdpaOnThatSequenceAlone) {
         }
         for (const auto* list : {&sdpa.decl.inputs, &sdpa.decl.outputs})
           for (const auto& t : *list) values.shapes[t.name] = eval_shape(t, one.extents);
-        const OpOutputs alone = run_on_matrices(sdpa.decl, *make(family(), "parity-host"), one);
+        const OpOutputs alone = run_on_matrices(sdpa.decl, *forward_op.make("parity-host"), one);
         const OutputValues alone_oracle = sdpa.oracle(values);
         const std::string at = "Hkv " + std::to_string(heads.Hkv) + " G " + std::to_string(heads.G) + " causal " +
                                std::to_string(causal) + " b " + std::to_string(b);
@@ -94,25 +93,24 @@ TEST(SdpaVarlen, EachSequenceIsSdpaOnThatSequenceAlone) {
 // within its bounds; reading the next sequence's keys is not.
 TEST(SdpaVarlen, KeysPastTheSequencesLengthAreOutsideTheBounds) {
   const Case c = varlen_case({2, 5, 3}, {1, 2}, 4, false, 9);
-  EXPECT_TRUE(forward_accuracy(def(varlen_op()), c, *make(varlen_op(), "parity-host")).holds());
-  EXPECT_TRUE(forward_accuracy(def(varlen_op()), c, *make(varlen_op(), "probe-keys-past-length")).fails());
+  EXPECT_TRUE(forward_accuracy(varlen_op.def(), c, *varlen_op.make("parity-host")).holds());
+  EXPECT_TRUE(forward_accuracy(varlen_op.def(), c, *varlen_op.make("probe-keys-past-length")).fails());
   const Case causal = varlen_case({2, 5, 3}, {1, 2}, 4, true, 9);  // the probe's causal mask is the kernel's
-  EXPECT_TRUE(forward_accuracy(def(varlen_op()), causal, *make(varlen_op(), "probe-keys-past-length")).holds());
+  EXPECT_TRUE(forward_accuracy(varlen_op.def(), causal, *varlen_op.make("probe-keys-past-length")).holds());
 }
 
 // probe-split-from-packed-total: the kernel's bits below 256 packed tokens; from 256 on, as accurate
 // but a sequence's bits differ from the same sequence alone (rows_independent).
 TEST(SdpaVarlen, TheSplitFromThePackedTotalBreaksBatchInvarianceFrom256Tokens) {
-  const OpDef& op = def(varlen_op());
-  const auto probe = make(varlen_op(), "probe-split-from-packed-total");
+  const OpDef& op = varlen_op.def();
+  const auto probe = varlen_op.make("probe-split-from-packed-total");
   const Case below = varlen_case({100, 60, 95}, {1, 1}, 2, false, 4);  // 255 tokens
-  const OpOutputs kernel =
-      run_on_matrices(op.decl, *make(varlen_op(), "parity-host"), materialise(op.decl, below).call);
+  const OpOutputs kernel = run_on_matrices(op.decl, *varlen_op.make("parity-host"), materialise(op.decl, below).call);
   const OpOutputs split = run_on_matrices(op.decl, *probe, materialise(op.decl, below).call);
   for (const auto& [name, t] : kernel) EXPECT_EQ(t.values(), split.at(name).values()) << name;
   const Case at = varlen_case({100, 60, 96}, {1, 1}, 2, false, 4);  // 256 tokens
   EXPECT_TRUE(forward_accuracy(op, at, *probe).holds());
-  EXPECT_TRUE(rows_independent(op, at, *make(varlen_op(), "parity-host")).holds());
+  EXPECT_TRUE(rows_independent(op, at, *varlen_op.make("parity-host")).holds());
   EXPECT_TRUE(rows_independent(op, at, *probe).fails());
 }
 
@@ -133,7 +131,7 @@ class IgnoresStrides : public OpSubject {
   }
 
  private:
-  std::unique_ptr<OpSubject> host_ = make(varlen_op(), "parity-host");
+  std::unique_ptr<OpSubject> host_ = varlen_op.make("parity-host");
 };
 
 // The case's layouts reach a subject's packed operands: a kernel that reads them as contiguous
@@ -142,9 +140,9 @@ TEST(SdpaVarlen, LayoutInvariantSeesAKernelThatIgnoresStrides) {
   for (const Layout l : {Layout{.ld_pad = 3}, Layout{.offset = 5}, Layout{.transposed = true}}) {
     Case c = varlen_case({2, 5, 3}, {1, 2}, 4, false, 9);
     c.layouts["q"] = l;
-    EXPECT_TRUE(layout_invariant(def(varlen_op()), c, *make(varlen_op(), "parity-host")).holds()) << l.name();
+    EXPECT_TRUE(layout_invariant(varlen_op.def(), c, *varlen_op.make("parity-host")).holds()) << l.name();
     IgnoresStrides ignores;
-    EXPECT_TRUE(layout_invariant(def(varlen_op()), c, ignores).fails()) << l.name();
+    EXPECT_TRUE(layout_invariant(varlen_op.def(), c, ignores).fails()) << l.name();
   }
 }
 
@@ -161,7 +159,7 @@ class Nudged : public OpSubject {
  private:
   std::int64_t at_;
   int from_, calls_ = 0;
-  std::unique_ptr<OpSubject> host_ = make(varlen_op(), "parity-host");
+  std::unique_ptr<OpSubject> host_ = varlen_op.make("parity-host");
 };
 
 // Lengths 1 and 3 of S = 3, H = 1, D = 2: o holds 8 real elements of 12 padded. A difference or
@@ -170,12 +168,12 @@ TEST(SdpaVarlen, MessagesCountRealElementsAndNameTheSequence) {
   const Case c = varlen_case({1, 3}, {1, 1}, 2, false, 3);
   const std::string where = "(sequence 1, position 0 of its 3: packed row 1)";
   Nudged second(2, 1);
-  const Verdict again = repeatable(def(varlen_op()), c, second);
+  const Verdict again = repeatable(varlen_op.def(), c, second);
   ASSERT_TRUE(again.fails());
   EXPECT_NE(again.detail.find("o: 1 of 8 elements differ"), std::string::npos) << again.detail;
   EXPECT_NE(again.detail.find(where), std::string::npos) << again.detail;
   Nudged always(2, 0);
-  const Verdict accuracy = forward_accuracy(def(varlen_op()), c, always);
+  const Verdict accuracy = forward_accuracy(varlen_op.def(), c, always);
   ASSERT_TRUE(accuracy.fails());
   EXPECT_NE(accuracy.detail.find("1 of 8 o elements outside"), std::string::npos) << accuracy.detail;
   EXPECT_NE(accuracy.detail.find(where), std::string::npos) << accuracy.detail;
@@ -191,7 +189,7 @@ bool real_position(const Case& c, const std::string& name, std::int64_t i) {
 
 // Straddle targets and the inputs they move, and the generator's patches, lie on real positions.
 TEST(SdpaVarlen, StraddlesAndPatchesLieOnRealPositions) {
-  const OpDef& op = def(varlen_op());
+  const OpDef& op = varlen_op.def();
   int straddles = 0;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     Case c = varlen_case({2, 7, 1}, {1, 2}, 4, seed % 2 == 1, seed);

@@ -24,22 +24,17 @@
 namespace parity::ops::transition_step {
 namespace {
 
-const gen::Family& family() { return find_op_family("transition_step"); }
-
-const OpDef& def() { return testing::def_of(family()); }
+const testing::OpUnderTest op{"transition_step"};
 
 Case make_case(std::int64_t B, std::int64_t n, bool cps, double sigma, std::uint64_t seed) {
-  Case c;
-  c.family = "transition_step";
-  c.seed = seed;
-  c.dims = {{"B", B}, {"n", n}};
-  c.params = {{"type", cps ? 1.0 : 0.0},
-              {"step", 0.1f},
-              {"sigma_max", 0.98f},
-              {"noise_level", 0.7f},
-              {"normaliser", 1.0},
-              {"dtype.act", dtype_code(DType::f32)},
-              {"dtype.f32", dtype_code(DType::f32)}};
+  Case c = testing::case_of("transition_step", seed, {{"B", B}, {"n", n}},
+                            {{"type", cps ? 1.0 : 0.0},
+                             {"step", 0.1f},
+                             {"sigma_max", 0.98f},
+                             {"noise_level", 0.7f},
+                             {"normaliser", 1.0},
+                             {"dtype.act", dtype_code(DType::f32)},
+                             {"dtype.f32", dtype_code(DType::f32)}});
   for (std::int64_t b = 0; b < B; ++b) c.params["sigma." + std::to_string(b)] = sigma;
   return c;
 }
@@ -54,7 +49,7 @@ class SigmaRecorder final : public OpSubject {
   OpOutputs run(const OpCall& call) override {
     const Tensor& sigma = call.input("sigma");
     for (std::int64_t b = 0; b < sigma.numel(); ++b) sigmas_given().insert(sigma.value_at(b));
-    return dynamic_cast<const OpFamily&>(find_op_family("transition_step")).runnable("parity-host").make()->run(call);
+    return op.family().runnable("parity-host").make()->run(call);
   }
 };
 PARITY_REGISTER_OP_SUBJECT(sigma_recorder, "transition_step",
@@ -63,24 +58,11 @@ PARITY_REGISTER_OP_SUBJECT(sigma_recorder, "transition_step",
                                          .description = "parity-host, recording the sigmas it is given",
                                          .make = &make_op_subject<SigmaRecorder>});
 
-const OpSubjectInfo* find(const std::string& name) {
-  family().subjects();  // registers the transition family's subjects
-  for (const auto& s : op_subjects("transition_step"))
-    if (s.name == name) return &s;
-  return nullptr;
-}
-
-std::unique_ptr<OpSubject> make(const std::string& name) {
-  const OpSubjectInfo* info = find(name);
-  if (!info) throw std::logic_error("no subject " + name);
-  return info->make();
-}
-
 // The row entry (the model's) at sigma_prev_of(sigma, step) gives the op's kernel's bits.
 TEST(TransitionStep, TheRowEntryIsTheOpsKernelAtItsRows) {
   for (const bool cps : {false, true}) {
-    const OpProblem p = materialise(def().decl, make_case(3, 300, cps, 0.8f, 4));
-    const OpOutputs out = make("parity-host")->run(p.call);
+    const OpProblem p = materialise(op.def().decl, make_case(3, 300, cps, 0.8f, 4));
+    const OpOutputs out = op.make("parity-host")->run(p.call);
     const OpOutputs rows = host_row_step({.x = p.call.input("x"),
                                           .v = p.call.input("v"),
                                           .eps = p.call.input("eps"),
@@ -158,9 +140,9 @@ TEST(TransitionStep, EachRowAtItsOwnSigma) {
   Case c = make_case(3, 40, false, 0.8f, 5);
   c.params["sigma.1"] = 0.5f;
   c.params["sigma.2"] = 0.2f;
-  const OpProblem p = materialise(def().decl, c, 1);
+  const OpProblem p = materialise(op.def().decl, c, 1);
   ASSERT_EQ(p.values.inputs.at("sigma"), (std::vector<double>{0.8f, 0.5f, 0.2f, 0.8f}));
-  const OpOutputs out = make("parity-host")->run(row_slice(def().decl, p, 0, 3).call);
+  const OpOutputs out = op.make("parity-host")->run(row_slice(op.def().decl, p, 0, 3).call);
   const Tensor logp =
       host_row_step({.x = p.call.input("x").rows(0, 3),
                      .v = p.call.input("v").rows(0, 3),
@@ -170,8 +152,8 @@ TEST(TransitionStep, EachRowAtItsOwnSigma) {
                      .settings = StepSettings::of(p.call)})
           .at("logp");
   for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(out.at("logp").bits_at(b), logp.bits_at(b)) << b;
-  EXPECT_EQ(row_slice(def().decl, p, 1, 3).values.inputs.at("sigma"), (std::vector<double>{0.5f, 0.2f}));
-  const OpProblem g = row_gather(def().decl, p, {2, kZeroRow, 1});
+  EXPECT_EQ(row_slice(op.def().decl, p, 1, 3).values.inputs.at("sigma"), (std::vector<double>{0.5f, 0.2f}));
+  const OpProblem g = row_gather(op.def().decl, p, {2, kZeroRow, 1});
   EXPECT_EQ(g.values.inputs.at("sigma"), (std::vector<double>{0.2f, 0.8f, 0.5f}));
   EXPECT_EQ(g.call.input("sigma").value_at(0), 0.2f);
 }
@@ -179,29 +161,29 @@ TEST(TransitionStep, EachRowAtItsOwnSigma) {
 TEST(TransitionStep, ARowsSigmaIsTheCasesAndTakesNoPatch) {
   Case c = make_case(2, 4, false, 0.5, 1);
   c.patches.push_back({"sigma", 0, 0x3f000000, DType::f32});
-  EXPECT_THROW(check_contract(def().decl, c), InputError);
+  EXPECT_THROW(check_contract(op.def().decl, c), InputError);
   c.patches.clear();
   c.params.erase("sigma.1");
-  EXPECT_THROW(check_contract(def().decl, c), InputError);  // every row needs its value
+  EXPECT_THROW(check_contract(op.def().decl, c), InputError);  // every row needs its value
   c.params["sigma.1"] = 0.1f;
-  EXPECT_THROW(check_contract(def().decl, c), InputError);  // outside [0.2, 1]
-  c.params["sigma.1"] = 0.7f;                               // not a drawn value, inside the contract
-  EXPECT_NO_THROW(check_contract(def().decl, c));
+  EXPECT_THROW(check_contract(op.def().decl, c), InputError);  // outside [0.2, 1]
+  c.params["sigma.1"] = 0.7f;                                  // not a drawn value, inside the contract
+  EXPECT_NO_THROW(check_contract(op.def().decl, c));
   c.params["sigma.2"] = 0.5f;  // no row 2
-  EXPECT_THROW(check_contract(def().decl, c), InputError);
+  EXPECT_THROW(check_contract(op.def().decl, c), InputError);
   // Shrinking B takes the rows' values with it; conform gives a row without one the first value.
   c.params.erase("sigma.2");
   c.dims["B"] = 1;
-  const Case one = op_rules(def().decl).conform(c);
+  const Case one = op_rules(op.def().decl).conform(c);
   EXPECT_FALSE(one.params.contains("sigma.1"));
   c.dims["B"] = 3;
-  EXPECT_EQ(op_rules(def().decl).conform(c).params.at("sigma.2"), 1.0);
+  EXPECT_EQ(op_rules(op.def().decl).conform(c).params.at("sigma.2"), 1.0);
 }
 
 // Under --param sigma=V every row the subject is given is at V: the case's rows, batch_vs_batch's
 // extra row and rows_padded's padding rows (which take the case's row 0's value).
 TEST(TransitionStep, ARestrictedSigmaReachesTheAddedRows) {
-  const OpFamily& f = dynamic_cast<const OpFamily&>(family());
+  const OpFamily& f = op.family();
   for (const char* property : {"batch_vs_batch", "rows_padded"}) {
     sigmas_given().clear();
     gen::RunConfig config;
@@ -218,7 +200,7 @@ TEST(TransitionStep, ARestrictedSigmaReachesTheAddedRows) {
 
 // A per-row input takes its declared values, not scales: a declaration with several is a fault.
 TEST(TransitionStep, APerRowInputWithScalesIsRefused) {
-  OpDecl d = def().decl;
+  OpDecl d = op.def().decl;
   for (auto& t : d.inputs)
     if (t.name == "sigma") t.scales = {1.0, 0.5};
   EXPECT_THROW(validate(d), std::logic_error);
@@ -227,7 +209,7 @@ TEST(TransitionStep, APerRowInputWithScalesIsRefused) {
 // --param naming no parameter lists the per-row inputs it may name too.
 TEST(TransitionStep, AnUnknownParamListsSigma) {
   try {
-    dynamic_cast<const OpFamily&>(family()).check_restrictions({.params = {{"sigmas", 0.5}}});
+    op.family().check_restrictions({.params = {{"sigmas", 0.5}}});
     ADD_FAILURE() << "no refusal";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(", sigma (a value per row))"), std::string::npos) << e.what();
@@ -246,8 +228,8 @@ TEST(TransitionScore, ScoresTheStepsPrevToTheStepsLogp) {
     for (const auto& s : op_subjects("transition_score"))
       if (s.name == "parity-host") host = s.make();
     c.family = "transition_step";
-    OpProblem step = materialise(def().decl, c);
-    const OpOutputs sampled = make("parity-host")->run(step.call);
+    OpProblem step = materialise(op.def().decl, c);
+    const OpOutputs sampled = op.make("parity-host")->run(step.call);
     OpCall scoring = step.call;
     scoring.inputs.erase("eps");
     scoring.inputs.insert_or_assign("prev", sampled.at("prev"));
@@ -255,7 +237,7 @@ TEST(TransitionScore, ScoresTheStepsPrevToTheStepsLogp) {
     const Tensor logp = host->run(scoring).at("logp");
     for (std::int64_t b = 0; b < 2; ++b) EXPECT_EQ(logp.bits_at(b), sampled.at("logp").bits_at(b)) << b;
     // The step's reference prev, scored: the step's reference logp.
-    const auto ref = def().oracle(step.values);
+    const auto ref = op.def().oracle(step.values);
     step.values.inputs["prev"] = ref.at("prev");
     step.values.inputs.erase("eps");
     step.values.shapes["prev"] = {2, 50};
@@ -271,7 +253,7 @@ TEST(TransitionScore, ScoresTheStepsPrevToTheStepsLogp) {
 // batch_vs_batch (8 rows and 9) fails on a kernel whose reduction tree changes above 8 rows,
 // where the row alone agrees with the batch (rows_independent), and holds on parity's kernel.
 TEST(TransitionStep, TreeAbove8RowsFailsBatchVsBatchWhereTheSingleRowAgrees) {
-  const OpFamily& f = dynamic_cast<const OpFamily&>(family());
+  const OpFamily& f = op.family();
   Case c = make_case(8, 4096, false, 0.5, 3);
   for (std::int64_t b = 0; b < 8; ++b) c.params["sigma." + std::to_string(b)] = 0.5f + 0.01f * static_cast<float>(b);
   c.probe_row = 2;
@@ -288,8 +270,8 @@ TEST(TransitionStep, TheDoubleReferenceIsTheFormula) {
   for (const bool cps : {false, true}) {
     Case c = make_case(2, 5, cps, sigma, 3);
     c.params["step"] = 0.1f;
-    const OpProblem p = materialise(def().decl, c);
-    const auto ref = def().oracle(p.values);
+    const OpProblem p = materialise(op.def().decl, c);
+    const auto ref = op.def().oracle(p.values);
     const Tensor &x = p.call.input("x"), &v = p.call.input("v"), &eps = p.call.input("eps");
     const double dt = sigma_prev - sigma;
     const double std =
@@ -318,12 +300,12 @@ TEST(TransitionStep, TheDoubleReferenceIsTheFormula) {
 TEST(TransitionStep, WithinItsBoundWhereTheStepProbesAreNot) {
   for (const std::uint64_t seed : {1u, 2u}) {
     for (const bool cps : {false, true}) {
-      const Verdict v = forward_accuracy(def(), make_case(3, 700, cps, 0.8f, seed), *make("parity-host"));
+      const Verdict v = forward_accuracy(op.def(), make_case(3, 700, cps, 0.8f, seed), *op.make("parity-host"));
       EXPECT_TRUE(v.holds()) << v.detail;
     }
     const Case sde = make_case(3, 700, false, 0.8f, seed);
     for (const char* probe : {"probe-no-sqrt-dt", "probe-sum-not-mean", "probe-normaliser-dropped"})
-      EXPECT_TRUE(forward_accuracy(def(), sde, *make(probe)).fails()) << probe;
+      EXPECT_TRUE(forward_accuracy(op.def(), sde, *op.make(probe)).fails()) << probe;
   }
 }
 
@@ -337,7 +319,7 @@ TEST(TransitionStep, TheDeclarationsSigmaPrevIsTheFloat32Subtraction) {
 TEST(TransitionStep, TheOutputsAreFloat32Alone) {
   Case c = make_case(2, 4, false, 0.5, 1);
   c.params["dtype.f32"] = dtype_code(DType::bf16);
-  EXPECT_THROW(check_contract(def().decl, c), InputError);
+  EXPECT_THROW(check_contract(op.def().decl, c), InputError);
 }
 
 }  // namespace
