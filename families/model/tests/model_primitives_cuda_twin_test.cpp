@@ -11,7 +11,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -127,12 +126,3 @@ TEST(ModelPrimitivesCudaTwin, Attention) {
 
 }  // namespace
 }  // namespace parity::model
-
-int main(int argc, char** argv) {
-  if (const std::string why = parity::model::backend_unavailable_reason(parity::runtime::Backend::cuda); !why.empty()) {
-    std::printf("skipped: %s\n", why.c_str());
-    return 77;
-  }
-  testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

@@ -1,11 +1,10 @@
 // The CUDA LoRA kernel (the parity-cuda subjects of lora_forward and lora_backward) equals its host
 // twin (LoraHost<StandardArithmetic>) bit for bit: y, dx, dA and dB, over shapes at the tile edges (64 x 64 outputs,
 // 16-deep stages), the LoRA reference shapes, transposed / padded / offset layouts, bf16 rounding midpoints and a NaN.
-// Needs a GPU: exits 77 (ctest: skipped) when cuda_unavailable_reason() is non-empty.
+// Needs a GPU: without one its main (parity_cuda_gtest_main) exits 77 (ctest: skipped).
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,7 +16,6 @@
 #include <parity/core/tensor.hpp>
 #include <parity/ops/lora_forward/lora_host.hpp>
 #include <parity/ops/lora_forward/lora_kernel.hpp>
-#include <parity/subjects/builtin/cuda_device.hpp>
 
 namespace parity::ops::lora_forward {
 namespace {
@@ -179,13 +177,3 @@ TEST(LoraCudaTwinRounding, OutputsOnBf16MidpointsRoundToEven) {
 
 }  // namespace
 }  // namespace parity::ops::lora_forward
-
-int main(int argc, char** argv) {
-  const std::string reason = parity::subjects::builtin::cuda_unavailable_reason();
-  if (!reason.empty()) {
-    std::printf("lora_cuda_twin_test skipped: %s\n", reason.c_str());
-    return 77;
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

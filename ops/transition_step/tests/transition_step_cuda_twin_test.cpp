@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,7 +21,6 @@
 #include <parity/core/layout.hpp>
 #include <parity/core/random_fill.hpp>
 #include <parity/ops/transition_step/transition_step_kernel.cuh>
-#include <parity/subjects/builtin/cuda_device.hpp>
 
 namespace parity::ops::transition_step {
 namespace {
@@ -199,13 +197,3 @@ TEST(TransitionCudaTwinInputs, RejectsBadInputsBeforeTouchingTheDevice) {
 
 }  // namespace
 }  // namespace parity::ops::transition_step
-
-int main(int argc, char** argv) {
-  const std::string reason = parity::subjects::builtin::cuda_unavailable_reason();
-  if (!reason.empty()) {
-    std::printf("transition_step_cuda_twin_test skipped: %s\n", reason.c_str());
-    return 77;
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}
