@@ -10,21 +10,18 @@
 
 #include <atomic>
 
-#include <parity/core/bf16.hpp>
 #include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
-#include <parity/core/verdict.hpp>
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/model/primitive_bound_routines.hpp>
 #include <parity/families/model/routines/attention.hpp>
 #include <parity/families/model/routines/model_routines.hpp>
 #include <parity/families/model/routines/routine_checks.hpp>
-#include <parity/ops/framework/op_family.hpp>
-#include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 
 #include "model_property_run.hpp"
 #include "replaced_routines.hpp"
+#include "wrapped_kernel.hpp"
 
 namespace parity {
 namespace {
@@ -36,74 +33,36 @@ const runtime::RoutineRegistry& routines_with_attention_kernel(const std::string
   return properties::model::routines_with_primitive_kernel("sdpa", subject, backend);
 }
 
-std::unique_ptr<ops::OpSubject> parity_kernel(const std::string& op) {
-  for (const auto& s : ops::find_op_family(op).infos())
-    if (s.name == "parity-host") return s.make();
-  throw std::logic_error("no " + op + " parity-host");
-}
-
 // Calls of the counting kernels (forward, backward) other than auto mode's self-check of the routine
 // (B 1, S 5, D 4), and every call.
 std::atomic<int> model_calls{0}, backward_model_calls{0}, forward_calls{0}, backward_calls{0};
 
-// parity's sdpa kernel, counting; and the same with o rounded through bf16 whenever the batch
-// has an even number of rows (a plan chosen from the batch).
-class Counting : public ops::OpSubject {
- public:
-  ops::OpOutputs run(const ops::OpCall& call) override {
-    ++forward_calls;
-    if (call.extent("S") != 5) ++model_calls;
-    return kernel_->run(call);
-  }
-
- private:
-  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa");
-};
-
-class EvenBatchBf16 : public ops::OpSubject {
- public:
-  ops::OpOutputs run(const ops::OpCall& call) override {
-    ops::OpOutputs out = kernel_->run(call);
-    if (call.extent("B") % 2 == 0) {
-      Tensor& o = out.at("o");
-      for (std::int64_t i = 0; i < o.numel(); ++i)
-        o.set_value(i, round_through_bf16(static_cast<float>(o.value_at(i))));
-    }
-    return out;
-  }
-
- private:
-  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa");
-};
-
-class Backward : public ops::OpSubject {
- public:
-  ops::OpOutputs run(const ops::OpCall& call) override {
-    ++backward_calls;
-    if (call.extent("S") != 5) ++backward_model_calls;
-    return kernel_->run(call);
-  }
-
- private:
-  std::unique_ptr<ops::OpSubject> kernel_ = parity_kernel("sdpa_backward");
-};
-
-template <class K>
-ops::OpSubjectInfo host_subject(const char* name, const char* description) {
-  return {.name = name, .backend = "host", .description = description, .make = [] {
-            return std::unique_ptr<ops::OpSubject>(std::make_unique<K>());
-          }};
+// parity's sdpa and sdpa_backward kernels, counting; and sdpa's with o rounded through bf16
+// whenever the batch has an even number of rows (a plan chosen from the batch).
+void count_forward(const ops::OpCall& call) {
+  ++forward_calls;
+  if (call.extent("S") != 5) ++model_calls;
+}
+void count_backward(const ops::OpCall& call) {
+  ++backward_calls;
+  if (call.extent("S") != 5) ++backward_model_calls;
 }
 
-PARITY_REGISTER_OP_SUBJECT(counting, "sdpa", host_subject<Counting>("test-counting", "parity's sdpa kernel, counting"));
+PARITY_REGISTER_OP_SUBJECT(counting, "sdpa",
+                           wrapped_kernel("test-counting", "parity's sdpa kernel, counting", "sdpa", count_forward));
 PARITY_REGISTER_OP_SUBJECT(counting_backward, "sdpa_backward",
-                           host_subject<Backward>("test-counting", "parity's sdpa_backward kernel"));
+                           wrapped_kernel("test-counting", "parity's sdpa_backward kernel", "sdpa_backward",
+                                          count_backward));
 PARITY_REGISTER_OP_SUBJECT(even_batch, "sdpa",
-                           host_subject<EvenBatchBf16>("test-even-batch-bf16", "o through bf16 for an even B"));
+                           wrapped_kernel("test-even-batch-bf16", "o through bf16 for an even B", "sdpa", {},
+                                          bf16_when("o", [](const ops::OpCall& call) {
+                                            return call.extent("B") % 2 == 0;
+                                          })));
 PARITY_REGISTER_OP_SUBJECT(even_batch_backward, "sdpa_backward",
-                           host_subject<Backward>("test-even-batch-bf16", "parity's sdpa_backward kernel"));
+                           wrapped_kernel("test-even-batch-bf16", "parity's sdpa_backward kernel", "sdpa_backward",
+                                          count_backward));
 PARITY_REGISTER_OP_SUBJECT(forward_only, "sdpa",
-                           host_subject<Counting>("test-forward-only", "no sdpa_backward subject"));
+                           wrapped_kernel("test-forward-only", "no sdpa_backward subject", "sdpa", count_forward));
 
 TEST(AttentionKernel, ReplacesExactlyTheRoutinesThatRunTheAttention) {
   EXPECT_EQ(routines_running("sdpa"), (std::vector<std::string>{"joint_attention", "token_refiner_block"}));
@@ -188,20 +147,13 @@ TEST(AttentionKernel, TheRoutineIsTheModelsAttentionWithTheKernelInside) {
 
 TEST(AttentionKernel, ParitysAttentionKernelHoldsEveryModelPropertyInTheModel) {
   model_calls = 0;
-  for (const auto& p : gen::model_family().properties()) {
-    const gen::RunResult r = run_model_property("runtime-host+sdpa=test-counting", p.name);
-    EXPECT_TRUE(r.passed) << p.name << ": " << r.message;
-  }
+  expect_every_model_property_holds("runtime-host+sdpa=test-counting");
   EXPECT_GT(model_calls.load(), 0) << "the kernel bound at the attention never ran in the model";
   EXPECT_GT(backward_model_calls.load(), 0) << "its sdpa_backward never ran in the model";
 }
 
 TEST(AttentionKernel, AKernelWhoseBitsDependOnTheBatchFailsBatchInvariance) {
-  const gen::RunResult r = run_model_property("runtime-host+sdpa=test-even-batch-bf16", "batch_invariant_bound");
-  EXPECT_FALSE(r.passed) << r.message;
-  ASSERT_TRUE(r.verdict.has_value()) << r.message;
-  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
-  EXPECT_TRUE(run_model_property("runtime-host+sdpa=test-even-batch-bf16", "audit_equals_strict").passed);
+  expect_fails_batch_invariance("runtime-host+sdpa=test-even-batch-bf16", {});
 }
 
 }  // namespace

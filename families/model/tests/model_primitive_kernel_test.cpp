@@ -11,10 +11,8 @@
 #include <algorithm>
 #include <atomic>
 
-#include <parity/core/bf16.hpp>
 #include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
-#include <parity/core/verdict.hpp>
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/model/primitive_bound_routines.hpp>
 #include <parity/families/model/routines/attention.hpp>
@@ -26,6 +24,7 @@
 
 #include "model_property_run.hpp"
 #include "replaced_routines.hpp"
+#include "wrapped_kernel.hpp"
 
 namespace parity {
 namespace {
@@ -36,74 +35,29 @@ using properties::model::routines_running;
 using properties::model::routines_with_primitive_kernel;
 using runtime::Backend;
 
-std::unique_ptr<ops::OpSubject> paritys_kernel(const std::string& op) {
-  for (const auto& s : ops::find_op_family(op).infos())
-    if (s.name == "parity-host") return s.make();
-  throw std::logic_error("no " + op + " parity-host");
-}
-
 std::atomic<int> forward_calls{0}, backward_calls{0};
 
-// parity's kernel of `op`, counting its calls in `calls`.
-template <std::atomic<int>& calls>
-class Counting : public ops::OpSubject {
- public:
-  explicit Counting(const std::string& op) : kernel_(paritys_kernel(op)) {}
-  ops::OpOutputs run(const ops::OpCall& call) override {
-    ++calls;
-    return kernel_->run(call);
-  }
-
- private:
-  std::unique_ptr<ops::OpSubject> kernel_;
-};
-
-// parity's kernel of rms_norm (`op`) with y rounded through bf16 from 64 rows on: a plan chosen from the row
-// count, so a sample alone (T tokens) and in a batch (B T tokens) may take different plans.
-class ManyRowsBf16 : public ops::OpSubject {
- public:
-  explicit ManyRowsBf16(const std::string& op) : kernel_(paritys_kernel(op)) {}
-  ops::OpOutputs run(const ops::OpCall& call) override {
-    ops::OpOutputs out = kernel_->run(call);
-    if (call.extent("T") >= 64) {
-      Tensor& y = out.at("y");
-      for (std::int64_t i = 0; i < y.numel(); ++i)
-        y.set_value(i, round_through_bf16(static_cast<float>(y.value_at(i))));
-    }
-    return out;
-  }
-
- private:
-  std::unique_ptr<ops::OpSubject> kernel_;
-};
-
-template <class K>
-ops::OpSubjectInfo host_subject(std::string name, std::string description, std::string op) {
-  return ops::OpSubjectInfo{
-      .name = std::move(name), .backend = "host", .description = std::move(description), .make = [op] {
-        return std::unique_ptr<ops::OpSubject>(std::make_unique<K>(op));
-      }};
+// parity's kernel of `op`, counting its calls in forward_calls or backward_calls.
+ops::OpSubjectInfo counting(const std::string& op, const std::string& name = "test-counting",
+                            const std::string& description = "parity's kernel, counted") {
+  const bool backward = op.ends_with("_backward");
+  return wrapped_kernel(name, description, op,
+                        [backward](const ops::OpCall&) { ++(backward ? backward_calls : forward_calls); });
 }
 
-PARITY_REGISTER_OP_SUBJECT(counting_forward, "rms_norm",
-                           host_subject<Counting<forward_calls>>("test-counting", "parity's kernel, counted",
-                                                                 "rms_norm"));
-PARITY_REGISTER_OP_SUBJECT(counting_backward, "rms_norm_backward",
-                           host_subject<Counting<backward_calls>>("test-counting", "parity's kernel, counted",
-                                                                  "rms_norm_backward"));
-PARITY_REGISTER_OP_SUBJECT(counting_rope, "rope",
-                           host_subject<Counting<forward_calls>>("test-counting", "parity's kernel, counted", "rope"));
-PARITY_REGISTER_OP_SUBJECT(counting_swiglu, "swiglu",
-                           host_subject<Counting<forward_calls>>("test-counting", "parity's kernel, counted",
-                                                                 "swiglu"));
-PARITY_REGISTER_OP_SUBJECT(counting_swiglu_backward, "swiglu_backward",
-                           host_subject<Counting<backward_calls>>("test-counting", "parity's kernel, counted",
-                                                                  "swiglu_backward"));
-PARITY_REGISTER_OP_SUBJECT(forward_only, "rms_norm",
-                           host_subject<Counting<forward_calls>>("test-forward-only", "no backward", "rms_norm"));
+PARITY_REGISTER_OP_SUBJECT(counting_forward, "rms_norm", counting("rms_norm"));
+PARITY_REGISTER_OP_SUBJECT(counting_backward, "rms_norm_backward", counting("rms_norm_backward"));
+PARITY_REGISTER_OP_SUBJECT(counting_rope, "rope", counting("rope"));
+PARITY_REGISTER_OP_SUBJECT(counting_swiglu, "swiglu", counting("swiglu"));
+PARITY_REGISTER_OP_SUBJECT(counting_swiglu_backward, "swiglu_backward", counting("swiglu_backward"));
+PARITY_REGISTER_OP_SUBJECT(forward_only, "rms_norm", counting("rms_norm", "test-forward-only", "no backward"));
+// y rounded through bf16 from 64 rows on: a plan chosen from the row count, so a sample alone (T
+// tokens) and in a batch (B T tokens) may take different plans.
 PARITY_REGISTER_OP_SUBJECT(many_rows, "rms_norm",
-                           host_subject<ManyRowsBf16>("test-many-rows-bf16", "y rounded through bf16 from 64 rows on",
-                                                      "rms_norm"));
+                           wrapped_kernel("test-many-rows-bf16", "y rounded through bf16 from 64 rows on", "rms_norm",
+                                          {}, bf16_when("y", [](const ops::OpCall& call) {
+                                            return call.extent("T") >= 64;
+                                          })));
 
 TEST(PrimitiveKernel, TheRoutinesThatRunEachOpAreTheModelsOwn) {
   EXPECT_EQ(primitive_ops(), (std::vector<std::string>{"rms_norm", "rope", "swiglu", "sdpa"}));
@@ -143,21 +97,13 @@ TEST(PrimitiveKernel, WithParitysKernelARoutineGivesParitysBits) {
 TEST(PrimitiveKernel, ParitysRmsNormKernelHoldsEveryModelPropertyInTheModel) {
   forward_calls = 0;
   backward_calls = 0;
-  for (const auto& p : gen::model_family().properties()) {
-    const gen::RunResult r = run_model_property("runtime-host+rms_norm=test-counting", p.name);
-    EXPECT_TRUE(r.passed) << p.name << ": " << r.message;
-  }
+  expect_every_model_property_holds("runtime-host+rms_norm=test-counting");
   EXPECT_GT(forward_calls.load(), 0) << "the bound rms_norm kernel never ran in the model";
   EXPECT_GT(backward_calls.load(), 0) << "the bound rms_norm_backward kernel never ran in the model";
 }
 
 TEST(PrimitiveKernel, AKernelWhoseBitsDependOnTheRowCountFailsBatchInvariance) {
-  const gen::RunResult r = run_model_property("runtime-host+rms_norm=test-many-rows-bf16", "batch_invariant_bound");
-  EXPECT_FALSE(r.passed) << r.message;
-  ASSERT_TRUE(r.verdict.has_value()) << r.message;
-  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
-  EXPECT_NE(r.message.find("differs alone and in a batch"), std::string::npos) << r.message;
-  EXPECT_TRUE(run_model_property("runtime-host+rms_norm=test-many-rows-bf16", "audit_equals_strict").passed);
+  expect_fails_batch_invariance("runtime-host+rms_norm=test-many-rows-bf16", {"differs alone and in a batch"});
 }
 
 // A kernel of rms_norm without an rms_norm_backward subject of its name: bound, with parity's

@@ -11,78 +11,41 @@
 #include <cmath>
 #include <set>
 
-#include <parity/core/bf16.hpp>
-#include <parity/core/verdict.hpp>
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/model/op_bound_routines.hpp>
 #include <parity/families/model/routines/model_routines.hpp>
 #include <parity/families/model/routines/routine_checks.hpp>
-#include <parity/ops/framework/op_family.hpp>
-#include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 
 #include "model_property_run.hpp"
 #include "replaced_routines.hpp"
+#include "wrapped_kernel.hpp"
 
 namespace parity {
 namespace {
 
 using properties::model::routines_with_projection_kernel;
 
-const ops::OpSubjectInfo& linear_subject(const std::string& name) {
-  const auto& op = ops::find_op_family("linear");
-  for (const auto& s : op.infos())
-    if (s.name == name) return s;
-  throw std::logic_error("no linear subject " + name);
-}
-
 // Calls of the counting kernel on other shapes than the self-check's two (T 3, N 4, K 5 forward;
 // T 3, N 5, K 4 backward): calls the model made, not auto mode's check of the routine.
 std::atomic<int> model_calls{0};
 
+void count_model_call(const ops::OpCall& call) {
+  const bool self_check = call.extent("T") == 3 && call.extent("N") + call.extent("K") == 9 &&
+                          (call.extent("N") == 4 || call.extent("N") == 5);
+  if (!self_check) ++model_calls;
+}
+
 // parity's linear kernel, counting the model's calls; and the same with y rounded through bf16 whenever
 // it is handed an even number of rows (a plan chosen from the row count).
-class Counting : public ops::OpSubject {
- public:
-  ops::OpOutputs run(const ops::OpCall& call) override {
-    const bool self_check = call.extent("T") == 3 && call.extent("N") + call.extent("K") == 9 &&
-                            (call.extent("N") == 4 || call.extent("N") == 5);
-    if (!self_check) ++model_calls;
-    return twin_->run(call);
-  }
-
- private:
-  std::unique_ptr<ops::OpSubject> twin_ = linear_subject("parity-host").make();
-};
-
-class EvenRowsBf16 : public ops::OpSubject {
- public:
-  ops::OpOutputs run(const ops::OpCall& call) override {
-    ops::OpOutputs out = twin_->run(call);
-    if (call.extent("T") % 2 == 0) {
-      Tensor& y = out.at("y");
-      for (std::int64_t i = 0; i < y.numel(); ++i)
-        y.set_value(i, round_through_bf16(static_cast<float>(y.value_at(i))));
-    }
-    return out;
-  }
-
- private:
-  std::unique_ptr<ops::OpSubject> twin_ = linear_subject("parity-host").make();
-};
-
 PARITY_REGISTER_OP_SUBJECT(counting, "linear",
-                           ops::OpSubjectInfo{
-                               .name = "test-counting",
-                               .backend = "host",
-                               .description = "parity's linear kernel, counting its calls",
-                               .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<Counting>()); }});
-PARITY_REGISTER_OP_SUBJECT(
-    even_rows, "linear",
-    ops::OpSubjectInfo{.name = "test-even-rows-bf16",
-                       .backend = "host",
-                       .description = "y rounded through bf16 for an even row count",
-                       .make = [] { return std::unique_ptr<ops::OpSubject>(std::make_unique<EvenRowsBf16>()); }});
+                           wrapped_kernel("test-counting", "parity's linear kernel, counting its calls", "linear",
+                                          count_model_call));
+PARITY_REGISTER_OP_SUBJECT(even_rows, "linear",
+                           wrapped_kernel("test-even-rows-bf16", "y rounded through bf16 for an even row count",
+                                          "linear", {}, bf16_when("y", [](const ops::OpCall& call) {
+                                            return call.extent("T") % 2 == 0;
+                                          })));
 
 PARITY_REGISTER_OP_SUBJECT(unavailable, "linear",
                            ops::OpSubjectInfo{
@@ -123,7 +86,7 @@ TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
   call.inputs = {{"x", x2}, {"W", W}, {"b", b}};
   call.params = {{"bias", 1.0}};
   call.output_dtypes = {{"y", DType::f32}};
-  const Tensor direct = linear_subject("parity-host").make()->run(call).at("y");
+  const Tensor direct = paritys_kernel("linear")->run(call).at("y");
   for (std::int64_t i = 0; i < direct.numel(); ++i)
     ASSERT_EQ(y[0].contiguous().bits_at(i), direct.contiguous().bits_at(i)) << i;
   // dx = dy W, each element within the float32 bound of an N-term sum: N u sum |dy W| / (1 - N u).
@@ -144,20 +107,12 @@ TEST(ProjectionKernel, ForwardIsTheKernelsAndBackwardIsDxWithinItsBound) {
 
 TEST(ProjectionKernel, ParitysLinearKernelHoldsEveryModelPropertyInTheModel) {
   model_calls = 0;
-  for (const auto& p : gen::model_family().properties()) {
-    const gen::RunResult r = run_model_property("runtime-host+linear=test-counting", p.name);
-    EXPECT_TRUE(r.passed) << p.name << ": " << r.message;
-  }
+  expect_every_model_property_holds("runtime-host+linear=test-counting");
   EXPECT_GT(model_calls.load(), 0) << "the kernel bound at the projections never ran in the model";
 }
 
 TEST(ProjectionKernel, AKernelWhoseBitsDependOnTheRowCountFailsBatchInvariance) {
-  const gen::RunResult r = run_model_property("runtime-host+linear=test-even-rows-bf16", "batch_invariant_bound");
-  EXPECT_FALSE(r.passed) << r.message;
-  ASSERT_TRUE(r.verdict.has_value()) << r.message;
-  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
-  EXPECT_NE(r.message.find("differs alone and in a batch"), std::string::npos) << r.message;
-  EXPECT_TRUE(run_model_property("runtime-host+linear=test-even-rows-bf16", "audit_equals_strict").passed);
+  expect_fails_batch_invariance("runtime-host+linear=test-even-rows-bf16", {"differs alone and in a batch"});
 }
 
 // A kernel that cannot run here is never made: its routines refuse every call, saying why (strict

@@ -16,18 +16,16 @@
 
 #include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
-#include <parity/core/verdict.hpp>
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/model/routines/model_routines.hpp>
 #include <parity/families/model/routines/routine_checks.hpp>
 #include <parity/families/model/routines/transition_kernel.hpp>
 #include <parity/families/model/transition_bound_routines.hpp>
-#include <parity/ops/framework/op_family.hpp>
-#include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 
 #include "model_property_run.hpp"
 #include "replaced_routines.hpp"
+#include "wrapped_kernel.hpp"
 
 namespace parity {
 namespace {
@@ -51,45 +49,26 @@ std::vector<std::int64_t> take_calls() {
 }
 
 // parity's kernel of the op transition_step (sigma and step per call), recording each call's B;
-// with `batch_dependent`, logp one ulp further from zero in a call of two rows or more, as a
-// kernel that reduces a batch in another order might.
-template <bool batch_dependent>
-class OpStep final : public ops::OpSubject {
- public:
-  OpStep() {
-    for (const auto& s : ops::find_op_family("transition_step").infos())
-      if (s.name == "parity-host") kernel_ = s.make();
-  }
-  ops::OpOutputs run(const ops::OpCall& call) override {
-    record(call.extent("B"));
-    ops::OpOutputs out = kernel_->run(call);
-    if (batch_dependent && call.extent("B") >= 2) {
-      Tensor& logp = out.at("logp");
-      for (std::int64_t b = 0; b < logp.numel(); ++b) {
-        const float v = static_cast<float>(logp.value_at(b));
-        logp.set_value(b, std::nextafter(v, v < 0 ? -INFINITY : INFINITY));
-      }
-    }
-    return out;
-  }
+// and the same with logp one ulp further from zero in a call of two rows or more, as a kernel that
+// reduces a batch in another order might.
+void record_call(const ops::OpCall& call) { record(call.extent("B")); }
 
- private:
-  std::unique_ptr<ops::OpSubject> kernel_;
-};
-
-template <class K>
-ops::OpSubjectInfo op_step(std::string name, std::string description) {
-  return ops::OpSubjectInfo{
-      .name = std::move(name), .backend = "host", .description = std::move(description), .make = [] {
-        return std::unique_ptr<ops::OpSubject>(std::make_unique<K>());
-      }};
+void logp_off_in_batches(const ops::OpCall& call, ops::OpOutputs& out) {
+  if (call.extent("B") < 2) return;
+  Tensor& logp = out.at("logp");
+  for (std::int64_t b = 0; b < logp.numel(); ++b) {
+    const float v = static_cast<float>(logp.value_at(b));
+    logp.set_value(b, std::nextafter(v, v < 0 ? -INFINITY : INFINITY));
+  }
 }
 
 PARITY_REGISTER_OP_SUBJECT(op_step_exact, "transition_step",
-                           op_step<OpStep<false>>("test-op-step", "parity's op kernel, its calls recorded"));
+                           wrapped_kernel("test-op-step", "parity's op kernel, its calls recorded", "transition_step",
+                                          record_call));
 PARITY_REGISTER_OP_SUBJECT(op_step_batch_dependent, "transition_step",
-                           op_step<OpStep<true>>("test-op-step-batch-dependent",
-                                                 "logp one ulp off in a call of two rows or more"));
+                           wrapped_kernel("test-op-step-batch-dependent",
+                                          "logp one ulp off in a call of two rows or more", "transition_step",
+                                          record_call, logp_off_in_batches));
 
 // The routine's operands for four samples, the first and third at one sigma, the others at their own.
 std::vector<Tensor> four_samples() {
@@ -192,22 +171,16 @@ TEST(TransitionKernel, EveryModelPropertyHoldsWithEitherKindOfKernel) {
 }
 
 TEST(TransitionKernel, AKernelWhoseLogProbDependsOnTheBatchFailsBatchInvariance) {
-  const std::string subject = "runtime-host+transition_step=test-op-step-batch-dependent";
-  const gen::RunResult r = run_model_property(subject, "batch_invariant_bound");
-  EXPECT_FALSE(r.passed) << r.message;
-  ASSERT_TRUE(r.verdict.has_value()) << r.message;
-  EXPECT_EQ(r.verdict->kind, FailureKind::value) << r.message;
-  EXPECT_NE(r.message.find("differs alone and in a batch"), std::string::npos) << r.message;
-  EXPECT_NE(r.message.find("logp"), std::string::npos) << r.message;
-  EXPECT_TRUE(run_model_property(subject, "audit_equals_strict").passed);
+  expect_fails_batch_invariance("runtime-host+transition_step=test-op-step-batch-dependent",
+                                {"differs alone and in a batch", "logp"});
 }
 
 // The boundary refuses an operand outside RowStep's contract (ops/transition_step's
 // check_row_step) naming it, before any call of the op kernel.
 TEST(TransitionKernel, TheBoundaryRefusesABadOperandNamingItBeforeAnyCall) {
-  const auto step =
-      model::with_transition_kernel(model::Primitives{}, "test-op-step", std::make_shared<OpStep<false>>())
-          .transition_step;
+  const auto step = model::with_transition_kernel(model::Primitives{}, "test-op-step",
+                                                  std::make_shared<WrappedKernel>("transition_step", record_call))
+                        .transition_step;
   const auto f32 = [](std::vector<std::int64_t> shape) { return Tensor::zeros(DType::f32, std::move(shape)); };
   const ops::transition_step::RowStep good{
       .x = f32({2, 3}), .v = f32({2, 3}), .eps = f32({2, 3}), .sigma = {0.5f, 0.5f}, .sigma_prev = {0.25f, 0.25f}};
