@@ -12,7 +12,7 @@
 #include <parity/core/bf16.hpp>
 #include <parity/core/compare.hpp>
 #include <parity/core/layout.hpp>
-#include <parity/core/random_fill.hpp>
+#include <parity/core/normal_tensor.hpp>
 #include <parity/core/tensor.hpp>
 #include <parity/ops/lora_forward/lora_host.hpp>
 #include <parity/ops/lora_forward/lora_kernel.hpp>
@@ -73,13 +73,6 @@ std::vector<TwinCase> twin_cases() {
   };
 }
 
-// A [rows, cols] tensor of `dtype` with entries sd * N(0, 1) from Philox (seed, stream).
-Tensor normal(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::uint32_t stream, double sd) {
-  Tensor t = Tensor::zeros(dtype, {rows, cols});
-  for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, sd * philox_normal(seed, stream, i));
-  return t;
-}
-
 struct Operands {
   LoraInputs in;
   Tensor dy;
@@ -87,11 +80,11 @@ struct Operands {
 
 // The case's inputs, patched, then placed under its layouts.
 Operands make_operands(const TwinCase& c, std::uint64_t seed) {
-  Tensor x = normal(DType::bf16, c.T, c.K, seed, 0, 1.0);
-  Tensor W = normal(DType::bf16, c.N, c.K, seed, 1, 0.05);
-  Tensor A = normal(DType::f32, c.r, c.K, seed, 2, 0.05);
-  Tensor B = normal(DType::f32, c.N, c.r, seed, 3, 0.05);
-  Tensor dy = normal(DType::bf16, c.T, c.N, seed, 4, 1.0);
+  Tensor x = normal_tensor(DType::bf16, c.T, c.K, seed, 0, 1.0);
+  Tensor W = normal_tensor(DType::bf16, c.N, c.K, seed, 1, 0.05);
+  Tensor A = normal_tensor(DType::f32, c.r, c.K, seed, 2, 0.05);
+  Tensor B = normal_tensor(DType::f32, c.N, c.r, seed, 3, 0.05);
+  Tensor dy = normal_tensor(DType::bf16, c.T, c.N, seed, 4, 1.0);
   if (c.patch == Patch::midpoints) {
     // Exact bf16 midpoints (0x3F808000 = 1 + 2^-8) and their neighbours in the f32 operands.
     A.set_bits(0, bf16_straddle_bits(0x3F80, 0));

@@ -19,7 +19,7 @@
 #include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/layout.hpp>
-#include <parity/core/random_fill.hpp>
+#include <parity/core/normal_tensor.hpp>
 #include <parity/ops/transition_step/transition_step_kernel.cuh>
 
 namespace parity::ops::transition_step {
@@ -62,18 +62,11 @@ std::vector<TwinCase> twin_cases() {
   return cases;
 }
 
-// A [rows, cols] tensor of `dtype` with entries N(0, 1) from Philox (seed, stream).
-Tensor gaussian_rows(DType dtype, std::int64_t rows, std::int64_t cols, std::uint64_t seed, std::uint32_t stream) {
-  Tensor t = Tensor::zeros(dtype, {rows, cols});
-  for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, philox_normal(seed, stream, i));
-  return t;
-}
-
 RowStep row_step_of(const TwinCase& c) {
   const std::uint64_t seed = 0x7A5E + static_cast<std::uint64_t>(c.B * 100003 + c.n);
-  const Tensor x = gaussian_rows(c.types == Types::f32 ? DType::f32 : DType::bf16, c.B, c.n, seed, 0);
-  const Tensor v = gaussian_rows(c.types == Types::bf16 ? DType::bf16 : DType::f32, c.B, c.n, seed, 1);
-  const Tensor eps = gaussian_rows(DType::f32, c.B, c.n, seed, 2);
+  const Tensor x = normal_tensor(c.types == Types::f32 ? DType::f32 : DType::bf16, c.B, c.n, seed, 0);
+  const Tensor v = normal_tensor(c.types == Types::bf16 ? DType::bf16 : DType::f32, c.B, c.n, seed, 1);
+  const Tensor eps = normal_tensor(DType::f32, c.B, c.n, seed, 2);
   RowStep s{.x = c.strided ? Layout{true, 3, 5}.place(x) : x,
             .v = c.strided ? Layout{false, 7, 2}.place(v) : v,
             .eps = c.strided ? Layout{true, 0, 0}.place(eps) : eps,

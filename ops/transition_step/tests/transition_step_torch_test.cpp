@@ -12,7 +12,7 @@
 #include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/layout.hpp>
-#include <parity/core/random_fill.hpp>
+#include <parity/core/normal_tensor.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/ops/transition_step/transition_step_kernel.cuh>
@@ -20,21 +20,14 @@
 namespace parity::ops::transition_step {
 namespace {
 
-// A [B, n] tensor of `dtype` with entries N(0, 1) from Philox (seed, stream).
-Tensor torch_test_rows(DType dtype, std::int64_t B, std::int64_t n, std::uint32_t stream) {
-  Tensor t = Tensor::zeros(dtype, {B, n});
-  for (std::int64_t i = 0; i < t.numel(); ++i) t.set_value(i, philox_normal(0x70C4, stream, i));
-  return t;
-}
-
 // A call of transition_step (eps) or transition_score (prev) of 3 rows of 40, x of `act`.
 OpCall torch_test_call(Entry e, DType act) {
   Tensor sigma = Tensor::zeros(DType::f32, {3});
   for (std::int64_t b = 0; b < 3; ++b) sigma.set_value(b, 1.0 - 0.25 * static_cast<double>(b));
   OpCall c{.extents = {{"B", 3}, {"n", 40}},
-           .inputs = {{"x", torch_test_rows(act, 3, 40, 0)},
-                      {"v", torch_test_rows(DType::f32, 3, 40, 1)},
-                      {e == Entry::sample ? "eps" : "prev", torch_test_rows(DType::f32, 3, 40, 2)},
+           .inputs = {{"x", normal_tensor(act, 3, 40, 0x70C4, 0)},
+                      {"v", normal_tensor(DType::f32, 3, 40, 0x70C4, 1)},
+                      {e == Entry::sample ? "eps" : "prev", normal_tensor(DType::f32, 3, 40, 0x70C4, 2)},
                       {"sigma", sigma}},
            .params = {{"type", 0.0}, {"step", 0.1f}, {"sigma_max", 0.98f}, {"noise_level", 0.7f}, {"normaliser", 1.0}},
            .output_dtypes = {{"logp", DType::f32}},
