@@ -53,6 +53,4 @@ PARITY_REGISTER_OP_SUBJECT(crash_cuda_oob, "rms_norm",
                                          .backend = "cuda",
                                          .description = "writes out of bounds on the device when T >= 16",
                                          .unavailable_reason = parity::subjects::builtin::cuda_unavailable_reason,
-                                         .make = [] {
-                                           return std::unique_ptr<OpSubject>(std::make_unique<OutOfBoundsRmsNorm>());
-                                         }});
+                                         .make = &parity::ops::make_op_subject<OutOfBoundsRmsNorm>});

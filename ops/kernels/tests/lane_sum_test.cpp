@@ -6,22 +6,16 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
+#include <parity/core/bf16.hpp>
 #include <parity/core/random_fill.hpp>
 #include <parity/ops/kernels/lane_sum.cuh>
 #include <parity/ops/kernels/tests/lane_order.hpp>
 
 namespace parity::ops::kernels {
 namespace {
-
-std::uint32_t bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
 
 TEST(HostLaneSum, EqualsTheFullFoldBitForBit) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
@@ -39,7 +33,7 @@ TEST(HostLaneSum, EqualsTheFullFoldBitForBit) {
           for (std::int64_t i = 0; i < n; i += 2) t[static_cast<std::size_t>(i)] = -0.0f;
         if (s < specials.size() && n > 0) t[static_cast<std::size_t>(n / 2)] = specials[s];
         const auto term = [&](std::int64_t i) { return t[static_cast<std::size_t>(i)]; };
-        EXPECT_EQ(bits(host_lane_sum(term, n)), bits(lane_order_sum(term, n)))
+        EXPECT_EQ(float_bits(host_lane_sum(term, n)), float_bits(lane_order_sum(term, n)))
             << "n = " << n << ", special " << s << ", scale " << scale;
         ++cases;
       }
