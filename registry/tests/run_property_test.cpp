@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/core/verdict.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
@@ -198,12 +199,7 @@ TEST(VerdictJson, KindsRoundTripAndOldFailuresRead) {
   EXPECT_EQ(verdict_from_json(old_value).kind, FailureKind::value);
   nlohmann::json bad = old;
   bad["failure"] = "sometimes";
-  try {
-    verdict_from_json(bad);
-    ADD_FAILURE() << "a bad kind was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("verdict.failure"), std::string::npos) << e.what();
-  }
+  EXPECT_TRUE(throws_input_error([&] { verdict_from_json(bad); }, "verdict.failure")) << "a bad kind was accepted";
 }
 
 }  // namespace

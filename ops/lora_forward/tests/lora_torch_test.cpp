@@ -16,6 +16,7 @@
 
 #include <parity/core/build_info.hpp>
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
 #include <parity/ops/framework/tests/case_of.hpp>
@@ -54,20 +55,12 @@ TEST(LoraTorch, ReturnsEachDeclaredOutputAndNothingElse) {
 TEST(LoraTorch, RefusesBadOperandsNamingThem) {
   OpProblem p = problem("lora_backward");
   p.call.inputs.at("dy") = Tensor::zeros(DType::bf16, {3, 6});
-  try {
-    make_torch_backward(false)->run(p.call);
-    FAIL() << "a dy of the wrong shape was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("dy"), std::string::npos) << e.what();
-  }
+  ASSERT_TRUE(throws_input_error([&] { make_torch_backward(false)->run(p.call); }, "dy"))
+      << "a dy of the wrong shape was accepted";
   p = problem("lora_forward");
   p.call.inputs.at("A") = Tensor::zeros(DType::f32, {2, 8});
-  try {
-    make_torch_forward(false)->run(p.call);
-    FAIL() << "an A of the wrong shape was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("A is [r, K]"), std::string::npos) << e.what();
-  }
+  ASSERT_TRUE(throws_input_error([&] { make_torch_forward(false)->run(p.call); }, "A is [r, K]"))
+      << "an A of the wrong shape was accepted";
 }
 
 TEST(LoraTorch, ReportsItsAvailabilityAndNeverFallsBackToTheCpu) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/subjects/runtime/runtime.hpp>
 
 namespace parity::runtime {
@@ -135,12 +136,7 @@ TEST(RoutineRegistry, RefusesDuplicatesAndListsNames) {
   RoutineRegistry r = registry();
   EXPECT_THROW(r.add(test_routine("proj_routine", "other")), InputError);
   EXPECT_THROW(r.add(test_routine("another", "proj")), InputError);
-  try {
-    r.find("nope");
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("proj_routine"), std::string::npos);
-  }
+  ASSERT_TRUE(throws_input_error([&] { r.find("nope"); }, "proj_routine"));
 }
 
 }  // namespace

@@ -1,0 +1,25 @@
+#pragma once
+// A gtest predicate for a call parity must refuse with an InputError naming something:
+// EXPECT_TRUE(throws_input_error([&] { check_contract(d, c); }, "case.dims")).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include <parity/core/error.hpp>
+
+namespace parity {
+
+// Success when f() throws an InputError whose message holds `text`; otherwise a failure that
+// quotes the message, or says that f() returned. Any other exception propagates.
+inline ::testing::AssertionResult throws_input_error(const std::function<void()>& f, const std::string& text) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    if (std::string(e.what()).find(text) != std::string::npos) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "InputError \"" << e.what() << "\" does not hold \"" << text << "\"";
+  }
+  return ::testing::AssertionFailure() << "no InputError (one holding \"" << text << "\" expected)";
+}
+
+}  // namespace parity
