@@ -1,6 +1,6 @@
 #pragma once
-// A gtest predicate for a call parity must refuse with an InputError naming something:
-// EXPECT_TRUE(throws_input_error([&] { check_contract(d, c); }, "case.dims")).
+// What tests check of a call parity refuses with an InputError: a gtest predicate,
+// EXPECT_TRUE(throws_input_error([&] { check_contract(d, c); }, "case.dims")), and the message.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -20,6 +20,17 @@ inline ::testing::AssertionResult throws_input_error(const std::function<void()>
     return ::testing::AssertionFailure() << "InputError \"" << e.what() << "\" does not hold \"" << text << "\"";
   }
   return ::testing::AssertionFailure() << "no InputError (one holding \"" << text << "\" expected)";
+}
+
+// The message of the InputError f() throws, or `none` when f() returns. Any other exception
+// propagates.
+inline std::string input_error_message(const std::function<void()>& f, const std::string& none) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return none;
 }
 
 }  // namespace parity

@@ -6,19 +6,13 @@
 #include <string>
 
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/properties/gen/case_restrictions.hpp>
 
 namespace parity::gen {
 namespace {
 
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
+std::string refusal(const std::function<void()>& f) { return input_error_message(f, "accepted"); }
 
 TEST(CaseRestrictions, TheRerunWordsReadBackToTheSameRestrictions) {
   const CaseRestrictions r{.dtypes = parse_dtype_list("f32,bf16", "--dtypes"),

@@ -11,6 +11,7 @@
 #include <parity/core/build_info.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/reproducer.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/subjects/torch/torch_runtime.hpp>
 
 namespace parity {
@@ -171,12 +172,7 @@ TEST(Reproducer, RecordsItsEnvironment) {
 std::string error_for(const std::string& text) {
   const fs::path file = fs::temp_directory_path() / "parity_bad_repro.json";
   std::ofstream(file) << text;
-  try {
-    read_reproducer(file);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return input_error_message([&] { read_reproducer(file); }, "no error");
 }
 
 TEST(Reproducer, BadFilesAreRefusedNamingTheField) {

@@ -13,6 +13,7 @@
 #include <parity/core/compare.hpp>
 #include <parity/core/element_map.hpp>
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/core/verdict.hpp>
 
 namespace parity {
@@ -147,12 +148,7 @@ TEST(ElementMap, TravelsInAVerdictsJson) {
 }
 
 std::string refusal(const json& j) {
-  try {
-    verdict_from_json(j, "observed");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
+  return input_error_message([&] { verdict_from_json(j, "observed"); }, "accepted");
 }
 
 TEST(ElementMap, AMalformedMapIsRefusedNamingTheField) {

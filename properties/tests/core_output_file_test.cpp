@@ -19,6 +19,7 @@
 
 #include <parity/core/error.hpp>
 #include <parity/core/output_file.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 
 namespace parity {
 namespace {
@@ -79,12 +80,8 @@ TEST_F(OutputFile, FailedWriteRemovesTheTemporaryAndNamesTargetAndReason) {
   rlimit small = saved;
   small.rlim_cur = 4096;
   ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
-  std::string message;
-  try {
-    write_text_atomically(std::string(1 << 16, 'x'), target);
-  } catch (const InputError& e) {
-    message = e.what();
-  }
+  const std::string message =
+      input_error_message([&] { write_text_atomically(std::string(1 << 16, 'x'), target); }, "");
   ::setrlimit(RLIMIT_FSIZE, &saved);
   EXPECT_EQ(message, target.string() + ": write failed: File too large");
   EXPECT_TRUE(entries().empty()) << "left " << entries().front();

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/properties/gen/extent_caps.hpp>
 
 namespace parity {
@@ -26,12 +27,7 @@ TEST(ExtentCaps, TheEnvironmentThenExplicitValuesOverrideTheDefaults) {
 TEST(ExtentCaps, BadCapsAreRefusedNamingTheVariableOrFlag) {
   const std::vector<gen::ExtentCap> caps = {{"B", 1024, 8192}};
   const auto message = [&](const gen::ExtentMaxima& explicit_maxima) {
-    try {
-      gen::resolve_extent_caps("transition", caps, explicit_maxima);
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return input_error_message([&] { gen::resolve_extent_caps("transition", caps, explicit_maxima); }, "");
   };
   for (const char* bad : {"0", "010", "8193", "-5", "abc"}) {
     ::setenv("PARITY_MAX_B", bad, 1);

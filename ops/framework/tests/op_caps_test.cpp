@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/framework/op_problem.hpp>
@@ -47,12 +48,7 @@ const OpFamily& family() {
 }
 
 std::string refusal(const gen::ExtentMaxima& maxima) {
-  try {
-    family().run("recording", "repeatable", {.cases = 5, .max_extents = maxima});
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return input_error_message([&] { family().run("recording", "repeatable", {.cases = 5, .max_extents = maxima}); }, "");
 }
 
 TEST(OpCaps, EveryExtentIsCappableWithoutAFlagOfItsOwn) {

@@ -89,14 +89,7 @@ TEST(OpRagged, DrawsOneLengthARowWithinTheExtentAtItsThresholds) {
 TEST(OpRagged, TheContractRefusesALengthOutsideOneToTheExtentNamingIt) {
   const OpDecl d = ragged_decl();
   EXPECT_NO_THROW(check_contract(d, ragged_case({1, 6, 3})));
-  const auto refusal = [&](const Case& c) {
-    try {
-      check_contract(d, c);
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
+  const auto refusal = [&](const Case& c) { return input_error_message([&] { check_contract(d, c); }, "accepted"); };
   EXPECT_NE(refusal(ragged_case({1, 0, 3})).find("case.params.S.1"), std::string::npos);
   EXPECT_NE(refusal(ragged_case({1, 7, 3})).find("case.params.S.1"), std::string::npos);
   Case fractional = ragged_case({1, 2, 3});

@@ -20,6 +20,7 @@
 #include <limits>
 
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/ops/framework/define_op.hpp>
 #include <parity/ops/framework/op_cases.hpp>
 #include <parity/ops/framework/op_checks.hpp>
@@ -177,14 +178,7 @@ TEST(OpReach, TheContractAdmitsUpToTheLimitsAndRefusesPastThemNamingTheField) {
   EXPECT_NO_THROW(check_contract(d, the_case(8191, 1024)));
   OpDecl wide = d;  // T up to 2^20: the limits, not T's, refuse
   wide.extents[0].limit = std::int64_t{1} << 20;
-  const auto wide_refusal = [&](const Case& c) {
-    try {
-      check_contract(wide, c);
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  const auto wide_refusal = [&](const Case& c) { return input_error_message([&] { check_contract(wide, c); }, ""); };
   EXPECT_EQ(wide_refusal(the_case(65535, 1024)), "");  // 2^26 elements with the extra row
   EXPECT_NE(wide_refusal(the_case(65536, 1024)).find("case.dims: x would hold more than 67108864 elements"),
             std::string::npos)
@@ -268,12 +262,10 @@ TEST(OpReach, AUsersReachCapsRaiseTheReachCasesLargestOperandAndWork) {
   EXPECT_TRUE(raised.passed) << raised.message;
   EXPECT_GT(seen_elements, std::int64_t{1} << 16) << "no reach case past the declared reach caps";
   EXPECT_LE(seen_elements, std::int64_t{1} << 20);
-  std::string why;
-  try {
+  const auto work_capped = [] {
     family().run("recording", "repeatable", {.cases = 5, .max_extents = {{kReachWorkCap, 512}}});
-  } catch (const InputError& e) {
-    why = e.what();
-  }
+  };
+  const std::string why = input_error_message(work_capped, "");
   EXPECT_NE(why.find("outside [1024, 1099511627776]"), std::string::npos) << why;
 }
 

@@ -355,14 +355,7 @@ TEST(OpDecl, TheContractAdmitsWorkPastTheCap) {
 
 TEST(OpDecl, AParameterOrFieldTheOpDoesNotReadIsRefusedByName) {
   const OpDecl d = optional_bias_decl();
-  const auto refusal = [&](const Case& c) -> std::string {
-    try {
-      check_contract(d, c);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "accepted";
-  };
+  const auto refusal = [&](const Case& c) { return input_error_message([&] { check_contract(d, c); }, "accepted"); };
   Case c = optional_bias_case(1);
   EXPECT_EQ(refusal(c), "accepted");
   c.params["epsilon"] = 1e-5f;  // a misspelt parameter: replaying it would silently ignore it
