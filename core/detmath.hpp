@@ -3,6 +3,7 @@
 // generated inputs, and the kernels that share them with their host twins, get the same bits
 // on every machine and on both sides of a kernel (no libm). Accuracy: within a few units in
 // the last place of double.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -93,5 +94,16 @@ PARITY_HD float exp_f32(float x) { return static_cast<float>(exp(static_cast<dou
 
 // sin and cos of 2*pi*t for t in [0, 1). Host only.
 void sincos_2pi(double t, double* s, double* c);
+
+namespace detail {
+// 1 / n! for n in [0, 18], n! exact in double: sincos_2pi's Taylor coefficients, which its
+// AVX-512 twin (random_fill_avx512.cpp) shares.
+inline constexpr std::array<double, 19> kInverseFactorial = [] {
+  std::array<double, 19> t{};
+  double factorial = 1.0;
+  for (int n = 0; n < 19; ++n) t[n] = 1.0 / (factorial *= n > 0 ? n : 1);
+  return t;
+}();
+}  // namespace detail
 
 }  // namespace parity::detmath

@@ -8,24 +8,23 @@
 
 namespace parity {
 
+// "\xNN": the visible text of the byte `c`, two lowercase hex digits.
+inline std::string hex_escaped(unsigned char c) {
+  char buf[5];
+  std::snprintf(buf, sizeof buf, "\\x%02x", c);
+  return buf;
+}
+
 inline std::string escaped(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c != 0x7f) {
-      out += ch;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else {
-      char buf[5];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    }
+    if (c >= 0x20 && c != 0x7f) out += ch;
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else out += hex_escaped(c);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include <parity/core/detmath.hpp>
 #include <parity/core/random_fill_kernels.hpp>
 
 #define PARITY_AVX512DQ __attribute__((target("avx512f,avx512dq")))
@@ -95,24 +96,12 @@ PARITY_AVX512DQ __m512d cos_2pi8(__m512d t) {
   const __m512d r = _mm512_mul_pd(_mm512_sub_pd(q4, q), _mm512_set1_pd(1.57079632679489661923));
   const __m512d r2 = _mm512_mul_pd(r, r);
   const __m512d mr2 = negate(r2);
-  __m512d ps = _mm512_set1_pd(1.0 / 355687428096000.0);
-  ps = step(ps, mr2, 1.0 / 1307674368000.0);
-  ps = step(ps, mr2, 1.0 / 6227020800.0);
-  ps = step(ps, mr2, 1.0 / 39916800.0);
-  ps = step(ps, mr2, 1.0 / 362880.0);
-  ps = step(ps, mr2, 1.0 / 5040.0);
-  ps = step(ps, mr2, 1.0 / 120.0);
-  ps = step(ps, mr2, 1.0 / 6.0);
+  using detmath::detail::kInverseFactorial;
+  __m512d ps = _mm512_set1_pd(kInverseFactorial[17]);
+  for (int n = 15; n >= 3; n -= 2) ps = step(ps, mr2, kInverseFactorial[n]);
   const __m512d sr = _mm512_fmadd_pd(_mm512_mul_pd(negate(r), r2), ps, r);
-  __m512d pc = _mm512_set1_pd(1.0 / 6402373705728000.0);
-  pc = step(pc, mr2, 1.0 / 20922789888000.0);
-  pc = step(pc, mr2, 1.0 / 87178291200.0);
-  pc = step(pc, mr2, 1.0 / 479001600.0);
-  pc = step(pc, mr2, 1.0 / 3628800.0);
-  pc = step(pc, mr2, 1.0 / 40320.0);
-  pc = step(pc, mr2, 1.0 / 720.0);
-  pc = step(pc, mr2, 1.0 / 24.0);
-  pc = step(pc, mr2, 0.5);
+  __m512d pc = _mm512_set1_pd(kInverseFactorial[18]);
+  for (int n = 16; n >= 2; n -= 2) pc = step(pc, mr2, kInverseFactorial[n]);
   const __m512d cr = _mm512_fmadd_pd(mr2, pc, _mm512_set1_pd(1.0));
   // Quadrant q & 3: 0 cos, 1 -sin, 2 -cos, 3 sin.
   const __m512i quadrant = _mm512_and_si512(_mm512_cvttpd_epi64(q), _mm512_set1_epi64(3));
