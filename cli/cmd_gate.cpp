@@ -53,24 +53,30 @@ const ops::OpSubjectInfo& kernel_for(const std::string& backend) {
   throw InputError("--backend: '" + backend + "' is not auto, host or cuda");
 }
 
+// A row's figure `key` to three significant digits, "-" where it holds no number.
+std::string num(const nlohmann::json& row, const char* key) {
+  std::ostringstream s;
+  if (row[key].is_number()) s << std::setprecision(3) << row[key].get<double>();
+  else s << "-";
+  return s.str();
+}
+
+// A row's check `key`: "true" where it holds, "FALSE" where it fails or was not made.
+const char* yes(const nlohmann::json& row, const char* key) {
+  return row[key].is_boolean() && row[key].get<bool>() ? "true" : "FALSE";
+}
+
 void print_rows(const nlohmann::json& rows) {
   std::cout << std::left << std::setw(20) << "shape" << std::setw(10) << "repeat" << std::setw(10) << "rows-ind"
             << std::setw(10) << "frozen" << std::setw(10) << "layout" << std::setw(22) << "fwd rel err (util)"
             << "grad x / A / B rel err\n";
   for (const auto& r : rows) {
-    auto yes = [&](const char* k) { return r[k].get<bool>() ? "true" : "FALSE"; };
-    auto num = [&](const char* k) {
-      std::ostringstream s;
-      if (r[k].is_number()) s << std::setprecision(3) << r[k].get<double>();
-      else s << "-";
-      return s.str();
-    };
-    std::cout << std::setw(20) << r["shape"].get<std::string>() << std::setw(10) << yes("repeatable") << std::setw(10)
-              << yes("forward_rows_independent") << std::setw(10) << yes("base_frozen") << std::setw(10)
-              << yes("layout_invariant") << std::setw(22)
-              << (num("forward_rel_err_vs_fp64") + " (" + num("forward_bound_utilisation") + ")")
-              << num("grad_x_rel_err_vs_fp64") << " / " << num("grad_a_rel_err_vs_fp64") << " / "
-              << num("grad_b_rel_err_vs_fp64") << "\n";
+    std::cout << std::setw(20) << r["shape"].get<std::string>() << std::setw(10) << yes(r, "repeatable")
+              << std::setw(10) << yes(r, "forward_rows_independent") << std::setw(10) << yes(r, "base_frozen")
+              << std::setw(10) << yes(r, "layout_invariant") << std::setw(22)
+              << (num(r, "forward_rel_err_vs_fp64") + " (" + num(r, "forward_bound_utilisation") + ")")
+              << num(r, "grad_x_rel_err_vs_fp64") << " / " << num(r, "grad_a_rel_err_vs_fp64") << " / "
+              << num(r, "grad_b_rel_err_vs_fp64") << "\n";
     for (const auto& f : r["failures"]) std::cout << "    " << f.get<std::string>() << "\n";
   }
 }
@@ -81,18 +87,12 @@ void print_transition_rows(const nlohmann::json& rows) {
             << std::setw(10) << "accuracy"
             << "second (mean, logp)\n";
   for (const auto& r : rows) {
-    auto yes = [&](const char* k) { return r[k].is_boolean() && r[k].get<bool>() ? "true" : "FALSE"; };
-    auto num = [&](const char* k) {
-      std::ostringstream s;
-      if (r[k].is_number()) s << std::setprecision(3) << r[k].get<double>();
-      else s << "-";
-      return s.str();
-    };
-    std::cout << std::setw(16) << r["shape"].get<std::string>() << std::setw(8) << yes("prev_sample_bitwise")
-              << std::setw(8) << yes("mean_bitwise") << std::setw(22) << num("logp_max_rel_diff_vs_formula")
-              << std::setw(10) << yes("batch_invariant") << std::setw(10) << yes("scoring_reproduces_sampling_logprob")
-              << std::setw(10) << yes("accuracy_within_bound") << yes("second_formulation_mean_bitwise") << ", "
-              << num("second_formulation_logp_max_rel_diff") << "\n";
+    std::cout << std::setw(16) << r["shape"].get<std::string>() << std::setw(8) << yes(r, "prev_sample_bitwise")
+              << std::setw(8) << yes(r, "mean_bitwise") << std::setw(22) << num(r, "logp_max_rel_diff_vs_formula")
+              << std::setw(10) << yes(r, "batch_invariant") << std::setw(10)
+              << yes(r, "scoring_reproduces_sampling_logprob") << std::setw(10) << yes(r, "accuracy_within_bound")
+              << yes(r, "second_formulation_mean_bitwise") << ", " << num(r, "second_formulation_logp_max_rel_diff")
+              << "\n";
     for (const auto& f : r["failures"]) std::cout << "    " << f.get<std::string>() << "\n";
   }
 }
@@ -101,21 +101,16 @@ void print_model_rows(const nlohmann::json& rows, const nlohmann::json& checks) 
   std::cout << std::left << std::setw(8) << "tokens" << std::setw(40) << "variant" << std::setw(10) << "case"
             << "rel diff vs provider: video / audio / input grad / logp\n";
   for (const auto& r : rows) {
-    auto num = [&](const char* k) {
-      std::ostringstream s;
-      s << std::setprecision(3) << r[k].get<double>();
-      return s.str();
-    };
     std::cout << std::setw(8) << r["tokens"].get<std::int64_t>() << std::setw(40) << r["variant"].get<std::string>()
-              << std::setw(10) << r["case_id"].get<std::string>() << num("video_rel_diff_vs_provider") << " / "
-              << num("audio_rel_diff_vs_provider") << " / " << num("input_grad_rel_diff_vs_provider") << " / "
-              << num("logp_rel_diff_vs_provider") << "\n";
+              << std::setw(10) << r["case_id"].get<std::string>() << num(r, "video_rel_diff_vs_provider") << " / "
+              << num(r, "audio_rel_diff_vs_provider") << " / " << num(r, "input_grad_rel_diff_vs_provider") << " / "
+              << num(r, "logp_rel_diff_vs_provider") << "\n";
   }
   for (const auto& [tokens, c] : checks.items()) {
     std::cout << "  tokens " << tokens << ":";
     for (const char* k :
          {"strict_bitwise_repeatable", "audit_equals_strict", "off_equals_provider", "strict_within_tolerance_vs_fp64"})
-      std::cout << " " << k << "=" << (c[k].get<bool>() ? "true" : "FALSE");
+      std::cout << " " << k << "=" << yes(c, k);
     std::cout << "\n";
   }
 }

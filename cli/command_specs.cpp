@@ -63,38 +63,35 @@ const FlagSpec kReproDir = {"--repro-dir", "DIR",
 }  // namespace
 
 const std::vector<EnvironmentVariable>& environment_variables() {
-  static const std::vector<EnvironmentVariable> table = [] {
-    std::vector<EnvironmentVariable> t = {
-        {"PARITY_REPRO_DIR", "the directory reproducers are written to (default reports/repros)"},
-        {"PARITY_BACKEND", "gate's backend when --backend is not given: auto (default), host or cuda"},
-        {"PARITY_CASES",
-         "generated cases per property when --cases is not given (default 100 for the op families, 25 for the other "
-         "families; at most 10^8)"},
-        {"PARITY_SEED",
-         "the seed of the generated cases when --seed is not given (default fixed, so a plain run is "
-         "reproducible)"},
-        {"RC_PARAMS", "RapidCheck's configuration; its seed= comes before PARITY_SEED"},
-        {"PARITY_THREADS", "host threads of the oracles and kernels, 1 to 1024 (default the hardware's)"},
-        {"OPENBLAS_CORETYPE",
-         "OpenBLAS's kernels for the references' bound products (default parity's own CPU detection where parity "
-         "loads OpenBLAS; OpenBLAS's where LibTorch loaded it)"},
-        {"OPENBLAS_NUM_THREADS",
-         "OpenBLAS's threads for the references' bound products (default PARITY_THREADS where parity loads it)"},
-        {"PARITY_TIMEOUT",
-         "the deadline of one case in seconds, after which the subject counts as hung, when --timeout is not given "
-         "(default 60, at most 86400)"},
-        {"PARITY_FIGURES",
-         "the gate's reference figures (default the installed or source tree's "
-         "docs/reference/figures.json)"},
-        {"PARITY_FUZZ_SUBJECT",
-         "the subject when --subject is not given (default the family's own kernel); the "
-         "fuzz harnesses read it too"},
-        {"PARITY_FUZZ_OP",
-         "the op the op_fuzzer harness checks (default: each input's first byte picks one of the ops "
-         "that have the subject)"},
-    };
-    return t;
-  }();
+  static const std::vector<EnvironmentVariable> table = {
+      {"PARITY_REPRO_DIR", "the directory reproducers are written to (default reports/repros)"},
+      {"PARITY_BACKEND", "gate's backend when --backend is not given: auto (default), host or cuda"},
+      {"PARITY_CASES",
+       "generated cases per property when --cases is not given (default 100 for the op families, 25 for the other "
+       "families; at most 10^8)"},
+      {"PARITY_SEED",
+       "the seed of the generated cases when --seed is not given (default fixed, so a plain run is "
+       "reproducible)"},
+      {"RC_PARAMS", "RapidCheck's configuration; its seed= comes before PARITY_SEED"},
+      {"PARITY_THREADS", "host threads of the oracles and kernels, 1 to 1024 (default the hardware's)"},
+      {"OPENBLAS_CORETYPE",
+       "OpenBLAS's kernels for the references' bound products (default parity's own CPU detection where parity "
+       "loads OpenBLAS; OpenBLAS's where LibTorch loaded it)"},
+      {"OPENBLAS_NUM_THREADS",
+       "OpenBLAS's threads for the references' bound products (default PARITY_THREADS where parity loads it)"},
+      {"PARITY_TIMEOUT",
+       "the deadline of one case in seconds, after which the subject counts as hung, when --timeout is not given "
+       "(default 60, at most 86400)"},
+      {"PARITY_FIGURES",
+       "the gate's reference figures (default the installed or source tree's "
+       "docs/reference/figures.json)"},
+      {"PARITY_FUZZ_SUBJECT",
+       "the subject when --subject is not given (default the family's own kernel); the "
+       "fuzz harnesses read it too"},
+      {"PARITY_FUZZ_OP",
+       "the op the op_fuzzer harness checks (default: each input's first byte picks one of the ops "
+       "that have the subject)"},
+  };
   return table;
 }
 
