@@ -137,35 +137,26 @@ void host_twin_forward(benchmark::State& state, gate::GateShape s) {
   set_rate(state, "FLOP/s", lora_forward_flops(s));
 }
 
-// Every y of lora_forward's reference with its bound, under the float32 arithmetic that promises
-// nothing of the order (Arithmetic{}): what forward_accuracy computes for a case of the shape.
-void op_reference_forward(benchmark::State& state, gate::GateShape s) {
+// Every y of lora_forward's reference under the float32 arithmetic that promises nothing of the
+// order (Arithmetic{}). evaluate = &OpDef::bounded: with its bound, what forward_accuracy computes
+// for a case of the shape; &OpDef::filtered: in Filtered, the filter that forward_accuracy asks
+// first (op_checks.hpp, kFilterWork), deciding most cases without Bounded.
+template <auto evaluate>
+void op_forward(benchmark::State& state, gate::GateShape s) {
   const ShapeData& d = shape_data(s);
   const ops::Arithmetic arithmetic{};
   for (auto _ : state) {
-    ops::BoundedOutputs out = gate_op("lora_forward").bounded(d.forward.values, arithmetic);
+    auto out = (gate_op("lora_forward").*evaluate)(d.forward.values, arithmetic);
     benchmark::DoNotOptimize(out);
   }
   set_rate(state, "FLOP/s", lora_forward_flops(s));
 }
 
-// Every y of lora_forward's reference in Filtered under the same arithmetic: the filter that
-// forward_accuracy asks first (op_checks.hpp, kFilterWork), deciding most cases without Bounded.
-void op_filter_forward(benchmark::State& state, gate::GateShape s) {
-  const ShapeData& d = shape_data(s);
-  const ops::Arithmetic arithmetic{};
-  for (auto _ : state) {
-    ops::FilteredOutputs out = gate_op("lora_forward").filtered(d.forward.values, arithmetic);
-    benchmark::DoNotOptimize(out);
-  }
-  set_rate(state, "FLOP/s", lora_forward_flops(s));
-}
-
-// One check of a LoRA family property on the host twin (forward and backward) at kSmall
-// (lora_backward's gate case at that shape), case materialisation and oracles included: what a
+// One check of a LoRA family property on the host twin (forward and backward) at `s` (kSmall):
+// lora_backward's gate case at that shape, case materialisation and oracles included: what a
 // generated case costs.
-void property_case(benchmark::State& state, const lora::LoraProperty* property) {
-  const Case c = gate::op_gate_case(kSmall, "lora_backward");
+void property_case(benchmark::State& state, gate::GateShape s, const lora::LoraProperty* property) {
+  const Case c = gate::op_gate_case(s, "lora_backward");
   ops::lora_forward::ForwardHost<ops::lora_forward::StandardArithmetic> forward;
   ops::lora_forward::BackwardHost<ops::lora_forward::StandardArithmetic> backward;
   for (auto _ : state) {
@@ -342,26 +333,21 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
   const std::vector<gate::GateShape> shapes = gate::gate_shapes(false);
-  auto add = [&](const char* kind, const gate::GateShape& s, auto fn) {
-    auto* b = benchmark::RegisterBenchmark((std::string(kind) + "/" + name_key(s)).c_str(), fn, s);
+  auto add = [&](const std::string& kind, const gate::GateShape& s, auto fn, auto... args) {
+    auto* b = benchmark::RegisterBenchmark((kind + "/" + name_key(s)).c_str(), fn, s, args...);
     b->UseRealTime()->Unit(benchmark::kMillisecond);
     if (!min_time_given) b->MinTime(kDefaultMinTimeS);
   };
   for (const auto& s : shapes) {
-    add(kTorchF64, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f64); });
-    add(kTorchF32, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f32); });
-    add(kTorchBf16, s, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::bf16); });
+    add(kTorchF64, s, torch_matmul, DType::f64);
+    add(kTorchF32, s, torch_matmul, DType::f32);
+    add(kTorchBf16, s, torch_matmul, DType::bf16);
     add(kHostTwin, s, host_twin_forward);
-    add(kReference, s, op_reference_forward);
-    add(kFilter, s, op_filter_forward);
+    add(kReference, s, op_forward<&ops::OpDef::bounded>);
+    add(kFilter, s, op_forward<&ops::OpDef::filtered>);
   }
-  add(kTorchF64, kSmall, [](benchmark::State& st, gate::GateShape sh) { torch_matmul(st, sh, DType::f64); });
-  for (const auto& p : lora::lora_properties()) {
-    auto* b = benchmark::RegisterBenchmark((std::string(kProperty) + "_" + p.name + "/" + name_key(kSmall)).c_str(),
-                                           property_case, &p);
-    b->UseRealTime()->Unit(benchmark::kMillisecond);
-    if (!min_time_given) b->MinTime(kDefaultMinTimeS);
-  }
+  add(kTorchF64, kSmall, torch_matmul, DType::f64);
+  for (const auto& p : lora::lora_properties()) add(std::string(kProperty) + "_" + p.name, kSmall, property_case, &p);
 
   benchmark::AddCustomContext("parity_threads", std::to_string(thread_count()));
   benchmark::AddCustomContext("isa", isa_name(best_isa()));

@@ -94,20 +94,14 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& s : gate::gate_shapes(false)) {
-    const std::string key = "/" + name_key(s);
-    benchmark::RegisterBenchmark(
-        ("BM_CudaKernelForward" + key).c_str(),
-        [](benchmark::State& st, gate::GateShape sh) { subject_forward(st, "parity-cuda", sh); }, s)
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(
-        ("BM_TorchCudaLoraForward" + key).c_str(),
-        [](benchmark::State& st, gate::GateShape sh) { subject_forward(st, "torch-cuda", sh); }, s)
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("BM_TorchCudaMatmulBf16" + key).c_str(), cublas_mm, s)
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
+    const auto add = [&s](const std::string& kind, auto fn, auto... args) {
+      benchmark::RegisterBenchmark((kind + "/" + name_key(s)).c_str(), fn, args..., s)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    };
+    add("BM_CudaKernelForward", subject_forward, std::string("parity-cuda"));
+    add("BM_TorchCudaLoraForward", subject_forward, std::string("torch-cuda"));
+    add("BM_TorchCudaMatmulBf16", cublas_mm);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

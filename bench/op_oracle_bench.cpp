@@ -80,29 +80,19 @@ std::int64_t first_output_elements(const ops::OpDef& op, const ops::OpProblem& p
   return n;
 }
 
-// One evaluation of bc's reference an iteration: `evaluate(op, values, arithmetic)`, Bounded's or the
-// filter's.
-template <class Evaluate>
-void evaluation(benchmark::State& state, const BenchCase& bc, Evaluate evaluate) {
+// One evaluation of bc's reference an iteration: evaluate = &OpDef::bounded (Bounded's) or
+// &OpDef::filtered (the filter's).
+template <auto evaluate>
+void evaluation(benchmark::State& state, const BenchCase& bc) {
   const ops::OpDef& op = ops::find_op_family(bc.op).def();
   const ops::OpProblem p = problem_of(bc);
   const ops::Arithmetic arithmetic = host_arithmetic(bc.op);
   for (auto _ : state) {
-    auto out = evaluate(op, p.values, arithmetic);
+    auto out = (op.*evaluate)(p.values, arithmetic);
     benchmark::DoNotOptimize(out);
   }
   state.counters["elements/s"] = benchmark::Counter(
       static_cast<double>(first_output_elements(op, p) * state.iterations()), benchmark::Counter::kIsRate);
-}
-
-void op_bounded(benchmark::State& state, const BenchCase& bc) {
-  evaluation(state, bc,
-             [](const ops::OpDef& op, const ops::OpValues& v, const ops::Arithmetic& a) { return op.bounded(v, a); });
-}
-
-void op_filter(benchmark::State& state, const BenchCase& bc) {
-  evaluation(state, bc,
-             [](const ops::OpDef& op, const ops::OpValues& v, const ops::Arithmetic& a) { return op.filtered(v, a); });
 }
 
 // The console output, then per op the filter's time over Bounded's and what the filter decides.
@@ -170,10 +160,10 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   for (const BenchCase& bc : kCases) {
-    benchmark::RegisterBenchmark(("BM_OpBounded/" + bc.label).c_str(), op_bounded, bc)
+    benchmark::RegisterBenchmark(("BM_OpBounded/" + bc.label).c_str(), evaluation<&ops::OpDef::bounded>, bc)
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("BM_OpFilter/" + bc.label).c_str(), op_filter, bc)
+    benchmark::RegisterBenchmark(("BM_OpFilter/" + bc.label).c_str(), evaluation<&ops::OpDef::filtered>, bc)
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
   }
