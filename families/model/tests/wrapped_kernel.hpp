@@ -23,7 +23,8 @@ inline std::unique_ptr<ops::OpSubject> paritys_kernel(const std::string& op) {
 }
 
 // parity's kernel of `op` (made with this subject): `before` sees each call before the kernel runs
-// it (to count or record it), `after` the call and the kernel's outputs, which it may change.
+// it (to count or record it), `after` the call and the kernel's outputs, which it may change. It
+// declares the default arithmetic (any reduction order), not the kernel's own.
 class WrappedKernel final : public ops::OpSubject {
  public:
   using Before = std::function<void(const ops::OpCall&)>;

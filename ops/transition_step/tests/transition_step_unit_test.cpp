@@ -211,14 +211,11 @@ TEST(TransitionStep, AnUnknownParamListsSigma) {
 // transition_score: parity's kernel scores the step's own prev to the step's logp, bitwise, and its
 // reference scores the step's reference prev as the step's reference does.
 TEST(TransitionScore, ScoresTheStepsPrevToTheStepsLogp) {
-  const OpDef& score = testing::def_of(find_op_family("transition_score"));
-  find_op_family("transition_score").subjects();
+  const testing::OpUnderTest scoring_op{"transition_score"};
+  const OpDef& score = scoring_op.def();
   for (const bool cps : {false, true}) {
     Case c = make_case(2, 50, cps, 0.8f, 9);
-    c.family = "transition_score";
-    std::unique_ptr<OpSubject> host;
-    for (const auto& s : op_subjects("transition_score"))
-      if (s.name == "parity-host") host = s.make();
+    const std::unique_ptr<OpSubject> host = scoring_op.make("parity-host");
     c.family = "transition_step";
     OpProblem step = materialise(op.def().decl, c);
     const OpOutputs sampled = op.make("parity-host")->run(step.call);
