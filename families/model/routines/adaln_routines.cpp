@@ -14,9 +14,6 @@
 namespace parity::model {
 namespace {
 
-using runtime::Backend;
-using runtime::BoundaryCall;
-
 // SiLU as the swiglu kernel computes it, bit for bit (swiglu::silu): the only thing this file takes
 // from swiglu_kernel.cuh, which also brings swiglu's host twins and factories. Accepted rather than
 // a header of its own for one function; the model depends on the ops already.
@@ -39,9 +36,9 @@ std::pair<Tensor, Tensor> halves(const Tensor& ss) {
   return {shift, scale};
 }
 
-class TimestepRoutine final : public runtime::Routine {
+class TimestepRoutine final : public PrimitivesRoutine {
  public:
-  explicit TimestepRoutine(Primitives p) : p_(std::move(p)) {}
+  using PrimitivesRoutine::PrimitivesRoutine;
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     const Tensor t = o.at(0).contiguous();
     const std::int64_t B = t.numel(), F = o.at(1).dim(1), half = F / 2;
@@ -60,28 +57,22 @@ class TimestepRoutine final : public runtime::Routine {
   std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
     throw InputError("timestep_embedder_mlp has no backward (the timestep is not differentiated)");
   }
-
- private:
-  Primitives p_;
 };
 
-class ModulationRoutine final : public runtime::Routine {
+class ModulationRoutine final : public PrimitivesRoutine {
  public:
-  explicit ModulationRoutine(Primitives p) : p_(std::move(p)) {}
+  using PrimitivesRoutine::PrimitivesRoutine;
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     return {p_.linear_forward(silu_f32(o.at(0)), o.at(1), &o.at(2))};
   }
   std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
     throw InputError("adaln_modulation has no backward (temb is not differentiated)");
   }
-
- private:
-  Primitives p_;
 };
 
-class NormOutRoutine final : public runtime::Routine {
+class NormOutRoutine final : public PrimitivesRoutine {
  public:
-  explicit NormOutRoutine(Primitives p) : p_(std::move(p)) {}
+  using PrimitivesRoutine::PrimitivesRoutine;
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     const Tensor& x = o.at(0);
     const std::int64_t B = x.dim(0), T = x.dim(1), D = x.dim(2);
@@ -108,35 +99,10 @@ class NormOutRoutine final : public runtime::Routine {
     const Tensor dx = p_.rms_norm_backward_input(reshaped(x, {B * T, D}), nullptr, kRmsEps, reshaped(dn, {B * T, D}));
     return {reshaped(dx, {B, T, D}), Tensor(), Tensor(), Tensor()};
   }
-
- private:
-  Primitives p_;
 };
 
 Tensor example(std::vector<std::int64_t> shape, std::uint32_t stream) {
   return example_operand(DType::f32, std::move(shape), stream);
-}
-
-template <class R>
-runtime::RoutineInfo f32_routine(const PrimitivesOf& of, std::string name, std::string op, std::string shapes,
-                                 std::string kind, std::vector<std::string> operand_names, bool backward,
-                                 void (*shape_rules)(ShapeRules&),
-                                 std::function<std::vector<Tensor>()> example_operands) {
-  const std::size_t n = operand_names.size();
-  return runtime::RoutineInfo{
-      std::move(name),
-      std::move(op),
-      "all f32",
-      std::move(shapes),
-      {std::move(kind)},
-      runtime::OptIn::all,
-      backward,
-      [n, operand_names, shape_rules](const BoundaryCall& call, Backend backend) {
-        return refusal(call, backend, std::vector<DType>(n, DType::f32), operand_names, shape_rules);
-      },
-      routine_maker<R>(of),
-      backward ? repeatable_self_check_with_backward(routine_maker<R>(of), std::move(example_operands))
-               : repeatable_self_check(routine_maker<R>(of), std::move(example_operands))};
 }
 
 }  // namespace
@@ -144,7 +110,7 @@ runtime::RoutineInfo f32_routine(const PrimitivesOf& of, std::string name, std::
 runtime::RoutineInfo timestep_embedder_routine(const PrimitivesOf& of) {
   return f32_routine<TimestepRoutine>(of, "timestep_embedder_mlp", "sinusoid-linear-silu-linear",
                                       "t [B], W1 [D, F], W2 [D, D]", "time_embedder", {"t", "W1", "b1", "W2", "b2"},
-                                      false, timestep_shapes, [] {
+                                      runtime::OptIn::all, false, timestep_shapes, [] {
                                         return std::vector<Tensor>{example({2}, 1), example({4, 6}, 2), example({4}, 3),
                                                                    example({4, 4}, 4), example({4}, 5)};
                                       });
@@ -152,8 +118,8 @@ runtime::RoutineInfo timestep_embedder_routine(const PrimitivesOf& of) {
 
 runtime::RoutineInfo adaln_modulation_routine(const PrimitivesOf& of) {
   return f32_routine<ModulationRoutine>(
-      of, "adaln_modulation", "silu-linear", "temb [B, D], W [kD, D]", "modulation", {"temb", "W", "b"}, false,
-      modulation_shapes, [] {
+      of, "adaln_modulation", "silu-linear", "temb [B, D], W [kD, D]", "modulation", {"temb", "W", "b"},
+      runtime::OptIn::all, false, modulation_shapes, [] {
         return std::vector<Tensor>{example({2, 4}, 1), example({8, 4}, 2), example({8}, 3)};
       });
 }
@@ -161,7 +127,7 @@ runtime::RoutineInfo adaln_modulation_routine(const PrimitivesOf& of) {
 runtime::RoutineInfo adaln_norm_out_routine(const PrimitivesOf& of) {
   return f32_routine<NormOutRoutine>(
       of, "adaln_norm_out", "rmsnorm-adaln", "x [B, T, D], temb [B, D], W [2D, D]", "norm_out", {"x", "temb", "W", "b"},
-      true, norm_out_shapes, [] {
+      runtime::OptIn::all, true, norm_out_shapes, [] {
         return std::vector<Tensor>{example({2, 3, 4}, 1), example({2, 4}, 2), example({8, 4}, 3), example({8}, 4)};
       });
 }

@@ -14,14 +14,13 @@ namespace {
 
 using runtime::Backend;
 using runtime::BoundaryCall;
-using runtime::Routine;
 using runtime::RoutineInfo;
 
 // A routine whose operands' leading dims are flattened into token rows for a 2-D primitive and
 // restored afterwards: y [.., N] = x [.., K] W^T + b.
-class LinearRoutine : public Routine {
+class LinearRoutine : public PrimitivesRoutine {
  public:
-  explicit LinearRoutine(Primitives p) : p_(std::move(p)) {}
+  using PrimitivesRoutine::PrimitivesRoutine;
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     return {as_token_rows(o.at(0), [&](const Tensor& x) { return p_.linear_forward(x, o.at(1), &o.at(2)); })};
   }
@@ -29,14 +28,11 @@ class LinearRoutine : public Routine {
     return {as_token_rows(g.at(0), [&](const Tensor& dy) { return p_.linear_backward_input(dy, o.at(1)); }), Tensor(),
             Tensor()};
   }
-
- private:
-  Primitives p_;
 };
 
-class AttentionRoutine : public Routine {
+class AttentionRoutine : public PrimitivesRoutine {
  public:
-  explicit AttentionRoutine(Primitives p) : p_(std::move(p)) {}
+  using PrimitivesRoutine::PrimitivesRoutine;
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     return {attention_forward(p_, AttentionOperands::from(o))};
   }
@@ -45,15 +41,12 @@ class AttentionRoutine : public Routine {
     grads[0] = attention_backward_input(p_, AttentionOperands::from(o), g.at(0));
     return grads;
   }
-
- private:
-  Primitives p_;
 };
 
 // Operands {h [B,T,D], w1, w3, w2}.
-class FeedForwardRoutine : public Routine {
+class FeedForwardRoutine : public PrimitivesRoutine {
  public:
-  explicit FeedForwardRoutine(Primitives p) : p_(std::move(p)) {}
+  using PrimitivesRoutine::PrimitivesRoutine;
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     return {as_token_rows(o.at(0), [&](const Tensor& h) { return swiglu_forward(p_, h, o.at(1), o.at(2), o.at(3)); })};
   }
@@ -64,17 +57,14 @@ class FeedForwardRoutine : public Routine {
                                       reshaped(g.at(0), {h.numel() / D, D}));
     return {reshaped(dh, h.shape()), Tensor(), Tensor(), Tensor()};
   }
-
- private:
-  Primitives p_;
 };
 
 // Operands {c [B,T,D], cos, sin, then per block: norm1, wq, wk, wv, wo, norm_q, norm_k, norm2,
 // w1, w3, w2}. Each block: x += Attn(RMS(x) norm1); x += FF(RMS(x) norm2). Forward only.
-class RefinerRoutine : public Routine {
+class RefinerRoutine : public PrimitivesRoutine {
  public:
   static constexpr std::size_t kPerBlock = 11;
-  explicit RefinerRoutine(Primitives p) : p_(std::move(p)) {}
+  using PrimitivesRoutine::PrimitivesRoutine;
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     if (o.size() < 3 || (o.size() - 3) % kPerBlock != 0) throw InputError("token_refiner_block: bad operand count");
     Tensor x = o[0];
@@ -91,9 +81,6 @@ class RefinerRoutine : public Routine {
   std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
     throw InputError("token_refiner_block has no backward (the text path is not differentiated)");
   }
-
- private:
-  Primitives p_;
 };
 
 std::vector<Tensor> attention_example() { return AttentionOperands::example().list(); }
@@ -118,11 +105,14 @@ RoutineInfo linear_routine(const PrimitivesOf& of, std::string name, std::string
                        return refusal(call, backend, {x_dtype, x_dtype, DType::f32}, {"x", "W", "b"}, linear_shapes);
                      },
                      make,
-                     repeatable_self_check_with_backward(make, [x_dtype] {
-                       return std::vector<Tensor>{example_operand(x_dtype, {3, 5}, 1),
-                                                  example_operand(x_dtype, {4, 5}, 2),
-                                                  example_operand(DType::f32, {4}, 3)};
-                     })};
+                     repeatable_self_check(
+                         make,
+                         [x_dtype] {
+                           return std::vector<Tensor>{example_operand(x_dtype, {3, 5}, 1),
+                                                      example_operand(x_dtype, {4, 5}, 2),
+                                                      example_operand(DType::f32, {4}, 3)};
+                         },
+                         true)};
 }
 
 }  // namespace
@@ -134,33 +124,12 @@ runtime::RoutineRegistry model_routines_on(const PrimitivesOf& of) {
   r.add(linear_routine(of, "text_context_projection", "context_embedder", DType::bf16, runtime::OptIn::none));
   r.add(linear_routine(of, "video_input_projection_fp32", "proj_in", DType::f32, runtime::OptIn::video_projections));
   r.add(linear_routine(of, "video_output_projection_fp32", "proj_out", DType::f32, runtime::OptIn::video_projections));
-  const std::vector<DType> attn_dtypes(AttentionOperands::kCount, DType::f32);
-  const std::vector<std::string> attn_names = {"h", "wq", "wk", "wv", "wo", "norm_q", "norm_k", "cos", "sin"};
-  r.add(RoutineInfo{"joint_attention",
-                    "attention",
-                    "all f32",
-                    "h [B, T, D], heads = D / len(norm_q)",
-                    {"attention"},
-                    runtime::OptIn::none,
-                    true,
-                    [=](const BoundaryCall& call, Backend backend) {
-                      return refusal(call, backend, attn_dtypes, attn_names, attention_shapes);
-                    },
-                    routine_maker<AttentionRoutine>(of),
-                    repeatable_self_check_with_backward(routine_maker<AttentionRoutine>(of), attention_example)});
-  r.add(RoutineInfo{
-      "swiglu_feed_forward",
-      "swiglu",
-      "all f32",
-      "h [..., D], W1, W3 [F, D], W2 [D, F]",
-      {"feed_forward"},
-      runtime::OptIn::none,
-      true,
-      [](const BoundaryCall& call, Backend backend) {
-        return refusal(call, backend, std::vector<DType>(4, DType::f32), {"h", "w1", "w3", "w2"}, feed_forward_shapes);
-      },
-      routine_maker<FeedForwardRoutine>(of),
-      repeatable_self_check_with_backward(routine_maker<FeedForwardRoutine>(of), feed_forward_example)});
+  r.add(f32_routine<AttentionRoutine>(of, "joint_attention", "attention", "h [B, T, D], heads = D / len(norm_q)",
+                                      "attention", {"h", "wq", "wk", "wv", "wo", "norm_q", "norm_k", "cos", "sin"},
+                                      runtime::OptIn::none, true, attention_shapes, attention_example));
+  r.add(f32_routine<FeedForwardRoutine>(of, "swiglu_feed_forward", "swiglu", "h [..., D], W1, W3 [F, D], W2 [D, F]",
+                                        "feed_forward", {"h", "w1", "w3", "w2"}, runtime::OptIn::none, true,
+                                        feed_forward_shapes, feed_forward_example));
   r.add(RoutineInfo{
       "token_refiner_block",
       "refiner",
@@ -175,16 +144,19 @@ runtime::RoutineRegistry model_routines_on(const PrimitivesOf& of) {
         return refusal(call, backend, std::vector<DType>(call.operands.size(), DType::f32), names, refiner_shapes);
       },
       routine_maker<RefinerRoutine>(of),
-      repeatable_self_check(routine_maker<RefinerRoutine>(of), [] {
-        std::vector<Tensor> o = {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {5, 1}, 8),
-                                 example_operand(DType::f32, {5, 1}, 9), example_operand(DType::f32, {8}, 10)};
-        auto a = attention_example();
-        o.insert(o.end(), a.begin() + 1, a.begin() + 7);
-        o.push_back(example_operand(DType::f32, {8}, 11));
-        auto f = feed_forward_example();
-        o.insert(o.end(), f.begin() + 1, f.end());
-        return o;
-      })});
+      repeatable_self_check(
+          routine_maker<RefinerRoutine>(of),
+          [] {
+            std::vector<Tensor> o = {example_operand(DType::f32, {1, 5, 8}, 1), example_operand(DType::f32, {5, 1}, 8),
+                                     example_operand(DType::f32, {5, 1}, 9), example_operand(DType::f32, {8}, 10)};
+            auto a = attention_example();
+            o.insert(o.end(), a.begin() + 1, a.begin() + 7);
+            o.push_back(example_operand(DType::f32, {8}, 11));
+            auto f = feed_forward_example();
+            o.insert(o.end(), f.begin() + 1, f.end());
+            return o;
+          },
+          false)});
   r.add(transition_routine(of));
   r.add(timestep_embedder_routine(of));
   r.add(adaln_modulation_routine(of));

@@ -11,6 +11,7 @@
 // its op's kernel is; feed_forward.hpp composes the SwiGLU feed-forward from these.
 #include <functional>
 #include <string>
+#include <utility>
 
 #include <parity/core/tensor.hpp>
 #include <parity/ops/transition_step/transition_step_kernel.cuh>
@@ -52,6 +53,15 @@ struct Primitives {
   // The sampler's step with its log-prob (ops/transition_step's): x, v, eps [B, n] float32, each
   // sample at its own sigma and sigma_prev; transition_step's outputs prev, mean, std and logp.
   std::function<ops::OpOutputs(const ops::transition_step::RowStep&)> transition_step;
+};
+
+// A routine of the model's over the primitives `p_` it was made with.
+class PrimitivesRoutine : public runtime::Routine {
+ public:
+  explicit PrimitivesRoutine(Primitives p) : p_(std::move(p)) {}
+
+ protected:
+  Primitives p_;
 };
 
 // The primitives of `backend`; throws InputError for cuda in a build without CUDA.

@@ -74,7 +74,9 @@ std::vector<Tensor> run_routine(const runtime::Routine& routine, const std::vect
   return out;
 }
 
-std::function<std::string(runtime::Backend)> self_check(
+}  // namespace
+
+std::function<std::string(runtime::Backend)> repeatable_self_check(
     std::function<std::unique_ptr<runtime::Routine>(runtime::Backend)> make,
     std::function<std::vector<Tensor>()> example, bool backward) {
   return [make, example, backward](runtime::Backend b) -> std::string {
@@ -94,20 +96,6 @@ std::function<std::string(runtime::Backend)> self_check(
       return std::string("it threw: ") + e.what();
     }
   };
-}
-
-}  // namespace
-
-std::function<std::string(runtime::Backend)> repeatable_self_check(
-    std::function<std::unique_ptr<runtime::Routine>(runtime::Backend)> make,
-    std::function<std::vector<Tensor>()> example) {
-  return self_check(std::move(make), std::move(example), false);
-}
-
-std::function<std::string(runtime::Backend)> repeatable_self_check_with_backward(
-    std::function<std::unique_ptr<runtime::Routine>(runtime::Backend)> make,
-    std::function<std::vector<Tensor>()> example) {
-  return self_check(std::move(make), std::move(example), true);
 }
 
 }  // namespace parity::model

@@ -1,5 +1,5 @@
 #pragma once
-// What the model's routines check before taking a call, and their self-check.
+// What the model's routines check before taking a call, their self-check, and how they are made.
 #include <functional>
 #include <string>
 #include <vector>
@@ -53,15 +53,36 @@ std::function<std::unique_ptr<runtime::Routine>(runtime::Backend)> routine_maker
 }
 
 // A self-check: the routine built on `backend` runs twice on `example()` with the same bits and
-// finite outputs, and on cuda gives the host twin's bits. Empty when it passes.
+// finite outputs, and on cuda gives the host twin's bits. Empty when it passes. With `backward`,
+// each run is the forward and then the backward for d_out drawn in each output's shape, and its
+// gradients (those the routine returns) are checked with the outputs, so every kernel the routine
+// calls backward runs before auto mode binds it.
 std::function<std::string(runtime::Backend)> repeatable_self_check(
     std::function<std::unique_ptr<runtime::Routine>(runtime::Backend)> make,
-    std::function<std::vector<Tensor>()> example);
-// The same for a routine with a backward: each run is the forward and then the backward for d_out
-// drawn in each output's shape, and its gradients (those the routine returns) are checked with the
-// outputs, so every kernel the routine calls backward runs before auto mode binds it.
-std::function<std::string(runtime::Backend)> repeatable_self_check_with_backward(
-    std::function<std::unique_ptr<runtime::Routine>(runtime::Backend)> make,
-    std::function<std::vector<Tensor>()> example);
+    std::function<std::vector<Tensor>()> example, bool backward);
+
+// The routine `name` of class R (made as routine_maker makes it) for the call kind `kind`: every
+// operand float32, named `operand_names` and refused by `shape_rules` (refusal), with a backward
+// where `backward` says, and its self-check (with the backward where it has one) on `example()`.
+template <class R>
+runtime::RoutineInfo f32_routine(const PrimitivesOf& of, std::string name, std::string op, std::string shapes,
+                                 std::string kind, std::vector<std::string> operand_names, runtime::OptIn opt_in,
+                                 bool backward, void (*shape_rules)(ShapeRules&),
+                                 std::function<std::vector<Tensor>()> example) {
+  const std::size_t n = operand_names.size();
+  return runtime::RoutineInfo{
+      std::move(name),
+      std::move(op),
+      "all f32",
+      std::move(shapes),
+      {std::move(kind)},
+      opt_in,
+      backward,
+      [n, operand_names, shape_rules](const runtime::BoundaryCall& call, runtime::Backend backend) {
+        return refusal(call, backend, std::vector<DType>(n, DType::f32), operand_names, shape_rules);
+      },
+      routine_maker<R>(of),
+      repeatable_self_check(routine_maker<R>(of), std::move(example), backward)};
+}
 
 }  // namespace parity::model

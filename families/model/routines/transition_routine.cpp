@@ -15,9 +15,9 @@ std::vector<float> floats(const Tensor& t) {
   return out;
 }
 
-class TransitionRoutine : public runtime::Routine {
+class TransitionRoutine : public PrimitivesRoutine {
  public:
-  explicit TransitionRoutine(Primitives p) : p_(std::move(p)) {}
+  using PrimitivesRoutine::PrimitivesRoutine;
   std::vector<Tensor> forward(const std::vector<Tensor>& o) const override {
     ops::OpOutputs out = p_.transition_step(transition_step_inputs(o));
     return {std::move(out.at("prev")), std::move(out.at("logp"))};
@@ -25,9 +25,6 @@ class TransitionRoutine : public runtime::Routine {
   std::vector<Tensor> backward(const std::vector<Tensor>&, const std::vector<Tensor>&) const override {
     throw InputError("transition_step_logprob has no backward");
   }
-
- private:
-  Primitives p_;
 };
 
 }  // namespace
@@ -56,18 +53,21 @@ runtime::RoutineInfo transition_routine(const PrimitivesOf& of) {
                                                {"x", "v", "eps", "sigma", "sigma_prev"}, transition_shapes);
                               },
                               make,
-                              repeatable_self_check(make, [] {
-                                std::vector<Tensor> o;
-                                for (std::uint32_t t = 0; t < 3; ++t)
-                                  o.push_back(example_operand(DType::f32, {2, 6}, 20 + t));
-                                o.push_back(Tensor::zeros(DType::f32, {2}));
-                                o.push_back(Tensor::zeros(DType::f32, {2}));
-                                for (std::int64_t b = 0; b < 2; ++b) {
-                                  o[3].set_value(b, 0.8);
-                                  o[4].set_value(b, 0.7);
-                                }
-                                return o;
-                              })};
+                              repeatable_self_check(
+                                  make,
+                                  [] {
+                                    std::vector<Tensor> o;
+                                    for (std::uint32_t t = 0; t < 3; ++t)
+                                      o.push_back(example_operand(DType::f32, {2, 6}, 20 + t));
+                                    o.push_back(Tensor::zeros(DType::f32, {2}));
+                                    o.push_back(Tensor::zeros(DType::f32, {2}));
+                                    for (std::int64_t b = 0; b < 2; ++b) {
+                                      o[3].set_value(b, 0.8);
+                                      o[4].set_value(b, 0.7);
+                                    }
+                                    return o;
+                                  },
+                                  false)};
 }
 
 }  // namespace parity::model
