@@ -61,7 +61,6 @@ class TransitionFamily final : public gen::Family {
     return "flow-matching SDE step (sde, cps) with its log-prob, sampling and scoring";
   }
   std::string default_subject() const override { return "parity-host"; }
-  int cases_per_property() const override { return gen::default_case_count(gen::kDefaultCasesPerProperty); }
 
   std::vector<gen::SubjectEntry> subjects() const override {
     std::vector<gen::SubjectEntry> out;
