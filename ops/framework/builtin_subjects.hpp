@@ -35,9 +35,9 @@ struct BuiltinSubjects {
 
 // LibTorch's implementation written out as a subject (`make`), for BuiltinSubjects::torch;
 // `unavailable` (null: available wherever parity is built) says why not where it cannot run.
-// An op folder declares `make` in its <op>_op.hpp (plain C++, declarations only) and defines it in
-// <op>_torch.cpp, the folder's only LibTorch source, which includes that header: a definition
-// that disagrees with its declaration fails to compile or link.
+// An op folder whose reference is a torch_subject declares `make` in its <op>_op.hpp (plain C++,
+// declarations only) and defines it in <op>_torch.cpp, the folder's only LibTorch source, which
+// includes that header: a definition that disagrees with its declaration fails to compile or link.
 OpSubjectInfo torch_subject(std::string description, MakeOpSubject make, std::string (*unavailable)() = nullptr);
 
 // LibTorch's implementation in a build that does not link LibTorch (the libFuzzer harnesses',

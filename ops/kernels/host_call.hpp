@@ -2,12 +2,12 @@
 // An op call as parity's kernels read it, driven by the op's declaration (<op>_op.hpp): every
 // declared output allocated (declared_outputs, which the CUDA side, device_call.cuh, shares) and,
 // for a host twin, every input the call has as floats (HostCall). A host twin derives from
-// HostTwin<Op> and writes only its row loop.
+// HostTwin<Op, &declared_arithmetic> and writes only its row loop.
 // An op's <op>_kernel.cuh is parity's kernel of the op: its arithmetic (PARITY_HD), shared bit for
 // bit by the CUDA kernel (<op>.cu, compiled with --fmad=false) and the host twin below it, and the
 // CUDA kernel's factory. It hides the host twins, and the includes only they need (this header,
-// <op>_op.hpp, <vector>, ...), from nvcc under `#if !defined(__CUDACC__)`: the .cu compiles the
-// arithmetic and the factory alone.
+// <vector>, ..., and <op>_op.hpp where the arithmetic does not read it), from nvcc under
+// `#if !defined(__CUDACC__)`: the .cu compiles the arithmetic and the factory alone.
 #include <cstdint>
 #include <map>
 #include <stdexcept>

@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kLanes)
 }  // namespace
 
 std::unique_ptr<OpSubject> make_cuda_kernel() {
-  return kernels::cuda_kernel<Linear>({.reduction_lanes = kLanes}, [](const kernels::DeviceCall& d) {
+  return kernels::cuda_kernel<Linear>(declared_arithmetic(), [](const kernels::DeviceCall& d) {
     const std::int64_t T = d.extent("T"), N = d.extent("N");
     const dim3 grid(kernels::blocks(N), static_cast<unsigned>(std::clamp<std::int64_t>(T, 1, 65535)));
     linear_elements<<<grid, kLanes>>>(d.in("x"), d.in("W"), d.optional("b"), d.has("b"), T, N, d.extent("K"),

@@ -24,6 +24,9 @@ namespace parity::ops::linear {
 
 using kernels::kLanes;
 
+// What the kernels and their twins declare (ops/framework/arithmetic.hpp).
+inline Arithmetic declared_arithmetic() { return {.reduction_lanes = kLanes}; }
+
 // The product x[k] * W[k] of one row of x and one row of W, as loaded by `lx` and `lw`.
 template <class LoadX, class LoadW>
 struct Product {
@@ -50,10 +53,8 @@ struct Standard {
 };
 
 template <class Policy>
-class LinearHost : public kernels::HostTwin<Linear> {
+class LinearHost : public kernels::HostTwin<Linear, &declared_arithmetic> {
  public:
-  Arithmetic arithmetic() const override { return {.reduction_lanes = kLanes}; }
-
   void rows(kernels::HostCall& c) const override {
     const std::int64_t T = c.extent("T"), K = c.extent("K"), N = c.extent("N");
     const bool has_bias = c.has("b");
