@@ -3,12 +3,14 @@
 // reproducer, replay and rerun, its element map drawn), unknown fields shown, findings never
 // counted, numbers readable. report_page_test.sh opens real pages in chromium.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include <parity/core/element_map.hpp>
 #include <parity/core/verdict.hpp>
+#include <parity/properties/tests/holds_text.hpp>
 #include <parity/report/field_text.hpp>
 #include <parity/report/html_text.hpp>
 #include <parity/report/json_sections.hpp>
@@ -51,22 +53,15 @@ TEST(RowStatus, FindingsAreNeverCounted) {
 }
 
 TEST(Conclusion, SaysWhatEachKindOfReportConcludes) {
-  EXPECT_NE(conclusion_sentence({{"all_hold", true}}).find("every check of parity's kernels holds"), std::string::npos);
-  EXPECT_NE(conclusion_sentence({{"all_hold", false}, {"rows", {{{"failures", {"x"}}}}}}).find("1 failing row"),
-            std::string::npos);
-  EXPECT_NE(conclusion_sentence({{"probes", {{{"detected_by", nullptr}}, {{"detected_by", "p"}}}}})
-                .find("1 of 2 probes not detected"),
-            std::string::npos);
-  EXPECT_NE(conclusion_sentence({{"results", {{{"kind", "holds"}}, {{"kind", "skipped"}}}}})
-                .find("all 1 results hold</span> (1 skipped"),
-            std::string::npos);
-  EXPECT_NE(
-      conclusion_sentence({{"schema", "parity.trajectory/1"}, {"all_steps_bitwise_equal", false}}).find("diverged"),
-      std::string::npos);
-  EXPECT_NE(conclusion_sentence({{"schema", "parity.repro/1"}, {"property", "repeatable"}, {"subject", "s"}})
-                .find("repeatable failed on s"),
-            std::string::npos);
-  EXPECT_NE(conclusion_sentence(json::object()).find("no verdict"), std::string::npos);
+  const std::pair<json, std::string> reports[] = {
+      {{{"all_hold", true}}, "every check of parity's kernels holds"},
+      {{{"all_hold", false}, {"rows", {{{"failures", {"x"}}}}}}, "1 failing row"},
+      {{{"probes", {{{"detected_by", nullptr}}, {{"detected_by", "p"}}}}}, "1 of 2 probes not detected"},
+      {{{"results", {{{"kind", "holds"}}, {{"kind", "skipped"}}}}}, "all 1 results hold</span> (1 skipped"},
+      {{{"schema", "parity.trajectory/1"}, {"all_steps_bitwise_equal", false}}, "diverged"},
+      {{{"schema", "parity.repro/1"}, {"property", "repeatable"}, {"subject", "s"}}, "repeatable failed on s"},
+      {json::object(), "no verdict"}};
+  for (const auto& [doc, says] : reports) EXPECT_TRUE(holds_text(conclusion_sentence(doc), says)) << doc.dump();
 }
 
 TEST(ReportPage, FailuresComeFirstWithReproducerRelativeToThePageAndReplay) {
@@ -86,17 +81,14 @@ TEST(ReportPage, FailuresComeFirstWithReproducerRelativeToThePageAndReplay) {
   ASSERT_NE(card, std::string::npos);
   EXPECT_LT(conclusion, card);
   EXPECT_LT(card, page.find("<table>"));
-  EXPECT_NE(page.find("<span class=\"property\">rows_independent</span> &middot; <span class=\"subject\">mine</span> "
-                      "<span class=\"kind\">a wrong value</span>",
-                      card),
-            std::string::npos);
-  EXPECT_NE(page.find("<code class=\"case\">lora T=2</code>", card), std::string::npos);
-  EXPECT_NE(page.find("<a href=\"../repros/r.json\">", card), std::string::npos);
-  EXPECT_NE(page.find("<pre class=\"command\"><code class=\"command\">parity replay reports/repros/r.json</code></pre>",
-                      card),
-            std::string::npos);
-  EXPECT_NE(page.find("unknown_field"), std::string::npos);  // shown, not dropped
-  EXPECT_NE(page.find("{&quot;deep&quot;:1}"), std::string::npos);
+  for (const char* in_card :
+       {"<span class=\"property\">rows_independent</span> &middot; <span class=\"subject\">mine</span> "
+        "<span class=\"kind\">a wrong value</span>",
+        "<code class=\"case\">lora T=2</code>", "<a href=\"../repros/r.json\">",
+        "<pre class=\"command\"><code class=\"command\">parity replay reports/repros/r.json</code></pre>"})
+    EXPECT_TRUE(holds_text(page, in_card, card));
+  EXPECT_TRUE(holds_text(page, "unknown_field"));  // shown, not dropped
+  EXPECT_TRUE(holds_text(page, "{&quot;deep&quot;:1}"));
 }
 
 // A check record's card: the one-line case, what broke, the rerun command, and the map's SVG with
@@ -119,13 +111,13 @@ TEST(ReportPage, ACardDrawsItsMapWithTheDifferingElementMarked) {
   const auto card = page.find("<article class=\"card\">");
   ASSERT_NE(card, std::string::npos);
   const std::string text = page.substr(card, page.find("</article>", card) - card);
-  EXPECT_NE(text.find("<code class=\"case\">softmax N=3 T=4 seed=0 probe_row=0</code>"), std::string::npos);
-  EXPECT_NE(text.find("row 2 of a batch of 4 differs from that row alone"), std::string::npos);
-  EXPECT_NE(text.find("<code class=\"command\">parity check softmax --seed 7</code>"), std::string::npos);
-  EXPECT_NE(text.find("<svg"), std::string::npos);
+  for (const char* part : {"<code class=\"case\">softmax N=3 T=4 seed=0 probe_row=0</code>",
+                           "row 2 of a batch of 4 differs from that row alone",
+                           "<code class=\"command\">parity check softmax --seed 7</code>", "<svg"})
+    EXPECT_TRUE(holds_text(text, part));
   const std::string mark =
       "data-rows=\"" + std::to_string(row) + "\" data-elements=\"" + std::to_string(element) + "\"";
-  EXPECT_NE(text.find(mark), std::string::npos) << text;
+  EXPECT_TRUE(holds_text(text, mark)) << text;
   std::size_t marks = 0;
   for (auto at = text.find("class=\"data mark\""); at != std::string::npos;
        at = text.find("class=\"data mark\"", at + 1))
@@ -133,7 +125,7 @@ TEST(ReportPage, ACardDrawsItsMapWithTheDifferingElementMarked) {
   EXPECT_EQ(marks, 1u);  // the one differing element
   // The table below shows the map folded, not its cells.
   const std::string table = page.substr(page.find("<table>"));
-  EXPECT_NE(table.find("map y bits_differ, 4 x 3"), std::string::npos);
+  EXPECT_TRUE(holds_text(table, "map y bits_differ, 4 x 3"));
 }
 
 // Every string of a record reaches the card escaped: a subject, detail, case, command or map
@@ -153,9 +145,9 @@ TEST(ReportPage, ACardEscapesWhatTheRecordSays) {
       {"replay", evil},
       {"map", element_map_to_json(element_map(evil, MapMeasure::bits_differ, 1, 2, std::vector<double>{0.0, 1.0}))}};
   const std::string page = render_report_page({{"check.json", {{"results", {record}}}}}, "");
-  EXPECT_EQ(page.find("<b>\""), std::string::npos);  // the markup never raw (the page's own <b> names the file)
-  EXPECT_EQ(page.find("& '"), std::string::npos);
-  EXPECT_NE(page.find("&lt;b&gt;"), std::string::npos);
+  EXPECT_FALSE(holds_text(page, "<b>\""));  // markup never raw (the page's own <b> names the file)
+  EXPECT_FALSE(holds_text(page, "& '"));
+  EXPECT_TRUE(holds_text(page, "&lt;b&gt;"));
 }
 
 // An accuracy map: a bar per element, those above the bound (1) marked.
@@ -173,9 +165,10 @@ TEST(ReportPage, AnAccuracyMapBarsEachElementAboveTheBound) {
   }
   EXPECT_EQ(bars, 4u);  // no bar for the zero
   EXPECT_EQ(over, 1u);
-  EXPECT_NE(page.find("class=\"data bar over\" x=\"", 0), std::string::npos);
-  EXPECT_NE(page.find("data-elements=\"3\"><title>elements 3: |error| / bound 7.5</title>"), std::string::npos);
-  EXPECT_NE(page.find("<line class=\"bound\""), std::string::npos);
+  for (const char* part :
+       {"class=\"data bar over\" x=\"", "data-elements=\"3\"><title>elements 3: |error| / bound 7.5</title>",
+        "<line class=\"bound\""})
+    EXPECT_TRUE(holds_text(page, part));
 }
 
 // A reproducer's card: its case summarised from dims, seed and probe row, a float32 parameter by
@@ -200,13 +193,14 @@ TEST(ReportPage, AReproducersCardSummarisesItsCase) {
   const auto card = page.find("<article class=\"card\">");
   ASSERT_NE(card, std::string::npos);
   const std::string text = page.substr(card, page.find("</article>", card) - card);
-  EXPECT_NE(text.find("<code class=\"case\">softmax N=3 T=2 seed=5 probe_row=1</code>"), std::string::npos) << text;
-  EXPECT_NE(text.find("eps=<span title=\"" + format_exact(eps) + "\">1e-06</span>"), std::string::npos) << text;
-  EXPECT_EQ(text.find("&quot;dims&quot;"), std::string::npos);
-  EXPECT_NE(text.find("parity replay repros/r.json"), std::string::npos);
+  for (const char* part :
+       {"<code class=\"case\">softmax N=3 T=2 seed=5 probe_row=1</code>", "parity replay repros/r.json"})
+    EXPECT_TRUE(holds_text(text, part)) << text;
+  EXPECT_TRUE(holds_text(text, "eps=<span title=\"" + format_exact(eps) + "\">1e-06</span>")) << text;
+  EXPECT_FALSE(holds_text(text, "&quot;dims&quot;"));
   json named = repro;  // an op family's detail names the parameters: not shown twice
   named["observed"]["detail"] = "y[1, 0] outside its bound (case params: eps=9.99999997e-07)";
-  EXPECT_EQ(render_report_page({{"repros/r.json", named}}, "").find("<span class=\"params\">"), std::string::npos);
+  EXPECT_FALSE(holds_text(render_report_page({{"repros/r.json", named}}, ""), "<span class=\"params\">"));
 }
 
 TEST(FieldText, AFloat32ShowsItsShortestTextAndOtherNumbersFourDigits) {
@@ -224,10 +218,9 @@ TEST(JsonSections, AbsentValuesAreADashAndACaseItsSummary) {
                       {"kind", nullptr},
                       {"case", {{"family", "softmax"}, {"seed", 1u}, {"probe_row", 0}, {"dims", {{"T", 2}}}}}}};
   const std::string table = rows_table(rows, "");
-  EXPECT_EQ(table.find(">null<"), std::string::npos);
-  EXPECT_NE(table.find("&ndash;"), std::string::npos);
-  EXPECT_NE(table.find("<code class=\"case\">softmax T=2 seed=1 probe_row=0</code><details>"), std::string::npos)
-      << table;
+  EXPECT_FALSE(holds_text(table, ">null<"));
+  EXPECT_TRUE(holds_text(table, "&ndash;"));
+  EXPECT_TRUE(holds_text(table, "<code class=\"case\">softmax T=2 seed=1 probe_row=0</code><details>")) << table;
 }
 
 TEST(JsonSections, ColumnsNameTheResultFirstAndReproducerLast) {
@@ -251,9 +244,8 @@ TEST(ReportPage, AGateReportShowsEachBoundarysBindingUnderEitherSchema) {
   };
   for (const json& doc : {gate("parity.gate/1", "row"), gate("parity.gate/2", "routine")}) {
     const std::string page = render_report_page({{"gate.json", doc}}, "");
-    EXPECT_NE(page.find("every check of parity's kernels holds"), std::string::npos) << doc["schema"];
-    EXPECT_NE(page.find("audio_input_projection_fp32"), std::string::npos) << doc["schema"];
-    EXPECT_NE(page.find("bound on host"), std::string::npos) << doc["schema"];
+    for (const char* part : {"every check of parity's kernels holds", "audio_input_projection_fp32", "bound on host"})
+      EXPECT_TRUE(holds_text(page, part)) << doc["schema"];
   }
 }
 
@@ -261,7 +253,7 @@ TEST(ReportPage, DegenerateInputsDoNotThrow) {
   for (const json& doc : {json(), json(1), json::array(), json({1, "a"}), json({{"results", 3}}),
                           json({{"a", {{"b", {{"c", {{"d", {{"e", {{"f", 1}}}}}}}}}}}}),
                           json({{"probes", {{{"x", 1}}}}}), json({{"schema", "parity.trajectory/1"}})})
-    EXPECT_NE(render_report_page({{"f.json", doc}}, "").find("render-check"), std::string::npos) << doc.dump();
+    EXPECT_TRUE(holds_text(render_report_page({{"f.json", doc}}, ""), "render-check")) << doc.dump();
 }
 
 }  // namespace

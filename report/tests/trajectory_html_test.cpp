@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <parity/properties/tests/holds_text.hpp>
 #include <parity/report/html_text.hpp>
 #include <parity/report/log_plot.hpp>
 #include <parity/report/trajectory_html.hpp>
@@ -43,22 +44,22 @@ TEST(LogPlot, ZerosGoToTheZeroRowAndNonFiniteIsLeftOut) {
   const std::string svg =
       render_log_plot({"t", "x", "y", "0 = bitwise equal", {{"s", {{0, 0.0}, {1, 1e-3}, {2, NAN}}}}});
   EXPECT_EQ(count(svg, "<circle class=\"data\""), 2u);
-  EXPECT_NE(svg.find("0 = bitwise equal"), std::string::npos);
-  EXPECT_NE(svg.find("1 value(s) not finite"), std::string::npos);
-  EXPECT_NE(svg.find(">-3</tspan>"), std::string::npos);  // a tick at 10^-3
+  EXPECT_TRUE(holds_text(svg, "0 = bitwise equal"));
+  EXPECT_TRUE(holds_text(svg, "1 value(s) not finite"));
+  EXPECT_TRUE(holds_text(svg, ">-3</tspan>"));  // a tick at 10^-3
 }
 
 TEST(LogPlot, AllZerosAreDrawnAndSaidToBeZero) {
   const std::string svg = render_log_plot({"t", "x", "y", "0 = bitwise equal", {{"s", {{0, 0.0}}}}});
   EXPECT_EQ(count(svg, "<circle class=\"data\""), 1u);
-  EXPECT_NE(svg.find("every plotted value is 0"), std::string::npos);
-  EXPECT_EQ(svg.find("</tspan>"), std::string::npos);  // no decade ticks without a positive value
+  EXPECT_TRUE(holds_text(svg, "every plotted value is 0"));
+  EXPECT_FALSE(holds_text(svg, "</tspan>"));  // no decade ticks without a positive value
 }
 
 TEST(LogPlot, NothingPlottableDrawsNoDataMarks) {
   const std::string svg = render_log_plot({"t", "x", "y", "", {{"s", {{0, NAN}, {1, INFINITY}}}}});
   EXPECT_EQ(count(svg, "class=\"data\""), 0u);
-  EXPECT_NE(svg.find("no plottable values"), std::string::npos);
+  EXPECT_TRUE(holds_text(svg, "no plottable values"));
 }
 
 // The <figure class="plot"> elements of `page`, in order.
@@ -76,16 +77,16 @@ TEST(TrajectoryHtml, SeedsOverlaidOnOnePlotPerVelocityPlusOneForTheArms) {
   const auto plots = plots_of(render_trajectory_html(report));
   ASSERT_EQ(plots.size(), 3u);
   for (std::size_t i = 0; i < 2; ++i) {  // video, then audio: both seeds on each, named in its legend
-    EXPECT_NE(plots[i].find(">seed 11</text>"), std::string::npos) << plots[i];
-    EXPECT_NE(plots[i].find(">seed 33</text>"), std::string::npos) << plots[i];
+    EXPECT_TRUE(holds_text(plots[i], ">seed 11</text>")) << plots[i];
+    EXPECT_TRUE(holds_text(plots[i], ">seed 33</text>")) << plots[i];
     EXPECT_EQ(count(plots[i], "<polyline class=\"data\""), 2u);
   }
-  EXPECT_NE(plots[0].find("video velocity"), std::string::npos);
-  EXPECT_NE(plots[1].find("audio velocity"), std::string::npos);
+  EXPECT_TRUE(holds_text(plots[0], "video velocity"));
+  EXPECT_TRUE(holds_text(plots[1], "audio velocity"));
   report["divergence"] = nullptr;
   const std::string page = render_trajectory_html(report);
   EXPECT_EQ(plots_of(page).size(), 2u);
-  EXPECT_NE(page.find("bitwise equal at every step"), std::string::npos);
+  EXPECT_TRUE(holds_text(page, "bitwise equal at every step"));
 }
 
 TEST(TrajectoryHtml, ConclusionComesFirst) {
@@ -105,20 +106,20 @@ TEST(TrajectoryHtml, ConclusionComesFirst) {
 
 TEST(TrajectoryHtml, MeasuredNumbersHaveFourSignificantDigitsAndTheExactValueInTheTitle) {
   const std::string page = render_trajectory_html({{"samples", {sample(20261129, {0.6215000152587891})}}});
-  EXPECT_NE(page.find("<span title=\"0.6215000152587891\">0.6215</span>"), std::string::npos);
-  EXPECT_EQ(page.find(">0.6215000152587891<"), std::string::npos);
-  EXPECT_NE(page.find("<td>20261129</td>"), std::string::npos);  // integers in full
+  EXPECT_TRUE(holds_text(page, "<span title=\"0.6215000152587891\">0.6215</span>"));
+  EXPECT_FALSE(holds_text(page, ">0.6215000152587891<"));
+  EXPECT_TRUE(holds_text(page, "<td>20261129</td>"));  // integers in full
 }
 
 TEST(TrajectoryHtml, ReproducerIsLinkedRelativeToThePageWithItsReplayCommand) {
   const json report = {{"reproducer", "reports/repros/t.json"},
                        {"shrunk", {{"replay", "parity replay reports/repros/t.json"}}}};
   const std::string page = render_trajectory_html(report, "reports/html");
-  EXPECT_NE(page.find("<a href=\"../repros/t.json\">"), std::string::npos);
-  EXPECT_NE(page.find("parity replay ../repros/t.json"), std::string::npos);
-  EXPECT_NE(page.find("parity replay reports/repros/t.json"), std::string::npos);  // as recorded
-  EXPECT_NE(render_trajectory_html(report).find("<a href=\"reports/repros/t.json\">"), std::string::npos);
-  EXPECT_NE(render_trajectory_html(json::object(), "x").find("No reproducer"), std::string::npos);
+  EXPECT_TRUE(holds_text(page, "<a href=\"../repros/t.json\">"));
+  EXPECT_TRUE(holds_text(page, "parity replay ../repros/t.json"));
+  EXPECT_TRUE(holds_text(page, "parity replay reports/repros/t.json"));  // as recorded
+  EXPECT_TRUE(holds_text(render_trajectory_html(report), "<a href=\"reports/repros/t.json\">"));
+  EXPECT_TRUE(holds_text(render_trajectory_html(json::object(), "x"), "No reproducer"));
 }
 
 TEST(TrajectoryHtml, ThresholdsSayWhatTheyDecide) {
@@ -126,23 +127,23 @@ TEST(TrajectoryHtml, ThresholdsSayWhatTheyDecide) {
   const std::string page = render_trajectory_html(report);
   const auto row = page.find("<code>p_matches_a</code>");
   ASSERT_NE(row, std::string::npos);
-  EXPECT_NE(page.find("reproduces the whole gap", row), std::string::npos);
-  EXPECT_NE(page.find("not described by this version of parity", page.find("someday")), std::string::npos);
+  EXPECT_TRUE(holds_text(page, "reproduces the whole gap", row));
+  EXPECT_TRUE(holds_text(page, "not described by this version of parity", page.find("someday")));
 }
 
 TEST(TrajectoryHtml, TextIsEscapedAndNonFiniteIsPrinted) {
   const json report = {{"bindings", "<script>x</script>"}, {"samples", {sample(5, {"nan", "inf"})}}};
   const std::string page = render_trajectory_html(report);
-  EXPECT_EQ(page.find("<script>x"), std::string::npos);
-  EXPECT_NE(page.find("&lt;script&gt;x"), std::string::npos);
-  EXPECT_NE(page.find("<td>nan</td>"), std::string::npos);
-  EXPECT_NE(page.find("<td>inf</td>"), std::string::npos);
+  EXPECT_FALSE(holds_text(page, "<script>x"));
+  EXPECT_TRUE(holds_text(page, "&lt;script&gt;x"));
+  EXPECT_TRUE(holds_text(page, "<td>nan</td>"));
+  EXPECT_TRUE(holds_text(page, "<td>inf</td>"));
 }
 
 TEST(TrajectoryHtml, DegenerateReportsDoNotThrow) {
   for (const json& report : {json(), json(42), json::object(), json({{"samples", "x"}, {"divergence", {{"arms", 1}}}}),
                              json({{"samples", {{{"steps", {{{"step", 0}}}}}}}})})
-    EXPECT_NE(render_trajectory_html(report).find("render-check"), std::string::npos) << report.dump();
+    EXPECT_TRUE(holds_text(render_trajectory_html(report), "render-check")) << report.dump();
 }
 
 }  // namespace
