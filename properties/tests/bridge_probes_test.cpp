@@ -12,6 +12,7 @@
 
 #include <parity/oracles/tiny_gpt.hpp>
 #include <parity/properties/gen/bridge_runs.hpp>
+#include <parity/properties/tests/gtest_name.hpp>
 
 namespace parity {
 namespace {
@@ -65,12 +66,7 @@ INSTANTIATE_TEST_SUITE_P(Bridge, BridgeProbe, ::testing::ValuesIn([] {
                              if (s.role == bridge::BridgeRole::probe) names.push_back(s.name);
                            return names;
                          }()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (char& ch : n)
-                             if (ch == '-') ch = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return gtest_name(info.param); });
 
 }  // namespace
 }  // namespace parity

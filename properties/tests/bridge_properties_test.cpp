@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include <parity/properties/gen/bridge_runs.hpp>
+#include <parity/properties/tests/gtest_name.hpp>
 
 namespace parity {
 namespace {
@@ -38,12 +39,8 @@ std::vector<Param> params() {
   return all;
 }
 
-INSTANTIATE_TEST_SUITE_P(Bridge, BridgeProperty, ::testing::ValuesIn(params()), [](const auto& info) {
-  std::string n = info.param.subject + "_" + info.param.property;
-  for (char& ch : n)
-    if (ch == '-') ch = '_';
-  return n;
-});
+INSTANTIATE_TEST_SUITE_P(Bridge, BridgeProperty, ::testing::ValuesIn(params()),
+                         [](const auto& info) { return gtest_name(info.param.subject + "_" + info.param.property); });
 
 }  // namespace
 }  // namespace parity

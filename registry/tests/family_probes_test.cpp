@@ -23,6 +23,7 @@
 #include <parity/ops/framework/batch_shape_probes.hpp>
 #include <parity/oracles/blas.hpp>
 #include <parity/properties/gen/family.hpp>
+#include <parity/properties/tests/gtest_name.hpp>
 #include <parity/registry/families.hpp>
 
 namespace {
@@ -87,9 +88,7 @@ int main(int argc, char** argv) {
     const Family& family = parity::registry::find_family(argv[1]);
     for (const auto& subject : family.subjects()) {
       if (subject.role != parity::gen::SubjectRole::probe) continue;
-      std::string test_name = subject.name;
-      for (char& ch : test_name)
-        if (ch == '-') ch = '_';
+      const std::string test_name = parity::gtest_name(subject.name);
       ::testing::RegisterTest(
           family.name().c_str(), test_name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
           [&family, name = subject.name]() -> ::testing::Test* { return new ProbeDetected(family, name); });

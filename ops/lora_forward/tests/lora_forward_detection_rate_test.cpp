@@ -12,6 +12,7 @@
 
 #include <parity/ops/framework/tests/op_test_support.hpp>
 #include <parity/ops/op_families.hpp>
+#include <parity/properties/tests/gtest_name.hpp>
 
 namespace parity::ops::lora_forward {
 namespace {
@@ -26,12 +27,7 @@ INSTANTIATE_TEST_SUITE_P(SizeDependentPlans, DefaultRunDetects,
                          ::testing::Values("probe-split-k-by-rows", "probe-split-k-by-depth",
                                            "probe-split-k-from-128-rows", "probe-plan-switch-at-64-rows",
                                            "probe-rank-path-drops-b-column"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& ch : name)
-                             if (ch == '-') ch = '_';
-                           return name;
-                         });
+                         [](const auto& info) { return gtest_name(info.param); });
 
 }  // namespace
 }  // namespace parity::ops::lora_forward
