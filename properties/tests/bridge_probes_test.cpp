@@ -24,8 +24,7 @@ constexpr int kCases = 40;
 class BridgeProbe : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BridgeProbe, DetectedByTheFamily) {
-  gen::RunConfig config;
-  config.cases = kCases;
+  const gen::RunConfig config{.cases = kCases};
   const auto detection = gen::detect_probe(gen::bridge_family(), GetParam(), config);
   ASSERT_TRUE(detection.has_value()) << GetParam() << " was detected by no bridge property in " << kCases
                                      << " cases each";
@@ -36,8 +35,7 @@ TEST_P(BridgeProbe, DetectedByTheFamily) {
 }
 
 TEST_P(BridgeProbe, CaughtWhereverItChangesTheFunction) {
-  gen::RunConfig config;
-  config.cases = gen::default_case_count(kCases);
+  const gen::RunConfig config{.cases = gen::default_case_count(kCases)};
   const auto result = gen::run_bridge_probe_caught(bridge::find_bridge_subject(GetParam()), config);
   EXPECT_TRUE(result.passed) << result.message;
   EXPECT_GT(result.cases, 0) << "the probe changed the function on no generated case";

@@ -48,8 +48,7 @@ class ProbeDetected : public ::testing::Test {
 
   void TestBody() override {
     for (const int count : case_counts()) {
-      parity::gen::RunConfig config;
-      config.cases = count;
+      const parity::gen::RunConfig config{.cases = count};
       const auto detection = parity::gen::detect_probe(
           family_, probe_, config, meant_for_.empty() ? std::vector<std::string>{} : std::vector{meant_for_});
       if (!detection) {

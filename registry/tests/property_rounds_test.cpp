@@ -83,8 +83,7 @@ TEST(PropertyRounds, EveryPropertyRunsItsFirstRoundBeforeAnyRunsItsFullCount) {
 
 TEST(PropertyRounds, AFewCasesAreOneRound) {
   const Scripted family;
-  RunConfig config;
-  config.cases = 7;
+  const RunConfig config{.cases = 7};
   run_in_rounds(family, "s", kProperties, config);
   const std::vector<std::pair<std::string, int>> expected = {{"early", 7}, {"late", 7}, {"holds", 7}, {"none", 7}};
   EXPECT_EQ(family.runs, expected);

@@ -22,9 +22,7 @@ TEST(UserOp, IsListedAfterParitysOps) {
 
 TEST(UserOp, PropertiesHoldOnTheKernelAndCatchTheBrokenCopy) {
   const Family& op = parity::registry::find_family("scaled_add");
-  parity::gen::RunConfig config;
-  config.cases = 20;
-  config.repro_dir = ::testing::TempDir();
+  const parity::gen::RunConfig config{.cases = 20, .repro_dir = ::testing::TempDir()};
   EXPECT_TRUE(op.run("my-scaled-add", "forward_accuracy", config).passed);
   EXPECT_TRUE(op.run("my-scaled-add", "layout_invariant", config).passed);
   EXPECT_FALSE(op.run("my-scaled-add-broken", "forward_accuracy", config).passed);

@@ -13,12 +13,8 @@
 namespace parity {
 
 inline gen::RunResult run_model_property(const std::string& subject, const std::string& property) {
-  gen::RunConfig config;
-  config.cases = 25;
-  config.seed = 7;
-  config.shrink = false;
-  config.write_reproducer = false;
-  return gen::model_family().run(subject, property, config);
+  return gen::model_family().run(subject, property,
+                                 {.cases = 25, .seed = 7, .shrink = false, .write_reproducer = false});
 }
 
 // Every model property holds on `subject`; a failure names the property.
