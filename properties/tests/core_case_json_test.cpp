@@ -123,20 +123,10 @@ TEST(CaseJson, RefusesAPatchWiderThanItsDtypeOrOfAnUnknownDtype) {
   c.family = "sdpa";
   nlohmann::json j = case_to_json(c);
   j["patches"] = {{{"operand", "q"}, {"index", 0}, {"bits", "0x10000"}, {"dtype", "bf16"}}};
-  EXPECT_THROW(
-      try { case_from_json(j, "case"); } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("case.patches[0].bits"), std::string::npos) << e.what();
-        throw;
-      },
-      InputError);
+  EXPECT_TRUE(throws_input_error([&] { case_from_json(j, "case"); }, "case.patches[0].bits"));
   j["patches"][0]["bits"] = "0x1";
   j["patches"][0]["dtype"] = "f8";
-  EXPECT_THROW(
-      try { case_from_json(j, "case"); } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("case.patches[0].dtype"), std::string::npos) << e.what();
-        throw;
-      },
-      InputError);
+  EXPECT_TRUE(throws_input_error([&] { case_from_json(j, "case"); }, "case.patches[0].dtype"));
 }
 
 // Every reproducer says where it came from: parity's version and commit, the LibTorch of the

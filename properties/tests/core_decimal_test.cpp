@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include <parity/core/decimal.hpp>
-#include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 
 namespace parity {
 namespace {
@@ -22,19 +22,10 @@ TEST(Decimal, RefusesEverythingElse) {
 }
 
 TEST(Decimal, MessagesNameTheFlagAndEscapeTheText) {
-  try {
-    decimal_in_range("1\n2", "--cases", 1, 10);
-    ADD_FAILURE();
-  } catch (const InputError& e) {
-    EXPECT_TRUE(std::string(e.what()).starts_with("--cases: '1\\n2' is not a non-negative integer in plain decimal"))
-        << e.what();
-  }
-  try {
-    decimal_in_range("65", "--steps", 1, 64);
-    ADD_FAILURE();
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "--steps: 65 is outside [1, 64]");
-  }
+  const std::string cases = input_error_message([] { decimal_in_range("1\n2", "--cases", 1, 10); }, "no InputError");
+  EXPECT_TRUE(cases.starts_with("--cases: '1\\n2' is not a non-negative integer in plain decimal")) << cases;
+  EXPECT_EQ(input_error_message([] { decimal_in_range("65", "--steps", 1, 64); }, "no InputError"),
+            "--steps: 65 is outside [1, 64]");
 }
 
 }  // namespace

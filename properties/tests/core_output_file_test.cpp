@@ -121,12 +121,9 @@ TEST_F(OutputFile, PathsAreCheckedWithoutLeavingAnything) {
   std::ofstream(dir_ / "file") << "x";
   EXPECT_THROW(check_output_path(dir_ / "file" / "report.json", "--json"), InputError);
   EXPECT_THROW(check_output_directory(dir_ / "file", "--repro-dir"), InputError);
-  try {
-    check_output_path(dir_, "--out");
-    ADD_FAILURE() << "a directory was accepted as an output file";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "--out: " + dir_.string() + ": is a directory (a file is needed)");
-  }
+  EXPECT_EQ(
+      input_error_message([&] { check_output_path(dir_, "--out"); }, "a directory was accepted as an output file"),
+      "--out: " + dir_.string() + ": is a directory (a file is needed)");
 }
 
 }  // namespace
