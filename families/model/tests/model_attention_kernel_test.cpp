@@ -19,6 +19,7 @@
 #include <parity/families/model/routines/routine_checks.hpp>
 #include <parity/properties/gen/family.hpp>
 
+#include "bound_kernel_checks.hpp"
 #include "model_property_run.hpp"
 #include "replaced_routines.hpp"
 #include "wrapped_kernel.hpp"
@@ -26,7 +27,6 @@
 namespace parity {
 namespace {
 
-using properties::model::primitive_kernels;
 using properties::model::routines_running;
 
 const runtime::RoutineRegistry& routines_with_attention_kernel(const std::string& subject, runtime::Backend backend) {
@@ -86,26 +86,11 @@ TEST(AttentionKernel, ReplacesExactlyTheRoutinesThatRunTheAttention) {
 // A kernel of sdpa without an sdpa_backward subject of its name: listed and bound, its forward
 // serving the routines' attention and parity's sdpa_backward their backward, bit for bit parity's.
 TEST(AttentionKernel, AKernelOfSdpaAloneLeavesTheBackwardToParitys) {
-  bool listed = false;
-  for (const auto& k : primitive_kernels("sdpa"))
-    if (k.name == "test-forward-only") {
-      listed = true;
-      EXPECT_NE(k.description.find("the backward on parity's sdpa_backward"), std::string::npos) << k.description;
-    }
-  EXPECT_TRUE(listed);
+  expect_listed_forward_only("sdpa", "test-forward-only");
   const runtime::RoutineInfo* info =
       routines_with_attention_kernel("test-forward-only", runtime::Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
-  const std::vector<Tensor> operands = model::AttentionOperands::example().list();
-  const Tensor d_out = model::example_operand(DType::f32, operands.front().shape(), 21);
-  const auto routine = info->make(runtime::Backend::host);
-  const auto paritys_routine = model::model_routines().for_kind("attention")->make(runtime::Backend::host);
-  const int forwards = forward_calls;
-  EXPECT_TRUE(compare_bitwise(routine->forward(operands).at(0), paritys_routine->forward(operands).at(0)).equal());
-  EXPECT_GT(forward_calls - forwards, 0) << "the forward-only kernel did not serve the attention";
-  EXPECT_TRUE(
-      compare_bitwise(routine->backward(operands, {d_out}).at(0), paritys_routine->backward(operands, {d_out}).at(0))
-          .equal());
+  expect_paritys_attention(*info, 21, "the forward-only kernel", &forward_calls);
   EXPECT_THROW(routines_with_attention_kernel("probe-split-keys", runtime::Backend::host), InputError);
   EXPECT_THROW(routines_with_attention_kernel("parity-host", runtime::Backend::cuda), InputError);
 }

@@ -11,18 +11,15 @@
 #include <algorithm>
 #include <atomic>
 
-#include <parity/core/compare.hpp>
 #include <parity/core/error.hpp>
 #include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/families/model/model_runs.hpp>
 #include <parity/families/model/primitive_bound_routines.hpp>
-#include <parity/families/model/routines/attention.hpp>
-#include <parity/families/model/routines/model_routines.hpp>
-#include <parity/families/model/routines/routine_checks.hpp>
 #include <parity/ops/framework/op_family.hpp>
 #include <parity/ops/op_families.hpp>
 #include <parity/properties/gen/family.hpp>
 
+#include "bound_kernel_checks.hpp"
 #include "model_property_run.hpp"
 #include "replaced_routines.hpp"
 #include "wrapped_kernel.hpp"
@@ -30,7 +27,6 @@
 namespace parity {
 namespace {
 
-using properties::model::primitive_kernels;
 using properties::model::primitive_ops;
 using properties::model::routines_running;
 using properties::model::routines_with_primitive_kernel;
@@ -79,19 +75,12 @@ TEST(PrimitiveKernel, ReplacesExactlyTheRoutinesThatRunTheOp) {
 // parity's own kernel inside: joint_attention (which runs rms_norm and rope) gives parity's routine's
 // bits, forward and backward.
 TEST(PrimitiveKernel, WithParitysKernelARoutineGivesParitysBits) {
-  const std::vector<Tensor> o = model::AttentionOperands::example().list();
-  const Tensor d_out = model::example_operand(DType::f32, o.front().shape(), 10);
-  const auto paritys_routine = model::model_routines().for_kind("attention")->make(Backend::host);
   for (const std::string op : {"rms_norm", "rope"}) {
     const runtime::RoutineInfo* info =
         routines_with_primitive_kernel(op, "parity-host", Backend::host).for_kind("attention");
     ASSERT_NE(info, nullptr) << op;
     EXPECT_EQ(info->self_check(Backend::host), "") << op;
-    const auto routine = info->make(Backend::host);
-    EXPECT_TRUE(compare_bitwise(routine->forward(o).at(0), paritys_routine->forward(o).at(0)).equal()) << op;
-    EXPECT_TRUE(
-        compare_bitwise(routine->backward(o, {d_out}).at(0), paritys_routine->backward(o, {d_out}).at(0)).equal())
-        << op;
+    expect_paritys_attention(*info, 10, op);
   }
 }
 
@@ -110,25 +99,11 @@ TEST(PrimitiveKernel, AKernelWhoseBitsDependOnTheRowCountFailsBatchInvariance) {
 // A kernel of rms_norm without an rms_norm_backward subject of its name: bound, with parity's
 // backward kernel serving the routines' backward, so the routine's backward is parity's bit for bit.
 TEST(PrimitiveKernel, AForwardOnlyKernelLeavesTheBackwardToParitys) {
-  bool listed = false;
-  for (const auto& k : primitive_kernels("rms_norm"))
-    if (k.name == "test-forward-only") {
-      listed = true;
-      EXPECT_NE(k.description.find("the backward on parity's rms_norm_backward"), std::string::npos) << k.description;
-    }
-  EXPECT_TRUE(listed);
-  const std::vector<Tensor> o = model::AttentionOperands::example().list();
-  const Tensor d_out = model::example_operand(DType::f32, o.front().shape(), 10);
+  expect_listed_forward_only("rms_norm", "test-forward-only");
   const runtime::RoutineInfo* info =
       routines_with_primitive_kernel("rms_norm", "test-forward-only", Backend::host).for_kind("attention");
   ASSERT_NE(info, nullptr);
-  const auto routine = info->make(Backend::host);
-  const auto paritys_routine = model::model_routines().for_kind("attention")->make(Backend::host);
-  forward_calls = 0;
-  EXPECT_TRUE(compare_bitwise(routine->forward(o).at(0), paritys_routine->forward(o).at(0)).equal());
-  EXPECT_GT(forward_calls.load(), 0) << "the forward-only kernel did not serve the routine's forward";
-  EXPECT_TRUE(
-      compare_bitwise(routine->backward(o, {d_out}).at(0), paritys_routine->backward(o, {d_out}).at(0)).equal());
+  expect_paritys_attention(*info, 10, "the forward-only kernel", &forward_calls);
 }
 
 // Kernels of rope, swiglu and swiglu_backward, counted, serve token_refiner_block's forward and
