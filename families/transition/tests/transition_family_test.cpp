@@ -10,6 +10,7 @@
 #include <string>
 
 #include <parity/core/error.hpp>
+#include <parity/core/tests/input_error_assertions.hpp>
 #include <parity/families/transition/transition_family.hpp>
 #include <parity/families/transition/transition_gate.hpp>
 #include <parity/families/transition/transition_properties.hpp>
@@ -18,6 +19,7 @@
 #include <parity/ops/op_families.hpp>
 #include <parity/ops/transition_step/transition_step_kernel.cuh>
 #include <parity/properties/gen/run_property.hpp>
+#include <parity/properties/tests/holds_text.hpp>
 
 namespace parity::transition {
 namespace {
@@ -45,14 +47,10 @@ TEST(TransitionFamily, RefusesACaseOfItsFormerFormatNamingWhatReplacesIt) {
   old.family = "transition";
   old.dims = {{"B", 1}, {"tokens", 1}, {"channels", 1}};
   old.params = {{"sigma.0", 0.5}, {"sigma_prev.0", 0.25}};
-  try {
-    transition_family().rules().check_contract(old);
-    FAIL() << "a former-format case passed the contract";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(what.rfind("case.dims: a transition case of the family's former format", 0), 0u) << what;
-    EXPECT_NE(what.find("parity check transition"), std::string::npos) << what;
-  }
+  const std::string what = input_error_message([&] { transition_family().rules().check_contract(old); },
+                                               "a former-format case passed the contract");
+  EXPECT_TRUE(what.starts_with("case.dims: a transition case of the family's former format")) << what;
+  EXPECT_TRUE(holds_text(what, "parity check transition")) << what;
   EXPECT_THROW(transition_family().case_tensors(old), InputError);
   EXPECT_NO_THROW(transition_family().rules().check_contract(rows_case(2, 8)));
 }
@@ -83,8 +81,7 @@ TEST(TransitionFamily, AScoringPropertyIsNotApplicableToASubjectWithoutAScoringK
   const Case c = rows_case(2, 8);
   EXPECT_TRUE(transition_family().check("step-only-host", "matches_formula", c).holds());
   EXPECT_THROW(transition_family().check("step-only-host", "scoring_reproduces_sampling", c), NotApplicable);
-  gen::RunConfig config;
-  config.cases = 2;
+  const gen::RunConfig config{.cases = 2};
   const gen::RunResult r = transition_family().run("step-only-host", "scoring_reproduces_sampling", config);
   EXPECT_EQ(r.not_applicable, "the subject has no kernel of transition_score");
   EXPECT_EQ(r.cases, 0);
@@ -96,9 +93,9 @@ TEST(TransitionGate, RunsBothOpsChecksWhenTheStepsFail) {
   std::ostringstream log;
   const auto gate = run_transition_gate("probe-mean-over-batch", true, &log);
   ASSERT_EQ(gate.rows.size(), 1u);
-  EXPECT_NE(log.str().find("transition_step.rows_independent: fails"), std::string::npos) << log.str();
-  EXPECT_NE(log.str().find("transition_score.rows_independent: "), std::string::npos) << log.str();
-  EXPECT_NE(log.str().find("transition_score.forward_accuracy: "), std::string::npos) << log.str();
+  for (const char* line : {"transition_step.rows_independent: fails",
+                           "transition_score.rows_independent: ", "transition_score.forward_accuracy: "})
+    EXPECT_TRUE(holds_text(log.str(), line)) << log.str();
   EXPECT_FALSE(gate.rows[0]["batch_invariant"].get<bool>());
 }
 
