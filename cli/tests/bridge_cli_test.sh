@@ -9,7 +9,7 @@ parity=$1
 source "$(dirname "$0")/expect.sh"
 
 has() {  # has FILE TEXT: the record holds TEXT
-  if grep -qF -- "$2" "$1"; then echo "ok:   record holds $2"; else echo "FAIL: record lacks $2"; failures=$((failures + 1)); fi
+  if grep -qF -- "$2" "$1"; then echo "ok:   record holds $2"; else fail "record lacks $2"; fi
 }
 
 expect 0 "every comparison passes, every probe caught, every bad input refused" -- \

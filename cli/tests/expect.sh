@@ -1,9 +1,16 @@
-# Shared by the command's shell tests (source it): a scratch directory, a failure counter and
+# Shared by the command's shell tests (source it): a scratch directory, a failure counter,
+#   fail MESSAGE...
+# which prints "FAIL: MESSAGE" and counts a failure, and
 #   expect STATUS MESSAGE-SUBSTRING -- command...
 # which runs the command and counts a failure unless it exits STATUS and prints the substring.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
 
 expect() {
   local want=$1 text=$2
@@ -12,9 +19,8 @@ expect() {
   out=$("$@" 2>&1)
   status=$?
   if [ "$status" != "$want" ] || [[ "$out" != *"$text"* ]]; then
-    echo "FAIL: '$*' exited $status (want $want), output lacks '$text':"
+    fail "'$*' exited $status (want $want), output lacks '$text':"
     echo "$out" | tail -20
-    failures=$((failures + 1))
   else
     echo "ok:   $* -> $status"
   fi

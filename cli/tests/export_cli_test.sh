@@ -19,7 +19,7 @@ pairs=()
 expect 1 "FAILED" -- "$parity" check linear --subject probe-bf16-before-bias --property forward_accuracy --seed 1 \
   --repro-dir "$work/op"
 op_repros=("$work"/op/*.json)
-[ -s "${op_repros[0]}" ] || { echo "FAIL: parity check wrote no linear reproducer"; failures=$((failures + 1)); }
+[ -s "${op_repros[0]}" ] || fail "parity check wrote no linear reproducer"
 transition_params='"type":1,"step":0.015625,"sigma_max":0.875,"noise_level":0.75,"normaliser":1,"dtype.act":16,"dtype.f32":32'
 printf '{"schema":"parity.repro/1","subject":"parity-host","property":"matches_formula","case":{%s},"observed":{"property":"matches_formula","outcome":"fails"}}\n' \
   '"family":"transition","seed":3,"dims":{"B":2,"n":5},"params":{'"$transition_params"',"sigma.0":1,"sigma.1":0.5},"patches":[{"operand":"x","index":3,"bits":"0x3f80","dtype":"bf16"}]' \
@@ -27,7 +27,7 @@ printf '{"schema":"parity.repro/1","subject":"parity-host","property":"matches_f
 for repro in "$regressions"/lora-*.json "$work/transition.json" "${op_repros[@]}"; do
   name=$(basename "$repro" .json)
   expect 0 "torch.load" -- "$parity" export "$repro" --out "$work/$name.pt"
-  "$reference" "$repro" >"$work/$name.reference.json" || { echo "FAIL: export_reference $repro"; failures=$((failures + 1)); }
+  "$reference" "$repro" >"$work/$name.reference.json" || fail "export_reference $repro"
   pairs+=("$work/$name.pt" "$work/$name.reference.json" "$repro")
 done
 "$python" - "${pairs[@]}" <<'PY' 2>&1 | grep -v -e "Failed to initialize NumPy" -e "_conversion_method_template"
@@ -110,6 +110,6 @@ r["case"]["family"] = "model"
 json.dump(r, open(sys.argv[2], "w"))
 PY
 expect 2 "case.family: 'model' has no exported tensors" -- "$parity" export "$work/model.json" --out "$work/x.pt"
-[ -e "$work/x.pt" ] && { echo "FAIL: a file was written for bad input"; failures=$((failures + 1)); }
+[ -e "$work/x.pt" ] && fail "a file was written for bad input"
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "export_cli_test: every export loads in PyTorch with the reproducer's tensors"

@@ -17,7 +17,7 @@ for family_property in lora_forward:repeatable transition_step:rows_independent;
 done
 # A subject's run lists no self-check.
 out=$("$parity" check lora_forward --property repeatable --cases 2 2>&1)
-if [[ "$out" == *oracle_agreement* ]]; then echo "FAIL: a subject's run mentions oracle_agreement"; failures=$((failures + 1)); fi
+if [[ "$out" == *oracle_agreement* ]]; then fail "a subject's run mentions oracle_agreement"; fi
 expect 0 "[self-check of parity's oracles: --subject parity-oracles]" -- "$parity" list properties
 [ "$failures" = 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all passed"

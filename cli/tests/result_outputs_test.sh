@@ -11,7 +11,7 @@ cd "$work"
 
 # validate JSON JUNIT STATUS... : both documents agree, and hold the given statuses in order.
 validate() {
-  python3 - "$@" <<'PY' || { echo "FAIL: validate $*"; failures=$((failures + 1)); }
+  python3 - "$@" <<'PY' || fail "validate $*"
 import json, sys, xml.etree.ElementTree as ET
 doc = json.load(open(sys.argv[1]))
 want = sys.argv[3:]
@@ -50,7 +50,7 @@ repro=$(python3 -c 'import json; print(json.load(open("check.json"))["results"][
 # "-": the document alone on stdout, the table on stderr.
 "$parity" check lora_forward --property repeatable --cases 3 --json - 2> check.err > check-stdout.json
 expect 0 "" -- python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["results"][0]["status"] == "holds"' check-stdout.json
-grep -q "^repeatable" check.err || { echo "FAIL: the table did not go to stderr with --json -"; failures=$((failures + 1)); }
+grep -q "^repeatable" check.err || fail "the table did not go to stderr with --json -"
 "$parity" check lora_forward --property repeatable --cases 3 --junit - > holds.xml 2> /dev/null
 "$parity" check lora_forward --property repeatable --cases 3 --json holds.json > /dev/null 2>&1
 validate holds.json holds.xml holds
@@ -68,15 +68,15 @@ validate probes.json probes.xml $(for _ in $(seq "$n"); do echo detected; done)
 # /dev/stdout is stdout too: the document alone there, the table on stderr.
 "$parity" probes bridge --cases 40 --repro-dir repros --json /dev/stdout 2> probes.err > probes-stdout.json
 expect 0 "" -- python3 -c 'import json, sys; json.load(open(sys.argv[1]))' probes-stdout.json
-grep -q "^family" probes.err || { echo "FAIL: the table did not go to stderr with --json /dev/stdout"; failures=$((failures + 1)); }
+grep -q "^family" probes.err || fail "the table did not go to stderr with --json /dev/stdout"
 # Progress: a line per finished probe on a terminal (script(1) gives the command one), none when piped.
 "$parity" probes bridge --cases 40 --repro-dir repros > /dev/null 2> piped.err
-if grep -q "parity probes: \[" piped.err; then echo "FAIL: progress lines when stderr is a pipe"; failures=$((failures + 1)); fi
+if grep -q "parity probes: \[" piped.err; then fail "progress lines when stderr is a pipe"; fi
 if command -v script > /dev/null; then
   script -qec "'$parity' probes bridge --cases 40 --repro-dir repros" /dev/null > tty.out 2>&1
   lines=$(grep -c "parity probes: \[[0-9]*/$n\] bridge/.*: detected by" tty.out)
   if [ "$lines" = "$n" ]; then echo "ok:   $n progress lines on a terminal"; else
-    echo "FAIL: $lines progress lines on a terminal, want $n:"; tail -5 tty.out; failures=$((failures + 1)); fi
+    fail "$lines progress lines on a terminal, want $n:"; tail -5 tty.out; fi
 else
   echo "script(1) is not installed: the terminal's progress lines are not checked"
 fi

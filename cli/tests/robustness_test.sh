@@ -72,9 +72,7 @@ repro bad.json parity-host base_frozen "$lora_dims"',"params":{"alpha":4}'
 expect 2 "case.params: a lora case of the family's former format" -- "$parity" replay bad.json
 repro bad.json parity-host base_frozen '"family":"lo\u001b[31mra\n\u0000","seed":0,"dims":{}'
 expect 2 'lo\x1b[31mra\n\x00' -- "$parity" replay bad.json
-if "$parity" replay bad.json 2>&1 | tr -d '\n' | grep -q $'\x1b'; then
-  echo "FAIL: an escape character from the file reached the terminal"; failures=$((failures + 1))
-fi
+if "$parity" replay bad.json 2>&1 | tr -d '\n' | grep -q $'\x1b'; then fail "an escape character from the file reached the terminal"; fi
 # A transition case is transition_step's (dims B, n; each row's sigma), of family transition.
 transition_params='"type":0,"step":0.125,"sigma_max":0.875,"noise_level":0.75,"normaliser":1,"dtype.act":32,"dtype.f32":32'
 transition='"family":"transition","seed":0,"dims":{"B":1,"n":1},"params":{'"$transition_params"',"sigma.0":0.5}'
@@ -103,7 +101,7 @@ expect 0 "passes now" -- "$parity" replay now.json
 for moved in accuracy oracle_agreement; do
   expect 2 "transition property '$moved' is now the ops'" -- "$parity" check transition --property "$moved"
   suggested=$("$parity" check transition --property "$moved" 2>&1 | sed -n 's/.* (parity \(check transition_step [^,]*\),.*/\1/p')
-  [ -n "$suggested" ] || { echo "FAIL: the refusal of $moved names no command"; failures=$((failures + 1)); }
+  [ -n "$suggested" ] || fail "the refusal of $moved names no command"
   # shellcheck disable=SC2086 # the suggested command's words
   PARITY_CASES=2 expect 0 "" -- "$parity" $suggested --max n=64
 done
@@ -139,16 +137,15 @@ for moved in repeatable:"lora_forward's and lora_backward's repeatable" \
 done
 for moved in forward_accuracy gradient_accuracy oracle_agreement; do
   suggested=$("$parity" check lora --property "$moved" 2>&1 | sed -n 's/.* (parity \(check lora_[a-z]* [^,)]*\)[,)].*/\1/p')
-  [ -n "$suggested" ] || { echo "FAIL: the refusal of $moved names no command"; failures=$((failures + 1)); }
+  [ -n "$suggested" ] || fail "the refusal of $moved names no command"
   # shellcheck disable=SC2086 # the suggested command's words
   PARITY_CASES=2 expect 0 "" -- "$parity" $suggested --max T=8,N=8,K=8
 done
-if "$parity" list subjects | grep -q '^  lora  parity-oracles'; then
-  echo "FAIL: the lora family lists parity-oracles, with no self-check to run"; failures=$((failures + 1))
-fi
-if "$parity" list subjects | grep -q '^  transition  parity-oracles'; then
-  echo "FAIL: the transition family lists parity-oracles, with no self-check to run"; failures=$((failures + 1))
-fi
+for family in lora transition; do
+  if "$parity" list subjects | grep -q "^  $family  parity-oracles"; then
+    fail "the $family family lists parity-oracles, with no self-check to run"
+  fi
+done
 
 # 10: a case over its family's work or memory limit is refused before anything is allocated.
 pad='{"transposed":false,"ld_pad":1048576,"offset":1048576}'
@@ -200,23 +197,23 @@ expect 2 "--out: afile/x: afile is not a directory" -- timeout 20 "$parity" fuzz
 # risk) is written in place: the write fails, naming the file and the reason.
 if mknod full c 1 7 2> /dev/null; then full=$work/full; else full=/dev/full; fi
 expect 2 "$full: write failed: No space left on device" -- "$parity" bridge --record "$full"
-[ -c "$full" ] || { echo "FAIL: $full was replaced"; failures=$((failures + 1)); }
+[ -c "$full" ] || fail "$full was replaced"
 # stdout, as "-" and /dev/stdout: the record is in the pipe, and no file named "-" appears.
 expect 0 '"schema": "parity.bridge/1"' -- "$parity" bridge --record -
-[ ! -e ./- ] || { echo "FAIL: --record - wrote a file named -"; failures=$((failures + 1)); }
+[ ! -e ./- ] || fail "--record - wrote a file named -"
 expect 0 '"schema": "parity.bridge/1"' -- "$parity" bridge --record /dev/stdout
-[ -L /dev/stdout ] || { echo "FAIL: /dev/stdout is no longer a link"; failures=$((failures + 1)); }
+[ -L /dev/stdout ] || fail "/dev/stdout is no longer a link"
 # A FIFO gets the record through it; a symbolic link is written through, and stays a link.
 mkfifo out.fifo
 (timeout 60 cat out.fifo > fifo.txt) &
 reader=$!
 expect 0 "record: out.fifo" -- timeout 60 "$parity" bridge --record out.fifo
 wait "$reader"
-[ -p out.fifo ] && grep -q '"schema": "parity.bridge/1"' fifo.txt || { echo "FAIL: out.fifo replaced or record not received"; failures=$((failures + 1)); }
+[ -p out.fifo ] && grep -q '"schema": "parity.bridge/1"' fifo.txt || fail "out.fifo replaced or record not received"
 ln -s target.json link.json
 expect 0 "record: link.json" -- "$parity" bridge --record link.json
-[ -L link.json ] && grep -q '"schema": "parity.bridge/1"' target.json || { echo "FAIL: link.json not written through"; failures=$((failures + 1)); }
-ls ./*.tmp* > /dev/null 2>&1 && { echo "FAIL: temporary files left: $(ls ./*.tmp*)"; failures=$((failures + 1)); }
+[ -L link.json ] && grep -q '"schema": "parity.bridge/1"' target.json || fail "link.json not written through"
+ls ./*.tmp* > /dev/null 2>&1 && fail "temporary files left: $(ls ./*.tmp*)"
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

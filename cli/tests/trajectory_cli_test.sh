@@ -25,7 +25,7 @@ for subject in strict bound-video-projections; do
   case "$status:$out" in
     0:*"every step bitwise equal"*) echo "finding: $subject is batch invariant on this machine's LibTorch" ;;
     1:*"single and batched DIFFER"*) echo "finding: $subject is batch variant on this machine's LibTorch" ;;
-    *) echo "FAIL: trajectory --subject $subject exited $status:"; echo "$out" | tail -20; failures=$((failures + 1)) ;;
+    *) fail "trajectory --subject $subject exited $status:"; echo "$out" | tail -20 ;;
   esac
 done
 expect 2 "unknown runtime mode" -- "$parity" trajectory --mode lenient
@@ -53,7 +53,7 @@ expect 0 "" -- "$parity" replay --subject bound-all "$repro"
 # The page's link to the reproducer is relative to the page and leads to the file.
 link=$(grep -o '<a href="[^"]*">' "$work/probe.html" | head -1 | sed 's/<a href="//; s/">//')
 if [ -n "$link" ] && [ "${link#/}" = "$link" ] && cmp -s "$work/$link" "$repro"; then echo "ok:   page links $link"; else
-  echo "FAIL: the page's reproducer link '${link:-none}' does not lead from $work to $repro"; failures=$((failures + 1))
+  fail "the page's reproducer link '${link:-none}' does not lead from $work to $repro"
 fi
 
 if [ "${2:-}" = "--browser" ]; then
@@ -68,8 +68,7 @@ if [ "${2:-}" = "--browser" ]; then
     --dump-dom "file://$work/probe.html" > "$work/probe.dom.html" 2>/dev/null
   said=$(grep -o '<p id="render-check">[^<]*</p>' "$work/probe.dom.html" | sed 's/<[^>]*>//g')
   if [ "$said" = "plots rendered: 3 of 3" ]; then echo "ok:   $said"; else
-    echo "FAIL: the trajectory page says '${said:-nothing}', expected 'plots rendered: 3 of 3'"
-    failures=$((failures + 1))
+    fail "the trajectory page says '${said:-nothing}', expected 'plots rendered: 3 of 3'"
   fi
 fi
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

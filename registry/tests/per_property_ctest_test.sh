@@ -26,16 +26,15 @@ want_lora=$("$prog" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / && suite 
 if [ "$listed" -eq "$want_lora" ] && [ "$want_lora" -ge 2 ] && [ "$want" -gt "$want_lora" ]; then
   echo "ok:   $listed lora_forward properties listed as tests (of $want properties of every family)"
 else
-  echo "FAIL: $listed tests listed with label extra, want $want_lora (the lora_forward properties)"; failures=$((failures + 1))
+  fail "$listed tests listed with label extra, want $want_lora (the lora_forward properties)"
 fi
 ctest --test-dir "$work/build" -L properties >"$work/ctest.log" 2>&1
 failed=$(sed -n '/The following tests FAILED/,$p' "$work/ctest.log" | grep -o 'wrong\.lora_forward\.[a-z_]*' | sort -u | tr '\n' ' ')
 if [[ " $failed" == *" wrong.lora_forward.rows_independent "* && " $failed" != *" wrong.lora_forward.repeatable "* ]]; then
   echo "ok:   failed as tests of their own: $failed"
 else
-  echo "FAIL: failed tests '${failed}', want wrong.lora_forward.rows_independent among them"; tail -30 "$work/ctest.log"
-  failures=$((failures + 1))
+  fail "failed tests '${failed}', want wrong.lora_forward.rows_independent among them"; tail -30 "$work/ctest.log"
 fi
-grep -q 'wrong\.lora_forward\.repeatable .*Passed' "$work/ctest.log" || { echo "FAIL: wrong.lora_forward.repeatable did not pass"; failures=$((failures + 1)); }
+grep -q 'wrong\.lora_forward\.repeatable .*Passed' "$work/ctest.log" || fail "wrong.lora_forward.repeatable did not pass"
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "per_property_ctest_test: one ctest test per property; the broken property fails alone"

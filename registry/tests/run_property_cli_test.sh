@@ -9,10 +9,7 @@
 set -u
 prog=$1
 unset RC_PARAMS PARITY_CASES PARITY_SEED
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/../../cli/tests/expect.sh"  # $work, fail
 
 # Lines of a failure's report: the shrunk case and its verdict (the two after "shrunk to:").
 shrunk() { grep -A2 'shrunk to:' "$1" | tail -2; }

@@ -13,12 +13,12 @@ include("$source_dir/cmake/ParitySubjectTests.cmake")
 parity_add_subject_tests(TARGET none FAMILY transition SUBJECT parity-host MAX_TOKENS 64)
 CMAKE
 if cmake -S "$work/project" -B "$work/build" >"$work/configure.log" 2>&1; then
-  echo "FAIL: MAX_TOKENS 64 configured"; failures=$((failures + 1))
+  fail "MAX_TOKENS 64 configured"
 elif message=$(tr -s ' \n' ' ' <"$work/configure.log") &&
   [[ "$message" == *"parity_add_subject_tests: unknown arguments: MAX_TOKENS 64 ("* ]] &&
   [[ "$message" == *"MAX_ELEMENTS are MAX_N and MAX_B"* ]]; then
   echo "ok:   MAX_TOKENS 64 refused, naming it and MAX_N, MAX_B"
 else
-  echo "FAIL: the refusal names neither MAX_TOKENS nor its replacements"; cat "$work/configure.log"; failures=$((failures + 1))
+  fail "the refusal names neither MAX_TOKENS nor its replacements"; cat "$work/configure.log"
 fi
 [ "$failures" -eq 0 ]

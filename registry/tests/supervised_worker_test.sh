@@ -32,7 +32,7 @@ if r["kind"] != kind or dims["T"] != t or dims["D"] != d or not os.path.exists(r
     sys.exit(f"kind {r['kind']} T={dims['T']} D={dims['D']} reproducer {r['reproducer']}; want {kind} T={t} D={d}")
 print(r["reproducer"])
 EOF
-  ) || { echo "FAIL: $1: $verdict"; failures=$((failures + 1)); return 1; }
+  ) || { fail "$1: $verdict"; return 1; }
   echo "ok:   $1: $2 shrunk to T=$3 D=$4"
   repro=$verdict
 }
@@ -47,10 +47,7 @@ check_op() {  # check_op NAME [flags...]
 expect 1 "the subject crashed" -- check_op rms_norm_segv
 if shrunk_to "$work/rms_norm_segv.json" crashed 40 1; then
   expect 1 "crashed: SIGSEGV" -- "$parity" replay "$repro" --torch-op crashing::rms_norm_segv --library "$lib"
-  grep -q 'failure type="crashed"' "$work/rms_norm_segv.xml" || {
-    echo "FAIL: the JUnit file has no failure of type crashed"
-    failures=$((failures + 1))
-  }
+  grep -q 'failure type="crashed"' "$work/rms_norm_segv.xml" || fail "the JUnit file has no failure of type crashed"
 fi
 expect 1 "aborted: SIGABRT" -- check_op rms_norm_abort
 if shrunk_to "$work/rms_norm_abort.json" aborted 24 5; then
@@ -75,8 +72,7 @@ if [ -n "$file" ]; then
   expect 1 "aborted: SIGABRT" -- "$parity" replay "$file" --torch-op crashing::rms_norm_abort --library "$lib" \
     --kernel-op rms_norm
 else
-  echo "FAIL: the model's abort left no reproducer"
-  failures=$((failures + 1))
+  fail "the model's abort left no reproducer"
 fi
 
 # C++ subjects through the property main, as ctest runs a user's property test: each reproducer's
@@ -100,8 +96,7 @@ for row in "crash-segv crashed 40 1 crashed: SIGSEGV (Segmentation fault); its l
     PARITY_MAX_T=64 PARITY_MAX_D=64 "$program" rms_norm "$subject" --gtest_filter=rms_norm.forward_accuracy
   file=$(ls "$work"/program_repros/*.json 2>/dev/null | head -n 1)
   if [ -z "$file" ]; then
-    echo "FAIL: $subject: no reproducer"
-    failures=$((failures + 1))
+    fail "$subject: no reproducer"
     continue
   fi
   repro_is "$file" "$kind" "$t" "$d" || failures=$((failures + 1))
