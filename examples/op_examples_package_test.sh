@@ -46,11 +46,14 @@ write_snippets() {
   done
 }
 
+# The example's files (plain files only: a build folder beside them is not copied), then the
+# page's commands, so that a file of the example's cannot stand in for the page's run.sh.
+mkdir -p "$work/custom_op"
+find "$examples/custom_op" -maxdepth 1 -type f -exec cp -t "$work/custom_op/" {} +
 write_snippets custom_op run.sh
 for f in CMakeLists.txt scaled_add.cpp; do
   grep -qF "](../examples/custom_op/$f)" "$readme" || fail "$shown links no examples/custom_op/$f"
 done
-cp "$examples/custom_op/"* "$work/custom_op/"
 (cd "$work/custom_op" && run_lines run.sh "$work/custom_op.log" "$@") || { cat "$work/custom_op.log"; fail "a $shown custom_op/run.sh line failed"; }
 cat "$work/custom_op.log"
 grep -q "my-scaled-add\.scaled_add\.forward_accuracy .*Passed" "$work/custom_op.log" || fail "my-scaled-add's properties did not run and pass"

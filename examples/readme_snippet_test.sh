@@ -36,7 +36,7 @@ mv "$work/stage" "$HOME/parity"
 for f in CMakeLists.txt register_subjects.cpp; do
   grep -qF "](../examples/custom_lora/$f)" "$readme" || fail "$shown links no examples/custom_lora/$f"
 done
-cp "$example"/* "$work/src/"
+find "$example" -maxdepth 1 -type f -exec cp -t "$work/src/" {} +  # plain files: no build folder
 for name in run.sh replay.sh; do
   snippet "$name" > "$work/src/$name"
   [ -s "$work/src/$name" ] || fail "$shown has no snippet '$name'"
