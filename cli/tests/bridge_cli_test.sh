@@ -6,7 +6,7 @@
 # usage: bridge_cli_test.sh PATH/TO/parity
 set -u
 parity=$1
-source "$(dirname "$0")/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 
 has() {  # has FILE TEXT: the record holds TEXT
   if grep -qF -- "$2" "$1"; then echo "ok:   record holds $2"; else fail "record lacks $2"; fi

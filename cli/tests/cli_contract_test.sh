@@ -4,7 +4,7 @@
 # usage: cli_contract_test.sh PATH/TO/parity
 set -u
 parity=$1
-source "$(dirname "$0")/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 
 expect 0 "properties:" -- "$parity" list
 expect 0 "probe-scale-dropped" -- "$parity" list probes

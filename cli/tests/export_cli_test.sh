@@ -9,7 +9,7 @@
 # elements; an sdpa_varlen reproducer's export holds its cu_seqlens and max_seqlen. Bad input exits 2 naming the file, field or flag. Exits 77 (skipped) when PYTHON
 # cannot import torch.
 parity=$1 reference=$2 python=$3 regressions=$4
-source "$(dirname "$0")/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 if ! "$python" -c "import torch" 2>/dev/null; then
   echo "export_cli_test: $python cannot import torch: skipped"
   exit 77

@@ -5,7 +5,7 @@
 # usage: oracle_self_check_cli_test.sh PATH/TO/parity
 set -u
 parity=$1
-source "$(dirname "$0")/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 
 for family_property in lora_forward:repeatable transition_step:rows_independent; do
   family=${family_property%%:*} property=${family_property#*:}

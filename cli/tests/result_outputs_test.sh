@@ -6,7 +6,7 @@
 # usage: result_outputs_test.sh PATH/TO/parity
 set -u
 parity=$1
-source "$(dirname "$0")/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 cd "$work"
 
 # validate JSON JUNIT STATUS... : both documents agree, and hold the given statuses in order.

@@ -5,7 +5,7 @@
 # usage: robustness_test.sh PATH/TO/parity
 set -u
 parity=$1
-source "$(dirname "$0")/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 cd "$work"
 # Whatever a refused input asks for, nothing here may need more than this (KiB of virtual memory).
 limit_memory() { ulimit -v 8000000; "$@"; }

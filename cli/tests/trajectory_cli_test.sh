@@ -12,7 +12,7 @@
 # its plots rendered (video and audio gaps with the 3 seeds overlaid + the arms' per-block plot);
 # exits 77 without chromium. The page links the reproducer relative to itself.
 parity=$1
-source "$(dirname "$0")/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 export PARITY_REPRO_DIR="$work/repros"
 
 expect 1 "single and batched DIFFER" -- "$parity" trajectory --subject batch-variant-projection \

@@ -10,7 +10,7 @@
 # usage: gate_figures_test.sh PATH/TO/parity PATH/TO/docs/reference/figures.json
 set -u
 parity=$1 figures=$2
-source "$(dirname "$0")/../../cli/tests/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 
 # figures NAME PYTHON-STATEMENTS: a copy of the figures with small shapes, edited by the statements (f is the JSON).
 figures() {
@@ -29,7 +29,7 @@ PY
 # field FILE PYTHON-EXPRESSION: prints the expression of the report r (JSON).
 field() { python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print($2)" "$1"; }
 check() {  # check WHAT GOT WANT
-  if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; failures=$((failures + 1)); else echo "ok:   $1"; fi
+  if [ "$2" != "$3" ]; then fail "$1: got '$2', want '$3'"; else echo "ok:   $1"; fi
 }
 
 figures small "pass"
@@ -54,7 +54,7 @@ check "the LoRA rows certified at the ops' largest scale" \
 refused() {
   figures "$1" "$2"
   PARITY_FIGURES="$work/$1.json" expect 2 "$3" -- "$parity" gate --backend host --out "$work/$1-gate.json"
-  [ -e "$work/$1-gate.json" ] && { echo "FAIL: a refused figure ($1) still wrote a report"; failures=$((failures + 1)); }
+  [ -e "$work/$1-gate.json" ] && { fail "a refused figure ($1) still wrote a report"; }
   return 0
 }
 refused big 'f["lora_gate"]["shapes"][1]["T"] = 2**21' "$work/big.json: lora_gate.shapes[1]: case.dims.T: outside [1, 1048576]"

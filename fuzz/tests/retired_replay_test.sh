@@ -6,7 +6,7 @@
 # case.params): `parity replay` refuses each, exit 2, naming the field and what replaces the format.
 set -u
 parity=$1 retired=$2
-source "$(dirname "$0")/../../cli/tests/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 shopt -s nullglob
 files=("$retired"/*.json)
 [ ${#files[@]} -gt 0 ] || { echo "FAIL: no reproducer under $retired"; exit 1; }

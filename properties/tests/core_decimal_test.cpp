@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include <parity/core/decimal.hpp>
 #include <parity/core/tests/input_error_assertions.hpp>

@@ -7,7 +7,7 @@
 # others its nudge shows) as a test of its own, while a property it keeps (repeatable: it is
 # deterministic) passes as another.
 prog=$1 source_dir=$2
-source "$source_dir/cli/tests/expect.sh"
+source "$source_dir/core/tests/expect.sh"
 mkdir -p "$work/project"
 cat >"$work/project/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.25)

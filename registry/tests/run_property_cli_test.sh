@@ -9,7 +9,7 @@
 set -u
 prog=$1
 unset RC_PARAMS PARITY_CASES PARITY_SEED
-source "$(dirname "$0")/../../cli/tests/expect.sh"  # $work, fail
+source "$(dirname "$0")/../../core/tests/expect.sh"  # $work, fail
 
 # Lines of a failure's report: the shrunk case and its verdict (the two after "shrunk to:").
 shrunk() { grep -A2 'shrunk to:' "$1" | tail -2; }

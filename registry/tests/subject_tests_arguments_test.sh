@@ -4,7 +4,7 @@
 # naming it, rather than dropping it: the transition family's former cap MAX_TOKENS among them,
 # whose message names the caps that replace it.
 source_dir=$1
-source "$source_dir/cli/tests/expect.sh"
+source "$source_dir/core/tests/expect.sh"
 mkdir -p "$work/project"
 cat >"$work/project/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.25)

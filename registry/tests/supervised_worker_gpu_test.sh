@@ -5,7 +5,7 @@
 # Exit 77 (ctest: skipped) without a CUDA device.
 # usage: supervised_worker_gpu_test.sh CRASHING_SUBJECTS_PROGRAM
 program=$1
-source "$(dirname "$0")/../../cli/tests/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 out=$(PARITY_REPRO_DIR=$work/repros PARITY_CASES=100 "$program" rms_norm crash-cuda-oob \
   --gtest_filter=rms_norm.forward_accuracy 2>&1)
 status=$?

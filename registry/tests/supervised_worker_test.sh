@@ -13,7 +13,7 @@
 #     the flag.
 # usage: supervised_worker_test.sh PARITY CRASHING_OPS_LIBRARY CRASHING_SUBJECTS_PROGRAM
 parity=$1 lib=$2 program=$3
-source "$(dirname "$0")/../../cli/tests/expect.sh"
+source "$(dirname "$0")/../../core/tests/expect.sh"
 export PARITY_REPRO_DIR=$work/repros
 
 # shrunk_to JSON KIND T D: the one failing record of JSON has kind KIND and was shrunk to T and D,

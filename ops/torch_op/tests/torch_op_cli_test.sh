@@ -16,7 +16,7 @@
 #   - attention operators take sdpa's [B, H, S, D] tensors with the layout in their strides.
 # usage: torch_op_cli_test.sh PARITY LIBRARY PROPERTY_MAIN
 parity=$1 lib=$2 main=$3
-source "$(dirname "$0")/../../../cli/tests/expect.sh"
+source "$(dirname "$0")/../../../core/tests/expect.sh"
 export PARITY_REPRO_DIR=$work/repros
 check() { "$parity" check rms_norm --cases 12 --library "$lib" "$@"; }
 
@@ -25,7 +25,7 @@ expect 0 "layout_invariant              holds" -- check --torch-op parity_test::
 expect 0 "rows_independent              holds" -- check --torch-op parity_test::defaulted --property rows_independent
 expect 1 "FAILS" -- check --torch-op mylib::rms_norm_broken --property forward_accuracy
 repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
-[ -n "$repro" ] || { echo "FAIL: no reproducer of mylib::rms_norm_broken"; failures=$((failures + 1)); }
+[ -n "$repro" ] || { fail "no reproducer of mylib::rms_norm_broken"; }
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" --torch-op mylib::rms_norm_broken --library "$lib"
 expect 0 "passes now" -- "$parity" replay "$repro" --torch-op mylib::rms_norm --library "$lib" --subject mylib::rms_norm
 expect 2 "unknown rms_norm subject 'mylib::rms_norm_broken'" -- "$parity" replay "$repro"
@@ -36,7 +36,7 @@ printed_lines_fail() {
   for line in rerun replay; do
     command=$(printf '%s\n' "$1" | sed -n "s/^  $line: *parity //p" | head -n 1)
     if [ -z "$command" ]; then
-      echo "FAIL: the failure printed no $line: line"; failures=$((failures + 1))
+      fail "the failure printed no $line: line"
     else
       eval "expect 1 FAIL -- \"\$parity\" $command"
     fi
@@ -66,9 +66,8 @@ for row in "aten::_softmax y" "aten::_log_softmax log_y"; do
   if [ "$status" = 0 ] || [ "$status" = 1 ]; then
     echo "ok:   $op by name ran (exit $status)"
   else
-    echo "FAIL: $op by name exited $status:"
+    fail "$op by name exited $status:"
     tail -5 "$work/aten.out"
-    failures=$((failures + 1))
   fi
 done
 expect 2 "--torch-returns: y is named twice" -- softmax --torch-op parity_test::softmax_and_count --torch-returns y,y
@@ -106,7 +105,7 @@ expect 0 "forward_accuracy              holds" -- check --torch-op parity_test::
 out=$(check --torch-op parity_test::literals --torch-arg "${literal_args/dim=-1/dim=-2}" --property repeatable 2>&1)
 expect 1 "literals: dim is -2, not -1" -- check --torch-op parity_test::literals --torch-arg "${literal_args/dim=-1/dim=-2}" --property repeatable
 if printf '%s' "$out" | grep -q "Exception raised from"; then
-  echo "FAIL: the operator's error printed c10's backtrace"; failures=$((failures + 1)); fi
+  fail "the operator's error printed c10's backtrace"; fi
 expect 0 "repeatable                    holds" -- \
   "$parity" check linear --cases 30 --library "$lib" --torch-op parity_test::presence --torch-arg has_bias=bias --property repeatable
 expect 0 "repeatable                    holds" -- \
@@ -145,15 +144,15 @@ expect 0 "repeatable                    holds" -- \
 out=$(check --torch-op parity_test::f32_only_broken --property forward_accuracy --cases 30 --dtypes f32 2>&1)
 rerun=$(printf '%s\n' "$out" | sed -n 's/^  rerun: *parity //p' | head -n 1)
 case "$rerun" in *"--dtypes f32"*) echo "ok:   the rerun line carries --dtypes f32" ;;
-  *) echo "FAIL: the rerun line lacks --dtypes f32: $rerun"; failures=$((failures + 1)) ;; esac
+  *) fail "the rerun line lacks --dtypes f32: $rerun" ;; esac
 eval "expect 1 \"forward_accuracy              FAILS\" -- \"\$parity\" $rerun"
 if eval "\"\$parity\" $rerun" 2>&1 | grep -q "the subject threw"; then
-  echo "FAIL: the rerun line drew a case the kernel does not support"; failures=$((failures + 1)); fi
+  fail "the rerun line drew a case the kernel does not support"; fi
 printed_lines_fail "$out"
 out=$(env PARITY_CASES=30 "$main" rms_norm --torch-op parity_test::f32_only_broken --library "$lib" --dtypes f32 \
   --gtest_filter=rms_norm.forward_accuracy 2>&1)
 case "$out" in *"--gtest_filter=rms_norm.forward_accuracy --dtypes f32"*) echo "ok:   the property main's rerun carries --dtypes f32" ;;
-  *) echo "FAIL: the property main's rerun lacks --dtypes f32:"; printf '%s\n' "$out" | tail -5; failures=$((failures + 1)) ;; esac
+  *) fail "the property main's rerun lacks --dtypes f32:"; printf '%s\n' "$out" | tail -5 ;; esac
 expect 0 "parity: every applicable property holds" -- env PARITY_CASES=12 "$main" rms_norm --torch-op parity_test::f32_only \
   --library "$lib" --dtypes f32 --gtest_filter=rms_norm.repeatable
 expect 2 "--dtypes: no dtype group of rms_norm takes f64" -- check --torch-op mylib::rms_norm --dtypes f32,f64
@@ -172,7 +171,7 @@ aten() {
   local out rc
   out=$("$parity" check "$@" --cases 8 2>&1); rc=$?
   if [ "$rc" -gt 1 ] || printf '%s' "$out" | grep -q "the subject threw"; then
-    echo "FAIL: parity check $* exited $rc:"; printf '%s\n' "$out" | tail -5; failures=$((failures + 1))
+    fail "parity check $* exited $rc:"; printf '%s\n' "$out" | tail -5
   else echo "ok:   parity check $* -> $rc (a finding)"; fi
 }
 aten layer_norm --torch-op aten::layer_norm --torch-arg 'x=input,w=weight,b=bias,normalized_shape=[D]'
@@ -245,7 +244,7 @@ expect 1 "single_equals_batched         FAILS" -- "$parity" check trajectory --c
 rm -rf "$work/repros"
 expect 1 "batch_invariant_bound         FAILS" -- "$parity" check model --cases 20 "${broken[@]}" --property batch_invariant_bound
 repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
-[ -n "$repro" ] || { echo "FAIL: no reproducer of parity_test::linear_by_rows in the model"; failures=$((failures + 1)); }
+[ -n "$repro" ] || { fail "no reproducer of parity_test::linear_by_rows in the model"; }
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" "${broken[@]}"
 expect 0 "passes now" -- "$parity" replay "$repro" "${linear[@]}" --subject runtime-host+linear=parity_test::linear
 printed_lines_fail "$("$parity" check model --cases 20 "${broken[@]}" --property batch_invariant_bound 2>&1)"
@@ -267,7 +266,7 @@ rm -rf "$work/repros"
 expect 1 "batch_invariant_bound         FAILS" -- \
   "$parity" check model --cases 20 "${norm_broken[@]}" --property batch_invariant_bound
 repro=$(ls "$work"/repros/*.json 2>/dev/null | head -n 1)
-[ -n "$repro" ] || { echo "FAIL: no reproducer of parity_test::rms_norm_by_rows in the model"; failures=$((failures + 1)); }
+[ -n "$repro" ] || { fail "no reproducer of parity_test::rms_norm_by_rows in the model"; }
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" "${norm_broken[@]}"
 # Without --kernel-op, the replay takes the op from the recorded subject.
 expect 1 "STILL FAILS" -- "$parity" replay "$repro" --torch-op parity_test::rms_norm_by_rows --library "$lib"
