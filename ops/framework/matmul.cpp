@@ -8,12 +8,14 @@
 #include <parity/core/thread_pool.hpp>
 #include <parity/oracles/ascending_gemm.hpp>
 #include <parity/oracles/blas.hpp>
+#include <parity/oracles/unordered_gemm.hpp>
 
 namespace parity::ops {
 namespace {
 
 constexpr double kU53 = 0x1p-53, kEta53 = 0x1p-1074;
-constexpr std::size_t kKeptElements = std::size_t{1} << 21;  // 16 MB an array
+constexpr std::size_t kKeptElements = std::size_t{1} << 21;    // 16 MB an array
+constexpr std::int64_t kElementChunk = std::int64_t{1} << 13;  // matmul_filtered's elements per task
 
 template <class R>
 oracles::GemmOperand<double> view_of(const MatrixOperand<R>& x, const double* stored) {
@@ -113,53 +115,15 @@ FilteredArrays arrays_of(const MatrixOperand<Filtered>& x) {
 // Products of fewer multiply-adds than this go to parity's own kernel, not the BLAS: its pool's
 // start and spin cost more than a short product (a reference makes many of rank r).
 constexpr std::int64_t kBlasWork = std::int64_t{1} << 20;
+// The filter's products over at most this many terms (its rank-r products) go to parity's own
+// kernel at any size: after a product OpenBLAS's workers spin on the cores the filter's next
+// steps run on (parity's pool), slowing them more than its kernels gain over a short reduction.
+constexpr std::int64_t kShortReduction = 64;
 
 void product(std::int64_t m, std::int64_t n, std::int64_t k, oracles::GemmOperand<double> a,
              oracles::GemmOperand<double> b, double* c) {
-  if (m * n * k < kBlasWork) oracles::ascending_gemm(m, n, k, a, b, c);
+  if (m * n * k < kBlasWork || k <= kShortReduction) oracles::ascending_gemm(m, n, k, a, b, c);
   else oracles::gemm(m, n, k, a, b, c);
-}
-
-// The operand that reads terms l0.. of a's inner extent: a's columns from l0 where `inner_is_columns`
-// (a left operand), else its rows from l0 (a right one).
-oracles::GemmOperand<double> from_term(const oracles::GemmOperand<double>& a, std::int64_t l0, bool inner_is_columns) {
-  const bool contiguous = inner_is_columns != a.trans;  // the inner extent runs along a stored row
-  return {a.p + (contiguous ? l0 : l0 * a.ld), a.ld, a.trans};
-}
-
-// The k products of C = A B in kSplitBlocks consecutive blocks of terms, each a BLAS product P_j:
-// v[i * n + j] = P_0 + P_1 + ... (added in that order) and abs_sum = |P_0| + |P_1| + ..., for two
-// inputs' values with k >= 1. Each term of v passes through at most k - 1 additions (its block's
-// k_j - 1, then at most blocks - 1 joining the blocks, and k_j <= k - (blocks - 1): every other
-// block holds a term), so v is one of the double evaluations d bounds (matmul.hpp). abs_sum is a
-// sum of |P_j| over a partition of X's terms, no more than X up to the roundings matmul_filtered
-// takes off: a lower bound of X from the value's own pass over the operands, no second product.
-constexpr std::int64_t kSplitBlocks = 4;
-void split_product(std::int64_t m, std::int64_t n, std::int64_t k, const oracles::GemmOperand<double>& a,
-                   const oracles::GemmOperand<double>& b, double* v, double* abs_sum) {
-  thread_local std::vector<double> parts;  // blocks 1.. (block 0 goes to v)
-  const auto size = static_cast<std::size_t>(m * n);
-  const std::int64_t blocks = std::min(kSplitBlocks, k);
-  parts.resize(size * static_cast<std::size_t>(blocks - 1));
-  const auto part = [&](std::int64_t block) { return block == 0 ? v : parts.data() + size * (block - 1); };
-  for (std::int64_t block = 0; block < blocks; ++block) {
-    const std::int64_t l0 = k * block / blocks, l1 = k * (block + 1) / blocks;
-    oracles::gemm(m, n, l1 - l0, from_term(a, l0, true), from_term(b, l0, false), part(block));
-  }
-  for (std::size_t i = 0; i < size; ++i) {
-    double value = v[i], sum = std::fabs(v[i]);
-    for (std::int64_t block = 1; block < blocks; ++block) {
-      const double p = part(block)[i];
-      value += p;
-      sum += std::fabs(p);
-    }
-    v[i] = value;
-    abs_sum[i] = sum;
-  }
-  if (size > kKeptElements) {  // as matmul_filtered's arrays
-    parts.clear();
-    parts.shrink_to_fit();
-  }
 }
 
 // p[0]^2 + ... + p[k - 1]^2 in an order of its own: 4 vectors of V's lanes of partial sums,
@@ -230,7 +194,8 @@ std::vector<double> euclidean_norms(const oracles::GemmOperand<double>& x, std::
       for (std::int64_t v = first; v < last; ++v) q[v] += x.p[l * x.ld + v] * x.p[l * x.ld + v];
   });
   const double kd = static_cast<double>(k);
-  for (double& q : squares) q = std::sqrt(q * (1 + (kd + 1) * 0x1p-52) + kd * kEta53) * (1 + 0x1p-52);
+  const double eta_k = kd * kEta53;  // formed once: a subnormal product costs a microcode assist
+  for (double& q : squares) q = std::sqrt(q * (1 + (kd + 1) * 0x1p-52) + eta_k) * (1 + 0x1p-52);
   return squares;
 }
 
@@ -327,20 +292,20 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   // norms (Cauchy-Schwarz: X <= ||Ma(i, :)|| ||Mb(:, j)||, Y <= ||Ma(i, :)|| ||db(:, j)|| +
   // ||da(i, :)|| ||Mb(:, j)||), where mags holds lo's X alone. An operand's norms of d are empty
   // where every d and lo of it is 0.
-  bool mags_bound_d = true, split = false;
+  bool mags_bound_d = true, from_parts = false;
   std::vector<double> norm_a, norm_b, dev_norm_a, dev_norm_b;
   if (a.exact() && b.exact()) {
     const auto va = view_of(a, a.exact()), vb = view_of(b, b.exact());
     if (m * n * k < kBlasWork) {
       oracles::ascending_gemm_with_magnitudes(m, n, k, va, vb, v.data(), mags.data());
     } else {
-      // lo's X from the blocks' |P_j| (split_product), d's from the norms: one product and one
+      // lo's X from the parts' |S_p| (unordered_gemm), d's from the norms: one product and one
       // pass over each operand.
-      split_product(m, n, k, va, vb, v.data(), mags.data());
+      oracles::unordered_gemm(m, n, k, va, vb, v.data(), mags.data());
       norm_a = euclidean_norms(va, m, k, true);
       norm_b = euclidean_norms(vb, n, k, false);
       mags_bound_d = false;
-      split = true;
+      from_parts = true;
     }
   } else {
     // An operand the reference built (a Matrix): its arrays formed whole; an input's read in place
@@ -385,51 +350,60 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   }
 
   const double kd = static_cast<double>(k);
-  // X taken down: a GEMM of non-negative terms by (1 - k 2^-53) (matmul.hpp); split_product's
-  // sum of |P_j| by (1 - (k + blocks) 2^-53): |P_j| >= |P_j's value| - gamma_k X_j - floor_j (the
-  // value's error), so X (1 + gamma_k) >= sum |P_j's values| - floor, and the blocks - 1 additions
-  // of that sum rounded up by at most (1 + 2^-53) each. X and Y taken up: a GEMM's by
+  // X taken down: a GEMM of non-negative terms by (1 - k 2^-53) (matmul.hpp); unordered_gemm's
+  // sum of its parts' |S_p| by (1 - 2k 2^-53): it is at most (1 + gamma_2k) X + floor
+  // (unordered_gemm.hpp), and (1 - 2k u)(1 + gamma_2k) = 1. X and Y taken up: a GEMM's by
   // (1 - k 2^-53)^-1; the norms' products (each norm already an upper bound) by 1 + 2^-50 = 1 + 8u,
   // which covers the at most five roundings down on their way (an M's |v| + 2d, the products,
   // their sum, that factor's own, the floor's addition): (1 + 8u)(1 - u)^5 > 1.
   const double grow = (1 + 4 * kU53) / (1 - kd * kU53);
-  const double shrink = (1 - (kd + (split ? static_cast<double>(kSplitBlocks) : 0.0)) * kU53) * (1 - 0x1p-50);
-  const double floor = 2 * kd * kEta53;
+  const double shrink = (1 - (from_parts ? 2 * kd : kd) * kU53) * (1 - 0x1p-50);
+  // The subnormal floors, formed once (as matmul_bounded's): a product that is subnormal costs a
+  // microcode assist, per element where the loop forms it.
+  const double eta_k = kd * kEta53, floor = 2 * eta_k, y_floor = 4 * eta_k;
   const double gamma_d = kd * kU53 / (1 - kd * kU53);
   const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
   const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
   const bool with_devs = !dev_norm_a.empty() || !dev_norm_b.empty();
-  std::vector<Filtered> out;  // formed element by element, never zeroed first
-  out.reserve(size);
-  for (std::int64_t i = 0; i < m; ++i)
-    for (std::int64_t j = 0; j < n; ++j) {
-      const auto at = static_cast<std::size_t>(i * n + j);
-      const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
-      // d: matmul_bounded's form at double's unit and underflow, depth k.
-      const double X = mags_bound_d ? (mags[at] + floor) * grow : norm_a[ui] * norm_b[uj] * (1 + 0x1p-50) + floor;
-      double Y = 0;
-      if (with_devs) {
-        const double by_a = dev_norm_a.empty() ? 0.0 : dev_norm_a[ui] * norm_b[uj];
-        const double by_b = dev_norm_b.empty() ? 0.0 : norm_a[ui] * dev_norm_b[uj];
-        Y = (by_a + by_b) * (1 + 0x1p-50) + 2 * floor;
+  // Element by element, on parity's pool in chunks of rows (each element its own: the same bits
+  // for any thread count).
+  std::vector<Filtered> out(size);
+  // This thread's arrays (a thread_local named in the body would be the running thread's).
+  const double *values = v.data(), *sums = mags.data(), *lo_errs = errs.data();
+  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, kElementChunk / std::max<std::int64_t>(n, 1));
+  const auto rows = [&](std::size_t chunk) {
+    const std::int64_t first = static_cast<std::int64_t>(chunk) * rows_per_chunk;
+    for (std::int64_t i = first; i < std::min(m, first + rows_per_chunk); ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        const auto at = static_cast<std::size_t>(i * n + j);
+        const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+        // d: matmul_bounded's form at double's unit and underflow, depth k.
+        const double X = mags_bound_d ? (sums[at] + floor) * grow : norm_a[ui] * norm_b[uj] * (1 + 0x1p-50) + floor;
+        double Y = 0;
+        if (with_devs) {
+          const double by_a = dev_norm_a.empty() ? 0.0 : dev_norm_a[ui] * norm_b[uj];
+          const double by_b = dev_norm_b.empty() ? 0.0 : norm_a[ui] * dev_norm_b[uj];
+          Y = (by_a + by_b) * (1 + 0x1p-50) + y_floor;
+        }
+        const double dev_terms = Y + kU53 * X + eta_k;
+        const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + eta_k) * (1 + 0x1p-50);
+        // lo: the form at the subject's unit, X and Y taken down (0 where that is negative or NaN; Y
+        // 0 where no operand has a lo).
+        const double above_floor = sums[at] - floor;
+        const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
+        const double y_above_floor = with_errs ? lo_errs[at] - y_floor : 0.0;
+        const double Yl = (y_above_floor > 0 ? y_above_floor : 0.0) * shrink;
+        // The terms' magnitudes without Y: where Bounded falls back to the element rules their
+        // sum M_t = |fl(va vb)| + 2 E_t is about (1 + 2u) X (sum |va vb| = X - 2Y + 4 sum Ea Eb), not
+        // matmul_bounded's (1 + 2u) X + 2Y.
+        const double lo_terms = Yl + ar.unit * Xl + kd * ar.underflow;
+        const double lo_mags = Xl + 2 * (ar.unit * Xl + kd * ar.underflow);
+        const double lo = (lo_terms + gamma * lo_mags + g * ar.underflow) * (1 - 0x1p-50);
+        out[at] = Filtered(values[at], std::isfinite(values[at]) && std::isfinite(d) ? d : INFINITY,
+                           std::isfinite(lo) ? lo : 0.0, &ar);
       }
-      const double dev_terms = Y + kU53 * X + kd * kEta53;
-      const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + kd * kEta53) * (1 + 0x1p-50);
-      // lo: the form at the subject's unit, X and Y taken down (0 where that is negative or NaN; Y
-      // 0 where no operand has a lo).
-      const double above_floor = mags[at] - floor;
-      const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
-      const double y_above_floor = with_errs ? errs[at] - 2 * floor : 0.0;
-      const double Yl = (y_above_floor > 0 ? y_above_floor : 0.0) * shrink;
-      // The terms' magnitudes without Y: where Bounded falls back to the element rules their
-      // sum M_t = |fl(va vb)| + 2 E_t is about (1 + 2u) X (sum |va vb| = X - 2Y + 4 sum Ea Eb), not
-      // matmul_bounded's (1 + 2u) X + 2Y.
-      const double lo_terms = Yl + ar.unit * Xl + kd * ar.underflow;
-      const double lo_mags = Xl + 2 * (ar.unit * Xl + kd * ar.underflow);
-      const double lo = (lo_terms + gamma * lo_mags + g * ar.underflow) * (1 - 0x1p-50);
-      out.emplace_back(v[at], std::isfinite(v[at]) && std::isfinite(d) ? d : INFINITY, std::isfinite(lo) ? lo : 0.0,
-                       &ar);
-    }
+  };
+  parallel_chunks(static_cast<std::size_t>((m + rows_per_chunk - 1) / rows_per_chunk), rows);
   if (size > kKeptElements)
     for (std::vector<double>* array : {&v, &mags, &errs}) {
       array->clear();

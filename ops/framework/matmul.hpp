@@ -42,7 +42,8 @@
 // output element that reads it to the element-by-element rules (Bounded::sum, with `terms`), as
 // does an output whose v or E is not finite: the classes of non-finite values are theirs.
 //
-// Filtered (filtered.hpp): v from the BLAS (oracles/blas.hpp), summed in the order it picks. d is
+// Filtered (filtered.hpp): v from the BLAS (oracles/blas.hpp) or oracles/unordered_gemm.hpp, summed
+// in the order it picks. d is
 // the closed form above at double's unit and underflow with depth k (any order), from upper
 // bounds of X+ = sum Ma Mb and Y+ = sum (Ma db + da Mb), with Ma = |va| + 2da per operand element
 // (double's M); lo is the closed form at the subject's unit from lower bounds of X- = sum ma mb,
@@ -54,10 +55,11 @@
 //   - both inputs, below 2^20 multiply-adds: X+ = X-, the sums of |a| |b| of the values' own
 //     pass (ascending_gemm_with_magnitudes);
 //   - every d and lo 0 but not both inputs: X+ = X-, one GEMM of the magnitudes;
-//   - both inputs, above 2^20: the product formed as four BLAS products P_j over consecutive blocks of
-//     the k terms, v their sum and X- = sum_j |P_j| (each |P_j| is at most the sum of its block's
-//     |a| |b|; its value's error is taken off by gamma_k): no second product (sum_j |P_j| is about
-//     sqrt(4 k) terms' size where X is k terms', ample for the f32 and bf16 units lo is formed at);
+//   - both inputs, above 2^20: v and X- = sum_p |S_p|, the magnitudes of the sums of a partition of
+//     the k terms into parts, from one pass (oracles/unordered_gemm.hpp; each |S_p| is at most its
+//     part's sum of |a| |b| plus its error, taken off by gamma_2k): no second product (over q
+//     parts, sum_p |S_p| is about sqrt(q k) terms' size where X is k terms', ample for the f32 and
+//     bf16 units lo is formed at);
 //   - an operand with some d or lo not 0: X- a GEMM of the lower magnitudes, and Y- one GEMM for
 //     each operand that has a lo (lo's terms' magnitudes without Y: where Bounded falls back to
 //     the element rules, their sum of M_t is about (1 + 2u) X, the 2Y of the closed form cancelled);

@@ -93,8 +93,9 @@ TEST(Filter, DecidesParityHostOnLargeCasesAndNeverPassesAProbe) {
   // Past kFilterWork (lora_forward's work 2 T N K + ... = 8M, lora_backward's 3 T N K + ... = 12M, linear's T N K
   // = 2.5M): K = 300 is no multiple of a tile (probe-k-tail), linear has its bias (probe-bf16-before-bias), the LoRA
   // ops' scale is 2 (probe-scale-dropped) and their rank 40 past the rank path's 32 (probe-rank-path-drops-b-column).
-  // And linear at K = 8192, a few rows: lo's X from four blocks' |partial sums| (matmul.cpp's split_product) is
-  // furthest below X = sum |x||W| there (about sqrt(4 K) of K terms' size), and still decides.
+  // And linear at K = 8192, a few rows: lo's X from the parts' |partial sums| (oracles/unordered_gemm.hpp: its
+  // kernel's lanes) is furthest below X = sum |x||W| there (about sqrt(q K) of K terms' size, q parts), and still
+  // decides.
   const std::vector<Trial> trials = {
       {"linear",
        {{"T", 16}, {"N", 256}, {"K", 8192}},

@@ -1,6 +1,7 @@
 // Eval::matmul in Filtered (matmul.hpp) against the same products in Bounded, at sizes that take
-// the BLAS (past 2^20 multiply-adds): for two inputs, the product in blocks of terms (each block's
-// operands offset in both storage orders; non-negative ones, where lo is tight) and Cauchy-Schwarz;
+// the BLAS (past 2^20 multiply-adds): for two inputs, the product with its parts' magnitudes
+// (oracles/unordered_gemm.hpp: parity's kernel for x W^T, BLAS products over blocks of terms in the
+// other storage order; non-negative ones, where lo is tight) and Cauchy-Schwarz;
 // an operand that carries errors, and its transpose; two such operands; a row Bounded forms by the
 // element rules; a part of a longer reduction; under an any-order and a laned arithmetic. The value
 // within 2d of Bounded's ascending one, lo no larger than Bounded's E.
@@ -18,8 +19,8 @@ namespace {
 constexpr std::int64_t kM = 40, kN = 600, kK = 4096;
 // b stored K x N (not transposed): its blocks of terms are blocks of rows.
 constexpr std::int64_t kWide = 2100;
-// Non-negative inputs with K no multiple of the four blocks of terms: there lo's X from the blocks'
-// |partial sums| is X itself, lo within a few roundings of Bounded's E (a lo too large fails).
+// Non-negative inputs with K no multiple of a vector's lanes: there lo's X from the parts' |partial
+// sums| is X itself, lo within a few roundings of Bounded's E (a lo too large fails).
 constexpr std::int64_t kOddK = 1027;
 
 std::vector<double> magnitudes(std::vector<double> v) {
