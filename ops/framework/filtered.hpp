@@ -56,9 +56,12 @@ namespace parity::ops {
 
 class Filtered {
  public:
+  // Value-initialised (Filtered{}, a std::vector's elements) it is the constant 0: trivial, so
+  // a vector of them is zeroed as memory is.
   Filtered() = default;
   // An exact constant, representable in the subject's precision (Bounded's E is 0 there).
-  Filtered(double exact) : v_(exact) {}  // NOLINT: implicit, as a literal is in any real type
+  Filtered(double exact)
+      : v_(exact), d_(0), lo_(0), a_(nullptr) {}  // NOLINT: implicit, as a literal is in any real type
   // A NaN d is infinite; lo is 0 where v is not finite (Bounded's E is 0 there: a non-finite value
   // is a class, not a bound), where d is not (nothing is decided there, and Bounded's value may be
   // a non-finite one, of E 0, where v is finite) or where lo is not finite (an infinite gamma, an
@@ -228,8 +231,8 @@ class Filtered {
     const double lo = (los + ar.unit * (positive_part(std::fabs(v) - 2 * d) + 2 * los) + ar.underflow) * kDown;
     return {v, d, lo, &ar};
   }
-  double v_ = 0, d_ = 0, lo_ = 0;
-  const Arithmetic* a_ = nullptr;
+  double v_, d_, lo_;
+  const Arithmetic* a_;
 };
 
 }  // namespace parity::ops
