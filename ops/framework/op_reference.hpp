@@ -18,6 +18,7 @@
 // e.sum's, its magnitudes from a BLAS (matmul.hpp). A caller that reads only some outputs names
 // them (Eval's `wanted`); a reference may then skip the work of the others, asking e.wants(name),
 // as PyTorch's output_mask lets a backward skip a gradient.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include <parity/core/error.hpp>
+#include <parity/core/thread_pool.hpp>
 #include <parity/ops/framework/bounded.hpp>
 #include <parity/ops/framework/filtered.hpp>
 #include <parity/ops/framework/matmul.hpp>
@@ -175,6 +177,28 @@ class Eval {
     }
   }
 
+  // Runs f(i, j) for every i < rows, j < cols, where each call writes its own element (of an
+  // Output or a Matrix<R>) and only reads what the others read: a reference's element loop. In
+  // double, Bounded and Filtered on parity's pool in chunks of rows (core/thread_pool.hpp; each
+  // element its own, so the same values for any thread count); in MPFR on this thread, in order
+  // (MPFR's and Boost's per-thread state is not relied on across the pool's threads).
+  template <class F>
+  void each(std::int64_t rows, std::int64_t cols, F f) const {
+    const auto row = [&](std::int64_t i) {
+      for (std::int64_t j = 0; j < cols; ++j) f(i, j);
+    };
+    constexpr std::int64_t kElementsPerChunk = std::int64_t{1} << 12;
+    const std::int64_t per_chunk = std::max<std::int64_t>(1, kElementsPerChunk / std::max<std::int64_t>(cols, 1));
+    if (!(std::is_same_v<R, double> || forms_bounds<R>) || rows <= per_chunk) {
+      for (std::int64_t i = 0; i < rows; ++i) row(i);
+      return;
+    }
+    parallel_chunks(static_cast<std::size_t>((rows + per_chunk - 1) / per_chunk), [&](std::size_t chunk) {
+      const std::int64_t first = static_cast<std::int64_t>(chunk) * per_chunk;
+      for (std::int64_t i = first; i < std::min(rows, first + per_chunk); ++i) row(i);
+    });
+  }
+
   // A 2-D input as a matrix operand (no copy).
   MatrixOperand<R> matrix(const std::string& name) const {
     const auto& data = at(values_.inputs, name, "input");
@@ -191,8 +215,8 @@ class Eval {
   }
   // C(i, j) = sum_l a(i, l) b(l, j) over the a.cols() == b.rows() products: in double, MPFR and
   // Bounded the value of sum(a.cols(), [&](l) { return a(i, l) * b(l, j); }), ascending, bit for bit; in
-  // Bounded a bound at least sum's, from GEMMs (matmul.hpp); in Filtered a BLAS's value, in its
-  // order. `terms` > a.cols(): the products as
+  // Bounded a bound at least sum's, from GEMMs (matmul.hpp); in Filtered a value summed in an
+  // order of its own (the BLAS's or oracles/unordered_gemm.hpp's). `terms` > a.cols(): the products as
   // part of a reduction of `terms` terms (as sum's `terms`).
   Matrix<R> matmul(const MatrixOperand<R>& a, const MatrixOperand<R>& b, std::int64_t terms = 0) const {
     if constexpr (std::is_same_v<R, double>) {

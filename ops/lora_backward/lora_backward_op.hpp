@@ -76,10 +76,10 @@ struct LoraBackward {
     const Matrix<R> dB1 = e.matmul(sdy.t(), h);
     if constexpr (!forms_bounds<R>) {
       // dx's first way, one chain of N + r terms in order (the element-by-element sum's bits).
-      for (std::int64_t t = 0; t < (e.wants("dx") ? T : 0); ++t)
-        for (std::int64_t k = 0; k < K; ++k)
-          dx(t, k) =
-              e.sum(N + r, [&](std::int64_t i) { return i < N ? dy(t, i) * W(i, k) : g1(t, i - N) * A(i - N, k); });
+      e.each(e.wants("dx") ? T : 0, K, [&](std::int64_t t, std::int64_t k) {
+        dx(t, k) =
+            e.sum(N + r, [&](std::int64_t i) { return i < N ? dy(t, i) * W(i, k) : g1(t, i - N) * A(i - N, k); });
+      });
       const Matrix<R> dA1 = e.matmul(g1.t(), x);
       for (std::int64_t j = 0; j < r; ++j)
         for (std::int64_t k = 0; k < K; ++k) dA(j, k) = dA1(j, k);
@@ -103,11 +103,11 @@ struct LoraBackward {
         // widens a bound: by at most r / N relative on that sum's gamma term).
         const Matrix<R> base = e.matmul(dy, W, N + r);
         const Matrix<R> chain_sg = e.matmul(sg, A, N + r), chain_g = e.matmul(g, sA, N + r), gA = e.matmul(g, A);
-        for (std::int64_t t = 0; t < T; ++t)
-          for (std::int64_t k = 0; k < K; ++k)
-            dx(t, k) = e.covering([&] { return e.parts(base(t, k), chain_sg(t, k)); },
-                                  [&] { return e.parts(base(t, k), chain_g(t, k)); },
-                                  [&] { return base(t, k) + s * gA(t, k); });
+        e.each(T, K, [&](std::int64_t t, std::int64_t k) {
+          dx(t, k) =
+              e.covering([&] { return e.parts(base(t, k), chain_sg(t, k)); },
+                         [&] { return e.parts(base(t, k), chain_g(t, k)); }, [&] { return base(t, k) + s * gA(t, k); });
+        });
       }
       const Matrix<R> dA1 = e.matmul(sg.t(), x), dA2 = e.matmul(g.t(), sx), dA3 = e.matmul(g.t(), x);
       for (std::int64_t j = 0; j < r; ++j)

@@ -82,8 +82,7 @@ struct LoraForward {
     const Matrix<R> base = e.matmul(x, W.t(), K + r);
     const Matrix<R> hB = e.matmul(h, B.t());
     if constexpr (!std::is_same_v<R, Bounded>) {
-      for (std::int64_t t = 0; t < T; ++t)
-        for (std::int64_t n = 0; n < N; ++n) y(t, n) = base(t, n) + s * hB(t, n);
+      e.each(T, N, [&](std::int64_t t, std::int64_t n) { y(t, n) = base(t, n) + s * hB(t, n); });
     } else {
       const auto in_x = e.input("x"), in_A = e.input("A"), in_B = e.input("B");
       // Each low-rank term is bounded over s on h, on B, on x and on A; s on a product h_j B_nj or
@@ -112,13 +111,13 @@ struct LoraForward {
         return e.covering([&] { return ways[0](t, n); }, [&] { return ways[1](t, n); }, [&] { return ways[2](t, n); },
                           [&] { return ways[3](t, n); });
       };
-      for (std::int64_t t = 0; t < T; ++t)
-        for (std::int64_t n = 0; n < N; ++n)
-          // The kernels' fma(s, low_rank, base) rounds once where this rounds twice, and their
-          // fma chains round less than products then sums: the bound covers them, a little wide.
-          y(t, n) = e.covering(
-              [&] { return base(t, n) + e.covering([&] { return s * hB(t, n); }, [&] { return low_sum(low, t, n); }); },
-              [&] { return e.parts(base(t, n), low_sum(low_in_chain, t, n)); });
+      e.each(T, N, [&](std::int64_t t, std::int64_t n) {
+        // The kernels' fma(s, low_rank, base) rounds once where this rounds twice, and their
+        // fma chains round less than products then sums: the bound covers them, a little wide.
+        y(t, n) = e.covering(
+            [&] { return base(t, n) + e.covering([&] { return s * hB(t, n); }, [&] { return low_sum(low, t, n); }); },
+            [&] { return e.parts(base(t, n), low_sum(low_in_chain, t, n)); });
+      });
     }
   }
 };

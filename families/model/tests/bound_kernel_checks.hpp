@@ -39,7 +39,9 @@ inline void expect_paritys_attention(const runtime::RoutineInfo& info, std::uint
   const auto paritys_routine = model::model_routines().for_kind("attention")->make(runtime::Backend::host);
   const int forwards = forward_calls ? forward_calls->load() : 0;
   EXPECT_TRUE(compare_bitwise(routine->forward(o).at(0), paritys_routine->forward(o).at(0)).equal()) << what;
-  if (forward_calls) EXPECT_GT(*forward_calls - forwards, 0) << what << " did not serve the routine's forward";
+  if (forward_calls) {
+    EXPECT_GT(*forward_calls - forwards, 0) << what << " did not serve the routine's forward";
+  }
   EXPECT_TRUE(compare_bitwise(routine->backward(o, {d_out}).at(0), paritys_routine->backward(o, {d_out}).at(0)).equal())
       << what;
 }
