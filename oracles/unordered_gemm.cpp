@@ -192,7 +192,8 @@ void task_portable(std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64
 #if defined(__x86_64__) && defined(__GNUC__)
 using V4 = double __attribute__((vector_size(32)));
 using V8 = double __attribute__((vector_size(64)));
-// AVX2: 4 x 3 ymm accumulators and 3 of b (16 registers). AVX-512: 6 x 4 zmm and 4 of b (30 of 32).
+// AVX2: 4 x 3 ymm accumulators, 3 of b and 1 of a (16 registers). AVX-512: 6 x 4 zmm, 4 of b and
+// 1 of a (29 of 32).
 [[gnu::target("avx2,fma")]] void task_avx2(std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1,
                                            const PackedRows& a, const GemmOperand<double>& b, std::int64_t k,
                                            std::int64_t n, double* c, double* mags) {
@@ -265,7 +266,8 @@ void blas_parts(std::int64_t m, std::int64_t n, std::int64_t k, const GemmOperan
     c[i] = value;
     mags[i] = sum;
   }
-  constexpr std::size_t kKeptElements = std::size_t{1} << 21;  // 16 MB kept per thread between calls
+  // Products of up to this many elements keep their blocks per thread between calls (48 MB at most).
+  constexpr std::size_t kKeptElements = std::size_t{1} << 21;
   if (size > kKeptElements) std::vector<double>().swap(parts);
 }
 

@@ -13,12 +13,14 @@ OpDef define_op() {
   def.decl = Op::declaration();
   validate(def.decl);
   def.oracle = [](const OpValues& v) {
-    Eval<double> e(v, Arithmetic::float64());
+    static const Arithmetic float64 = Arithmetic::float64();
+    Eval<double> e(v, float64);
     Op::reference(e);
     return e.outputs();
   };
   def.multiprecision = [](const OpValues& v) {
-    Eval<oracles::mp_real> e(v, Arithmetic::float64());
+    static const Arithmetic float64 = Arithmetic::float64();
+    Eval<oracles::mp_real> e(v, float64);
     Op::reference(e);
     OutputValues out;
     for (const auto& [name, values] : e.outputs()) {

@@ -59,8 +59,10 @@ class Eval {
  public:
   // `arithmetic`: the evaluation that Bounded bounds (unused by the other reals). `wanted`: the
   // outputs the caller reads, every one where empty.
+  // Both are kept by reference: they must outlive the Eval (a temporary Arithmetic is refused).
   Eval(const OpValues& values, const Arithmetic& arithmetic, std::set<std::string> wanted = {})
       : values_(values), arithmetic_(arithmetic), wanted_(std::move(wanted)) {}
+  Eval(const OpValues&, Arithmetic&&, std::set<std::string> = {}) = delete;
 
   // Whether the caller reads output `name`: a reference may leave an unwanted output unwritten
   // (its elements +0, or absent from outputs() where it never asks for it) and skip its work.

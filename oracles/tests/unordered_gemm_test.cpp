@@ -1,7 +1,7 @@
 // unordered_gemm against its contract on every kernel this CPU has and on the BLAS's layouts:
 // with integer data (every sum exact in any order) the values are the exact sums and the parts'
 // magnitudes are those of the partition the header names, across tile (6 x 4, 4 x 3, 2 x 2),
-// task (96 rows, 32 columns), chunk (512 terms) and lane edges; with spread magnitudes, the
+// task (96 rows, 32 columns), chunk (256 terms) and lane edges; with spread magnitudes, the
 // value within gamma_k X of the exact sum and the parts' magnitudes within the header's upper
 // bound and above |c|; special values; and the same bits for any thread count.
 #include <gtest/gtest.h>
@@ -74,7 +74,7 @@ Outputs product(const Shape& s, const Operand& a, const Operand& b, Isa isa) {
 }
 
 // m: every tile's rows and remainders, a task of 96 and more; n: tiles of 4 and 3 with
-// remainders, a panel of 32 and more; k: 0, lane tails, a chunk of 512 and more.
+// remainders, a panel of 32 and more; k: 0, lane tails, chunks of 256 and their remainders.
 const std::vector<Shape> kShapes = {{1, 1, 1},    {1, 1, 0},    {3, 5, 0},      {7, 33, 513}, {6, 32, 512},
                                     {13, 31, 9},  {97, 65, 70}, {192, 3, 1025}, {5, 100, 1},  {2, 64, 1000},
                                     {4, 40, 300}, {10, 7, 30},  {16, 70, 600},  {8, 33, 2}};

@@ -28,7 +28,8 @@ OpValues each_values() {
 // this thread.
 template <class R>
 std::vector<R> square_plus_one(const OpValues& v, bool caller_only) {
-  Eval<R> e(v, Arithmetic{});
+  const Arithmetic arithmetic{};
+  Eval<R> e(v, arithmetic);
   const auto x = e.input("x");
   auto y = e.output("y");
   std::vector<std::atomic<int>> writes(static_cast<std::size_t>(kRows * kCols));

@@ -1,5 +1,5 @@
-// Eval::matmul in Filtered (matmul.hpp) against the same products in Bounded, at sizes that take
-// the BLAS (past 2^20 multiply-adds): for two inputs, the product with its parts' magnitudes
+// Eval::matmul in Filtered (matmul.hpp) against the same products in Bounded, past 2^20
+// multiply-adds (parity's kernel or the BLAS): for two inputs, the product with its parts' magnitudes
 // (oracles/unordered_gemm.hpp: parity's kernel for x W^T, BLAS products over blocks of terms in the
 // other storage order; non-negative ones, where lo is tight) and Cauchy-Schwarz;
 // an operand that carries errors, and its transpose; two such operands; a row Bounded forms by the
@@ -19,8 +19,9 @@ namespace {
 constexpr std::int64_t kM = 40, kN = 600, kK = 4096;
 // b stored K x N (not transposed): its blocks of terms are blocks of rows.
 constexpr std::int64_t kWide = 2100;
-// Non-negative inputs with K no multiple of a vector's lanes: there lo's X from the parts' |partial
-// sums| is X itself, lo within a few roundings of Bounded's E (a lo too large fails).
+// Non-negative inputs (K no multiple of a vector's lanes: the kernel's zero-padded tail): there
+// lo's X from the parts' |partial sums| is X itself, lo within a few roundings of Bounded's E (a lo
+// too large by more than Bounded's own margins fails; unordered_gemm_test holds the parts' bound).
 constexpr std::int64_t kOddK = 1027;
 
 std::vector<double> magnitudes(std::vector<double> v) {
@@ -73,7 +74,7 @@ void expect_filtered_within(const Matrix<Filtered>& f, const Matrix<Bounded>& b,
   EXPECT_EQ(decidable, std::ssize(f.data())) << what << ": every lo positive, so the check compared something";
 }
 
-TEST(FilteredMatmul, BlasProductsAgainstBounded) {
+TEST(FilteredMatmul, ProductsPastTheKernelThresholdAgainstBounded) {
   const OpValues v = filtered_test_values();
   for (const Arithmetic& ar : {Arithmetic{}, Arithmetic{.reduction_lanes = 32}}) {
     Eval<Filtered> f(v, ar);
