@@ -159,4 +159,17 @@ void parallel_chunks(std::size_t chunks, const std::function<void(std::size_t)>&
   if (failure) std::rethrow_exception(failure);
 }
 
+void parallel_rows(std::int64_t rows, std::int64_t cols, const std::function<void(std::int64_t)>& row) {
+  constexpr std::int64_t kElementsPerChunk = std::int64_t{1} << 12;
+  const std::int64_t per_chunk = std::max<std::int64_t>(1, kElementsPerChunk / std::max<std::int64_t>(cols, 1));
+  if (rows <= per_chunk) {
+    for (std::int64_t i = 0; i < rows; ++i) row(i);
+    return;
+  }
+  parallel_chunks(static_cast<std::size_t>((rows + per_chunk - 1) / per_chunk), [&](std::size_t chunk) {
+    const std::int64_t first = static_cast<std::int64_t>(chunk) * per_chunk;
+    for (std::int64_t i = first; i < std::min(rows, first + per_chunk); ++i) row(i);
+  });
+}
+
 }  // namespace parity

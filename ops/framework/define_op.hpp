@@ -9,17 +9,16 @@ namespace parity::ops {
 
 template <class Op>
 OpDef define_op() {
+  static const Arithmetic float64 = Arithmetic::float64();  // the oracles' (Eval keeps a reference)
   OpDef def;
   def.decl = Op::declaration();
   validate(def.decl);
   def.oracle = [](const OpValues& v) {
-    static const Arithmetic float64 = Arithmetic::float64();
     Eval<double> e(v, float64);
     Op::reference(e);
     return e.outputs();
   };
   def.multiprecision = [](const OpValues& v) {
-    static const Arithmetic float64 = Arithmetic::float64();
     Eval<oracles::mp_real> e(v, float64);
     Op::reference(e);
     OutputValues out;

@@ -14,8 +14,7 @@ namespace parity::ops {
 namespace {
 
 constexpr double kU53 = 0x1p-53, kEta53 = 0x1p-1074;
-constexpr std::size_t kKeptElements = std::size_t{1} << 21;    // 16 MB an array
-constexpr std::int64_t kElementChunk = std::int64_t{1} << 13;  // matmul_filtered's elements per task
+constexpr std::size_t kKeptElements = std::size_t{1} << 21;  // 16 MB an array
 
 template <class R>
 oracles::GemmOperand<double> view_of(const MatrixOperand<R>& x, const double* stored) {
@@ -365,45 +364,41 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
   const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
   const bool with_devs = !dev_norm_a.empty() || !dev_norm_b.empty();
-  // Element by element, on parity's pool in chunks of rows (each element its own: the same bits
-  // for any thread count).
+  // Element by element, on parity's pool (parallel_rows: each element its own, the same bits for
+  // any thread count).
   std::vector<Filtered> out(size);
   // This thread's arrays (a thread_local named in the body would be the running thread's).
   const double *values = v.data(), *sums = mags.data(), *lo_errs = errs.data();
-  const std::int64_t rows_per_chunk = std::max<std::int64_t>(1, kElementChunk / std::max<std::int64_t>(n, 1));
-  const auto rows = [&](std::size_t chunk) {
-    const std::int64_t first = static_cast<std::int64_t>(chunk) * rows_per_chunk;
-    for (std::int64_t i = first; i < std::min(m, first + rows_per_chunk); ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        const auto at = static_cast<std::size_t>(i * n + j);
-        const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
-        // d: matmul_bounded's form at double's unit and underflow, depth k.
-        const double X = mags_bound_d ? (sums[at] + floor) * grow : norm_a[ui] * norm_b[uj] * (1 + 0x1p-50) + floor;
-        double Y = 0;
-        if (with_devs) {
-          const double by_a = dev_norm_a.empty() ? 0.0 : dev_norm_a[ui] * norm_b[uj];
-          const double by_b = dev_norm_b.empty() ? 0.0 : norm_a[ui] * dev_norm_b[uj];
-          Y = (by_a + by_b) * (1 + 0x1p-50) + y_floor;
-        }
-        const double dev_terms = Y + kU53 * X + eta_k;
-        const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + eta_k) * (1 + 0x1p-50);
-        // lo: the form at the subject's unit, X and Y taken down (0 where that is negative or NaN; Y
-        // 0 where no operand has a lo).
-        const double above_floor = sums[at] - floor;
-        const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
-        const double y_above_floor = with_errs ? lo_errs[at] - y_floor : 0.0;
-        const double Yl = (y_above_floor > 0 ? y_above_floor : 0.0) * shrink;
-        // The terms' magnitudes without Y: where Bounded falls back to the element rules their
-        // sum M_t = |fl(va vb)| + 2 E_t is about (1 + 2u) X (sum |va vb| = X - 2Y + 4 sum Ea Eb), not
-        // matmul_bounded's (1 + 2u) X + 2Y.
-        const double lo_terms = Yl + ar.unit * Xl + kd * ar.underflow;
-        const double lo_mags = Xl + 2 * (ar.unit * Xl + kd * ar.underflow);
-        const double lo = (lo_terms + gamma * lo_mags + g * ar.underflow) * (1 - 0x1p-50);
-        out[at] = Filtered(values[at], std::isfinite(values[at]) && std::isfinite(d) ? d : INFINITY,
-                           std::isfinite(lo) ? lo : 0.0, &ar);
+  parallel_rows(m, n, [&](std::int64_t i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      const auto at = static_cast<std::size_t>(i * n + j);
+      const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+      // d: matmul_bounded's form at double's unit and underflow, depth k.
+      const double X = mags_bound_d ? (sums[at] + floor) * grow : norm_a[ui] * norm_b[uj] * (1 + 0x1p-50) + floor;
+      double Y = 0;
+      if (with_devs) {
+        const double by_a = dev_norm_a.empty() ? 0.0 : dev_norm_a[ui] * norm_b[uj];
+        const double by_b = dev_norm_b.empty() ? 0.0 : norm_a[ui] * dev_norm_b[uj];
+        Y = (by_a + by_b) * (1 + 0x1p-50) + y_floor;
       }
-  };
-  parallel_chunks(static_cast<std::size_t>((m + rows_per_chunk - 1) / rows_per_chunk), rows);
+      const double dev_terms = Y + kU53 * X + eta_k;
+      const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + eta_k) * (1 + 0x1p-50);
+      // lo: the form at the subject's unit, X and Y taken down (0 where that is negative or NaN; Y
+      // 0 where no operand has a lo).
+      const double above_floor = sums[at] - floor;
+      const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
+      const double y_above_floor = with_errs ? lo_errs[at] - y_floor : 0.0;
+      const double Yl = (y_above_floor > 0 ? y_above_floor : 0.0) * shrink;
+      // The terms' magnitudes without Y: where Bounded falls back to the element rules their
+      // sum M_t = |fl(va vb)| + 2 E_t is about (1 + 2u) X (sum |va vb| = X - 2Y + 4 sum Ea Eb), not
+      // matmul_bounded's (1 + 2u) X + 2Y.
+      const double lo_terms = Yl + ar.unit * Xl + kd * ar.underflow;
+      const double lo_mags = Xl + 2 * (ar.unit * Xl + kd * ar.underflow);
+      const double lo = (lo_terms + gamma * lo_mags + g * ar.underflow) * (1 - 0x1p-50);
+      out[at] = Filtered(values[at], std::isfinite(values[at]) && std::isfinite(d) ? d : INFINITY,
+                         std::isfinite(lo) ? lo : 0.0, &ar);
+    }
+  });
   if (size > kKeptElements)
     for (std::vector<double>* array : {&v, &mags, &errs}) {
       array->clear();

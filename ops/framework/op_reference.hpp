@@ -18,7 +18,6 @@
 // e.sum's, its magnitudes from a BLAS (matmul.hpp). A caller that reads only some outputs names
 // them (Eval's `wanted`); a reference may then skip the work of the others, asking e.wants(name),
 // as PyTorch's output_mask lets a backward skip a gradient.
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -181,7 +180,7 @@ class Eval {
 
   // Runs f(i, j) for every i < rows, j < cols, where each call writes its own element (of an
   // Output or a Matrix<R>) and only reads what the others read: a reference's element loop. In
-  // double, Bounded and Filtered on parity's pool in chunks of rows (core/thread_pool.hpp; each
+  // double, Bounded and Filtered on parity's pool in chunks of rows (parallel_rows; each
   // element its own, so the same values for any thread count); in MPFR on this thread, in order
   // (MPFR's and Boost's per-thread state is not relied on across the pool's threads).
   template <class F>
@@ -189,16 +188,11 @@ class Eval {
     const auto row = [&](std::int64_t i) {
       for (std::int64_t j = 0; j < cols; ++j) f(i, j);
     };
-    constexpr std::int64_t kElementsPerChunk = std::int64_t{1} << 12;
-    const std::int64_t per_chunk = std::max<std::int64_t>(1, kElementsPerChunk / std::max<std::int64_t>(cols, 1));
-    if (!(std::is_same_v<R, double> || forms_bounds<R>) || rows <= per_chunk) {
+    if constexpr (std::is_same_v<R, double> || forms_bounds<R>) {
+      parallel_rows(rows, cols, row);
+    } else {
       for (std::int64_t i = 0; i < rows; ++i) row(i);
-      return;
     }
-    parallel_chunks(static_cast<std::size_t>((rows + per_chunk - 1) / per_chunk), [&](std::size_t chunk) {
-      const std::int64_t first = static_cast<std::int64_t>(chunk) * per_chunk;
-      for (std::int64_t i = first; i < std::min(rows, first + per_chunk); ++i) row(i);
-    });
   }
 
   // A 2-D input as a matrix operand (no copy).

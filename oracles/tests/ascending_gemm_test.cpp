@@ -12,31 +12,28 @@
 #include <vector>
 
 #include <parity/oracles/ascending_gemm.hpp>
+#include <parity/oracles/tests/gemm_operands.hpp>
 
 namespace parity::oracles {
 namespace {
 
-// A stored operand: rows x cols logical, stored transposed where `trans`, with ld = stored
-// columns + pad.
-struct Operand {
-  std::vector<double> data;
-  GemmOperand<double> view;
-};
+using testing::at;
+using testing::kernels;
+using testing::make_operand;
+using testing::Operand;
+using testing::Shape;
 
 // With `specials`, about one element of a row or column of k in 8 special (so most sums of a long
 // reduction stay finite).
 Operand make(std::int64_t rows, std::int64_t cols, bool trans, std::int64_t pad, std::mt19937_64& gen, bool specials,
              std::int64_t k = 1) {
-  const std::int64_t stored_rows = trans ? cols : rows, ld = (trans ? rows : cols) + pad;
-  Operand o;
-  o.data.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, stored_rows * ld)));
   std::normal_distribution<double> d(0.0, 1.0);
   std::uniform_int_distribution<int> e(-40, 40);
   // Six special kinds among 48 k draws: a sum of k products meets about one special in 8.
   std::uniform_int_distribution<std::int64_t> pick(0, 48 * std::max<std::int64_t>(1, k) - 1);
-  for (auto& x : o.data) {
-    x = std::ldexp(d(gen), e(gen));  // magnitudes over 2^80: the order of the additions shows
-    if (!specials) continue;
+  return make_operand(rows, cols, trans, pad, [&] {
+    double x = std::ldexp(d(gen), e(gen));  // magnitudes over 2^80: the order of the additions shows
+    if (!specials) return x;
     switch (pick(gen)) {
       case 0:
         x = std::numeric_limits<double>::quiet_NaN();
@@ -59,13 +56,8 @@ Operand make(std::int64_t rows, std::int64_t cols, bool trans, std::int64_t pad,
       default:
         break;
     }
-  }
-  o.view = {o.data.data(), ld, trans};
-  return o;
-}
-
-double at(const GemmOperand<double>& x, std::int64_t i, std::int64_t j) {
-  return x.trans ? x.p[j * x.ld + i] : x.p[i * x.ld + j];
+    return x;
+  });
 }
 
 std::vector<double> loop(std::int64_t m, std::int64_t n, std::int64_t k, const GemmOperand<double>& a,
@@ -86,17 +78,6 @@ std::vector<double> loop(std::int64_t m, std::int64_t n, std::int64_t k, const G
 bool same(double x, double y) {
   return (std::isnan(x) && std::isnan(y)) || std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
 }
-
-std::vector<Isa> kernels() {
-  std::vector<Isa> out{Isa::portable};
-  if (best_isa() != Isa::portable) out.push_back(Isa::avx2);
-  if (best_isa() == Isa::avx512) out.push_back(Isa::avx512);
-  return out;
-}
-
-struct Shape {
-  std::int64_t m, n, k;
-};
 
 // The outputs checked, and of them the finite ones.
 struct Counts {

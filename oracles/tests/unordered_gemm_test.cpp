@@ -13,42 +13,17 @@
 #include <random>
 #include <vector>
 
+#include <parity/oracles/tests/gemm_operands.hpp>
 #include <parity/oracles/unordered_gemm.hpp>
 
 namespace parity::oracles {
 namespace {
 
-struct Shape {
-  std::int64_t m, n, k;
-};
-
-// A stored operand: rows x cols logical, stored transposed where `trans`, with ld = stored
-// columns + pad.
-struct Operand {
-  std::vector<double> data;
-  GemmOperand<double> view;
-};
-
-template <class Draw>
-Operand make(std::int64_t rows, std::int64_t cols, bool trans, std::int64_t pad, Draw draw) {
-  const std::int64_t stored_rows = trans ? cols : rows, ld = (trans ? rows : cols) + pad;
-  Operand o;
-  o.data.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, stored_rows * ld)));
-  for (auto& x : o.data) x = draw();
-  o.view = {o.data.data(), ld, trans};
-  return o;
-}
-
-double at(const GemmOperand<double>& x, std::int64_t i, std::int64_t j) {
-  return x.trans ? x.p[j * x.ld + i] : x.p[i * x.ld + j];
-}
-
-std::vector<Isa> kernels() {
-  std::vector<Isa> out{Isa::portable};
-  if (best_isa() != Isa::portable) out.push_back(Isa::avx2);
-  if (best_isa() == Isa::avx512) out.push_back(Isa::avx512);
-  return out;
-}
+using testing::at;
+using testing::kernels;
+using testing::make_operand;
+using testing::Operand;
+using testing::Shape;
 
 int lanes(Isa isa) { return isa == Isa::avx512 ? 8 : isa == Isa::avx2 ? 4 : 2; }
 
@@ -86,7 +61,7 @@ TEST(UnorderedGemm, IntegerDataGivesExactSumsAndTheNamedPartition) {
   for (const Shape& s : kShapes)
     for (const bool ta : {false, true})
       for (const bool tb : {false, true}) {
-        const Operand a = make(s.m, s.k, ta, 3, draw), b = make(s.k, s.n, tb, 5, draw);
+        const Operand a = make_operand(s.m, s.k, ta, 3, draw), b = make_operand(s.k, s.n, tb, 5, draw);
         const bool own = !ta && tb;
         for (const Isa isa : own ? kernels() : std::vector<Isa>{best_isa()}) {
           const Outputs got = product(s, a, b, isa);
@@ -118,7 +93,7 @@ TEST(UnorderedGemm, ValuesAndPartsStayWithinTheirBoundsOverSpreadMagnitudes) {
   for (const Shape& s : kShapes)
     for (const bool ta : {false, true})
       for (const bool tb : {false, true}) {
-        const Operand a = make(s.m, s.k, ta, 0, draw), b = make(s.k, s.n, tb, 0, draw);
+        const Operand a = make_operand(s.m, s.k, ta, 0, draw), b = make_operand(s.k, s.n, tb, 0, draw);
         for (const Isa isa : !ta && tb ? kernels() : std::vector<Isa>{best_isa()}) {
           const Outputs got = product(s, a, b, isa);
           const double kd = static_cast<double>(s.k), u = 0x1p-53;
@@ -154,7 +129,7 @@ TEST(UnorderedGemm, NonFiniteTermsGiveNonFiniteValuesAndParts) {
   };
   const Shape s{13, 31, 70};
   for (const bool own : {true, false}) {
-    const Operand a = make(s.m, s.k, false, 0, draw), b = make(s.k, s.n, own, 0, draw);
+    const Operand a = make_operand(s.m, s.k, false, 0, draw), b = make_operand(s.k, s.n, own, 0, draw);
     const Outputs got = product(s, a, b, best_isa());
     std::size_t special = 0;
     for (std::int64_t i = 0; i < s.m; ++i)
@@ -175,7 +150,7 @@ TEST(UnorderedGemm, TheBitsDoNotDependOnTheThreadCount) {
   std::normal_distribution<double> normal(0.0, 1.0);
   const auto draw = [&] { return normal(gen); };
   const Shape s{300, 200, 600};
-  const Operand a = make(s.m, s.k, false, 0, draw), b = make(s.k, s.n, true, 0, draw);
+  const Operand a = make_operand(s.m, s.k, false, 0, draw), b = make_operand(s.k, s.n, true, 0, draw);
   std::vector<Outputs> runs;
   for (const char* threads : {"1", "2", "5"}) {
     ::setenv("PARITY_THREADS", threads, 1);

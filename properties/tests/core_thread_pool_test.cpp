@@ -6,12 +6,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <parity/core/thread_pool.hpp>
@@ -156,6 +158,19 @@ TEST(ThreadPool, TwoCallersAtOnceEachGetEveryChunk) {
   for (std::size_t i = 0; i < a.size(); ++i) {
     ASSERT_EQ(a[i].load(), 1) << i;
     ASSERT_EQ(b[i].load(), 1) << i;
+  }
+}
+
+// Rows of one chunk (2^12 elements) and of many, rows narrower and wider than a chunk, none.
+TEST(ThreadPool, ParallelRowsRunsEveryRowOnce) {
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {0, 10}, {1, 1}, {40, 100}, {41, 100}, {1000, 7}, {3, 100000}, {257, 2048}}) {
+    std::vector<std::atomic<int>> runs(static_cast<std::size_t>(rows));
+    ::setenv("PARITY_THREADS", "3", 1);
+    parallel_rows(rows, cols, [&](std::int64_t i) { ++runs[static_cast<std::size_t>(i)]; });
+    ::unsetenv("PARITY_THREADS");
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      EXPECT_EQ(runs[i].load(), 1) << rows << " x " << cols << ", row " << i;
   }
 }
 
