@@ -6,6 +6,7 @@
 
 #include <parity/core/isa.hpp>
 #include <parity/core/thread_pool.hpp>
+#include <parity/ops/framework/filtered_product_rules.hpp>
 #include <parity/oracles/ascending_gemm.hpp>
 #include <parity/oracles/blas.hpp>
 #include <parity/oracles/unordered_gemm.hpp>
@@ -355,48 +356,43 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   // (1 - k 2^-53)^-1; the norms' products (each norm already an upper bound) by 1 + 2^-50 = 1 + 8u,
   // which covers the at most five roundings down on their way (an M's |v| + 2d, the products,
   // their sum, that factor's own, the floor's addition): (1 + 8u)(1 - u)^5 > 1.
-  const double grow = (1 + 4 * kU53) / (1 - kd * kU53);
-  const double shrink = (1 - (from_parts ? 2 * kd : kd) * kU53) * (1 - 0x1p-50);
+  FilteredProductRules rules;
+  rules.values = v.data();
+  rules.sums = mags.data();
+  rules.lo_errs = with_errs ? errs.data() : nullptr;
+  if (!mags_bound_d) {
+    rules.norm_a = norm_a.data();
+    rules.norm_b = norm_b.data();
+  }
+  if (!dev_norm_a.empty()) rules.dev_norm_a = dev_norm_a.data();
+  if (!dev_norm_b.empty()) rules.dev_norm_b = dev_norm_b.data();
+  rules.n = n;
+  rules.grow = (1 + 4 * kU53) / (1 - kd * kU53);
+  rules.shrink = (1 - (from_parts ? 2 * kd : kd) * kU53) * (1 - 0x1p-50);
   // The subnormal floors, formed once (as matmul_bounded's): a product that is subnormal costs a
   // microcode assist, per element where the loop forms it.
-  const double eta_k = kd * kEta53, floor = 2 * eta_k, y_floor = 4 * eta_k;
-  const double gamma_d = kd * kU53 / (1 - kd * kU53);
+  rules.eta_k = kd * kEta53;
+  rules.floor = 2 * rules.eta_k;
+  rules.y_floor = 4 * rules.eta_k;
+  rules.gamma_d = kd * kU53 / (1 - kd * kU53);
   const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
-  const double gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
-  const bool with_devs = !dev_norm_a.empty() || !dev_norm_b.empty();
+  rules.unit = ar.unit;
+  rules.k_underflow = kd * ar.underflow;
+  rules.gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
+  rules.g_underflow = g * ar.underflow;
   // Element by element, on parity's pool (parallel_rows: each element its own, the same bits for
-  // any thread count).
+  // any thread count and instruction set), a block of a row's d and lo at a time.
   std::vector<Filtered> out(size);
-  // This thread's arrays (a thread_local named in the body would be the running thread's).
-  const double *values = v.data(), *sums = mags.data(), *lo_errs = errs.data();
   parallel_rows(m, n, [&](std::int64_t i) {
-    for (std::int64_t j = 0; j < n; ++j) {
-      const auto at = static_cast<std::size_t>(i * n + j);
-      const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
-      // d: matmul_bounded's form at double's unit and underflow, depth k.
-      const double X = mags_bound_d ? (sums[at] + floor) * grow : norm_a[ui] * norm_b[uj] * (1 + 0x1p-50) + floor;
-      double Y = 0;
-      if (with_devs) {
-        const double by_a = dev_norm_a.empty() ? 0.0 : dev_norm_a[ui] * norm_b[uj];
-        const double by_b = dev_norm_b.empty() ? 0.0 : norm_a[ui] * dev_norm_b[uj];
-        Y = (by_a + by_b) * (1 + 0x1p-50) + y_floor;
+    constexpr std::int64_t kBlock = 256;  // a row's elements at a time
+    double d[kBlock], lo[kBlock];
+    for (std::int64_t j0 = 0; j0 < n; j0 += kBlock) {
+      const std::int64_t j1 = std::min(n, j0 + kBlock);
+      filtered_product_rules(rules, i, j0, j1, d, lo);
+      for (std::int64_t j = j0; j < j1; ++j) {
+        const auto at = static_cast<std::size_t>(i * n + j);
+        out[at] = Filtered(rules.values[at], d[j - j0], lo[j - j0], &ar);
       }
-      const double dev_terms = Y + kU53 * X + eta_k;
-      const double d = (dev_terms + gamma_d * ((1 + 2 * kU53) * X + 2 * dev_terms) + eta_k) * (1 + 0x1p-50);
-      // lo: the form at the subject's unit, X and Y taken down (0 where that is negative or NaN; Y
-      // 0 where no operand has a lo).
-      const double above_floor = sums[at] - floor;
-      const double Xl = (above_floor > 0 ? above_floor : 0.0) * shrink;
-      const double y_above_floor = with_errs ? lo_errs[at] - y_floor : 0.0;
-      const double Yl = (y_above_floor > 0 ? y_above_floor : 0.0) * shrink;
-      // The terms' magnitudes without Y: where Bounded falls back to the element rules their
-      // sum M_t = |fl(va vb)| + 2 E_t is about (1 + 2u) X (sum |va vb| = X - 2Y + 4 sum Ea Eb), not
-      // matmul_bounded's (1 + 2u) X + 2Y.
-      const double lo_terms = Yl + ar.unit * Xl + kd * ar.underflow;
-      const double lo_mags = Xl + 2 * (ar.unit * Xl + kd * ar.underflow);
-      const double lo = (lo_terms + gamma * lo_mags + g * ar.underflow) * (1 - 0x1p-50);
-      out[at] = Filtered(values[at], std::isfinite(values[at]) && std::isfinite(d) ? d : INFINITY,
-                         std::isfinite(lo) ? lo : 0.0, &ar);
     }
   });
   if (size > kKeptElements)

@@ -1,0 +1,167 @@
+// filtered_product_rules (filtered_product_rules.hpp) on every instruction set this CPU has: the
+// same bits of d and lo whatever the set and however a row is cut into calls (whole vectors and
+// the lanes past them), in every combination of the arrays a product forms (norms or not, each
+// operand's d norms, lo's Y), over values that reach every selection: non-finite values, sums and
+// norms, sums below the floors, NaN and negative lo terms. And what the header promises of the
+// non-finite: d infinite where the value or d is, lo finite where the constants are.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <parity/ops/framework/filtered_product_rules.hpp>
+
+namespace parity::ops {
+namespace {
+
+// Past every lane count's whole vectors (2, 4, 8) in each row.
+constexpr std::int64_t kRuleRows = 3, kRuleCols = 77;
+constexpr double kInf = std::numeric_limits<double>::infinity(), kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A draw that is now and then one of the values the rules select on.
+double draw(std::mt19937_64& rng, bool non_negative) {
+  std::uniform_real_distribution<double> mantissa(0.5, 1.0);
+  std::uniform_int_distribution<int> exponent(-1074, 60), pick(0, 15);
+  switch (pick(rng)) {
+    case 0:
+      return kInf;
+    case 1:
+      return kNaN;
+    case 2:
+      return non_negative ? 0.0 : -kInf;
+    case 3:
+      return 0x1p-1074 * static_cast<double>(pick(rng));  // at or below a floor
+    default:
+      break;
+  }
+  const double x = std::ldexp(mantissa(rng), exponent(rng) / 8);
+  return non_negative || pick(rng) < 8 ? x : -x;
+}
+
+std::vector<double> draws(std::mt19937_64& rng, std::int64_t count, bool non_negative) {
+  std::vector<double> v(static_cast<std::size_t>(count));
+  for (double& x : v) x = draw(rng, non_negative);
+  return v;
+}
+
+struct Arrays {
+  std::vector<double> values, sums, lo_errs, norm_a, norm_b, dev_norm_a, dev_norm_b;
+};
+
+Arrays arrays(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Arrays a;
+  a.values = draws(rng, kRuleRows * kRuleCols, false);
+  a.sums = draws(rng, kRuleRows * kRuleCols, false);  // a negative sum: below the floor, as 0
+  a.lo_errs = draws(rng, kRuleRows * kRuleCols, false);
+  a.norm_a = draws(rng, kRuleRows, true);
+  a.norm_b = draws(rng, kRuleCols, true);
+  a.dev_norm_a = draws(rng, kRuleRows, true);
+  a.dev_norm_b = draws(rng, kRuleCols, true);
+  return a;
+}
+
+// The rules of a product of k = 384 terms under a float32 arithmetic at depth k (as
+// matmul_filtered forms them), with the arrays the flags name.
+FilteredProductRules rules(const Arrays& a, bool norms, bool dev_a, bool dev_b, bool lo_errs) {
+  const double k = 384, u = 0x1p-53, eta = 0x1p-1074, unit = 0x1p-24, underflow = 0x1p-149;
+  FilteredProductRules r;
+  r.values = a.values.data();
+  r.sums = a.sums.data();
+  if (lo_errs) r.lo_errs = a.lo_errs.data();
+  if (norms) {
+    r.norm_a = a.norm_a.data();
+    r.norm_b = a.norm_b.data();
+    if (dev_a) r.dev_norm_a = a.dev_norm_a.data();
+    if (dev_b) r.dev_norm_b = a.dev_norm_b.data();
+  }
+  r.n = kRuleCols;
+  r.grow = (1 + 4 * u) / (1 - k * u);
+  r.shrink = (1 - k * u) * (1 - 0x1p-50);
+  r.eta_k = k * eta;
+  r.floor = 2 * r.eta_k;
+  r.y_floor = 4 * r.eta_k;
+  r.gamma_d = k * u / (1 - k * u);
+  r.unit = unit;
+  r.k_underflow = k * underflow;
+  r.gamma = k * unit / (1 - k * unit);
+  r.g_underflow = k * underflow;
+  return r;
+}
+
+// Every row's d and lo, each row cut into calls of `piece` elements.
+struct Bounds {
+  std::vector<double> d, lo;
+};
+Bounds run(const FilteredProductRules& r, Isa isa, std::int64_t piece) {
+  Bounds b{std::vector<double>(kRuleRows * kRuleCols), std::vector<double>(kRuleRows * kRuleCols)};
+  for (std::int64_t i = 0; i < kRuleRows; ++i)
+    for (std::int64_t j0 = 0; j0 < kRuleCols; j0 += piece) {
+      const std::int64_t j1 = std::min(kRuleCols, j0 + piece);
+      filtered_product_rules(r, i, j0, j1, b.d.data() + i * kRuleCols + j0, b.lo.data() + i * kRuleCols + j0, isa);
+    }
+  return b;
+}
+
+std::vector<Isa> isas() {
+  std::vector<Isa> out;
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512})
+    if (isa <= best_isa()) out.push_back(isa);
+  return out;
+}
+
+TEST(FilteredProductRules, SameBitsOnEveryInstructionSetAndCut) {
+  const Arrays a = arrays(11);
+  for (int mask = 0; mask < 16; ++mask) {
+    const bool norms = mask & 1, dev_a = mask & 2, dev_b = mask & 4, lo_errs = mask & 8;
+    if (!norms && (dev_a || dev_b)) continue;  // d's norms come only with M's
+    const FilteredProductRules r = rules(a, norms, dev_a, dev_b, lo_errs);
+    const Bounds expected = run(r, Isa::portable, 1);  // one lane at a time
+    for (Isa isa : isas())
+      for (std::int64_t piece : {kRuleCols, std::int64_t{13}, std::int64_t{5}}) {
+        const Bounds got = run(r, isa, piece);
+        for (std::size_t e = 0; e < expected.d.size(); ++e) {
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(got.d[e]), std::bit_cast<std::uint64_t>(expected.d[e]))
+              << "d of element " << e << " on " << isa_name(isa) << ", calls of " << piece << ", arrays " << mask;
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(got.lo[e]), std::bit_cast<std::uint64_t>(expected.lo[e]))
+              << "lo of element " << e << " on " << isa_name(isa) << ", calls of " << piece << ", arrays " << mask;
+        }
+      }
+  }
+}
+
+TEST(FilteredProductRules, NonFiniteValuesAndBoundsLeaveDInfinite) {
+  const Arrays a = arrays(12);
+  for (bool norms : {false, true}) {
+    const FilteredProductRules r = rules(a, norms, norms, norms, true);
+    const Bounds b = run(r, best_isa(), kRuleCols);
+    std::int64_t infinite_values = 0, infinite_sums = 0;
+    for (std::size_t e = 0; e < b.d.size(); ++e) {
+      if (!std::isfinite(a.values[e])) {
+        ++infinite_values;
+        EXPECT_EQ(b.d[e], kInf) << "element " << e << " of value " << a.values[e];
+      }
+      if (!norms && std::isinf(a.sums[e])) {
+        ++infinite_sums;
+        EXPECT_EQ(b.d[e], kInf) << "element " << e << " of sum " << a.sums[e];
+      }
+      EXPECT_FALSE(std::isnan(b.d[e])) << "element " << e;
+      // lo's selections take a NaN or negative X or Y to 0: lo is finite (and above 0, its
+      // underflow terms) wherever neither is +Inf.
+      if (a.sums[e] != kInf && a.lo_errs[e] != kInf) {
+        EXPECT_TRUE(std::isfinite(b.lo[e]) && b.lo[e] > 0) << "element " << e;
+      }
+    }
+    EXPECT_GT(infinite_values, 0);  // the draws reach the selection
+    if (!norms) {
+      EXPECT_GT(infinite_sums, 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace parity::ops
