@@ -9,9 +9,13 @@
 namespace parity::oracles {
 namespace {
 
-constexpr std::int64_t kWidth = 32;                          // columns of a packed panel of b
-constexpr std::int64_t kDepth = 256;                         // steps of l per packed block
-constexpr std::int64_t kChunkRows = 96;                      // rows of one task (a multiple of every tile's)
+constexpr std::int64_t kWidth = 32;      // columns of a packed panel of b
+constexpr std::int64_t kDepth = 256;     // steps of l per packed block
+constexpr std::int64_t kChunkRows = 96;  // rows of one task (a multiple of every tile's)
+constexpr std::int64_t kTileRows = 6;    // every tile's rows divide it
+// Tasks a product of few panels (a rank-r product's, n <= kWidth) is cut into at least, by rows:
+// otherwise it runs on one thread while the pool waits.
+constexpr std::int64_t kMinTasks = 4;
 constexpr std::int64_t kSerialWork = std::int64_t{1} << 15;  // m n k below which one task runs
 
 // The integer vector of V's width (its sign bits cleared by an and: |x| lane by lane).
@@ -139,12 +143,20 @@ void run(std::int64_t m, std::int64_t n, std::int64_t k, const GemmOperand<doubl
   // a(i, l) at a.p[i * a_row + l * a_step]; b(l, j) likewise.
   const std::int64_t a_row = a.trans ? 1 : a.ld, a_step = a.trans ? a.ld : 1;
   const std::int64_t b_step = b.trans ? 1 : b.ld, b_col = b.trans ? b.ld : 1;
-  const std::int64_t panels = (n + kWidth - 1) / kWidth, chunks = (m + kChunkRows - 1) / kChunkRows;
+  const std::int64_t panels = (n + kWidth - 1) / kWidth;
+  // Rows of a task: kChunkRows, or fewer (whole tiles) where that leaves fewer than kMinTasks
+  // tasks. A partition of m and n alone; each element's sum is its own whatever the partition.
+  std::int64_t chunk_rows = kChunkRows;
+  if (panels * ((m + kChunkRows - 1) / kChunkRows) < kMinTasks) {
+    const std::int64_t per_panel = (kMinTasks + panels - 1) / panels;
+    chunk_rows = std::max(kTileRows, ((m + per_panel - 1) / per_panel + kTileRows - 1) / kTileRows * kTileRows);
+  }
+  const std::int64_t chunks = (m + chunk_rows - 1) / chunk_rows;
   // One task: rows [i0, i0 + rows) x the panel's columns [j0, j0 + width), every step of l.
   const auto task = [&](std::size_t t) {
-    const std::int64_t i0 = static_cast<std::int64_t>(t) / panels * kChunkRows,
+    const std::int64_t i0 = static_cast<std::int64_t>(t) / panels * chunk_rows,
                        j0 = static_cast<std::int64_t>(t) % panels * kWidth;
-    const std::int64_t rows = std::min(kChunkRows, m - i0), width = std::min(kWidth, n - j0);
+    const std::int64_t rows = std::min(chunk_rows, m - i0), width = std::min(kWidth, n - j0);
     std::vector<double> acc(static_cast<std::size_t>(sets * rows * kWidth), 0.0);
     std::vector<double> panel(static_cast<std::size_t>(std::min(k, kDepth) * kWidth), 0.0);
     double* const mag = mags ? acc.data() + rows * kWidth : nullptr;
