@@ -100,6 +100,33 @@ using V8 = double __attribute__((vector_size(64)));
 
 }  // namespace
 
+FilteredProductRules filtered_product_constants(std::int64_t k, std::int64_t terms, bool from_parts,
+                                                const Arithmetic& arithmetic) {
+  constexpr double kEta53 = 0x1p-1074;
+  const double kd = static_cast<double>(k);
+  FilteredProductRules r;
+  // X taken down: a GEMM of non-negative terms by (1 - k 2^-53) (matmul.hpp); unordered_gemm's
+  // sum of its parts' |S_p| by (1 - 2k 2^-53): it is at most (1 + gamma_2k) X + floor
+  // (unordered_gemm.hpp), and (1 - 2k u)(1 + gamma_2k) = 1. X and Y taken up: a GEMM's by
+  // (1 - k 2^-53)^-1; the norms' products (each norm already an upper bound) by 1 + 2^-50 = 1 + 8u,
+  // which covers the at most five roundings down on their way (an M's |v| + 2d, the products,
+  // their sum, that factor's own, the floor's addition): (1 + 8u)(1 - u)^5 > 1.
+  r.grow = (1 + 4 * kDoubleUnit) / (1 - kd * kDoubleUnit);
+  r.shrink = (1 - (from_parts ? 2 * kd : kd) * kDoubleUnit) * (1 - 0x1p-50);
+  // The subnormal floors, formed once (as matmul_bounded's): a product that is subnormal costs a
+  // microcode assist, per element where the loop forms it.
+  r.eta_k = kd * kEta53;
+  r.floor = 2 * r.eta_k;
+  r.y_floor = 4 * r.eta_k;
+  r.gamma_d = kd * kDoubleUnit / (1 - kd * kDoubleUnit);
+  const double g = static_cast<double>(arithmetic.reduction_depth(std::max(k, terms)));
+  r.unit = arithmetic.unit;
+  r.k_underflow = kd * arithmetic.underflow;
+  r.gamma = g * arithmetic.unit < 1 ? g * arithmetic.unit / (1 - g * arithmetic.unit) : INFINITY;
+  r.g_underflow = g * arithmetic.underflow;
+  return r;
+}
+
 void filtered_product_rules(const FilteredProductRules& rules, std::int64_t i, std::int64_t j0, std::int64_t j1,
                             double* d, double* lo, Isa isa) {
   const Isa use = std::min(isa, best_isa());

@@ -3,15 +3,16 @@
 // the arrays the product's GEMMs and norms formed, on this CPU's widest vectors (core/isa.hpp).
 // Every instruction set performs the same IEEE operations in the same order per element (vectors
 // of lanes, and one lane at a time past the last whole vector), so d and lo are the same bits on
-// every machine; matmul_filtered forms the constants (matmul.cpp says what each bounds).
+// every machine.
 #include <cstdint>
 
 #include <parity/core/isa.hpp>
+#include <parity/ops/framework/arithmetic.hpp>
 
 namespace parity::ops {
 
 // One product's arrays (its m x n output row-major; the norms per row of a and column of b) and
-// constants.
+// constants (filtered_product_constants).
 struct FilteredProductRules {
   const double* values = nullptr;   // the product's values v
   const double* sums = nullptr;     // the GEMM of magnitudes, or the parts' |S_p| (lo's X, and d's where no norms)
@@ -27,6 +28,13 @@ struct FilteredProductRules {
   double grow = 0, floor = 0, y_floor = 0, eta_k = 0, gamma_d = 0;
   double shrink = 0, unit = 0, k_underflow = 0, gamma = 0, g_underflow = 0;
 };
+
+// The constants of a product of k terms under `arithmetic` (`terms` > k: as a part of a reduction
+// of that many, Bounded::parts), its arrays unset. `from_parts`: lo's X from the magnitudes of the
+// parts' sums (oracles/unordered_gemm.hpp: at most (1 + gamma_2k) X + 2k 2^-1074), else from a
+// GEMM of magnitudes in any order (at most X / (1 - k 2^-53) + 2k 2^-1074).
+FilteredProductRules filtered_product_constants(std::int64_t k, std::int64_t terms, bool from_parts,
+                                                const Arithmetic& arithmetic);
 
 // d[j - j0] and lo[j - j0] of row i's elements j in [j0, j1) (matmul.hpp's d and lo): d infinite
 // where the value or d is not finite, lo as formed (the Filtered constructor zeroes one that is

@@ -349,14 +349,7 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
     }
   }
 
-  const double kd = static_cast<double>(k);
-  // X taken down: a GEMM of non-negative terms by (1 - k 2^-53) (matmul.hpp); unordered_gemm's
-  // sum of its parts' |S_p| by (1 - 2k 2^-53): it is at most (1 + gamma_2k) X + floor
-  // (unordered_gemm.hpp), and (1 - 2k u)(1 + gamma_2k) = 1. X and Y taken up: a GEMM's by
-  // (1 - k 2^-53)^-1; the norms' products (each norm already an upper bound) by 1 + 2^-50 = 1 + 8u,
-  // which covers the at most five roundings down on their way (an M's |v| + 2d, the products,
-  // their sum, that factor's own, the floor's addition): (1 + 8u)(1 - u)^5 > 1.
-  FilteredProductRules rules;
+  FilteredProductRules rules = filtered_product_constants(k, terms, from_parts, ar);
   rules.values = v.data();
   rules.sums = mags.data();
   rules.lo_errs = with_errs ? errs.data() : nullptr;
@@ -367,19 +360,6 @@ Matrix<Filtered> matmul_filtered(const MatrixOperand<Filtered>& a, const MatrixO
   if (!dev_norm_a.empty()) rules.dev_norm_a = dev_norm_a.data();
   if (!dev_norm_b.empty()) rules.dev_norm_b = dev_norm_b.data();
   rules.n = n;
-  rules.grow = (1 + 4 * kU53) / (1 - kd * kU53);
-  rules.shrink = (1 - (from_parts ? 2 * kd : kd) * kU53) * (1 - 0x1p-50);
-  // The subnormal floors, formed once (as matmul_bounded's): a product that is subnormal costs a
-  // microcode assist, per element where the loop forms it.
-  rules.eta_k = kd * kEta53;
-  rules.floor = 2 * rules.eta_k;
-  rules.y_floor = 4 * rules.eta_k;
-  rules.gamma_d = kd * kU53 / (1 - kd * kU53);
-  const double g = static_cast<double>(ar.reduction_depth(std::max(k, terms)));
-  rules.unit = ar.unit;
-  rules.k_underflow = kd * ar.underflow;
-  rules.gamma = g * ar.unit < 1 ? g * ar.unit / (1 - g * ar.unit) : INFINITY;
-  rules.g_underflow = g * ar.underflow;
   // Element by element, on parity's pool (parallel_rows: each element its own, the same bits for
   // any thread count and instruction set), a block of a row's d and lo at a time.
   std::vector<Filtered> out(size);

@@ -21,7 +21,8 @@ constexpr std::int64_t kM = 40, kN = 600, kK = 4096;
 constexpr std::int64_t kWide = 2100;
 // Non-negative inputs (K no multiple of a vector's lanes: the kernel's zero-padded tail): there
 // lo's X from the parts' |partial sums| is X itself, lo within a few roundings of Bounded's E (a lo
-// too large by more than Bounded's own margins fails; unordered_gemm_test holds the parts' bound).
+// too large by more than Bounded's own margins fails; unordered_gemm_test holds the parts' bound,
+// filtered_product_rules_test lo at the largest sums that bound allows).
 constexpr std::int64_t kOddK = 1027;
 
 std::vector<double> magnitudes(std::vector<double> v) {

@@ -3,7 +3,8 @@
 // the lanes past them), in every combination of the arrays a product forms (norms or not, each
 // operand's d norms, lo's Y), over values that reach every selection: non-finite values, sums and
 // norms, sums below the floors, NaN and negative lo terms. And what the header promises of the
-// non-finite: d infinite where the value or d is, lo finite where the constants are.
+// non-finite: d infinite where the value or d is, lo finite where the constants are. And lo no
+// larger than Bounded's E where the products' magnitudes are at the largest their sums may give.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -13,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include <parity/ops/framework/bounded.hpp>
 #include <parity/ops/framework/filtered_product_rules.hpp>
 
 namespace parity::ops {
@@ -65,11 +67,11 @@ Arrays arrays(std::uint64_t seed) {
   return a;
 }
 
-// The rules of a product of k = 384 terms under a float32 arithmetic at depth k (as
-// matmul_filtered forms them), with the arrays the flags name.
+// The rules of a product of k = 384 terms under the default arithmetic (float32, any order), as
+// matmul_filtered forms them, with the arrays the flags name.
 FilteredProductRules rules(const Arrays& a, bool norms, bool dev_a, bool dev_b, bool lo_errs) {
-  const double k = 384, u = 0x1p-53, eta = 0x1p-1074, unit = 0x1p-24, underflow = 0x1p-149;
-  FilteredProductRules r;
+  static const Arithmetic arithmetic;
+  FilteredProductRules r = filtered_product_constants(384, 0, false, arithmetic);
   r.values = a.values.data();
   r.sums = a.sums.data();
   if (lo_errs) r.lo_errs = a.lo_errs.data();
@@ -80,16 +82,6 @@ FilteredProductRules rules(const Arrays& a, bool norms, bool dev_a, bool dev_b, 
     if (dev_b) r.dev_norm_b = a.dev_norm_b.data();
   }
   r.n = kRuleCols;
-  r.grow = (1 + 4 * u) / (1 - k * u);
-  r.shrink = (1 - k * u) * (1 - 0x1p-50);
-  r.eta_k = k * eta;
-  r.floor = 2 * r.eta_k;
-  r.y_floor = 4 * r.eta_k;
-  r.gamma_d = k * u / (1 - k * u);
-  r.unit = unit;
-  r.k_underflow = k * underflow;
-  r.gamma = k * unit / (1 - k * unit);
-  r.g_underflow = k * underflow;
   return r;
 }
 
@@ -161,6 +153,35 @@ TEST(FilteredProductRules, NonFiniteValuesAndBoundsLeaveDInfinite) {
       EXPECT_GT(infinite_sums, 0);
     }
   }
+}
+
+// lo's X is taken down far enough: with the magnitudes of the products' sums at the largest their
+// GEMM or the parts' sums may give (matmul.hpp, unordered_gemm.hpp), lo is no larger than
+// Bounded's E for those products. k equal terms 1 * 2^-10 of exact inputs (X = k 2^-10, E exact
+// up to a few roundings: Bounded's rules carry no margin), so the test sees the factor: without
+// it lo exceeds E by about gamma_2k (2^-42 at k = 1024), far past lo's own 2^-50.
+TEST(FilteredProductRules, LoAtMostBoundedsEAtTheLargestSums) {
+  for (const Arithmetic& ar : {Arithmetic{}, Arithmetic{.reduction_lanes = 32}})
+    for (std::int64_t k : {std::int64_t{4}, std::int64_t{1024}, std::int64_t{1} << 16})
+      for (bool from_parts : {false, true}) {
+        const double t = 0x1p-10, X = static_cast<double>(k) * t, u = 0x1p-53, kd = static_cast<double>(k);
+        const double E = Bounded::sum(
+                             k, [&](std::int64_t) { return Bounded(1.0, 0, &ar) * Bounded(t, 0, &ar); }, ar)
+                             .err();
+        // The largest sums, rounded up: the parts' (1 + gamma_2k) X, a GEMM's X / (1 - k u), plus
+        // their floor 2k 2^-1074 (an addition that leaves X's bits).
+        const double largest = from_parts ? X * (1 + 2 * kd * u / (1 - 2 * kd * u)) : X / (1 - kd * u);
+        const double sum = std::nextafter(largest, kInf), value = X;
+        FilteredProductRules r = filtered_product_constants(k, 0, from_parts, ar);
+        r.values = &value;
+        r.sums = &sum;
+        r.n = 1;
+        double d = 0, lo = 0;
+        filtered_product_rules(r, 0, 0, 1, &d, &lo);
+        EXPECT_LE(lo, E) << "k " << k << (from_parts ? ", parts' sums" : ", a GEMM's sum") << ", lanes "
+                         << ar.reduction_lanes;
+        EXPECT_GT(lo, E * (1 - 0x1p-36)) << "k " << k << ": lo is no longer tight, the test no longer sees it";
+      }
 }
 
 }  // namespace
