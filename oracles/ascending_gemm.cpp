@@ -13,8 +13,8 @@ constexpr std::int64_t kWidth = 32;      // columns of a packed panel of b
 constexpr std::int64_t kDepth = 256;     // steps of l per packed block
 constexpr std::int64_t kChunkRows = 96;  // rows of one task (a multiple of every tile's)
 constexpr std::int64_t kTileRows = 6;    // every tile's rows divide it
-// Tasks a product of few panels (a rank-r product's, n <= kWidth) is cut into at least, by rows:
-// otherwise it runs on one thread while the pool waits.
+// Tasks a product of few panels (a rank-r product's, n <= kWidth) is cut into by rows, where its
+// rows make that many whole tiles: otherwise it runs on one thread while the pool waits.
 constexpr std::int64_t kMinTasks = 4;
 constexpr std::int64_t kSerialWork = std::int64_t{1} << 15;  // m n k below which one task runs
 
@@ -144,12 +144,13 @@ void run(std::int64_t m, std::int64_t n, std::int64_t k, const GemmOperand<doubl
   const std::int64_t a_row = a.trans ? 1 : a.ld, a_step = a.trans ? a.ld : 1;
   const std::int64_t b_step = b.trans ? 1 : b.ld, b_col = b.trans ? b.ld : 1;
   const std::int64_t panels = (n + kWidth - 1) / kWidth;
-  // Rows of a task: kChunkRows, or fewer (whole tiles) where that leaves fewer than kMinTasks
-  // tasks. A partition of m and n alone; each element's sum is its own whatever the partition.
+  // Rows of a task: kChunkRows, or fewer (whole tiles, at least one) where that leaves fewer than
+  // kMinTasks tasks. A partition of m and n alone; each element's sum is its own whatever the
+  // partition.
   std::int64_t chunk_rows = kChunkRows;
   if (panels * ((m + kChunkRows - 1) / kChunkRows) < kMinTasks) {
     const std::int64_t per_panel = (kMinTasks + panels - 1) / panels;
-    chunk_rows = std::max(kTileRows, ((m + per_panel - 1) / per_panel + kTileRows - 1) / kTileRows * kTileRows);
+    chunk_rows = std::max(kTileRows, m / per_panel / kTileRows * kTileRows);
   }
   const std::int64_t chunks = (m + chunk_rows - 1) / chunk_rows;
   // One task: rows [i0, i0 + rows) x the panel's columns [j0, j0 + width), every step of l.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 namespace parity::ops {
 namespace {
@@ -129,6 +130,8 @@ FilteredProductRules filtered_product_constants(std::int64_t k, std::int64_t ter
 
 void filtered_product_rules(const FilteredProductRules& rules, std::int64_t i, std::int64_t j0, std::int64_t j1,
                             double* d, double* lo, Isa isa) {
+  if ((rules.dev_norm_a || rules.dev_norm_b) && !(rules.norm_a && rules.norm_b))
+    throw std::logic_error("filtered_product_rules: norms of d without the norms of M");
   const Isa use = std::min(isa, best_isa());
 #if defined(__x86_64__) && defined(__GNUC__)
   if (use == Isa::avx512) return rules_avx512(rules, i, j0, j1, d, lo);

@@ -38,7 +38,8 @@ FilteredProductRules filtered_product_constants(std::int64_t k, std::int64_t ter
 
 // d[j - j0] and lo[j - j0] of row i's elements j in [j0, j1) (matmul.hpp's d and lo): d infinite
 // where the value or d is not finite, lo as formed (the Filtered constructor zeroes one that is
-// negative or not finite). `isa` above this CPU's best is taken down to it.
+// negative or not finite). `isa` above this CPU's best is taken down to it. Throws
+// std::logic_error where rules has norms of d without the norms of M.
 void filtered_product_rules(const FilteredProductRules& rules, std::int64_t i, std::int64_t j0, std::int64_t j1,
                             double* d, double* lo, Isa isa = best_isa());
 

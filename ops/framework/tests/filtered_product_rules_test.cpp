@@ -4,7 +4,8 @@
 // operand's d norms, lo's Y), over values that reach every selection: non-finite values, sums and
 // norms, sums below the floors, NaN and negative lo terms. And what the header promises of the
 // non-finite: d infinite where the value or d is, lo finite where the constants are. And lo no
-// larger than Bounded's E where the products' magnitudes are at the largest their sums may give.
+// larger than Bounded's E where the products' magnitudes are at the largest their sums may give;
+// norms of d without those of M refused.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -12,6 +13,8 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <parity/ops/framework/bounded.hpp>
@@ -155,32 +158,50 @@ TEST(FilteredProductRules, NonFiniteValuesAndBoundsLeaveDInfinite) {
   }
 }
 
-// lo's X is taken down far enough: with the magnitudes of the products' sums at the largest their
-// GEMM or the parts' sums may give (matmul.hpp, unordered_gemm.hpp), lo is no larger than
-// Bounded's E for those products. k equal terms 1 * 2^-10 of exact inputs (X = k 2^-10, E exact
-// up to a few roundings: Bounded's rules carry no margin), so the test sees the factor: without
-// it lo exceeds E by about gamma_2k (2^-42 at k = 1024), far past lo's own 2^-50.
+TEST(FilteredProductRules, NormsOfDWithoutNormsOfMAreRefused) {
+  const Arrays a = arrays(13);
+  FilteredProductRules r = rules(a, false, false, false, false);
+  r.dev_norm_b = a.dev_norm_b.data();
+  double d[kRuleCols], lo[kRuleCols];
+  EXPECT_THROW(filtered_product_rules(r, 0, 0, kRuleCols, d, lo), std::logic_error);
+}
+
+// lo's X and Y are taken down far enough: with the products' magnitudes, and their propagated
+// errors, at the largest their GEMM or the parts' sums may give (matmul.hpp, unordered_gemm.hpp),
+// lo is no larger than Bounded's E for those products. k equal terms a * 2^-10 of exact values
+// (a = 1 exact, or with an error 2^-8: Y = k 2^-18), so X, Y and Bounded's E are exact up to a
+// few roundings (its rules carry no margin) and lo sits within about 2^-49 of E: without the
+// factor X and Y are taken down by, lo exceeds E by about k 2^-53 (2^-43 at k = 1024), far past
+// lo's own 2^-50, and the check that lo stays within 2^-46 of E keeps the test able to see it.
 TEST(FilteredProductRules, LoAtMostBoundedsEAtTheLargestSums) {
+  struct Way {
+    bool from_parts, with_error;
+  };
   for (const Arithmetic& ar : {Arithmetic{}, Arithmetic{.reduction_lanes = 32}})
     for (std::int64_t k : {std::int64_t{4}, std::int64_t{1024}, std::int64_t{1} << 16})
-      for (bool from_parts : {false, true}) {
-        const double t = 0x1p-10, X = static_cast<double>(k) * t, u = 0x1p-53, kd = static_cast<double>(k);
+      for (const Way way : {Way{false, false}, Way{true, false}, Way{false, true}}) {
+        const double t = 0x1p-10, e = way.with_error ? 0x1p-8 : 0.0, u = 0x1p-53, kd = static_cast<double>(k);
         const double E = Bounded::sum(
-                             k, [&](std::int64_t) { return Bounded(1.0, 0, &ar) * Bounded(t, 0, &ar); }, ar)
+                             k, [&](std::int64_t) { return Bounded(1.0, e, &ar) * Bounded(t, 0, &ar); }, ar)
                              .err();
-        // The largest sums, rounded up: the parts' (1 + gamma_2k) X, a GEMM's X / (1 - k u), plus
-        // their floor 2k 2^-1074 (an addition that leaves X's bits).
-        const double largest = from_parts ? X * (1 + 2 * kd * u / (1 - 2 * kd * u)) : X / (1 - kd * u);
-        const double sum = std::nextafter(largest, kInf), value = X;
-        FilteredProductRules r = filtered_product_constants(k, 0, from_parts, ar);
+        // X = sum Ma Mb with Ma = 1 + 2e, Y = sum Mb Ea. Their largest sums, rounded up: the parts'
+        // (1 + gamma_2k) X, a GEMM's X / (1 - k u), plus their floors (2k and 4k 2^-1074, additions
+        // that leave the bits of these sums).
+        const double X = kd * (1 + 2 * e) * t, Y = kd * t * e;
+        const double largest_x = way.from_parts ? X * (1 + 2 * kd * u / (1 - 2 * kd * u)) : X / (1 - kd * u);
+        const double sum = std::nextafter(largest_x, kInf), value = kd * t;
+        const double lo_err = std::nextafter(Y / (1 - kd * u), kInf);
+        FilteredProductRules r = filtered_product_constants(k, 0, way.from_parts, ar);
         r.values = &value;
         r.sums = &sum;
+        if (way.with_error) r.lo_errs = &lo_err;
         r.n = 1;
         double d = 0, lo = 0;
         filtered_product_rules(r, 0, 0, 1, &d, &lo);
-        EXPECT_LE(lo, E) << "k " << k << (from_parts ? ", parts' sums" : ", a GEMM's sum") << ", lanes "
-                         << ar.reduction_lanes;
-        EXPECT_GT(lo, E * (1 - 0x1p-36)) << "k " << k << ": lo is no longer tight, the test no longer sees it";
+        const std::string what = "k " + std::to_string(k) + (way.from_parts ? ", parts' sums" : ", a GEMM's sum") +
+                                 (way.with_error ? " with Y" : "") + ", lanes " + std::to_string(ar.reduction_lanes);
+        EXPECT_LE(lo, E) << what;
+        EXPECT_GT(lo, E * (1 - 0x1p-46)) << what << ": lo is no longer tight enough for the test to see the factor";
       }
 }
 
