@@ -14,8 +14,9 @@ namespace parity::ops {
 // One product's arrays (its m x n output row-major; the norms per row of a and column of b) and
 // constants (filtered_product_constants).
 struct FilteredProductRules {
-  const double* values = nullptr;   // the product's values v
-  const double* sums = nullptr;     // the GEMM of magnitudes, or the parts' |S_p| (lo's X, and d's where no norms)
+  const double* values = nullptr;  // the product's values v
+  // The GEMM of magnitudes, or the parts' |S_p|: lo's X, and d's where there are no norms.
+  const double* sums = nullptr;
   const double* lo_errs = nullptr;  // lo's Y; null where no operand has a lo
   // The norms of a's rows and b's columns of M (Cauchy-Schwarz: d's X); null where `sums` bounds d.
   const double *norm_a = nullptr, *norm_b = nullptr;

@@ -70,7 +70,7 @@
 //   above (X- >= (X_hat - 2 k 2^-1074)(1 - k 2^-53) for non-negative terms), the norms' own
 //   roundings up. A looser X+ or Y+ only widens d (formed at 2^-53, where lo is at the subject's
 //   float32 or bf16 unit), a looser X- only narrows lo: either leaves more elements undecided,
-//   never a verdict.
+//   never a verdict. Each element's d and lo from those sums and norms: filtered_product_rules.hpp.
 #include <parity/ops/framework/ref_matrix.hpp>
 
 namespace parity::ops {
